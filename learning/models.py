@@ -1,0 +1,165 @@
+"""Persona learning: settings per agent, reviews, proposals with evidence."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+
+class Mode(models.TextChoices):
+    OFF = "off", "off"
+    ON = "on", "on (apply at once)"
+    REVIEW = "on-with-review", "on, with review"
+
+
+class ProposerKind(models.TextChoices):
+    LOCAL = "local", "local (offline, extractive)"
+    OPENAI = "openai", "OpenAI-compatible endpoint"
+
+
+class LearningSettings(models.Model):
+    """PRODUCT.md section 5 settings, with the counters that schedule reviews.
+
+    ``due_at`` is maintained by the write paths (record_turn, a finished review, a
+    settings change) so the beat sweep finds due agents with one indexed range scan.
+    """
+
+    agent = models.OneToOneField("persona.Agent", on_delete=models.CASCADE, related_name="learning")
+    mode = models.CharField(max_length=20, choices=Mode.choices, default=Mode.OFF)
+    proposer = models.CharField(max_length=10, choices=ProposerKind.choices, blank=True, default="")
+    model_base_url = models.URLField(blank=True)
+    model_name = models.CharField(max_length=200, blank=True)
+    every_n_turns = models.PositiveIntegerField(default=20)
+    every_hours = models.PositiveIntegerField(default=24)
+    min_conversations = models.PositiveSmallIntegerField(default=3)
+    max_threads = models.PositiveSmallIntegerField(default=8)
+    max_messages_per_thread = models.PositiveSmallIntegerField(default=40)
+    across_users = models.BooleanField(default=False)
+    min_users = models.PositiveSmallIntegerField(default=2)
+    standing_rules = models.BooleanField(default=False)
+    min_corrections = models.PositiveSmallIntegerField(default=2)
+    rule_owners = models.JSONField(default=list, blank=True)
+    # counters (persisted, so a restart keeps them)
+    turns_since_review = models.PositiveIntegerField(default=0)
+    last_review_at = models.DateTimeField(null=True, blank=True)
+    last_seen_message_id = models.BigIntegerField(default=0)
+    due_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "learning settings"
+        indexes = [
+            models.Index(fields=["due_at"], name="learning_due", condition=~Q(mode="off")),
+        ]
+
+    @property
+    def auto_apply(self) -> bool:
+        return self.mode == Mode.ON
+
+
+class Review(models.Model):
+    class Trigger(models.TextChoices):
+        SCHEDULE = "schedule", "schedule"
+        MANUAL = "manual", "review now"
+        CLI = "cli", "CLI"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        DONE = "done", "done"
+
+    class Outcome(models.TextChoices):
+        PROPOSED = "proposed", "proposed"
+        APPLIED = "applied", "applied"
+        REFUSED = "refused", "refused"
+        NOTHING = "nothing_to_do", "nothing to do"
+        ERROR = "error", "error"
+        SKIPPED = "skipped", "skipped (another review running)"
+
+    agent = models.ForeignKey("persona.Agent", on_delete=models.CASCADE, related_name="reviews")
+    trigger = models.CharField(max_length=20, choices=Trigger.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    requested_by = models.CharField(max_length=150, blank=True)
+    queued_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    threads_read = models.PositiveIntegerField(default=0)
+    messages_read = models.PositiveIntegerField(default=0)
+    model_calls = models.PositiveIntegerField(default=0)
+    tokens_in = models.PositiveIntegerField(default=0)
+    tokens_out = models.PositiveIntegerField(default=0)
+    outcome = models.CharField(max_length=20, choices=Outcome.choices, blank=True)
+    reason = models.TextField(blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    proposal = models.ForeignKey("Proposal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["-queued_at", "-id"]
+        constraints = [
+            # the per-agent lock: at most one running review, whatever the workers
+            models.UniqueConstraint(
+                fields=["agent"], condition=Q(status="running"), name="review_one_running_per_agent"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["agent", "-queued_at", "-id"], name="review_agent_recent"),
+            models.Index(fields=["outcome"], name="review_outcome"),
+        ]
+
+
+class Proposal(models.Model):
+    class Kind(models.TextChoices):
+        SENTENCE = "sentence", "goals/background sentence"
+        RULE = "rule", "standing rule"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "waiting"
+        APPLIED = "applied", "applied"
+        DISMISSED = "dismissed", "turned down"
+        DROPPED = "dropped", "dropped"
+        UNDONE = "undone", "undone"
+
+    agent = models.ForeignKey("persona.Agent", on_delete=models.CASCADE, related_name="proposals")
+    review = models.ForeignKey(Review, null=True, blank=True, on_delete=models.SET_NULL, related_name="proposals")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    field = models.CharField(max_length=20)  # goals | background | standing_rules
+    text = models.TextField()
+    content_key = models.CharField(max_length=64)
+    evidence = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    status_reason = models.TextField(blank=True)
+    base_version = models.PositiveIntegerField(help_text="persona version the proposal was made against")
+    applied_version = models.PositiveIntegerField(null=True, blank=True)
+    applied_text = models.TextField(blank=True, help_text="the words applied (a rule owner may edit them)")
+    decided_by = models.CharField(max_length=150, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            # one goals/background sentence waits at a time per agent
+            models.UniqueConstraint(
+                fields=["agent"], condition=Q(status="waiting", kind="sentence"), name="proposal_one_waiting_sentence"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "created_at", "id"], name="proposal_queue"),
+            models.Index(fields=["agent", "status"], name="proposal_agent_status"),
+        ]
+
+
+class Rejection(models.Model):
+    """Content that must never be proposed again for an agent (turned down or undone)."""
+
+    agent = models.ForeignKey("persona.Agent", on_delete=models.CASCADE, related_name="rejections")
+    content_key = models.CharField(max_length=64)
+    text = models.TextField()
+    reason = models.CharField(max_length=20)  # dismissed | undone
+    by = models.CharField(max_length=150, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["agent", "content_key"], name="rejection_unique_content"),
+        ]

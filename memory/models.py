@@ -1,0 +1,147 @@
+"""Conversation memory: tenants, principals, conversations, messages, summaries,
+entity facts and the embeddings of message texts."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+
+class Tenant(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Principal(models.Model):
+    """A person an assistant talks with, known by the host's external id."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="principals")
+    external_id = models.CharField(max_length=200)
+    display_name = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["external_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "external_id"], name="principal_unique_external_id"),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name or self.external_id
+
+
+class Conversation(models.Model):
+    agent = models.ForeignKey("persona.Agent", on_delete=models.CASCADE, related_name="conversations")
+    principal = models.ForeignKey(Principal, on_delete=models.CASCADE, related_name="conversations")
+    external_id = models.CharField(max_length=200, help_text="The host's label for this conversation.")
+    memory_scope = models.CharField(max_length=100, default="default")
+    sealed = models.BooleanField(default=False, help_text="Sealed conversations are never read by learning.")
+    started_at = models.DateTimeField()
+    last_message_at = models.DateTimeField()
+    message_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-last_message_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["agent", "external_id"], name="conversation_unique_external_id"),
+        ]
+        indexes = [
+            # recent conversations of an agent (dashboard, learning)
+            models.Index(fields=["agent", "-last_message_at", "-id"], name="conv_agent_recent"),
+            # recent conversations of an agent with one person
+            models.Index(fields=["agent", "principal", "-last_message_at"], name="conv_agent_principal_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return self.external_id
+
+
+class TextEmbedding(models.Model):
+    """One embedding per distinct text (sha256 of the exact text), computed once."""
+
+    sha256 = models.CharField(max_length=64, unique=True)
+    model_name = models.CharField(max_length=100)
+    dim = models.PositiveSmallIntegerField()
+    vector = models.BinaryField(help_text="float32, little endian, L2-normalised")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class Message(models.Model):
+    class Role(models.TextChoices):
+        USER = "user", "user"
+        ASSISTANT = "assistant", "assistant"
+        SYSTEM = "system", "system"
+        TOOL = "tool", "tool"
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
+    seq = models.PositiveIntegerField(help_text="Order inside the conversation, from 1.")
+    role = models.CharField(max_length=10, choices=Role.choices)
+    text = models.TextField()
+    created_at = models.DateTimeField()
+    # sha256 of (role, time, text): makes imports idempotent without trusting a host id
+    dedupe_key = models.CharField(max_length=64)
+    text_sha256 = models.CharField(max_length=64)
+    embedding = models.ForeignKey(TextEmbedding, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["conversation", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["conversation", "seq"], name="message_unique_seq"),
+            models.UniqueConstraint(fields=["conversation", "dedupe_key"], name="message_unique_dedupe"),
+        ]
+        indexes = [
+            # user messages since a time, per conversation
+            models.Index(fields=["conversation", "role", "created_at"], name="msg_conv_role_time"),
+            models.Index(fields=["role", "created_at"], name="msg_role_time"),
+            # messages still waiting for an embedding
+            models.Index(fields=["id"], name="msg_needs_embedding", condition=Q(embedding__isnull=True)),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.conversation_id}#{self.seq} {self.role}"
+
+
+class ConversationSummary(models.Model):
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="summaries")
+    text = models.TextField()
+    upto_seq = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["conversation", "-created_at"]
+        verbose_name_plural = "conversation summaries"
+
+
+class EntityFact(models.Model):
+    """A fact about an entity (a person, a company, a place) known to memory.
+
+    Learning reads these as context only; names of people and companies are used to
+    keep them out of the persona, never as evidence.
+    """
+
+    class Kind(models.TextChoices):
+        PERSON = "person", "person"
+        COMPANY = "company", "company"
+        PLACE = "place", "place"
+        THING = "thing", "thing"
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="entity_facts")
+    principal = models.ForeignKey(
+        Principal, null=True, blank=True, on_delete=models.CASCADE, related_name="entity_facts"
+    )
+    entity = models.CharField(max_length=200)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.THING)
+    fact = models.TextField()
+    source_message = models.ForeignKey(Message, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["entity"]
+        indexes = [models.Index(fields=["tenant", "kind"], name="entityfact_tenant_kind")]

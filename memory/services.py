@@ -1,0 +1,144 @@
+"""Writes to conversation memory. Every path that stores messages goes through here."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from memory.models import Conversation, Message, Principal
+
+MAX_MESSAGE_CHARS = 100_000
+MAX_LABEL_CHARS = 200
+
+
+class MemoryInputError(ValueError):
+    """Bad input from a host, a file or a form; the message says what to fix."""
+
+
+def text_sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def message_dedupe_key(*, role: str, at: datetime, text: str) -> str:
+    """Identity of a message inside its conversation: same role, time and text = same message."""
+    stamp = at.astimezone(timezone.UTC).isoformat(timespec="microseconds")
+    return hashlib.sha256(f"{role}\x00{stamp}\x00{text}".encode()).hexdigest()
+
+
+def validate_label(value: str, *, what: str) -> str:
+    value = (value or "").strip()
+    if not value:
+        raise MemoryInputError(f"The {what} is empty; give a non-empty {what}.")
+    if len(value) > MAX_LABEL_CHARS:
+        raise MemoryInputError(f"The {what} is {len(value)} characters long; the limit is {MAX_LABEL_CHARS}.")
+    return value
+
+
+def validate_message_text(text: object, *, role: str) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise MemoryInputError(f"The {role} text is empty; send the words of the message.")
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise MemoryInputError(
+            f"The {role} text is {len(text):,} characters long; the limit is {MAX_MESSAGE_CHARS:,}. Split it into several messages."
+        )
+    return text
+
+
+def principal_get_or_create(*, tenant_id: int, external_id: str) -> Principal:
+    external_id = validate_label(external_id, what="user id")
+    principal, _ = Principal.objects.get_or_create(tenant_id=tenant_id, external_id=external_id)
+    return principal
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    conversation: Conversation
+    messages: list[Message]
+    created_conversation: bool
+
+
+@transaction.atomic
+def record_turn(
+    *,
+    agent,
+    principal_external_id: str,
+    conversation: str,
+    user_text: str,
+    assistant_text: str | None = None,
+    at: datetime | None = None,
+    sealed: bool | None = None,
+    memory_scope: str = "default",
+) -> TurnResult:
+    """Store one turn: the user's message and, optionally, the assistant's reply.
+
+    Creates the person and the conversation the first time they are seen. A
+    conversation belongs to one person; a turn naming another person for an existing
+    conversation is refused. Counts the turn towards the agent's next learning review.
+    """
+    from learning.counters import note_turns
+
+    label = validate_label(conversation, what="conversation label")
+    user_text = validate_message_text(user_text, role="user")
+    if assistant_text is not None:
+        assistant_text = validate_message_text(assistant_text, role="assistant")
+    at = at or timezone.now()
+    if timezone.is_naive(at):
+        raise MemoryInputError("The time has no time zone; send it with an offset, e.g. 2026-11-29T12:00:00+00:00.")
+    principal = principal_get_or_create(tenant_id=agent.tenant_id, external_id=principal_external_id)
+
+    conv, created = Conversation.objects.select_for_update().get_or_create(
+        agent=agent,
+        external_id=label,
+        defaults={
+            "principal": principal,
+            "started_at": at,
+            "last_message_at": at,
+            "memory_scope": memory_scope,
+            "sealed": bool(sealed),
+        },
+    )
+    if conv.principal_id != principal.id:
+        raise MemoryInputError(
+            f"Conversation {label!r} belongs to another person; start a new conversation label for this user."
+        )
+    rows = [(Message.Role.USER, user_text)]
+    if assistant_text is not None:
+        rows.append((Message.Role.ASSISTANT, assistant_text))
+    messages = []
+    seq = conv.message_count
+    for offset, (role, text) in enumerate(rows):
+        seq += 1
+        # the reply is stamped a microsecond after the question so order and keys stay distinct
+        when = at + timezone.timedelta(microseconds=offset)
+        messages.append(
+            Message(
+                conversation=conv,
+                seq=seq,
+                role=role,
+                text=text,
+                created_at=when,
+                dedupe_key=message_dedupe_key(role=role, at=when, text=text),
+                text_sha256=text_sha256(text),
+            )
+        )
+    Message.objects.bulk_create(messages)
+    conv.message_count = seq
+    conv.last_message_at = max(conv.last_message_at, at)
+    update_fields = ["message_count", "last_message_at"]
+    if sealed is not None and conv.sealed != sealed:
+        conv.sealed = sealed
+        update_fields.append("sealed")
+    conv.save(update_fields=update_fields)
+    note_turns(agent_id=agent.id, turns=1)
+    return TurnResult(conversation=conv, messages=messages, created_conversation=created)
+
+
+@transaction.atomic
+def conversation_seal(*, conversation: Conversation, sealed: bool = True) -> Conversation:
+    conversation.sealed = sealed
+    conversation.save(update_fields=["sealed"])
+    return conversation

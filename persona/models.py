@@ -1,0 +1,122 @@
+"""Agents, their immutable persona versions, and pinned context plans."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+
+class Agent(models.Model):
+    tenant = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE, related_name="agents")
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    multi_tenant = models.BooleanField(
+        default=False, help_text="Serves people of several tenants; never learns unless team mode is on."
+    )
+    # Head of the version history, written in the same transaction as the version
+    # row; lets a plan call see "nothing changed" from one indexed row.
+    persona_version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        indexes = [models.Index(fields=["tenant", "name", "id"], name="agent_tenant_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SourceType(models.TextChoices):
+    HOST = "host", "host code"
+    MANUAL = "manual", "manual (CLI/admin)"
+    UI_FORM = "ui_form", "dashboard form"
+    UPDATE_PERSONA = "update_persona", "update_persona tool"
+    PERSONA_LEARNING = "persona_learning", "persona learning"
+    STANDING_RULE = "standing_rule", "standing rule"
+
+
+#: Only these sources may write guardrails.
+GUARDRAIL_WRITERS = frozenset({SourceType.HOST, SourceType.MANUAL, SourceType.UI_FORM})
+
+
+class AgentPersonaVersion(models.Model):
+    """One immutable version of an agent's persona. Versions are dense from 1."""
+
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveIntegerField()
+    name = models.CharField(max_length=200)
+    role = models.CharField(max_length=500, blank=True)
+    goals = models.TextField(blank=True)
+    background = models.TextField(blank=True)
+    guardrails = models.JSONField(default=list, blank=True)
+    standing_rules = models.JSONField(default=list, blank=True)
+    # change_trigger
+    source_type = models.CharField(max_length=20, choices=SourceType.choices)
+    reason = models.CharField(max_length=500)
+    approved_by = models.CharField(max_length=150, blank=True)
+    evidence = models.JSONField(default=list, blank=True)
+    proposal_id = models.BigIntegerField(null=True, blank=True, help_text="learning.Proposal this came from")
+    fields_changed = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["agent", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["agent", "version"], name="persona_version_unique"),
+            models.CheckConstraint(condition=Q(version__gte=1), name="persona_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.agent_id} v{self.version}"
+
+
+class ContextPlan(models.Model):
+    """The prompt prefix pinned for one (agent, principal, session).
+
+    The plan stores the exact prefix bytes and the versions they were built from;
+    fetching a pinned prefix is one indexed read (or a cache hit).
+    """
+
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="plans")
+    principal = models.ForeignKey("memory.Principal", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # "" when the plan has no principal; unique together with agent and session.
+    principal_key = models.CharField(max_length=40, default="")
+    session_key = models.CharField(max_length=200, default="")
+    epoch = models.PositiveIntegerField(default=1)
+    persona_version = models.PositiveIntegerField()
+    owner_doc_version = models.PositiveIntegerField(null=True, blank=True)
+    prefix_text = models.TextField()
+    prefix_sha256 = models.CharField(max_length=64)
+    token_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["agent", "principal_key", "session_key"], name="plan_unique_session"
+            ),
+        ]
+
+
+class PlanRotation(models.Model):
+    class Reason(models.TextChoices):
+        AGENT_PERSONA_CHANGED = "agent_persona_changed", "agent persona changed"
+        PERSONA_CHANGED = "persona_changed", "owner document changed"
+        ENTRY_DORMANT = "entry_dormant", "an entry went dormant"
+
+    plan = models.ForeignKey(ContextPlan, on_delete=models.CASCADE, related_name="rotations")
+    from_epoch = models.PositiveIntegerField()
+    to_epoch = models.PositiveIntegerField()
+    reason = models.CharField(max_length=40, choices=Reason.choices)
+    old_sha256 = models.CharField(max_length=64)
+    new_sha256 = models.CharField(max_length=64)
+    from_persona_version = models.PositiveIntegerField()
+    to_persona_version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["plan", "to_epoch"], name="rotation_unique_epoch"),
+        ]

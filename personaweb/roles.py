@@ -1,0 +1,64 @@
+"""Roles are groups: ``operator`` and ``reviewer``; superusers do all.
+
+Rule owners are named per agent in its learning settings (usernames); an empty list
+means any named reviewer or operator of the agent's tenant.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db.models import QuerySet
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    from memory.models import Tenant
+
+OPERATOR = "operator"
+REVIEWER = "reviewer"
+ROLE_NAMES = (OPERATOR, REVIEWER)
+
+
+def _group_names(user: AbstractBaseUser | AnonymousUser) -> frozenset[str]:
+    cached = getattr(user, "_pw_groups", None)
+    if cached is None:
+        if not user.is_authenticated:
+            cached = frozenset()
+        else:
+            cached = frozenset(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
+        user._pw_groups = cached  # type: ignore[union-attr]
+    return cached
+
+
+def is_operator(user: AbstractBaseUser | AnonymousUser) -> bool:
+    return bool(user.is_authenticated and (getattr(user, "is_superuser", False) or OPERATOR in _group_names(user)))
+
+
+def is_reviewer(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Reviewers work the queue; operators may review too."""
+    return bool(
+        user.is_authenticated
+        and (getattr(user, "is_superuser", False) or REVIEWER in _group_names(user) or OPERATOR in _group_names(user))
+    )
+
+
+def visible_tenants(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tenant]:
+    from memory.models import Tenant
+
+    if not user.is_authenticated:
+        return Tenant.objects.none()
+    if getattr(user, "is_superuser", False):
+        return Tenant.objects.all()
+    return Tenant.objects.filter(memberships__user=user)
+
+
+def visible_tenant_ids(user: AbstractBaseUser | AnonymousUser) -> list[int] | None:
+    """Ids of the tenants a user may see, or None for 'all' (superuser). Cached per request user."""
+    if getattr(user, "is_superuser", False):
+        return None
+    cached = getattr(user, "_pw_tenant_ids", None)
+    if cached is None:
+        cached = list(visible_tenants(user).values_list("id", flat=True))
+        user._pw_tenant_ids = cached  # type: ignore[union-attr]
+    return cached
