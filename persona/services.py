@@ -1,0 +1,283 @@
+"""Writes to agent personas. Every change, whoever makes it, goes through
+``persona_version_create``: one rule, one place."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from persona.errors import PersonaError
+from persona.models import GUARDRAIL_WRITERS, Agent, AgentPersonaVersion, SourceType
+from persona.safety import SecretFound, refuse_secrets
+
+__all__ = ["PersonaError", "SecretFound"]
+
+MAX_GUARDRAILS = 12
+MAX_GUARDRAIL_CHARS = 240
+MAX_RULES = 8
+MAX_RULE_CHARS = 200
+MAX_LEARNED_FIELD_CHARS = 1_500  # goals/background stop growing by learning here
+MAX_FIELD_CHARS = 6_000  # an operator's own edit of goals/background
+MAX_NAME_CHARS = 200
+MAX_ROLE_CHARS = 500
+MAX_REASON_CHARS = 500
+
+PERSONA_FIELDS = ("name", "role", "goals", "background", "guardrails", "standing_rules")
+TEXT_FIELDS = ("name", "role", "goals", "background")
+LIST_FIELDS = ("guardrails", "standing_rules")
+#: Sources that may write standing rules (approval of a rule proposal, or by hand).
+RULE_WRITERS = frozenset({SourceType.HOST, SourceType.MANUAL, SourceType.UI_FORM, SourceType.STANDING_RULE})
+LEARNING_SOURCES = frozenset({SourceType.PERSONA_LEARNING, SourceType.UPDATE_PERSONA})
+
+
+class PersonaInputError(PersonaError):
+    pass
+
+
+class GuardrailWriteRefused(PersonaError):
+    def __init__(self, source_type: str) -> None:
+        super().__init__(
+            f"Guardrails can only be changed by host code or an operator (sources host, manual, ui_form); "
+            f"a {source_type} change may not write them. Nothing was saved."
+        )
+
+
+class PersonaVersionConflict(PersonaError):
+    def __init__(self, *, expected: int | None, current: int) -> None:
+        self.expected = expected
+        self.current = current
+        if expected is None:
+            msg = f"Someone else saved this persona at the same moment (it is now at version {current}). Reload and try again."
+        else:
+            msg = f"This persona changed since you loaded it (you edited version {expected}, it is now at version {current}). Reload and apply your change again."
+        super().__init__(msg)
+
+
+@dataclass(frozen=True)
+class ChangeTrigger:
+    source_type: str
+    reason: str
+    approved_by: str = ""
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    proposal_id: int | None = None
+
+
+_SENTENCE_END = re.compile(r"[.!?](?:[\"')\]]*)\s+\S")
+
+
+def is_one_sentence(text: str) -> bool:
+    return _SENTENCE_END.search(text.strip()) is None
+
+
+def _clean_list(value: Any, *, what: str) -> list[str]:
+    if not isinstance(value, list | tuple):
+        raise PersonaInputError(f"The {what} must be a list of texts.")
+    items = []
+    for i, item in enumerate(value, start=1):
+        if not isinstance(item, str):
+            raise PersonaInputError(f"{what.capitalize()} {i} is not text.")
+        item = " ".join(item.split())
+        if not item:
+            raise PersonaInputError(f"{what.capitalize()} {i} is empty; remove it or write it out.")
+        items.append(item)
+    lowered = [i.casefold() for i in items]
+    if len(set(lowered)) != len(lowered):
+        raise PersonaInputError(f"The same {what[:-1]} appears twice; keep one.")
+    return items
+
+
+def validate_guardrails(value: Any) -> list[str]:
+    if isinstance(value, list | tuple) and len(value) > MAX_GUARDRAILS:
+        raise PersonaInputError(
+            f"A persona holds at most {MAX_GUARDRAILS} guardrails; this change has {len(value)}. Remove or merge some."
+        )
+    items = _clean_list(value, what="guardrails")
+    if len(items) > MAX_GUARDRAILS:
+        raise PersonaInputError(
+            f"A persona holds at most {MAX_GUARDRAILS} guardrails; this change has {len(items)}. Remove or merge some."
+        )
+    for i, item in enumerate(items, start=1):
+        if len(item) > MAX_GUARDRAIL_CHARS:
+            raise PersonaInputError(
+                f"Guardrail {i} is {len(item)} characters long; the limit is {MAX_GUARDRAIL_CHARS}. Shorten it."
+            )
+    return items
+
+
+def validate_rules(value: Any) -> list[str]:
+    if isinstance(value, list | tuple) and len(value) > MAX_RULES:
+        raise PersonaInputError(
+            f"A persona holds at most {MAX_RULES} standing rules; this change has {len(value)}. Remove one first."
+        )
+    items = _clean_list(value, what="standing rules")
+    if len(items) > MAX_RULES:
+        raise PersonaInputError(
+            f"A persona holds at most {MAX_RULES} standing rules; this change has {len(items)}. Remove one first."
+        )
+    for i, item in enumerate(items, start=1):
+        if len(item) > MAX_RULE_CHARS:
+            raise PersonaInputError(
+                f"Standing rule {i} is {len(item)} characters long; the limit is {MAX_RULE_CHARS}. Shorten it."
+            )
+        if not is_one_sentence(item):
+            raise PersonaInputError(f"Standing rule {i} is more than one sentence; a rule is one sentence.")
+    return items
+
+
+def _validate_text(name: str, value: Any, *, source_type: str) -> str:
+    if not isinstance(value, str):
+        raise PersonaInputError(f"The {name} must be text.")
+    value = value.strip()
+    if name == "name":
+        if not value:
+            raise PersonaInputError("The name is empty; an agent needs a name.")
+        limit = MAX_NAME_CHARS
+    elif name == "role":
+        limit = MAX_ROLE_CHARS
+    elif source_type in LEARNING_SOURCES:
+        limit = MAX_LEARNED_FIELD_CHARS
+    else:
+        limit = MAX_FIELD_CHARS
+    if len(value) > limit:
+        raise PersonaInputError(f"The {name} is {len(value):,} characters long; the limit is {limit:,}.")
+    return value
+
+
+def validate_changes(*, changes: dict[str, Any], trigger: ChangeTrigger) -> dict[str, Any]:
+    """Check a change against every limit and safety rule; returns cleaned values."""
+    if trigger.source_type not in SourceType.values:
+        raise PersonaInputError(f"Unknown source type {trigger.source_type!r}.")
+    if not trigger.reason or not trigger.reason.strip():
+        raise PersonaInputError("Give a reason for this change; every version records why it was made.")
+    if len(trigger.reason) > MAX_REASON_CHARS:
+        raise PersonaInputError(f"The reason is {len(trigger.reason)} characters long; the limit is {MAX_REASON_CHARS}.")
+    unknown = sorted(set(changes) - set(PERSONA_FIELDS))
+    if unknown:
+        raise PersonaInputError(f"Unknown persona field(s): {', '.join(unknown)}. Fields are {', '.join(PERSONA_FIELDS)}.")
+    if "guardrails" in changes and trigger.source_type not in GUARDRAIL_WRITERS:
+        raise GuardrailWriteRefused(trigger.source_type)
+    if "standing_rules" in changes and trigger.source_type not in RULE_WRITERS:
+        raise PersonaInputError(
+            f"Standing rules are written by a rule owner (approving a proposal or by hand); a {trigger.source_type} change may not write them."
+        )
+    cleaned: dict[str, Any] = {}
+    for name, value in changes.items():
+        if name == "guardrails":
+            cleaned[name] = validate_guardrails(value)
+        elif name == "standing_rules":
+            cleaned[name] = validate_rules(value)
+        else:
+            cleaned[name] = _validate_text(name, value, source_type=trigger.source_type)
+    for name, value in cleaned.items():
+        texts = value if isinstance(value, list) else [value]
+        for i, text in enumerate(texts, start=1):
+            label = name.replace("_", " ") if len(texts) == 1 and not isinstance(value, list) else f"{name.replace('_', ' ')} item {i}"
+            refuse_secrets(field=label, text=text)
+    refuse_secrets(field="reason", text=trigger.reason)
+    return cleaned
+
+
+def persona_snapshot(version: AgentPersonaVersion | None) -> dict[str, Any]:
+    if version is None:
+        return {"name": "", "role": "", "goals": "", "background": "", "guardrails": [], "standing_rules": []}
+    return {f: getattr(version, f) for f in PERSONA_FIELDS}
+
+
+def persona_version_create(
+    *,
+    agent: Agent,
+    changes: dict[str, Any],
+    trigger: ChangeTrigger,
+    expected_version: int | None = None,
+) -> AgentPersonaVersion:
+    """Write the next persona version of ``agent`` with ``changes`` applied.
+
+    ``expected_version`` (when given) must be the current head, else
+    ``PersonaVersionConflict`` and nothing is written. Two concurrent writers can never
+    both make version N: the agent row is locked for the write and the
+    (agent, version) unique constraint backs it up; a writer that still collides gets
+    ``PersonaVersionConflict``. Waiting learning proposals are dropped (the persona
+    they were made against is gone), except the proposal this change applies.
+    """
+    cleaned = validate_changes(changes=changes, trigger=trigger)
+    try:
+        with transaction.atomic():
+            locked = Agent.objects.select_for_update().get(pk=agent.pk)
+            current = locked.persona_version
+            if expected_version is not None and expected_version != current:
+                raise PersonaVersionConflict(expected=expected_version, current=current)
+            head = (
+                AgentPersonaVersion.objects.filter(agent=locked, version=current).first() if current else None
+            )
+            state = persona_snapshot(head)
+            if not state["name"]:
+                state["name"] = locked.name
+            changed = [f for f in PERSONA_FIELDS if f in cleaned and cleaned[f] != state[f]]
+            if not changed and head is not None:
+                raise PersonaInputError("Nothing changed: every field is already as given. Nothing was saved.")
+            state.update(cleaned)
+            if head is None:
+                changed = [f for f in PERSONA_FIELDS if state[f]]
+            version = AgentPersonaVersion(
+                agent=locked,
+                version=current + 1,
+                source_type=trigger.source_type,
+                reason=trigger.reason.strip(),
+                approved_by=trigger.approved_by,
+                evidence=trigger.evidence,
+                proposal_id=trigger.proposal_id,
+                fields_changed=changed,
+                **state,
+            )
+            version.full_clean(validate_unique=False, validate_constraints=False)
+            version.save()
+            Agent.objects.filter(pk=locked.pk).update(persona_version=version.version, name=state["name"])
+            agent.persona_version = version.version
+            agent.name = state["name"]
+            _drop_waiting_proposals(agent=locked, version=version.version, keep_proposal_id=trigger.proposal_id)
+            return version
+    except IntegrityError as exc:
+        current = Agent.objects.filter(pk=agent.pk).values_list("persona_version", flat=True).first() or 0
+        raise PersonaVersionConflict(expected=expected_version, current=current) from exc
+
+
+def _drop_waiting_proposals(*, agent: Agent, version: int, keep_proposal_id: int | None) -> None:
+    from learning.models import Proposal
+
+    qs = Proposal.objects.filter(agent=agent, status=Proposal.Status.WAITING)
+    if keep_proposal_id is not None:
+        qs = qs.exclude(pk=keep_proposal_id)
+    qs.update(
+        status=Proposal.Status.DROPPED,
+        status_reason=f"The persona changed (version {version}) while this proposal waited.",
+    )
+
+
+@transaction.atomic
+def agent_create(
+    *, tenant, name: str, slug: str, role: str = "", goals: str = "", background: str = "",
+    guardrails: list[str] | None = None, multi_tenant: bool = False, created_by: str = "",
+    source_type: str = SourceType.MANUAL,
+) -> Agent:
+    """Create an agent and its persona version 1."""
+    from django.utils.text import slugify
+
+    slug = slugify(slug or name)
+    if not slug:
+        raise PersonaInputError("Give the agent a name or slug made of letters or digits.")
+    if Agent.objects.filter(slug=slug).exists():
+        raise PersonaInputError(f"An agent with the slug {slug!r} exists already; choose another.")
+    agent = Agent.objects.create(tenant=tenant, name=name.strip() or slug, slug=slug, multi_tenant=multi_tenant)
+    persona_version_create(
+        agent=agent,
+        changes={
+            "name": name, "role": role, "goals": goals, "background": background,
+            "guardrails": list(guardrails or []),
+        },
+        trigger=ChangeTrigger(source_type=source_type, reason="Agent created", approved_by=created_by),
+        expected_version=0,
+    )
+    return agent
