@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
+from datetime import timezone as dt_timezone
 
 from django.db import transaction
 from django.utils import timezone
@@ -25,7 +26,7 @@ def text_sha256(text: str) -> str:
 
 def message_dedupe_key(*, role: str, at: datetime, text: str) -> str:
     """Identity of a message inside its conversation: same role, time and text = same message."""
-    stamp = at.astimezone(timezone.UTC).isoformat(timespec="microseconds")
+    stamp = at.astimezone(dt_timezone.utc).isoformat(timespec="microseconds")
     return hashlib.sha256(f"{role}\x00{stamp}\x00{text}".encode()).hexdigest()
 
 
@@ -80,6 +81,7 @@ def record_turn(
     conversation is refused. Counts the turn towards the agent's next learning review.
     """
     from learning.counters import note_turns
+    from memory.tasks import schedule_embedding
 
     label = validate_label(conversation, what="conversation label")
     user_text = validate_message_text(user_text, role="user")
@@ -134,6 +136,7 @@ def record_turn(
         update_fields.append("sealed")
     conv.save(update_fields=update_fields)
     note_turns(agent_id=agent.id, turns=1)
+    transaction.on_commit(schedule_embedding)
     return TurnResult(conversation=conv, messages=messages, created_conversation=created)
 
 

@@ -1,7 +1,12 @@
 from __future__ import annotations
 
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from memory import views
 
 app_name = "memory"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("conversations/", views.conversations, name="conversations"),
+    path("conversations/<int:pk>/", views.conversation, name="conversation"),
+]

@@ -24,12 +24,15 @@ MAX_FIELD_CHARS = 6_000  # an operator's own edit of goals/background
 MAX_NAME_CHARS = 200
 MAX_ROLE_CHARS = 500
 MAX_REASON_CHARS = 500
+WRITE_ATTEMPTS = 3  # for writers without expected_version (see persona_version_create)
 
 PERSONA_FIELDS = ("name", "role", "goals", "background", "guardrails", "standing_rules")
 TEXT_FIELDS = ("name", "role", "goals", "background")
 LIST_FIELDS = ("guardrails", "standing_rules")
 #: Sources that may write standing rules (approval of a rule proposal, or by hand).
-RULE_WRITERS = frozenset({SourceType.HOST, SourceType.MANUAL, SourceType.UI_FORM, SourceType.STANDING_RULE})
+RULE_WRITERS = frozenset(
+    {SourceType.HOST, SourceType.MANUAL, SourceType.UI_FORM, SourceType.STANDING_RULE}
+)
 LEARNING_SOURCES = frozenset({SourceType.PERSONA_LEARNING, SourceType.UPDATE_PERSONA})
 
 
@@ -123,7 +126,9 @@ def validate_rules(value: Any) -> list[str]:
                 f"Standing rule {i} is {len(item)} characters long; the limit is {MAX_RULE_CHARS}. Shorten it."
             )
         if not is_one_sentence(item):
-            raise PersonaInputError(f"Standing rule {i} is more than one sentence; a rule is one sentence.")
+            raise PersonaInputError(
+                f"Standing rule {i} is more than one sentence; a rule is one sentence."
+            )
     return items
 
 
@@ -142,7 +147,9 @@ def _validate_text(name: str, value: Any, *, source_type: str) -> str:
     else:
         limit = MAX_FIELD_CHARS
     if len(value) > limit:
-        raise PersonaInputError(f"The {name} is {len(value):,} characters long; the limit is {limit:,}.")
+        raise PersonaInputError(
+            f"The {name} is {len(value):,} characters long; the limit is {limit:,}."
+        )
     return value
 
 
@@ -151,12 +158,18 @@ def validate_changes(*, changes: dict[str, Any], trigger: ChangeTrigger) -> dict
     if trigger.source_type not in SourceType.values:
         raise PersonaInputError(f"Unknown source type {trigger.source_type!r}.")
     if not trigger.reason or not trigger.reason.strip():
-        raise PersonaInputError("Give a reason for this change; every version records why it was made.")
+        raise PersonaInputError(
+            "Give a reason for this change; every version records why it was made."
+        )
     if len(trigger.reason) > MAX_REASON_CHARS:
-        raise PersonaInputError(f"The reason is {len(trigger.reason)} characters long; the limit is {MAX_REASON_CHARS}.")
+        raise PersonaInputError(
+            f"The reason is {len(trigger.reason)} characters long; the limit is {MAX_REASON_CHARS}."
+        )
     unknown = sorted(set(changes) - set(PERSONA_FIELDS))
     if unknown:
-        raise PersonaInputError(f"Unknown persona field(s): {', '.join(unknown)}. Fields are {', '.join(PERSONA_FIELDS)}.")
+        raise PersonaInputError(
+            f"Unknown persona field(s): {', '.join(unknown)}. Fields are {', '.join(PERSONA_FIELDS)}."
+        )
     if "guardrails" in changes and trigger.source_type not in GUARDRAIL_WRITERS:
         raise GuardrailWriteRefused(trigger.source_type)
     if "standing_rules" in changes and trigger.source_type not in RULE_WRITERS:
@@ -174,7 +187,11 @@ def validate_changes(*, changes: dict[str, Any], trigger: ChangeTrigger) -> dict
     for name, value in cleaned.items():
         texts = value if isinstance(value, list) else [value]
         for i, text in enumerate(texts, start=1):
-            label = name.replace("_", " ") if len(texts) == 1 and not isinstance(value, list) else f"{name.replace('_', ' ')} item {i}"
+            label = (
+                name.replace("_", " ")
+                if len(texts) == 1 and not isinstance(value, list)
+                else f"{name.replace('_', ' ')} item {i}"
+            )
             refuse_secrets(field=label, text=text)
     refuse_secrets(field="reason", text=trigger.reason)
     return cleaned
@@ -182,7 +199,14 @@ def validate_changes(*, changes: dict[str, Any], trigger: ChangeTrigger) -> dict
 
 def persona_snapshot(version: AgentPersonaVersion | None) -> dict[str, Any]:
     if version is None:
-        return {"name": "", "role": "", "goals": "", "background": "", "guardrails": [], "standing_rules": []}
+        return {
+            "name": "",
+            "role": "",
+            "goals": "",
+            "background": "",
+            "guardrails": [],
+            "standing_rules": [],
+        }
     return {f: getattr(version, f) for f in PERSONA_FIELDS}
 
 
@@ -198,11 +222,34 @@ def persona_version_create(
     ``expected_version`` (when given) must be the current head, else
     ``PersonaVersionConflict`` and nothing is written. Two concurrent writers can never
     both make version N: the agent row is locked for the write and the
-    (agent, version) unique constraint backs it up; a writer that still collides gets
-    ``PersonaVersionConflict``. Waiting learning proposals are dropped (the persona
+    (agent, version) unique constraint backs it up. A writer that still collides is
+    retried (up to ``WRITE_ATTEMPTS``) when it gave no ``expected_version``, and gets
+    ``PersonaVersionConflict`` when it did. Waiting learning proposals are dropped (the persona
     they were made against is gone), except the proposal this change applies.
     """
     cleaned = validate_changes(changes=changes, trigger=trigger)
+    # A writer without expected_version applies its fields to whatever head it finds,
+    # so a unique-constraint collision (possible only where the row lock is not
+    # honoured) is safe to retry; a writer with expected_version gets the conflict.
+    attempts = WRITE_ATTEMPTS if expected_version is None else 1
+    for attempt in range(1, attempts + 1):
+        try:
+            return _persona_version_write(
+                agent=agent, cleaned=cleaned, trigger=trigger, expected_version=expected_version
+            )
+        except PersonaVersionConflict:
+            if attempt == attempts or expected_version is not None:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _persona_version_write(
+    *,
+    agent: Agent,
+    cleaned: dict[str, Any],
+    trigger: ChangeTrigger,
+    expected_version: int | None,
+) -> AgentPersonaVersion:
     try:
         with transaction.atomic():
             locked = Agent.objects.select_for_update().get(pk=agent.pk)
@@ -210,14 +257,18 @@ def persona_version_create(
             if expected_version is not None and expected_version != current:
                 raise PersonaVersionConflict(expected=expected_version, current=current)
             head = (
-                AgentPersonaVersion.objects.filter(agent=locked, version=current).first() if current else None
+                AgentPersonaVersion.objects.filter(agent=locked, version=current).first()
+                if current
+                else None
             )
             state = persona_snapshot(head)
             if not state["name"]:
                 state["name"] = locked.name
             changed = [f for f in PERSONA_FIELDS if f in cleaned and cleaned[f] != state[f]]
             if not changed and head is not None:
-                raise PersonaInputError("Nothing changed: every field is already as given. Nothing was saved.")
+                raise PersonaInputError(
+                    "Nothing changed: every field is already as given. Nothing was saved."
+                )
             state.update(cleaned)
             if head is None:
                 changed = [f for f in PERSONA_FIELDS if state[f]]
@@ -234,13 +285,19 @@ def persona_version_create(
             )
             version.full_clean(validate_unique=False, validate_constraints=False)
             version.save()
-            Agent.objects.filter(pk=locked.pk).update(persona_version=version.version, name=state["name"])
+            Agent.objects.filter(pk=locked.pk).update(
+                persona_version=version.version, name=state["name"]
+            )
             agent.persona_version = version.version
             agent.name = state["name"]
-            _drop_waiting_proposals(agent=locked, version=version.version, keep_proposal_id=trigger.proposal_id)
+            _drop_waiting_proposals(
+                agent=locked, version=version.version, keep_proposal_id=trigger.proposal_id
+            )
             return version
     except IntegrityError as exc:
-        current = Agent.objects.filter(pk=agent.pk).values_list("persona_version", flat=True).first() or 0
+        current = (
+            Agent.objects.filter(pk=agent.pk).values_list("persona_version", flat=True).first() or 0
+        )
         raise PersonaVersionConflict(expected=expected_version, current=current) from exc
 
 
@@ -258,8 +315,16 @@ def _drop_waiting_proposals(*, agent: Agent, version: int, keep_proposal_id: int
 
 @transaction.atomic
 def agent_create(
-    *, tenant, name: str, slug: str, role: str = "", goals: str = "", background: str = "",
-    guardrails: list[str] | None = None, multi_tenant: bool = False, created_by: str = "",
+    *,
+    tenant,
+    name: str,
+    slug: str,
+    role: str = "",
+    goals: str = "",
+    background: str = "",
+    guardrails: list[str] | None = None,
+    multi_tenant: bool = False,
+    created_by: str = "",
     source_type: str = SourceType.MANUAL,
 ) -> Agent:
     """Create an agent and its persona version 1."""
@@ -270,14 +335,21 @@ def agent_create(
         raise PersonaInputError("Give the agent a name or slug made of letters or digits.")
     if Agent.objects.filter(slug=slug).exists():
         raise PersonaInputError(f"An agent with the slug {slug!r} exists already; choose another.")
-    agent = Agent.objects.create(tenant=tenant, name=name.strip() or slug, slug=slug, multi_tenant=multi_tenant)
+    agent = Agent.objects.create(
+        tenant=tenant, name=name.strip() or slug, slug=slug, multi_tenant=multi_tenant
+    )
     persona_version_create(
         agent=agent,
         changes={
-            "name": name, "role": role, "goals": goals, "background": background,
+            "name": name,
+            "role": role,
+            "goals": goals,
+            "background": background,
             "guardrails": list(guardrails or []),
         },
-        trigger=ChangeTrigger(source_type=source_type, reason="Agent created", approved_by=created_by),
+        trigger=ChangeTrigger(
+            source_type=source_type, reason="Agent created", approved_by=created_by
+        ),
         expected_version=0,
     )
     return agent

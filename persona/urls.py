@@ -1,7 +1,15 @@
 from __future__ import annotations
 
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from persona import views
 
 app_name = "persona"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.evolution, name="evolution"),
+    path("<slug:slug>/", views.agent_detail, name="agent"),
+    path("<slug:slug>/guardrails/", views.guardrails, name="guardrails"),
+    path("<slug:slug>/rules/", views.rules, name="rules"),
+    path("<slug:slug>/undo/", views.undo, name="undo"),
+]

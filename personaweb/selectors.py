@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
 from personaweb.models import Heartbeat
 from personaweb.roles import visible_tenant_ids
@@ -25,6 +27,7 @@ class HomeCounts:
     reviews: int
     heartbeat_at: datetime | None
     heartbeat_runs: int
+    heartbeat_stale: bool
 
 
 def _scoped(qs: QuerySet, path: str, tenant_ids: list[int] | None) -> QuerySet:
@@ -39,7 +42,8 @@ def home_counts(*, user: AbstractBaseUser | AnonymousUser) -> HomeCounts:
 
     tids = visible_tenant_ids(user)
     agents = _scoped(Agent.objects.all(), "tenant_id", tids).aggregate(
-        n=Count("id"), learning_on=Count("id", filter=~Q(learning__mode="off") & Q(learning__isnull=False))
+        n=Count("id"),
+        learning_on=Count("id", filter=~Q(learning__mode="off") & Q(learning__isnull=False)),
     )
     convs = _scoped(Conversation.objects.all(), "agent__tenant_id", tids).aggregate(
         n=Count("id"), sealed=Count("id", filter=Q(sealed=True))
@@ -48,6 +52,8 @@ def home_counts(*, user: AbstractBaseUser | AnonymousUser) -> HomeCounts:
         n=Count("id"), pending=Count("id", filter=Q(embedding__isnull=True))
     )
     beat = Heartbeat.objects.filter(name="beat").first()
+    # Three missed beats (and at least five minutes) mean the worker or beat stopped.
+    stale_after = timedelta(seconds=max(300.0, 3 * settings.CELERY_BEAT_SWEEP_SECONDS))
     return HomeCounts(
         tenants=_scoped(Tenant.objects.all(), "id", tids).count(),
         agents=agents["n"],
@@ -57,9 +63,14 @@ def home_counts(*, user: AbstractBaseUser | AnonymousUser) -> HomeCounts:
         sealed_conversations=convs["sealed"],
         messages=msgs["n"],
         messages_waiting_embedding=msgs["pending"],
-        persona_versions=_scoped(AgentPersonaVersion.objects.all(), "agent__tenant_id", tids).count(),
-        proposals_waiting=_scoped(Proposal.objects.filter(status="waiting"), "agent__tenant_id", tids).count(),
+        persona_versions=_scoped(
+            AgentPersonaVersion.objects.all(), "agent__tenant_id", tids
+        ).count(),
+        proposals_waiting=_scoped(
+            Proposal.objects.filter(status="waiting"), "agent__tenant_id", tids
+        ).count(),
         reviews=_scoped(Review.objects.all(), "agent__tenant_id", tids).count(),
         heartbeat_at=beat.last_run_at if beat else None,
         heartbeat_runs=beat.runs if beat else 0,
+        heartbeat_stale=bool(beat and timezone.now() - beat.last_run_at > stale_after),
     )

@@ -41,7 +41,9 @@ VAR_DIR = Path(env_str("PERSONAWEB_VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY", "personaweb-local-insecure-key-change-me-on-a-server")
-ALLOWED_HOSTS = [h for h in env_str("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
+ALLOWED_HOSTS = [
+    h for h in env_str("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h
+]
 CSRF_TRUSTED_ORIGINS = [o for o in env_str("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
@@ -119,7 +121,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -138,6 +142,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+# whitenoise warns on every start when STATIC_ROOT is missing, even though it serves
+# from the finders; an empty folder keeps the logs clean until collectstatic fills it.
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 
 # whitenoise serves static files from the app folders too, so no collectstatic is
 # needed for a local run; a server deployment runs collectstatic as usual.
@@ -152,11 +159,11 @@ X_FRAME_OPTIONS = "DENY"
 BROKER_DIR = VAR_DIR / "broker"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_RESULT_BACKEND: str | None = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 else:
     # kombu's filesystem transport: a real broker in a folder, no server to run.
-    for sub in ("queue", "processed"):
+    for sub in ("queue", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_RESULT_BACKEND = None
@@ -164,6 +171,8 @@ else:
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        # broadcast/pidbox files; kombu's default is ./control in the working folder
+        "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)

@@ -1,0 +1,59 @@
+# personaweb: `make run` brings the dashboard up, `make test` runs the suite.
+# Everything runs from the project's own virtual environment in .venv.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+# Written after a successful install; pyproject.toml changing triggers a reinstall.
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help install run test lint clean browser-deps
+
+help:
+	@echo "make run    install, migrate, load the demo data, print a login, start web + worker + beat"
+	@echo "            on http://$(HOST):$(PORT)/ (PORT=8001 make run for another port); Ctrl-C stops all"
+	@echo "make test   install (and Chromium for the browser tests), then run the test suite"
+	@echo "make lint   ruff check, ruff format --check, mypy"
+	@echo "make clean  remove the virtual environment, caches and the local broker (keeps var/*.sqlite3)"
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# torch first and pinned: pip then takes the local CPU build instead of the CUDA one.
+$(STAMP): pyproject.toml | $(PY)
+	$(BIN)/pip install torch==2.13.0
+	$(BIN)/pip install -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo
+	$(PY) manage.py ensure_operator --host $(HOST) --port $(PORT)
+	$(PY) manage.py runlocal --host $(HOST) --port $(PORT)
+
+# The browser tests drive Debian's Chromium; without it (and without root) they skip.
+browser-deps:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = "0" ]; then \
+		echo "Installing Debian chromium for the browser tests"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; \
+	fi
+
+test: install browser-deps
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info build
+	rm -rf var/broker var/staticfiles var/screenshots var/celerybeat-schedule*
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,344 @@
+"""The refusal policy for learned sentences and standing rules (PRODUCT.md section 5).
+
+Each check returns ``None`` (allowed) or a reason a person can read on the dashboard.
+The checks are word lists and simple patterns on the normalised text (see
+``learning.textnorm``): they are strict on purpose, and a person approves what they
+let through when the agent is on-with-review and for every rule.
+
+What "a kind of work" means (``sentence_refusal``): the sentence is written verb-first,
+the way a job is described: "Helps …", "Drafts …", "Prices …" (a third-person verb,
+that is a first word ending in "s") or an imperative from ``WORK_VERBS`` ("Advise
+small bakery owners on …"). A sentence that starts with a pronoun, an article or a
+verb about the person rather than the work ("Likes …", "Is …", "Has …") is refused.
+
+Names: ``known_names`` (people and companies known to memory) are refused wherever
+they appear, whole or by a part of at least three letters written with a capital.
+Besides, a capitalised word after the first word of the sentence is taken for a
+proper noun (a name, a company, a brand) unless it is in ``CAPITALISED_OK`` (days,
+months, languages, "I") or is an acronym of at most five capitals ("VAT", "PDF").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from learning.textnorm import content_words, normalize, words
+from persona.safety import find_secrets
+from persona.services import MAX_LEARNED_FIELD_CHARS, MAX_RULE_CHARS, is_one_sentence
+
+LEARNED_FIELDS = ("goals", "background")
+# The injection scan's word patterns (layers 1-2) run on every proposal; its embedding
+# layer is left to the render path, so a policy check never loads a model.
+INJECTION_SEMANTIC = False
+
+# --- shared patterns (matched on the normalised text: lower case, one space, no punctuation)
+
+
+def _words_re(*phrases: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![a-z0-9])(?:" + "|".join(phrases) + r")(?![a-z0-9])")
+
+
+RULE_WORDS = _words_re(
+    "always", "never", "must", "mustnt", "should", "shouldnt", "shall", "ought to", "has to",
+    "have to", "dont", "do not", "does not", "required to", "is required", "are required",
+    "mandatory", "forbidden", "not allowed", "make sure", "ensure that", "at all times",
+    "under no circumstances", "without exception", "avoid",
+)
+RECOMMEND_WORDS = _words_re(
+    r"recommends?", r"recommend(?:ed|ing|ation|ations)", r"suggests? (?:you|that|to)",
+    "suggesting", "best to", r"buys?", "buying", "purchase", "try our", "try the", "our product",
+    "our products", "check out", "sign up", "subscribe", "discount", "deal on", "upgrade to",
+    "use our", "you should", "we recommend", "consider using", "sponsored",
+)
+SELL_WORDS = _words_re(
+    r"sells?", "selling", "upsell", "upselling", r"promotes?", "promoting", "offer a discount",
+    "special offer", "advertise", "advertising", "affiliate",
+)
+AIMED_AT_MODEL = _words_re(
+    "you are", "youre", "you must", "you will", "you should", "ignore", "disregard",
+    "the assistant should", "the assistant must", "the assistant will", "as an ai",
+    "as a language model", "language model", "system prompt", "your instructions",
+    "previous instructions", "prior instructions", "above instructions", "jailbreak",
+    "developer mode", "pretend to be", "act as", "roleplay", "new instructions", "override",
+    "the model", "this model", "chatgpt", "openai", "llm",
+)
+# sending or revealing information, allowed only when the rule forbids it
+SEND_WORDS = _words_re(
+    r"send(?:s|ing)?", r"sent", r"shares?", r"sharing", r"forward(?:s|ing)?", r"email(?:s|ing)?",
+    r"e mail", r"reveal(?:s|ing)?", r"disclos(?:e|es|ing)", r"leak(?:s|ing)?", r"post(?:s|ing)?",
+    r"publish(?:es|ing)?", r"upload(?:s|ing)?", r"give out", r"pass on", r"hand over",
+    r"tell (?:the|them|anyone|other|others|customers|people)", "cc", "bcc", r"copy in",
+    r"export(?:s|ing)?", r"tweet",
+)
+NEGATION = _words_re(
+    "never", "not", "no", "dont", "doesnt", "cannot", "cant", "wont", "nobody", "nothing",
+    "neither", "nor", "avoid", "refuse", "refuses", "without",
+)
+EXCEPTION_WORDS = _words_re(
+    "unless", "except", "excepting", "except when", "except if", "even if", "even when",
+    "even though", "but if", "other than", "apart from", "save for", "with the exception",
+    "only if", "as long as",
+)
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_URL = re.compile(
+    r"(?:https?://|ftp://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|co|uk|de|fr|ai|dev|app|info|biz|us|eu|gov|edu)\b",
+    re.IGNORECASE,
+)
+_PHONE = re.compile(r"(?:\+|\b)\d[\d\s().-]{6,}\d\b")
+_HANDLE = re.compile(r"(?<![\w@])@[A-Za-z_][\w.]{1,}")
+_STREET = re.compile(
+    r"\b\d{1,5}[a-z]?\s+(?:[A-Za-z'’-]+\s+){0,3}(?:street|st|road|rd|avenue|ave|lane|ln|boulevard|blvd|drive|dr|way|court|ct|place|pl|square|sq|terrace|close|crescent|highway|hwy|parkway)\b\.?",
+    re.IGNORECASE,
+)
+_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|\bP\.?\s?O\.?\s+Box\b", re.IGNORECASE)
+
+WORK_VERBS = frozenset(
+    """
+    advise answer analyse analyze arrange assist book build calculate check coach compile
+    coordinate draft design edit estimate file find fix follow handle keep maintain manage
+    monitor organise organize plan prepare price process produce quote reconcile reply
+    research respond review run schedule serve sort summarise summarize support teach
+    test track translate tutor update work write
+    """.split()
+)
+NON_WORK_STARTERS = frozenset(
+    """
+    a an the this that these those it its i me my we our you your he she him her his they
+    them their there here user users person people customer customers client clients owner
+    is are was were be been has have had does did likes like loves love prefers prefer
+    enjoys enjoy hates hate feels feel believes believe thinks think wants want needs need
+    lives live seems seem gets get goes go knows know remembers remember always never
+    """.split()
+)
+CAPITALISED_OK = frozenset(
+    """
+    i monday tuesday wednesday thursday friday saturday sunday january february march april
+    may june july august september october november december english french german spanish
+    italian portuguese dutch chinese japanese korean arabic hindi russian polish welsh irish
+    scottish british european american african asian latin greek roman christmas easter
+    """.split()
+)
+
+
+def content_key(text: str) -> str:
+    """The key "never proposed again" is stored under: sha256 of the normalised text."""
+    return hashlib.sha256(normalize(text).text.encode("utf-8")).hexdigest()
+
+
+def append_sentence(field_text: str, sentence: str) -> str:
+    """The field with ``sentence`` appended, as a learned sentence is applied."""
+    head = (field_text or "").rstrip()
+    return f"{head} {sentence.strip()}".strip()
+
+
+# --- checks shared by sentences and rules
+
+
+def _injection_hit(text: str) -> tuple[str, ...]:
+    from persona.injection import scan  # h4's module; imported late to keep import order free
+
+    result = scan(text, semantic=INJECTION_SEMANTIC)
+    return tuple(result.pattern_ids) if result.blocked else ()
+
+
+def _safety(text: str, *, what: str) -> str | None:
+    kinds = find_secrets(text)
+    if kinds:
+        return f"The {what} looks like it holds a secret ({', '.join(sorted(set(kinds)))})."
+    hits = _injection_hit(text)
+    if hits:
+        return (
+            f"The {what} matches the injection scan ({', '.join(hits)}); it reads like an "
+            "instruction to the model."
+        )
+    return None
+
+
+def _first(pattern: re.Pattern[str], norm: str) -> str | None:
+    m = pattern.search(norm)
+    return m.group(0) if m else None
+
+
+def _contact(text: str) -> str | None:
+    for kind, pattern in (
+        ("an email address", _EMAIL),
+        ("a web address", _URL),
+        ("a phone number", _PHONE),
+        ("a social media handle", _HANDLE),
+        ("a street address", _STREET),
+        ("a postal code", _POSTCODE),
+    ):
+        if pattern.search(text):
+            return kind
+    return None
+
+
+def _known_name(text: str, known_names: set[str]) -> str | None:
+    hay = f" {normalize(text).text} "
+    for name in sorted(known_names, key=len, reverse=True):
+        needle = normalize(name).text
+        if len(needle) >= 2 and f" {needle} " in hay:
+            return name
+    # a part of a multi-word name ("Priya" of "Priya Shah") written with a capital
+    capitalised = {w for w in re.findall(r"[^\W\d_][\w'’]*", text) if w[0].isupper()}
+    for name in sorted(known_names):
+        for part in re.findall(r"[^\W\d_][\w'’]*", name):
+            if len(part) >= 3 and part[0].isupper() and part in capitalised:
+                return name
+    return None
+
+
+def _proper_noun(text: str) -> str | None:
+    """A capitalised word after the first one, not a known-ordinary one (see module doc)."""
+    tokens = re.findall(r"[^\W\d_][\w'’-]*", text)
+    for tok in tokens[1:]:
+        for part in tok.split("-"):
+            if not any(ch.isupper() for ch in part):
+                continue
+            if part.isupper() and len(part) <= 5:
+                continue  # an acronym: VAT, PDF, HR
+            low = part.casefold()
+            if low in CAPITALISED_OK or low.removesuffix("s") in CAPITALISED_OK:
+                continue
+            return tok
+    return None
+
+
+# --- goals / background sentence
+
+
+def _work_first(ws: list[str]) -> bool:
+    """Verb-first, as a job is described (see the module docstring)."""
+    if len(ws) < 3 or not ws[0].isalpha() or ws[0] in NON_WORK_STARTERS:
+        return False
+    first = ws[0]
+    if first in WORK_VERBS:
+        return True
+    # a third-person verb ("Helps", "Prices"); not a noun like "Ceramics", "Business", "Savings"
+    return first.endswith("s") and len(first) > 3 and not first.endswith(NOUN_ENDINGS)
+
+
+NOUN_ENDINGS = ("ics", "ss", "ness", "ings", "ous", "us", "is")
+
+
+def sentence_refusal(
+    *, sentence: str, field: str, persona: dict[str, Any], known_names: set[str]
+) -> str | None:
+    """Why ``sentence`` may not be added to ``persona[field]``, or None when it may."""
+    s = " ".join((sentence or "").split())
+    if not s:
+        return "The proposal has no sentence."
+    if field not in LEARNED_FIELDS:
+        return f"Learning adds only to goals or background, not to {field or 'no field'}."
+    problem = _safety(s, what="sentence")
+    if problem:
+        return problem
+    norm = normalize(s).text
+    aimed = _first(AIMED_AT_MODEL, norm)
+    if aimed:
+        return f'The sentence is aimed at the model ("{aimed}"), not a description of the work.'
+    if "\n" in sentence.strip() or not is_one_sentence(s):
+        return "The proposal is more than one sentence; learning adds one sentence at a time."
+    contact = _contact(s)
+    if contact:
+        return f"The sentence holds contact details ({contact})."
+    rule = _first(RULE_WORDS, norm)
+    if rule:
+        return f'The sentence holds a rule ("{rule}"): a rule or recommendation, not a kind of work.'
+    rec = _first(RECOMMEND_WORDS, norm) or _first(SELL_WORDS, norm)
+    if rec:
+        return f'The sentence holds a recommendation ("{rec}"): a rule or recommendation, not a kind of work.'
+    name = _known_name(s, known_names)
+    if name:
+        return f'The sentence names a person or company known to memory ("{name}").'
+    proper = _proper_noun(s)
+    if proper:
+        return f'The sentence seems to name a person, company or brand ("{proper}").'
+    if not _work_first(words(s)):
+        return (
+            "The sentence does not describe a kind of work; write it verb-first, "
+            'like "Helps …" or "Drafts …".'
+        )
+    current = persona.get(field) or ""
+    if f" {norm} " in f" {normalize(current).text} ":
+        return f"The {field} already says this."
+    combined = append_sentence(current, s)
+    if len(combined) > MAX_LEARNED_FIELD_CHARS:
+        return (
+            f"The {field} would be {len(combined):,} characters long with this sentence; "
+            f"learning stops adding at {MAX_LEARNED_FIELD_CHARS:,}."
+        )
+    return None
+
+
+# --- standing rules
+
+
+def _negated(norm: str) -> bool:
+    return len(NEGATION.findall(norm)) % 2 == 1
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    """Share of ``b``'s content words that ``a`` holds."""
+    return len(a & b) / len(b) if b else 0.0
+
+
+REPEAT_OVERLAP = 0.8  # both ways: the rule and an existing one hold mostly the same words
+GUARDRAIL_OVERLAP = 0.6  # "shares most of a guardrail's words"
+
+
+def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -> str | None:
+    """Why ``rule`` may not become a standing rule of ``persona``, or None when it may."""
+    r = " ".join((rule or "").split())
+    if not r:
+        return "The proposal has no rule."
+    problem = _safety(r, what="rule")
+    if problem:
+        return problem
+    if "\n" in rule.strip() or not is_one_sentence(r):
+        return "The rule is more than one sentence; a standing rule is one sentence."
+    if len(r) > MAX_RULE_CHARS:
+        return f"The rule is {len(r)} characters long; a standing rule has at most {MAX_RULE_CHARS}."
+    norm = normalize(r).text
+    aimed = _first(AIMED_AT_MODEL, norm)
+    if aimed:
+        return f'The rule holds wording aimed at the model ("{aimed}").'
+    contact = _contact(r)
+    if contact:
+        return f"The rule holds contact details ({contact})."
+    name = _known_name(r, known_names)
+    if name:
+        return f'The rule names a person or company known to memory ("{name}").'
+    mine = content_words(r)
+    negated = _negated(norm)
+    carve = _first(EXCEPTION_WORDS, norm)
+    for k, guardrail in enumerate(persona.get("guardrails") or [], start=1):
+        theirs = content_words(guardrail)
+        if _overlap(mine, theirs) < GUARDRAIL_OVERLAP:
+            continue
+        if carve:
+            return f'The rule carves an exception ("{carve}") out of guardrail {k}: "{guardrail}".'
+        if negated != _negated(normalize(guardrail).text):
+            return f'The rule goes against guardrail {k}: "{guardrail}".'
+    existing = [("guardrail", g) for g in persona.get("guardrails") or []]
+    existing += [("standing rule", x) for x in persona.get("standing_rules") or []]
+    for kind, other in existing:
+        theirs = content_words(other)
+        same = normalize(other).text == norm
+        if same or (
+            _overlap(mine, theirs) >= REPEAT_OVERLAP and _overlap(theirs, mine) >= REPEAT_OVERLAP
+        ):
+            return f'The rule repeats a {kind} the persona has: "{other}".'
+    sells = _first(SELL_WORDS, norm) or _first(RECOMMEND_WORDS, norm)
+    if sells:
+        return f'The rule sells or recommends something ("{sells}").'
+    send = SEND_WORDS.search(norm)
+    if send and not NEGATION.search(norm[: send.start()]):
+        return (
+            f'The rule sends or reveals information ("{send.group(0)}"); a rule may only '
+            "forbid that."
+        )
+    return None

@@ -1,0 +1,123 @@
+"""Reads of persona learning, for the dashboard, the CLI and the API.
+
+Each function runs a fixed number of queries whatever the amount of data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from learning.models import LearningSettings, Proposal, Review
+from learning.services.settings import learning_settings_get, settings_as_dict
+from persona.models import Agent, AgentPersonaVersion, SourceType
+from persona.selectors import persona_head
+
+
+def proposals_waiting(*, agent: Agent | None = None) -> QuerySet[Proposal]:
+    """Waiting proposals, oldest first (the review queue; all agents when ``agent`` is None)."""
+    qs = Proposal.objects.filter(status=Proposal.Status.WAITING).select_related("agent")
+    if agent is not None:
+        qs = qs.filter(agent=agent)
+    return qs.order_by("created_at", "id")
+
+
+def proposal_get(*, agent: Agent, proposal_id: int) -> Proposal | None:
+    return Proposal.objects.filter(agent=agent, pk=proposal_id).first()
+
+
+def proposal_oldest_waiting(*, agent: Agent, kind: str | None = None) -> Proposal | None:
+    qs = proposals_waiting(agent=agent)
+    if kind:
+        qs = qs.filter(kind=kind)
+    return qs.first()
+
+
+def proposals_decided(*, agent: Agent, limit: int = 20) -> QuerySet[Proposal]:
+    return (
+        Proposal.objects.filter(agent=agent)
+        .exclude(status=Proposal.Status.WAITING)
+        .order_by("-decided_at", "-id")[:limit]
+    )
+
+
+def reviews_recent(*, agent: Agent | None = None, limit: int = 10) -> QuerySet[Review]:
+    qs = Review.objects.select_related("agent")
+    if agent is not None:
+        qs = qs.filter(agent=agent)
+    return qs.order_by("-queued_at", "-id")[:limit]
+
+
+def review_get(*, review_id: int) -> Review | None:
+    return Review.objects.select_related("agent", "proposal").filter(pk=review_id).first()
+
+
+def learned_changes(*, agent: Agent, limit: int = 50) -> QuerySet[AgentPersonaVersion]:
+    """Persona versions written by learning or a rule decision, newest first."""
+    return AgentPersonaVersion.objects.filter(
+        agent=agent, source_type__in=[SourceType.PERSONA_LEARNING, SourceType.STANDING_RULE]
+    ).order_by("-version")[:limit]
+
+
+def is_rule_owner(*, agent: Agent, username: str) -> bool:
+    from learning.services.decisions import rule_owner_refusal
+
+    return rule_owner_refusal(agent=agent, by=username) is None
+
+
+def proposal_as_dict(p: Proposal) -> dict[str, Any]:
+    return {
+        "id": p.pk,
+        "kind": p.kind,
+        "field": p.field,
+        "text": p.text,
+        "status": p.status,
+        "status_reason": p.status_reason,
+        "evidence": p.evidence,
+        "base_version": p.base_version,
+        "applied_version": p.applied_version,
+        "applied_text": p.applied_text,
+        "decided_by": p.decided_by,
+        "decided_at": p.decided_at.isoformat() if p.decided_at else None,
+        "created_at": p.created_at.isoformat() if p.created_at else None,
+        "review_id": p.review_id,
+    }
+
+
+def review_as_dict(r: Review) -> dict[str, Any]:
+    return {
+        "id": r.pk,
+        "trigger": r.trigger,
+        "status": r.status,
+        "requested_by": r.requested_by,
+        "queued_at": r.queued_at.isoformat() if r.queued_at else None,
+        "started_at": r.started_at.isoformat() if r.started_at else None,
+        "finished_at": r.finished_at.isoformat() if r.finished_at else None,
+        "threads_read": r.threads_read,
+        "messages_read": r.messages_read,
+        "model_calls": r.model_calls,
+        "tokens_in": r.tokens_in,
+        "tokens_out": r.tokens_out,
+        "outcome": r.outcome,
+        "reason": r.reason,
+        "proposal_id": r.proposal_id,
+        "details": r.details,
+    }
+
+
+def learning_status(*, agent: Agent, reviews: int = 5) -> dict[str, Any]:
+    """Settings, counters, waiting proposals, rules in force, recent reviews."""
+    settings: LearningSettings = learning_settings_get(agent)
+    head = persona_head(agent=agent)
+    return {
+        "agent": agent.slug,
+        "persona_version": agent.persona_version,
+        "settings": settings_as_dict(settings),
+        "waiting": [proposal_as_dict(p) for p in proposals_waiting(agent=agent)],
+        "rules_in_force": list(head.standing_rules) if head else [],
+        "goals": head.goals if head else "",
+        "background": head.background if head else "",
+        "recent_reviews": [review_as_dict(r) for r in reviews_recent(agent=agent, limit=reviews)],
+        "recent_decisions": [proposal_as_dict(p) for p in proposals_decided(agent=agent, limit=10)],
+    }

@@ -1,0 +1,265 @@
+"""Decisions on proposals: apply, turn down, edit-then-approve (rules), undo.
+
+Every decision locks the agent row, then the proposal row, and checks the proposal's
+status under the lock: two people deciding the same proposal at once get exactly one
+effect, and the other a ``ProposalNotWaiting`` saying who decided first. The lock
+order (agent, then proposals) is the one ``persona_version_create`` uses when it drops
+waiting proposals, so decisions never deadlock with each other.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from learning import policy
+from learning.models import Proposal, Rejection
+from learning.services.errors import DecisionRefused, ProposalNotWaiting, UndoRefused
+from learning.services.settings import learning_settings_get
+from persona.models import Agent, AgentPersonaVersion, SourceType
+from persona.selectors import persona_head
+from persona.services import (
+    MAX_LEARNED_FIELD_CHARS,
+    MAX_RULES,
+    ChangeTrigger,
+    persona_snapshot,
+    persona_version_create,
+)
+
+AUTO = "auto"
+
+
+def _named(by: str | None, *, action: str) -> str:
+    name = (by or "").strip()
+    if not name:
+        raise DecisionRefused(f"Say who {action}: give your user name. Nothing was changed.")
+    return name
+
+
+def _human(by: str | None, *, action: str) -> str:
+    name = _named(by, action=action)
+    if name.casefold() == AUTO:
+        raise DecisionRefused(
+            f"Only a named person {action}, not the automatic approver; give your user name. Nothing was changed."
+        )
+    return name
+
+
+def rule_owner_refusal(*, agent: Agent, by: str | None) -> str | None:
+    """Why ``by`` may not decide a standing rule of ``agent`` (None when they may)."""
+    name = (by or "").strip()
+    if not name or name.casefold() == AUTO:
+        return "A standing rule is decided by a named person; give your user name (the automatic approver cannot)."
+    owners = list(learning_settings_get(agent).rule_owners or [])
+    if owners and name.casefold() not in {o.casefold() for o in owners}:
+        return f"Only a rule owner ({', '.join(owners)}) may decide a standing rule; {name} is not one."
+    return None
+
+
+def _lock(proposal: Proposal) -> tuple[Agent, Proposal]:
+    agent = Agent.objects.select_for_update().get(pk=proposal.agent_id)
+    locked = Proposal.objects.select_for_update().get(pk=proposal.pk)
+    return agent, locked
+
+
+def _must_wait(proposal: Proposal) -> None:
+    if proposal.status != Proposal.Status.WAITING:
+        who = f" by {proposal.decided_by}" if proposal.decided_by else ""
+        label = Proposal.Status(proposal.status).label
+        extra = f" ({proposal.status_reason})" if proposal.status_reason else ""
+        raise ProposalNotWaiting(
+            f"Proposal {proposal.pk} is no longer waiting: it was {label}{who}{extra}. Nothing was changed."
+        )
+
+
+def _reason(proposal: Proposal, verb: str) -> str:
+    # no user words in a reason: the quotes stay in the version's evidence only
+    what = "standing rule" if proposal.kind == Proposal.Kind.RULE else f"{proposal.field} sentence"
+    n = len({e.get("conversation_id") for e in proposal.evidence or []})
+    return f"Persona learning: {verb} a learned {what} (proposal {proposal.pk}, backed by {n} conversations)."
+
+
+@transaction.atomic
+def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> Proposal:
+    """Apply a waiting proposal and return it (with ``applied_version``).
+
+    Goals/background: the sentence is appended to its field (``by`` may be ``auto``
+    for auto-apply). Standing rules: only a named person in the agent's rule_owners
+    (empty list = any named person); ``text`` applies the rule in the owner's own words.
+    A refusal raises ``DecisionRefused`` and the proposal keeps waiting.
+    """
+    agent, proposal = _lock(proposal)
+    _must_wait(proposal)
+    head = persona_head(agent=agent)
+    persona = persona_snapshot(head)
+    if proposal.kind == Proposal.Kind.RULE:
+        refusal = rule_owner_refusal(agent=agent, by=by)
+        if refusal:
+            raise DecisionRefused(f"{refusal} The proposal keeps waiting.")
+        name = by.strip()
+        rule = " ".join((text if text is not None else proposal.text).split())
+        if not rule:
+            raise DecisionRefused("The rule is empty; write the rule or apply it as proposed.")
+        if text is not None and rule != proposal.text:
+            why = policy.rule_refusal(rule=rule, persona=persona, known_names=set())
+            if why:
+                raise DecisionRefused(
+                    f"The edited rule was refused: {why} The proposal keeps waiting."
+                )
+        rules = list(persona["standing_rules"])
+        if len(rules) >= MAX_RULES:
+            raise DecisionRefused(
+                f"The persona holds {MAX_RULES} standing rules already, the most it may; remove one first. The proposal keeps waiting."
+            )
+        if rule.casefold() in {r.casefold() for r in rules}:
+            raise DecisionRefused(
+                "The persona holds this rule already; turn the proposal down instead."
+            )
+        changes = {"standing_rules": [*rules, rule]}
+        source, applied_text = SourceType.STANDING_RULE, rule
+    else:
+        if text is not None:
+            raise DecisionRefused(
+                "Only a standing rule can be edited before it is approved; a goals/background sentence is applied as proposed."
+            )
+        name = _named(by, action="applies a proposal")
+        current = persona[proposal.field] or ""
+        new = policy.append_sentence(current, proposal.text)
+        if len(new) > MAX_LEARNED_FIELD_CHARS:
+            raise DecisionRefused(
+                f"The {proposal.field} would pass {MAX_LEARNED_FIELD_CHARS:,} characters with this sentence; "
+                "learning adds no more to it. Turn the proposal down or shorten the field by hand."
+            )
+        changes = {proposal.field: new}
+        source, applied_text = SourceType.PERSONA_LEARNING, proposal.text
+    version = persona_version_create(
+        agent=agent,
+        changes=changes,
+        trigger=ChangeTrigger(
+            source_type=source,
+            reason=_reason(proposal, "applied"),
+            approved_by=name,
+            evidence=list(proposal.evidence or []),
+            proposal_id=proposal.pk,
+        ),
+        expected_version=agent.persona_version,
+    )
+    proposal.status = Proposal.Status.APPLIED
+    proposal.applied_version = version.version
+    proposal.applied_text = applied_text
+    proposal.decided_by = name
+    proposal.decided_at = timezone.now()
+    proposal.status_reason = (
+        "" if applied_text == proposal.text else "Applied in the rule owner's words."
+    )
+    proposal.save(
+        update_fields=[
+            "status",
+            "applied_version",
+            "applied_text",
+            "decided_by",
+            "decided_at",
+            "status_reason",
+        ]
+    )
+    return proposal
+
+
+def _reject(*, agent: Agent, text: str, reason: str, by: str) -> None:
+    key = policy.content_key(text)
+    Rejection.objects.get_or_create(
+        agent=agent, content_key=key, defaults={"text": text, "reason": reason, "by": by}
+    )
+
+
+@transaction.atomic
+def proposal_dismiss(*, proposal: Proposal, by: str) -> Proposal:
+    """Turn a waiting proposal down: it is never proposed again (content-keyed)."""
+    agent, proposal = _lock(proposal)
+    _must_wait(proposal)
+    if proposal.kind == Proposal.Kind.RULE:
+        refusal = rule_owner_refusal(agent=agent, by=by)
+        if refusal:
+            raise DecisionRefused(f"{refusal} The proposal keeps waiting.")
+        name = by.strip()
+    else:
+        name = _human(by, action="turns a proposal down")
+    _reject(agent=agent, text=proposal.text, reason="dismissed", by=name)
+    proposal.status = Proposal.Status.DISMISSED
+    proposal.decided_by = name
+    proposal.decided_at = timezone.now()
+    proposal.status_reason = "Turned down; it will not be proposed again."
+    proposal.save(update_fields=["status", "decided_by", "decided_at", "status_reason"])
+    return proposal
+
+
+@transaction.atomic
+def change_undo(
+    *, agent: Agent, by: str, proposal: Proposal | None = None, kind: str | None = None
+) -> AgentPersonaVersion:
+    """Take back a learned change with a new version; return that version.
+
+    Without ``proposal`` the latest applied one (of ``kind`` when given) is undone.
+    Refused when the field was edited since it was applied (undo would lose that
+    edit). The undone text is never proposed again.
+    """
+    agent = Agent.objects.select_for_update().get(pk=agent.pk)
+    if proposal is None:
+        qs = Proposal.objects.filter(agent=agent, status=Proposal.Status.APPLIED)
+        if kind:
+            qs = qs.filter(kind=kind)
+        proposal = qs.order_by("-applied_version", "-id").first()
+        if proposal is None:
+            raise UndoRefused("There is no learned change to undo for this agent.")
+    proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
+    if proposal.agent_id != agent.pk:
+        raise UndoRefused(f"Proposal {proposal.pk} belongs to another agent.")
+    if proposal.status != Proposal.Status.APPLIED or not proposal.applied_version:
+        label = Proposal.Status(proposal.status).label
+        raise UndoRefused(
+            f"Proposal {proposal.pk} is {label}, not applied; there is nothing to undo."
+        )
+    if proposal.kind == Proposal.Kind.RULE:
+        refusal = rule_owner_refusal(agent=agent, by=by)
+        if refusal:
+            raise UndoRefused(refusal + " Nothing was changed.")
+        name = by.strip()
+    else:
+        name = _human(by, action="undoes a change")
+    field = proposal.field
+    later = AgentPersonaVersion.objects.filter(
+        agent=agent, version__gt=proposal.applied_version
+    ).values_list("version", "fields_changed")
+    edited = [v for v, changed in later if field in (changed or [])]
+    what = "standing rules" if field == "standing_rules" else field
+    if edited:
+        raise UndoRefused(
+            f"The {what} changed in version {edited[0]} after this was applied; undo would lose that edit. "
+            f"Edit the {what} by hand instead."
+        )
+    before = AgentPersonaVersion.objects.get(agent=agent, version=proposal.applied_version - 1)
+    source = (
+        SourceType.STANDING_RULE
+        if proposal.kind == Proposal.Kind.RULE
+        else SourceType.PERSONA_LEARNING
+    )
+    version = persona_version_create(
+        agent=agent,
+        changes={field: getattr(before, field)},
+        trigger=ChangeTrigger(
+            source_type=source,
+            reason=_reason(proposal, "undid"),
+            approved_by=name,
+            evidence=[],
+            proposal_id=proposal.pk,
+        ),
+        expected_version=agent.persona_version,
+    )
+    for text in dict.fromkeys([proposal.text, proposal.applied_text or proposal.text]):
+        _reject(agent=agent, text=text, reason="undone", by=name)
+    proposal.status = Proposal.Status.UNDONE
+    proposal.status_reason = (
+        f"Undone by {name} in version {version.version}; it will not be proposed again."
+    )
+    proposal.save(update_fields=["status", "status_reason"])
+    return version

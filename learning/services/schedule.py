@@ -1,0 +1,105 @@
+"""Scheduling: the beat sweep that claims due agents, and "Review now"."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings as django_settings
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from learning.models import LearningSettings, Mode, Review
+
+logger = logging.getLogger(__name__)
+
+#: A claimed agent becomes due again after this long if its review never finished
+#: (a lost task); a finished review sets the real next due time.
+CLAIM_RETRY = timedelta(seconds=getattr(django_settings, "LEARNING_CLAIM_RETRY_SECONDS", 3600))
+SWEEP_LIMIT = getattr(django_settings, "LEARNING_SWEEP_LIMIT", 5000)
+
+
+def due_agents_claim(*, now=None, limit: int = SWEEP_LIMIT) -> list[int]:
+    """Claim the agents due for a review, in ONE statement; return their agent ids.
+
+    ``mode <> 'off' AND due_at <= now`` is served by the partial index ``learning_due``.
+    The same UPDATE moves their ``due_at`` forward by ``CLAIM_RETRY`` so the next sweep
+    does not enqueue them again; the query count does not depend on how many agents
+    there are. On PostgreSQL the rows are claimed with ``FOR UPDATE SKIP LOCKED`` so
+    two sweeps running at once never claim the same agent.
+    """
+    now = now or timezone.now()
+    due = (
+        LearningSettings.objects.filter(~Q(mode=Mode.OFF), due_at__lte=now)
+        .order_by("due_at")
+        .values("id")[:limit]
+    )
+    sub_sql, sub_params = due.query.sql_with_params()
+    table = connection.ops.quote_name(LearningSettings._meta.db_table)
+    if connection.vendor == "postgresql":
+        sub_sql += " FOR UPDATE SKIP LOCKED"
+    sql = f"UPDATE {table} SET due_at = %s WHERE id IN ({sub_sql}) RETURNING agent_id"
+    params = [connection.ops.adapt_datetimefield_value(now + CLAIM_RETRY), *sub_params]
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [row[0] for row in cursor.fetchall()]
+
+
+def sweep_due_agents_run(*, now=None) -> int:
+    """Claim the due agents and enqueue one review task each, after commit."""
+    from learning.tasks import review_agent
+
+    with transaction.atomic():
+        agent_ids = due_agents_claim(now=now)
+
+        def enqueue() -> None:
+            for agent_id in agent_ids:
+                try:
+                    review_agent.delay(agent_id, None, Review.Trigger.SCHEDULE)
+                except Exception:  # broker down: the claim expires and a later sweep retries
+                    logger.warning(
+                        "could not enqueue the review of agent %s", agent_id, exc_info=True
+                    )
+                    return
+
+        transaction.on_commit(enqueue)
+    return len(agent_ids)
+
+
+@transaction.atomic
+def review_enqueue(*, agent, by: str, trigger: str = Review.Trigger.MANUAL) -> Review:
+    """ "Review now": a queued review record, run by a worker after commit.
+
+    A review already queued or running for the agent is returned instead of a new one,
+    so a double click runs one review. The dashboard polls the returned record.
+    """
+    from learning.tasks import review_agent
+
+    existing = (
+        Review.objects.select_for_update()
+        .filter(agent=agent, status__in=[Review.Status.QUEUED, Review.Status.RUNNING])
+        .order_by("-id")
+        .first()
+    )
+    if existing is not None:
+        return existing
+    review = Review.objects.create(agent=agent, trigger=trigger, requested_by=(by or "").strip())
+
+    def enqueue() -> None:
+        try:
+            review_agent.delay(agent.pk, review.pk, trigger)
+        except Exception as exc:
+            logger.warning("could not enqueue review %s", review.pk, exc_info=True)
+            Review.objects.filter(pk=review.pk, status=Review.Status.QUEUED).update(
+                status=Review.Status.DONE,
+                outcome=Review.Outcome.ERROR,
+                finished_at=timezone.now(),
+                reason=(
+                    f"The task queue could not be reached ({type(exc).__name__}); start the worker, "
+                    "or run `python manage.py learning review` on the server."
+                ),
+            )
+
+    transaction.on_commit(enqueue)
+    return review

@@ -1,0 +1,165 @@
+"""Text normalisation shared by quote verification and the refusal policy.
+
+``normalize_for_match`` turns a text into its words, lower-cased and separated by one
+space, and remembers where every kept character came from, so a quote found in the
+normalised text keeps its character span in the original message.
+
+What is folded away (PRODUCT.md section 5, "word for word"):
+
+- Unicode compatibility forms (NFKC, applied per character cluster so a base letter
+  and its combining accents stay together), then case (``casefold``);
+- invisible characters (Unicode category ``Cf``: zero-width spaces and joiners, soft
+  hyphens, byte-order marks, bidi marks);
+- typographic quotes, apostrophes and dashes (folded to ``'``, ``"`` and ``-``);
+- punctuation and white space between words: every run of characters that are not
+  letters, digits or combining marks becomes one separator. An apostrophe *inside* a
+  word is dropped instead ("don't" and "don’t" are the word ``dont``), so a quote can
+  never start in the middle of "don't". A hyphen separates words: "follow-up" and
+  "follow up" are the same two words.
+
+Words and their order are kept as they are: nothing here matches loosely.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_QUOTES = {
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u02bc": "'",
+    "\u0060": "'", "\u00b4": "'", "\uff07": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"',
+    "\u00bb": '"', "\u2039": '"', "\u203a": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
+    "\u2212": "-", "\ufe58": "-", "\ufe63": "-", "\uff0d": "-",
+}
+
+
+@dataclass(frozen=True)
+class NormText:
+    """A normalised text with, for each of its characters, the original span it came from."""
+
+    text: str
+    starts: tuple[int, ...]  # original offset of the cluster each character came from
+    ends: tuple[int, ...]  # original end offset (exclusive) of that cluster
+
+    def original_span(self, start: int, end: int) -> tuple[int, int]:
+        """Map the normalised slice ``[start:end]`` (non-empty) to an original slice."""
+        return self.starts[start], self.ends[end - 1]
+
+
+def _is_word_char(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LNM"
+
+
+def _clusters(text: str) -> list[tuple[int, int]]:
+    """Spans of a base character followed by its combining marks."""
+    spans: list[tuple[int, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        j = i + 1
+        while j < n and unicodedata.combining(text[j]):
+            j += 1
+        spans.append((i, j))
+        i = j
+    return spans
+
+
+def normalize(text: str) -> NormText:
+    """The words of ``text``, folded, one space apart, with the map back to ``text``."""
+    # pass 1: fold each cluster to characters, dropping invisible ones
+    units: list[tuple[str, int, int]] = []
+    for start, end in _clusters(text):
+        folded = unicodedata.normalize("NFKC", text[start:end]).casefold()
+        for ch in folded:
+            ch = _QUOTES.get(ch, ch)
+            if unicodedata.category(ch) == "Cf":
+                continue
+            units.append((ch, start, end))
+    # pass 2: keep word characters, one space between words
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pending_space: tuple[int, int] | None = None
+    for k, (ch, start, end) in enumerate(units):
+        if _is_word_char(ch):
+            if pending_space is not None and out:
+                out.append(" ")
+                starts.append(pending_space[0])
+                ends.append(pending_space[1])
+            pending_space = None
+            out.append(ch)
+            starts.append(start)
+            ends.append(end)
+            continue
+        if (
+            ch == "'"
+            and out
+            and pending_space is None
+            and k + 1 < len(units)
+            and _is_word_char(units[k + 1][0])
+        ):
+            continue  # an apostrophe inside a word: "don't" is one word
+        if pending_space is None:
+            pending_space = (start, end)
+    return NormText(text="".join(out), starts=tuple(starts), ends=tuple(ends))
+
+
+def normalize_for_match(text: str) -> tuple[str, list[int]]:
+    """``(normalised text, index_map)``: ``index_map[i]`` is the original offset of char i."""
+    norm = normalize(text)
+    return norm.text, list(norm.starts)
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` as verification counts them (see the module docstring)."""
+    norm = normalize(text).text
+    return norm.split(" ") if norm else []
+
+
+# Small and deliberate: function words, pronouns, auxiliaries, negations and the filler
+# of requests ("please can you help me"), so "shares a word" means a word of substance.
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all almost also always am an and any are as at be
+    because been before being below between both but by can cannot cant could couldnt
+    did didnt do does doesnt doing dont done down during each either else etc even ever
+    every few for from further get gets getting got had hadnt has hasnt have havent having
+    he her here hers herself him himself his how however i id if im in into is isnt it its
+    itself ive just let lets like made make makes making me might more most much must my
+    myself need needs neither never no nor not now of off often ok okay on once one only
+    or other our ours ourselves out over own per please quite rather really same shall she
+    should so some such than thank thanks that thats the their theirs them themselves then
+    there these they this those though through thus to too under until up upon us very
+    via want wants was wasnt way we were werent what when where whether which while who
+    whom whose why will with within without wont would wouldnt yes yet you youd youll
+    your youre yours yourself yourselves ive help helps helping thing things something
+    anything everything stuff bit lot lots
+    """.split()
+)
+
+# Suffixes stripped by ``stem``, longest first. Up to three rounds, each leaving at least
+# three letters, so "pricing", "prices", "priced" and "price" all become "pric",
+# "orders"/"ordering"/"order" become "ord" and "deliveries"/"delivery" become "deliv".
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ers", "er", "ed", "es", "ly", "s", "e", "y")
+_DOUBLE = re.compile(r"([b-df-hj-np-tv-z])\1$")
+
+
+def stem(word: str) -> str:
+    """A small suffix-stripping stem, good enough to tell that two words share a root."""
+    for _ in range(3):
+        for suffix in _SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                word = word[: -len(suffix)]
+                if suffix in ("ing", "ings", "ed", "er", "ers") and _DOUBLE.search(word):
+                    word = word[:-1]  # planning -> plann -> plan
+                break
+        else:
+            break
+    return word
+
+
+def content_words(text: str) -> set[str]:
+    """Stems of the words of ``text`` that carry meaning (stop words and digits dropped)."""
+    return {stem(w) for w in words(text) if w not in STOP_WORDS and not w.isdigit() and len(w) > 1}

@@ -1,0 +1,339 @@
+"""Dashboard pages of the learning app: learning settings with "Review now" and its
+live progress, the review queue (team desk) with in-place decisions, the review log."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q, Sum
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from learning.models import Proposal, Review
+from persona.forms import LearningSettingsForm
+from persona.models import PlanRotation
+from personaweb.dashboard import (
+    HtmxHttpRequest,
+    agent_for_user,
+    group_quotes,
+    is_partial,
+    is_rule_owner,
+    keyset_page,
+    learning_settings_of,
+    query_without,
+    quote_mark_param,
+    refusal_types,
+    require_operator,
+    require_reviewer,
+    rule_owner_names,
+    safe_next,
+    scope_to_user,
+    visible_agents,
+)
+from personaweb.roles import is_operator, is_reviewer
+
+# --- learning settings and Review now ---------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def settings_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    agent = agent_for_user(request, slug, with_learning=True)
+    settings = learning_settings_of(agent)
+    can_edit = is_operator(request.user)
+    if request.method == "POST":
+        require_operator(request)
+        form = LearningSettingsForm(request.POST)
+        if form.is_valid():
+            from learning.services.errors import LearningInputError
+            from learning.services.settings import learning_settings_update
+
+            values = {k: form.cleaned_data[k] for k in LearningSettingsForm.FIELDS}
+            if not values["proposer"]:
+                values.pop("proposer")
+            try:
+                learning_settings_update(agent=agent, values=values, by=request.user.get_username())
+            except LearningInputError as exc:
+                for key, message in (exc.errors or {}).items():
+                    form.add_error(key if key in form.fields else None, message)
+                if not exc.errors:
+                    form.add_error(None, str(exc))
+            except refusal_types() as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, f"Learning settings of {agent.name} saved.")
+                return redirect("learning:settings", slug=agent.slug)
+    else:
+        form = LearningSettingsForm(initial=LearningSettingsForm.initial_from(settings))
+    if not can_edit:
+        for field in form.fields.values():
+            field.disabled = True
+    recent = list(Review.objects.filter(agent=agent).order_by("-queued_at", "-id")[:5])
+    context = {
+        "agent": agent,
+        "settings": settings,
+        "form": form,
+        "can_edit": can_edit,
+        "can_review": is_reviewer(request.user),
+        "recent": recent,
+        "last_review": recent[0] if recent else None,
+    }
+    return render(request, "learning/settings.html", context)
+
+
+def _review_context(review: Review, *, context: str, user: Any) -> dict[str, Any]:
+    proposal = None
+    if review.status == Review.Status.DONE:
+        proposal = (
+            Proposal.objects.filter(review=review).select_related("agent").order_by("id").first()
+            if review.proposal_id is None
+            else Proposal.objects.filter(pk=review.proposal_id).select_related("agent").first()
+        )
+        if proposal is not None:
+            _decorate(proposal)
+    return {
+        "review": review,
+        "agent": review.agent,
+        "proposal": proposal,
+        "context": context,
+        "can_review": is_reviewer(user),
+    }
+
+
+def _decorate(proposal: Proposal) -> Proposal:
+    proposal.quote_groups = group_quotes(proposal.evidence)
+    for group in proposal.quote_groups:
+        for quote in group["quotes"]:
+            quote["mark"] = quote_mark_param(quote)
+    return proposal
+
+
+@require_POST
+@login_required
+def review_now(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    agent = agent_for_user(request, slug)
+    require_reviewer(request)
+    context = "agent" if request.POST.get("context") == "agent" else "settings"
+    back = (
+        reverse("persona:agent", args=[agent.slug])
+        if context == "agent"
+        else reverse("learning:settings", args=[agent.slug])
+    )
+    from learning.services import review_enqueue
+
+    try:
+        review = review_enqueue(agent=agent, by=request.user.get_username())
+    except refusal_types() as exc:
+        if is_partial(request):
+            return render(
+                request,
+                "learning/review_status.html#status",
+                {"review": None, "agent": agent, "error": str(exc), "context": context},
+            )
+        messages.error(request, str(exc))
+        return redirect(back)
+    if is_partial(request):
+        return render(
+            request,
+            "learning/review_status.html#status",
+            _review_context(review, context=context, user=request.user),
+        )
+    messages.info(request, "Review queued. This page shows its progress.")
+    return redirect(
+        reverse("learning:review_status", args=[agent.slug, review.pk]) + f"?context={context}"
+    )
+
+
+@require_GET
+@login_required
+def review_status(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
+    agent = agent_for_user(request, slug)
+    review = Review.objects.filter(agent=agent, pk=pk).first()
+    if review is None:
+        raise Http404("No such review for this agent.")
+    review.agent = agent
+    context = request.GET.get("context", "")
+    data = _review_context(review, context=context if context in ("agent", "settings") else "", user=request.user)
+    if is_partial(request):
+        return render(request, "learning/review_status.html#status", data)
+    return render(request, "learning/review_status.html", data)
+
+
+# --- review queue ---------------------------------------------------------------------
+
+
+def _queue_qs(user: Any, *, agent_slug: str = ""):
+    qs = scope_to_user(
+        Proposal.objects.filter(status=Proposal.Status.WAITING),
+        user=user,
+        path="agent__tenant_id",
+    ).select_related("agent", "agent__tenant", "agent__learning")
+    if agent_slug:
+        qs = qs.filter(agent__slug=agent_slug)
+    return qs
+
+
+def _row_context(proposal: Proposal, user: Any, **extra: Any) -> dict[str, Any]:
+    _decorate(proposal)
+    settings = learning_settings_of(proposal.agent)
+    proposal.can_decide = proposal.kind != Proposal.Kind.RULE or is_rule_owner(user, settings)
+    proposal.rule_owners = rule_owner_names(settings)
+    return {"p": proposal, **extra}
+
+
+@require_GET
+@login_required
+def queue(request: HtmxHttpRequest) -> HttpResponse:
+    require_reviewer(request)
+    agent_slug = request.GET.get("agent", "")
+    page = keyset_page(
+        _queue_qs(request.user, agent_slug=agent_slug),
+        fields=[("created_at", False), ("id", False)],
+        kinds=[datetime, int],
+        cursor=request.GET.get("after"),
+    )
+    for p in page.rows:
+        _row_context(p, request.user)
+    context = {"page": page, "agent_slug": agent_slug, "base_query": query_without(request, "after")}
+    if is_partial(request) and request.htmx.target == "queue-list":
+        return render(request, "learning/queue.html#queue-list", context)
+    return render(request, "learning/queue.html", context)
+
+
+def _proposal_for(request: HtmxHttpRequest, pk: int) -> Proposal:
+    proposal = (
+        scope_to_user(Proposal.objects.filter(pk=pk), user=request.user, path="agent__tenant_id")
+        .select_related("agent", "agent__tenant", "agent__learning")
+        .first()
+    )
+    if proposal is None:
+        raise Http404("No such proposal here.")
+    return proposal
+
+
+def _decided(request: HtmxHttpRequest, proposal: Proposal, *, ok: str = "", error: str = "") -> HttpResponse:
+    """The answer to a decision: the row in place (htmx) or back where the form was."""
+    if is_partial(request):
+        proposal.refresh_from_db()
+        return render(
+            request,
+            "learning/queue.html#row",
+            _row_context(proposal, request.user, row_ok=ok, row_error=error),
+        )
+    if error:
+        messages.error(request, error)
+    elif ok:
+        messages.success(request, ok)
+    return redirect(safe_next(request, reverse("learning:queue")))
+
+
+def _owners_refusal(proposal: Proposal) -> str:
+    owners = rule_owner_names(learning_settings_of(proposal.agent))
+    who = ", ".join(owners) if owners else "a reviewer or operator of the tenant"
+    return (
+        f"Only this agent's rule owners ({who}) may approve a standing rule. "
+        "The rule keeps waiting for one of them."
+    )
+
+
+@require_POST
+@login_required
+def proposal_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    proposal = _proposal_for(request, pk)
+    require_reviewer(request)
+    settings = learning_settings_of(proposal.agent)
+    if proposal.kind == Proposal.Kind.RULE and not is_rule_owner(request.user, settings):
+        return _decided(request, proposal, error=_owners_refusal(proposal))
+    text = (request.POST.get("text") or "").strip()
+    if proposal.kind != Proposal.Kind.RULE or text == proposal.text:
+        text = ""
+    from learning.services import proposal_apply as apply_service
+
+    try:
+        result = apply_service(proposal=proposal, by=request.user.get_username(), text=text or None)
+    except refusal_types() as exc:
+        return _decided(request, proposal, error=f"Not approved: {exc}")
+    version = getattr(result, "version", None)
+    if not isinstance(version, int):
+        version = getattr(result, "applied_version", None)
+    what = "Rule approved" if proposal.kind == Proposal.Kind.RULE else "Approved"
+    ok = f"{what} for {proposal.agent.name}" + (f": persona version {version}." if version else ".")
+    return _decided(request, proposal, ok=ok)
+
+
+@require_POST
+@login_required
+def proposal_dismiss(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    proposal = _proposal_for(request, pk)
+    require_reviewer(request)
+    settings = learning_settings_of(proposal.agent)
+    if proposal.kind == Proposal.Kind.RULE and not is_rule_owner(request.user, settings):
+        return _decided(
+            request, proposal, error=_owners_refusal(proposal).replace("approve", "turn down")
+        )
+    from learning.services import proposal_dismiss as dismiss_service
+
+    try:
+        dismiss_service(proposal=proposal, by=request.user.get_username())
+    except refusal_types() as exc:
+        return _decided(request, proposal, error=f"Not turned down: {exc}")
+    return _decided(
+        request, proposal, ok=f"Turned down for {proposal.agent.name}; it will not be proposed again."
+    )
+
+
+# --- review log -----------------------------------------------------------------------
+
+
+@require_GET
+@login_required
+def log(request: HtmxHttpRequest) -> HttpResponse:
+    agent_slug = request.GET.get("agent", "")
+    outcome = request.GET.get("outcome", "")
+    agent = agent_for_user(request, agent_slug) if agent_slug else None
+    base = scope_to_user(Review.objects.all(), user=request.user, path="agent__tenant_id")
+    if agent is not None:
+        base = base.filter(agent=agent)
+    totals = base.aggregate(
+        total=Count("id"),
+        model_calls=Sum("model_calls"),
+        tokens_in=Sum("tokens_in"),
+        tokens_out=Sum("tokens_out"),
+        running=Count("id", filter=~Q(status=Review.Status.DONE)),
+        **{f"o_{value}": Count("id", filter=Q(outcome=value)) for value in Review.Outcome.values},
+    )
+    counts = [
+        {"value": value, "label": label, "n": totals[f"o_{value}"]}
+        for value, label in Review.Outcome.choices
+    ]
+    rotations = scope_to_user(PlanRotation.objects.all(), user=request.user, path="plan__agent__tenant_id")
+    if agent is not None:
+        rotations = rotations.filter(plan__agent=agent)
+    qs = base.select_related("agent")
+    if outcome in Review.Outcome.values:
+        qs = qs.filter(outcome=outcome)
+    page = keyset_page(
+        qs,
+        fields=[("queued_at", True), ("id", True)],
+        kinds=[datetime, int],
+        cursor=request.GET.get("after"),
+    )
+    context = {
+        "page": page,
+        "counts": counts,
+        "totals": totals,
+        "rotations": rotations.count(),
+        "agent": agent,
+        "outcome": outcome,
+        "outcomes": Review.Outcome.choices,
+        "agents": list(visible_agents(request.user).order_by("name", "id").values_list("slug", "name")[:200]),
+        "base_query": query_without(request, "after"),
+    }
+    if is_partial(request) and request.htmx.target == "log-body":
+        return render(request, "learning/log.html#log-body", context)
+    return render(request, "learning/log.html", context)

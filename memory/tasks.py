@@ -1,0 +1,69 @@
+"""Celery tasks of the memory app: thin wrappers around services."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from celery import shared_task
+from django.conf import settings
+from django.core.cache import cache
+from django.db import OperationalError
+
+logger = logging.getLogger(__name__)
+
+#: Turns recorded within this window share one embedding run.
+EMBED_DEBOUNCE_SECONDS = 5
+_DEBOUNCE_KEY = "memory:embed:scheduled"
+
+
+@shared_task(
+    name="memory.tasks.embed_pending_messages",
+    ignore_result=True,
+    autoretry_for=(OperationalError,),  # e.g. "database is locked" on SQLite
+    retry_backoff=True,
+    max_retries=3,
+)
+def embed_pending_messages(time_budget: float | None = None) -> int:
+    """Embed waiting messages chunk by chunk until none are left or the budget is spent.
+
+    The budget defaults to one beat interval, so beat ticks never pile up behind a long
+    backlog: what is left is picked up by the next tick. Returns the messages linked.
+    """
+    from memory.embeddings import embed_pending
+
+    budget = settings.CELERY_EMBED_SECONDS if time_budget is None else time_budget
+    deadline = time.monotonic() + budget
+    chunk = settings.EMBEDDING_TASK_CHUNK
+    total = 0
+    while True:
+        linked = embed_pending(limit=chunk)
+        total += linked
+        if linked < chunk or time.monotonic() >= deadline:
+            break
+    if total:
+        logger.info("embedded %d messages", total)
+    return total
+
+
+def schedule_embedding() -> bool:
+    """Ask for an embedding run soon; at most one request per debounce window.
+
+    Meant for ``transaction.on_commit`` after messages are written. Returns whether a
+    task was enqueued. A broker that cannot be reached is logged, not raised: the turn
+    is stored already and the beat schedule embeds it on its next tick. In eager mode
+    (tests) nothing is enqueued, because the run would happen inside the caller's
+    request and load the model there.
+    """
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return False
+    if not cache.add(_DEBOUNCE_KEY, 1, timeout=EMBED_DEBOUNCE_SECONDS):
+        return False
+    try:
+        # the countdown gathers the turns of the whole window into one run
+        embed_pending_messages.apply_async(countdown=EMBED_DEBOUNCE_SECONDS, retry=False)
+    except Exception:  # broker down: beat catches up
+        logger.warning("could not enqueue the embedding task; beat will embed later", exc_info=True)
+        cache.delete(_DEBOUNCE_KEY)
+        return False
+    return True

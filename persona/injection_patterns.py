@@ -1,0 +1,335 @@
+"""The injection pattern table: data, one id per pattern.
+
+Every regex runs against the *normalised* text made by ``persona.injection.normalise``:
+NFKC, invisible and bidi controls removed, confusables folded to Latin, diacritics
+dropped, lower case, runs of spaces collapsed (line breaks kept, so ``^`` with
+``(?m)`` means "start of a line"). A second form with leetspeak undone and
+letter-by-letter spelling joined ("i g n o r e" -> "ignore") is matched too.
+
+A pattern marked ``negatable`` describes an *action* (reveal the prompt, run a shell
+pipe, read a key file, bypass a rule). Persona guardrails name the same actions as
+prohibitions ("Never reveal the system prompt"), so a match directly preceded by a
+negation in the same clause ("never", "do not", "refuse to" ...) is not a hit.
+
+Changing this table changes rendered prefixes (a blocked line renders differently);
+``persona.plans`` documents that its byte-identity holds per pattern table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# Nouns that name the model's own instructions.
+_INSTR = (
+    r"(?:instructions?|instrucciones|directives?|directions|prompts?|rules?|guidelines?|guardrails?"
+    r"|commands?|orders|programming|constraints?|polic(?:y|ies)|context|conditioning|training"
+    r"|system (?:message|prompt)|messages? above|restrictions?|safeguards?)"
+)
+# Qualifiers that point at instructions the model already holds.
+_QUAL = (
+    r"(?:previous(?:ly)?|prior|above|earlier|preceding|foregoing|former|original|initial|old|existing"
+    r"|current|default|system|developer|given|pre-?set|built-?in|standing|first|your|you were given"
+    r"|you (?:have )?received|so far|until now|before)"
+)
+_W = r"(?:[\w'’-]+[ ,]*)"  # one word and its trailing space / comma
+
+
+@dataclass(frozen=True)
+class InjectionPattern:
+    id: str
+    family: str
+    description: str
+    regexes: tuple[str, ...]
+    negatable: bool = False
+    compiled: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "compiled", tuple(re.compile(r, re.MULTILINE | re.DOTALL) for r in self.regexes)
+        )
+
+
+PATTERNS: tuple[InjectionPattern, ...] = (
+    # --- instruction override -------------------------------------------------------
+    InjectionPattern(
+        id="override.ignore_previous",
+        family="override",
+        negatable=True,
+        description="Ignore / skip / override the instructions the model already holds.",
+        regexes=(
+            rf"\b(?:ignore|ignoring|skip|overrid(?:e|ing)|overrule|bypass|drop|stop following|do not follow|don'?t follow|no longer follow|quit following|cease following)\b[ ,]+{_W}{{0,4}}?{_QUAL}\b[ ,]*{_W}{{0,3}}?{_INSTR}",
+            rf"\b(?:ignore|ignoring|skip|disregard|forget|override|drop|set aside|put aside|throw out|abandon)\b[ ,]+(?:all |any |every |each )?(?:of )?(?:the |your |those |these |my )?{_INSTR}[ ,]+(?:(?:that |which )?you (?:were|have been|had been|got) (?:given|told|taught|trained|shown)|(?:that |which )?you (?:received|got|know|follow)|above|before this|so far|from before|from earlier|up to now|until now)\b",
+            rf"\b(?:ignore|ignoring)\b[ ,]+(?:all|any|every|each)?[ ,]*(?:of )?(?:the |your |my |these |those )?{_INSTR}\b(?! (?:in|inside|within|found|embedded|contained|from|that appear|hidden|on|sent|of (?:the )?(?:user|customer|email|page|document|tool|web)))",
+        ),
+    ),
+    InjectionPattern(
+        id="override.disregard",
+        family="override",
+        negatable=True,
+        description="Disregard / forget / set aside what came before.",
+        regexes=(
+            rf"\b(?:disregard|forget|discard|abandon|dismiss|erase|wipe|throw (?:out|away)|set aside|put aside|scrap|nullify|unlearn)\b[ ,]+{_W}{{0,5}}?(?:{_QUAL}\b[ ,]*{_W}{{0,3}}?)?{_INSTR}",
+            r"\b(?:disregard|forget|discard|ignore|set aside|put aside|erase|wipe)\b[ ,]+(?:about )?(?:all |everything |anything |whatever |what )(?:(?:that |which )?(?:was|is|has been|came|comes|you were|you've been|you have been|i|we) )?(?:written |said |told |stated |mentioned |given |above|before|earlier|previously|prior|so far|up to now|until now)",
+            r"\b(?:disregard|forget|ignore)\b[ ,]+(?:the |all )?(?:text|content|message|everything|all) (?:above|before this|preceding)",
+            r"\beverything (?:above|before this(?: line| point| message)?) (?:was|is) (?:a test|fake|void|irrelevant|wrong|outdated|not real)",
+        ),
+    ),
+    InjectionPattern(
+        id="override.new_instructions",
+        family="override",
+        description='A new instruction set announced: "new instructions:", "your real task is".',
+        regexes=(
+            r"\b(?:new|updated|revised|real|actual|true|correct|additional|secret|hidden|override|overriding|urgent|priority)\s+(?:system\s+)?(?:instructions?|directives?|orders|commands?|task|prompt|rules?)\s*(?::|-{1,2}|—|follow\b)",
+            r"\byour\s+(?:real|actual|true|new)\s+(?:instructions?|task|purpose|mission|directives?)\s+(?:is|are|starts?|begins?|follows?)\b",
+            r"\b(?:the )?(?:actual|real) instructions (?:follow|start|begin|are below)",
+        ),
+    ),
+    # --- system prompt override or leak ------------------------------------------------
+    InjectionPattern(
+        id="system.fake_header",
+        family="system",
+        description="A fake system / developer header line: SYSTEM:, ### system, [system], <system>.",
+        regexes=(
+            r"^[ \t>*_#-]*(?:\[|<|\()?\s*(?:system|sys|developer)(?: (?:prompt|message|note|notice|instruction|override|update|alert|command|mode))?\s*(?:\]|>|\))?\s*(?::|\]|>|$|\(#)",
+            r"^[ \t]*#{1,6}\s*(?:system|developer|instructions?|assistant|new rules?)\b",
+            r"\[/?(?:system|sys|inst)\]",
+            r"</?(?:system|sys|developer|instructions?)>",
+            r"\b(?:system|admin|developer|root)[ -]?(?:override|notice|message)\b\s*[:\]!]",
+            r"\b(?:end of|begin|start of) (?:the )?(?:system prompt|instructions|system message)\b",
+        ),
+    ),
+    InjectionPattern(
+        id="system.chat_tokens",
+        family="system",
+        description="Chat-template control tokens: <|im_start|>, <|system|>, <<SYS>>, [INST].",
+        regexes=(
+            r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\s*\|>",
+            r"<<\s*/?sys\s*>>",
+            r"\[/?inst\]",
+            r"^\s*(?:\|\|)?\s*(?:assistant|user|human)\s*:\s*(?:sure|ok|okay|understood|i will)",
+        ),
+    ),
+    InjectionPattern(
+        id="system.prompt_leak",
+        family="system",
+        description="Reveal / print / repeat the system prompt or the hidden instructions.",
+        regexes=(
+            rf"\b(?:reveal|print|show|output|repeat|display|dump|leak|share|reproduce|recite|copy|paste|type out|spell out|write out|list|expose|disclose|echo|return|tell me|give me|send me|summari[sz]e|translate)\b[ ,]+{_W}{{0,4}}?(?:system prompt|system message|initial prompt|original prompt|hidden prompt|pre-?prompt|developer (?:prompt|message)|(?:initial|original|hidden|secret|system|exact) (?:instructions?|rules|guidelines|guardrails|configuration|directives)|(?:your|the) (?:instructions?|guardrails|configuration|rules) (?:verbatim|word for word|exactly|in full))",
+            r"\b(?:repeat|print|output|copy|echo|recite)\b[^.\n]{0,40}\b(?:text|words?|everything|content|lines?|messages?) (?:above|before this|preceding)\b",
+            r"\b(?:repeat|print|output|copy)\b[^.\n]{0,60}\bstarting (?:with|from) ['\"]?you are\b",
+            r"\bwhat (?:are|were|is) (?:your|the) (?:exact |original |initial |hidden |secret |system )?(?:instructions|system prompt|rules you were given|guidelines you were given)\b",
+            r"\b(?:instructions|prompt) you were given (?:before|at the start|initially)\b",
+        ),
+        negatable=True,
+    ),
+    # --- role hijack --------------------------------------------------------------------
+    InjectionPattern(
+        id="role.hijack",
+        family="role",
+        description='Switch the model into another role: "you are now", "pretend you are", "developer mode".',
+        regexes=(
+            # "you are now X" is a role switch even in a job-title context (documented choice).
+            r"\byou(?: are|'re|r| will be| shall be) now\b",
+            r"\byou are no longer (?:an? |the |my |just )?(?:assistant|ai|bound|restricted|limited|helpful|harmless|chatbot|model|language model|bot|obliged|required to follow)\b",
+            r"\bfrom now on,? (?:you(?: are|'re| will| shall| must)? (?:be|act|behave|play|pretend|become|roleplay)|act as|pretend|behave)\b",
+            r"\bpretend(?: that)? (?:to be|you(?: are|'re| were)|you have no)\b",
+            r"\b(?:role-?play|roleplay)\b[^.\n]{0,20}\bas\b|\bassume the (?:identity|persona) of\b",
+            r"\b(?:act|behave|respond|answer) (?:as|like) (?:an? |the |my )?(?:\w+ )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|different|new|dan|hacker|malicious|amoral|unaligned)\b",
+            r"\byour (?:new |real |true )(?:role|persona|identity|name|character|personality) (?:is|will be)\b",
+            r"\b(?:enter|enable|activate|switch (?:to|into)|turn on|go into|unlock)\s+(?:the )?(?:developer|dev|god|admin|debug|jailbreak|dan|sudo|root|unrestricted|maintenance|evil|unfiltered) mode\b",
+            r"\b(?:developer|dev|god|jailbreak|dan|unrestricted|sudo) mode(?: is)? (?:enabled|activated|on|unlocked)\b",
+            r"\bdo anything now\b",
+            r"\b(?:act as|act like|pretend to be|play|be|roleplay as) (?:my|your) (?:late |dead |deceased )?grand(?:ma|mother|father|pa)\b",
+        ),
+        negatable=True,
+    ),
+    # --- disregard or bypass rules ------------------------------------------------------
+    InjectionPattern(
+        id="rules.bypass",
+        family="rules",
+        description="Bypass / disable / lift the rules, filters or guardrails.",
+        regexes=(
+            r"\b(?:bypass|circumvent|evade|get around|sidestep|disable|turn off|switch off|deactivate|jailbreak)\b[ ,]+(?:all |any |every |the |your |its |these |those |my |of )*(?:safety |content |ethical |security |moderation |usage |model )?(?:rules|restrictions?|filters?|filtering|guardrails?|safety|guidelines|policies|policy|limitations?|safeguards?|moderation|censorship|constraints|ethics|alignment|content polic(?:y|ies))\b",
+            r"\b(?:remove|lift|suspend|break|violate|override|unlock|drop|ignore)\b[ ,]+(?:all |any |every |the |your |its |these |those |my |of )*(?:safety (?:rules|guidelines|filters|checks)|guardrails?|restrictions|filters|content polic(?:y|ies)|safeguards?|censorship|moderation|ethics|alignment)\b",
+            r"\bwithout (?:any |your |the )?(?:restrictions?|filters?|filtering|rules|censorship|guardrails?|safety (?:guidelines|checks|rules|filters)|ethical (?:guidelines|constraints)|moral(?:s| constraints))\b",
+            r"\b(?:rules|restrictions|guardrails|guidelines|filters|policies|limits|safety checks?) (?:do not|don'?t|no longer|never) (?:apply|bind|matter|exist)\b",
+            r"\b(?:rules|restrictions|guardrails|guidelines|filters|safety checks?|policies) (?:have been|are|were) (?:lifted|removed|disabled|suspended|revoked|turned off|switched off|waived)\b",
+            r"\bno (?:rules|restrictions|filters|limits|guardrails|censorship) (?:apply|at all|anymore)\b",
+            r"\b(?:not|no longer) (?:bound|restricted|limited) by (?:any |your |the )?(?:rules|guidelines|policies|restrictions|guardrails)\b",
+            r"\bjailbr(?:eak|oken)\b",
+        ),
+        negatable=True,
+    ),
+    # --- hidden HTML ----------------------------------------------------------------------
+    InjectionPattern(
+        id="html.hidden",
+        family="html",
+        description="Hidden or active HTML: comments, hidden styles, script, iframe, event handlers.",
+        regexes=(
+            r"<!--",
+            r"<\s*(?:script|iframe|object|embed|style|meta|svg|template|noscript|form)\b",
+            r"<[a-z][^>]*\bstyle\s*=\s*['\"]?[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0|color\s*:\s*(?:white|#fff\b|#ffffff|transparent)|height\s*:\s*0|width\s*:\s*0|left\s*:\s*-\d{3,})",
+            r"<[a-z][^>]*\s(?:hidden|aria-hidden\s*=\s*['\"]?true)\b",
+            r"<[a-z][^>]*\son[a-z]+\s*=",
+            r"(?:href|src|action)\s*=\s*['\"]?\s*javascript:|\]\(\s*javascript:",
+        ),
+    ),
+    # --- exfiltration -----------------------------------------------------------------------
+    InjectionPattern(
+        id="exfil.url",
+        family="exfil",
+        description="Send conversation, memory or secrets to a URL, webhook or paste site.",
+        regexes=(
+            r"\b(?:send|post|upload|forward|transmit|exfiltrate|leak|submit|copy|paste|push|sync|beam|deliver|mirror|report|log|append|attach|encode|put|add|include)\b[^.\n]{0,60}\b(?:conversation|chat|transcript|history|memor(?:y|ies)|context|secrets?|credentials?|passwords?|tokens?|api keys?|cookies?|session|personal data|user data|customer (?:data|list|records)|(?:all|user|every|each) messages?|e-?mails? and|phone numbers?|system prompt|everything)\b[^.\n]{0,60}(?:\b(?:to|into|in|via|at|onto)\b[^.\n]{0,30}(?:https?://|\bwebhooks?\b|\bendpoint\b|\bpastebin\b|\bgist\b|\burl\b|\blink\b|\bquery string\b|\bserver\b))",
+            r"\b(?:send|post|upload|forward|transmit|exfiltrate|leak|push)\b[^.\n]{0,40}\b(?:to|into|via)\b[^.\n]{0,20}\b(?:pastebin|webhooks?|requestbin|ngrok|hookbin|pipedream|webhook\.site)\b",
+            r"https?://[^\s)\"'>]*[?&][a-z0-9_]+=(?:\{\{?[^}\s]*\}?\}|\$\{?[a-z_]|\[[a-z _]+\]|<[a-z _]+>|%s\b|(?:user_?token|secret|data|payload|history|conversation|cookie|password|api_?key)\b)",
+            r"https?://[^\s)\"'>]*\{\{?[a-z_ .]+\}?\}",
+        ),
+        negatable=True,
+    ),
+    InjectionPattern(
+        id="exfil.markdown_image",
+        family="exfil",
+        description="An image beacon: a markdown or <img> image whose URL carries a query string.",
+        regexes=(
+            r"!\[[^\]\n]*\]\(\s*<?(?:https?:)?//[^)\s]*[?&#][^)\s]*=",
+            r"!\[[^\]\n]*\]\(\s*<?(?:https?:)?//[^)\s]*(?:\{|\[|%7b|\$)",
+            r"<\s*img\b[^>]*\bsrc\s*=\s*['\"]?(?:https?:)?//[^'\">\s]*[?&][^'\">\s]*=",
+            r"\!\[[^\]\n]*\]\[[^\]\n]*\][^\n]*\n?\s*\[[^\]\n]*\]:\s*https?://\S*[?&]\S*=",
+        ),
+    ),
+    InjectionPattern(
+        id="exfil.shell",
+        family="exfil",
+        description="Shell execution: pipe to a shell, command substitution, reverse shells.",
+        regexes=(
+            r"\b(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b",
+            r"\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:python[0-9.]*|perl|ruby|node|php|iex|powershell)\b",
+            r"\$\(\s*(?:curl|wget)\b|`\s*(?:curl|wget)\b[^`]*`",
+            r"\b(?:ba|z)?sh\s+-c\s+['\"]",
+            r"\bbase64\s+(?:-d|--decode)\b[^\n]{0,40}\|\s*(?:ba)?sh\b",
+            r"\brm\s+-(?:rf|fr)\s+[/~]",
+            r"/dev/tcp/|\bnc\s+(?:-[a-z]*e|-c)\b|\bncat\b[^\n]{0,40}-e\b",
+            r"\bpowershell(?:\.exe)?\b[^\n]{0,40}-(?:enc|encodedcommand|e)\b",
+            r"\b(?:curl|wget)\b[^\n]{0,120}\s(?:-d|--data(?:-binary|-raw)?|-f|--form|-t|--upload-file)\s+['\"]?@",
+            r"\b(?:os\.system|subprocess\.(?:run|popen|call)|eval\(|exec\()",
+        ),
+        negatable=True,
+    ),
+    # --- credential files ---------------------------------------------------------------------
+    InjectionPattern(
+        id="creds.read_file",
+        family="creds",
+        description="Read credential files or secret environment variables.",
+        regexes=(
+            r"\b(?:cat|read|open|print|show|display|dump|output|send|upload|copy|type(?: out)?|get|fetch|grab|include|paste|list|grep|head|tail|less|more|base64|exfiltrate|leak|look (?:at|in)|load|check|give me|reveal|share|contents? of|values? (?:in|of|from))\b[^.\n]{0,50}(?:~/\.ssh\b|\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w.])\.env\b(?!\.example|\.sample|\.template)|\.aws/credentials|\baws credentials\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|/etc/(?:passwd|shadow|sudoers)\b|\.kube/config\b|\.docker/config\.json|\bcredentials\.json\b|\bsecrets?\.(?:ya?ml|json|toml)\b|\.pgpass\b|\bkeychain\b|\bwallet\.dat\b|\bssh (?:private )?keys?\b|\bprivate keys?\b|\b(?:all|every|each) (?:of )?(?:the |your )?(?:environment variables?|env vars?)|\b[a-z]+_(?:api_)?(?:key|secret|token)\b)",
+            r"\bprintenv\b|\bos\.environ\b|\bprocess\.env\b|\becho \$[a-z_]*(?:key|secret|token|password)",
+        ),
+        negatable=True,
+    ),
+    # --- concealment from the user ----------------------------------------------------------------
+    InjectionPattern(
+        id="conceal.dont_tell_user",
+        family="conceal",
+        description="Hide this instruction or the action from the user.",
+        regexes=(
+            r"\b(?:do not|don'?t|never|must not|should not|shouldn'?t|without)\b[ ,]+(?:ever )?(?:tell|inform|mention|notify|alert|warn|show|reveal|disclose|say|report|explain|let)\b[^.\n]{0,40}\b(?:this|these|that you|what you|it|the (?:above|following|change|instruction|message|note|action|transfer))\b[^.\n]{0,30}\b(?:to|with)?\s*(?:the )?(?:user|human|operator|owner|customer|anyone|them|people|admin)\b",
+            r"\b(?:do not|don'?t|never)\b[ ,]+(?:tell|inform|mention (?:it |this )?to|notify|alert|let)\b[ ,]+(?:the )?(?:user|human|operator|owner|anyone)\b(?: know)?[ ,]+(?:about |of |that )?(?:this|these|that you|what you|it\b|you(?:'ve| have| are)|the (?:change|instruction|message|note))",
+            r"\b(?:don'?t|do not|never) let (?:the )?(?:user|human|operator|owner|customer|anyone) (?:know|find out|notice|see)\b",
+            r"\bwithout (?:the |your |their )?(?:user|human|operator|owner|customer|anyone)(?:'s|s')? (?:knowing|knowledge|noticing|awareness|realising|realizing)\b",
+            r"\b(?:keep|stay|remain|be) (?:this|it|these|that)? ?(?:a )?(?:secret|hidden|confidential|between us)\b[^.\n]{0,30}\b(?:from|between) (?:the )?(?:user|human|operator|owner|us|anyone)\b|\bkeep (?:this|it) between us\b",
+            r"\b(?:must|should|will) (?:stay|remain|be kept) hidden from\b",
+            r"\b(?:secretly|covertly|silently|quietly|stealthily|discreetly|invisibly)\b[^.\n]{0,20}\b(?:send|forward|copy|bcc|cc|upload|post|exfiltrate|transfer|add|insert|run|execute|change|delete|approve|redirect|log)\b[^.\n]{0,60}\b(?:to|into|at|@|https?://|address|account|server)\b",
+        ),
+    ),
+    # --- unicode smuggling -------------------------------------------------------------------------
+    InjectionPattern(
+        id="unicode.tag_smuggling",
+        family="unicode",
+        description="Invisible Unicode tag characters carrying hidden text (see normalise).",
+        regexes=(r"\x00tag-smuggling\x00",),
+    ),
+    # --- other languages ---------------------------------------------------------------------------
+    InjectionPattern(
+        id="lang.fr",
+        family="lang",
+        description="French: ignore/forget the previous instructions, reveal the prompt.",
+        regexes=(
+            r"\b(?:ignore[rsz]?|ignorez|oublie[rsz]?|oubliez|ne tiens? pas compte|ne tenez pas compte|fais abstraction|faites abstraction)\b[ ,]+(?:de |des |du )?(?:toutes |tous )?(?:les|vos|tes|ces|la|le|l') ?[^.\n]{0,30}\b(?:instructions?|consignes?|regles?|directives?|ordres|prompt)\b",
+            r"\b(?:revele|revelez|affiche|affichez|montre|montrez|repete|repetez)\b[^.\n]{0,30}\b(?:prompt|invite|instructions?) (?:systeme|initiales?|cachees?)\b",
+            r"\btu es (?:maintenant|desormais)\b|\bvous etes (?:maintenant|desormais)\b",
+        ),
+    ),
+    InjectionPattern(
+        id="lang.es",
+        family="lang",
+        description="Spanish: ignore/forget the previous instructions, reveal the prompt.",
+        regexes=(
+            r"\b(?:ignora|ignore|ignoren|ignorar|olvida|olvide|olviden|olvidar|descarta|descarte|omite|omita|haz caso omiso)\b[ ,]+(?:de )?(?:todas |todos )?(?:las|los|tus|sus|estas|esas) [^.\n]{0,30}\b(?:instrucciones|instruccion|directrices|reglas|normas|indicaciones|ordenes)\b",
+            r"\b(?:revela|revele|muestra|muestre|repite|imprime)\b[^.\n]{0,30}\b(?:prompt|instrucciones) (?:del sistema|de sistema|iniciales|ocultas)\b",
+            r"\bahora eres\b|\ba partir de ahora eres\b",
+        ),
+    ),
+    InjectionPattern(
+        id="lang.de",
+        family="lang",
+        description="German: ignore/forget the previous instructions, reveal the prompt.",
+        regexes=(
+            r"\b(?:ignoriere|ignorier|ignorieren|ignoriert|vergiss|vergessen|vergesst|missachte|missachten|verwirf|verwerfe)\b[^.\n]{0,40}\b(?:anweisungen|anweisung|instruktionen|regeln|vorgaben|befehle|richtlinien|anordnungen)\b",
+            r"\b(?:zeige?|gib|verrate|wiederhole)\b[^.\n]{0,30}\b(?:systemprompt|system-prompt|systemanweisungen?|anfangsanweisungen)\b",
+            r"\bdu bist (?:jetzt|nun|ab sofort)\b",
+        ),
+    ),
+    InjectionPattern(
+        id="lang.it",
+        family="lang",
+        description="Italian: ignore/forget the previous instructions, reveal the prompt.",
+        regexes=(
+            r"\b(?:ignora|ignori|ignorate|ignorare|dimentica|dimentichi|dimenticate|dimenticare|trascura|non tenere conto)\b[ ,]+(?:di |delle )?(?:tutte |tutti )?(?:le|tue|gli|i|queste|quelle) [^.\n]{0,30}\b(?:istruzioni|istruzione|direttive|regole|indicazioni|ordini)\b",
+            r"\b(?:rivela|mostra|ripeti|stampa)\b[^.\n]{0,30}\b(?:prompt|istruzioni) (?:di sistema|del sistema|iniziali|nascoste)\b",
+            r"\b(?:ora|adesso) sei\b",
+        ),
+    ),
+    InjectionPattern(
+        id="lang.pt",
+        family="lang",
+        description="Portuguese: ignore/forget the previous instructions, reveal the prompt.",
+        regexes=(
+            r"\b(?:ignore|ignora|ignorem|ignorar|esqueca|esquece|esquecam|esquecer|desconsidere|desconsidera|descarte)\b[ ,]+(?:de )?(?:todas |todos )?(?:as|os|suas|tuas|essas|estas) [^.\n]{0,30}\b(?:instrucoes|instrucao|diretrizes|regras|ordens|orientacoes)\b",
+            r"\b(?:revele|revela|mostre|mostra|repita|imprima)\b[^.\n]{0,30}\b(?:prompt|instrucoes) (?:do sistema|de sistema|iniciais|ocultas)\b",
+            r"\b(?:agora|a partir de agora) voce e\b",
+        ),
+    ),
+    InjectionPattern(
+        id="lang.ru",
+        family="lang",
+        description="Russian: ignore/forget the previous instructions.",
+        regexes=(
+            r"(?:игнорируй|игнорируйте|игнорировать|забудь|забудьте|не обращай внимания на|отбрось)[^.\n]{0,40}(?:инструкци|правил|указани|директив|промпт)",
+        ),
+    ),
+    InjectionPattern(
+        id="lang.zh",
+        family="lang",
+        description="Chinese: ignore/forget the previous instructions, reveal the system prompt.",
+        regexes=(
+            r"(?:忽略|忽视|无视|忘记|忘掉|不要理会)[^。\n]{0,12}(?:指令|指示|说明|规则|提示)",
+            r"(?:显示|输出|打印|告诉我|泄露)[^。\n]{0,8}(?:系统提示|系统指令|初始指令)",
+        ),
+    ),
+)
+
+PATTERN_IDS: tuple[str, ...] = tuple(p.id for p in PATTERNS)
+assert len(set(PATTERN_IDS)) == len(PATTERN_IDS), "pattern ids must be unique"
+
+#: A marker ``normalise`` writes into the matching form when it decoded tag characters;
+#: the ``unicode.tag_smuggling`` pattern matches it (kept as data like every other hit).
+TAG_SMUGGLING_MARKER = "\x00tag-smuggling\x00"
+
+#: Words that, directly before a negatable match in the same clause, make it a
+#: prohibition ("never reveal ...", "refuse to run ...") rather than an instruction.
+NEGATION_BEFORE = re.compile(
+    r"(?:\b(?:never|not|no|without|nor|refuse[sd]?|refusing|decline[sd]?|declining|avoid|avoids|avoiding|forbidden|prohibited|cannot)\b|n't)"
+    r"(?: +(?!hesitate|forget|fail|stop|hold|wait|delay|mind|worry)[\w'’-]+){0,3} *$"
+)

@@ -1,0 +1,280 @@
+"""Context plans: the system-prompt prefix pinned per (agent, principal, session).
+
+What a host calls
+-----------------
+* Once at the start of every turn, the **plan call**
+  ``plan_get_or_rotate(agent=..., principal=..., session_key=...)``. It creates the
+  plan the first time (epoch 1), rotates it one epoch when the agent's persona has a
+  new version since the plan was built (recording a ``PlanRotation``), and otherwise
+  returns the plan unchanged without writing anything. One read when nothing changed.
+* On every model call of the turn (tool loops make several),
+  ``prefix_fetch(agent_id=..., principal_id=..., session_key=...)``: the pinned prefix
+  and its sha256. Zero queries on a cache hit, one indexed read on a miss. It never
+  rotates: within an epoch the prefix bytes are constant, which is what keeps the
+  model provider's prefix cache warm.
+
+Cache coherence: the cache entry for a session is replaced in the rotation's
+``transaction.on_commit``, and readers only ever *add* (never overwrite) an entry, so a
+reader that loaded the old epoch just before the rotation committed cannot put it back
+over the new one. With the Redis cache (``REDIS_URL``) this holds across processes;
+with the per-process local-memory cache another process can hold the old epoch for at
+most ``PREFIX_CACHE_SECONDS`` after a rotation, unless the host passes the ``epoch``
+it got from its plan call, which makes a mismatching cached entry a miss.
+
+Owner documents (PRODUCT.md section 3) are not built yet: ``owner_doc_version`` stays
+None and ``_rotation_reason`` is where ``persona_changed`` will be decided.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import NamedTuple
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+
+from persona.errors import PersonaError
+from persona.models import Agent, AgentPersonaVersion, ContextPlan, PlanRotation
+from persona.render import render_persona
+from persona.tokens import count_tokens
+
+#: The agent prefix may not exceed this many tokens (counted by ``count_tokens``). The
+#: persona's own limits keep it far below (about 5,000 tokens at the very most).
+AGENT_PREFIX_MAX_TOKENS = 20_000
+PREFIX_CACHE_SECONDS = 30
+
+
+class PlanError(PersonaError):
+    pass
+
+
+class PlanCapExceeded(PlanError):
+    def __init__(self, *, what: str, tokens: int, limit: int) -> None:
+        super().__init__(
+            f"The {what} is {tokens:,} tokens; the limit is {limit:,}. "
+            f"Shorten the persona and start the session again."
+        )
+
+
+class PlanNotFound(PlanError):
+    pass
+
+
+class Prefix(NamedTuple):
+    prefix_text: str
+    sha256: str
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def principal_key_for(principal_id: int | None) -> str:
+    return str(principal_id) if principal_id else ""
+
+
+def prefix_cache_key(*, agent_id: int, principal_key: str, session_key: str) -> str:
+    # session keys are host labels up to 200 characters: hash them so every cache
+    # backend accepts the key
+    digest = hashlib.sha1(session_key.encode("utf-8")).hexdigest()
+    return f"pw:prefix:{agent_id}:{principal_key}:{digest}"
+
+
+def _cache_value(plan: ContextPlan) -> tuple[int, int, str, str]:
+    return (plan.epoch, plan.persona_version, plan.prefix_text, plan.prefix_sha256)
+
+
+def _cache_key_for(plan: ContextPlan) -> str:
+    return prefix_cache_key(
+        agent_id=plan.agent_id, principal_key=plan.principal_key, session_key=plan.session_key
+    )
+
+
+def _publish_on_commit(plan: ContextPlan) -> None:
+    key, value = _cache_key_for(plan), _cache_value(plan)
+    transaction.on_commit(lambda: cache.set(key, value, PREFIX_CACHE_SECONDS))
+
+
+def plan_build(plan: ContextPlan) -> str:
+    """Rebuild the prefix bytes of ``plan`` from the persona version it is pinned to.
+
+    Byte-identical to ``plan.prefix_text`` for as long as the injection pattern table
+    is unchanged.
+    """
+    version = AgentPersonaVersion.objects.get(agent_id=plan.agent_id, version=plan.persona_version)
+    return _prefix_for(version)
+
+
+def _prefix_for(version: AgentPersonaVersion) -> str:
+    return render_persona(version)
+
+
+def _head_version(agent_id: int, persona_version: int) -> AgentPersonaVersion:
+    if not persona_version:
+        raise PlanError("This agent has no persona yet; save one before starting a session.")
+    return AgentPersonaVersion.objects.get(agent_id=agent_id, version=persona_version)
+
+
+def _built(version: AgentPersonaVersion) -> tuple[str, str, int]:
+    text = _prefix_for(version)
+    tokens = count_tokens(text)
+    if tokens > AGENT_PREFIX_MAX_TOKENS:
+        raise PlanCapExceeded(
+            what="agent persona prefix", tokens=tokens, limit=AGENT_PREFIX_MAX_TOKENS
+        )
+    return text, sha256_text(text), tokens
+
+
+def _rotation_reason(plan: ContextPlan, *, persona_version: int) -> str | None:
+    """Why ``plan`` must rotate, or None when nothing it was built from changed.
+
+    The owner document will add ``PlanRotation.Reason.PERSONA_CHANGED`` here.
+    """
+    if plan.persona_version != persona_version:
+        return PlanRotation.Reason.AGENT_PERSONA_CHANGED
+    return None
+
+
+def _find(agent_id: int, principal_key: str, session_key: str):
+    return ContextPlan.objects.filter(
+        agent_id=agent_id, principal_key=principal_key, session_key=session_key
+    )
+
+
+def plan_get_or_rotate(*, agent: Agent, principal=None, session_key: str = "") -> ContextPlan:
+    """The plan call: the pinned plan of (agent, principal, session), rotated when due.
+
+    Nothing changed -> the same plan, no write. The persona has a new version -> one
+    rotation to the next epoch with a ``PlanRotation`` (reason ``agent_persona_changed``),
+    under a row lock so two concurrent plan calls rotate once.
+    """
+    principal_key = principal_key_for(principal.pk if principal is not None else None)
+    session_key = session_key or ""
+    # Fast path: one read joining the agent's head version.
+    plan = _find(agent.pk, principal_key, session_key).select_related("agent").first()
+    if (
+        plan is not None
+        and _rotation_reason(plan, persona_version=plan.agent.persona_version) is None
+    ):
+        _refresh_cache(_cache_key_for(plan), _cache_value(plan))
+        return plan
+    try:
+        return _plan_write(
+            agent=agent, principal=principal, principal_key=principal_key, session_key=session_key
+        )
+    except IntegrityError:
+        # Another plan call created (or rotated) this plan at the same moment; its
+        # result is the one to use.
+        return _plan_write(
+            agent=agent, principal=principal, principal_key=principal_key, session_key=session_key
+        )
+
+
+@transaction.atomic
+def _plan_write(*, agent: Agent, principal, principal_key: str, session_key: str) -> ContextPlan:
+    plan = _find(agent.pk, principal_key, session_key).select_for_update().first()
+    current = Agent.objects.filter(pk=agent.pk).values_list("persona_version", flat=True).get()
+    if plan is None:
+        version = _head_version(agent.pk, current)
+        text, sha, tokens = _built(version)
+        with transaction.atomic():
+            plan = ContextPlan.objects.create(
+                agent_id=agent.pk,
+                principal=principal,
+                principal_key=principal_key,
+                session_key=session_key,
+                epoch=1,
+                persona_version=version.version,
+                owner_doc_version=None,
+                prefix_text=text,
+                prefix_sha256=sha,
+                token_count=tokens,
+            )
+        _publish_on_commit(plan)
+        return plan
+    reason = _rotation_reason(plan, persona_version=current)
+    if reason is None:
+        # a concurrent plan call rotated it while this one waited for the lock
+        return plan
+    version = _head_version(agent.pk, current)
+    text, sha, tokens = _built(version)
+    rotation = PlanRotation(
+        plan=plan,
+        from_epoch=plan.epoch,
+        to_epoch=plan.epoch + 1,
+        reason=reason,
+        old_sha256=plan.prefix_sha256,
+        new_sha256=sha,
+        from_persona_version=plan.persona_version,
+        to_persona_version=version.version,
+    )
+    plan.epoch += 1
+    plan.persona_version = version.version
+    plan.prefix_text = text
+    plan.prefix_sha256 = sha
+    plan.token_count = tokens
+    plan.save(
+        update_fields=[
+            "epoch",
+            "persona_version",
+            "prefix_text",
+            "prefix_sha256",
+            "token_count",
+            "updated_at",
+        ]
+    )
+    rotation.save()
+    _publish_on_commit(plan)
+    return plan
+
+
+def prefix_fetch(
+    *,
+    agent_id: int,
+    principal_id: int | None = None,
+    session_key: str = "",
+    epoch: int | None = None,
+    use_cache: bool = True,
+) -> Prefix:
+    """The pinned prefix and its sha256, for every model call.
+
+    Zero queries on a cache hit, one indexed read otherwise. ``epoch`` (from the plan
+    call) makes a cached entry of another epoch a miss. Raises ``PlanNotFound`` when
+    the session has no plan yet: make the plan call first.
+    """
+    principal_key = principal_key_for(principal_id)
+    key = prefix_cache_key(agent_id=agent_id, principal_key=principal_key, session_key=session_key)
+    hit = cache.get(key) if use_cache else None
+    if hit is not None and (epoch is None or hit[0] == epoch):
+        return Prefix(hit[2], hit[3])
+    row = (
+        _find(agent_id, principal_key, session_key)
+        .values_list("epoch", "persona_version", "prefix_text", "prefix_sha256")
+        .first()
+    )
+    if row is None:
+        raise PlanNotFound(
+            "This session has no context plan yet; make the plan call (plan_get_or_rotate) "
+            "at the start of the turn, then fetch the prefix."
+        )
+    if use_cache:
+        _refresh_cache(key, tuple(row), known=hit)
+    return Prefix(row[2], row[3])
+
+
+_UNREAD = ()
+
+
+def _refresh_cache(key: str, value: tuple, *, known: tuple | None = _UNREAD) -> None:
+    """Store ``value`` unless the cache may hold a newer epoch.
+
+    Readers add (never blindly set), so one that loaded the old epoch just before a
+    rotation committed cannot put it back over the entry the rotation published; an
+    entry known to hold an older epoch is replaced.
+    """
+    if known is _UNREAD:
+        known = cache.get(key)
+    if known is None:
+        cache.add(key, value, PREFIX_CACHE_SECONDS)
+    elif known[0] < value[0]:
+        cache.set(key, value, PREFIX_CACHE_SECONDS)

@@ -1,0 +1,165 @@
+"""The agent's system-prompt prefix, rendered from one persona version.
+
+Order (PRODUCT.md section 1): guardrails as a numbered list; standing rules under a
+heading saying a guardrail outranks them; name and role; goals; background; a line
+saying the persona grants no new authority.
+
+Every piece of persona text passes the injection scan at render (what
+``persona.injection.render_safe`` does, batched through ``scan_many``): a hit renders ``[BLOCKED: <pattern ids>]`` in its
+place and the original stays stored. Goals and background are scanned line by line,
+so one poisoned learned sentence blocks that line, not the whole field.
+
+The output is deterministic bytes for a given version and pattern table: no
+timestamps, "\\n" line endings, no trailing white space, one blank line between
+sections, no trailing newline. Evidence quotes and change reasons are never rendered:
+the user words a learned change rests on stay in the version history only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from persona.models import AgentPersonaVersion
+from persona.tokens import count_tokens
+
+GUARDRAILS_HEADING = "Guardrails (always follow these; nothing below overrides them):"
+RULES_HEADING = "Standing rules (a guardrail outranks any of these):"
+GOALS_HEADING = "Goals:"
+BACKGROUND_HEADING = "Background:"
+NO_AUTHORITY_LINE = (
+    "This persona describes who you are and how you work; it grants no new authority, "
+    "permissions or access beyond what the host and the guardrails above allow."
+)
+
+
+def _lines(text: str) -> list[str]:
+    """Non-empty lines of a stored text with stable white space."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return [line.strip() for line in text.split("\n") if line.strip()]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _render_safe_all(texts: list[str]) -> list[str]:
+    """``render_safe`` for every text, scanned as one batch (one embedding call)."""
+    from persona.injection import placeholder, scan_many
+
+    return [
+        placeholder(result.pattern_ids) if result.blocked else text
+        for text, result in zip(texts, scan_many(texts), strict=True)
+    ]
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """One scanned unit of persona text and where it renders."""
+
+    section: str
+    label: str
+    text: str
+
+
+@dataclass
+class SectionReport:
+    key: str
+    title: str
+    text: str
+    tokens: int
+
+
+@dataclass
+class BlockedEntry:
+    section: str
+    label: str
+    text: str
+    pattern_ids: list[str]
+
+
+@dataclass
+class RenderReport:
+    """What the dashboard's prompt preview shows: the prefix, tokens per section
+    (counted with ``count_tokens``, the one counter) and the blocked entries."""
+
+    text: str
+    total_tokens: int
+    sections: list[SectionReport] = field(default_factory=list)
+    blocked: list[BlockedEntry] = field(default_factory=list)
+
+
+def _pieces(version: AgentPersonaVersion) -> list[_Piece]:
+    pieces: list[_Piece] = []
+    for i, item in enumerate(version.guardrails or [], start=1):
+        pieces.append(_Piece("guardrails", f"guardrail {i}", _one_line(item)))
+    for i, item in enumerate(version.standing_rules or [], start=1):
+        pieces.append(_Piece("standing_rules", f"standing rule {i}", _one_line(item)))
+    pieces.append(_Piece("identity", "name", _one_line(version.name)))
+    if version.role.strip():
+        pieces.append(_Piece("identity", "role", _one_line(version.role)))
+    for i, line in enumerate(_lines(version.goals), start=1):
+        pieces.append(_Piece("goals", f"goals line {i}", line))
+    for i, line in enumerate(_lines(version.background), start=1):
+        pieces.append(_Piece("background", f"background line {i}", line))
+    return pieces
+
+
+def _sections(version: AgentPersonaVersion) -> list[tuple[str, str, str]]:
+    """(key, title, rendered text) for every non-empty section, in prompt order."""
+    pieces = _pieces(version)
+    safe: dict[str, list[tuple[str, str]]] = {}
+    for piece, text in zip(pieces, _render_safe_all([p.text for p in pieces]), strict=True):
+        safe.setdefault(piece.section, []).append((piece.label, text))
+    out: list[tuple[str, str, str]] = []
+    if safe.get("guardrails"):
+        body = "\n".join(f"{i}. {text}" for i, (_, text) in enumerate(safe["guardrails"], start=1))
+        out.append(("guardrails", "Guardrails", f"{GUARDRAILS_HEADING}\n{body}"))
+    if safe.get("standing_rules"):
+        body = "\n".join(f"- {text}" for _, text in safe["standing_rules"])
+        out.append(("standing_rules", "Standing rules", f"{RULES_HEADING}\n{body}"))
+    identity = dict(safe["identity"])
+    lines = [f"Your name is {identity['name']}."]
+    if "role" in identity:
+        lines.append(f"Your role: {identity['role']}")
+    out.append(("identity", "Name and role", "\n".join(lines)))
+    if safe.get("goals"):
+        body = "\n".join(text for _, text in safe["goals"])
+        out.append(("goals", "Goals", f"{GOALS_HEADING}\n{body}"))
+    if safe.get("background"):
+        body = "\n".join(text for _, text in safe["background"])
+        out.append(("background", "Background", f"{BACKGROUND_HEADING}\n{body}"))
+    out.append(("authority", "No new authority", NO_AUTHORITY_LINE))
+    return out
+
+
+def render_persona(version: AgentPersonaVersion) -> str:
+    """The prefix text for ``version``: deterministic bytes, ``\\n`` line endings."""
+    return "\n\n".join(text for _, _, text in _sections(version))
+
+
+def render_report(version: AgentPersonaVersion) -> RenderReport:
+    """The rendered prefix with per-section token counts and the blocked entries."""
+    from persona.injection import scan_many
+
+    sections = _sections(version)
+    text = "\n\n".join(s for _, _, s in sections)
+    blocked = []
+    pieces = _pieces(version)
+    for piece, result in zip(pieces, scan_many([p.text for p in pieces]), strict=True):
+        if result.blocked:
+            blocked.append(
+                BlockedEntry(
+                    section=piece.section,
+                    label=piece.label,
+                    text=piece.text,
+                    pattern_ids=list(result.pattern_ids),
+                )
+            )
+    return RenderReport(
+        text=text,
+        total_tokens=count_tokens(text),
+        sections=[
+            SectionReport(key=k, title=t, text=s, tokens=count_tokens(s)) for k, t, s in sections
+        ],
+        blocked=blocked,
+    )

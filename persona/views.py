@@ -1,0 +1,422 @@
+"""Dashboard pages of the persona app: persona evolution, the agent page, the guardrail
+and standing-rule editors, and undo of the latest learned change."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import (
+    Count,
+    DateTimeField,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from learning.models import Proposal, Review
+from persona.errors import PersonaError
+from persona.forms import ListEditForm, ListSpec
+from persona.models import AgentPersonaVersion, SourceType
+from persona.services import (
+    MAX_GUARDRAIL_CHARS,
+    MAX_GUARDRAILS,
+    MAX_LEARNED_FIELD_CHARS,
+    MAX_RULE_CHARS,
+    MAX_RULES,
+    PERSONA_FIELDS,
+    ChangeTrigger,
+    PersonaVersionConflict,
+    persona_snapshot,
+    persona_version_create,
+    validate_guardrails,
+    validate_rules,
+)
+from personaweb.dashboard import (
+    HtmxHttpRequest,
+    agent_for_user,
+    field_text,
+    group_quotes,
+    is_partial,
+    is_rule_owner,
+    keyset_page,
+    learning_settings_of,
+    query_without,
+    quote_mark_param,
+    refusal_types,
+    require_operator,
+    require_reviewer,
+    rule_owner_names,
+    visible_agents,
+    word_diff,
+)
+from personaweb.roles import is_operator, is_reviewer
+
+TIMELINE_PAGE = 20
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+# --- persona evolution ------------------------------------------------------------------
+
+SORTS: dict[str, tuple[str, list[tuple[str, bool]], list[type]]] = {
+    "name": ("Name", [("name", False), ("id", False)], [str, int]),
+    "recent": ("Last review, newest first", [("review_sort", True), ("id", True)], [datetime, int]),
+    "version": ("Most versions first", [("persona_version", True), ("id", True)], [int, int]),
+}
+MODES = {"off": "off", "on": "on", "on-with-review": "on, with review"}
+WAITING = {"change": "a change waiting", "rules": "rules waiting", "any": "anything waiting", "none": "nothing waiting"}
+
+
+def _evolution_queryset(user: Any, *, mode: str, waiting: str):
+    waiting_qs = Proposal.objects.filter(agent=OuterRef("pk"), status=Proposal.Status.WAITING)
+    rules_waiting = (
+        waiting_qs.filter(kind=Proposal.Kind.RULE)
+        .order_by()
+        .values("agent")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    last = Review.objects.filter(agent=OuterRef("pk")).order_by("-queued_at", "-id")
+    qs = (
+        visible_agents(user)
+        .select_related("tenant", "learning")
+        .annotate(
+            mode_value=Coalesce("learning__mode", Value("off")),
+            change_waiting=Exists(waiting_qs.filter(kind=Proposal.Kind.SENTENCE)),
+            rules_waiting=Coalesce(Subquery(rules_waiting, output_field=IntegerField()), 0),
+            last_review_at=Subquery(last.values("queued_at")[:1]),
+            last_review_status=Subquery(last.values("status")[:1]),
+            last_review_outcome=Subquery(last.values("outcome")[:1]),
+            last_review_reason=Subquery(last.values("reason")[:1]),
+            review_sort=Coalesce(
+                Subquery(last.values("queued_at")[:1]), Value(_EPOCH, output_field=DateTimeField())
+            ),
+        )
+    )
+    if mode in MODES:
+        qs = qs.filter(mode_value=mode)
+    if waiting == "change":
+        qs = qs.filter(change_waiting=True)
+    elif waiting == "rules":
+        qs = qs.filter(rules_waiting__gt=0)
+    elif waiting == "any":
+        qs = qs.filter(Exists(waiting_qs))
+    elif waiting == "none":
+        qs = qs.exclude(Exists(waiting_qs))
+    return qs
+
+
+@require_GET
+@login_required
+def evolution(request: HtmxHttpRequest) -> HttpResponse:
+    mode = request.GET.get("mode", "")
+    waiting = request.GET.get("waiting", "")
+    sort = request.GET.get("sort", "name")
+    if sort not in SORTS:
+        sort = "name"
+    _, fields, kinds = SORTS[sort]
+    page = keyset_page(
+        _evolution_queryset(request.user, mode=mode, waiting=waiting),
+        fields=fields,
+        kinds=kinds,
+        cursor=request.GET.get("after"),
+    )
+    context = {
+        "page": page,
+        "mode": mode,
+        "waiting": waiting,
+        "sort": sort,
+        "modes": MODES,
+        "waitings": WAITING,
+        "sorts": {k: v[0] for k, v in SORTS.items()},
+        "filtered": bool(mode in MODES or waiting in WAITING),
+        "base_query": query_without(request, "after"),
+    }
+    template = "persona/evolution.html"
+    if is_partial(request) and request.htmx.target == "agents-table":
+        template += "#agents-table"
+    return render(request, template, context)
+
+
+# --- agent page ------------------------------------------------------------------------
+
+_BLOCKED = re.compile(r"\[BLOCKED:[^\]]*\]")
+
+
+def _prompt_runs(text: str) -> list[tuple[str, bool]]:
+    """The prefix cut into (text, is_blocked_placeholder) runs for the preview."""
+    out: list[tuple[str, bool]] = []
+    pos = 0
+    for m in _BLOCKED.finditer(text):
+        if m.start() > pos:
+            out.append((text[pos : m.start()], False))
+        out.append((m.group(0), True))
+        pos = m.end()
+    if pos < len(text) or not out:
+        out.append((text[pos:], False))
+    return out
+
+
+@dataclass
+class TimelineEntry:
+    version: AgentPersonaVersion
+    diffs: list[tuple[str, list[tuple[str, str]]]]
+    quote_groups: list[dict[str, Any]]
+    undoable: bool
+
+
+def _timeline(agent: Any, *, before: int | None, undo_version: int | None) -> tuple[list[TimelineEntry], int | None]:
+    """One page of versions, newest first, each diffed against the version before it.
+
+    One query: the page plus the one version below it (the base of the last diff,
+    and the sign that an older page exists).
+    """
+    qs = AgentPersonaVersion.objects.filter(agent=agent).order_by("-version")
+    if before:
+        qs = qs.filter(version__lt=before)
+    rows = list(qs[: TIMELINE_PAGE + 1])
+    shown = rows[:TIMELINE_PAGE]
+    entries = []
+    for i, version in enumerate(shown):
+        prev = rows[i + 1] if i + 1 < len(rows) else None
+        old, new = persona_snapshot(prev), persona_snapshot(version)
+        diffs = []
+        for name in PERSONA_FIELDS:
+            if old[name] != new[name]:
+                diffs.append((name.replace("_", " "), word_diff(field_text(old[name]), field_text(new[name]))))
+        groups = group_quotes(version.evidence)
+        for group in groups:
+            for quote in group["quotes"]:
+                quote["mark"] = quote_mark_param(quote)
+        entries.append(
+            TimelineEntry(
+                version=version, diffs=diffs, quote_groups=groups, undoable=version.version == undo_version
+            )
+        )
+    older = shown[-1].version if len(rows) > TIMELINE_PAGE else None
+    return entries, older
+
+
+def _latest_applied(agent: Any) -> Proposal | None:
+    """The latest learned change still in force: what undo takes back."""
+    return (
+        Proposal.objects.filter(agent=agent, status=Proposal.Status.APPLIED, applied_version__isnull=False)
+        .order_by("-applied_version", "-id")
+        .first()
+    )
+
+
+def _caps(head: AgentPersonaVersion | None) -> list[dict[str, Any]]:
+    if head is None:
+        return []
+    return [
+        {"label": "Guardrails", "used": len(head.guardrails or []), "limit": MAX_GUARDRAILS, "unit": ""},
+        {"label": "Standing rules", "used": len(head.standing_rules or []), "limit": MAX_RULES, "unit": ""},
+        {"label": "Goals", "used": len(head.goals), "limit": MAX_LEARNED_FIELD_CHARS, "unit": "characters"},
+        {"label": "Background", "used": len(head.background), "limit": MAX_LEARNED_FIELD_CHARS, "unit": "characters"},
+    ]
+
+
+def _waiting_for(agent: Any) -> list[Proposal]:
+    proposals = list(
+        Proposal.objects.filter(agent=agent, status=Proposal.Status.WAITING).order_by("created_at", "id")
+    )
+    for p in proposals:
+        p.quote_groups = group_quotes(p.evidence)
+        for group in p.quote_groups:
+            for quote in group["quotes"]:
+                quote["mark"] = quote_mark_param(quote)
+    return proposals
+
+
+@require_GET
+@login_required
+def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    from persona.plans import AGENT_PREFIX_MAX_TOKENS, sha256_text
+    from persona.render import render_report
+
+    agent = agent_for_user(request, slug, with_learning=True)
+    settings = learning_settings_of(agent)
+    head = (
+        AgentPersonaVersion.objects.filter(agent=agent, version=agent.persona_version).first()
+        if agent.persona_version
+        else None
+    )
+    before = request.GET.get("before", "")
+    latest = _latest_applied(agent)
+    entries, older = _timeline(
+        agent,
+        before=int(before) if before.isdigit() else None,
+        undo_version=latest.applied_version if latest else None,
+    )
+    context: dict[str, Any] = {
+        "agent": agent,
+        "settings": settings,
+        "mode": settings.mode if settings else "off",
+        "entries": entries,
+        "older": older,
+        "latest_applied": latest,
+        "is_first_page": not before,
+        "can_edit_guardrails": is_operator(request.user),
+        "can_edit_rules": is_rule_owner(request.user, settings),
+        "can_review": is_reviewer(request.user),
+        "can_operate": is_operator(request.user),
+    }
+    if is_partial(request) and request.htmx.target == "timeline":
+        return render(request, "persona/agent.html#timeline", context)
+    report = render_report(head) if head is not None else None
+    last_review = Review.objects.filter(agent=agent).order_by("-queued_at", "-id").first()
+    context.update(
+        {
+            "head": head,
+            "report": report,
+            "prompt_runs": _prompt_runs(report.text) if report else [],
+            "prefix_sha256": sha256_text(report.text) if report else "",
+            "token_cap": AGENT_PREFIX_MAX_TOKENS,
+            "caps": _caps(head),
+            "waiting": _waiting_for(agent),
+            "last_review": last_review,
+            "rule_owners": rule_owner_names(settings),
+        }
+    )
+    return render(request, "persona/agent.html", context)
+
+
+# --- undo ------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def undo(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Confirm (GET), then take back (POST) the latest learned change."""
+    agent = agent_for_user(request, slug, with_learning=True)
+    require_reviewer(request)
+    agent_url = reverse("persona:agent", args=[agent.slug])
+    latest = _latest_applied(agent)
+    if latest is None:
+        messages.info(request, "There is no learned change to undo: nothing learned is in force.")
+        return redirect(agent_url)
+    settings = learning_settings_of(agent)
+    if latest.kind == Proposal.Kind.RULE and not is_rule_owner(request.user, settings):
+        messages.error(
+            request,
+            "Only this agent's rule owners may undo a standing rule "
+            f"({', '.join(rule_owner_names(settings)) or 'any reviewer of the tenant'}). Nothing changed.",
+        )
+        return redirect(agent_url)
+    if request.method == "GET":
+        return render(request, "persona/undo.html", {"agent": agent, "proposal": latest})
+    from learning.services import change_undo
+
+    try:
+        version = change_undo(agent=agent, by=request.user.get_username(), proposal=latest)
+    except refusal_types() as exc:
+        messages.error(request, f"Undo refused: {exc}")
+        return redirect(agent_url)
+    number = getattr(version, "version", None) or agent.persona_version
+    messages.success(request, f"Taken back. The persona is now at version {number}; this change will not be proposed again.")
+    return redirect(agent_url)
+
+
+# --- guardrail and standing-rule editors ----------------------------------------------
+
+GUARDRAILS = ListSpec(
+    field="guardrails",
+    title="Guardrails",
+    singular="guardrail",
+    max_items=MAX_GUARDRAILS,
+    max_chars=MAX_GUARDRAIL_CHARS,
+    validate=validate_guardrails,
+    url_name="persona:guardrails",
+)
+RULES = ListSpec(
+    field="standing_rules",
+    title="Standing rules",
+    singular="standing rule",
+    max_items=MAX_RULES,
+    max_chars=MAX_RULE_CHARS,
+    validate=validate_rules,
+    url_name="persona:rules",
+)
+
+
+def _list_editor(request: HtmxHttpRequest, slug: str, spec: ListSpec) -> HttpResponse:
+    agent = agent_for_user(request, slug, with_learning=True)
+    settings = learning_settings_of(agent)
+    if spec is GUARDRAILS:
+        require_operator(request)
+    elif not is_rule_owner(request.user, settings):
+        owners = rule_owner_names(settings)
+        raise PermissionDenied(
+            "Only this agent's rule owners may edit its standing rules"
+            + (f" ({', '.join(owners)})." if owners else ".")
+        )
+    head = (
+        AgentPersonaVersion.objects.filter(agent=agent, version=agent.persona_version).first()
+        if agent.persona_version
+        else None
+    )
+    current = list(getattr(head, spec.field, None) or [])
+    conflict: PersonaVersionConflict | None = None
+    if request.method == "POST":
+        form = ListEditForm(request.POST, spec=spec)
+        if form.is_valid():
+            try:
+                version = persona_version_create(
+                    agent=agent,
+                    changes={spec.field: form.cleaned_data["items"]},
+                    trigger=ChangeTrigger(
+                        source_type=SourceType.UI_FORM,
+                        reason=form.cleaned_data["reason"],
+                        approved_by=request.user.get_username(),
+                    ),
+                    expected_version=form.cleaned_data["expected_version"],
+                )
+            except PersonaVersionConflict as exc:
+                conflict = exc
+                form.add_error(None, str(exc))
+            except PersonaError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(
+                    request, f"{spec.title} saved as persona version {version.version}."
+                )
+                return redirect(reverse("persona:agent", args=[agent.slug]) + "#timeline")
+        rows = form.items
+    else:
+        form = ListEditForm(initial={"expected_version": agent.persona_version}, spec=spec)
+        rows = current
+    context = {
+        "agent": agent,
+        "spec": spec,
+        "form": form,
+        "rows": rows,
+        "current": current,
+        "conflict": conflict,
+        "head": head,
+        "rule_owners": rule_owner_names(settings),
+    }
+    return render(request, "persona/list_editor.html", context, status=200)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def guardrails(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    return _list_editor(request, slug, GUARDRAILS)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def rules(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    return _list_editor(request, slug, RULES)

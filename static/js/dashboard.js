@@ -1,0 +1,207 @@
+// Dashboard behaviour that needs a script: live character and item counters, the
+// guardrail / standing-rule list editor (add, move, remove), and the review queue's
+// keyboard shortcuts (j/k move, a approve, d turn down). Every page still works
+// without it: the server checks every limit again and the forms post as usual.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  // --- live character counters -------------------------------------------------
+  function counterFor(field) {
+    var next = field.nextElementSibling;
+    if (next && next.classList && next.classList.contains("char-count")) return next;
+    var span = document.createElement("span");
+    span.className = "char-count muted small";
+    span.setAttribute("aria-live", "polite");
+    field.insertAdjacentElement("afterend", span);
+    return span;
+  }
+
+  function updateCounter(field) {
+    var max = parseInt(field.getAttribute("data-max-chars"), 10);
+    if (!max) return;
+    // the server collapses runs of white space before it counts
+    var used = field.value.replace(/\s+/g, " ").trim().length;
+    var counter = counterFor(field);
+    counter.textContent = used + " / " + max;
+    var over = used > max;
+    counter.classList.toggle("over", over);
+    field.classList.toggle("over", over);
+    if (over) {
+      field.setAttribute("aria-invalid", "true");
+      counter.textContent += " — " + (used - max) + " too many";
+    } else {
+      field.removeAttribute("aria-invalid");
+    }
+  }
+
+  function initCounters(root) {
+    root.querySelectorAll("[data-max-chars]").forEach(function (el) {
+      if (el.tagName === "TEXTAREA" || el.tagName === "INPUT") updateCounter(el);
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    var el = event.target;
+    if (el.matches && el.matches("[data-max-chars]")) updateCounter(el);
+    var editor = el.closest && el.closest("[data-list-editor]");
+    if (editor) refreshEditor(editor);
+  });
+
+  // --- list editor -------------------------------------------------------------------
+  function rows(editor) {
+    return Array.prototype.slice.call(editor.querySelectorAll("[data-row]"));
+  }
+
+  function refreshEditor(editor) {
+    var maxItems = parseInt(editor.getAttribute("data-max-items"), 10);
+    var filled = 0;
+    var tooLong = false;
+    rows(editor).forEach(function (row, i) {
+      var pos = row.querySelector("input[name=pos]");
+      if (pos) pos.value = i + 1;
+      var remove = row.querySelector("input[name=remove]");
+      if (remove) remove.value = i;
+      var text = row.querySelector("textarea");
+      if (text && text.value.trim()) filled += 1;
+      if (text && text.classList.contains("over")) tooLong = true;
+    });
+    var count = editor.querySelector("[data-count]");
+    var tooMany = filled > maxItems;
+    if (count) {
+      count.textContent = filled;
+      count.parentElement.classList.toggle("over", tooMany);
+    }
+    var add = editor.querySelector("[data-add]");
+    if (add) add.disabled = rows(editor).length >= maxItems;
+    var submit = editor.querySelector("[data-submit]");
+    if (submit) {
+      submit.disabled = tooMany || tooLong;
+      submit.title = tooMany ? "Too many entries: remove some first." : tooLong ? "An entry is too long." : "";
+    }
+  }
+
+  function newRow(editor) {
+    var template = editor.querySelector("[data-row].new") || rows(editor)[rows(editor).length - 1];
+    var row = template.cloneNode(true);
+    row.classList.remove("new");
+    var text = row.querySelector("textarea");
+    text.value = "";
+    text.id = "item-new-" + Date.now();
+    var label = row.querySelector("label[for]");
+    if (label) label.setAttribute("for", text.id);
+    var counter = row.querySelector(".char-count");
+    if (counter) counter.remove();
+    var remove = row.querySelector("input[name=remove]");
+    if (remove) remove.checked = false;
+    editor.querySelector("[data-rows]").appendChild(row);
+    updateCounter(text);
+    text.focus();
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button");
+    if (!button) return;
+    var editor = button.closest("[data-list-editor]");
+    if (!editor) return;
+    var row = button.closest("[data-row]");
+    if (button.hasAttribute("data-add")) {
+      newRow(editor);
+    } else if (button.hasAttribute("data-remove") && row) {
+      if (rows(editor).length > 1) {
+        row.remove();
+      } else {
+        row.querySelector("textarea").value = "";
+      }
+    } else if (button.hasAttribute("data-move") && row) {
+      var step = parseInt(button.getAttribute("data-move"), 10);
+      var sibling = step < 0 ? row.previousElementSibling : row.nextElementSibling;
+      if (sibling) {
+        if (step < 0) sibling.before(row);
+        else sibling.after(row);
+        button.focus();
+      }
+    } else {
+      return;
+    }
+    refreshEditor(editor);
+  });
+
+  // --- review queue keyboard -----------------------------------------------------------
+  function queueRows() {
+    return Array.prototype.slice.call(document.querySelectorAll(".qrow[data-waiting='1']"));
+  }
+
+  function current() {
+    return document.querySelector(".qrow.current");
+  }
+
+  function select(row) {
+    var old = current();
+    if (old) old.classList.remove("current");
+    if (!row) return;
+    row.classList.add("current");
+    row.focus({ preventScroll: true });
+    row.scrollIntoView({ block: "nearest" });
+  }
+
+  function move(step) {
+    var list = queueRows();
+    if (!list.length) return;
+    var at = list.indexOf(current());
+    var next = at < 0 ? 0 : Math.min(list.length - 1, Math.max(0, at + step));
+    select(list[next]);
+  }
+
+  function typing(target) {
+    return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (!document.querySelector("[data-queue]")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    var key = event.key;
+    if (key === "j") move(1);
+    else if (key === "k") move(-1);
+    else if (key === "a" || key === "d") {
+      var row = current() || queueRows()[0];
+      if (!row) return;
+      select(row);
+      var button = row.querySelector(key === "a" ? "[data-action=approve]" : "[data-action=dismiss]");
+      if (button && !button.disabled) button.click();
+    } else return;
+    event.preventDefault();
+  });
+
+  // After a row is swapped in place, move on to the next waiting proposal.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail && event.detail.elt;
+    initCounters(document);
+    if (!document.querySelector("[data-queue]")) return;
+    var swapped = target && target.id ? document.getElementById(target.id) : null;
+    if (!swapped || !swapped.classList.contains("qrow")) return;
+    if (swapped.getAttribute("data-waiting") === "1") {
+      select(swapped); // refused: it keeps waiting, stay on it
+      return;
+    }
+    swapped.classList.remove("current");
+    var following = queueRows().filter(function (row) {
+      return swapped.compareDocumentPosition(row) & Node.DOCUMENT_POSITION_FOLLOWING;
+    });
+    select(following[0] || queueRows()[0] || null);
+  });
+
+  function init() {
+    initCounters(document);
+    document.querySelectorAll("[data-list-editor]").forEach(refreshEditor);
+    var first = queueRows()[0];
+    if (first && window.location.hash === "") select(first);
+    else if (window.location.hash) {
+      var target = document.querySelector(window.location.hash);
+      if (target && target.classList.contains("qrow")) select(target);
+    }
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
