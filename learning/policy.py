@@ -12,7 +12,9 @@ small bakery owners on …"). A sentence that starts with a pronoun, an article 
 verb about the person rather than the work ("Likes …", "Is …", "Has …") is refused.
 
 Names: ``known_names`` (people and companies known to memory) are refused wherever
-they appear, whole or by a part of at least three letters written with a capital.
+they appear: the whole name in any case (a name that is also a function word, like
+"Will", only when written with a capital), or a part of a longer name of at least
+three letters written with a capital ("Priya" of "Priya Shah").
 Besides, a capitalised word after the first word of the sentence is taken for a
 proper noun (a name, a company, a brand) unless it is in ``CAPITALISED_OK`` (days,
 months, languages, "I") or is an acronym of at most five capitals ("VAT", "PDF").
@@ -24,7 +26,7 @@ import hashlib
 import re
 from typing import Any
 
-from learning.textnorm import content_words, normalize, words
+from learning.textnorm import STOP_WORDS, content_words, normalize, word_set, words
 from persona.safety import find_secrets
 from persona.services import MAX_LEARNED_FIELD_CHARS, MAX_RULE_CHARS, is_one_sentence
 
@@ -36,50 +38,64 @@ INJECTION_SEMANTIC = False
 # --- shared patterns (matched on the normalised text: lower case, one space, no punctuation)
 
 
-def _words_re(*phrases: str) -> re.Pattern[str]:
-    return re.compile(r"(?<![a-z0-9])(?:" + "|".join(phrases) + r")(?![a-z0-9])")
+def _words_re(phrases: str) -> re.Pattern[str]:
+    """Comma-separated phrases (regex allowed), matched as whole words."""
+    alternatives = [" ".join(p.split()) for p in phrases.split(",") if p.strip()]
+    return re.compile(r"(?<![a-z0-9])(?:" + "|".join(alternatives) + r")(?![a-z0-9])")
 
 
 RULE_WORDS = _words_re(
-    "always", "never", "must", "mustnt", "should", "shouldnt", "shall", "ought to", "has to",
-    "have to", "dont", "do not", "does not", "required to", "is required", "are required",
-    "mandatory", "forbidden", "not allowed", "make sure", "ensure that", "at all times",
-    "under no circumstances", "without exception", "avoid",
+    """
+    always, never, must, mustnt, should, shouldnt, shall, ought to, has to, have to,
+    dont, do not, does not, required to, is required, are required, mandatory,
+    forbidden, not allowed, make sure, ensure that, at all times, under no
+    circumstances, without exception, avoid
+    """
 )
 RECOMMEND_WORDS = _words_re(
-    r"recommends?", r"recommend(?:ed|ing|ation|ations)", r"suggests? (?:you|that|to)",
-    "suggesting", "best to", r"buys?", "buying", "purchase", "try our", "try the", "our product",
-    "our products", "check out", "sign up", "subscribe", "discount", "deal on", "upgrade to",
-    "use our", "you should", "we recommend", "consider using", "sponsored",
+    """
+    recommends?, recommend(?:ed|ing|ation|ations), suggests? (?:you|that|to),
+    suggesting, best to, buys?, buying, purchase, try our, try the, our product, our
+    products, check out, sign up, subscribe, discount, deal on, upgrade to, use our, you
+    should, we recommend, consider using, sponsored
+    """
 )
 SELL_WORDS = _words_re(
-    r"sells?", "selling", "upsell", "upselling", r"promotes?", "promoting", "offer a discount",
-    "special offer", "advertise", "advertising", "affiliate",
+    """
+    sells?, selling, upsell, upselling, promotes?, promoting, offer a discount, special
+    offer, advertise, advertising, affiliate
+    """
 )
 AIMED_AT_MODEL = _words_re(
-    "you are", "youre", "you must", "you will", "you should", "ignore", "disregard",
-    "the assistant should", "the assistant must", "the assistant will", "as an ai",
-    "as a language model", "language model", "system prompt", "your instructions",
-    "previous instructions", "prior instructions", "above instructions", "jailbreak",
-    "developer mode", "pretend to be", "act as", "roleplay", "new instructions", "override",
-    "the model", "this model", "chatgpt", "openai", "llm",
+    """
+    you are, youre, you must, you will, you should, ignore, disregard, the assistant
+    should, the assistant must, the assistant will, as an ai, as a language model,
+    language model, system prompt, your instructions, previous instructions, prior
+    instructions, above instructions, jailbreak, developer mode, pretend to be, act as,
+    roleplay, new instructions, override, the model, this model, chatgpt, openai, llm
+    """
 )
 # sending or revealing information, allowed only when the rule forbids it
 SEND_WORDS = _words_re(
-    r"send(?:s|ing)?", r"sent", r"shares?", r"sharing", r"forward(?:s|ing)?", r"email(?:s|ing)?",
-    r"e mail", r"reveal(?:s|ing)?", r"disclos(?:e|es|ing)", r"leak(?:s|ing)?", r"post(?:s|ing)?",
-    r"publish(?:es|ing)?", r"upload(?:s|ing)?", r"give out", r"pass on", r"hand over",
-    r"tell (?:the|them|anyone|other|others|customers|people)", "cc", "bcc", r"copy in",
-    r"export(?:s|ing)?", r"tweet",
+    """
+    send(?:s|ing)?, sent, shares?, sharing, forward(?:s|ing)?, email(?:s|ing)?, e mail,
+    reveal(?:s|ing)?, disclos(?:e|es|ing), leak(?:s|ing)?, post(?:s|ing)?,
+    publish(?:es|ing)?, upload(?:s|ing)?, give out, pass on, hand over, tell
+    (?:the|them|anyone|other|others|customers|people), cc, bcc, copy in,
+    export(?:s|ing)?, tweet
+    """
 )
 NEGATION = _words_re(
-    "never", "not", "no", "dont", "doesnt", "cannot", "cant", "wont", "nobody", "nothing",
-    "neither", "nor", "avoid", "refuse", "refuses", "without",
+    """
+    never, not, no, dont, doesnt, cannot, cant, wont, nobody, nothing, neither, nor,
+    avoid, refuse, refuses, without
+    """
 )
 EXCEPTION_WORDS = _words_re(
-    "unless", "except", "excepting", "except when", "except if", "even if", "even when",
-    "even though", "but if", "other than", "apart from", "save for", "with the exception",
-    "only if", "as long as",
+    """
+    unless, except, excepting, except when, except if, even if, even when, even though,
+    but if, other than, apart from, save for, with the exception, only if, as long as
+    """
 )
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -87,39 +103,48 @@ _URL = re.compile(
     r"(?:https?://|ftp://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|co|uk|de|fr|ai|dev|app|info|biz|us|eu|gov|edu)\b",
     re.IGNORECASE,
 )
-_PHONE = re.compile(r"(?:\+|\b)\d[\d\s().-]{6,}\d\b")
+_PHONE_RUN = re.compile(r"(?:\+|\b)\d[\d\s().-]{5,}\d\b")
+_LOCAL_PHONE = re.compile(r"\b\d{3}[-. ]\d{4}\b")
 _HANDLE = re.compile(r"(?<![\w@])@[A-Za-z_][\w.]{1,}")
+# "12 Harbour Road", "4b Mill Lane", "221 baker street": a number, up to three words,
+# a street word (capitalised names, or one of the unmistakable street words in lower case)
 _STREET = re.compile(
-    r"\b\d{1,5}[a-z]?\s+(?:[A-Za-z'’-]+\s+){0,3}(?:street|st|road|rd|avenue|ave|lane|ln|boulevard|blvd|drive|dr|way|court|ct|place|pl|square|sq|terrace|close|crescent|highway|hwy|parkway)\b\.?",
-    re.IGNORECASE,
+    r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][\w'’-]*\s+){1,3}"
+    r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Boulevard|Blvd|Drive|Dr|Way|Court|Ct|Place|Pl"
+    r"|Square|Sq|Terrace|Close|Crescent|Highway|Hwy|Parkway|Row|Gardens|Mews)\b"
+    r"|\b\d{1,5}[a-z]?\s+(?:[a-z'’-]+\s+){1,3}(?:street|road|avenue|lane|boulevard|drive)\b"
 )
-_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|\bP\.?\s?O\.?\s+Box\b", re.IGNORECASE)
+_POSTCODE = re.compile(
+    r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|\bP\.?\s?O\.?\s+Box\b", re.IGNORECASE
+)
 
-WORK_VERBS = frozenset(
+WORK_VERBS = word_set(
     """
-    advise answer analyse analyze arrange assist book build calculate check coach compile
-    coordinate draft design edit estimate file find fix follow handle keep maintain manage
-    monitor organise organize plan prepare price process produce quote reconcile reply
-    research respond review run schedule serve sort summarise summarize support teach
-    test track translate tutor update work write
-    """.split()
+    advise answer analyse analyze arrange assist book build calculate check coach
+    compile coordinate draft design edit estimate file find fix follow handle keep
+    maintain manage monitor organise organize plan prepare price process produce quote
+    reconcile reply research respond review run schedule serve sort summarise summarize
+    support teach test track translate tutor update work write
+    """
 )
-NON_WORK_STARTERS = frozenset(
+NON_WORK_STARTERS = word_set(
     """
-    a an the this that these those it its i me my we our you your he she him her his they
-    them their there here user users person people customer customers client clients owner
-    is are was were be been has have had does did likes like loves love prefers prefer
-    enjoys enjoy hates hate feels feel believes believe thinks think wants want needs need
-    lives live seems seem gets get goes go knows know remembers remember always never
-    """.split()
+    a an the this that these those it its i me my we our you your he she him her his
+    they them their there here user users person people customer customers client
+    clients owner is are was were be been has have had does did likes like loves love
+    prefers prefer enjoys enjoy hates hate feels feel believes believe thinks think
+    wants want needs need lives live seems seem gets get goes go knows know remembers
+    remember always never
+    """
 )
-CAPITALISED_OK = frozenset(
+CAPITALISED_OK = word_set(
     """
-    i monday tuesday wednesday thursday friday saturday sunday january february march april
-    may june july august september october november december english french german spanish
-    italian portuguese dutch chinese japanese korean arabic hindi russian polish welsh irish
-    scottish british european american african asian latin greek roman christmas easter
-    """.split()
+    i monday tuesday wednesday thursday friday saturday sunday january february march
+    april may june july august september october november december english french german
+    spanish italian portuguese dutch chinese japanese korean arabic hindi russian polish
+    welsh irish scottish british european american african asian latin greek roman
+    christmas easter
+    """
 )
 
 
@@ -162,11 +187,25 @@ def _first(pattern: re.Pattern[str], norm: str) -> str | None:
     return m.group(0) if m else None
 
 
+class _PhoneFinder:
+    """A phone number: nine or more digits in one run, seven after a "+", or "555-0123"."""
+
+    @staticmethod
+    def search(text: str) -> bool:
+        if _LOCAL_PHONE.search(text):
+            return True
+        for m in _PHONE_RUN.finditer(text):
+            digits = sum(ch.isdigit() for ch in m.group(0))
+            if digits >= 9 or (m.group(0).startswith("+") and digits >= 7):
+                return True
+        return False
+
+
 def _contact(text: str) -> str | None:
     for kind, pattern in (
         ("an email address", _EMAIL),
         ("a web address", _URL),
-        ("a phone number", _PHONE),
+        ("a phone number", _PhoneFinder),
         ("a social media handle", _HANDLE),
         ("a street address", _STREET),
         ("a postal code", _POSTCODE),
@@ -178,16 +217,20 @@ def _contact(text: str) -> str | None:
 
 def _known_name(text: str, known_names: set[str]) -> str | None:
     hay = f" {normalize(text).text} "
+    capitalised = {
+        normalize(w).text for w in re.findall(r"[^\W\d_][\w'’]*", text) if w[0].isupper()
+    }
     for name in sorted(known_names, key=len, reverse=True):
         needle = normalize(name).text
-        if len(needle) >= 2 and f" {needle} " in hay:
+        if len(needle) < 2:
+            continue
+        # the whole name in any case; a name that is also a function word ("Will") only
+        # when written with a capital
+        if (needle not in STOP_WORDS and f" {needle} " in hay) or needle in capitalised:
             return name
-    # a part of a multi-word name ("Priya" of "Priya Shah") written with a capital
-    capitalised = {w for w in re.findall(r"[^\W\d_][\w'’]*", text) if w[0].isupper()}
-    for name in sorted(known_names):
-        for part in re.findall(r"[^\W\d_][\w'’]*", name):
-            if len(part) >= 3 and part[0].isupper() and part in capitalised:
-                return name
+        # a part of a multi-word name ("Priya" of "Priya Shah") written with a capital
+        if any(len(part) >= 3 and part in capitalised for part in needle.split(" ")):
+            return name
     return None
 
 
@@ -247,7 +290,9 @@ def sentence_refusal(
         return f"The sentence holds contact details ({contact})."
     rule = _first(RULE_WORDS, norm)
     if rule:
-        return f'The sentence holds a rule ("{rule}"): a rule or recommendation, not a kind of work.'
+        return (
+            f'The sentence holds a rule ("{rule}"): a rule or recommendation, not a kind of work.'
+        )
     rec = _first(RECOMMEND_WORDS, norm) or _first(SELL_WORDS, norm)
     if rec:
         return f'The sentence holds a recommendation ("{rec}"): a rule or recommendation, not a kind of work.'
@@ -301,7 +346,9 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
     if "\n" in rule.strip() or not is_one_sentence(r):
         return "The rule is more than one sentence; a standing rule is one sentence."
     if len(r) > MAX_RULE_CHARS:
-        return f"The rule is {len(r)} characters long; a standing rule has at most {MAX_RULE_CHARS}."
+        return (
+            f"The rule is {len(r)} characters long; a standing rule has at most {MAX_RULE_CHARS}."
+        )
     norm = normalize(r).text
     aimed = _first(AIMED_AT_MODEL, norm)
     if aimed:

@@ -27,12 +27,9 @@ import unicodedata
 from dataclasses import dataclass
 
 _QUOTES = {
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u02bc": "'",
-    "\u0060": "'", "\u00b4": "'", "\uff07": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"',
-    "\u00bb": '"', "\u2039": '"', "\u203a": '"',
-    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
-    "\u2212": "-", "\ufe58": "-", "\ufe63": "-", "\uff0d": "-",
+    **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u02bc\u0060\u00b4\uff07", "'"),
+    **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\u2039\u203a", '"'),
+    **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d", "-"),
 }
 
 
@@ -118,25 +115,30 @@ def words(text: str) -> list[str]:
     return norm.split(" ") if norm else []
 
 
+def word_set(text: str) -> frozenset[str]:
+    """A word list written as white-space separated words."""
+    return frozenset(text.split())
+
+
 # Small and deliberate: function words, pronouns, auxiliaries, negations and the filler
 # of requests ("please can you help me"), so "shares a word" means a word of substance.
-STOP_WORDS = frozenset(
+STOP_WORDS = word_set(
     """
     a about above after again against all almost also always am an and any are as at be
     because been before being below between both but by can cannot cant could couldnt
     did didnt do does doesnt doing dont done down during each either else etc even ever
-    every few for from further get gets getting got had hadnt has hasnt have havent having
-    he her here hers herself him himself his how however i id if im in into is isnt it its
-    itself ive just let lets like made make makes making me might more most much must my
-    myself need needs neither never no nor not now of off often ok okay on once one only
-    or other our ours ourselves out over own per please quite rather really same shall she
-    should so some such than thank thanks that thats the their theirs them themselves then
-    there these they this those though through thus to too under until up upon us very
-    via want wants was wasnt way we were werent what when where whether which while who
-    whom whose why will with within without wont would wouldnt yes yet you youd youll
-    your youre yours yourself yourselves ive help helps helping thing things something
-    anything everything stuff bit lot lots
-    """.split()
+    every few for from further get gets getting got had hadnt has hasnt have havent
+    having he her here hers herself him himself his how however i id if im in into is
+    isnt it its itself ive just let lets like made make makes making me might more most
+    much must my myself need needs neither never no nor not now of off often ok okay on
+    once one only or other our ours ourselves out over own per please quite rather
+    really same shall she should so some such than thank thanks that thats the their
+    theirs them themselves then there these they this those though through thus to too
+    under until up upon us very via want wants was wasnt way we were werent what when
+    where whether which while who whom whose why will with within without wont would
+    wouldnt yes yet you youd youll your youre yours yourself yourselves ive help helps
+    helping thing things something anything everything stuff bit lot lots
+    """
 )
 
 # Suffixes stripped by ``stem``, longest first. Up to three rounds, each leaving at least

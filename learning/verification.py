@@ -36,6 +36,7 @@ from learning.selection import ReadMessage, ReviewCorpus
 from learning.textnorm import NormText, content_words, normalize
 
 MIN_QUOTE_WORDS = 4
+MAX_QUOTES = 20  # more is not evidence, it is noise (and bounds the matching's recursion)
 
 NOT_FOUND = "not found word for word in any conversation this review could read"
 TOO_SHORT = f"shorter than {MIN_QUOTE_WORDS} words"
@@ -141,12 +142,12 @@ def _match(
     the most people possible.
     """
 
-    def ordered(q: int, options: list[Any], key: Any) -> list[Any]:
-        want = preferred.get(q)
-        return sorted(options, key=lambda o: (key(o) != want if want is not None else False))
-
+    # the model's hint is tried first; it never decides whether a quote counts
+    options = {
+        q: sorted(cs, key=lambda c, q=q: c != preferred.get(q)) for q, cs in candidates.items()
+    }
     # phase 1: quotes -> people
-    people_of = {q: list(dict.fromkeys(owner[c] for c in cs)) for q, cs in candidates.items()}
+    people_of = {q: list(dict.fromkeys(owner[c] for c in cs)) for q, cs in options.items()}
     by_person: dict[int, int] = {}
 
     def augment_person(q: int, seen: set[int]) -> bool:
@@ -163,12 +164,12 @@ def _match(
         augment_person(q, set())
     by_conv: dict[int, int] = {}
     for p, q in by_person.items():
-        conv = ordered(q, [c for c in candidates[q] if owner[c] == p], lambda c: c)[0]
+        conv = next(c for c in options[q] if owner[c] == p)
         by_conv[conv] = q
 
     # phase 2: quotes -> conversations, from that start
     def augment_conv(q: int, seen: set[int]) -> bool:
-        for c in ordered(q, candidates[q], lambda c: c):
+        for c in options[q]:
             if c in seen:
                 continue
             seen.add(c)
@@ -197,6 +198,11 @@ def verify_quotes(
 
     ``min_users`` is None outside team mode. Returns a verdict per quote, in order.
     """
+    if len(quotes) > MAX_QUOTES:
+        return Verification(
+            ok=False,
+            reason=f"The proposal gives {len(quotes)} quotes; at most {MAX_QUOTES} are read.",
+        )
     norms = {m.id: normalize(m.text) for m in corpus.messages}
     sentence_words = content_words(text)
     labels = {m.conversation_label: m.conversation_id for m in corpus.messages}

@@ -86,7 +86,7 @@ def settings_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, "learning/settings.html", context)
 
 
-def _review_context(review: Review, *, context: str, user: Any) -> dict[str, Any]:
+def _review_context(review: Review, *, origin: str, user: Any) -> dict[str, Any]:
     proposal = None
     if review.status == Review.Status.DONE:
         proposal = (
@@ -100,7 +100,7 @@ def _review_context(review: Review, *, context: str, user: Any) -> dict[str, Any
         "review": review,
         "agent": review.agent,
         "proposal": proposal,
-        "context": context,
+        "origin": origin,
         "can_review": is_reviewer(user),
     }
 
@@ -118,10 +118,10 @@ def _decorate(proposal: Proposal) -> Proposal:
 def review_now(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     agent = agent_for_user(request, slug)
     require_reviewer(request)
-    context = "agent" if request.POST.get("context") == "agent" else "settings"
+    origin = "agent" if request.POST.get("origin") == "agent" else "settings"
     back = (
         reverse("persona:agent", args=[agent.slug])
-        if context == "agent"
+        if origin == "agent"
         else reverse("learning:settings", args=[agent.slug])
     )
     from learning.services import review_enqueue
@@ -133,7 +133,7 @@ def review_now(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             return render(
                 request,
                 "learning/review_status.html#status",
-                {"review": None, "agent": agent, "error": str(exc), "context": context},
+                {"review": None, "agent": agent, "error": str(exc), "origin": origin},
             )
         messages.error(request, str(exc))
         return redirect(back)
@@ -141,11 +141,11 @@ def review_now(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         return render(
             request,
             "learning/review_status.html#status",
-            _review_context(review, context=context, user=request.user),
+            _review_context(review, origin=origin, user=request.user),
         )
     messages.info(request, "Review queued. This page shows its progress.")
     return redirect(
-        reverse("learning:review_status", args=[agent.slug, review.pk]) + f"?context={context}"
+        reverse("learning:review_status", args=[agent.slug, review.pk]) + f"?origin={origin}"
     )
 
 
@@ -157,8 +157,10 @@ def review_status(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     if review is None:
         raise Http404("No such review for this agent.")
     review.agent = agent
-    context = request.GET.get("context", "")
-    data = _review_context(review, context=context if context in ("agent", "settings") else "", user=request.user)
+    origin = request.GET.get("origin", "")
+    data = _review_context(
+        review, origin=origin if origin in ("agent", "settings") else "", user=request.user
+    )
     if is_partial(request):
         return render(request, "learning/review_status.html#status", data)
     return render(request, "learning/review_status.html", data)

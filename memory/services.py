@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
 
 from django.db import transaction
@@ -115,7 +115,7 @@ def record_turn(
     for offset, (role, text) in enumerate(rows):
         seq += 1
         # the reply is stamped a microsecond after the question so order and keys stay distinct
-        when = at + timezone.timedelta(microseconds=offset)
+        when = at + timedelta(microseconds=offset)
         messages.append(
             Message(
                 conversation=conv,

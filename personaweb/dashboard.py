@@ -102,7 +102,7 @@ def is_rule_owner(user: AbstractBaseUser | AnonymousUser, settings: Any) -> bool
     owners = rule_owner_names(settings)
     if not owners:
         return is_reviewer(user)
-    return user.get_username() in owners
+    return user.get_username().casefold() in {o.casefold() for o in owners}
 
 
 # --- keyset pagination -----------------------------------------------------------------

@@ -174,12 +174,13 @@
   });
 
   // After a row is swapped in place, move on to the next waiting proposal.
-  document.addEventListener("htmx:afterSwap", function (event) {
-    var target = event.detail && event.detail.elt;
-    initCounters(document);
-    if (!document.querySelector("[data-queue]")) return;
-    var swapped = target && target.id ? document.getElementById(target.id) : null;
-    if (!swapped || !swapped.classList.contains("qrow")) return;
+  // htmx:load fires on the new row itself (the old one, and the form that asked,
+  // are gone from the document by then).
+  document.addEventListener("htmx:load", function (event) {
+    var swapped = event.target;
+    if (!swapped || !swapped.classList) return;
+    initCounters(swapped);
+    if (!swapped.classList.contains("qrow")) return;
     if (swapped.getAttribute("data-waiting") === "1") {
       select(swapped); // refused: it keeps waiting, stay on it
       return;

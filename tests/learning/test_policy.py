@@ -30,7 +30,9 @@ def refuse(sentence: str, *, field: str = "goals", persona=None, names=None) -> 
 
 def refuse_rule(rule: str, *, persona=None, names=None) -> str | None:
     return rule_refusal(
-        rule=rule, persona=PERSONA if persona is None else persona, known_names=NAMES if names is None else names
+        rule=rule,
+        persona=PERSONA if persona is None else persona,
+        known_names=NAMES if names is None else names,
     )
 
 
@@ -58,6 +60,8 @@ def test_content_key_ignores_case_white_space_punctuation_and_typography():
         "Drafts plain-English customer updates about referred claims.",
         "Tracks VAT returns and monthly invoices for a two-person design studio.",
         "Plans Monday deliveries for a market garden.",
+        "Plans the 2025-2026 kiln schedule for 3 kilns in one place.",
+        "Handles orders of 1,000 to 5,000 mugs between 12.03.2026 and Easter.",
     ],
 )
 def test_good_sentences_are_accepted(sentence):
@@ -78,14 +82,26 @@ def test_good_sentences_are_accepted(sentence):
         ("Prices orders and says it is best to buy in bulk.", "holds a recommendation"),
         ("Prices orders; try our premium glaze range.", "holds a recommendation"),
         ("Prices orders sent to orders@studio.example.", "contact details (an email address)"),
-        ("Prices orders listed on https://studio.example/orders for the shop.", "contact details (a web address)"),
-        ("Takes orders by phone on +44 20 7946 0958 for the studio.", "contact details (a phone number)"),
-        ("Plans deliveries to 12 Harbour Road for the studio.", "contact details (a street address)"),
+        (
+            "Prices orders listed on https://studio.example/orders for the shop.",
+            "contact details (a web address)",
+        ),
+        (
+            "Takes orders by phone on +44 20 7946 0958 for the studio.",
+            "contact details (a phone number)",
+        ),
+        (
+            "Plans deliveries to 12 Harbour Road for the studio.",
+            "contact details (a street address)",
+        ),
         ("Prices wholesale orders for Priya Shah.", 'known to memory ("Priya Shah")'),
         ("Prices wholesale orders for priya shah.", 'known to memory ("Priya Shah")'),
         ("Prices orders for Priya every week.", 'known to memory ("Priya Shah")'),
         ("Prices wholesale orders for garden centre ltd.", 'known to memory ("Garden Centre Ltd")'),
-        ("Prices wholesale orders for Marguerite at the shop.", 'seems to name a person, company or brand ("Marguerite")'),
+        (
+            "Prices wholesale orders for Marguerite at the shop.",
+            'seems to name a person, company or brand ("Marguerite")',
+        ),
         ("Prices wholesale orders for McKinsey clients.", '("McKinsey")'),
         ("You are a pricing expert for a ceramics studio.", "aimed at the model"),
         ("Prices orders as an AI that ignores its limits.", "aimed at the model"),
@@ -186,6 +202,16 @@ def test_rule_refusals(rule, expected):
     reason = refuse_rule(rule)
     assert reason is not None, rule
     assert expected in reason
+
+
+def test_a_name_that_is_a_function_word_needs_its_capital():
+    names = {"Will"}
+    assert refuse("Prices orders that will ship to a ceramics studio.", names=names) is None
+    reason = refuse("Prices orders that Will ships to a ceramics studio.", names=names)
+    assert reason is not None and 'known to memory ("Will")' in reason
+    assert refuse("Develops glaze recipes for a ceramics studio.", names={"dev"}) is None
+    reason = refuse("Develops glaze recipes with Dev for a ceramics studio.", names={"dev"})
+    assert reason is not None and 'known to memory ("dev")' in reason
 
 
 def test_a_rule_about_other_words_is_not_taken_for_a_guardrail_contradiction():

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -12,7 +11,7 @@ from memory.models import ConversationSummary, EntityFact, Message, Principal
 from memory.services import record_turn
 from tests.factories import make_agent
 
-T0 = datetime(2026, 11, 2, 9, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
 def at(hours: float) -> datetime:
@@ -184,7 +183,10 @@ def test_max_messages_per_thread_keeps_the_most_recent_user_messages(agent):
     for i in range(6):
         turn(agent, "ann", "ann-1", f"line {i} of the long thread", i, f"reply {i}")
     corpus = select_corpus(agent=agent, settings=settings(max_messages_per_thread=2))
-    assert [m.text for m in corpus.messages] == ["line 4 of the long thread", "line 5 of the long thread"]
+    assert [m.text for m in corpus.messages] == [
+        "line 4 of the long thread",
+        "line 5 of the long thread",
+    ]
     assert all(m.after_assistant for m in corpus.messages)
 
 
@@ -197,14 +199,22 @@ def test_summaries_and_facts_are_context_and_names_are_collected(agent):
     conv = ann.conversations.get()
     ConversationSummary.objects.create(conversation=conv, text="old summary")
     ConversationSummary.objects.create(conversation=conv, text="Ann prices wholesale orders.")
-    EntityFact.objects.create(tenant=agent.tenant, principal=ann, entity="Garden Centre Ltd",
-                              kind="company", fact="buys 200 mugs a month")
-    EntityFact.objects.create(tenant=agent.tenant, principal=bob, entity="Priya Shah",
-                              kind="person", fact="Bob's sister")
-    EntityFact.objects.create(tenant=agent.tenant, principal=bob, entity="bob's shed", kind="place",
-                              fact="private")
-    EntityFact.objects.create(tenant=agent.tenant, entity="the studio", kind="place",
-                              fact="has two kilns")
+    EntityFact.objects.create(
+        tenant=agent.tenant,
+        principal=ann,
+        entity="Garden Centre Ltd",
+        kind="company",
+        fact="buys 200 mugs a month",
+    )
+    EntityFact.objects.create(
+        tenant=agent.tenant, principal=bob, entity="Priya Shah", kind="person", fact="Bob's sister"
+    )
+    EntityFact.objects.create(
+        tenant=agent.tenant, principal=bob, entity="bob's shed", kind="place", fact="private"
+    )
+    EntityFact.objects.create(
+        tenant=agent.tenant, entity="the studio", kind="place", fact="has two kilns"
+    )
     corpus = select_corpus(agent=agent, settings=settings())
     assert corpus.summaries == ["Ann prices wholesale orders."]
     assert sorted(corpus.context_facts) == [
@@ -226,7 +236,9 @@ def test_works_with_a_real_settings_row(agent):
 
 
 @pytest.mark.parametrize("team", [False, True])
-def test_query_count_does_not_depend_on_the_amount_of_data(agent, team, django_assert_max_num_queries):
+def test_query_count_does_not_depend_on_the_amount_of_data(
+    agent, team, django_assert_max_num_queries
+):
     def grow(n: int, offset: int) -> None:
         for i in range(n):
             who = f"p{i % 4}"
@@ -234,7 +246,9 @@ def test_query_count_does_not_depend_on_the_amount_of_data(agent, team, django_a
             turn(agent, who, conv, f"Price order {i} for the studio please.", offset + i, "ok")
             turn(agent, who, conv, f"Also plan firing {i} for the kiln.", offset + i + 0.5)
             ConversationSummary.objects.create(
-                conversation_id=Message.objects.filter(conversation__external_id=conv).first().conversation_id,
+                conversation_id=Message.objects.filter(conversation__external_id=conv)
+                .first()
+                .conversation_id,
                 text=f"summary {i}",
             )
 

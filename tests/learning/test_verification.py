@@ -1,26 +1,30 @@
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
+from itertools import product
+from random import Random
 from types import SimpleNamespace
 
 import pytest
 
 from learning.selection import ReadMessage, ReviewCorpus, select_corpus
+from learning.textnorm import content_words, normalize_for_match, words
 from learning.verification import (
     ACROSS_MESSAGES,
     ALREADY_COUNTED,
+    MAX_QUOTES,
     MID_WORD,
     NO_SHARED_WORD,
     NOT_CORRECTION,
     NOT_FOUND,
     TOO_SHORT,
+    _match,
     verify_quotes,
 )
 from memory.services import record_turn
 from tests.factories import make_agent
 
-T0 = datetime(2026, 11, 2, 9, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 SENTENCE = "Prices wholesale orders and plans kiln firing schedules for a ceramics studio."
 
 ANN_1 = "Can you price the wholesale order for the garden centre this week?"
@@ -202,7 +206,9 @@ def test_three_quotes_from_one_conversation_count_once(world):
     assert [v.counted for v in result.verdicts] == [True, False, False]
     assert [v.reason for v in result.verdicts[1:]] == [ALREADY_COUNTED, ALREADY_COUNTED]
     assert {v.conversation_label for v in result.verdicts} == {"ann-1"}
-    assert "verified in 1 conversation; at least 3 different conversations are needed" in result.reason
+    assert (
+        "verified in 1 conversation; at least 3 different conversations are needed" in result.reason
+    )
 
 
 def test_a_hallucinated_quote_fails_the_proposal_even_with_enough_good_ones(world):
@@ -235,11 +241,21 @@ def test_min_conversations_is_respected(world):
 def test_corrections_only_needs_a_line_after_an_assistant_reply(world):
     corpus = corpus_of(world)
     rule = "Round wholesale prices up to whole pounds."
-    ok = verify(corpus, "round the wholesale prices up", text=rule, min_conversations=1,
-                corrections_only=True)
+    ok = verify(
+        corpus,
+        "round the wholesale prices up",
+        text=rule,
+        min_conversations=1,
+        corrections_only=True,
+    )
     assert ok.ok, ok.reason
-    first_request = verify(corpus, "can you price the wholesale order", text=rule,
-                           min_conversations=1, corrections_only=True)
+    first_request = verify(
+        corpus,
+        "can you price the wholesale order",
+        text=rule,
+        min_conversations=1,
+        corrections_only=True,
+    )
     v = only(first_request)
     assert not v.ok and v.reason == NOT_CORRECTION
     assert v.conversation_label == "ann-1"  # where it was found, for "why was this refused?"
@@ -319,9 +335,67 @@ def test_team_mode_needs_min_users_different_people(world):
     assert ann_only.conversations == 3 and ann_only.users == 1
     assert not ann_only.ok
     assert "from 1 person; team mode needs at least 2 different people" in ann_only.reason
-    with_bob = verify(
-        team, *GOOD, "bob needs wholesale pricing for his market", min_users=2
-    )
+    with_bob = verify(team, *GOOD, "bob needs wholesale pricing for his market", min_users=2)
     assert with_bob.ok, with_bob.reason
     assert with_bob.users == 2
     assert {v.principal_external_id for v in with_bob.verdicts} == {"ann", "bob"}
+
+
+def _brute_force(candidates, owner):
+    """The best (conversations, people) over every assignment: the reference."""
+    best = (0, 0)
+    quotes = list(candidates)
+    for choice in product(*[[None, *candidates[q]] for q in quotes]):
+        chosen = [c for c in choice if c is not None]
+        if len(chosen) != len(set(chosen)):
+            continue
+        best = max(best, (len(chosen), len({owner[c] for c in chosen})))
+    return best
+
+
+def test_matching_equals_brute_force_on_random_cases():
+    rng = Random(4)
+    for _ in range(300):
+        n_quotes, n_convs = rng.randint(1, 5), rng.randint(1, 5)
+        owner = {c: rng.randint(1, 3) for c in range(n_convs)}
+        candidates = {
+            q: rng.sample(range(n_convs), rng.randint(1, n_convs)) for q in range(n_quotes)
+        }
+        preferred = {q: rng.choice([None, *range(n_convs)]) for q in range(n_quotes)}
+        got = _match(candidates, owner, preferred)
+        assert all(c in candidates[q] for q, c in got.items())
+        assert len(set(got.values())) == len(got)
+        assert (len(got), len({owner[c] for c in got.values()})) == _brute_force(candidates, owner)
+
+
+def test_too_many_quotes_are_refused(world):
+    result = verify(corpus_of(world), *(["can you price the wholesale order"] * (MAX_QUOTES + 1)))
+    assert not result.ok and "at most 20" in result.reason
+
+
+# --- the normalisation the verifier relies on -------------------------------------------------
+
+
+def test_normalize_for_match_maps_every_character_back():
+    original = "Don’t  STOP\u200b—the “Kiln”!"
+    norm, index_map = normalize_for_match(original)
+    assert norm == "dont stop the kiln"
+    assert len(index_map) == len(norm)
+    assert [original[index_map[i]] for i, ch in enumerate(norm) if ch != " "] == list(
+        "DontSTOPtheKiln"
+    )
+
+
+def test_words_and_content_words():
+    assert words("Follow-up on the studio's invoices, please!") == [
+        "follow",
+        "up",
+        "on",
+        "the",
+        "studios",
+        "invoices",
+        "please",
+    ]
+    assert content_words("pricing") == content_words("prices") == content_words("price")
+    assert content_words("Can you please help me with the orders?") == content_words("order")
+    assert content_words("is it the one") == set()

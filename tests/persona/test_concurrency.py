@@ -97,3 +97,58 @@ def test_writers_with_the_same_expected_version_one_lands_the_rest_conflict():
     assert list(landed.values()) == [2] and len(conflicts) == WRITERS - 1
     _check_history(agent.pk, landed)
     assert AgentPersonaVersion.objects.filter(agent=agent).count() == 2
+
+
+def _plan_race(agent_id: int, principal_id: int, threads: int = 10) -> tuple[list, list]:
+    from memory.models import Principal
+    from persona.plans import plan_get_or_rotate
+
+    barrier = threading.Barrier(threads)
+    results: list[tuple[int, int, str]] = []
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def call() -> None:
+        try:
+            agent = Agent.objects.get(pk=agent_id)
+            person = Principal.objects.get(pk=principal_id)
+            barrier.wait(timeout=30)
+            plan = plan_get_or_rotate(agent=agent, principal=person, session_key="shared")
+            with lock:
+                results.append((plan.pk, plan.epoch, plan.prefix_sha256))
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            with lock:
+                errors.append(exc)
+        finally:
+            connections.close_all()
+
+    workers = [threading.Thread(target=call) for _ in range(threads)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join(timeout=120)
+    return results, errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_plan_calls_create_once_and_rotate_once():
+    from persona.models import ContextPlan, PlanRotation
+    from tests.factories import PrincipalFactory
+
+    tenant = TenantFactory(slug="race")
+    agent = make_agent(tenant=tenant, slug="race-c")
+    person = PrincipalFactory(tenant=tenant)
+    results, errors = _plan_race(agent.pk, person.pk)
+    assert errors == [] and len(results) == 10
+    assert len(set(results)) == 1 and results[0][1] == 1
+    assert ContextPlan.objects.count() == 1
+
+    persona_version_create(
+        agent=agent,
+        changes={"goals": "A goal added mid-session."},
+        trigger=ChangeTrigger(source_type=SourceType.UI_FORM, reason="edit"),
+    )
+    results, errors = _plan_race(agent.pk, person.pk)
+    assert errors == [] and len(results) == 10
+    assert len(set(results)) == 1 and results[0][1] == 2
+    assert PlanRotation.objects.count() == 1
