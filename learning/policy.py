@@ -5,11 +5,14 @@ The checks are word lists and simple patterns on the normalised text (see
 ``learning.textnorm``): they are strict on purpose, and a person approves what they
 let through when the agent is on-with-review and for every rule.
 
-What "a kind of work" means (``sentence_refusal``): the sentence is written verb-first,
-the way a job is described: "Helps …", "Drafts …", "Prices …" (a third-person verb,
-that is a first word ending in "s") or an imperative from ``WORK_VERBS`` ("Advise
+What "a kind of work" means (``sentence_refusal``): the sentence has at least three
+words and is written verb-first, the way a job is described: "Helps …", "Drafts …",
+"Prices …" (a third-person verb, that is a first word ending in "s" but not in a noun
+ending such as "-ics", "-ness", "-ings") or an imperative from ``WORK_VERBS`` ("Advise
 small bakery owners on …"). A sentence that starts with a pronoun, an article or a
 verb about the person rather than the work ("Likes …", "Is …", "Has …") is refused.
+A noun-first sentence whose first word looks like a verb ("Plates …") gets through:
+the check is a word list, and a person reviews what it lets through.
 
 Names: ``known_names`` (people and companies known to memory) are refused wherever
 they appear: the whole name in any case (a name that is also a function word, like

@@ -143,9 +143,10 @@ def _match(
     """
 
     # the model's hint is tried first; it never decides whether a quote counts
-    options = {
-        q: sorted(cs, key=lambda c, q=q: c != preferred.get(q)) for q, cs in candidates.items()
-    }
+    options: dict[int, list[int]] = {}
+    for q, cs in candidates.items():
+        hint = preferred.get(q)
+        options[q] = [c for c in cs if c == hint] + [c for c in cs if c != hint]
     # phase 1: quotes -> people
     people_of = {q: list(dict.fromkeys(owner[c] for c in cs)) for q, cs in options.items()}
     by_person: dict[int, int] = {}
@@ -252,6 +253,7 @@ def verify_quotes(
     verdicts: list[QuoteVerdict] = []
     for i, quote in enumerate(raw):
         hits = hits_of.get(i, [])
+        hit: _Hit | None
         if i in assignment:
             hit = next(h for h in hits if h.message.conversation_id == assignment[i])
             ok, reason, counted = True, "", True

@@ -115,7 +115,9 @@ def embed_pending(*, limit: int | None = None) -> int:
         representative = [ids_by_sha[sha][0] for sha in missing]
         text_by_sha: dict[str, str] = {}
         for part in _chunks(representative, _IN_CHUNK):
-            text_by_sha.update(Message.objects.filter(id__in=part).values_list("text_sha256", "text"))
+            text_by_sha.update(
+                Message.objects.filter(id__in=part).values_list("text_sha256", "text")
+            )
         missing = [sha for sha in missing if sha in text_by_sha]  # deleted meanwhile
         vectors = encode([text_by_sha[sha] for sha in missing])
         new_rows = [
@@ -129,7 +131,9 @@ def embed_pending(*, limit: int | None = None) -> int:
     with transaction.atomic():
         if new_rows:
             TextEmbedding.objects.bulk_create(new_rows, batch_size=500, ignore_conflicts=True)
-        embedding_of_text = TextEmbedding.objects.filter(sha256=OuterRef("text_sha256")).values("id")[:1]
+        embedding_of_text = TextEmbedding.objects.filter(sha256=OuterRef("text_sha256")).values(
+            "id"
+        )[:1]
         for part in _chunks(ids, _IN_CHUNK):
             linked += Message.objects.filter(id__in=part, embedding__isnull=True).update(
                 embedding_id=Subquery(embedding_of_text)

@@ -119,19 +119,24 @@ def parse_line(raw: str, *, line_no: int, labels: dict[str, str] | None = None) 
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise ImportLineError(line_no, f"not valid JSON ({exc.msg} at column {exc.colno}).") from None
+        raise ImportLineError(
+            line_no, f"not valid JSON ({exc.msg} at column {exc.colno})."
+        ) from None
     if not isinstance(data, dict):
         raise ImportLineError(line_no, "each line must be one JSON object {...}.")
     missing = [key for key in REQUIRED_KEYS if key not in data]
     if missing:
         raise ImportLineError(
-            line_no, f"missing {', '.join(repr(k) for k in missing)}; every line needs {', '.join(REQUIRED_KEYS)}."
+            line_no,
+            f"missing {', '.join(repr(k) for k in missing)}; every line needs {', '.join(REQUIRED_KEYS)}.",
         )
     try:
         agent_label = validate_label(_string(data, "agent"), what="agent")
         agent_slug = slugify(agent_label)
         if not agent_slug:
-            raise MemoryInputError(f"the agent {agent_label!r} has no letters or digits to make a slug from.")
+            raise MemoryInputError(
+                f"the agent {agent_label!r} has no letters or digits to make a slug from."
+            )
         if len(agent_slug) > MAX_AGENT_SLUG_CHARS:
             raise MemoryInputError(
                 f"the agent {agent_label!r} is {len(agent_slug)} characters long; the limit is {MAX_AGENT_SLUG_CHARS}."
@@ -235,10 +240,10 @@ def import_records(
     with messages.
     """
     from learning.counters import note_turns
+    from memory.tasks import schedule_embedding
     from persona.errors import PersonaError
     from persona.models import Agent
     from persona.services import agent_create
-    from memory.tasks import schedule_embedding
 
     records = plan.records
     first_line: dict[str, int] = {}
@@ -250,15 +255,21 @@ def import_records(
     agents_created = 0
     missing_agents = [slug for slug in first_line if slug not in agents]
     if missing_agents:
-        tenant, _ = Tenant.objects.get_or_create(slug=tenant_slug, defaults={"name": tenant_slug.title()})
-        labels = {r.agent_slug: r.agent_label for r in records if r.agent_slug in set(missing_agents)}
+        tenant, _ = Tenant.objects.get_or_create(
+            slug=tenant_slug, defaults={"name": tenant_slug.title()}
+        )
+        labels = {
+            r.agent_slug: r.agent_label for r in records if r.agent_slug in set(missing_agents)
+        }
         for slug in missing_agents:
             try:
                 agents[slug] = agent_create(
                     tenant=tenant, name=labels[slug], slug=slug, created_by="memory import"
                 )
             except PersonaError as exc:
-                raise ImportLineError(first_line[slug], f"cannot create agent {slug!r}: {exc}") from None
+                raise ImportLineError(
+                    first_line[slug], f"cannot create agent {slug!r}: {exc}"
+                ) from None
             agents_created += 1
 
     # principals, per tenant of the agent
@@ -267,7 +278,11 @@ def import_records(
     principals_created = len(wanted_principals) - len(principals)
     if principals_created:
         Principal.objects.bulk_create(
-            [Principal(tenant_id=t, external_id=u) for t, u in wanted_principals if (t, u) not in principals],
+            [
+                Principal(tenant_id=t, external_id=u)
+                for t, u in wanted_principals
+                if (t, u) not in principals
+            ],
             batch_size=batch_size,
             ignore_conflicts=True,
         )
@@ -286,32 +301,16 @@ def import_records(
                 f"conversation {first.conversation!r} of agent {first.agent_slug!r} already belongs to "
                 "another user; give this user's messages their own conversation label.",
             )
-    existing_conv_ids = [conv.id for conv in convs.values()]
-    new_convs = []
-    for key, group in by_conv.items():
-        if key in convs:
-            continue
-        first = group[0]
-        times = [r.at for r in group]
-        new_convs.append(
-            Conversation(
-                agent_id=key[0],
-                principal_id=principals[(agents[first.agent_slug].tenant_id, first.user)],
-                external_id=key[1],
-                started_at=min(times),
-                last_message_at=max(times),
-                message_count=0,
-            )
-        )
-    if new_convs:
-        Conversation.objects.bulk_create(new_convs, batch_size=batch_size)
-        convs = _conversations(by_conv, lock=False)
-
-    # what the conversations that existed hold already
+    # what the conversations that exist hold already
     known_keys: set[tuple[int, str]] = set()
     last_seq: dict[int, int] = {}
+    existing_conv_ids = [conv.id for conv in convs.values()]
     for part in _chunks(existing_conv_ids, _IN_CHUNK):
-        known_keys.update(Message.objects.filter(conversation_id__in=part).values_list("conversation_id", "dedupe_key"))
+        known_keys.update(
+            Message.objects.filter(conversation_id__in=part).values_list(
+                "conversation_id", "dedupe_key"
+            )
+        )
         last_seq.update(
             Message.objects.filter(conversation_id__in=part)
             .values("conversation_id")
@@ -319,31 +318,76 @@ def import_records(
             .values_list("conversation_id", "top")
         )
 
-    user_turns: Counter[int] = Counter()
-    touched: list[Conversation] = []
-    sealed_count = 0
-    created = 0
+    # the new messages of each conversation, in time order (file order breaks ties)
+    fresh: dict[tuple[int, str], list[tuple[ImportRecord, str]]] = {}
     skipped = 0
+    for key, group in by_conv.items():
+        conv_id = convs[key].id if key in convs else None
+        group.sort(key=lambda r: (r.at, r.line_no))
+        seen: set[str] = set()
+        kept = fresh[key] = []
+        for record in group:
+            dedupe = message_dedupe_key(role=record.role, at=record.at, text=record.text)
+            if dedupe in seen or (conv_id, dedupe) in known_keys:
+                skipped += 1
+                continue
+            seen.add(dedupe)
+            kept.append((record, dedupe))
+    known_keys.clear()
+
+    # new conversations are born with their final counts: no update pass over them
+    new_convs = []
+    for key, group in by_conv.items():
+        if key in convs:
+            continue
+        first = group[0]
+        kept = fresh[key]
+        new_convs.append(
+            Conversation(
+                agent_id=key[0],
+                principal_id=principals[(agents[first.agent_slug].tenant_id, first.user)],
+                external_id=key[1],
+                started_at=kept[0][0].at,
+                last_message_at=kept[-1][0].at,
+                message_count=len(kept),
+                sealed=any(r.sealed for r in group),
+            )
+        )
+    if new_convs:
+        Conversation.objects.bulk_create(new_convs, batch_size=batch_size)
+        convs = _conversations(by_conv, lock=False)
+    sealed_count = sum(1 for c in new_convs if c.sealed)
+
+    # conversations that existed: move their counts and times, seal them if asked
+    touched: list[Conversation] = []
+    existing = set(existing_conv_ids)
+    for key, kept in fresh.items():
+        conv = convs[key]
+        if conv.id not in existing:
+            continue
+        seal = not conv.sealed and any(r.sealed for r in by_conv[key])
+        if kept:
+            conv.message_count = last_seq.get(conv.id, 0) + len(kept)
+            conv.started_at = min(conv.started_at, kept[0][0].at)
+            conv.last_message_at = max(conv.last_message_at, kept[-1][0].at)
+        if seal:
+            conv.sealed = True
+            sealed_count += 1
+        if kept or seal:
+            touched.append(conv)
+
+    user_turns: Counter[int] = Counter()
 
     def new_messages() -> Iterator[Message]:
-        nonlocal created, skipped, sealed_count
-        for key, group in by_conv.items():
-            conv = convs[key]
-            seq = last_seq.get(conv.id, 0)
-            added = 0
-            group.sort(key=lambda r: (r.at, r.line_no))
-            for record in group:
-                dedupe = message_dedupe_key(role=record.role, at=record.at, text=record.text)
-                if (conv.id, dedupe) in known_keys:
-                    skipped += 1
-                    continue
-                known_keys.add((conv.id, dedupe))
+        for key, kept in fresh.items():
+            conv_id = convs[key].id
+            seq = last_seq.get(conv_id, 0)
+            for record, dedupe in kept:
                 seq += 1
-                added += 1
                 if record.role == Message.Role.USER:
                     user_turns[key[0]] += 1
                 yield Message(
-                    conversation_id=conv.id,
+                    conversation_id=conv_id,
                     seq=seq,
                     role=record.role,
                     text=record.text,
@@ -351,17 +395,8 @@ def import_records(
                     dedupe_key=dedupe,
                     text_sha256=text_sha256(record.text),
                 )
-            seal = any(r.sealed for r in group) and not conv.sealed
-            if added or seal:
-                if added:
-                    conv.message_count = seq
-                    conv.started_at = min(conv.started_at, group[0].at)
-                    conv.last_message_at = max(conv.last_message_at, group[-1].at)
-                if seal:
-                    conv.sealed = True
-                    sealed_count += 1
-                touched.append(conv)
 
+    created = 0
     for batch in _batched(new_messages(), batch_size):
         Message.objects.bulk_create(batch)
         created += len(batch)
@@ -396,7 +431,9 @@ def import_file(
 ) -> ImportResult:
     """Validate the whole file, then write it; a bad line means nothing is written."""
     plan = read_import_file(path, on_progress=on_read)
-    return import_records(plan=plan, tenant_slug=tenant_slug, batch_size=batch_size, on_progress=on_written)
+    return import_records(
+        plan=plan, tenant_slug=tenant_slug, batch_size=batch_size, on_progress=on_written
+    )
 
 
 def _principals(wanted: set[tuple[int, str]]) -> dict[tuple[int, str], int]:
@@ -411,7 +448,9 @@ def _principals(wanted: set[tuple[int, str]]) -> dict[tuple[int, str], int]:
     return found
 
 
-def _conversations(keys: Iterable[tuple[int, str]], *, lock: bool) -> dict[tuple[int, str], Conversation]:
+def _conversations(
+    keys: Iterable[tuple[int, str]], *, lock: bool
+) -> dict[tuple[int, str], Conversation]:
     wanted = set(keys)
     agent_ids = {a for a, _ in wanted}
     labels = sorted({label for _, label in wanted})
@@ -420,8 +459,16 @@ def _conversations(keys: Iterable[tuple[int, str]], *, lock: bool) -> dict[tuple
         rows = Conversation.objects.filter(agent_id__in=agent_ids, external_id__in=part)
         if lock:
             rows = rows.select_for_update()
-        for conv in rows.only("id", "agent_id", "external_id", "principal_id", "sealed", "started_at",
-                              "last_message_at", "message_count"):
+        for conv in rows.only(
+            "id",
+            "agent_id",
+            "external_id",
+            "principal_id",
+            "sealed",
+            "started_at",
+            "last_message_at",
+            "message_count",
+        ):
             key = (conv.agent_id, conv.external_id)
             if key in wanted:
                 found[key] = conv

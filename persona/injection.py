@@ -58,7 +58,7 @@ __all__ = [
 #: Minimum cosine similarity between a sentence and its nearest attack exemplar.
 SEMANTIC_THRESHOLD = 0.49
 #: Minimum lead of that similarity over the nearest benign anchor.
-SEMANTIC_MARGIN = 0.00
+SEMANTIC_MARGIN = 0.02
 
 _CACHE_SIZE = 8192
 

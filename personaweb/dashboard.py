@@ -173,9 +173,10 @@ def keyset_page(
     fields: Sequence[tuple[str, bool]],
     kinds: Sequence[type],
     cursor: str | None,
-    size: int = PAGE_SIZE,
+    size: int | None = None,
 ) -> Page:
     """One page of ``qs`` ordered by ``fields`` from ``cursor``; one query."""
+    size = size or PAGE_SIZE
     values = decode_cursor(cursor, kinds=kinds)
     if values is not None:
         qs = qs.filter(keyset_after(fields, values))

@@ -41,7 +41,7 @@ def due_agents_claim(*, now=None, limit: int = SWEEP_LIMIT) -> list[int]:
         sub_sql += " FOR UPDATE SKIP LOCKED"
     sql = f"UPDATE {table} SET due_at = %s WHERE id IN ({sub_sql}) RETURNING agent_id"
     params = [connection.ops.adapt_datetimefield_value(now + CLAIM_RETRY), *sub_params]
-    with transaction.atomic(), connection.cursor() as cursor:
+    with connection.cursor() as cursor:  # one statement: atomic on its own
         cursor.execute(sql, params)
         return [row[0] for row in cursor.fetchall()]
 

@@ -1,8 +1,7 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -15,7 +14,7 @@ from memory.embeddings import DIM, embed_pending, pack_vector, unpack_vector, ve
 from memory.models import Message, TextEmbedding
 from memory.services import record_turn
 
-T0 = datetime(2026, 11, 2, 9, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
 def fake_vector(text: str) -> np.ndarray:
@@ -147,7 +146,9 @@ def test_schedule_embedding_is_debounced(monkeypatch, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False
     cache.clear()
     sent = []
-    monkeypatch.setattr(memory.tasks.embed_pending_messages, "apply_async", lambda **kw: sent.append(kw))
+    monkeypatch.setattr(
+        memory.tasks.embed_pending_messages, "apply_async", lambda **kw: sent.append(kw)
+    )
 
     assert memory.tasks.schedule_embedding() is True
     assert memory.tasks.schedule_embedding() is False
@@ -185,4 +186,6 @@ def test_real_model_vectors_are_normalised_and_meaningful(agent):
     tax = vectors[by_text["The quarterly tax filing is due on Friday."]]
     assert float(dinner @ restaurant) > float(dinner @ tax) + 0.2
     # encode() agrees with what was stored
-    np.testing.assert_allclose(memory.embeddings.encode(["Booked."])[0], vectors[by_text["Booked."]], atol=1e-5)
+    np.testing.assert_allclose(
+        memory.embeddings.encode(["Booked."])[0], vectors[by_text["Booked."]], atol=1e-5
+    )

@@ -18,8 +18,25 @@ def write_jsonl(path: Path, rows: list[dict | str]) -> Path:
     return path
 
 
-def msg(conversation: str, role: str, text: str, at: str, *, user: str = "ana", agent: str = "desk", **extra):
-    return {"agent": agent, "user": user, "conversation": conversation, "role": role, "text": text, "at": at, **extra}
+def msg(
+    conversation: str,
+    role: str,
+    text: str,
+    at: str,
+    *,
+    user: str = "ana",
+    agent: str = "desk",
+    **extra,
+):
+    return {
+        "agent": agent,
+        "user": user,
+        "conversation": conversation,
+        "role": role,
+        "text": text,
+        "at": at,
+        **extra,
+    }
 
 
 ROWS = [
@@ -28,7 +45,14 @@ ROWS = [
     msg("c-1", "user", "Summarise this month's invoices.", "2026-11-02T09:00:00Z"),
     msg("c-1", "user", "Thanks, now the open ones only.", "2026-11-02T10:00:10+01:00"),
     msg("c-2", "user", "Book the meeting room for Friday.", "2026-11-03T08:00:00Z", user="bo"),
-    msg("c-3", "user", "Private: my medical appointment.", "2026-11-04T08:00:00Z", user="bo", sealed=True),
+    msg(
+        "c-3",
+        "user",
+        "Private: my medical appointment.",
+        "2026-11-04T08:00:00Z",
+        user="bo",
+        sealed=True,
+    ),
     msg("c-3", "assistant", "Noted.", "2026-11-04T08:00:01Z", user="bo"),
 ]
 
@@ -62,12 +86,19 @@ def test_import_creates_everything(db, tmp_path):
 def test_import_is_idempotent(db, tmp_path, capsys):
     path = write_jsonl(tmp_path / "m.jsonl", ROWS)
     run_import(path)
-    before = list(Message.objects.order_by("id").values_list("id", "conversation_id", "seq", "dedupe_key"))
+    before = list(
+        Message.objects.order_by("id").values_list("id", "conversation_id", "seq", "dedupe_key")
+    )
     counts = dict(Conversation.objects.values_list("external_id", "message_count"))
 
     call_command("memory", "import", str(path), verbosity=0)
 
-    assert list(Message.objects.order_by("id").values_list("id", "conversation_id", "seq", "dedupe_key")) == before
+    assert (
+        list(
+            Message.objects.order_by("id").values_list("id", "conversation_id", "seq", "dedupe_key")
+        )
+        == before
+    )
     assert dict(Conversation.objects.values_list("external_id", "message_count")) == counts
     assert Agent.objects.count() == 1
     assert Principal.objects.count() == 2
@@ -75,7 +106,9 @@ def test_import_is_idempotent(db, tmp_path, capsys):
 
 
 def test_import_appends_after_existing_messages(agent, tmp_path):
-    record_turn(agent=agent, principal_external_id="ana", conversation="c-1", user_text="earlier question")
+    record_turn(
+        agent=agent, principal_external_id="ana", conversation="c-1", user_text="earlier question"
+    )
     run_import(
         write_jsonl(
             tmp_path / "m.jsonl",
@@ -83,9 +116,14 @@ def test_import_appends_after_existing_messages(agent, tmp_path):
         )
     )
     conv = Conversation.objects.get(agent=agent, external_id="c-1")
-    assert list(conv.messages.order_by("seq").values_list("seq", "text")) == [(1, "earlier question"), (2, "a later line")]
+    assert list(conv.messages.order_by("seq").values_list("seq", "text")) == [
+        (1, "earlier question"),
+        (2, "a later line"),
+    ]
     assert conv.message_count == 2
-    assert Tenant.objects.filter(slug="default").exists() is False  # existing agent keeps its tenant
+    assert (
+        Tenant.objects.filter(slug="default").exists() is False
+    )  # existing agent keeps its tenant
 
 
 def test_import_skips_repeated_lines_in_one_file(db, tmp_path):
@@ -105,7 +143,10 @@ def test_import_skips_repeated_lines_in_one_file(db, tmp_path):
         (json.dumps({**ROWS[0], "at": "yesterday"}), "not an ISO-8601 time"),
         (json.dumps({**ROWS[0], "user": "u" * 201}), "the limit is 200"),
         (json.dumps({**ROWS[0], "sealed": "yes"}), '"sealed" must be true or false'),
-        (json.dumps({**ROWS[0], "user": "someone-else", "conversation": "c-1"}), "belongs to user 'ana' (line 1)"),
+        (
+            json.dumps({**ROWS[0], "user": "someone-else", "conversation": "c-1"}),
+            "belongs to user 'ana' (line 1)",
+        ),
     ],
 )
 def test_bad_line_names_the_line_and_imports_nothing(db, tmp_path, bad, expected):
@@ -129,7 +170,9 @@ def test_conflict_found_while_writing_rolls_everything_back(agent, tmp_path):
         msg("c-new", "user", "a new conversation", "2026-11-02T09:00:00Z", agent="other-agent"),
         msg("c-9", "user", "not yours", "2026-11-02T09:00:00Z", user="bo", agent=agent.slug),
     ]
-    with pytest.raises(CommandError, match="line 2: conversation 'c-9' .* already belongs to another user"):
+    with pytest.raises(
+        CommandError, match="line 2: conversation 'c-9' .* already belongs to another user"
+    ):
         run_import(write_jsonl(tmp_path / "m.jsonl", rows))
 
     assert Message.objects.count() == 1
@@ -143,14 +186,20 @@ def test_sealed_flag_seals_the_conversation(db, tmp_path):
     assert sealed == {"c-1": False, "c-2": False, "c-3": True}
 
     # a later file can seal a conversation that exists already
-    run_import(write_jsonl(tmp_path / "n.jsonl", [msg("c-1", "user", "seal it", "2026-11-05T08:00:00Z", sealed=True)]))
+    run_import(
+        write_jsonl(
+            tmp_path / "n.jsonl",
+            [msg("c-1", "user", "seal it", "2026-11-05T08:00:00Z", sealed=True)],
+        )
+    )
     assert Conversation.objects.get(external_id="c-1").sealed is True
 
 
 def test_import_counts_user_turns_once_per_agent(agent, tmp_path):
     LearningSettings.objects.get_or_create(agent=agent)
     rows = [
-        msg("c-1", "user", f"question number {i}", f"2026-11-02T09:0{i}:00Z", agent=agent.slug) for i in range(5)
+        msg("c-1", "user", f"question number {i}", f"2026-11-02T09:0{i}:00Z", agent=agent.slug)
+        for i in range(5)
     ] + [msg("c-1", "assistant", "an answer", "2026-11-02T09:09:00Z", agent=agent.slug)]
     run_import(write_jsonl(tmp_path / "m.jsonl", rows))
     assert LearningSettings.objects.get(agent=agent).turns_since_review == 5
@@ -159,9 +208,17 @@ def test_import_counts_user_turns_once_per_agent(agent, tmp_path):
     assert LearningSettings.objects.get(agent=agent).turns_since_review == 5
 
 
-def test_import_query_count_does_not_grow_with_messages(db, tmp_path, django_assert_max_num_queries):
+def test_import_query_count_does_not_grow_with_messages(
+    db, tmp_path, django_assert_max_num_queries
+):
     rows = [
-        msg(f"c-{i % 7}", "user" if i % 2 else "assistant", f"line {i} about the quarterly plan", f"2026-11-02T09:{i // 60:02d}:{i % 60:02d}Z", user=f"u{i % 7}")
+        msg(
+            f"c-{i % 7}",
+            "user" if i % 2 else "assistant",
+            f"line {i} about the quarterly plan",
+            f"2026-11-02T09:{i // 60:02d}:{i % 60:02d}Z",
+            user=f"u{i % 7}",
+        )
         for i in range(600)
     ]
     path = write_jsonl(tmp_path / "m.jsonl", rows)

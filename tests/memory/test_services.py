@@ -1,7 +1,6 @@
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -9,7 +8,7 @@ from learning.models import LearningSettings
 from memory.models import Conversation, Message, Principal
 from memory.services import MAX_MESSAGE_CHARS, MemoryInputError, record_turn
 
-T0 = datetime(2026, 11, 2, 9, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
 def test_record_turn_creates_principal_and_conversation(agent):
@@ -30,11 +29,16 @@ def test_record_turn_creates_principal_and_conversation(agent):
     assert conv.message_count == 2
     assert conv.started_at == T0
     rows = list(conv.messages.values_list("seq", "role", "text"))
-    assert rows == [(1, "user", "Please draft the weekly report."), (2, "assistant", "Here is the draft.")]
+    assert rows == [
+        (1, "user", "Please draft the weekly report."),
+        (2, "assistant", "Here is the draft."),
+    ]
 
 
 def test_record_turn_continues_seq_in_order(agent):
-    record_turn(agent=agent, principal_external_id="ana", conversation="c-1", user_text="one", at=T0)
+    record_turn(
+        agent=agent, principal_external_id="ana", conversation="c-1", user_text="one", at=T0
+    )
     second = record_turn(
         agent=agent,
         principal_external_id="ana",
@@ -46,17 +50,25 @@ def test_record_turn_continues_seq_in_order(agent):
 
     assert second.created_conversation is False
     conv = Conversation.objects.get(agent=agent, external_id="c-1")
-    assert list(conv.messages.order_by("seq").values_list("seq", "text")) == [(1, "one"), (2, "two"), (3, "three")]
+    assert list(conv.messages.order_by("seq").values_list("seq", "text")) == [
+        (1, "one"),
+        (2, "two"),
+        (3, "three"),
+    ]
     assert conv.message_count == 3
     assert conv.last_message_at == T0 + timedelta(minutes=5)
     assert Principal.objects.filter(external_id="ana").count() == 1
 
 
 def test_record_turn_refuses_conversation_of_another_person(agent):
-    record_turn(agent=agent, principal_external_id="ana", conversation="c-1", user_text="hello", at=T0)
+    record_turn(
+        agent=agent, principal_external_id="ana", conversation="c-1", user_text="hello", at=T0
+    )
 
     with pytest.raises(MemoryInputError, match="belongs to another person"):
-        record_turn(agent=agent, principal_external_id="bo", conversation="c-1", user_text="hi", at=T0)
+        record_turn(
+            agent=agent, principal_external_id="bo", conversation="c-1", user_text="hi", at=T0
+        )
 
     assert Message.objects.count() == 1
 
@@ -88,7 +100,11 @@ def test_record_turn_refuses_empty_or_oversized_text(agent, user_text, assistant
 def test_record_turn_refuses_naive_time(agent):
     with pytest.raises(MemoryInputError, match="no time zone"):
         record_turn(
-            agent=agent, principal_external_id="ana", conversation="c-1", user_text="hi", at=datetime(2026, 11, 2, 9)
+            agent=agent,
+            principal_external_id="ana",
+            conversation="c-1",
+            user_text="hi",
+            at=datetime(2026, 11, 2, 9),
         )
     assert not Message.objects.exists()
 
@@ -99,22 +115,35 @@ def test_record_turn_counts_turns_towards_learning(agent):
     settings.every_n_turns = 2
     settings.save()
 
-    record_turn(agent=agent, principal_external_id="ana", conversation="c-1", user_text="one", assistant_text="r", at=T0)
+    record_turn(
+        agent=agent,
+        principal_external_id="ana",
+        conversation="c-1",
+        user_text="one",
+        assistant_text="r",
+        at=T0,
+    )
     settings.refresh_from_db()
     assert settings.turns_since_review == 1
     assert settings.due_at is None
 
-    record_turn(agent=agent, principal_external_id="ana", conversation="c-1", user_text="two", at=T0)
+    record_turn(
+        agent=agent, principal_external_id="ana", conversation="c-1", user_text="two", at=T0
+    )
     settings.refresh_from_db()
     assert settings.turns_since_review == 2
     assert settings.due_at is not None
 
 
-def test_record_turn_schedules_embedding_after_commit(agent, django_capture_on_commit_callbacks, monkeypatch):
+def test_record_turn_schedules_embedding_after_commit(
+    agent, django_capture_on_commit_callbacks, monkeypatch
+):
     import memory.tasks
 
     calls = []
     monkeypatch.setattr(memory.tasks, "schedule_embedding", lambda: calls.append(1))
     with django_capture_on_commit_callbacks(execute=True):
-        record_turn(agent=agent, principal_external_id="ana", conversation="c-1", user_text="hi", at=T0)
+        record_turn(
+            agent=agent, principal_external_id="ana", conversation="c-1", user_text="hi", at=T0
+        )
     assert calls == [1]

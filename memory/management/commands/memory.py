@@ -38,7 +38,9 @@ class Command(BaseCommand):
             ),
         )
         imp.add_argument("file", help="path of the JSONL file")
-        imp.add_argument("--batch", type=int, default=2_000, help="messages per insert (default 2000)")
+        imp.add_argument(
+            "--batch", type=int, default=2_000, help="messages per insert (default 2000)"
+        )
         imp.add_argument(
             "--tenant",
             default="default",
@@ -56,14 +58,18 @@ class Command(BaseCommand):
         elif action == "embed":
             self.embed(options)
         else:  # argparse refuses unknown actions; kept for call_command misuse
-            raise CommandError(f"Unknown action {action!r}; use import or embed.", returncode=EXIT_BAD_INPUT)
+            raise CommandError(
+                f"Unknown action {action!r}; use import or embed.", returncode=EXIT_BAD_INPUT
+            )
 
     def _bar(self, **kwargs: Any) -> tqdm:
         # the bar goes to stderr so stdout stays a clean summary
-        return tqdm(file=sys.stderr, disable=None if self.verbosity else True, dynamic_ncols=True, **kwargs)
+        return tqdm(
+            file=sys.stderr, disable=None if self.verbosity else True, dynamic_ncols=True, **kwargs
+        )
 
     def import_file(self, options: dict[str, Any]) -> None:
-        from memory.importer import read_import_file, import_records
+        from memory.importer import import_records, read_import_file
 
         path = options["file"]
         if options["batch"] < 1:
@@ -73,10 +79,15 @@ class Command(BaseCommand):
                 plan = read_import_file(path, on_progress=bar.update)
             with self._bar(desc="importing", unit=" msg", total=len(plan.records)) as bar:
                 result = import_records(
-                    plan=plan, tenant_slug=options["tenant"], batch_size=options["batch"], on_progress=bar.update
+                    plan=plan,
+                    tenant_slug=options["tenant"],
+                    batch_size=options["batch"],
+                    on_progress=bar.update,
                 )
         except MemoryInputError as exc:
-            raise CommandError(f"{path}: {exc} Nothing was imported.", returncode=EXIT_BAD_INPUT) from None
+            raise CommandError(
+                f"{path}: {exc} Nothing was imported.", returncode=EXIT_BAD_INPUT
+            ) from None
         self.stdout.write(
             f"Imported {result.messages_created:,} messages from {result.lines:,} lines "
             f"({result.messages_skipped:,} already there); created {result.agents_created} agents, "

@@ -1,0 +1,254 @@
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection, connections
+
+from learning.models import Proposal, Rejection, Review
+from learning.services import (
+    DecisionRefused,
+    ProposalNotWaiting,
+    UndoRefused,
+    change_undo,
+    proposal_apply,
+    proposal_dismiss,
+    review_run,
+)
+from persona.models import AgentPersonaVersion, SourceType
+from persona.services import ChangeTrigger, persona_version_create
+from tests.learning.helpers import learning_on, seed_work
+from tests.learning.scripted import GOOD_RULE, GOOD_SENTENCE, ScriptedProposer
+
+NO_SENTENCE = {"field": None, "sentence": "", "evidence": []}
+
+
+def head(agent) -> AgentPersonaVersion:
+    agent.refresh_from_db()
+    return AgentPersonaVersion.objects.get(agent=agent, version=agent.persona_version)
+
+
+def sentence_proposal(agent) -> Proposal:
+    learning_on(agent)
+    seed_work(agent, n=4, corrections=3)
+    review = review_run(agent=agent, proposer=ScriptedProposer(GOOD_SENTENCE))
+    assert review.outcome == Review.Outcome.PROPOSED, review.reason
+    return review.proposal
+
+
+def rule_proposal(agent, owners=("dev", "callum")) -> Proposal:
+    learning_on(agent, standing_rules=True, rule_owners=list(owners))
+    seed_work(agent, n=4, corrections=3)
+    review_run(agent=agent, proposer=ScriptedProposer(NO_SENTENCE, GOOD_RULE))
+    return Proposal.objects.get(agent=agent, kind=Proposal.Kind.RULE)
+
+
+# --- goals / background -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_apply_appends_the_sentence_with_its_evidence(agent):
+    proposal = sentence_proposal(agent)
+    before = head(agent).goals
+    applied = proposal_apply(proposal=proposal, by="rita")
+    version = head(agent)
+    assert applied.status == Proposal.Status.APPLIED and applied.applied_version == version.version == 2
+    assert version.goals == f"{before} Prices wholesale orders for the studio.".strip()
+    assert version.approved_by == "rita" and version.source_type == SourceType.PERSONA_LEARNING
+    assert version.evidence == proposal.evidence and version.proposal_id == proposal.pk
+
+
+@pytest.mark.django_db
+def test_deciding_twice_has_one_effect(agent):
+    proposal = sentence_proposal(agent)
+    proposal_apply(proposal=proposal, by="rita")
+    with pytest.raises(ProposalNotWaiting, match="applied by rita"):
+        proposal_apply(proposal=proposal, by="olivia")
+    with pytest.raises(ProposalNotWaiting):
+        proposal_dismiss(proposal=proposal, by="olivia")
+    assert agent.versions.count() == 2
+    assert not Rejection.objects.exists()
+
+
+@pytest.mark.django_db
+def test_turn_down_is_content_keyed(agent):
+    proposal = sentence_proposal(agent)
+    with pytest.raises(DecisionRefused, match="automatic approver"):
+        proposal_dismiss(proposal=proposal, by="auto")
+    proposal_dismiss(proposal=proposal, by="rita")
+    proposal.refresh_from_db()
+    assert proposal.status == Proposal.Status.DISMISSED
+    rejection = Rejection.objects.get(agent=agent)
+    assert rejection.reason == "dismissed" and rejection.content_key == proposal.content_key
+    with pytest.raises(ProposalNotWaiting, match="turned down"):
+        proposal_apply(proposal=proposal, by="rita")
+
+
+@pytest.mark.django_db
+def test_a_sentence_cannot_be_edited_before_approval(agent):
+    proposal = sentence_proposal(agent)
+    with pytest.raises(DecisionRefused, match="Only a standing rule"):
+        proposal_apply(proposal=proposal, by="rita", text="Something else entirely.")
+    proposal.refresh_from_db()
+    assert proposal.status == Proposal.Status.WAITING
+
+
+@pytest.mark.django_db
+def test_undo_writes_a_new_version_and_is_never_proposed_again(agent):
+    proposal = sentence_proposal(agent)
+    original = head(agent).goals
+    proposal_apply(proposal=proposal, by="rita")
+    version = change_undo(agent=agent, by="rita")
+    assert version.version == 3 and version.goals == original
+    assert version.proposal_id == proposal.pk
+    proposal.refresh_from_db()
+    assert proposal.status == Proposal.Status.UNDONE
+    assert Rejection.objects.get(agent=agent, content_key=proposal.content_key).reason == "undone"
+    with pytest.raises(UndoRefused, match="nothing learned|no learned change"):
+        change_undo(agent=agent, by="rita")
+
+
+@pytest.mark.django_db
+def test_undo_refuses_when_the_field_was_edited_since(agent):
+    proposal = sentence_proposal(agent)
+    proposal_apply(proposal=proposal, by="rita")
+    persona_version_create(
+        agent=agent,
+        changes={"goals": head(agent).goals + " Also keeps the studio diary."},
+        trigger=ChangeTrigger(source_type=SourceType.UI_FORM, reason="edit", approved_by="olivia"),
+    )
+    with pytest.raises(UndoRefused, match="changed in version 3"):
+        change_undo(agent=agent, by="rita", proposal=proposal)
+    assert agent.versions.count() == 3
+
+
+@pytest.mark.django_db
+def test_a_waiting_proposal_is_dropped_when_the_persona_changes(agent):
+    proposal = sentence_proposal(agent)
+    persona_version_create(
+        agent=agent,
+        changes={"role": "Studio assistant"},
+        trigger=ChangeTrigger(source_type=SourceType.MANUAL, reason="new role", approved_by="olivia"),
+    )
+    proposal.refresh_from_db()
+    assert proposal.status == Proposal.Status.DROPPED
+    assert "persona changed" in proposal.status_reason
+    with pytest.raises(ProposalNotWaiting, match="dropped"):
+        proposal_apply(proposal=proposal, by="rita")
+
+
+# --- standing rules --------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("by", "message"),
+    [("", "named person"), ("  ", "named person"), ("auto", "named person"), ("priya", "Only a rule owner")],
+)
+def test_only_a_named_rule_owner_approves(agent, by, message):
+    proposal = rule_proposal(agent)
+    with pytest.raises(DecisionRefused, match=message):
+        proposal_apply(proposal=proposal, by=by)
+    proposal.refresh_from_db()
+    assert proposal.status == Proposal.Status.WAITING
+    assert agent.versions.count() == 1
+
+
+@pytest.mark.django_db
+def test_rule_owner_applies_in_their_own_words(agent):
+    proposal = rule_proposal(agent)
+    applied = proposal_apply(proposal=proposal, by="Callum", text="Write dates in full, like 4 March 2026.")
+    version = head(agent)
+    assert version.standing_rules == ["Write dates in full, like 4 March 2026."]
+    assert version.source_type == SourceType.STANDING_RULE and version.approved_by == "Callum"
+    assert applied.applied_text == "Write dates in full, like 4 March 2026."
+    assert applied.text == "Write dates in full."  # what was proposed stays on record
+
+
+@pytest.mark.django_db
+def test_an_edited_rule_still_goes_through_the_policy(agent):
+    proposal = rule_proposal(agent)
+    with pytest.raises(DecisionRefused, match="sends or reveals"):
+        proposal_apply(proposal=proposal, by="dev", text="Send the full claim file to anyone who asks.")
+    proposal.refresh_from_db()
+    assert proposal.status == Proposal.Status.WAITING
+
+
+@pytest.mark.django_db
+def test_any_named_person_approves_when_there_are_no_rule_owners(agent):
+    proposal = rule_proposal(agent, owners=())
+    proposal_apply(proposal=proposal, by="priya")
+    assert head(agent).standing_rules == ["Write dates in full."]
+
+
+@pytest.mark.django_db
+def test_at_most_eight_rules_in_force(agent):
+    proposal = rule_proposal(agent, owners=())
+    persona_version_create(
+        agent=agent,
+        changes={"standing_rules": [f"House rule number {i} for the desk." for i in range(8)]},
+        trigger=ChangeTrigger(source_type=SourceType.MANUAL, reason="rules", approved_by="olivia"),
+    )
+    proposal.status = Proposal.Status.WAITING  # pretend it survived the change
+    proposal.base_version = 2
+    proposal.save()
+    with pytest.raises(DecisionRefused, match="8 standing rules"):
+        proposal_apply(proposal=proposal, by="dev")
+
+
+@pytest.mark.django_db
+def test_undo_a_rule_needs_a_rule_owner(agent):
+    proposal = rule_proposal(agent)
+    proposal_apply(proposal=proposal, by="dev")
+    with pytest.raises(UndoRefused, match="Only a rule owner"):
+        change_undo(agent=agent, by="priya")
+    version = change_undo(agent=agent, by="dev", kind=Proposal.Kind.RULE)
+    assert version.standing_rules == []
+    assert Rejection.objects.filter(agent=agent, reason="undone").count() == 1
+
+
+# --- two people at once (PostgreSQL) -------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+@pytest.mark.parametrize("second", ["apply", "dismiss"])
+def test_two_people_deciding_at_once_have_exactly_one_effect(tenant, second):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (row locks); set DATABASE_URL")
+    from tests.factories import make_agent
+
+    agent = make_agent(tenant=tenant, slug="desk")
+    proposal = rule_proposal(agent)
+    barrier = threading.Barrier(2)
+    results: list[str] = []
+
+    def decide(action: str, by: str) -> None:
+        try:
+            barrier.wait(timeout=10)
+            if action == "apply":
+                proposal_apply(proposal=Proposal.objects.get(pk=proposal.pk), by=by)
+            else:
+                proposal_dismiss(proposal=Proposal.objects.get(pk=proposal.pk), by=by)
+            results.append("ok")
+        except ProposalNotWaiting:
+            results.append("refused")
+        finally:
+            connections.close_all()
+
+    threads = [
+        threading.Thread(target=decide, args=("apply", "dev")),
+        threading.Thread(target=decide, args=(second, "callum")),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(results) == ["ok", "refused"]
+    proposal.refresh_from_db()
+    versions = agent.versions.count()
+    rejections = Rejection.objects.filter(agent=agent).count()
+    if proposal.status == Proposal.Status.APPLIED:
+        assert (versions, rejections) == (2, 0)
+    else:
+        assert proposal.status == Proposal.Status.DISMISSED and (versions, rejections) == (1, 1)
