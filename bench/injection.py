@@ -36,7 +36,6 @@ from persona.injection import (  # noqa: E402
 )
 from tests.persona.injection_table import HELDOUT, TRAIN  # noqa: E402
 
-
 BENIGN_SLACK = 0.03
 
 
@@ -60,7 +59,9 @@ def report(name: str, rows: list[tuple[str, bool]]) -> None:
     flags = layer_flags(rows)
     for layer in ("patterns", "semantic", "combined"):
         det, fp, nh, nb = rates(flags[layer], labels)
-        print(f"{name:9s} {layer:9s} detection {det:6.1%} ({round(det * nh)}/{nh})   false positives {fp:6.1%} ({round(fp * nb)}/{nb})")
+        print(
+            f"{name:9s} {layer:9s} detection {det:6.1%} ({round(det * nh)}/{nh})   false positives {fp:6.1%} ({round(fp * nb)}/{nb})"
+        )
 
 
 def fit() -> None:
@@ -92,10 +93,18 @@ def fit() -> None:
     print(f"  threshold {t:.2f} margin {m:.2f} -> train detection {det:.1%} (slack {slack:.3f})")
     print(f"  in use:   threshold {SEMANTIC_THRESHOLD:.2f} margin {SEMANTIC_MARGIN:.2f}")
     hostile = sorted(
-        ((s.attack, s.attack - s.benign, t) for s, (t, y) in zip(scores, TRAIN, strict=True) if y and s),
+        (
+            (s.attack, s.attack - s.benign, t)
+            for s, (t, y) in zip(scores, TRAIN, strict=True)
+            if y and s
+        ),
     )
     benign = sorted(
-        ((s.attack, s.attack - s.benign, t) for s, (t, y) in zip(scores, TRAIN, strict=True) if not y and s),
+        (
+            (s.attack, s.attack - s.benign, t)
+            for s, (t, y) in zip(scores, TRAIN, strict=True)
+            if not y and s
+        ),
         reverse=True,
     )
     print("  closest benign train rows (attack sim, lead):")
@@ -119,6 +128,7 @@ def speed() -> None:
         elapsed = time.perf_counter() - start
         label = "patterns only " if not semantic else "with semantic "
         print(f"{label} {n / elapsed:10.0f} scans/s  ({n} distinct texts, batched)")
+    scan_many(texts, semantic=True)  # warm the cache (the speed rounds evicted some)
     start = time.perf_counter()
     for _ in range(20):
         scan_many(texts, semantic=True)
@@ -127,7 +137,9 @@ def speed() -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--fit", action="store_true", help="print the threshold search on train")
     args = parser.parse_args()
     t0 = time.perf_counter()

@@ -32,7 +32,7 @@ GUARDRAILS = [
     "Never disclose another customer's claim, address or policy number.",
     "Quote the policy clause before saying whether something is covered.",
     "Never give a final coverage decision; say a claims handler decides.",
-    "Refuse to change bank details over chat; send the customer to the secure form.",
+    "Send a customer who wants new bank details on file to the secure form.",
     "Say plainly when you do not know and offer to pass the question on.",
     "Keep medical details out of summaries unless the customer asks to include them.",
     "Do not promise a payout date.",
@@ -84,14 +84,16 @@ def setup_django(scratch: Path) -> bool:
 
 def per_second(fn: Callable[[], object], *, seconds: float) -> tuple[float, int]:
     """Calls per second of ``fn`` over about ``seconds`` (after one warm-up call)."""
+    t0 = time.perf_counter()
     fn()
+    batch = 50 if time.perf_counter() - t0 < 0.005 else 1
     count = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        for _ in range(50):
+        for _ in range(batch):
             fn()
-        count += 50
+        count += batch
         now = time.perf_counter()
         if now >= deadline:
             return count / (now - start), count
@@ -118,6 +120,7 @@ def main() -> None:
         from django.db import connection
 
         from memory.models import Principal, Tenant
+        from persona import injection
         from persona.models import Agent, AgentPersonaVersion
         from persona.plans import plan_get_or_rotate, prefix_fetch
         from persona.render import render_persona
@@ -169,6 +172,12 @@ def main() -> None:
                 )
                 return render_persona(version)
 
+            def full_render_cold_scan() -> object:
+                # what a render costs when the injection scan really runs (the first
+                # render in a process, or new text): empty the scan's result cache
+                injection._cache.clear()
+                return full_render()
+
             assert fetch_cached()[1] == fetch_db()[1] == plan.prefix_sha256
             assert full_render() == plan.prefix_text
 
@@ -176,6 +185,7 @@ def main() -> None:
             db_rate, _ = per_second(fetch_db, seconds=args.seconds)
             plan_rate, _ = per_second(plan_call, seconds=args.seconds)
             render_rate, renders = per_second(full_render, seconds=args.seconds)
+            cold_rate, colds = per_second(full_render_cold_scan, seconds=args.seconds)
 
             db = f"PostgreSQL {connection.pg_version}" if postgres else "SQLite (file, WAL)"
             print(f"database         {db}; cache {type(cache).__name__}")
@@ -197,8 +207,16 @@ def main() -> None:
                 f"{queries_per_call(full_render, calls=20):.2f}  ({renders:,} renders)"
             )
             print(
-                f"ratio            cached/render {cached_rate / render_rate:,.0f}x, "
-                f"no-cache/render {db_rate / render_rate:,.0f}x (goal >= 20x)"
+                f"full render      cold scan{cold_rate:>10,.1f}/s   (injection scan run each time, "
+                f"{colds:,} renders)"
+            )
+            print(
+                f"ratio vs render, scan results cached: cached fetch {cached_rate / render_rate:,.0f}x, "
+                f"uncached fetch {db_rate / render_rate:,.0f}x"
+            )
+            print(
+                f"ratio vs render, scan run:            cached fetch {cached_rate / cold_rate:,.0f}x, "
+                f"uncached fetch {db_rate / cold_rate:,.0f}x   (goal >= 20x)"
             )
         finally:
             Agent.objects.filter(tenant=tenant).delete()

@@ -117,9 +117,11 @@ for _base in (0x1F130, 0x1F150, 0x1F170, 0x1F1E6):
         _CONFUSABLES[chr(_base + _i)] = chr(ord("a") + _i)
 _CONFUSABLE_CHARS = frozenset(_CONFUSABLES)
 
-_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
-_LEET_WORD = re.compile(r"[a-z0-9@$]*[a-z][a-z0-9@$]*|[0-9@$]+(?=[a-z])[a-z0-9@$]*")
-_SPACED_LETTERS = re.compile(r"(?<![a-z])(?:[a-z][ .\-_*·]{1,3}){3,}[a-z](?![a-z])")
+_LEET = str.maketrans(
+    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+)
+_LEET_WORD = re.compile(r"[a-z0-9@$]*[a-z][a-z0-9@$]*")
+_SPACED_LETTERS = re.compile(r"(?<![a-z])(?:[a-z][ .\-_*·]){3,}[a-z](?![a-z])")
 _SPACES = re.compile(r"[^\S\n]+")
 _LINES = re.compile(r" *\n[\s]*")
 
@@ -134,14 +136,16 @@ def _decode_tags(text: str) -> tuple[str, bool]:
         return text, False
     flags = re.compile("\U0001f3f4[\U000e0061-\U000e007a]{2,6}\U000e007f")
     text = flags.sub("\U0001f3f4", text)
-    out, hidden = [], False
+    out: list[str] = []
+    hidden = in_run = False
     for ch in text:
         cp = ord(ch)
-        if 0xE0020 <= cp <= 0xE007E:
-            out.append(chr(cp - 0xE0000))
-            hidden = True
-        else:
-            out.append(ch)
+        is_tag = 0xE0020 <= cp <= 0xE007E
+        if is_tag != in_run:
+            out.append(" ")  # the hidden text is its own words
+            in_run = is_tag
+        out.append(chr(cp - 0xE0000) if is_tag else ch)
+        hidden = hidden or is_tag
     return "".join(out), hidden
 
 
@@ -164,10 +168,20 @@ def _fold_confusables(text: str) -> str:
 
 
 def _strip_marks(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return unicodedata.normalize(
-        "NFC", "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
-    )
+    """Drop accents on Latin letters ("précédentes" -> "precedentes").
+
+    Marks on other scripts stay: Cyrillic "й" is a letter of its own, not "и" + accent.
+    """
+    out: list[str] = []
+    base_is_latin = False
+    for c in unicodedata.normalize("NFKD", text):
+        if unicodedata.category(c) == "Mn":
+            if not base_is_latin:
+                out.append(c)
+            continue
+        base_is_latin = ord(c) < 0x0250
+        out.append(c)
+    return unicodedata.normalize("NFC", "".join(out))
 
 
 @dataclass(frozen=True)
@@ -186,10 +200,11 @@ def normalise(text: str) -> Normalised:
     text = _fold_confusables(text)
     text = _strip_marks(text)
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("’", "'").replace("‘", "'")
-    text = _SPACES.sub(" ", text)
-    text = _LINES.sub("\n", text).strip()
+    # Spelled-out words are joined before spaces collapse: one separator joins letters,
+    # a wider gap ends the word ("i g n o r e   p r e v i o u s" -> "ignore previous").
     matching = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text)
     matching = _SPACED_LETTERS.sub(lambda m: re.sub(r"[^a-z]", "", m.group(0)), matching)
+    text, matching = (_LINES.sub("\n", _SPACES.sub(" ", t)).strip() for t in (text, matching))
     return Normalised(text=text, matching=matching, tag_smuggling=hidden)
 
 
@@ -279,11 +294,9 @@ class SemanticScore:
 def semantic_scores(texts: Sequence[str]) -> list[SemanticScore | None]:
     """Best-scoring sentence of each normalised text (``None`` for empty text).
 
-    A sentence's score is its attack similarity minus nothing; the sentence chosen is
-    the one with the largest lead (attack - benign), which is what the decision uses.
+    The sentence reported is a hitting one if any, else the one with the largest lead
+    of attack similarity over benign similarity.
     """
-    import numpy as np
-
     ex = _Exemplars.get()
     owners: list[int] = []
     sentences: list[str] = []
@@ -310,7 +323,6 @@ def semantic_scores(texts: Sequence[str]) -> list[SemanticScore | None]:
         current = results[owner]
         if current is None or _semantic_rank(score) > _semantic_rank(current):
             results[owner] = score
-    del np
     return results
 
 
@@ -350,7 +362,9 @@ _cache_lock = threading.Lock()
 
 def _key(text: str, semantic: bool) -> tuple[str, bool]:
     # Keyed by a digest so a 6,000-character background does not sit in the cache twice.
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest(), semantic
+    return hashlib.blake2b(
+        text.encode("utf-8", "surrogatepass"), digest_size=16
+    ).hexdigest(), semantic
 
 
 def _cache_get(key: tuple[str, bool]) -> ScanResult | None:
@@ -380,7 +394,7 @@ def semantic_default() -> bool:
         from django.conf import settings
 
         if settings.configured and hasattr(settings, "PERSONA_INJECTION_SEMANTIC"):
-            value = settings.PERSONA_INJECTION_SEMANTIC
+            value = getattr(settings, "PERSONA_INJECTION_SEMANTIC")  # noqa: B009
     except ImportError:  # pragma: no cover - Django is always installed here
         pass
     if value is None:
@@ -391,7 +405,9 @@ def semantic_default() -> bool:
 
 
 def _combine(pattern_hits: tuple[str, ...], score: SemanticScore | None, ran: bool) -> ScanResult:
-    semantic_hits = (f"semantic.{score.family}",) if ran and _semantic_hit(score) else ()
+    semantic_hits = (
+        (f"semantic.{score.family}",) if ran and score is not None and _semantic_hit(score) else ()
+    )
     ids = pattern_hits + semantic_hits
     return ScanResult(
         blocked=bool(ids),

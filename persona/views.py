@@ -233,6 +233,7 @@ def _waiting_for(agent: Any) -> list[Proposal]:
         Proposal.objects.filter(agent=agent, status=Proposal.Status.WAITING).order_by("created_at", "id")
     )
     for p in proposals:
+        p.agent = agent  # the page's agent: no query per proposal
         p.quote_groups = group_quotes(p.evidence)
         for group in p.quote_groups:
             for quote in group["quotes"]:

@@ -1,0 +1,166 @@
+"""Every dashboard URL x every kind of user -> the expected status, and nothing of
+another tenant leaks. Rows are (url name, method); columns are the users below.
+
+anonymous          not logged in: the login page, whatever the URL
+rita   (reviewer)  of the agent's tenant, not a rule owner
+olivia (operator)  of the agent's tenant, not a rule owner (rule owners are named: rex)
+rex    (reviewer)  of the agent's tenant, the agent's rule owner
+otto   (operator)  of another tenant: every URL about the agent is a 404
+root   superuser   may do everything
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from learning.models import Proposal
+from learning.services import proposal_apply
+from tests.factories import TenantFactory, make_agent, make_user
+from tests.persona.test_views import (
+    add_conversations,
+    add_proposal,
+    add_review,
+    evidence_for,
+    learning_on,
+)
+
+USERS = ("anonymous", "rita", "olivia", "rex", "otto", "root")
+SECRET_NAME = "Harbour Helper"
+SECRET_TEXT = "Plan weekend bakery orders for market stalls."
+
+
+@pytest.fixture
+def world(db) -> dict[str, Any]:
+    acme = TenantFactory(name="Acme", slug="acme")
+    globex = TenantFactory(name="Globex", slug="globex")
+    agent = make_agent(tenant=acme, slug="helper", name=SECRET_NAME)
+    learning_on(agent, standing_rules=True, rule_owners=["rex"])
+    messages = add_conversations(agent, n=3)
+    evidence = evidence_for(messages)
+    applied = proposal_apply(proposal=add_proposal(agent, evidence=evidence), by="olivia")
+    sentence = add_proposal(agent, text="Draft supplier emails about flour deliveries.", evidence=evidence)
+    rule = add_proposal(agent, kind="rule", evidence=evidence)
+    review = add_review(agent, reason="Too few conversations.")
+    make_agent(tenant=globex, slug="globex-desk", name="Globex desk")
+    users = {
+        "rita": make_user("rita", role="reviewer", tenants=[acme]),
+        "olivia": make_user("olivia", role="operator", tenants=[acme]),
+        "rex": make_user("rex", role="reviewer", tenants=[acme]),
+        "otto": make_user("otto", role="operator", tenants=[globex]),
+        "root": make_user("root", superuser=True),
+    }
+    return {
+        "agent": agent,
+        "applied": applied,
+        "sentence": sentence,
+        "rule": rule,
+        "review": review,
+        "conversation": messages[0].conversation,
+        "users": users,
+    }
+
+
+def _url(name: str, w: dict[str, Any]) -> str:
+    slug = w["agent"].slug
+    args = {
+        "persona:evolution": [],
+        "persona:agent": [slug],
+        "persona:guardrails": [slug],
+        "persona:rules": [slug],
+        "persona:undo": [slug],
+        "learning:settings": [slug],
+        "learning:review_now": [slug],
+        "learning:review_status": [slug, w["review"].pk],
+        "learning:queue": [],
+        "learning:log": [],
+        "learning:proposal_apply": [w["sentence"].pk],
+        "learning:proposal_dismiss": [w["sentence"].pk],
+        "memory:conversations": [],
+        "memory:conversation": [w["conversation"].pk],
+    }
+    if name.endswith("#rule"):
+        return reverse(name[:-5], args=[w["rule"].pk])
+    return reverse(name, args=args[name])
+
+
+def _data(name: str, w: dict[str, Any]) -> dict[str, Any]:
+    if name == "learning:settings":
+        return {
+            "mode": "on-with-review", "every_n_turns": "20", "every_hours": "24", "min_conversations": "3",
+            "max_threads": "8", "max_messages_per_thread": "40", "min_users": "2", "min_corrections": "2",
+            "rule_owners": "rex", "proposer": "local", "standing_rules": "on",
+        }
+    if name in ("persona:guardrails", "persona:rules"):
+        return {"item": ["Give dates in full."], "pos": ["1"], "reason": "matrix", "expected_version": str(w["agent"].persona_version)}
+    return {}
+
+
+# (name, method) -> expected status per user, in the order of USERS. 302 for an
+# anonymous user means the login redirect (checked below); for others, a redirect
+# after a done (or refused, see STATE) action.
+MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
+    ("persona:evolution", "GET"): (302, 200, 200, 200, 200, 200),
+    ("persona:agent", "GET"): (302, 200, 200, 200, 404, 200),
+    ("persona:guardrails", "GET"): (302, 403, 200, 403, 404, 200),
+    ("persona:guardrails", "POST"): (302, 403, 302, 403, 404, 302),
+    ("persona:rules", "GET"): (302, 403, 403, 200, 404, 200),
+    ("persona:rules", "POST"): (302, 403, 403, 302, 404, 302),
+    ("persona:undo", "GET"): (302, 200, 200, 200, 404, 200),
+    ("persona:undo", "POST"): (302, 302, 302, 302, 404, 302),
+    ("learning:settings", "GET"): (302, 200, 200, 200, 404, 200),
+    ("learning:settings", "POST"): (302, 403, 302, 403, 404, 302),
+    ("learning:review_now", "POST"): (302, 302, 302, 302, 404, 302),
+    ("learning:review_status", "GET"): (302, 200, 200, 200, 404, 200),
+    ("learning:queue", "GET"): (302, 200, 200, 200, 200, 200),
+    ("learning:log", "GET"): (302, 200, 200, 200, 200, 200),
+    ("learning:proposal_apply", "POST"): (302, 302, 302, 302, 404, 302),
+    ("learning:proposal_dismiss", "POST"): (302, 302, 302, 302, 404, 302),
+    ("learning:proposal_apply#rule", "POST"): (302, 302, 302, 302, 404, 302),
+    ("learning:proposal_dismiss#rule", "POST"): (302, 302, 302, 302, 404, 302),
+    ("memory:conversations", "GET"): (302, 200, 200, 200, 200, 200),
+    ("memory:conversation", "GET"): (302, 200, 200, 200, 404, 200),
+}
+# What a POST must have done (True) or not (False) per user, for the actions whose
+# redirect hides a refusal.
+RULE_DECIDED = {"rita": False, "olivia": False, "rex": True, "root": True, "otto": False, "anonymous": False}
+
+CASES = [(name, method, user, MATRIX[(name, method)][i]) for (name, method) in MATRIX for i, user in enumerate(USERS)]
+
+
+@pytest.mark.parametrize(
+    ("name", "method", "user", "expected"), CASES, ids=[f"{n}-{m}-{u}" for n, m, u, _ in CASES]
+)
+def test_authorization_matrix(client, world, name: str, method: str, user: str, expected: int) -> None:
+    if user != "anonymous":
+        client.force_login(world["users"][user])
+    url = _url(name, world)
+    response = client.get(url) if method == "GET" else client.post(url, _data(name, world))
+    assert response.status_code == expected, f"{user} {method} {url}: {response.status_code}"
+    if user == "anonymous":
+        assert response["Location"].startswith(reverse("login") + "?next=")
+    if response.status_code == 200:
+        html = response.content.decode()
+        if user == "otto":
+            assert SECRET_NAME not in html and SECRET_TEXT not in html and "helper" not in html
+            assert "Globex desk" in html or name != "persona:evolution"
+        else:
+            assert "<html" in html
+    if name.endswith("#rule"):
+        rule = Proposal.objects.get(pk=world["rule"].pk)
+        assert (rule.status != "waiting") is RULE_DECIDED[user], f"{user}: rule is {rule.status}"
+    if name == "persona:undo" and method == "POST" and user in ("rita", "olivia", "rex", "root"):
+        assert Proposal.objects.get(pk=world["applied"].pk).status == "undone"
+
+
+def test_every_dashboard_url_is_in_the_matrix() -> None:
+    """A new page or action must be added to the matrix above."""
+    from django.urls import get_resolver
+
+    covered = {name.split("#")[0] for name, _ in MATRIX}
+    for namespace in ("persona", "learning", "memory"):
+        resolver = get_resolver().namespace_dict[namespace][1]
+        names = {f"{namespace}:{p.name}" for p in resolver.url_patterns if getattr(p, "name", None)}
+        assert names <= covered, names - covered
