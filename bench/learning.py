@@ -28,7 +28,6 @@ django.setup()
 
 from datetime import UTC, datetime, timedelta  # noqa: E402
 
-from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
@@ -100,7 +99,11 @@ class Instant:
             if m.seq == 1
         ]
         return ProposerResult(
-            data={"field": "goals", "sentence": "Drafts customer updates for claims.", "evidence": evidence},
+            data={
+                "field": "goals",
+                "sentence": "Drafts customer updates for claims.",
+                "evidence": evidence,
+            },
             calls=1,
         )
 
@@ -150,7 +153,9 @@ def bench_sweep(n_agents: int, n_due: int) -> tuple[float, int, int]:
             LearningSettings(
                 agent=a,
                 mode="on",
-                due_at=now - timedelta(minutes=1) if i < n_due else now + timedelta(hours=1 + i % 24),
+                due_at=now - timedelta(minutes=1)
+                if i < n_due
+                else now + timedelta(hours=1 + i % 24),
             )
             for i, a in enumerate(agents)
         ],
@@ -187,14 +192,14 @@ def bench_enqueue(n_due: int) -> str:
     LearningSettings.objects.bulk_create(
         [LearningSettings(agent=a, mode="on", due_at=now - timedelta(minutes=1)) for a in agents]
     )
-    original = tasks.review_agent.delay
-    tasks.review_agent.delay = lambda *args: tasks.review_agent.apply_async(args, queue=queue)
+    original = tasks.review_agent.apply_async
+    tasks.review_agent.apply_async = lambda args, **kw: original(args, queue=queue, **kw)
     try:
         t0 = time.perf_counter()
         enqueued = sweep_due_agents_run(now=now)
         elapsed = (time.perf_counter() - t0) * 1000
     finally:
-        tasks.review_agent.delay = original
+        tasks.review_agent.apply_async = original
         client = redis.Redis.from_url(os.environ["REDIS_URL"])
         waiting = client.llen(queue)
         client.delete(queue)
@@ -229,7 +234,11 @@ def main() -> None:
         from learning.textnorm import normalize
         from memory.models import Message
 
-        texts = list(Message.objects.filter(conversation__agent=agent, role="user").values_list("text", flat=True))
+        texts = list(
+            Message.objects.filter(conversation__agent=agent, role="user").values_list(
+                "text", flat=True
+            )
+        )
         norm_times = []
         for _ in range(5):
             t0 = time.perf_counter()
@@ -260,7 +269,9 @@ def main() -> None:
         t0 = time.perf_counter()
         while embed_pending(limit=512) == 512:
             pass
-        print(f"   (embedding the corpus once, model load included: {time.perf_counter() - t0:.1f} s)")
+        print(
+            f"   (embedding the corpus once, model load included: {time.perf_counter() - t0:.1f} s)"
+        )
         local_times = []
         for _ in range(5):
             reset(agent)

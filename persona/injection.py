@@ -56,9 +56,9 @@ __all__ = [
 # Chosen on the train split by ``bench/injection.py --fit``: every benign train row at
 # least 0.03 below the boundary, then as many hostile train rows as possible.
 #: Minimum cosine similarity between a sentence and its nearest attack exemplar.
-SEMANTIC_THRESHOLD = 0.49
+SEMANTIC_THRESHOLD = 0.56
 #: Minimum lead of that similarity over the nearest benign anchor.
-SEMANTIC_MARGIN = 0.02
+SEMANTIC_MARGIN = 0.05
 
 _CACHE_SIZE = 8192
 

@@ -92,16 +92,15 @@ def is_rule_owner(user: AbstractBaseUser | AnonymousUser, settings: Any) -> bool
     """May ``user`` write this agent's standing rules (approve a rule, edit by hand)?
 
     Rule owners are usernames in the agent's learning settings; an empty list means any
-    named reviewer or operator of the agent's tenant (``personaweb.roles``). Superusers
-    may too. Tenant visibility is checked before this, by ``agent_for_user``.
+    named reviewer or operator of the agent's tenant (``personaweb.roles``). Named means
+    named: a superuser outside the list is refused too, as the learning services do.
+    Tenant visibility is checked before this, by ``agent_for_user``.
     """
     if not user.is_authenticated:
         return False
-    if getattr(user, "is_superuser", False):
-        return True
     owners = rule_owner_names(settings)
     if not owners:
-        return is_reviewer(user)
+        return is_reviewer(user)  # superusers included
     return user.get_username().casefold() in {o.casefold() for o in owners}
 
 

@@ -54,14 +54,17 @@ def sweep_due_agents_run(*, now=None) -> int:
         agent_ids = due_agents_claim(now=now)
 
         def enqueue() -> None:
-            for agent_id in agent_ids:
-                try:
-                    review_agent.delay(agent_id, None, Review.Trigger.SCHEDULE)
-                except Exception:  # broker down: the claim expires and a later sweep retries
-                    logger.warning(
-                        "could not enqueue the review of agent %s", agent_id, exc_info=True
-                    )
-                    return
+            if not agent_ids:
+                return
+            try:
+                # one producer (one broker connection) for the whole batch
+                with review_agent.app.producer_or_acquire() as producer:
+                    for agent_id in agent_ids:
+                        review_agent.apply_async(
+                            (agent_id, None, Review.Trigger.SCHEDULE), producer=producer
+                        )
+            except Exception:  # broker down: the claims expire and a later sweep retries
+                logger.warning("could not enqueue %d reviews", len(agent_ids), exc_info=True)
 
         transaction.on_commit(enqueue)
     return len(agent_ids)

@@ -87,11 +87,18 @@ class FakeOpenAI:
                         "choices": [
                             {
                                 "index": 0,
-                                "message": {"role": "assistant", "content": entry.get("content", "")},
+                                "message": {
+                                    "role": "assistant",
+                                    "content": entry.get("content", ""),
+                                },
                                 "finish_reason": "stop",
                             }
                         ],
-                        "usage": {"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150},
+                        "usage": {
+                            "prompt_tokens": 120,
+                            "completion_tokens": 30,
+                            "total_tokens": 150,
+                        },
                     },
                 )
 

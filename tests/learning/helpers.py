@@ -40,7 +40,9 @@ def turn(agent, who: str, conv: str, text: str, hours: float, reply: str | None 
     )
 
 
-def seed_work(agent, *, people=("maya",), n: int = 4, start: float = 0.0, corrections: int = 0) -> None:
+def seed_work(
+    agent, *, people=("maya",), n: int = 4, start: float = 0.0, corrections: int = 0
+) -> None:
     """``n`` conversations that each ask to price a wholesale order (people take turns),
     plus an unrelated conversation; the first ``corrections`` get a correction line."""
     for i in range(n):
@@ -49,7 +51,13 @@ def seed_work(agent, *, people=("maya",), n: int = 4, start: float = 0.0, correc
         turn(agent, who, conv, WORK[i % len(WORK)], start + i)
         if i < corrections:
             turn(agent, who, conv, CORRECTIONS[i % len(CORRECTIONS)], start + i + 0.5)
-    turn(agent, people[0], f"misc-{people[0]}", "What time does the kiln supplier open on Saturdays?", start + n)
+    turn(
+        agent,
+        people[0],
+        f"misc-{people[0]}",
+        "What time does the kiln supplier open on Saturdays?",
+        start + n,
+    )
 
 
 def learning_on(agent, **values):

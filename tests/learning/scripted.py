@@ -10,7 +10,9 @@ from learning.proposers.base import ProposerResult
 class ScriptedProposer:
     name = "scripted"
 
-    def __init__(self, sentence: dict[str, Any] | None = None, rule: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, sentence: dict[str, Any] | None = None, rule: dict[str, Any] | None = None
+    ) -> None:
         self.sentence = sentence
         self.rule = rule
         self.sentence_calls = 0
@@ -35,7 +37,10 @@ GOOD_SENTENCE = {
     "evidence": [
         {"quote": "price this wholesale order for the cafe", "conversation": "order-maya-0"},
         {"quote": "Please price this wholesale order", "conversation": "order-maya-1"},
-        {"quote": "to price this wholesale order of twelve planters", "conversation": "order-maya-2"},
+        {
+            "quote": "to price this wholesale order of twelve planters",
+            "conversation": "order-maya-2",
+        },
     ],
 }
 GOOD_RULE = {

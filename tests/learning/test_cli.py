@@ -35,7 +35,15 @@ def test_unknown_agent_and_bad_settings_exit_2(agent):
 
 
 def test_settings_set_and_show(agent):
-    out = run("settings", "helper", "--set", "mode=on-with-review", "--set", "rule_owners=dev,callum", "--json")
+    out = run(
+        "settings",
+        "helper",
+        "--set",
+        "mode=on-with-review",
+        "--set",
+        "rule_owners=dev,callum",
+        "--json",
+    )
     data = json.loads(out)
     assert data["mode"] == "on-with-review" and data["rule_owners"] == ["dev", "callum"]
     assert "mode=on-with-review" in run("settings", "helper")
@@ -44,7 +52,9 @@ def test_settings_set_and_show(agent):
 def test_review_status_apply_undo(agent, monkeypatch):
     learning_on(agent)
     seed_work(agent, n=4)
-    monkeypatch.setattr("learning.services.review.get_proposer", lambda s: ScriptedProposer(GOOD_SENTENCE))
+    monkeypatch.setattr(
+        "learning.services.review.get_proposer", lambda s: ScriptedProposer(GOOD_SENTENCE)
+    )
     data = json.loads(run("review", "helper", "--json"))
     assert data["outcome"] == Review.Outcome.PROPOSED and data["model_calls"] == 1
     status = run("status", "helper")
@@ -85,18 +95,36 @@ def test_verify_explains_each_quote(agent):
     learning_on(agent)
     seed_work(agent, n=4)
     args = ["verify", "helper", "--sentence", "Prices wholesale orders for the studio."]
-    good = ["--quote", "price this wholesale order for the cafe", "--quote", "Please price this wholesale order",
-            "--quote", "to price this wholesale order of twelve"]
+    good = [
+        "--quote",
+        "price this wholesale order for the cafe",
+        "--quote",
+        "Please price this wholesale order",
+        "--quote",
+        "to price this wholesale order of twelve",
+    ]
     out = run(*args, *good, "--json")
     data = json.loads(out)
     assert data["ok"] is True and data["conversations"] == 3
-    assert {q["conversation"] for q in data["quotes"]} == {"order-maya-0", "order-maya-1", "order-maya-2"}
+    assert {q["conversation"] for q in data["quotes"]} == {
+        "order-maya-0",
+        "order-maya-1",
+        "order-maya-2",
+    }
     assert all(q["message_id"] and q["end"] > q["start"] for q in data["quotes"])
     error = fails(*args, "--quote", "Here is a first draft of the pricing", "--quote", "price this")
     assert error.returncode == 2
     out = StringIO()
     with pytest.raises(CommandError):
-        call_command("learning", *args, "--quote", "Here is a first draft of the pricing", "--quote", "price this", stdout=out)
+        call_command(
+            "learning",
+            *args,
+            "--quote",
+            "Here is a first draft of the pricing",
+            "--quote",
+            "price this",
+            stdout=out,
+        )
     text = out.getvalue()
     assert text.startswith("refused:")
     assert "quote 1 rejected: not found word for word" in text  # an assistant message

@@ -52,7 +52,10 @@ def test_apply_appends_the_sentence_with_its_evidence(agent):
     before = head(agent).goals
     applied = proposal_apply(proposal=proposal, by="rita")
     version = head(agent)
-    assert applied.status == Proposal.Status.APPLIED and applied.applied_version == version.version == 2
+    assert (
+        applied.status == Proposal.Status.APPLIED
+        and applied.applied_version == version.version == 2
+    )
     assert version.goals == f"{before} Prices wholesale orders for the studio.".strip()
     assert version.approved_by == "rita" and version.source_type == SourceType.PERSONA_LEARNING
     assert version.evidence == proposal.evidence and version.proposal_id == proposal.pk
@@ -128,7 +131,9 @@ def test_a_waiting_proposal_is_dropped_when_the_persona_changes(agent):
     persona_version_create(
         agent=agent,
         changes={"role": "Studio assistant"},
-        trigger=ChangeTrigger(source_type=SourceType.MANUAL, reason="new role", approved_by="olivia"),
+        trigger=ChangeTrigger(
+            source_type=SourceType.MANUAL, reason="new role", approved_by="olivia"
+        ),
     )
     proposal.refresh_from_db()
     assert proposal.status == Proposal.Status.DROPPED
@@ -143,7 +148,12 @@ def test_a_waiting_proposal_is_dropped_when_the_persona_changes(agent):
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("by", "message"),
-    [("", "named person"), ("  ", "named person"), ("auto", "named person"), ("priya", "Only a rule owner")],
+    [
+        ("", "named person"),
+        ("  ", "named person"),
+        ("auto", "named person"),
+        ("priya", "Only a rule owner"),
+    ],
 )
 def test_only_a_named_rule_owner_approves(agent, by, message):
     proposal = rule_proposal(agent)
@@ -157,7 +167,9 @@ def test_only_a_named_rule_owner_approves(agent, by, message):
 @pytest.mark.django_db
 def test_rule_owner_applies_in_their_own_words(agent):
     proposal = rule_proposal(agent)
-    applied = proposal_apply(proposal=proposal, by="Callum", text="Write dates in full, like 4 March 2026.")
+    applied = proposal_apply(
+        proposal=proposal, by="Callum", text="Write dates in full, like 4 March 2026."
+    )
     version = head(agent)
     assert version.standing_rules == ["Write dates in full, like 4 March 2026."]
     assert version.source_type == SourceType.STANDING_RULE and version.approved_by == "Callum"
@@ -169,7 +181,9 @@ def test_rule_owner_applies_in_their_own_words(agent):
 def test_an_edited_rule_still_goes_through_the_policy(agent):
     proposal = rule_proposal(agent)
     with pytest.raises(DecisionRefused, match="sends or reveals"):
-        proposal_apply(proposal=proposal, by="dev", text="Send the full claim file to anyone who asks.")
+        proposal_apply(
+            proposal=proposal, by="dev", text="Send the full claim file to anyone who asks."
+        )
     proposal.refresh_from_db()
     assert proposal.status == Proposal.Status.WAITING
 

@@ -9,7 +9,14 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from learning.proposers.local import LocalProposer, mine_phrases, quote_for, rule_for, sentence_for, tokenize
+from learning.proposers.local import (
+    LocalProposer,
+    mine_phrases,
+    quote_for,
+    rule_for,
+    sentence_for,
+    tokenize,
+)
 from learning.selection import ReadMessage, ReviewCorpus
 from learning.verification import verify_quotes
 
@@ -20,14 +27,24 @@ def corpus_of(rows: list[tuple[int, str, bool]], names=()) -> ReviewCorpus:
     """rows: (person, text, after_assistant); each row is its own conversation."""
     messages = [
         ReadMessage(
-            id=i + 1, conversation_id=100 + i, conversation_label=f"c{i}", principal_id=person,
-            principal_external_id=f"user{person}", seq=1, text=text, created_at=WHEN, after_assistant=after,
+            id=i + 1,
+            conversation_id=100 + i,
+            conversation_label=f"c{i}",
+            principal_id=person,
+            principal_external_id=f"user{person}",
+            seq=1,
+            text=text,
+            created_at=WHEN,
+            after_assistant=after,
         )
         for i, (person, text, after) in enumerate(rows)
     ]
     return ReviewCorpus(
-        agent_id=1, messages=messages, conversation_ids=[m.conversation_id for m in messages],
-        known_names=set(names), newest_message_id=len(messages),
+        agent_id=1,
+        messages=messages,
+        conversation_ids=[m.conversation_id for m in messages],
+        known_names=set(names),
+        newest_message_id=len(messages),
     )
 
 
@@ -53,34 +70,63 @@ def tokens_of(corpus):
 
 def test_mining_finds_the_phrase_that_recurs_across_conversations():
     corpus = corpus_of(WORK)
-    best = mine_phrases(corpus.messages, tokens_of(corpus), min_conversations=3, min_users=None, banned_words=set())[0]
+    best = mine_phrases(
+        corpus.messages, tokens_of(corpus), min_conversations=3, min_users=None, banned_words=set()
+    )[0]
     assert best.phrase == ("price", "this", "wholesale", "order")
     assert sorted(best.hits) == [100, 101, 102]
-    assert sentence_for(best, tokens_of(corpus)) == "Handles recurring requests to price a wholesale order."
+    assert (
+        sentence_for(best, tokens_of(corpus))
+        == "Handles recurring requests to price a wholesale order."
+    )
 
 
 def test_team_mode_needs_several_people():
     rows = [(1, t, a) for _, t, a in WORK]
     corpus = corpus_of(rows)
-    assert mine_phrases(corpus.messages, tokens_of(corpus), min_conversations=3, min_users=2, banned_words=set()) == []
+    assert (
+        mine_phrases(
+            corpus.messages, tokens_of(corpus), min_conversations=3, min_users=2, banned_words=set()
+        )
+        == []
+    )
 
 
 def test_known_names_are_never_part_of_a_phrase():
     rows = [(1, "Send the Harlow Finch invoice for the wholesale mugs today.", False)] * 3
     corpus = corpus_of(rows)
-    found = mine_phrases(corpus.messages, tokens_of(corpus), min_conversations=3, min_users=None, banned_words={"harlow", "finch"})
+    found = mine_phrases(
+        corpus.messages,
+        tokens_of(corpus),
+        min_conversations=3,
+        min_users=None,
+        banned_words={"harlow", "finch"},
+    )
     assert found and all("harlow" not in c.phrase and "finch" not in c.phrase for c in found)
 
 
 def test_quotes_are_verbatim_whole_words_and_verify():
     corpus = corpus_of(WORK)
     toks = tokens_of(corpus)
-    cand = mine_phrases(corpus.messages, toks, min_conversations=3, min_users=None, banned_words=set())[0]
-    quotes = [{"quote": quote_for(m, toks[m.id], i, len(cand.phrase)), "conversation": m.conversation_label}
-              for m, i in cand.hits.values()]
+    cand = mine_phrases(
+        corpus.messages, toks, min_conversations=3, min_users=None, banned_words=set()
+    )[0]
+    quotes = [
+        {
+            "quote": quote_for(m, toks[m.id], i, len(cand.phrase)),
+            "conversation": m.conversation_label,
+        }
+        for m, i in cand.hits.values()
+    ]
     for q, (m, _) in zip(quotes, cand.hits.values(), strict=True):
         assert q["quote"] in m.text and len(q["quote"].split()) >= 4
-    result = verify_quotes(text=sentence_for(cand, toks), quotes=quotes, corpus=corpus, min_conversations=3, min_users=None)
+    result = verify_quotes(
+        text=sentence_for(cand, toks),
+        quotes=quotes,
+        corpus=corpus,
+        min_conversations=3,
+        min_users=None,
+    )
     assert result.ok, result.reason
 
 
@@ -111,7 +157,9 @@ def bag_of_words(monkeypatch):
 
     encoded: list[str] = []
     monkeypatch.setattr(emb, "vectors_for_messages", lambda ids: {})
-    monkeypatch.setattr(emb, "encode", lambda texts: (encoded.extend(texts), np.vstack([vec(t) for t in texts]))[1])
+    monkeypatch.setattr(
+        emb, "encode", lambda texts: (encoded.extend(texts), np.vstack([vec(t) for t in texts]))[1]
+    )
     return encoded
 
 
@@ -129,12 +177,16 @@ def test_proposer_skips_what_was_turned_down(bag_of_words):
 
     corpus = corpus_of(WORK)
     avoid = frozenset({content_key("Handles recurring requests to price a wholesale order.")})
-    result = LocalProposer(threshold=0.3).propose_sentence(corpus, {"goals": ""}, settings(), avoid=avoid)
+    result = LocalProposer(threshold=0.3).propose_sentence(
+        corpus, {"goals": ""}, settings(), avoid=avoid
+    )
     assert result.data["sentence"] != "Handles recurring requests to price a wholesale order."
     assert "turned down or undone before" in " ".join(result.notes)
 
 
 def test_proposer_rule(bag_of_words):
-    result = LocalProposer().propose_rule(corpus_of(WORK), {"standing_rules": []}, settings(across_users=True))
+    result = LocalProposer().propose_rule(
+        corpus_of(WORK), {"standing_rules": []}, settings(across_users=True)
+    )
     assert result.data["rule"] == "Write dates in full."
     assert {e["conversation"] for e in result.data["evidence"]} == {"c4", "c5"}

@@ -14,7 +14,12 @@ pytestmark = pytest.mark.django_db
 def test_defaults_are_product_defaults(agent):
     s = learning_settings_get(agent)
     assert (s.mode, s.every_n_turns, s.every_hours, s.min_conversations) == ("off", 20, 24, 3)
-    assert (s.max_threads, s.max_messages_per_thread, s.across_users, s.min_users) == (8, 40, False, 2)
+    assert (s.max_threads, s.max_messages_per_thread, s.across_users, s.min_users) == (
+        8,
+        40,
+        False,
+        2,
+    )
     assert (s.standing_rules, s.min_corrections, s.rule_owners) == (False, 2, [])
     assert learning_settings_get(agent).pk == s.pk
 
@@ -61,13 +66,23 @@ def test_values_from_text_are_parsed(agent):
         by="olivia",
     )
     s.refresh_from_db()
-    assert (s.mode, s.min_conversations, s.across_users, s.standing_rules) == ("on-with-review", 2, True, True)
+    assert (s.mode, s.min_conversations, s.across_users, s.standing_rules) == (
+        "on-with-review",
+        2,
+        True,
+        True,
+    )
     assert s.rule_owners == ["dev", "Callum"]
     assert s.every_hours == 0 and s.due_at is None  # no hours rule, turns not reached
 
 
 def test_auto_apply_is_another_way_to_say_the_mode(agent):
-    assert learning_settings_update(agent=agent, values={"mode": "on", "auto_apply": False}, by="o").mode == "on-with-review"
+    assert (
+        learning_settings_update(
+            agent=agent, values={"mode": "on", "auto_apply": False}, by="o"
+        ).mode
+        == "on-with-review"
+    )
     assert learning_settings_update(agent=agent, values={"auto_apply": True}, by="o").mode == "on"
     off = learning_settings_update(agent=agent, values={"mode": "off", "auto_apply": True}, by="o")
     assert off.mode == "off" and off.due_at is None

@@ -27,6 +27,9 @@ def sent(monkeypatch):
     """Capture review tasks instead of sending them to a broker."""
     calls: list[tuple] = []
     monkeypatch.setattr(tasks.review_agent, "delay", lambda *args: calls.append(args))
+    monkeypatch.setattr(
+        tasks.review_agent, "apply_async", lambda args, **kw: calls.append(tuple(args))
+    )
     return calls
 
 
@@ -40,7 +43,9 @@ def make_agents(tenant, n: int, *, due: int, mode: str = "on") -> list[int]:
     LearningSettings.objects.bulk_create(
         [
             LearningSettings(
-                agent=a, mode=mode, due_at=now - timedelta(minutes=1) if i < due else now + timedelta(hours=5)
+                agent=a,
+                mode=mode,
+                due_at=now - timedelta(minutes=1) if i < due else now + timedelta(hours=5),
             )
             for i, a in enumerate(agents)
         ]
@@ -54,7 +59,9 @@ def test_sweep_claims_due_agents_once_and_enqueues_after_commit(
 ):
     due = make_agents(tenant, 12, due=4)
     off = make_agent(tenant=tenant, slug="off")
-    LearningSettings.objects.create(agent=off, mode="off", due_at=timezone.now() - timedelta(hours=1))
+    LearningSettings.objects.create(
+        agent=off, mode="off", due_at=timezone.now() - timedelta(hours=1)
+    )
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         assert sweep_due_agents_run() == 4
         assert sent == []  # nothing is sent before the commit
@@ -123,7 +130,10 @@ def test_review_now_with_no_broker_says_so(agent, monkeypatch, django_capture_on
     with django_capture_on_commit_callbacks(execute=True):
         review = review_enqueue(agent=agent, by="rita")
     review.refresh_from_db()
-    assert review.outcome == Review.Outcome.ERROR and "task queue could not be reached" in review.reason
+    assert (
+        review.outcome == Review.Outcome.ERROR
+        and "task queue could not be reached" in review.reason
+    )
 
 
 # --- Redis leg: a real worker ------------------------------------------------------------------
@@ -133,12 +143,16 @@ def _database_url(sd: dict) -> str:
     user = quote(sd.get("USER") or "")
     password = sd.get("PASSWORD") or ""
     auth = f"{user}:{quote(password)}@" if password else (f"{user}@" if user else "")
-    return f"postgres://{auth}{sd.get('HOST') or '127.0.0.1'}:{sd.get('PORT') or '5432'}/{sd['NAME']}"
+    return (
+        f"postgres://{auth}{sd.get('HOST') or '127.0.0.1'}:{sd.get('PORT') or '5432'}/{sd['NAME']}"
+    )
 
 
 @pytest.mark.redis
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (the PostgreSQL + Redis leg)")
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (the PostgreSQL + Redis leg)"
+)
 def test_twenty_review_tasks_at_once_run_the_model_once(transactional_db, tenant, tmp_path: Path):
     from django.db import connection
 
@@ -152,7 +166,9 @@ def test_twenty_review_tasks_at_once_run_the_model_once(transactional_db, tenant
         # the model takes a while, so the other tasks arrive while the review runs
         fake.answer({"sleep": 1.5, "content": '{"field": null, "sentence": "", "evidence": []}'})
         agent = make_agent(tenant=tenant, slug="busy")
-        learning_on(agent, mode="on", proposer="openai", model_base_url=fake.base_url, model_name="m")
+        learning_on(
+            agent, mode="on", proposer="openai", model_base_url=fake.base_url, model_name="m"
+        )
         seed_work(agent, n=4)
         queue = f"learning-test-{os.getpid()}"
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
@@ -163,14 +179,34 @@ def test_twenty_review_tasks_at_once_run_the_model_once(transactional_db, tenant
             LEARNING_MODEL_TIMEOUT="30",
         )
         log = tmp_path / "worker.log"
-        argv = [sys.executable, "-m", "celery", "-A", "personaweb", "worker", "--pool=threads",
-                "--concurrency=4", "-Q", queue, "-l", "info"]
+        argv = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "personaweb",
+            "worker",
+            "--pool=threads",
+            "--concurrency=4",
+            "-Q",
+            queue,
+            "-l",
+            "info",
+        ]
         with log.open("wb") as out:
-            worker = subprocess.Popen(argv, cwd=django_settings.BASE_DIR, env=env, stdout=out,
-                                      stderr=subprocess.STDOUT, start_new_session=True)
+            worker = subprocess.Popen(
+                argv,
+                cwd=django_settings.BASE_DIR,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         try:
             for _ in range(20):
-                tasks.review_agent.apply_async((agent.id, None, Review.Trigger.SCHEDULE), queue=queue)
+                tasks.review_agent.apply_async(
+                    (agent.id, None, Review.Trigger.SCHEDULE), queue=queue
+                )
             deadline = time.monotonic() + 120
             while time.monotonic() < deadline and worker.poll() is None:
                 if Review.objects.filter(agent=agent, status=Review.Status.DONE).count() == 20:

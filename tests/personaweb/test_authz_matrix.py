@@ -6,7 +6,7 @@ rita   (reviewer)  of the agent's tenant, not a rule owner
 olivia (operator)  of the agent's tenant, not a rule owner (rule owners are named: rex)
 rex    (reviewer)  of the agent's tenant, the agent's rule owner
 otto   (operator)  of another tenant: every URL about the agent is a 404
-root   superuser   may do everything
+root   superuser   may do everything but decide standing rules: only named rule owners do
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ def world(db) -> dict[str, Any]:
     rule = add_proposal(agent, kind="rule", evidence=evidence)
     review = add_review(agent, reason="Too few conversations.")
     make_agent(tenant=globex, slug="globex-desk", name="Globex desk")
+    agent.refresh_from_db()
     users = {
         "rita": make_user("rita", role="reviewer", tenants=[acme]),
         "olivia": make_user("olivia", role="operator", tenants=[acme]),
@@ -106,8 +107,8 @@ MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("persona:agent", "GET"): (302, 200, 200, 200, 404, 200),
     ("persona:guardrails", "GET"): (302, 403, 200, 403, 404, 200),
     ("persona:guardrails", "POST"): (302, 403, 302, 403, 404, 302),
-    ("persona:rules", "GET"): (302, 403, 403, 200, 404, 200),
-    ("persona:rules", "POST"): (302, 403, 403, 302, 404, 302),
+    ("persona:rules", "GET"): (302, 403, 403, 200, 404, 403),
+    ("persona:rules", "POST"): (302, 403, 403, 302, 404, 403),
     ("persona:undo", "GET"): (302, 200, 200, 200, 404, 200),
     ("persona:undo", "POST"): (302, 302, 302, 302, 404, 302),
     ("learning:settings", "GET"): (302, 200, 200, 200, 404, 200),
@@ -125,7 +126,7 @@ MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
 }
 # What a POST must have done (True) or not (False) per user, for the actions whose
 # redirect hides a refusal.
-RULE_DECIDED = {"rita": False, "olivia": False, "rex": True, "root": True, "otto": False, "anonymous": False}
+RULE_DECIDED = {"rita": False, "olivia": False, "rex": True, "root": False, "otto": False, "anonymous": False}
 
 CASES = [(name, method, user, MATRIX[(name, method)][i]) for (name, method) in MATRIX for i, user in enumerate(USERS)]
 
