@@ -487,7 +487,7 @@ class LocalProposer:
     ) -> str | None:
         from learning import policy
 
-        names = getattr(corpus, "known_names", set())
+        names: set[str] = getattr(corpus, "known_names", set())
         if kind == "rule":
             return policy.rule_refusal(rule=text, persona=persona, known_names=names)
         return policy.sentence_refusal(

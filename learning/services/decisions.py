@@ -9,6 +9,8 @@ waiting proposals, so decisions never deadlock with each other.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -115,7 +117,7 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
             raise DecisionRefused(
                 "The persona holds this rule already; turn the proposal down instead."
             )
-        changes = {"standing_rules": [*rules, rule]}
+        changes: dict[str, Any] = {"standing_rules": [*rules, rule]}
         source, applied_text = SourceType.STANDING_RULE, rule
     else:
         if text is not None:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from learning.models import LearningSettings, Proposal, Review
 from persona.models import AgentPersonaVersion
 from tests.factories import make_agent, make_user
-from tests.persona.test_views import (
+from tests.persona.test_views import (  # noqa: F401 (fast_passwords is an autouse fixture)
     HX,
     MAX_QUERIES,
     add_conversations,
@@ -20,6 +20,7 @@ from tests.persona.test_views import (
     add_review,
     count_queries,
     evidence_for,
+    fast_passwords,
     learning_on,
 )
 

@@ -9,13 +9,14 @@ from django.urls import reverse
 
 from memory.services import record_turn
 from tests.factories import make_agent, make_user
-from tests.persona.test_views import (
+from tests.persona.test_views import (  # noqa: F401 (fast_passwords is an autouse fixture)
     HX,
     MAX_QUERIES,
     add_conversations,
     add_proposal,
     count_queries,
     evidence_for,
+    fast_passwords,
 )
 
 

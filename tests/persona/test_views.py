@@ -21,6 +21,12 @@ from tests.factories import make_agent, make_user
 
 MAX_QUERIES = 15
 
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """Users are made per test; the default hasher would spend most of the time hashing."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
 # --- builders shared by the dashboard view tests ---------------------------------------
 
 QUOTE_TEXTS = [

@@ -19,11 +19,12 @@ from django.urls import reverse
 from learning.models import Proposal
 from learning.services import proposal_apply
 from tests.factories import TenantFactory, make_agent, make_user
-from tests.persona.test_views import (
+from tests.persona.test_views import (  # noqa: F401 (fast_passwords is an autouse fixture)
     add_conversations,
     add_proposal,
     add_review,
     evidence_for,
+    fast_passwords,
     learning_on,
 )
 

@@ -236,7 +236,7 @@ class Command(BaseCommand):
                 sentence=text, field=opts["field"], persona=persona, known_names=corpus.known_names
             )
         ok = verification.ok and not refusal and not corpus.skipped_reason
-        data = {
+        data: dict[str, Any] = {
             "ok": ok,
             "policy": refusal or "",
             "skipped": corpus.skipped_reason,
