@@ -290,9 +290,7 @@ def _persona_version_write(
             )
             agent.persona_version = version.version
             agent.name = state["name"]
-            _drop_waiting_proposals(
-                agent=locked, version=version.version, keep_proposal_id=trigger.proposal_id
-            )
+            _drop_waiting_proposals(agent=locked, version=version.version, trigger=trigger)
             return version
     except IntegrityError as exc:
         current = (
@@ -301,12 +299,20 @@ def _persona_version_write(
         raise PersonaVersionConflict(expected=expected_version, current=current) from exc
 
 
-def _drop_waiting_proposals(*, agent: Agent, version: int, keep_proposal_id: int | None) -> None:
+def _drop_waiting_proposals(*, agent: Agent, version: int, trigger: ChangeTrigger) -> None:
+    """A proposal waiting while the persona changes is dropped (seed 004).
+
+    One exception keeps "up to five rules waiting" meaningful: approving one standing
+    rule leaves the other waiting rules in place; each is checked again against the
+    persona of the moment when it is approved.
+    """
     from learning.models import Proposal
 
     qs = Proposal.objects.filter(agent=agent, status=Proposal.Status.WAITING)
-    if keep_proposal_id is not None:
-        qs = qs.exclude(pk=keep_proposal_id)
+    if trigger.proposal_id is not None:
+        qs = qs.exclude(pk=trigger.proposal_id)
+    if trigger.source_type == SourceType.STANDING_RULE and trigger.proposal_id is not None:
+        qs = qs.exclude(kind=Proposal.Kind.RULE)
     qs.update(
         status=Proposal.Status.DROPPED,
         status_reason=f"The persona changed (version {version}) while this proposal waited.",

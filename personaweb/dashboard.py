@@ -304,13 +304,17 @@ def group_quotes(evidence: Any) -> list[dict[str, Any]]:
     for item in evidence if isinstance(evidence, list) else []:
         if not isinstance(item, dict):
             continue
-        key = (item.get("conversation_id"), item.get("principal_external_id"))
+        # learning stores "conversation" and "user"; older records the long names
+        person = item.get("principal_external_id") or item.get("user") or ""
+        key = (item.get("conversation_id"), person)
         group = groups.get(key)
         if group is None:
             group = groups[key] = {
                 "conversation_id": item.get("conversation_id"),
-                "conversation_label": item.get("conversation_label") or item.get("conversation_id"),
-                "person": item.get("principal_external_id") or "",
+                "conversation_label": item.get("conversation_label")
+                or item.get("conversation")
+                or item.get("conversation_id"),
+                "person": person,
                 "quotes": [],
             }
         group["quotes"].append(item)

@@ -102,12 +102,12 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
         rule = " ".join((text if text is not None else proposal.text).split())
         if not rule:
             raise DecisionRefused("The rule is empty; write the rule or apply it as proposed.")
-        if text is not None and rule != proposal.text:
-            why = policy.rule_refusal(rule=rule, persona=persona, known_names=set())
-            if why:
-                raise DecisionRefused(
-                    f"The edited rule was refused: {why} The proposal keeps waiting."
-                )
+        # Checked again at approval: other rules may have been approved since it was
+        # proposed (approving one rule leaves the other waiting rules in place).
+        why = policy.rule_refusal(rule=rule, persona=persona, known_names=set())
+        if why:
+            edited = "edited " if text is not None and rule != proposal.text else ""
+            raise DecisionRefused(f"The {edited}rule was refused: {why} The proposal keeps waiting.")
         rules = list(persona["standing_rules"])
         if len(rules) >= MAX_RULES:
             raise DecisionRefused(

@@ -196,6 +196,45 @@ def test_any_named_person_approves_when_there_are_no_rule_owners(agent):
 
 
 @pytest.mark.django_db
+def test_approving_one_rule_leaves_the_other_waiting_rules(agent):
+    first = rule_proposal(agent, owners=())
+    second = Proposal.objects.create(
+        agent=agent,
+        kind=Proposal.Kind.RULE,
+        field="standing_rules",
+        text="Say the claim is under review until a handler decides.",
+        content_key="second-rule",
+        base_version=first.base_version,
+    )
+    proposal_apply(proposal=first, by="dev")
+    second.refresh_from_db()
+    assert second.status == Proposal.Status.WAITING
+    proposal_apply(proposal=second, by="dev")
+    assert head(agent).standing_rules == [
+        "Write dates in full.",
+        "Say the claim is under review until a handler decides.",
+    ]
+
+
+@pytest.mark.django_db
+def test_a_waiting_rule_that_repeats_an_approved_one_is_refused_at_approval(agent):
+    first = rule_proposal(agent, owners=())
+    repeat = Proposal.objects.create(
+        agent=agent,
+        kind=Proposal.Kind.RULE,
+        field="standing_rules",
+        text="Write all dates in full.",
+        content_key="repeat-rule",
+        base_version=first.base_version,
+    )
+    proposal_apply(proposal=first, by="dev")
+    with pytest.raises(DecisionRefused, match="keeps waiting"):
+        proposal_apply(proposal=repeat, by="dev")
+    repeat.refresh_from_db()
+    assert repeat.status == Proposal.Status.WAITING
+
+
+@pytest.mark.django_db
 def test_at_most_eight_rules_in_force(agent):
     proposal = rule_proposal(agent, owners=())
     persona_version_create(
