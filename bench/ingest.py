@@ -227,7 +227,7 @@ def write_import_file(path: Path, *, tag: str, messages: int, rng: random.Random
         for n in range(messages):
             conv = n // per_conv
             user_line = n % 2 == 0
-            row = {
+            row: dict[str, object] = {
                 "agent": f"bench-{tag}-import-{conv % 2}",
                 "user": f"person-{conv % 200}",
                 "conversation": f"import-{conv}",

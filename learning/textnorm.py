@@ -22,6 +22,7 @@ Words and their order are kept as they are: nothing here matches loosely.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -63,8 +64,49 @@ def _clusters(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+_ASCII_WORD = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*")
+
+
+def _normalize_ascii(text: str) -> NormText:
+    """Fast path with the same result as the general one for ASCII text.
+
+    In ASCII, NFKC is the identity, there are no invisible (Cf) characters nor combining
+    marks, ``casefold`` is ``lower`` and the backtick is the only quote to fold.
+    """
+    lowered = text.lower().replace("`", "'")
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for match in _ASCII_WORD.finditer(lowered):
+        if out:
+            # the separator maps to the first character after the previous word
+            sep = ends[-1]
+            out.append(" ")
+            starts.append(sep)
+            ends.append(sep + 1)
+        for i in range(match.start(), match.end()):
+            ch = lowered[i]
+            if ch == "'":
+                continue
+            out.append(ch)
+            starts.append(i)
+            ends.append(i + 1)
+    return NormText(text="".join(out), starts=tuple(starts), ends=tuple(ends))
+
+
+@functools.lru_cache(maxsize=8192)
 def normalize(text: str) -> NormText:
-    """The words of ``text``, folded, one space apart, with the map back to ``text``."""
+    """The words of ``text``, folded, one space apart, with the map back to ``text``.
+
+    Cached: a review normalises each message several times (directive check, sentence
+    and rule verification), and the result is immutable.
+    """
+    if text.isascii():
+        return _normalize_ascii(text)
+    return _normalize_general(text)
+
+
+def _normalize_general(text: str) -> NormText:
     # pass 1: fold each cluster to characters, dropping invisible ones
     units: list[tuple[str, int, int]] = []
     for start, end in _clusters(text):

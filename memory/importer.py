@@ -247,8 +247,11 @@ def import_records(
 
     records = plan.records
     first_line: dict[str, int] = {}
+    agent_labels: dict[str, str] = {}
     for record in records:
-        first_line.setdefault(record.agent_slug, record.line_no)
+        if record.agent_slug not in first_line:
+            first_line[record.agent_slug] = record.line_no
+            agent_labels[record.agent_slug] = record.agent_label
 
     # agents: few, so one create call each is fine
     agents = {a.slug: a for a in Agent.objects.filter(slug__in=list(first_line))}
@@ -258,13 +261,10 @@ def import_records(
         tenant, _ = Tenant.objects.get_or_create(
             slug=tenant_slug, defaults={"name": tenant_slug.title()}
         )
-        labels = {
-            r.agent_slug: r.agent_label for r in records if r.agent_slug in set(missing_agents)
-        }
         for slug in missing_agents:
             try:
                 agents[slug] = agent_create(
-                    tenant=tenant, name=labels[slug], slug=slug, created_by="memory import"
+                    tenant=tenant, name=agent_labels[slug], slug=slug, created_by="memory import"
                 )
             except PersonaError as exc:
                 raise ImportLineError(
@@ -334,6 +334,8 @@ def import_records(
             seen.add(dedupe)
             kept.append((record, dedupe))
     known_keys.clear()
+    if on_progress and skipped:
+        on_progress(skipped)  # lines already there count as done
 
     # new conversations are born with their final counts: no update pass over them
     new_convs = []

@@ -30,7 +30,9 @@ class Principal(models.Model):
     class Meta:
         ordering = ["external_id"]
         constraints = [
-            models.UniqueConstraint(fields=["tenant", "external_id"], name="principal_unique_external_id"),
+            models.UniqueConstraint(
+                fields=["tenant", "external_id"], name="principal_unique_external_id"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -38,11 +40,17 @@ class Principal(models.Model):
 
 
 class Conversation(models.Model):
-    agent = models.ForeignKey("persona.Agent", on_delete=models.CASCADE, related_name="conversations")
+    agent = models.ForeignKey(
+        "persona.Agent", on_delete=models.CASCADE, related_name="conversations"
+    )
     principal = models.ForeignKey(Principal, on_delete=models.CASCADE, related_name="conversations")
-    external_id = models.CharField(max_length=200, help_text="The host's label for this conversation.")
+    external_id = models.CharField(
+        max_length=200, help_text="The host's label for this conversation."
+    )
     memory_scope = models.CharField(max_length=100, default="default")
-    sealed = models.BooleanField(default=False, help_text="Sealed conversations are never read by learning.")
+    sealed = models.BooleanField(
+        default=False, help_text="Sealed conversations are never read by learning."
+    )
     started_at = models.DateTimeField()
     last_message_at = models.DateTimeField()
     message_count = models.PositiveIntegerField(default=0)
@@ -50,13 +58,18 @@ class Conversation(models.Model):
     class Meta:
         ordering = ["-last_message_at"]
         constraints = [
-            models.UniqueConstraint(fields=["agent", "external_id"], name="conversation_unique_external_id"),
+            models.UniqueConstraint(
+                fields=["agent", "external_id"], name="conversation_unique_external_id"
+            ),
         ]
         indexes = [
             # recent conversations of an agent (dashboard, learning)
             models.Index(fields=["agent", "-last_message_at", "-id"], name="conv_agent_recent"),
             # recent conversations of an agent with one person
-            models.Index(fields=["agent", "principal", "-last_message_at"], name="conv_agent_principal_recent"),
+            models.Index(
+                fields=["agent", "principal", "-last_message_at"],
+                name="conv_agent_principal_recent",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -72,6 +85,9 @@ class TextEmbedding(models.Model):
     vector = models.BinaryField(help_text="float32, little endian, L2-normalised")
     created_at = models.DateTimeField(auto_now_add=True)
 
+    def __str__(self) -> str:
+        return f"{self.model_name} {self.sha256[:12]}"
+
 
 class Message(models.Model):
     class Role(models.TextChoices):
@@ -80,7 +96,9 @@ class Message(models.Model):
         SYSTEM = "system", "system"
         TOOL = "tool", "tool"
 
-    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="messages"
+    )
     seq = models.PositiveIntegerField(help_text="Order inside the conversation, from 1.")
     role = models.CharField(max_length=10, choices=Role.choices)
     text = models.TextField()
@@ -88,20 +106,26 @@ class Message(models.Model):
     # sha256 of (role, time, text): makes imports idempotent without trusting a host id
     dedupe_key = models.CharField(max_length=64)
     text_sha256 = models.CharField(max_length=64)
-    embedding = models.ForeignKey(TextEmbedding, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    embedding = models.ForeignKey(
+        TextEmbedding, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["conversation", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["conversation", "seq"], name="message_unique_seq"),
-            models.UniqueConstraint(fields=["conversation", "dedupe_key"], name="message_unique_dedupe"),
+            models.UniqueConstraint(
+                fields=["conversation", "dedupe_key"], name="message_unique_dedupe"
+            ),
         ]
         indexes = [
             # user messages since a time, per conversation
             models.Index(fields=["conversation", "role", "created_at"], name="msg_conv_role_time"),
             models.Index(fields=["role", "created_at"], name="msg_role_time"),
             # messages still waiting for an embedding
-            models.Index(fields=["id"], name="msg_needs_embedding", condition=Q(embedding__isnull=True)),
+            models.Index(
+                fields=["id"], name="msg_needs_embedding", condition=Q(embedding__isnull=True)
+            ),
         ]
 
     def __str__(self) -> str:
@@ -109,7 +133,9 @@ class Message(models.Model):
 
 
 class ConversationSummary(models.Model):
-    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="summaries")
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="summaries"
+    )
     text = models.TextField()
     upto_seq = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -117,6 +143,9 @@ class ConversationSummary(models.Model):
     class Meta:
         ordering = ["conversation", "-created_at"]
         verbose_name_plural = "conversation summaries"
+
+    def __str__(self) -> str:
+        return f"summary of {self.conversation_id} up to #{self.upto_seq}"
 
 
 class EntityFact(models.Model):
@@ -139,9 +168,14 @@ class EntityFact(models.Model):
     entity = models.CharField(max_length=200)
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.THING)
     fact = models.TextField()
-    source_message = models.ForeignKey(Message, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    source_message = models.ForeignKey(
+        Message, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["entity"]
         indexes = [models.Index(fields=["tenant", "kind"], name="entityfact_tenant_kind")]
+
+    def __str__(self) -> str:
+        return f"{self.entity} ({self.kind})"

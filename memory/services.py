@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -26,7 +25,7 @@ def text_sha256(text: str) -> str:
 
 def message_dedupe_key(*, role: str, at: datetime, text: str) -> str:
     """Identity of a message inside its conversation: same role, time and text = same message."""
-    stamp = at.astimezone(dt_timezone.utc).isoformat(timespec="microseconds")
+    stamp = at.astimezone(UTC).isoformat(timespec="microseconds")
     return hashlib.sha256(f"{role}\x00{stamp}\x00{text}".encode()).hexdigest()
 
 

@@ -107,7 +107,9 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
         why = policy.rule_refusal(rule=rule, persona=persona, known_names=set())
         if why:
             edited = "edited " if text is not None and rule != proposal.text else ""
-            raise DecisionRefused(f"The {edited}rule was refused: {why} The proposal keeps waiting.")
+            raise DecisionRefused(
+                f"The {edited}rule was refused: {why} The proposal keeps waiting."
+            )
         rules = list(persona["standing_rules"])
         if len(rules) >= MAX_RULES:
             raise DecisionRefused(

@@ -399,3 +399,16 @@ def test_words_and_content_words():
     assert content_words("pricing") == content_words("prices") == content_words("price")
     assert content_words("Can you please help me with the orders?") == content_words("order")
     assert content_words("is it the one") == set()
+
+
+def test_ascii_fast_path_matches_the_general_normaliser():
+    import random
+    import string
+
+    from learning import textnorm
+
+    rng = random.Random(7)
+    alphabet = string.ascii_letters + string.digits + " '`.,-!?\n\t\"()"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        assert textnorm._normalize_ascii(text) == textnorm._normalize_general(text), text
