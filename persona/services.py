@@ -358,4 +358,9 @@ def agent_create(
         ),
         expected_version=0,
     )
+    # Learning settings exist from the start (mode off), so turns are counted and the
+    # schedule works as soon as an operator turns learning on.
+    from learning.models import LearningSettings
+
+    LearningSettings.objects.get_or_create(agent=agent)
     return agent

@@ -259,7 +259,10 @@ def test_screenshots_of_every_page(page, live_server, login, transactional_db, q
         Membership.objects.get_or_create(user=user, tenant=t)
     run_review("pip")
     review = run_review("claims-desk")
-    from learning.services import proposal_apply
+    from learning.services import learning_settings_update, proposal_apply
+
+    desk = Agent.objects.get(slug="claims-desk")
+    learning_settings_update(agent=desk, values={"rule_owners": ["dev", "callum", "olivia"]}, by="test")
 
     proposal_apply(proposal=Proposal.objects.get(agent__slug="pip", status="waiting"), by="olivia")
     conv = Conversation.objects.filter(agent__slug="claims-desk", sealed=False).order_by("-last_message_at").first()
