@@ -287,7 +287,7 @@ def test_screenshots_of_every_page(page, live_server, login, transactional_db, q
     page.set_viewport_size(WIDE)
     page.goto(base + "/persona/claims-desk/guardrails/")
     page.locator("textarea[name=item]").last.fill("x" * 250)
-    assert "too many" in page.locator(".char-count").last.inner_text()
+    assert "too many" in page.locator(".edit-row").last.locator(".char-count").inner_text()
     assert page.locator("[data-submit]").is_disabled()
     page.screenshot(path=str(screenshot_dir / "guardrails-over-limit-wide.png"), full_page=True)
     assert len(shots) == 2 * 21

@@ -59,8 +59,8 @@ def test_sweep_claims_due_agents_once_and_enqueues_after_commit(
 ):
     due = make_agents(tenant, 12, due=4)
     off = make_agent(tenant=tenant, slug="off")
-    LearningSettings.objects.create(
-        agent=off, mode="off", due_at=timezone.now() - timedelta(hours=1)
+    LearningSettings.objects.filter(agent=off).update(
+        mode="off", due_at=timezone.now() - timedelta(hours=1)
     )
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         assert sweep_due_agents_run() == 4

@@ -139,7 +139,11 @@ def _seed_desk(desk: DemoDesk, *, now: datetime, counts: SeedCounts) -> None:
                 )
                 counts.persona_versions += 1
         # Before the turns, so they count towards the first review.
-        LearningSettings.objects.get_or_create(agent=agent, defaults=desk.learning)
+        # agent_create makes the settings row (mode off); the demo turns learning on
+        # once, and a later run leaves an operator's own changes alone.
+        learning, _ = LearningSettings.objects.get_or_create(agent=agent)
+        if learning.turns_since_review == 0 and learning.last_review_at is None:
+            LearningSettings.objects.filter(pk=learning.pk).update(**desk.learning)
 
         for external_id, display_name in desk.people:
             principal, created = Principal.objects.get_or_create(
