@@ -106,8 +106,8 @@ def _review_context(review: Review, *, origin: str, user: Any) -> dict[str, Any]
 
 
 def _decorate(proposal: Proposal) -> Proposal:
-    proposal.quote_groups = group_quotes(proposal.evidence)
-    for group in proposal.quote_groups:
+    proposal.quote_groups = group_quotes(proposal.evidence)  # type: ignore[attr-defined]
+    for group in proposal.quote_groups:  # type: ignore[attr-defined]
         for quote in group["quotes"]:
             quote["mark"] = quote_mark_param(quote)
     return proposal
@@ -183,7 +183,7 @@ def _queue_qs(user: Any, *, agent_slug: str = ""):
 def _row_context(proposal: Proposal, user: Any, **extra: Any) -> dict[str, Any]:
     _decorate(proposal)
     settings = learning_settings_of(proposal.agent)
-    proposal.can_decide = proposal.kind != Proposal.Kind.RULE or is_rule_owner(user, settings)
+    proposal.can_decide = proposal.kind != Proposal.Kind.RULE or is_rule_owner(user, settings)  # type: ignore[attr-defined]
     proposal.rule_owners = rule_owner_names(settings)
     return {"p": proposal, **extra}
 
@@ -201,7 +201,11 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
     )
     for p in page.rows:
         _row_context(p, request.user)
-    context = {"page": page, "agent_slug": agent_slug, "base_query": query_without(request, "after")}
+    context = {
+        "page": page,
+        "agent_slug": agent_slug,
+        "base_query": query_without(request, "after"),
+    }
     if is_partial(request) and request.htmx.target == "queue-list":
         return render(request, "learning/queue.html#queue-list", context)
     return render(request, "learning/queue.html", context)
@@ -218,7 +222,9 @@ def _proposal_for(request: HtmxHttpRequest, pk: int) -> Proposal:
     return proposal
 
 
-def _decided(request: HtmxHttpRequest, proposal: Proposal, *, ok: str = "", error: str = "") -> HttpResponse:
+def _decided(
+    request: HtmxHttpRequest, proposal: Proposal, *, ok: str = "", error: str = ""
+) -> HttpResponse:
     """The answer to a decision: the row in place (htmx) or back where the form was."""
     if is_partial(request):
         proposal.refresh_from_db()
@@ -285,7 +291,9 @@ def proposal_dismiss(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except refusal_types() as exc:
         return _decided(request, proposal, error=f"Not turned down: {exc}")
     return _decided(
-        request, proposal, ok=f"Turned down for {proposal.agent.name}; it will not be proposed again."
+        request,
+        proposal,
+        ok=f"Turned down for {proposal.agent.name}; it will not be proposed again.",
     )
 
 
@@ -313,7 +321,9 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
         {"value": value, "label": label, "n": totals[f"o_{value}"]}
         for value, label in Review.Outcome.choices
     ]
-    rotations = scope_to_user(PlanRotation.objects.all(), user=request.user, path="plan__agent__tenant_id")
+    rotations = scope_to_user(
+        PlanRotation.objects.all(), user=request.user, path="plan__agent__tenant_id"
+    )
     if agent is not None:
         rotations = rotations.filter(plan__agent=agent)
     qs = base.select_related("agent")
@@ -333,7 +343,9 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
         "agent": agent,
         "outcome": outcome,
         "outcomes": Review.Outcome.choices,
-        "agents": list(visible_agents(request.user).order_by("name", "id").values_list("slug", "name")[:200]),
+        "agents": list(
+            visible_agents(request.user).order_by("name", "id").values_list("slug", "name")[:200]
+        ),
         "base_query": query_without(request, "after"),
     }
     if is_partial(request) and request.htmx.target == "log-body":

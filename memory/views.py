@@ -34,9 +34,9 @@ MESSAGES_PAGE = 100
 def conversations(request: HtmxHttpRequest) -> HttpResponse:
     agent_slug = request.GET.get("agent", "")
     agent = agent_for_user(request, agent_slug) if agent_slug else None
-    qs = scope_to_user(Conversation.objects.all(), user=request.user, path="agent__tenant_id").select_related(
-        "agent", "principal"
-    )
+    qs = scope_to_user(
+        Conversation.objects.all(), user=request.user, path="agent__tenant_id"
+    ).select_related("agent", "principal")
     if agent is not None:
         qs = qs.filter(agent=agent)
     sealed = request.GET.get("sealed", "")
@@ -54,7 +54,9 @@ def conversations(request: HtmxHttpRequest) -> HttpResponse:
         "page": page,
         "agent": agent,
         "sealed": sealed,
-        "agents": list(visible_agents(request.user).order_by("name", "id").values_list("slug", "name")[:200]),
+        "agents": list(
+            visible_agents(request.user).order_by("name", "id").values_list("slug", "name")[:200]
+        ),
         "base_query": query_without(request, "after"),
         "filtered": bool(agent or sealed),
     }
@@ -94,7 +96,9 @@ def _evidence_spans(conversation: Conversation) -> dict[int, list[tuple[int, int
 @login_required
 def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     conv = (
-        scope_to_user(Conversation.objects.filter(pk=pk), user=request.user, path="agent__tenant_id")
+        scope_to_user(
+            Conversation.objects.filter(pk=pk), user=request.user, path="agent__tenant_id"
+        )
         .select_related("agent", "principal")
         .first()
     )
@@ -106,9 +110,15 @@ def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         # its evidence is not stored any more
         focus = parse_mark_params(request.GET.getlist("mark"))
         spans = _evidence_spans(conv)
-        qs = Message.objects.filter(conversation=conv).only("id", "seq", "role", "text", "created_at")
+        qs = Message.objects.filter(conversation=conv).only(
+            "id", "seq", "role", "text", "created_at"
+        )
         page = keyset_page(
-            qs, fields=[("seq", False)], kinds=[int], cursor=request.GET.get("after"), size=MESSAGES_PAGE
+            qs,
+            fields=[("seq", False)],
+            kinds=[int],
+            cursor=request.GET.get("after"),
+            size=MESSAGES_PAGE,
         )
         rows = []
         first_focus = True

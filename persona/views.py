@@ -75,7 +75,12 @@ SORTS: dict[str, tuple[str, list[tuple[str, bool]], list[type]]] = {
     "version": ("Most versions first", [("persona_version", True), ("id", True)], [int, int]),
 }
 MODES = {"off": "off", "on": "on", "on-with-review": "on, with review"}
-WAITING = {"change": "a change waiting", "rules": "rules waiting", "any": "anything waiting", "none": "nothing waiting"}
+WAITING = {
+    "change": "a change waiting",
+    "rules": "rules waiting",
+    "any": "anything waiting",
+    "none": "nothing waiting",
+}
 
 
 def _evolution_queryset(user: Any, *, mode: str, waiting: str):
@@ -176,7 +181,9 @@ class TimelineEntry:
     undoable: bool
 
 
-def _timeline(agent: Any, *, before: int | None, undo_version: int | None) -> tuple[list[TimelineEntry], int | None]:
+def _timeline(
+    agent: Any, *, before: int | None, undo_version: int | None
+) -> tuple[list[TimelineEntry], int | None]:
     """One page of versions, newest first, each diffed against the version before it.
 
     One query: the page plus the one version below it (the base of the last diff,
@@ -194,14 +201,22 @@ def _timeline(agent: Any, *, before: int | None, undo_version: int | None) -> tu
         diffs = []
         for name in PERSONA_FIELDS:
             if old[name] != new[name]:
-                diffs.append((name.replace("_", " "), word_diff(field_text(old[name]), field_text(new[name]))))
+                diffs.append(
+                    (
+                        name.replace("_", " "),
+                        word_diff(field_text(old[name]), field_text(new[name])),
+                    )
+                )
         groups = group_quotes(version.evidence)
         for group in groups:
             for quote in group["quotes"]:
                 quote["mark"] = quote_mark_param(quote)
         entries.append(
             TimelineEntry(
-                version=version, diffs=diffs, quote_groups=groups, undoable=version.version == undo_version
+                version=version,
+                diffs=diffs,
+                quote_groups=groups,
+                undoable=version.version == undo_version,
             )
         )
     older = shown[-1].version if len(rows) > TIMELINE_PAGE else None
@@ -211,7 +226,9 @@ def _timeline(agent: Any, *, before: int | None, undo_version: int | None) -> tu
 def _latest_applied(agent: Any) -> Proposal | None:
     """The latest learned change still in force: what undo takes back."""
     return (
-        Proposal.objects.filter(agent=agent, status=Proposal.Status.APPLIED, applied_version__isnull=False)
+        Proposal.objects.filter(
+            agent=agent, status=Proposal.Status.APPLIED, applied_version__isnull=False
+        )
         .order_by("-applied_version", "-id")
         .first()
     )
@@ -221,21 +238,43 @@ def _caps(head: AgentPersonaVersion | None) -> list[dict[str, Any]]:
     if head is None:
         return []
     return [
-        {"label": "Guardrails", "used": len(head.guardrails or []), "limit": MAX_GUARDRAILS, "unit": ""},
-        {"label": "Standing rules", "used": len(head.standing_rules or []), "limit": MAX_RULES, "unit": ""},
-        {"label": "Goals", "used": len(head.goals), "limit": MAX_LEARNED_FIELD_CHARS, "unit": "characters"},
-        {"label": "Background", "used": len(head.background), "limit": MAX_LEARNED_FIELD_CHARS, "unit": "characters"},
+        {
+            "label": "Guardrails",
+            "used": len(head.guardrails or []),
+            "limit": MAX_GUARDRAILS,
+            "unit": "",
+        },
+        {
+            "label": "Standing rules",
+            "used": len(head.standing_rules or []),
+            "limit": MAX_RULES,
+            "unit": "",
+        },
+        {
+            "label": "Goals",
+            "used": len(head.goals),
+            "limit": MAX_LEARNED_FIELD_CHARS,
+            "unit": "characters",
+        },
+        {
+            "label": "Background",
+            "used": len(head.background),
+            "limit": MAX_LEARNED_FIELD_CHARS,
+            "unit": "characters",
+        },
     ]
 
 
 def _waiting_for(agent: Any) -> list[Proposal]:
     proposals = list(
-        Proposal.objects.filter(agent=agent, status=Proposal.Status.WAITING).order_by("created_at", "id")
+        Proposal.objects.filter(agent=agent, status=Proposal.Status.WAITING).order_by(
+            "created_at", "id"
+        )
     )
     for p in proposals:
         p.agent = agent  # the page's agent: no query per proposal
-        p.quote_groups = group_quotes(p.evidence)
-        for group in p.quote_groups:
+        p.quote_groups = group_quotes(p.evidence)  # type: ignore[attr-defined]
+        for group in p.quote_groups:  # type: ignore[attr-defined]
             for quote in group["quotes"]:
                 quote["mark"] = quote_mark_param(quote)
     return proposals
@@ -326,7 +365,10 @@ def undo(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         messages.error(request, f"Undo refused: {exc}")
         return redirect(agent_url)
     number = getattr(version, "version", None) or agent.persona_version
-    messages.success(request, f"Taken back. The persona is now at version {number}; this change will not be proposed again.")
+    messages.success(
+        request,
+        f"Taken back. The persona is now at version {number}; this change will not be proposed again.",
+    )
     return redirect(agent_url)
 
 

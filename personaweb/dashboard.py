@@ -85,7 +85,9 @@ def learning_settings_of(agent) -> Any:
 
 
 def rule_owner_names(settings: Any) -> list[str]:
-    return [str(n).strip() for n in (getattr(settings, "rule_owners", None) or []) if str(n).strip()]
+    return [
+        str(n).strip() for n in (getattr(settings, "rule_owners", None) or []) if str(n).strip()
+    ]
 
 
 def is_rule_owner(user: AbstractBaseUser | AnonymousUser, settings: Any) -> bool:
@@ -274,7 +276,9 @@ def marked_segments(text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[s
     template escapes each piece, so nothing here is trusted HTML.
     """
     n = len(text)
-    clean = sorted((max(0, s), min(n, e)) for s, e in spans if isinstance(s, int) and isinstance(e, int))
+    clean = sorted(
+        (max(0, s), min(n, e)) for s, e in spans if isinstance(s, int) and isinstance(e, int)
+    )
     merged: list[list[int]] = []
     for s, e in clean:
         if s >= e:
@@ -354,7 +358,10 @@ def refusal_types() -> tuple[type[Exception], ...]:
     from persona.errors import PersonaError
 
     types: list[type[Exception]] = [PersonaError]
-    for module, name in (("learning.errors", "LearningError"), ("learning.services", "LearningError")):
+    for module, name in (
+        ("learning.errors", "LearningError"),
+        ("learning.services", "LearningError"),
+    ):
         try:
             cls = getattr(import_module(module), name)
         except (ImportError, AttributeError):

@@ -121,6 +121,7 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
             )
         changes: dict[str, Any] = {"standing_rules": [*rules, rule]}
         source, applied_text = SourceType.STANDING_RULE, rule
+        learned: dict[str, str] | None = None
     else:
         if text is not None:
             raise DecisionRefused(
@@ -136,6 +137,13 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
             )
         changes = {proposal.field: new}
         source, applied_text = SourceType.PERSONA_LEARNING, proposal.text
+        n = len({e.get("conversation_id") for e in proposal.evidence or []})
+        approver = "applied automatically" if name == "auto" else f"approved by {name}"
+        learned = {
+            "field": proposal.field,
+            "sentence": proposal.text,
+            "note": f"recurring in {n} conversations, {approver}",
+        }
     version = persona_version_create(
         agent=agent,
         changes=changes,
@@ -145,6 +153,7 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
             approved_by=name,
             evidence=list(proposal.evidence or []),
             proposal_id=proposal.pk,
+            learned=learned,
         ),
         expected_version=agent.persona_version,
     )

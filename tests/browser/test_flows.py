@@ -8,7 +8,6 @@ what a worker would pick up.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +82,9 @@ def wait_for_text(page: Any, selector: str, text: str, timeout: int = 30_000) ->
 # --- operator: review now -> approve -> undo -------------------------------------------------
 
 
-def test_operator_reviews_approves_and_undoes(page, live_server, login, demo, queued, screenshot_dir: Path):
+def test_operator_reviews_approves_and_undoes(
+    page, live_server, login, demo, queued, screenshot_dir: Path
+):
     login(page, live_server, "olivia", "pw-olivia")
     page.get_by_role("link", name="Persona evolution").click()
     page.wait_for_load_state()
@@ -145,7 +146,9 @@ def test_reviewer_clears_three_proposals_with_the_keyboard(page, live_server, lo
     # dev reviews for both tenants and owns the desk's rules
     from personaweb.models import Membership
 
-    Membership.objects.get_or_create(user=make_user_ref("dev"), tenant=Tenant.objects.get(slug="maya"))
+    Membership.objects.get_or_create(
+        user=make_user_ref("dev"), tenant=Tenant.objects.get(slug="maya")
+    )
     login(page, live_server, "dev", "pw-dev")
     page.goto(f"{live_server.url}/learning/queue/")
     rows = page.locator(".qrow[data-waiting='1']")
@@ -167,7 +170,10 @@ def test_reviewer_clears_three_proposals_with_the_keyboard(page, live_server, lo
     assert page.locator(".qrow[data-waiting='1']").count() == 0
     statuses = [Proposal.objects.get(pk=p.pk).status for p in waiting]
     assert statuses == ["applied", "dismissed", "applied"]
-    assert "Write dates in full." in AgentPersonaVersion.objects.filter(agent__slug="claims-desk").first().standing_rules
+    assert (
+        "Write dates in full."
+        in AgentPersonaVersion.objects.filter(agent__slug="claims-desk").first().standing_rules
+    )
     page.reload()
     assert "Nothing waits for review" in page.inner_text("main")
 
@@ -221,20 +227,27 @@ def _shoot(page: Any, base: str, path: str, name: str, out: Path, shots: list[st
         assert response is not None and response.status < 400, (path, response and response.status)
         page.wait_for_load_state("networkidle")
         # nothing may stick out sideways at either width
-        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
         assert overflow <= 1, f"{name} {label} scrolls sideways by {overflow}px"
         file = out / f"{name}-{label}.png"
         page.screenshot(path=str(file), full_page=True)
         shots.append(file.name)
 
 
-def test_screenshots_of_every_page(page, live_server, login, transactional_db, queued, screenshot_dir: Path):
+def test_screenshots_of_every_page(
+    page, live_server, login, transactional_db, queued, screenshot_dir: Path
+):
     shots: list[str] = []
     tenant = Tenant.objects.create(name="Empty Co", slug="empty-co")
     make_user("olivia", role="operator", tenants=[tenant])
     login(page, live_server, "olivia", "pw-olivia")
     base = live_server.url
-    shoot: Callable[[str, str], None] = lambda path, name: _shoot(page, base, path, name, screenshot_dir, shots)  # noqa: E731
+
+    def shoot(path: str, name: str) -> None:
+        _shoot(page, base, path, name, screenshot_dir, shots)
+
     for path, name in [
         ("/persona/", "evolution-empty"),
         ("/learning/queue/", "queue-empty"),
@@ -262,10 +275,16 @@ def test_screenshots_of_every_page(page, live_server, login, transactional_db, q
     from learning.services import learning_settings_update, proposal_apply
 
     desk = Agent.objects.get(slug="claims-desk")
-    learning_settings_update(agent=desk, values={"rule_owners": ["dev", "callum", "olivia"]}, by="test")
+    learning_settings_update(
+        agent=desk, values={"rule_owners": ["dev", "callum", "olivia"]}, by="test"
+    )
 
     proposal_apply(proposal=Proposal.objects.get(agent__slug="pip", status="waiting"), by="olivia")
-    conv = Conversation.objects.filter(agent__slug="claims-desk", sealed=False).order_by("-last_message_at").first()
+    conv = (
+        Conversation.objects.filter(agent__slug="claims-desk", sealed=False)
+        .order_by("-last_message_at")
+        .first()
+    )
     sealed = Conversation.objects.filter(sealed=True).first()
     for path, name in [
         ("/persona/", "evolution-full"),

@@ -305,3 +305,21 @@ def test_two_people_deciding_at_once_have_exactly_one_effect(tenant, second):
         assert (versions, rejections) == (2, 0)
     else:
         assert proposal.status == Proposal.Status.DISMISSED and (versions, rejections) == (1, 1)
+
+
+@pytest.mark.django_db
+def test_the_prompt_shows_a_reason_for_a_learned_sentence_and_no_user_words(agent):
+    from persona.render import render_persona
+
+    proposal = sentence_proposal(agent)
+    proposal_apply(proposal=proposal, by="rita")
+    prompt = render_persona(head(agent))
+    assert (
+        '(Learned: "Prices wholesale orders for the studio." '
+        "(recurring in 3 conversations, approved by rita).)" in prompt
+    )
+    for quote in proposal.evidence:
+        assert quote["quote"] not in prompt
+    change_undo(agent=agent, by="rita", proposal=proposal)
+    after = render_persona(head(agent))
+    assert "Learned:" not in after and "Prices wholesale orders" not in after

@@ -60,9 +60,20 @@ SETTINGS = {
 def test_settings_form_shows_every_field_with_limits(operator_client, desk):
     html = operator_client.get(reverse("learning:settings", args=["helper"])).content.decode()
     for name in (
-        "mode", "every_n_turns", "every_hours", "min_conversations", "max_threads",
-        "max_messages_per_thread", "across_users", "min_users", "standing_rules",
-        "min_corrections", "rule_owners", "proposer", "model_base_url", "model_name",
+        "mode",
+        "every_n_turns",
+        "every_hours",
+        "min_conversations",
+        "max_threads",
+        "max_messages_per_thread",
+        "across_users",
+        "min_users",
+        "standing_rules",
+        "min_corrections",
+        "rule_owners",
+        "proposer",
+        "model_base_url",
+        "model_name",
     ):
         assert f'name="{name}"' in html, name
     assert 'min="2"' in html and 'max="50"' in html
@@ -115,7 +126,9 @@ def test_settings_query_count(operator_client, desk, django_assert_max_num_queri
 
 @pytest.mark.django_db
 def test_review_now_with_htmx_returns_a_polling_status(operator_client, desk):
-    response = operator_client.post(reverse("learning:review_now", args=["helper"]), {"origin": "agent"}, **HX)
+    response = operator_client.post(
+        reverse("learning:review_now", args=["helper"]), {"origin": "agent"}, **HX
+    )
     html = response.content.decode()
     review = Review.objects.get(agent=desk)
     assert review.status == "queued" and review.requested_by == "olivia"
@@ -131,7 +144,9 @@ def test_review_now_without_htmx_redirects_to_the_status_page(operator_client, d
     response = operator_client.post(reverse("learning:review_now", args=["helper"]))
     review = Review.objects.get(agent=desk)
     assert response.status_code == 302
-    assert response["Location"].startswith(reverse("learning:review_status", args=["helper", review.pk]))
+    assert response["Location"].startswith(
+        reverse("learning:review_status", args=["helper", review.pk])
+    )
 
 
 @pytest.mark.django_db
@@ -149,7 +164,9 @@ def test_review_status_stops_polling_when_done_and_says_why(operator_client, des
 def test_review_status_shows_the_proposal_with_quotes(operator_client, desk):
     messages = add_conversations(desk, n=3)
     proposal = add_proposal(desk, evidence=evidence_for(messages))
-    review = add_review(desk, outcome="proposed", reason="Proposed one sentence.", proposal=proposal)
+    review = add_review(
+        desk, outcome="proposed", reason="Proposed one sentence.", proposal=proposal
+    )
     part = operator_client.get(
         reverse("learning:review_status", args=["helper", review.pk]), {"origin": "agent"}, **HX
     ).content.decode()
@@ -162,14 +179,21 @@ def test_review_status_shows_the_proposal_with_quotes(operator_client, desk):
 def test_review_status_of_another_agent_is_404(operator_client, tenant, desk):
     other = make_agent(tenant=tenant, slug="other")
     review = add_review(other)
-    assert operator_client.get(reverse("learning:review_status", args=["helper", review.pk])).status_code == 404
+    assert (
+        operator_client.get(
+            reverse("learning:review_status", args=["helper", review.pk])
+        ).status_code
+        == 404
+    )
 
 
 # --- queue ---------------------------------------------------------------------------------
 
 
 @pytest.mark.django_db
-def test_queue_lists_waiting_proposals_oldest_first_with_grouped_quotes(reviewer_client, tenant, other_tenant, desk):
+def test_queue_lists_waiting_proposals_oldest_first_with_grouped_quotes(
+    reviewer_client, tenant, other_tenant, desk
+):
     messages = add_conversations(desk, n=3)
     first = add_proposal(desk, evidence=evidence_for(messages))
     second = add_proposal(desk, kind="rule", evidence=evidence_for(messages))
@@ -190,7 +214,9 @@ def test_queue_approve_with_htmx_updates_the_row_in_place(reviewer_client, desk)
     proposal = add_proposal(desk, evidence=evidence_for(messages))
     response = reviewer_client.post(reverse("learning:proposal_apply", args=[proposal.pk]), **HX)
     html = response.content.decode()
-    assert html.lstrip().startswith(f'<li class="qrow proposal decided" id="proposal-{proposal.pk}"')
+    assert html.lstrip().startswith(
+        f'<li class="qrow proposal decided" id="proposal-{proposal.pk}"'
+    )
     assert 'data-waiting="0"' in html and "Approved for Helper: persona version 2." in html
     proposal.refresh_from_db()
     assert proposal.status == "applied" and proposal.decided_by == "rita"
@@ -200,16 +226,22 @@ def test_queue_approve_with_htmx_updates_the_row_in_place(reviewer_client, desk)
 @pytest.mark.django_db
 def test_queue_dismiss_without_htmx_redirects_with_a_message(reviewer_client, desk):
     proposal = add_proposal(desk)
-    response = reviewer_client.post(reverse("learning:proposal_dismiss", args=[proposal.pk]), follow=True)
+    response = reviewer_client.post(
+        reverse("learning:proposal_dismiss", args=[proposal.pk]), follow=True
+    )
     assert "Turned down for Helper" in response.content.decode()
     proposal.refresh_from_db()
     assert proposal.status == "dismissed"
 
 
 @pytest.mark.django_db
-def test_rule_approval_by_a_non_owner_is_refused_and_keeps_waiting(reviewer_client, client, desk, rex):
+def test_rule_approval_by_a_non_owner_is_refused_and_keeps_waiting(
+    reviewer_client, client, desk, rex
+):
     proposal = add_proposal(desk, kind="rule")
-    html = reviewer_client.post(reverse("learning:proposal_apply", args=[proposal.pk]), **HX).content.decode()
+    html = reviewer_client.post(
+        reverse("learning:proposal_apply", args=[proposal.pk]), **HX
+    ).content.decode()
     assert "Only this agent&#x27;s rule owners (rex) may approve a standing rule" in html
     assert 'data-waiting="1"' in html
     proposal.refresh_from_db()
@@ -217,19 +249,25 @@ def test_rule_approval_by_a_non_owner_is_refused_and_keeps_waiting(reviewer_clie
     # the owner approves it, in their own words
     client.force_login(rex)
     html = client.post(
-        reverse("learning:proposal_apply", args=[proposal.pk]), {"text": "Write dates out in full."}, **HX
+        reverse("learning:proposal_apply", args=[proposal.pk]),
+        {"text": "Write dates out in full."},
+        **HX,
     ).content.decode()
     assert "Rule approved" in html
     proposal.refresh_from_db()
     assert proposal.status == "applied" and proposal.applied_text == "Write dates out in full."
-    assert AgentPersonaVersion.objects.get(agent=desk, version=2).standing_rules == ["Write dates out in full."]
+    assert AgentPersonaVersion.objects.get(agent=desk, version=2).standing_rules == [
+        "Write dates out in full."
+    ]
 
 
 @pytest.mark.django_db
 def test_a_decided_proposal_cannot_be_decided_twice(reviewer_client, desk):
     proposal = add_proposal(desk)
     reviewer_client.post(reverse("learning:proposal_dismiss", args=[proposal.pk]), **HX)
-    html = reviewer_client.post(reverse("learning:proposal_apply", args=[proposal.pk]), **HX).content.decode()
+    html = reviewer_client.post(
+        reverse("learning:proposal_apply", args=[proposal.pk]), **HX
+    ).content.decode()
     assert "no longer waiting" in html
 
 
@@ -244,7 +282,9 @@ def test_queue_empty_state_and_viewer_refused(reviewer_client, client, tenant):
 @pytest.mark.django_db
 def test_queue_pages_by_keyset(reviewer_client, desk, monkeypatch):
     monkeypatch.setattr("personaweb.dashboard.PAGE_SIZE", 2)
-    ids = [add_proposal(desk, kind="rule", text=f"Rule number {i} for the desk.").pk for i in range(5)]
+    ids = [
+        add_proposal(desk, kind="rule", text=f"Rule number {i} for the desk.").pk for i in range(5)
+    ]
     seen: list[int] = []
     url = reverse("learning:queue")
     query: dict[str, str] = {}
@@ -260,7 +300,9 @@ def test_queue_pages_by_keyset(reviewer_client, desk, monkeypatch):
 
 
 @pytest.mark.django_db
-def test_queue_query_count_does_not_grow(reviewer_client, tenant, desk, django_assert_max_num_queries):
+def test_queue_query_count_does_not_grow(
+    reviewer_client, tenant, desk, django_assert_max_num_queries
+):
     url = reverse("learning:queue")
     messages = add_conversations(desk, n=3)
     add_proposal(desk, evidence=evidence_for(messages))
@@ -281,13 +323,30 @@ def test_queue_query_count_does_not_grow(reviewer_client, tenant, desk, django_a
 @pytest.mark.django_db
 def test_log_lists_reviews_with_counts(operator_client, other_tenant, desk):
     add_review(desk, outcome="nothing_to_do", reason="Too few conversations: 1 of 3.")
-    add_review(desk, outcome="refused", reason="The sentence holds a rule.", model_calls=1, tokens_in=900, tokens_out=40)
-    add_review(desk, outcome="refused", reason="Quotes not found.", model_calls=1, tokens_in=800, tokens_out=30)
+    add_review(
+        desk,
+        outcome="refused",
+        reason="The sentence holds a rule.",
+        model_calls=1,
+        tokens_in=900,
+        tokens_out=40,
+    )
+    add_review(
+        desk,
+        outcome="refused",
+        reason="Quotes not found.",
+        model_calls=1,
+        tokens_in=800,
+        tokens_out=30,
+    )
     add_review(make_agent(tenant=other_tenant, slug="elsewhere"), reason="Hidden review.")
     html = operator_client.get(reverse("learning:log")).content.decode()
     assert "Too few conversations: 1 of 3." in html and "Hidden review." not in html
     counts = dict(
-        (label, int(n)) for n, label in re.findall(r'<span class="num">([\d,]+)</span><span class="label">([\w ]+)</span>', html)
+        (label, int(n))
+        for n, label in re.findall(
+            r'<span class="num">([\d,]+)</span><span class="label">([\w ]+)</span>', html
+        )
     )
     assert counts["reviews"] == 3 and counts["refused"] == 2 and counts["nothing to do"] == 1
     assert counts["model calls"] == 2
@@ -300,12 +359,16 @@ def test_log_htmx_and_paging(operator_client, desk, monkeypatch):
     monkeypatch.setattr("personaweb.dashboard.PAGE_SIZE", 2)
     for i in range(3):
         add_review(desk, reason=f"Reason {i}.")
-    part = operator_client.get(reverse("learning:log"), {"agent": "helper"}, HTTP_HX_TARGET="log-body", **HX)
+    part = operator_client.get(
+        reverse("learning:log"), {"agent": "helper"}, HTTP_HX_TARGET="log-body", **HX
+    )
     html = part.content.decode()
     assert html.lstrip().startswith('<div id="log-body">') and "<html" not in html
     assert "Reason 2." in html and "Reason 0." not in html
     after = re.search(r'after=([\w-]+)"', html).group(1)
-    html = operator_client.get(reverse("learning:log"), {"agent": "helper", "after": after}).content.decode()
+    html = operator_client.get(
+        reverse("learning:log"), {"agent": "helper", "after": after}
+    ).content.decode()
     assert "Reason 0." in html and "Reason 2." not in html
 
 
@@ -315,7 +378,9 @@ def test_log_empty_state(operator_client):
 
 
 @pytest.mark.django_db
-def test_log_query_count_does_not_grow(operator_client, tenant, desk, django_assert_max_num_queries):
+def test_log_query_count_does_not_grow(
+    operator_client, tenant, desk, django_assert_max_num_queries
+):
     url = reverse("learning:log")
     add_review(desk)
     small = count_queries(operator_client, url)

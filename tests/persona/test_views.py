@@ -27,6 +27,7 @@ def fast_passwords(settings):
     """Users are made per test; the default hasher would spend most of the time hashing."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
+
 # --- builders shared by the dashboard view tests ---------------------------------------
 
 QUOTE_TEXTS = [
@@ -51,7 +52,9 @@ def add_conversations(agent, *, n: int, person: str = "p1", prefix: str = "conv"
     return out
 
 
-def evidence_for(messages: list[Any], *, quote: str = "plan the sourdough order") -> list[dict[str, Any]]:
+def evidence_for(
+    messages: list[Any], *, quote: str = "plan the sourdough order"
+) -> list[dict[str, Any]]:
     items = []
     for m in messages:
         start = m.text.find(quote)
@@ -70,9 +73,13 @@ def evidence_for(messages: list[Any], *, quote: str = "plan the sourdough order"
     return items
 
 
-def add_proposal(agent, *, kind: str = "sentence", text: str | None = None, evidence=None) -> Proposal:
+def add_proposal(
+    agent, *, kind: str = "sentence", text: str | None = None, evidence=None
+) -> Proposal:
     field = "standing_rules" if kind == "rule" else "goals"
-    text = text or ("Give dates in full." if kind == "rule" else "Plan weekend bakery orders for market stalls.")
+    text = text or (
+        "Give dates in full." if kind == "rule" else "Plan weekend bakery orders for market stalls."
+    )
     return Proposal.objects.create(
         agent=agent,
         kind=kind,
@@ -84,7 +91,9 @@ def add_proposal(agent, *, kind: str = "sentence", text: str | None = None, evid
     )
 
 
-def add_review(agent, *, outcome: str = "nothing_to_do", reason: str = "Too few conversations.", **kw) -> Review:
+def add_review(
+    agent, *, outcome: str = "nothing_to_do", reason: str = "Too few conversations.", **kw
+) -> Review:
     return Review.objects.create(
         agent=agent, trigger="manual", status="done", outcome=outcome, reason=reason, **kw
     )
@@ -120,13 +129,20 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def desk(tenant):
-    agent = make_agent(tenant=tenant, slug="helper", name="Helper", guardrails=["Never share a customer's address."])
+    agent = make_agent(
+        tenant=tenant,
+        slug="helper",
+        name="Helper",
+        guardrails=["Never share a customer's address."],
+    )
     learning_on(agent, standing_rules=True)
     return agent
 
 
 @pytest.mark.django_db
-def test_evolution_lists_every_visible_agent_with_its_state(operator_client, tenant, other_tenant, desk):
+def test_evolution_lists_every_visible_agent_with_its_state(
+    operator_client, tenant, other_tenant, desk
+):
     quiet = make_agent(tenant=tenant, slug="quiet", name="Quiet")
     make_agent(tenant=other_tenant, slug="elsewhere", name="Elsewhere desk")
     add_proposal(desk)
@@ -182,7 +198,9 @@ def test_evolution_keyset_pages(operator_client, tenant, monkeypatch):
 
 @pytest.mark.django_db
 def test_evolution_htmx_returns_the_table_only(operator_client, desk):
-    response = operator_client.get(reverse("persona:evolution"), HTTP_HX_TARGET="agents-table", **HX)
+    response = operator_client.get(
+        reverse("persona:evolution"), HTTP_HX_TARGET="agents-table", **HX
+    )
     html = response.content.decode()
     assert html.lstrip().startswith('<section id="agents-table"')
     assert "<html" not in html and "Helper" in html
@@ -195,7 +213,9 @@ def test_evolution_empty_state_says_what_to_do(operator_client):
 
 
 @pytest.mark.django_db
-def test_evolution_query_count_does_not_grow(operator_client, tenant, desk, django_assert_max_num_queries):
+def test_evolution_query_count_does_not_grow(
+    operator_client, tenant, desk, django_assert_max_num_queries
+):
     url = reverse("persona:evolution")
     small = count_queries(operator_client, url)
     for i in range(12):
@@ -266,7 +286,9 @@ def test_agent_timeline_pages_with_htmx(operator_client, desk, monkeypatch):
     html = operator_client.get(url).content.decode()
     assert re.findall(r'data-version="(\d+)"', html) == ["6", "5", "4"]
     assert "?before=4" in html
-    part = operator_client.get(url, {"before": "4"}, HTTP_HX_TARGET="timeline", **HX).content.decode()
+    part = operator_client.get(
+        url, {"before": "4"}, HTTP_HX_TARGET="timeline", **HX
+    ).content.decode()
     assert part.lstrip().startswith('<section class="card" id="timeline"')
     assert re.findall(r'data-version="(\d+)"', part) == ["3", "2", "1"]
     assert "<html" not in part
@@ -284,7 +306,12 @@ def test_agent_page_query_count_does_not_grow(operator_client, desk, django_asse
     add_versions(desk, 25)  # drops the waiting proposal: add more after
     add_proposal(desk, evidence=evidence_for(messages))
     add_proposal(desk, kind="rule", evidence=evidence_for(messages))
-    add_proposal(desk, kind="rule", text="Say a referred claim is under review.", evidence=evidence_for(messages))
+    add_proposal(
+        desk,
+        kind="rule",
+        text="Say a referred claim is under review.",
+        evidence=evidence_for(messages),
+    )
     for _ in range(5):
         add_review(desk)
     assert count_queries(operator_client, url) == small
@@ -335,7 +362,9 @@ def test_undo_refusal_is_shown_when_the_field_was_edited(operator_client, desk):
         trigger=Trigger(source_type="ui_form", reason="rewrite", approved_by="olivia"),
     )
     before = desk.versions.count()
-    html = operator_client.post(reverse("persona:undo", args=["helper"]), follow=True).content.decode()
+    html = operator_client.post(
+        reverse("persona:undo", args=["helper"]), follow=True
+    ).content.decode()
     assert "Undo refused" in html and "would lose that edit" in html
     assert desk.versions.count() == before
 
@@ -349,7 +378,15 @@ def test_undo_with_nothing_learned_says_so(operator_client, desk):
 # --- guardrail editor -----------------------------------------------------------------------
 
 
-def _post_list(client, url: str, items: list[str], *, reason: str = "Policy update", expected: int, **extra: Any):
+def _post_list(
+    client,
+    url: str,
+    items: list[str],
+    *,
+    reason: str = "Policy update",
+    expected: int,
+    **extra: Any,
+):
     data: dict[str, Any] = {
         "item": items,
         "pos": [str(i + 1) for i in range(len(items))],
@@ -367,11 +404,17 @@ def test_guardrail_editor_saves_a_new_ui_form_version(operator_client, desk):
     assert "Not writable by learning" in page
     assert 'name="expected_version" value="1"' in page
     response = _post_list(
-        operator_client, url, ["Never share a customer's address.", "Quote the tide table first."], expected=1
+        operator_client,
+        url,
+        ["Never share a customer's address.", "Quote the tide table first."],
+        expected=1,
     )
     assert response.status_code == 302
     version = AgentPersonaVersion.objects.get(agent=desk, version=2)
-    assert version.guardrails == ["Never share a customer's address.", "Quote the tide table first."]
+    assert version.guardrails == [
+        "Never share a customer's address.",
+        "Quote the tide table first.",
+    ]
     assert version.source_type == SourceType.UI_FORM
     assert version.approved_by == "olivia" and version.reason == "Policy update"
 
@@ -387,7 +430,10 @@ def test_guardrail_editor_reorders_and_removes(operator_client, desk):
         "expected_version": "1",
     }
     assert operator_client.post(url, data).status_code == 302
-    assert AgentPersonaVersion.objects.get(agent=desk, version=2).guardrails == ["Second rail.", "First rail."]
+    assert AgentPersonaVersion.objects.get(agent=desk, version=2).guardrails == [
+        "Second rail.",
+        "First rail.",
+    ]
 
 
 @pytest.mark.django_db
@@ -397,10 +443,16 @@ def test_guardrail_editor_reorders_and_removes(operator_client, desk):
         (["Fine rail."], "", "Say why you are making this change"),
         ([f"Rail number {i}." for i in range(13)], "Too many", "at most 12 guardrails"),
         (["x" * 241], "Too long", "the limit is 240"),
-        (["Use the key AKIAIOSFODNN7EXAMPLE for the bucket."], "Secret", "looks like it holds a secret"),
+        (
+            ["Use the key AKIAIOSFODNN7EXAMPLE for the bucket."],
+            "Secret",
+            "looks like it holds a secret",
+        ),
     ],
 )
-def test_guardrail_editor_refuses_and_keeps_the_input(operator_client, desk, items, reason, message):
+def test_guardrail_editor_refuses_and_keeps_the_input(
+    operator_client, desk, items, reason, message
+):
     url = reverse("persona:guardrails", args=["helper"])
     response = _post_list(operator_client, url, items, reason=reason, expected=1)
     assert response.status_code == 200
@@ -462,10 +514,14 @@ def test_rule_owner_edits_rules_and_others_are_refused(client, tenant, desk):
     assert client.get(url).status_code == 403
     client.force_login(rex)
     assert "Rule owners: rex" in client.get(url).content.decode()
-    bad = _post_list(client, url, ["Give dates in full. Always sign off."], reason="house style", expected=1)
+    bad = _post_list(
+        client, url, ["Give dates in full. Always sign off."], reason="house style", expected=1
+    )
     assert "more than one sentence" in bad.content.decode()
     ok = _post_list(client, url, ["Give dates in full."], reason="house style", expected=1)
     assert ok.status_code == 302
-    assert AgentPersonaVersion.objects.get(agent=desk, version=2).standing_rules == ["Give dates in full."]
+    assert AgentPersonaVersion.objects.get(agent=desk, version=2).standing_rules == [
+        "Give dates in full."
+    ]
     html = client.get(url, **HX).content.decode()
     assert "Give dates in full." in html

@@ -42,7 +42,9 @@ def world(db) -> dict[str, Any]:
     messages = add_conversations(agent, n=3)
     evidence = evidence_for(messages)
     applied = proposal_apply(proposal=add_proposal(agent, evidence=evidence), by="olivia")
-    sentence = add_proposal(agent, text="Draft supplier emails about flour deliveries.", evidence=evidence)
+    sentence = add_proposal(
+        agent, text="Draft supplier emails about flour deliveries.", evidence=evidence
+    )
     rule = add_proposal(agent, kind="rule", evidence=evidence)
     review = add_review(agent, reason="Too few conversations.")
     make_agent(tenant=globex, slug="globex-desk", name="Globex desk")
@@ -91,12 +93,25 @@ def _url(name: str, w: dict[str, Any]) -> str:
 def _data(name: str, w: dict[str, Any]) -> dict[str, Any]:
     if name == "learning:settings":
         return {
-            "mode": "on-with-review", "every_n_turns": "20", "every_hours": "24", "min_conversations": "3",
-            "max_threads": "8", "max_messages_per_thread": "40", "min_users": "2", "min_corrections": "2",
-            "rule_owners": "rex", "proposer": "local", "standing_rules": "on",
+            "mode": "on-with-review",
+            "every_n_turns": "20",
+            "every_hours": "24",
+            "min_conversations": "3",
+            "max_threads": "8",
+            "max_messages_per_thread": "40",
+            "min_users": "2",
+            "min_corrections": "2",
+            "rule_owners": "rex",
+            "proposer": "local",
+            "standing_rules": "on",
         }
     if name in ("persona:guardrails", "persona:rules"):
-        return {"item": ["Give dates in full."], "pos": ["1"], "reason": "matrix", "expected_version": str(w["agent"].persona_version)}
+        return {
+            "item": ["Give dates in full."],
+            "pos": ["1"],
+            "reason": "matrix",
+            "expected_version": str(w["agent"].persona_version),
+        }
     return {}
 
 
@@ -127,15 +142,28 @@ MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
 }
 # What a POST must have done (True) or not (False) per user, for the actions whose
 # redirect hides a refusal.
-RULE_DECIDED = {"rita": False, "olivia": False, "rex": True, "root": False, "otto": False, "anonymous": False}
+RULE_DECIDED = {
+    "rita": False,
+    "olivia": False,
+    "rex": True,
+    "root": False,
+    "otto": False,
+    "anonymous": False,
+}
 
-CASES = [(name, method, user, MATRIX[(name, method)][i]) for (name, method) in MATRIX for i, user in enumerate(USERS)]
+CASES = [
+    (name, method, user, MATRIX[(name, method)][i])
+    for (name, method) in MATRIX
+    for i, user in enumerate(USERS)
+]
 
 
 @pytest.mark.parametrize(
     ("name", "method", "user", "expected"), CASES, ids=[f"{n}-{m}-{u}" for n, m, u, _ in CASES]
 )
-def test_authorization_matrix(client, world, name: str, method: str, user: str, expected: int) -> None:
+def test_authorization_matrix(
+    client, world, name: str, method: str, user: str, expected: int
+) -> None:
     if user != "anonymous":
         client.force_login(world["users"][user])
     url = _url(name, world)
