@@ -183,8 +183,9 @@ def _queue_qs(user: Any, *, agent_slug: str = ""):
 def _row_context(proposal: Proposal, user: Any, **extra: Any) -> dict[str, Any]:
     _decorate(proposal)
     settings = learning_settings_of(proposal.agent)
-    proposal.can_decide = proposal.kind != Proposal.Kind.RULE or is_rule_owner(user, settings)  # type: ignore[attr-defined]
-    proposal.rule_owners = rule_owner_names(settings)
+    may = proposal.kind != Proposal.Kind.RULE or is_rule_owner(user, settings)
+    proposal.can_decide = may  # type: ignore[attr-defined]
+    proposal.rule_owners = rule_owner_names(settings)  # type: ignore[attr-defined]
     return {"p": proposal, **extra}
 
 

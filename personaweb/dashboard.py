@@ -212,7 +212,7 @@ def query_without(request: HttpRequest, *drop: str) -> str:
 def is_partial(request: HttpRequest) -> bool:
     """An htmx swap (not a history restore, which needs the whole page)."""
     htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not htmx.history_restore_request
+    return htmx is not None and bool(htmx) and not htmx.history_restore_request
 
 
 def with_messages_oob(request: HttpRequest, response: HttpResponse) -> HttpResponse:
