@@ -9,8 +9,12 @@ from django.db import models
 class Membership(models.Model):
     """A dashboard user belongs to one or more tenants; superusers see all."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
-    tenant = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    tenant = models.ForeignKey(
+        "memory.Tenant", on_delete=models.CASCADE, related_name="memberships"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

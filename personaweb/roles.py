@@ -26,20 +26,27 @@ def _group_names(user: AbstractBaseUser | AnonymousUser) -> frozenset[str]:
         if not user.is_authenticated:
             cached = frozenset()
         else:
-            cached = frozenset(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
+            cached = frozenset(user.groups.values_list("name", flat=True))  # type: ignore[union-attr,attr-defined]
         user._pw_groups = cached  # type: ignore[union-attr]
     return cached
 
 
 def is_operator(user: AbstractBaseUser | AnonymousUser) -> bool:
-    return bool(user.is_authenticated and (getattr(user, "is_superuser", False) or OPERATOR in _group_names(user)))
+    return bool(
+        user.is_authenticated
+        and (getattr(user, "is_superuser", False) or OPERATOR in _group_names(user))
+    )
 
 
 def is_reviewer(user: AbstractBaseUser | AnonymousUser) -> bool:
     """Reviewers work the queue; operators may review too."""
     return bool(
         user.is_authenticated
-        and (getattr(user, "is_superuser", False) or REVIEWER in _group_names(user) or OPERATOR in _group_names(user))
+        and (
+            getattr(user, "is_superuser", False)
+            or REVIEWER in _group_names(user)
+            or OPERATOR in _group_names(user)
+        )
     )
 
 
@@ -50,7 +57,7 @@ def visible_tenants(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tenant]:
         return Tenant.objects.none()
     if getattr(user, "is_superuser", False):
         return Tenant.objects.all()
-    return Tenant.objects.filter(memberships__user=user)
+    return Tenant.objects.filter(memberships__user_id=user.pk)
 
 
 def visible_tenant_ids(user: AbstractBaseUser | AnonymousUser) -> list[int] | None:
