@@ -8,7 +8,16 @@ from persona.admin import ReadOnlyAdmin
 
 @admin.register(LearningSettings)
 class LearningSettingsAdmin(admin.ModelAdmin):
-    list_display = ["agent", "mode", "proposer", "every_n_turns", "every_hours", "across_users", "standing_rules", "due_at"]
+    list_display = [
+        "agent",
+        "mode",
+        "proposer",
+        "every_n_turns",
+        "every_hours",
+        "across_users",
+        "standing_rules",
+        "due_at",
+    ]
     list_filter = ["mode", "across_users", "standing_rules"]
     readonly_fields = ["turns_since_review", "last_review_at", "last_seen_message_id", "due_at"]
     list_select_related = ["agent"]
@@ -16,7 +25,15 @@ class LearningSettingsAdmin(admin.ModelAdmin):
 
 @admin.register(Review)
 class ReviewAdmin(ReadOnlyAdmin):
-    list_display = ["agent", "trigger", "status", "outcome", "model_calls", "queued_at", "finished_at"]
+    list_display = [
+        "agent",
+        "trigger",
+        "status",
+        "outcome",
+        "model_calls",
+        "queued_at",
+        "finished_at",
+    ]
     list_filter = ["outcome", "trigger", "status"]
     list_select_related = ["agent"]
 

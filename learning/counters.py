@@ -23,7 +23,10 @@ def note_turns(*, agent_id: int, turns: int = 1) -> None:
         due_at=Case(
             When(
                 turns_since_review__gte=F("every_n_turns") - turns,
-                then=Case(When(due_at__isnull=True, then=Value(now)), default=Least(F("due_at"), Value(now))),
+                then=Case(
+                    When(due_at__isnull=True, then=Value(now)),
+                    default=Least(F("due_at"), Value(now)),
+                ),
             ),
             default=F("due_at"),
         ),

@@ -52,6 +52,9 @@ class LearningSettings(models.Model):
             models.Index(fields=["due_at"], name="learning_due", condition=~Q(mode="off")),
         ]
 
+    def __str__(self) -> str:
+        return f"learning settings of agent {self.agent_id} ({self.mode})"
+
     @property
     def auto_apply(self) -> bool:
         return self.mode == Mode.ON
@@ -91,7 +94,9 @@ class Review(models.Model):
     outcome = models.CharField(max_length=20, choices=Outcome.choices, blank=True)
     reason = models.TextField(blank=True)
     details = models.JSONField(default=dict, blank=True)
-    proposal = models.ForeignKey("Proposal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    proposal = models.ForeignKey(
+        "Proposal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-queued_at", "-id"]
@@ -105,6 +110,9 @@ class Review(models.Model):
             models.Index(fields=["agent", "-queued_at", "-id"], name="review_agent_recent"),
             models.Index(fields=["outcome"], name="review_outcome"),
         ]
+
+    def __str__(self) -> str:
+        return f"review {self.pk} of agent {self.agent_id}: {self.outcome or self.status}"
 
 
 class Proposal(models.Model):
@@ -120,7 +128,9 @@ class Proposal(models.Model):
         UNDONE = "undone", "undone"
 
     agent = models.ForeignKey("persona.Agent", on_delete=models.CASCADE, related_name="proposals")
-    review = models.ForeignKey(Review, null=True, blank=True, on_delete=models.SET_NULL, related_name="proposals")
+    review = models.ForeignKey(
+        Review, null=True, blank=True, on_delete=models.SET_NULL, related_name="proposals"
+    )
     kind = models.CharField(max_length=10, choices=Kind.choices)
     field = models.CharField(max_length=20)  # goals | background | standing_rules
     text = models.TextField()
@@ -128,9 +138,13 @@ class Proposal(models.Model):
     evidence = models.JSONField(default=list)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     status_reason = models.TextField(blank=True)
-    base_version = models.PositiveIntegerField(help_text="persona version the proposal was made against")
+    base_version = models.PositiveIntegerField(
+        help_text="persona version the proposal was made against"
+    )
     applied_version = models.PositiveIntegerField(null=True, blank=True)
-    applied_text = models.TextField(blank=True, help_text="the words applied (a rule owner may edit them)")
+    applied_text = models.TextField(
+        blank=True, help_text="the words applied (a rule owner may edit them)"
+    )
     decided_by = models.CharField(max_length=150, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -140,13 +154,18 @@ class Proposal(models.Model):
         constraints = [
             # one goals/background sentence waits at a time per agent
             models.UniqueConstraint(
-                fields=["agent"], condition=Q(status="waiting", kind="sentence"), name="proposal_one_waiting_sentence"
+                fields=["agent"],
+                condition=Q(status="waiting", kind="sentence"),
+                name="proposal_one_waiting_sentence",
             ),
         ]
         indexes = [
             models.Index(fields=["status", "created_at", "id"], name="proposal_queue"),
             models.Index(fields=["agent", "status"], name="proposal_agent_status"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} proposal {self.pk} ({self.status})"
 
 
 class Rejection(models.Model):
@@ -161,5 +180,10 @@ class Rejection(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["agent", "content_key"], name="rejection_unique_content"),
+            models.UniqueConstraint(
+                fields=["agent", "content_key"], name="rejection_unique_content"
+            ),
         ]
+
+    def __str__(self) -> str:
+        return f"rejected for agent {self.agent_id}: {self.text[:60]}"

@@ -2,7 +2,15 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from memory.models import Conversation, ConversationSummary, EntityFact, Message, Principal, Tenant, TextEmbedding
+from memory.models import (
+    Conversation,
+    ConversationSummary,
+    EntityFact,
+    Message,
+    Principal,
+    Tenant,
+    TextEmbedding,
+)
 
 
 @admin.register(Tenant)
@@ -20,7 +28,14 @@ class PrincipalAdmin(admin.ModelAdmin):
 
 @admin.register(Conversation)
 class ConversationAdmin(admin.ModelAdmin):
-    list_display = ["external_id", "agent", "principal", "sealed", "message_count", "last_message_at"]
+    list_display = [
+        "external_id",
+        "agent",
+        "principal",
+        "sealed",
+        "message_count",
+        "last_message_at",
+    ]
     list_filter = ["sealed", "agent"]
     search_fields = ["external_id"]
     raw_id_fields = ["agent", "principal"]

@@ -34,7 +34,9 @@ def validate_label(value: str, *, what: str) -> str:
     if not value:
         raise MemoryInputError(f"The {what} is empty; give a non-empty {what}.")
     if len(value) > MAX_LABEL_CHARS:
-        raise MemoryInputError(f"The {what} is {len(value)} characters long; the limit is {MAX_LABEL_CHARS}.")
+        raise MemoryInputError(
+            f"The {what} is {len(value)} characters long; the limit is {MAX_LABEL_CHARS}."
+        )
     return value
 
 
@@ -88,8 +90,12 @@ def record_turn(
         assistant_text = validate_message_text(assistant_text, role="assistant")
     at = at or timezone.now()
     if timezone.is_naive(at):
-        raise MemoryInputError("The time has no time zone; send it with an offset, e.g. 2026-11-29T12:00:00+00:00.")
-    principal = principal_get_or_create(tenant_id=agent.tenant_id, external_id=principal_external_id)
+        raise MemoryInputError(
+            "The time has no time zone; send it with an offset, e.g. 2026-11-29T12:00:00+00:00."
+        )
+    principal = principal_get_or_create(
+        tenant_id=agent.tenant_id, external_id=principal_external_id
+    )
 
     conv, created = Conversation.objects.select_for_update().get_or_create(
         agent=agent,

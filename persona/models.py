@@ -107,6 +107,9 @@ class ContextPlan(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"plan {self.pk} of agent {self.agent_id}, epoch {self.epoch}"
+
 
 class PlanRotation(models.Model):
     class Reason(models.TextChoices):
@@ -129,3 +132,6 @@ class PlanRotation(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["plan", "to_epoch"], name="rotation_unique_epoch"),
         ]
+
+    def __str__(self) -> str:
+        return f"rotation {self.from_epoch}->{self.to_epoch} ({self.reason})"

@@ -32,7 +32,7 @@ import hashlib
 from typing import NamedTuple
 
 from django.core.cache import cache
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, models, transaction
 
 from persona.errors import PersonaError
 from persona.models import Agent, AgentPersonaVersion, ContextPlan, PlanRotation
@@ -229,6 +229,12 @@ def _plan_write(*, agent: Agent, principal, principal_key: str, session_key: str
     return plan
 
 
+def _column(name: str) -> str:
+    field = ContextPlan._meta.get_field(name)
+    assert isinstance(field, models.Field) and field.column
+    return field.column
+
+
 @functools.cache
 def _fetch_sql(vendor: str) -> str:
     """The hot-path read as plain SQL: the ORM spends far longer compiling this query
@@ -236,12 +242,9 @@ def _fetch_sql(vendor: str) -> str:
     q = connection.ops.quote_name
     meta = ContextPlan._meta
     cols = ", ".join(
-        q(meta.get_field(f).column)
-        for f in ("epoch", "persona_version", "prefix_text", "prefix_sha256")
+        q(_column(f)) for f in ("epoch", "persona_version", "prefix_text", "prefix_sha256")
     )
-    where = " AND ".join(
-        f"{q(meta.get_field(f).column)} = %s" for f in ("agent", "principal_key", "session_key")
-    )
+    where = " AND ".join(f"{q(_column(f))} = %s" for f in ("agent", "principal_key", "session_key"))
     return f"SELECT {cols} FROM {q(meta.db_table)} WHERE {where}"
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import TypedDict
 
 from detect_secrets.core.scan import scan_line
 from detect_secrets.plugins.high_entropy_strings import (
@@ -209,7 +210,13 @@ def refuse_secrets(*, field: str, text: str) -> None:
         raise SecretFound(field=field, kinds=kinds)
 
 
-def scan_entry(text: str, *, semantic: bool | None = None) -> dict[str, object]:
+class ScanEntry(TypedDict):
+    blocked: bool
+    pattern_ids: list[str]
+    secret_kinds: list[str]
+
+
+def scan_entry(text: str, *, semantic: bool | None = None) -> ScanEntry:
     """One entry as the ``persona scan`` CLI reports it.
 
     ``{"blocked": bool, "pattern_ids": [str, ...], "secret_kinds": [str, ...]}``:

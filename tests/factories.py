@@ -36,7 +36,9 @@ def make_agent(*, tenant: Tenant | None = None, slug: str | None = None, **kwarg
     return agent_create(tenant=tenant, slug=slug, **kwargs)
 
 
-def make_user(username: str, *, role: str | None = None, tenants: list[Tenant] = (), superuser: bool = False) -> User:
+def make_user(
+    username: str, *, role: str | None = None, tenants: list[Tenant] = (), superuser: bool = False
+) -> User:
     from personaweb.models import Membership
 
     if superuser:

@@ -127,7 +127,7 @@ class Command(BaseCommand):
     def cmd_show(self, *, agent: str, json: bool = False, **_: Any) -> None:
         row = self._agent(agent)
         head = persona_head(agent=row)
-        data = _version_dict(head, evidence=False) if head else {"version": 0}
+        data: dict[str, Any] = _version_dict(head, evidence=False) if head else {"version": 0}
         data["agent"] = row.slug
         if json:
             self._out(_dumps(data))
@@ -245,7 +245,7 @@ class Command(BaseCommand):
     def cmd_scan(self, *, file: str, json: bool = False, **_: Any) -> None:
         from persona.safety import scan_entry
 
-        results = []
+        results: list[dict[str, Any]] = []
         for number, line in enumerate(self._read(file).splitlines(), start=1):
             if not line.strip():
                 continue
