@@ -695,14 +695,14 @@ def build() -> dict[str, Any]:
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-def pages(data: dict[str, Any]) -> list[tuple[str, Any]]:
-    """(label, url or a function of the request number giving one, headers)."""
+def pages(data: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """(label, url or a function of the request number giving one, headers, before)."""
     from django.urls import reverse
 
     slug = data["agent_slug"]
     others = data["other_slugs"]
     conv = reverse("memory:conversation", args=[data["conversation_id"]])
-    return [
+    listing: list[tuple[Any, ...]] = [
         ("home", reverse("home"), {}),
         ("evolution", reverse("persona:evolution"), {}),
         (
@@ -717,6 +717,12 @@ def pages(data: dict[str, Any]) -> list[tuple[str, Any]]:
             "agent (another agent each time)",
             lambda k: reverse("persona:agent", args=[others[k % len(others)]]),
             {},
+        ),
+        (
+            "agent (scan cache emptied)",
+            reverse("persona:agent", args=[slug]),
+            {},
+            clear_scan_cache,
         ),
         (
             "agent timeline (htmx)",
@@ -738,6 +744,7 @@ def pages(data: dict[str, Any]) -> list[tuple[str, Any]]:
         ("conversations of an agent", reverse("memory:conversations") + f"?agent={slug}", {}),
         ("conversation", conv + f"?mark={data['mark']}", {}),
     ]
+    return [(*row, None) if len(row) == 3 else row for row in listing]
 
 
 def p95(values: list[float]) -> float:
@@ -745,14 +752,43 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
 
 
-def measure(client: Any, url: Any, headers: dict[str, str], *, warmup: int, runs: int) -> dict:
+class SqlTimer:
+    """``connection.execute_wrapper``: SQL time in ms at full precision (the debug cursor
+    rounds to whole milliseconds)."""
+
+    def __init__(self) -> None:
+        self.ms = 0.0
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            self.ms += (time.perf_counter() - t0) * 1000
+
+
+def clear_scan_cache() -> None:
+    """Forget every injection-scan result and token count, as for text never seen."""
+    from persona import injection, tokens
+
+    with injection._cache_lock:
+        injection._cache.clear()
+    tokens.count_tokens.cache_clear()
+
+
+def measure(
+    client: Any, url: Any, headers: dict[str, str], *, warmup: int, runs: int, before: Any
+) -> dict:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     times, sql, queries, statuses = [], [], set(), set()
     for k in range(warmup + runs):
         target = url(k) if callable(url) else url
-        with CaptureQueriesContext(connection) as ctx:
+        if before is not None:
+            before()
+        timer = SqlTimer()
+        with CaptureQueriesContext(connection) as ctx, connection.execute_wrapper(timer):
             t0 = time.perf_counter()
             response = client.get(target, **headers)
             elapsed = (time.perf_counter() - t0) * 1000
@@ -760,7 +796,7 @@ def measure(client: Any, url: Any, headers: dict[str, str], *, warmup: int, runs
         if k < warmup:
             continue
         times.append(elapsed)
-        sql.append(sum(float(q["time"]) for q in ctx.captured_queries) * 1000)
+        sql.append(timer.ms)
         queries.add(len(ctx.captured_queries))
     return {
         "median": statistics.median(times),
@@ -795,7 +831,7 @@ def report(label: str, user: str, r: dict) -> bool:
     return ok
 
 
-def profile(client: Any, url: Any, headers: dict[str, str], runs: int) -> None:
+def profile(client: Any, url: Any, headers: dict[str, str], before: Any, runs: int) -> None:
     import cProfile
     import pstats
 
@@ -806,10 +842,12 @@ def profile(client: Any, url: Any, headers: dict[str, str], runs: int) -> None:
         client.get(url(k) if callable(url) else url, **headers)
     prof = cProfile.Profile()
     with CaptureQueriesContext(connection) as ctx:
-        prof.enable()
         for k in range(runs):
+            if before is not None:
+                before()
+            prof.enable()
             client.get(url(k + 3) if callable(url) else url, **headers)
-        prof.disable()
+            prof.disable()
     stats = pstats.Stats(prof)
     stats.sort_stats("cumulative").print_stats(35)
     stats.sort_stats("tottime").print_stats(20)
@@ -869,7 +907,7 @@ def main() -> None:
         operator = Client()
         operator.force_login(data["operator"])
         listing = pages(data)
-        agent_url = next(url for label, url, _ in listing if label == "agent")
+        agent_url = next(row[1] for row in listing if row[0] == "agent")
         t0 = time.perf_counter()
         response = operator.get(agent_url)
         cold = (time.perf_counter() - t0) * 1000
@@ -883,8 +921,8 @@ def main() -> None:
         )
 
         if args.profile:
-            label, url, headers = next(p for p in listing if p[0] == args.profile)
-            profile(operator, url, headers, args.runs)
+            label, url, headers, before = next(p for p in listing if p[0] == args.profile)
+            profile(operator, url, headers, before, args.runs)
             return
 
         users = [("operator", operator)]
@@ -902,9 +940,9 @@ def main() -> None:
         )
         misses = []
         t_all = time.perf_counter()
-        for label, url, headers in listing:
+        for label, url, headers, before in listing:
             for who, client in users:
-                r = measure(client, url, headers, warmup=args.warmup, runs=args.runs)
+                r = measure(client, url, headers, warmup=args.warmup, runs=args.runs, before=before)
                 if not report(label, who, r):
                     misses.append(f"{label} ({who})")
         print(f"\n  (times in ms; measured in {time.perf_counter() - t_all:.0f} s)")
