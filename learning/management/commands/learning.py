@@ -47,7 +47,7 @@ class Command(BaseCommand):
             if name == "apply":
                 p.add_argument("--text", help="a standing rule in the owner's own words")
         p = agent_parser("settings", "show or change learning settings")
-        p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+        p.add_argument("--set", action="extend", nargs="+", default=[], metavar="KEY=VALUE")
         p.add_argument("--by", default="cli")
         p.add_argument("--json", action="store_true")
         p = agent_parser("verify", "run verifier and policy on a hand-written proposal")
