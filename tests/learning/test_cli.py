@@ -47,6 +47,11 @@ def test_settings_set_and_show(agent):
     data = json.loads(out)
     assert data["mode"] == "on-with-review" and data["rule_owners"] == ["dev", "callum"]
     assert "mode=on-with-review" in run("settings", "helper")
+    # several pairs after one --set
+    data = json.loads(
+        run("settings", "helper", "--set", "min_users=3", "standing_rules=true", "--json")
+    )
+    assert data["min_users"] == 3 and data["standing_rules"] is True
 
 
 def test_review_status_apply_undo(agent, monkeypatch):
