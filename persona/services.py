@@ -95,39 +95,45 @@ def _clean_list(value: Any, *, what: str) -> list[str]:
     return items
 
 
-def validate_guardrails(value: Any) -> list[str]:
-    if isinstance(value, list | tuple) and len(value) > MAX_GUARDRAILS:
+def _validate_items(
+    value: Any, *, what: str, one: str, max_items: int, max_chars: int, advice: str
+) -> list[str]:
+    """A list field: at most ``max_items`` items of at most ``max_chars`` characters."""
+    count = len(value) if isinstance(value, list | tuple) else 0
+    if count > max_items:  # checked first: the count is the limit a person hit
         raise PersonaInputError(
-            f"A persona holds at most {MAX_GUARDRAILS} guardrails; this change has {len(value)}. Remove or merge some."
+            f"A persona holds at most {max_items} {what}; this change has {count}. {advice}"
         )
-    items = _clean_list(value, what="guardrails")
-    if len(items) > MAX_GUARDRAILS:
-        raise PersonaInputError(
-            f"A persona holds at most {MAX_GUARDRAILS} guardrails; this change has {len(items)}. Remove or merge some."
-        )
+    items = _clean_list(value, what=what)
     for i, item in enumerate(items, start=1):
-        if len(item) > MAX_GUARDRAIL_CHARS:
+        if len(item) > max_chars:
             raise PersonaInputError(
-                f"Guardrail {i} is {len(item)} characters long; the limit is {MAX_GUARDRAIL_CHARS}. Shorten it."
+                f"{one} {i} is {len(item)} characters long; the limit is {max_chars}. Shorten it."
             )
     return items
 
 
+def validate_guardrails(value: Any) -> list[str]:
+    return _validate_items(
+        value,
+        what="guardrails",
+        one="Guardrail",
+        max_items=MAX_GUARDRAILS,
+        max_chars=MAX_GUARDRAIL_CHARS,
+        advice="Remove or merge some.",
+    )
+
+
 def validate_rules(value: Any) -> list[str]:
-    if isinstance(value, list | tuple) and len(value) > MAX_RULES:
-        raise PersonaInputError(
-            f"A persona holds at most {MAX_RULES} standing rules; this change has {len(value)}. Remove one first."
-        )
-    items = _clean_list(value, what="standing rules")
-    if len(items) > MAX_RULES:
-        raise PersonaInputError(
-            f"A persona holds at most {MAX_RULES} standing rules; this change has {len(items)}. Remove one first."
-        )
+    items = _validate_items(
+        value,
+        what="standing rules",
+        one="Standing rule",
+        max_items=MAX_RULES,
+        max_chars=MAX_RULE_CHARS,
+        advice="Remove one first.",
+    )
     for i, item in enumerate(items, start=1):
-        if len(item) > MAX_RULE_CHARS:
-            raise PersonaInputError(
-                f"Standing rule {i} is {len(item)} characters long; the limit is {MAX_RULE_CHARS}. Shorten it."
-            )
         if not is_one_sentence(item):
             raise PersonaInputError(
                 f"Standing rule {i} is more than one sentence; a rule is one sentence."
