@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import os
 import statistics
 import sys
@@ -703,6 +704,7 @@ def pages(data: dict[str, Any]) -> list[tuple[Any, ...]]:
 
     slug = data["agent_slug"]
     others = data["other_slugs"]
+    fresh = itertools.count()  # every request, whoever makes it, views an agent not seen yet
     conv = reverse("memory:conversation", args=[data["conversation_id"]])
     listing: list[tuple[Any, ...]] = [
         ("home", reverse("home"), {}),
@@ -717,7 +719,7 @@ def pages(data: dict[str, Any]) -> list[tuple[Any, ...]]:
         ("agent", reverse("persona:agent", args=[slug]), {}),
         (
             "agent (another agent each time)",
-            lambda k: reverse("persona:agent", args=[others[k % len(others)]]),
+            lambda k: reverse("persona:agent", args=[others[next(fresh) % len(others)]]),
             {},
         ),
         (
