@@ -159,3 +159,41 @@ def vectors_for_messages(message_ids: Iterable[int]) -> dict[int, np.ndarray]:
         for message_id, data in rows:
             found[message_id] = unpack_vector(data)
     return found
+
+
+def vectors_for_texts(texts: Sequence[str], *, store: bool = True) -> np.ndarray:
+    """Vectors of ``texts`` (rows in order), computed once per distinct text ever.
+
+    Stored vectors are read with one query per ~900 distinct texts; only texts never
+    seen before are encoded (loading the model in this process if needed) and, with
+    ``store``, saved for every later caller. The persona injection scan uses this, so a
+    web process renders known persona text without loading the model at all.
+    """
+    from memory.services import text_sha256
+
+    texts = list(texts)
+    if not texts:
+        return np.zeros((0, DIM), dtype=np.float32)
+    keys = [text_sha256(t) for t in texts]
+    distinct = list(dict.fromkeys(keys))
+    found: dict[str, np.ndarray] = {}
+    for part in _chunks(distinct, _IN_CHUNK):
+        for sha, data in TextEmbedding.objects.filter(sha256__in=part).values_list(
+            "sha256", "vector"
+        ):
+            found[sha] = unpack_vector(data)
+    missing = [sha for sha in distinct if sha not in found]
+    if missing:
+        text_of = dict(zip(keys, texts, strict=True))
+        fresh = encode([text_of[sha] for sha in missing])
+        for sha, vector in zip(missing, fresh, strict=True):
+            found[sha] = vector
+        if store:
+            TextEmbedding.objects.bulk_create(
+                [
+                    TextEmbedding(sha256=sha, model_name=MODEL_NAME, dim=DIM, vector=pack_vector(v))
+                    for sha, v in zip(missing, fresh, strict=True)
+                ],
+                ignore_conflicts=True,  # another process stored the same text first
+            )
+    return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)

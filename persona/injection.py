@@ -277,10 +277,18 @@ class _Exemplars:
 
 
 def _encode(texts: Sequence[str]):  # -> numpy.ndarray (n, 384), L2-normalised rows
-    # The process-wide model loader lives in memory.embeddings (loaded once, ~5 s).
-    from memory.embeddings import encode
+    """Embeddings of ``texts``: stored ones are read from the database (computed once per
+    distinct text, ever), so rendering known persona text never loads the model. Where
+    the database cannot be used (no Django database configured or allowed, e.g. a pure
+    function test), the process-wide model encodes them directly."""
+    from django.db import DatabaseError
 
-    return encode(list(texts))
+    from memory.embeddings import encode, vectors_for_texts
+
+    try:
+        return vectors_for_texts(list(texts))
+    except (DatabaseError, RuntimeError):
+        return encode(list(texts))
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from persona.errors import PersonaError
 from persona.models import GUARDRAIL_WRITERS, Agent, AgentPersonaVersion, SourceType
 from persona.safety import SecretFound, refuse_secrets
+from persona.tasks import schedule_scan_warmup
 
 __all__ = ["PersonaError", "SecretFound"]
 
@@ -302,6 +303,7 @@ def _persona_version_write(
             agent.persona_version = version.version
             agent.name = state["name"]
             _drop_waiting_proposals(agent=locked, version=version.version, trigger=trigger)
+            transaction.on_commit(lambda: schedule_scan_warmup(version.pk))
             return version
     except IntegrityError as exc:
         current = (

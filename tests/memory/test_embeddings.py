@@ -189,3 +189,20 @@ def test_real_model_vectors_are_normalised_and_meaningful(agent):
     np.testing.assert_allclose(
         memory.embeddings.encode(["Booked."])[0], vectors[by_text["Booked."]], atol=1e-5
     )
+
+
+@pytest.mark.django_db
+def test_vectors_for_texts_encodes_each_text_once_ever(fake_model, django_assert_max_num_queries):
+    from memory.embeddings import vectors_for_texts
+
+    first = vectors_for_texts(
+        ["Never share prices.", "Plan the kiln firing.", "Never share prices."]
+    )
+    assert fake_model == ["Never share prices.", "Plan the kiln firing."]
+    assert np.allclose(first[0], first[2]) and np.isclose(np.linalg.norm(first[1]), 1.0)
+    fake_model.clear()
+    with django_assert_max_num_queries(1):  # all stored: one read, no model
+        again = vectors_for_texts(["Plan the kiln firing.", "Never share prices."])
+    assert fake_model == []
+    assert np.allclose(again[0], first[1]) and np.allclose(again[1], first[0])
+    assert TextEmbedding.objects.count() == 2
