@@ -27,6 +27,6 @@ def _beat_schedule(sender: Celery, **_: object) -> None:
         },
         "personaweb-heartbeat": {
             "task": "personaweb.tasks.heartbeat",
-            "schedule": settings.CELERY_BEAT_SWEEP_SECONDS,
+            "schedule": settings.CELERY_HEARTBEAT_SECONDS,
         },
     }

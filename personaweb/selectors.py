@@ -53,7 +53,7 @@ def home_counts(*, user: AbstractBaseUser | AnonymousUser) -> HomeCounts:
     )
     beat = Heartbeat.objects.filter(name="beat").first()
     # Three missed beats (and at least five minutes) mean the worker or beat stopped.
-    stale_after = timedelta(seconds=max(300.0, 3 * settings.CELERY_BEAT_SWEEP_SECONDS))
+    stale_after = timedelta(seconds=max(300.0, 3 * settings.CELERY_HEARTBEAT_SECONDS))
     return HomeCounts(
         tenants=_scoped(Tenant.objects.all(), "id", tids).count(),
         agents=agents["n"],

@@ -185,6 +185,8 @@ CELERY_BEAT_SCHEDULER = "celery.beat:PersistentScheduler"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SWEEP_SECONDS = env_float("PERSONAWEB_SWEEP_SECONDS", 60.0)
 CELERY_EMBED_SECONDS = env_float("PERSONAWEB_EMBED_SECONDS", 30.0)
+# frequent and cheap (one UPDATE): the home page shows soon after start that beat runs
+CELERY_HEARTBEAT_SECONDS = env_float("PERSONAWEB_HEARTBEAT_SECONDS", 15.0)
 
 # --- Embeddings ---------------------------------------------------------------
 EMBEDDING_BATCH_SIZE = env_int("EMBEDDING_BATCH_SIZE", 64)

@@ -33,7 +33,12 @@ SCRUBBED = (
 
 def child_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
-    env.update(PYTHONUNBUFFERED="1", PERSONAWEB_SWEEP_SECONDS="1", **extra)
+    env.update(
+        PYTHONUNBUFFERED="1",
+        PERSONAWEB_SWEEP_SECONDS="1",
+        PERSONAWEB_HEARTBEAT_SECONDS="1",
+        **extra,
+    )
     return env
 
 
