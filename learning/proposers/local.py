@@ -398,6 +398,9 @@ def _evidence(cand: Candidate, tokens: dict[int, list[Token]]) -> list[dict[str,
     return evidence
 
 
+TRAILING_PREPOSITIONS = frozenset({"for", "on", "about", "of", "with", "from"})
+
+
 def sentence_for(cand: Candidate, tokens: dict[int, list[Token]]) -> str:
     """'Handles recurring requests to <verb phrase>.' or '... about <noun phrase>.'"""
     words = list(cand.phrase)
@@ -416,6 +419,15 @@ def sentence_for(cand: Candidate, tokens: dict[int, list[Token]]) -> str:
             or toks[index - 1].norm in VERB_CUES
         ):
             verbish += 1
+    # "... update for claim" (a claim number followed in every message) reads as a
+    # kind of work once the bare noun after the preposition is plural: "for claims"
+    if (
+        len(words) >= 3
+        and words[-2] in TRAILING_PREPOSITIONS
+        and words[-1].isalpha()
+        and not words[-1].endswith("s")
+    ):
+        words[-1] += "s"
     link = "to" if verbish * 2 > len(cand.hits) else "about"
     return f"Handles recurring requests {link} {' '.join(words)}."
 

@@ -118,7 +118,7 @@ class Command(BaseCommand):
             convs = len({e.get("conversation_id") for e in p["evidence"]})
             users = len({e.get("principal_id") for e in p["evidence"]})
             w(
-                f"  #{p['id']} {p['kind']} [{p['field']}] {p['text']!r} ({convs} conversations, {users} people)"
+                f"  #{p['id']} {p['kind']} [{p['field']}] {p['text']!r} ({convs} conversation{'s' if convs != 1 else ''}, {users} {'person' if users == 1 else 'people'})"
             )
             for e in p["evidence"]:
                 w(
