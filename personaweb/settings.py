@@ -56,7 +56,6 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "template_partials",
-    "django_celery_beat",
     "personaweb",
     "memory",
     "persona",
