@@ -86,7 +86,9 @@ def test_operator_reviews_approves_and_undoes(
     page, live_server, login, demo, queued, screenshot_dir: Path
 ):
     login(page, live_server, "olivia", "pw-olivia")
-    page.get_by_role("link", name="Persona evolution").click()
+    page.get_by_role("navigation", name="Main").get_by_role(
+        "link", name="Persona evolution"
+    ).click()
     page.wait_for_load_state()
     assert page.get_by_role("heading", name="Persona evolution").is_visible()
     page.get_by_role("link", name="Pip", exact=True).click()
