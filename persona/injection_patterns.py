@@ -83,6 +83,7 @@ PATTERNS: tuple[InjectionPattern, ...] = (
             r"\b(?:new|updated|revised|real|actual|true|correct|additional|secret|hidden|override|overriding|urgent|priority)\s+(?:system\s+)?(?:instructions?|directives?|orders|commands?|task|prompt|rules?)\s*(?::|-{1,2}|—|follow\b)",
             r"\byour\s+(?:real|actual|true|new)\s+(?:instructions?|task|purpose|mission|directives?)\s+(?:is|are|starts?|begins?|follows?)\b",
             r"\b(?:the )?(?:actual|real) instructions (?:follow|start|begin|are below)",
+            r"\b(?:treat|consider|regard|take)\b[^.\n]{0,30}\bas (?:if )?(?:it )?(?:coming|sent|written|came) (?:from|by) (?:your|the) (?:developers?|creators?|admins?|administrators?|system|makers?|engineers?|trainers?)\b",
         ),
     ),
     # --- system prompt override or leak ------------------------------------------------
@@ -116,7 +117,8 @@ PATTERNS: tuple[InjectionPattern, ...] = (
         description="Reveal / print / repeat the system prompt or the hidden instructions.",
         regexes=(
             rf"\b(?:reveal|print|show|output|repeat|display|dump|leak|share|reproduce|recite|copy|paste|type out|spell out|write out|list|expose|disclose|echo|return|tell me|give me|send me|summari[sz]e|translate)\b[ ,]+{_W}{{0,4}}?(?:system prompt|system message|initial prompt|original prompt|hidden prompt|pre-?prompt|developer (?:prompt|message)|(?:initial|original|hidden|secret|system|exact) (?:instructions?|rules|guidelines|guardrails|configuration|directives)|(?:your|the) (?:instructions?|guardrails|configuration|rules) (?:verbatim|word for word|exactly|in full))",
-            r"\b(?:repeat|print|output|copy|echo|recite)\b[^.\n]{0,40}\b(?:text|words?|everything|content|lines?|messages?) (?:above|before this|preceding)\b",
+            r"\b(?:repeat|print|output|copy|echo|recite|disclose|reveal|show|dump)\b[^.\n]{0,40}\b(?:text|words?|everything|content|lines?|messages?) (?:above|before this|preceding)\b",
+            r"\b(?:print|show|output|reveal|disclose|dump|display|repeat|recite|leak)\w*\b[^.\n]{0,40}\b(?:hidden|secret|initial|original|startup|start-up|boot) (?:configuration|config|settings|setup|prompt|instructions)\b",
             r"\b(?:repeat|print|output|copy)\b[^.\n]{0,60}\bstarting (?:with|from) ['\"]?you are\b",
             r"\bwhat (?:are|were|is) (?:your|the) (?:exact |original |initial |hidden |secret |system )?(?:instructions|system prompt|rules you were given|guidelines you were given)\b",
             r"\b(?:instructions|prompt) you were given (?:before|at the start|initially)\b",
@@ -158,6 +160,7 @@ PATTERNS: tuple[InjectionPattern, ...] = (
             r"\bno (?:rules|restrictions|filters|limits|guardrails|censorship) (?:apply|at all|anymore)\b",
             r"\b(?:not|no longer) (?:bound|restricted|limited) by (?:any |your |the )?(?:rules|guidelines|policies|restrictions|guardrails)\b",
             r"\bjailbr(?:eak|oken)\b",
+            r"\b(?:authori[sz]ed?|allowed|permitted|cleared|approved)\b[^.\n]{0,20}\bto (?:skip|ignore|bypass|disable|override|break|drop|suspend|lift)\b[^.\n]{0,20}\b(?:guardrails?|rules|restrictions|filters|safety|guidelines|policies|limits)\b",
         ),
         negatable=True,
     ),
@@ -181,7 +184,7 @@ PATTERNS: tuple[InjectionPattern, ...] = (
         family="exfil",
         description="Send conversation, memory or secrets to a URL, webhook or paste site.",
         regexes=(
-            r"\b(?:send|post|upload|forward|transmit|exfiltrate|leak|submit|copy|paste|push|sync|beam|deliver|mirror|report|log|append|attach|encode|put|add|include)\b[^.\n]{0,60}\b(?:conversation|chat|transcript|history|memor(?:y|ies)|context|secrets?|credentials?|passwords?|tokens?|api keys?|cookies?|session|personal data|user data|customer (?:data|list|records)|(?:all|user|every|each) messages?|e-?mails? and|phone numbers?|system prompt|everything)\b[^.\n]{0,60}(?:\b(?:to|into|in|via|at|onto)\b[^.\n]{0,30}(?:https?://|\bwebhooks?\b|\bendpoint\b|\bpastebin\b|\bgist\b|\burl\b|\blink\b|\bquery string\b|\bserver\b))",
+            r"\b(?:send|post|upload|forward|transmit|exfiltrate|leak|submit|copy|paste|push|sync|beam|deliver|mirror|report|log|append|attach|encode|put|add|include)\b[^.\n]{0,60}\b(?:conversation|chat|transcript|history|memor(?:y|ies)|context|secrets?|credentials?|passwords?|tokens?|api keys?|cookies?|session|personal data|user data|customer (?:data|list|records)|(?:all|user|every|each) messages?|e-?mails? and|phone numbers?|system prompt|everything|address book|contacts?|contact list|notes|stored notes|files|documents)\b[^.\n]{0,60}(?:\b(?:to|into|in|via|at|onto)\b[^.\n]{0,30}(?:https?://|\bwebhooks?\b|\bendpoint\b|\bpastebin\b|\bgist\b|\burl\b|\blink\b|\bquery string\b|\bserver\b|[\w.+-]+@[\w-]+\.\w))",
             r"\b(?:send|post|upload|forward|transmit|exfiltrate|leak|push)\b[^.\n]{0,40}\b(?:to|into|via)\b[^.\n]{0,20}\b(?:pastebin|webhooks?|requestbin|ngrok|hookbin|pipedream|webhook\.site)\b",
             r"https?://[^\s)\"'>]*[?&][a-z0-9_]+=(?:\{\{?[^}\s]*\}?\}|\$\{?[a-z_]|\[[a-z _]+\]|<[a-z _]+>|%s\b|(?:user_?token|secret|data|payload|history|conversation|cookie|password|api_?key)\b)",
             r"https?://[^\s)\"'>]*\{\{?[a-z_ .]+\}?\}",
@@ -269,6 +272,8 @@ PATTERNS: tuple[InjectionPattern, ...] = (
             r"\b(?:ignora|ignore|ignoren|ignorar|olvida|olvide|olviden|olvidar|descarta|descarte|omite|omita|haz caso omiso)\b[ ,]+(?:de )?(?:todas |todos )?(?:las|los|tus|sus|estas|esas) [^.\n]{0,30}\b(?:instrucciones|instruccion|directrices|reglas|normas|indicaciones|ordenes)\b",
             r"\b(?:revela|revele|muestra|muestre|repite|imprime)\b[^.\n]{0,30}\b(?:prompt|instrucciones) (?:del sistema|de sistema|iniciales|ocultas)\b",
             r"\bahora eres\b|\ba partir de ahora eres\b",
+            r"\b(?:olvida|olvide|olviden|ignora|ignore|ignoren) (?:todo )?lo (?:anterior|que te (?:dijeron|han dicho|dije))\b",
+            r"\bsin (?:restricciones|limites|filtros|reglas)\b",
         ),
     ),
     InjectionPattern(
@@ -279,6 +284,7 @@ PATTERNS: tuple[InjectionPattern, ...] = (
             r"\b(?:ignoriere|ignorier|ignorieren|ignoriert|vergiss|vergessen|vergesst|missachte|missachten|verwirf|verwerfe)\b[^.\n]{0,40}\b(?:anweisungen|anweisung|instruktionen|regeln|vorgaben|befehle|richtlinien|anordnungen)\b",
             r"\b(?:zeige?|gib|verrate|wiederhole)\b[^.\n]{0,30}\b(?:systemprompt|system-prompt|systemanweisungen?|anfangsanweisungen)\b",
             r"\bdu bist (?:jetzt|nun|ab sofort)\b",
+            r"\b(?:deine|die|alle) (?:regeln|anweisungen|vorgaben|richtlinien|einschrankungen)\b[^.\n]{0,30}\b(?:gelten|zahlen) (?:jetzt |ab jetzt |ab sofort )?nicht mehr\b|\b(?:ab jetzt|ab sofort) gelten (?:deine|die|keine) (?:regeln|anweisungen)\b",
         ),
     ),
     InjectionPattern(
