@@ -4,8 +4,8 @@
     .venv/bin/python bench/injection.py --fit    # also the threshold search on train
 
 Layers: "patterns" is normalisation + the pattern table; "semantic" is the embedding
-layer on its own; "combined" is what ``persona.injection.scan`` does (either layer).
-The thresholds in ``persona.injection`` were chosen with ``--fit`` on the train split
+layer on its own; "combined" is what ``memory.safety.injection.scan`` does (either layer).
+The thresholds in ``memory.safety.injection`` were chosen with ``--fit`` on the train split
 only; held-out rows are measured, never fitted.
 """
 
@@ -26,15 +26,15 @@ import django  # noqa: E402
 
 django.setup()
 
-from persona import injection  # noqa: E402
-from persona.injection import (  # noqa: E402
+from memory.safety import injection  # noqa: E402
+from memory.safety.injection import (  # noqa: E402
     SEMANTIC_MARGIN,
     SEMANTIC_THRESHOLD,
     normalise,
     scan_many,
     semantic_scores,
 )
-from tests.persona.injection_table import HELDOUT, TRAIN  # noqa: E402
+from tests.memory.injection_table import HELDOUT, TRAIN  # noqa: E402
 
 BENIGN_SLACK = 0.03
 

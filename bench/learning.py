@@ -129,7 +129,7 @@ def bench_review(
     agent, proposer, *, runs: int = RUNS, cold: bool = False
 ) -> tuple[list[float], object]:
     from learning.services import review_run
-    from learning.textnorm import normalize
+    from memory.text import normalize
 
     times, review = [], None
     for _ in range(runs):
@@ -239,8 +239,8 @@ def main() -> None:
                 f"{fmt(times)}  [goal < 50 ms]"
             )
 
-        from learning.textnorm import normalize
         from memory.models import Message
+        from memory.text import normalize
 
         texts = list(
             Message.objects.filter(conversation__agent=agent, role="user").values_list(
@@ -256,7 +256,7 @@ def main() -> None:
                     normalize(text)
             norm_times.append((time.perf_counter() - t0) * 1000)
         print(
-            f"   of which learning.textnorm.normalize on the {len(texts)} messages, 3 passes: "
+            f"   of which memory.text.normalize on the {len(texts)} messages, 3 passes: "
             f"median {statistics.median(norm_times):.1f} ms"
         )
 

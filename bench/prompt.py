@@ -120,7 +120,7 @@ def main() -> None:
         from django.db import connection
 
         from memory.models import Principal, Tenant
-        from persona import injection
+        from memory.safety import injection
         from persona.models import Agent, AgentPersonaVersion
         from persona.plans import plan_get_or_rotate, prefix_fetch
         from persona.render import render_persona

@@ -36,8 +36,8 @@ from typing import Any
 from django.db.models import Count, Exists, F, Min, OuterRef, Q, Window
 from django.db.models.functions import RowNumber
 
-from learning.textnorm import normalize
 from memory.models import Conversation, ConversationSummary, EntityFact, Message
+from memory.text import normalize
 
 MAX_CONTEXT_FACTS = 50
 

@@ -5,7 +5,7 @@ user message the review could read (the model's conversation label is only a hin
 to break ties) and is verified only when:
 
 - it has at least ``MIN_QUOTE_WORDS`` words;
-- after normalisation (``learning.textnorm``: NFKC, case, white space, typographic
+- after normalisation (``memory.text``: NFKC, case, white space, typographic
   quotes and dashes, invisible characters, punctuation between words) its words, in
   order, sit inside ONE user message of the corpus, starting and ending on word
   boundaries;
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from learning.selection import ReadMessage, ReviewCorpus
-from learning.textnorm import NormText, content_words, normalize
+from memory.text import NormText, content_words, normalize
 
 MIN_QUOTE_WORDS = 4
 MAX_QUOTES = 20  # more is not evidence, it is noise (and bounds the matching's recursion)

@@ -10,12 +10,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from memory.models import Conversation, Message, Principal
+from personaweb.errors import Refusal
 
 MAX_MESSAGE_CHARS = 100_000
 MAX_LABEL_CHARS = 200
 
 
-class MemoryInputError(ValueError):
+class MemoryInputError(Refusal):
     """Bad input from a host, a file or a form; the message says what to fix."""
 
 

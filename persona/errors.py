@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from personaweb.errors import Refusal
 
-class PersonaError(ValueError):
-    """Base of refusals a person can read; nothing was written."""
+
+class PersonaError(Refusal):
+    """A refusal from the persona app; nothing was written."""

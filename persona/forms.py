@@ -16,8 +16,8 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from learning.services.settings import INT_LIMITS
-from persona.errors import PersonaError
 from persona.services import MAX_REASON_CHARS
+from personaweb.errors import Refusal
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class ListEditForm(forms.Form):
         cleaned = super().clean() or {}
         try:
             cleaned["items"] = self.spec.validate(self.items)
-        except PersonaError as exc:
+        except Refusal as exc:
             self.add_error(None, str(exc))
         return cleaned
 

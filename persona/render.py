@@ -5,7 +5,7 @@ heading saying a guardrail outranks them; name and role; goals; background; a li
 saying the persona grants no new authority.
 
 Every piece of persona text passes the injection scan at render (what
-``persona.injection.render_safe`` does, batched through ``scan_many``): a hit renders ``[BLOCKED: <pattern ids>]`` in its
+``memory.safety.injection.render_safe`` does, batched through ``scan_many``): a hit renders ``[BLOCKED: <pattern ids>]`` in its
 place and the original stays stored. Goals and background are scanned line by line,
 so one poisoned learned sentence blocks that line, not the whole field.
 
@@ -45,7 +45,7 @@ def _one_line(text: str) -> str:
 
 def _render_safe_all(texts: list[str]) -> list[str]:
     """``render_safe`` for every text, scanned as one batch (one embedding call)."""
-    from persona.injection import placeholder, scan_many
+    from memory.safety.injection import placeholder, scan_many
 
     return [
         placeholder(result.pattern_ids) if result.blocked else text
@@ -157,7 +157,7 @@ def render_persona(version: AgentPersonaVersion) -> str:
 
 def render_report(version: AgentPersonaVersion) -> RenderReport:
     """The rendered prefix with per-section token counts and the blocked entries."""
-    from persona.injection import scan_many
+    from memory.safety.injection import scan_many
 
     sections = _sections(version)
     text = "\n\n".join(s for _, _, s in sections)

@@ -9,9 +9,9 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from memory.safety.secrets import SecretFound, refuse_secrets
 from persona.errors import PersonaError
 from persona.models import GUARDRAIL_WRITERS, Agent, AgentPersonaVersion, SourceType
-from persona.safety import SecretFound, refuse_secrets
 from persona.tasks import schedule_scan_warmup
 
 __all__ = ["PersonaError", "SecretFound"]

@@ -27,7 +27,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from learning.models import Proposal, Review
-from persona.errors import PersonaError
 from persona.forms import ListEditForm, ListSpec
 from persona.models import AgentPersonaVersion, SourceType
 from persona.services import (
@@ -62,6 +61,7 @@ from personaweb.dashboard import (
     visible_agents,
     word_diff,
 )
+from personaweb.errors import Refusal
 from personaweb.roles import is_operator, is_reviewer
 
 TIMELINE_PAGE = 20
@@ -429,7 +429,7 @@ def _list_editor(request: HtmxHttpRequest, slug: str, spec: ListSpec) -> HttpRes
             except PersonaVersionConflict as exc:
                 conflict = exc
                 form.add_error(None, str(exc))
-            except PersonaError as exc:
+            except Refusal as exc:
                 form.add_error(None, str(exc))
             else:
                 messages.success(

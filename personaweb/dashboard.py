@@ -351,21 +351,7 @@ def parse_mark_params(values: Iterable[str]) -> dict[int, list[tuple[int, int]]]
 
 
 def refusal_types() -> tuple[type[Exception], ...]:
-    """Exceptions whose message is a sentence for a person: PersonaError (and its
-    subclasses) and the learning app's own error class, when it has one."""
-    from importlib import import_module
+    """Exceptions whose message is a sentence for a person."""
+    from personaweb.errors import Refusal
 
-    from persona.errors import PersonaError
-
-    types: list[type[Exception]] = [PersonaError]
-    for module, name in (
-        ("learning.errors", "LearningError"),
-        ("learning.services", "LearningError"),
-    ):
-        try:
-            cls = getattr(import_module(module), name)
-        except (ImportError, AttributeError):
-            continue
-        if isinstance(cls, type) and issubclass(cls, Exception) and cls not in types:
-            types.append(cls)
-    return tuple(types)
+    return (Refusal,)

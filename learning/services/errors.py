@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from persona.errors import PersonaError
+from personaweb.errors import Refusal
 
 
-class LearningError(PersonaError):
+class LearningError(Refusal):
     """Base of learning refusals a person can read; nothing was written."""
 
 

@@ -30,6 +30,7 @@ from learning.verification import verify_quotes
 from persona.models import Agent
 from persona.selectors import persona_head
 from persona.services import MAX_LEARNED_FIELD_CHARS, MAX_RULES, persona_snapshot
+from personaweb.errors import Refusal
 
 logger = logging.getLogger(__name__)
 
@@ -503,11 +504,10 @@ def _run_sentence(
     n = verification.conversations
     if settings.mode == Mode.ON:
         from learning.services.decisions import proposal_apply
-        from persona.errors import PersonaError
 
         try:
             proposal_apply(proposal=proposal, by="auto")
-        except PersonaError as exc:
+        except Refusal as exc:
             Proposal.objects.filter(pk=proposal.pk, status=Proposal.Status.WAITING).update(
                 status=Proposal.Status.DROPPED,
                 status_reason=f"Could not be applied automatically: {exc}",

@@ -8,7 +8,6 @@ from types import SimpleNamespace
 import pytest
 
 from learning.selection import ReadMessage, ReviewCorpus, select_corpus
-from learning.textnorm import content_words, normalize_for_match, words
 from learning.verification import (
     ACROSS_MESSAGES,
     ALREADY_COUNTED,
@@ -22,6 +21,7 @@ from learning.verification import (
     verify_quotes,
 )
 from memory.services import record_turn
+from memory.text import content_words, normalize_for_match, words
 from tests.factories import make_agent
 
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
@@ -405,7 +405,7 @@ def test_ascii_fast_path_matches_the_general_normaliser():
     import random
     import string
 
-    from learning import textnorm
+    from memory import text as textnorm
 
     rng = random.Random(7)
     alphabet = string.ascii_letters + string.digits + " '`.,-!?\n\t\"()"

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from memory.safety.secrets import SecretFound
 from persona.models import AgentPersonaVersion, SourceType
-from persona.safety import SecretFound
 from persona.services import (
     ChangeTrigger,
     GuardrailWriteRefused,

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from persona.errors import PersonaError
+from personaweb.errors import Refusal
 
 EXIT_INPUT = 2
 EXIT_CONFLICT = 3
@@ -73,7 +73,7 @@ class Command(BaseCommand):
             getattr(self, f"do_{opts['sub']}")(agent, opts)
         except PersonaVersionConflict as exc:
             raise _fail(str(exc), EXIT_CONFLICT) from None
-        except PersonaError as exc:
+        except Refusal as exc:
             raise _fail(str(exc)) from None
 
     def _print(self, data: Any) -> None:

@@ -14,9 +14,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from persona.errors import PersonaError
 from persona.models import Agent, AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
+from personaweb.errors import Refusal
 
 EXIT_BAD_INPUT = 2
 EXIT_CONFLICT = 3
@@ -84,7 +84,7 @@ class Command(BaseCommand):
             handler(**options)
         except PersonaVersionConflict as exc:
             raise _fail(str(exc), EXIT_CONFLICT) from exc
-        except PersonaError as exc:
+        except Refusal as exc:
             raise _fail(str(exc)) from exc
 
     # -- helpers ------------------------------------------------------------------
@@ -243,7 +243,7 @@ class Command(BaseCommand):
         self._out(summary + ".")
 
     def cmd_scan(self, *, file: str, json: bool = False, **_: Any) -> None:
-        from persona.safety import scan_entry
+        from memory.safety.secrets import scan_entry
 
         results: list[dict[str, Any]] = []
         for number, line in enumerate(self._read(file).splitlines(), start=1):

@@ -4,10 +4,10 @@ import re
 
 import pytest
 
-from persona.injection import normalise, render_safe, scan, scan_many
-from persona.injection_exemplars import ATTACK_EXEMPLARS, BENIGN_ANCHORS
-from persona.injection_patterns import PATTERN_IDS, PATTERNS
-from tests.persona.injection_table import (
+from memory.safety.exemplars import ATTACK_EXEMPLARS, BENIGN_ANCHORS
+from memory.safety.injection import normalise, render_safe, scan, scan_many
+from memory.safety.patterns import PATTERN_IDS, PATTERNS
+from tests.memory.injection_table import (
     BENIGN_HELDOUT,
     BENIGN_TRAIN,
     HELDOUT,

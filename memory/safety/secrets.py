@@ -1,6 +1,6 @@
 """Safety shared by every write and render path: the secret scan (at write).
 
-The injection scan lives in ``persona.injection``. This module refuses
+The injection scan lives in ``memory.safety.injection``. This module refuses
 credential-shaped values. detect-secrets' maintained plugins are the core detector;
 three narrow additions close gaps they leave on prose (persona text is prose, not
 code):
@@ -39,7 +39,7 @@ from detect_secrets.plugins.high_entropy_strings import (
 )
 from detect_secrets.settings import transient_settings
 
-from persona.errors import PersonaError
+from personaweb.errors import Refusal
 
 # Plugins that look for a credential by its shape or by a keyword next to it. The
 # bare high-entropy plugins are left out: on prose they fire on ordinary words
@@ -80,7 +80,7 @@ class SecretFinding:
     kind: str
 
 
-class SecretFound(PersonaError):
+class SecretFound(Refusal):
     """A credential-shaped value was offered for storage; nothing was written."""
 
     def __init__(self, *, field: str, kinds: list[str]) -> None:
@@ -221,9 +221,9 @@ def scan_entry(text: str, *, semantic: bool | None = None) -> ScanEntry:
 
     ``{"blocked": bool, "pattern_ids": [str, ...], "secret_kinds": [str, ...]}``:
     ``blocked`` and ``pattern_ids`` come from the injection scan
-    (``persona.injection.scan``), ``secret_kinds`` from the secret scan.
+    (``memory.safety.injection.scan``), ``secret_kinds`` from the secret scan.
     """
-    from persona.injection import scan
+    from memory.safety.injection import scan
 
     result = scan(text, semantic=semantic)
     return {

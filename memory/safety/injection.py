@@ -8,14 +8,14 @@ Three layers:
    Greek look-alikes folded to Latin; diacritics dropped; lower case; spaces
    collapsed. A second matching form undoes leetspeak inside words ("1gn0r3" ->
    "ignore") and joins letter-by-letter spelling ("i g n o r e" -> "ignore").
-2. **Patterns** (``persona.injection_patterns``): a data table, one id per pattern,
+2. **Patterns** (``memory.safety.patterns``): a data table, one id per pattern,
    run against both forms.
 3. **Semantic similarity**: each sentence of the normalised text is embedded with the
    packaged all-MiniLM-L6-v2 model and compared with attack exemplars and with benign
-   anchors (``persona.injection_exemplars``). A sentence is a hit when it is close to
+   anchors (``memory.safety.exemplars``). A sentence is a hit when it is close to
    an attack exemplar *and* clearly closer to it than to any benign persona sentence;
    the hit id is ``semantic.<family of the nearest exemplar>``. The two thresholds
-   were chosen on the training half of ``tests/persona/injection_table.py``
+   were chosen on the training half of ``tests/memory/injection_table.py``
    (``bench/injection.py --fit`` prints the search).
 
 Text that starts with ``[BLOCKED:`` gets no special treatment: it is scanned like any
@@ -41,7 +41,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from persona.injection_patterns import NEGATION_BEFORE, PATTERNS, TAG_SMUGGLING_MARKER
+from memory.safety.patterns import NEGATION_BEFORE, PATTERNS, TAG_SMUGGLING_MARKER
 
 __all__ = [
     "SEMANTIC_MARGIN",
@@ -261,7 +261,7 @@ class _Exemplars:
     _loaded: _Exemplars | None = None
 
     def __init__(self) -> None:
-        from persona.injection_exemplars import ATTACK_EXEMPLARS, BENIGN_ANCHORS
+        from memory.safety.exemplars import ATTACK_EXEMPLARS, BENIGN_ANCHORS
 
         self.families = [family for family, _ in ATTACK_EXEMPLARS]
         self.attack = _encode([normalise(t).text for _, t in ATTACK_EXEMPLARS])

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import pytest
 
+from memory.safety.secrets import SecretFound, find_secrets, scan_entry
 from persona.models import AgentPersonaVersion, SourceType
-from persona.safety import SecretFound, find_secrets, scan_entry
 from persona.services import ChangeTrigger, persona_version_create
-from tests.persona.injection_table import BENIGN_HELDOUT, BENIGN_TRAIN
+from tests.memory.injection_table import BENIGN_HELDOUT, BENIGN_TRAIN
 
 # Fake credentials in the shapes real ones have (none of them is live).
 SECRETS = [

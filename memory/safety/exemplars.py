@@ -4,7 +4,7 @@
 languages. ``BENIGN_ANCHORS`` are ordinary persona sentences, chosen to sit near the
 attacks in meaning (guardrails about prompts, secrets, rules and users), so that a
 persona sentence that *talks about* those things is closer to an anchor than to an
-attack. None of these sentences is in the test table (``tests/persona/injection_table.py``);
+attack. None of these sentences is in the test table (``tests/memory/injection_table.py``);
 a test checks that.
 
 Adding or changing a sentence changes which texts are blocked: re-run
