@@ -119,9 +119,9 @@ def rate(count: int, seconds: float) -> str:
 
 
 def bench_record_turn(*, tag: str, turns: int, rng: random.Random) -> None:
-    from memory.models import Tenant
     from memory.services import record_turn
     from persona.services import agent_create
+    from tenancy.models import Tenant
 
     tenant = Tenant.objects.create(name=f"Bench {tag}", slug=f"bench-{tag}")
     agent = agent_create(tenant=tenant, name="Bench desk", slug=f"bench-{tag}-desk")
@@ -270,8 +270,8 @@ def bench_import(*, tag: str, path: Path, messages: int) -> None:
 
 
 def cleanup(tag: str, embedding_floor: int) -> None:
-    from memory.models import Message, Tenant, TextEmbedding
-    from persona.models import Agent
+    from memory.models import Message, TextEmbedding
+    from tenancy.models import Agent, Tenant
 
     Agent.objects.filter(slug__startswith=f"bench-{tag}-").delete()
     Tenant.objects.filter(slug=f"bench-{tag}").delete()

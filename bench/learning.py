@@ -144,8 +144,7 @@ def bench_review(
 def bench_sweep(n_agents: int, n_due: int) -> tuple[float, int, int]:
     from learning.models import LearningSettings
     from learning.services import due_agents_claim
-    from memory.models import Tenant
-    from persona.models import Agent
+    from tenancy.models import Agent, Tenant
 
     tenant, _ = Tenant.objects.get_or_create(slug=f"sweep-{n_agents}", defaults={"name": "Sweep"})
     now = timezone.now()
@@ -185,8 +184,7 @@ def bench_enqueue(n_due: int) -> str:
     from learning import tasks
     from learning.models import LearningSettings
     from learning.services import sweep_due_agents_run
-    from memory.models import Tenant
-    from persona.models import Agent
+    from tenancy.models import Agent, Tenant
 
     queue = f"bench-learning-{os.getpid()}"
     tenant, _ = Tenant.objects.get_or_create(slug="enqueue", defaults={"name": "Enqueue"})

@@ -318,10 +318,10 @@ def build() -> dict[str, Any]:
     from django.contrib.auth.models import Group, User
 
     from learning.models import LearningSettings, Proposal, Review
-    from memory.models import Conversation, Message, Principal, Tenant
+    from memory.models import Conversation, Message, Principal
     from memory.services import message_dedupe_key
-    from persona.models import Agent, AgentPersonaVersion
-    from personaweb.models import Membership
+    from persona.models import AgentPersonaVersion
+    from tenancy.models import Agent, Membership, Tenant
 
     t0 = time.perf_counter()
     tenants = [

@@ -24,7 +24,7 @@ class LearningSettings(models.Model):
     settings change) so the beat sweep finds due agents with one indexed range scan.
     """
 
-    agent = models.OneToOneField("persona.Agent", on_delete=models.CASCADE, related_name="learning")
+    agent = models.OneToOneField("tenancy.Agent", on_delete=models.CASCADE, related_name="learning")
     mode = models.CharField(max_length=20, choices=Mode.choices, default=Mode.OFF)
     proposer = models.CharField(max_length=10, choices=ProposerKind.choices, blank=True, default="")
     model_base_url = models.URLField(blank=True)
@@ -79,7 +79,7 @@ class Review(models.Model):
         ERROR = "error", "error"
         SKIPPED = "skipped", "skipped (another review running)"
 
-    agent = models.ForeignKey("persona.Agent", on_delete=models.CASCADE, related_name="reviews")
+    agent = models.ForeignKey("tenancy.Agent", on_delete=models.CASCADE, related_name="reviews")
     trigger = models.CharField(max_length=20, choices=Trigger.choices)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     requested_by = models.CharField(max_length=150, blank=True)
@@ -127,7 +127,7 @@ class Proposal(models.Model):
         DROPPED = "dropped", "dropped"
         UNDONE = "undone", "undone"
 
-    agent = models.ForeignKey("persona.Agent", on_delete=models.CASCADE, related_name="proposals")
+    agent = models.ForeignKey("tenancy.Agent", on_delete=models.CASCADE, related_name="proposals")
     review = models.ForeignKey(
         Review, null=True, blank=True, on_delete=models.SET_NULL, related_name="proposals"
     )
@@ -171,7 +171,7 @@ class Proposal(models.Model):
 class Rejection(models.Model):
     """Content that must never be proposed again for an agent (turned down or undone)."""
 
-    agent = models.ForeignKey("persona.Agent", on_delete=models.CASCADE, related_name="rejections")
+    agent = models.ForeignKey("tenancy.Agent", on_delete=models.CASCADE, related_name="rejections")
     content_key = models.CharField(max_length=64)
     text = models.TextField()
     reason = models.CharField(max_length=20)  # dismissed | undone

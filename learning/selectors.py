@@ -11,8 +11,9 @@ from django.db.models import QuerySet
 
 from learning.models import LearningSettings, Proposal, Review
 from learning.services.settings import learning_settings_get, settings_as_dict
-from persona.models import Agent, AgentPersonaVersion, SourceType
+from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
+from tenancy.models import Agent
 
 
 def proposals_waiting(*, agent: Agent | None = None) -> QuerySet[Proposal]:

@@ -25,7 +25,7 @@ def review_agent(agent_id: int, review_id: int | None = None, trigger: str = "sc
     """Run one review of an agent; a second one at the same time ends ``skipped``."""
     from learning.models import Review
     from learning.services import review_run
-    from persona.models import Agent
+    from tenancy.models import Agent
 
     agent = Agent.objects.filter(pk=agent_id).first()
     if agent is None:

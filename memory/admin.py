@@ -8,15 +8,8 @@ from memory.models import (
     EntityFact,
     Message,
     Principal,
-    Tenant,
     TextEmbedding,
 )
-
-
-@admin.register(Tenant)
-class TenantAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "created_at"]
-    search_fields = ["name", "slug"]
 
 
 @admin.register(Principal)

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 
-from memory.models import Conversation, Message, Principal, Tenant
+from memory.models import Conversation, Message, Principal
 from memory.services import (
     MemoryInputError,
     message_dedupe_key,
@@ -36,6 +36,7 @@ from memory.services import (
     validate_label,
     validate_message_text,
 )
+from tenancy.models import Tenant
 
 REQUIRED_KEYS = ("agent", "user", "conversation", "role", "text", "at")
 ROLES = frozenset(Message.Role.values)
@@ -242,8 +243,8 @@ def import_records(
     from learning.counters import note_turns
     from memory.tasks import schedule_embedding
     from persona.errors import PersonaError
-    from persona.models import Agent
     from persona.services import agent_create
+    from tenancy.models import Agent
 
     records = plan.records
     first_line: dict[str, int] = {}

@@ -1,4 +1,4 @@
-"""Conversation memory: tenants, principals, conversations, messages, summaries,
+"""Conversation memory: principals, conversations, messages, summaries,
 entity facts and the embeddings of message texts."""
 
 from __future__ import annotations
@@ -7,22 +7,12 @@ from django.db import models
 from django.db.models import Q
 
 
-class Tenant(models.Model):
-    name = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=100, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
-
-
 class Principal(models.Model):
     """A person an assistant talks with, known by the host's external id."""
 
-    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="principals")
+    tenant = models.ForeignKey(
+        "tenancy.Tenant", on_delete=models.CASCADE, related_name="principals"
+    )
     external_id = models.CharField(max_length=200)
     display_name = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -41,7 +31,7 @@ class Principal(models.Model):
 
 class Conversation(models.Model):
     agent = models.ForeignKey(
-        "persona.Agent", on_delete=models.CASCADE, related_name="conversations"
+        "tenancy.Agent", on_delete=models.CASCADE, related_name="conversations"
     )
     principal = models.ForeignKey(Principal, on_delete=models.CASCADE, related_name="conversations")
     external_id = models.CharField(
@@ -161,7 +151,9 @@ class EntityFact(models.Model):
         PLACE = "place", "place"
         THING = "thing", "thing"
 
-    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="entity_facts")
+    tenant = models.ForeignKey(
+        "tenancy.Tenant", on_delete=models.CASCADE, related_name="entity_facts"
+    )
     principal = models.ForeignKey(
         Principal, null=True, blank=True, on_delete=models.CASCADE, related_name="entity_facts"
     )

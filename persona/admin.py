@@ -2,15 +2,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from persona.models import Agent, AgentPersonaVersion, ContextPlan, PlanRotation
-
-
-@admin.register(Agent)
-class AgentAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "tenant", "multi_tenant", "persona_version", "created_at"]
-    list_filter = ["tenant", "multi_tenant"]
-    search_fields = ["name", "slug"]
-    readonly_fields = ["persona_version"]
+from persona.models import AgentPersonaVersion, ContextPlan, PlanRotation
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

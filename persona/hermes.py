@@ -34,9 +34,10 @@ from typing import Any
 
 from django.db import transaction
 
-from persona.models import Agent, AgentPersonaVersion, SourceType
+from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
 from persona.services import ChangeTrigger, PersonaInputError, persona_version_create
+from tenancy.models import Agent
 
 ENTRY_DELIMITER = "\n§\n"
 MEMORY_CHAR_LIMIT = 2_200

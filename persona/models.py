@@ -6,27 +6,6 @@ from django.db import models
 from django.db.models import Q
 
 
-class Agent(models.Model):
-    tenant = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE, related_name="agents")
-    name = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=100, unique=True)
-    multi_tenant = models.BooleanField(
-        default=False,
-        help_text="Serves people of several tenants; never learns unless team mode is on.",
-    )
-    # Head of the version history, written in the same transaction as the version
-    # row; lets a plan call see "nothing changed" from one indexed row.
-    persona_version = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["name", "id"]
-        indexes = [models.Index(fields=["tenant", "name", "id"], name="agent_tenant_name")]
-
-    def __str__(self) -> str:
-        return self.name
-
-
 class SourceType(models.TextChoices):
     HOST = "host", "host code"
     MANUAL = "manual", "manual (CLI/admin)"
@@ -43,7 +22,7 @@ GUARDRAIL_WRITERS = frozenset({SourceType.HOST, SourceType.MANUAL, SourceType.UI
 class AgentPersonaVersion(models.Model):
     """One immutable version of an agent's persona. Versions are dense from 1."""
 
-    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="versions")
+    agent = models.ForeignKey("tenancy.Agent", on_delete=models.CASCADE, related_name="versions")
     version = models.PositiveIntegerField()
     name = models.CharField(max_length=200)
     role = models.CharField(max_length=500, blank=True)
@@ -84,7 +63,7 @@ class ContextPlan(models.Model):
     fetching a pinned prefix is one indexed read (or a cache hit).
     """
 
-    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="plans")
+    agent = models.ForeignKey("tenancy.Agent", on_delete=models.CASCADE, related_name="plans")
     principal = models.ForeignKey(
         "memory.Principal", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )

@@ -35,9 +35,10 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, models, transaction
 
 from persona.errors import PersonaError
-from persona.models import Agent, AgentPersonaVersion, ContextPlan, PlanRotation
+from persona.models import AgentPersonaVersion, ContextPlan, PlanRotation
 from persona.render import render_persona
 from persona.tokens import count_tokens
+from tenancy.models import Agent
 
 #: The agent prefix may not exceed this many tokens (counted by ``count_tokens``). The
 #: persona's own limits keep it far below (about 5,000 tokens at the very most).

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from persona.models import Agent, AgentPersonaVersion
+from persona.models import AgentPersonaVersion
+from tenancy.models import Agent
 
 
 def persona_head(*, agent: Agent) -> AgentPersonaVersion | None:

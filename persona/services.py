@@ -11,8 +11,9 @@ from django.db import IntegrityError, transaction
 
 from memory.safety.secrets import SecretFound, refuse_secrets
 from persona.errors import PersonaError
-from persona.models import GUARDRAIL_WRITERS, Agent, AgentPersonaVersion, SourceType
+from persona.models import GUARDRAIL_WRITERS, AgentPersonaVersion, SourceType
 from persona.tasks import schedule_scan_warmup
+from tenancy.models import Agent
 
 __all__ = ["PersonaError", "SecretFound"]
 

@@ -2,13 +2,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from personaweb.models import Heartbeat, Membership
-
-
-@admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
-    list_display = ["user", "tenant", "created_at"]
-    list_filter = ["tenant"]
+from personaweb.models import Heartbeat
 
 
 @admin.register(Heartbeat)

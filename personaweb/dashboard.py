@@ -48,7 +48,7 @@ def scope_to_user(qs: QuerySet, *, user: AbstractBaseUser | AnonymousUser, path:
 
 
 def visible_agents(user: AbstractBaseUser | AnonymousUser) -> QuerySet:
-    from persona.models import Agent
+    from tenancy.models import Agent
 
     return scope_to_user(Agent.objects.all(), user=user, path="tenant_id")
 

@@ -1,27 +1,8 @@
-"""Who may see which tenant, and the worker heartbeat shown on the home page."""
+"""The worker heartbeat shown on the home page."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
-
-
-class Membership(models.Model):
-    """A dashboard user belongs to one or more tenants; superusers see all."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
-    )
-    tenant = models.ForeignKey(
-        "memory.Tenant", on_delete=models.CASCADE, related_name="memberships"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "tenant"], name="membership_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.user} in {self.tenant}"
 
 
 class Heartbeat(models.Model):

@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-    from memory.models import Tenant
+    from tenancy.models import Tenant
 
 OPERATOR = "operator"
 REVIEWER = "reviewer"
@@ -51,7 +51,7 @@ def is_reviewer(user: AbstractBaseUser | AnonymousUser) -> bool:
 
 
 def visible_tenants(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tenant]:
-    from memory.models import Tenant
+    from tenancy.models import Tenant
 
     if not user.is_authenticated:
         return Tenant.objects.none()

@@ -37,8 +37,9 @@ def _scoped(qs: QuerySet, path: str, tenant_ids: list[int] | None) -> QuerySet:
 def home_counts(*, user: AbstractBaseUser | AnonymousUser) -> HomeCounts:
     """Counts for the home page: a fixed number of aggregate queries, whatever the data size."""
     from learning.models import Proposal, Review
-    from memory.models import Conversation, Message, Principal, Tenant
-    from persona.models import Agent, AgentPersonaVersion
+    from memory.models import Conversation, Message, Principal
+    from persona.models import AgentPersonaVersion
+    from tenancy.models import Agent, Tenant
 
     tids = visible_tenant_ids(user)
     agents = _scoped(Agent.objects.all(), "tenant_id", tids).aggregate(

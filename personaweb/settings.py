@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "personaweb",
+    "tenancy",
     "memory",
     "persona",
     "learning",

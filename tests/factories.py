@@ -3,7 +3,8 @@ from __future__ import annotations
 import factory
 from django.contrib.auth.models import Group, User
 
-from memory.models import Principal, Tenant
+from memory.models import Principal
+from tenancy.models import Tenant
 
 
 class TenantFactory(factory.django.DjangoModelFactory):
@@ -39,7 +40,7 @@ def make_agent(*, tenant: Tenant | None = None, slug: str | None = None, **kwarg
 def make_user(
     username: str, *, role: str | None = None, tenants: list[Tenant] = (), superuser: bool = False
 ) -> User:
-    from personaweb.models import Membership
+    from tenancy.models import Membership
 
     if superuser:
         user = User.objects.create_superuser(username=username, password="pw-" + username)

@@ -18,7 +18,7 @@ from learning import policy
 from learning.models import Proposal, Rejection
 from learning.services.errors import DecisionRefused, ProposalNotWaiting, UndoRefused
 from learning.services.settings import learning_settings_get
-from persona.models import Agent, AgentPersonaVersion, SourceType
+from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
 from persona.services import (
     MAX_LEARNED_FIELD_CHARS,
@@ -27,6 +27,7 @@ from persona.services import (
     persona_snapshot,
     persona_version_create,
 )
+from tenancy.models import Agent
 
 AUTO = "auto"
 

@@ -27,10 +27,10 @@ from learning.proposers.base import Proposer, ProposerResult, get_proposer, prop
 from learning.selection import ReviewCorpus, select_corpus
 from learning.services.settings import learning_settings_get
 from learning.verification import verify_quotes
-from persona.models import Agent
 from persona.selectors import persona_head
 from persona.services import MAX_LEARNED_FIELD_CHARS, MAX_RULES, persona_snapshot
 from personaweb.errors import Refusal
+from tenancy.models import Agent
 
 logger = logging.getLogger(__name__)
 

@@ -15,8 +15,9 @@ import pytest
 from django.core.management import call_command
 
 from learning.models import Proposal, Review
-from memory.models import Conversation, Tenant
-from persona.models import Agent, AgentPersonaVersion
+from memory.models import Conversation
+from persona.models import AgentPersonaVersion
+from tenancy.models import Agent, Tenant
 from tests.factories import make_agent, make_user
 
 WIDE = {"width": 1280, "height": 800}
@@ -146,7 +147,7 @@ def test_reviewer_clears_three_proposals_with_the_keyboard(page, live_server, lo
     waiting = list(Proposal.objects.filter(status="waiting").order_by("created_at", "id"))
     assert [p.kind for p in waiting] == ["sentence", "sentence", "rule"]
     # dev reviews for both tenants and owns the desk's rules
-    from personaweb.models import Membership
+    from tenancy.models import Membership
 
     Membership.objects.get_or_create(
         user=make_user_ref("dev"), tenant=Tenant.objects.get(slug="maya")
@@ -267,7 +268,7 @@ def test_screenshots_of_every_page(
         shoot(path, name)
 
     call_command("seed_demo", verbosity=0)
-    from personaweb.models import Membership
+    from tenancy.models import Membership
 
     user = make_user_ref("olivia")
     for t in Tenant.objects.all():

@@ -34,7 +34,7 @@ def sent(monkeypatch):
 
 
 def make_agents(tenant, n: int, *, due: int, mode: str = "on") -> list[int]:
-    from persona.models import Agent
+    from tenancy.models import Agent
 
     now = timezone.now()
     agents = Agent.objects.bulk_create(

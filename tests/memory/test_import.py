@@ -7,9 +7,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from learning.models import LearningSettings
-from memory.models import Conversation, Message, Principal, Tenant
+from memory.models import Conversation, Message, Principal
 from memory.services import record_turn
-from persona.models import Agent
+from tenancy.models import Agent, Tenant
 
 
 def write_jsonl(path: Path, rows: list[dict | str]) -> Path:

@@ -18,9 +18,9 @@ from memory.demo_data import (
     PLANTED_PIP_SECOND_THEME,
     PLANTED_PIP_THEME,
 )
-from memory.models import Conversation, EntityFact, Message, Principal, Tenant
-from persona.models import Agent, AgentPersonaVersion, SourceType
-from personaweb.models import Membership
+from memory.models import Conversation, EntityFact, Message, Principal
+from persona.models import AgentPersonaVersion, SourceType
+from tenancy.models import Agent, Membership, Tenant
 
 pytestmark = pytest.mark.django_db
 

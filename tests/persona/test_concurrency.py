@@ -7,8 +7,9 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from persona.models import Agent, AgentPersonaVersion, SourceType
+from persona.models import AgentPersonaVersion, SourceType
 from persona.services import ChangeTrigger, PersonaVersionConflict, persona_version_create
+from tenancy.models import Agent
 from tests.factories import TenantFactory, make_agent
 
 pytestmark = [

@@ -17,8 +17,8 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from personaweb.models import Membership
 from personaweb.roles import is_operator, visible_tenant_ids
+from tenancy.models import Membership
 from tests.personaweb.test_beat import child_env
 
 LOGIN_LINE = re.compile(r"Log in at (http://\S+) as (\S+) / (\S+)")
@@ -41,7 +41,7 @@ def test_ensure_operator_creates_a_working_login_in_every_tenant(tenant, other_t
     assert user.is_staff and not user.is_superuser
     assert is_operator(user)
     assert sorted(visible_tenant_ids(user) or []) == sorted([tenant.id, other_tenant.id])
-    assert user.has_perm("persona.change_agent")  # the admin opens with something to do
+    assert user.has_perm("tenancy.change_agent")  # the admin opens with something to do
 
 
 @pytest.mark.django_db

@@ -20,11 +20,11 @@ from django.utils import timezone
 
 from learning.models import LearningSettings
 from memory.demo_data import DEMO_USERS, DESKS, DemoConversation, DemoDesk
-from memory.models import Conversation, EntityFact, Message, Principal, Tenant
+from memory.models import Conversation, EntityFact, Message, Principal
 from memory.services import record_turn
-from persona.models import Agent, SourceType
+from persona.models import SourceType
 from persona.services import ChangeTrigger, agent_create, persona_version_create
-from personaweb.models import Membership
+from tenancy.models import Agent, Membership, Tenant
 
 _DATE_TOKEN = re.compile(r"\{(full|short)([+-]\d+)\}")
 _TURN_GAP_MINUTES = (0, 3, 7, 12, 16, 21)  # minutes after the first turn, per turn

@@ -14,9 +14,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from persona.models import Agent, AgentPersonaVersion, SourceType
+from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
 from personaweb.errors import Refusal
+from tenancy.models import Agent
 
 EXIT_BAD_INPUT = 2
 EXIT_CONFLICT = 3

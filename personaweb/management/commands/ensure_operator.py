@@ -15,11 +15,10 @@ from django.contrib.auth.models import Group, Permission, User
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from memory.models import Tenant
-from personaweb.models import Membership
 from personaweb.roles import OPERATOR
+from tenancy.models import Membership, Tenant
 
-PROJECT_APPS = ("memory", "persona", "learning", "personaweb")
+PROJECT_APPS = ("tenancy", "memory", "persona", "learning", "personaweb")
 
 
 @transaction.atomic
