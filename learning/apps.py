@@ -6,3 +6,8 @@ from django.apps import AppConfig
 class LearningConfig(AppConfig):
     name = "learning"
     verbose_name = "Learning"
+
+    def ready(self) -> None:
+        from learning import receivers
+
+        receivers.connect()

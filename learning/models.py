@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from learning.validators import int_limit_validators, validate_model_base_url, validate_rule_owners
+
 
 class Mode(models.TextChoices):
     OFF = "off", "off"
@@ -27,18 +29,32 @@ class LearningSettings(models.Model):
     agent = models.OneToOneField("tenancy.Agent", on_delete=models.CASCADE, related_name="learning")
     mode = models.CharField(max_length=20, choices=Mode.choices, default=Mode.OFF)
     proposer = models.CharField(max_length=10, choices=ProposerKind.choices, blank=True, default="")
-    model_base_url = models.URLField(blank=True)
+    model_base_url = models.URLField(blank=True, validators=[validate_model_base_url])
     model_name = models.CharField(max_length=200, blank=True)
-    every_n_turns = models.PositiveIntegerField(default=20)
-    every_hours = models.PositiveIntegerField(default=24)
-    min_conversations = models.PositiveSmallIntegerField(default=3)
-    max_threads = models.PositiveSmallIntegerField(default=8)
-    max_messages_per_thread = models.PositiveSmallIntegerField(default=40)
+    every_n_turns = models.PositiveIntegerField(
+        default=20, validators=int_limit_validators("every_n_turns")
+    )
+    every_hours = models.PositiveIntegerField(
+        default=24, validators=int_limit_validators("every_hours")
+    )
+    min_conversations = models.PositiveSmallIntegerField(
+        default=3, validators=int_limit_validators("min_conversations")
+    )
+    max_threads = models.PositiveSmallIntegerField(
+        default=8, validators=int_limit_validators("max_threads")
+    )
+    max_messages_per_thread = models.PositiveSmallIntegerField(
+        default=40, validators=int_limit_validators("max_messages_per_thread")
+    )
     across_users = models.BooleanField(default=False)
-    min_users = models.PositiveSmallIntegerField(default=2)
+    min_users = models.PositiveSmallIntegerField(
+        default=2, validators=int_limit_validators("min_users")
+    )
     standing_rules = models.BooleanField(default=False)
-    min_corrections = models.PositiveSmallIntegerField(default=2)
-    rule_owners = models.JSONField(default=list, blank=True)
+    min_corrections = models.PositiveSmallIntegerField(
+        default=2, validators=int_limit_validators("min_corrections")
+    )
+    rule_owners = models.JSONField(default=list, blank=True, validators=[validate_rule_owners])
     # counters (persisted, so a restart keeps them)
     turns_since_review = models.PositiveIntegerField(default=0)
     last_review_at = models.DateTimeField(null=True, blank=True)

@@ -61,12 +61,6 @@ def learned_changes(*, agent: Agent, limit: int = 50) -> QuerySet[AgentPersonaVe
     ).order_by("-version")[:limit]
 
 
-def is_rule_owner(*, agent: Agent, username: str) -> bool:
-    from learning.services.decisions import rule_owner_refusal
-
-    return rule_owner_refusal(agent=agent, by=username) is None
-
-
 def proposal_as_dict(p: Proposal) -> dict[str, Any]:
     return {
         "id": p.pk,

@@ -14,28 +14,27 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from learning.forms import LearningSettingsForm
 from learning.models import Proposal, Review
-from persona.forms import LearningSettingsForm
-from persona.models import PlanRotation
-from personaweb.dashboard import (
-    HtmxHttpRequest,
-    agent_for_user,
-    group_quotes,
-    is_partial,
+from learning.owners import (
     is_rule_owner,
-    keyset_page,
     learning_settings_of,
-    query_without,
-    quote_mark_param,
-    refusal_types,
+    rule_owner_names,
+    rule_owner_refusal,
+)
+from persona.models import PlanRotation
+from personaweb.errors import Refusal
+from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_next
+from personaweb.marks import group_quotes, quote_mark_param
+from personaweb.paging import keyset_page
+from personaweb.roles import is_operator, is_reviewer
+from tenancy.access import (
+    agent_for_user,
     require_operator,
     require_reviewer,
-    rule_owner_names,
-    safe_next,
     scope_to_user,
     visible_agents,
 )
-from personaweb.roles import is_operator, is_reviewer
 
 # --- learning settings and Review now ---------------------------------------------------
 
@@ -63,7 +62,7 @@ def settings_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                     form.add_error(key if key in form.fields else None, message)
                 if not exc.errors:
                     form.add_error(None, str(exc))
-            except refusal_types() as exc:
+            except Refusal as exc:
                 form.add_error(None, str(exc))
             else:
                 messages.success(request, f"Learning settings of {agent.name} saved.")
@@ -128,7 +127,7 @@ def review_now(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
     try:
         review = review_enqueue(agent=agent, by=request.user.get_username())
-    except refusal_types() as exc:
+    except Refusal as exc:
         if is_partial(request):
             return render(
                 request,
@@ -183,7 +182,7 @@ def _queue_qs(user: Any, *, agent_slug: str = ""):
 def _row_context(proposal: Proposal, user: Any, **extra: Any) -> dict[str, Any]:
     _decorate(proposal)
     settings = learning_settings_of(proposal.agent)
-    may = proposal.kind != Proposal.Kind.RULE or is_rule_owner(user, settings)
+    may = proposal.kind != Proposal.Kind.RULE or is_rule_owner(user, proposal.agent, settings)
     proposal.can_decide = may  # type: ignore[attr-defined]
     proposal.rule_owners = rule_owner_names(settings)  # type: ignore[attr-defined]
     return {"p": proposal, **extra}
@@ -241,13 +240,9 @@ def _decided(
     return redirect(safe_next(request, reverse("learning:queue")))
 
 
-def _owners_refusal(proposal: Proposal) -> str:
-    owners = rule_owner_names(learning_settings_of(proposal.agent))
-    who = ", ".join(owners) if owners else "a reviewer or operator of the tenant"
-    return (
-        f"Only this agent's rule owners ({who}) may approve a standing rule. "
-        "The rule keeps waiting for one of them."
-    )
+def _owners_refusal(request: HtmxHttpRequest, proposal: Proposal, settings: Any) -> str | None:
+    reason = rule_owner_refusal(agent=proposal.agent, user=request.user, settings=settings)
+    return f"{reason} The rule keeps waiting." if reason else None
 
 
 @require_POST
@@ -256,8 +251,13 @@ def proposal_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     proposal = _proposal_for(request, pk)
     require_reviewer(request)
     settings = learning_settings_of(proposal.agent)
-    if proposal.kind == Proposal.Kind.RULE and not is_rule_owner(request.user, settings):
-        return _decided(request, proposal, error=_owners_refusal(proposal))
+    refusal = (
+        _owners_refusal(request, proposal, settings)
+        if proposal.kind == Proposal.Kind.RULE
+        else None
+    )
+    if refusal:
+        return _decided(request, proposal, error=refusal)
     text = (request.POST.get("text") or "").strip()
     if proposal.kind != Proposal.Kind.RULE or text == proposal.text:
         text = ""
@@ -265,7 +265,7 @@ def proposal_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
     try:
         result = apply_service(proposal=proposal, by=request.user.get_username(), text=text or None)
-    except refusal_types() as exc:
+    except Refusal as exc:
         return _decided(request, proposal, error=f"Not approved: {exc}")
     version = getattr(result, "version", None)
     if not isinstance(version, int):
@@ -281,15 +281,18 @@ def proposal_dismiss(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     proposal = _proposal_for(request, pk)
     require_reviewer(request)
     settings = learning_settings_of(proposal.agent)
-    if proposal.kind == Proposal.Kind.RULE and not is_rule_owner(request.user, settings):
-        return _decided(
-            request, proposal, error=_owners_refusal(proposal).replace("approve", "turn down")
-        )
+    refusal = (
+        _owners_refusal(request, proposal, settings)
+        if proposal.kind == Proposal.Kind.RULE
+        else None
+    )
+    if refusal:
+        return _decided(request, proposal, error=refusal)
     from learning.services import proposal_dismiss as dismiss_service
 
     try:
         dismiss_service(proposal=proposal, by=request.user.get_username())
-    except refusal_types() as exc:
+    except Refusal as exc:
         return _decided(request, proposal, error=f"Not turned down: {exc}")
     return _decided(
         request,

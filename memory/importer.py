@@ -36,7 +36,8 @@ from memory.services import (
     validate_label,
     validate_message_text,
 )
-from tenancy.models import Tenant
+from memory.signals import turns_recorded
+from personaweb.errors import Refusal
 
 REQUIRED_KEYS = ("agent", "user", "conversation", "role", "text", "at")
 ROLES = frozenset(Message.Role.values)
@@ -233,18 +234,16 @@ def import_records(
 ) -> ImportResult:
     """Write a validated plan in one transaction; any refusal rolls all of it back.
 
-    Creates missing agents (through ``persona.services.agent_create``, in the tenant
+    Creates missing agents (through ``tenancy.services.agent_create``, in the tenant
     ``tenant_slug``), principals and conversations. New messages of a conversation get
     ``seq`` in time order (file order breaks ties), after the messages it has already.
     Messages already stored (same conversation and dedupe key) and repeated lines are
     skipped. Query count grows with batches, agents and chunks of ~900 labels, never
     with messages.
     """
-    from learning.counters import note_turns
     from memory.tasks import schedule_embedding
-    from persona.errors import PersonaError
-    from persona.services import agent_create
     from tenancy.models import Agent
+    from tenancy.services import agent_create, tenant_get_or_create
 
     records = plan.records
     first_line: dict[str, int] = {}
@@ -259,15 +258,13 @@ def import_records(
     agents_created = 0
     missing_agents = [slug for slug in first_line if slug not in agents]
     if missing_agents:
-        tenant, _ = Tenant.objects.get_or_create(
-            slug=tenant_slug, defaults={"name": tenant_slug.title()}
-        )
+        tenant, _ = tenant_get_or_create(slug=tenant_slug)
         for slug in missing_agents:
             try:
                 agents[slug] = agent_create(
                     tenant=tenant, name=agent_labels[slug], slug=slug, created_by="memory import"
                 )
-            except PersonaError as exc:
+            except Refusal as exc:
                 raise ImportLineError(
                     first_line[slug], f"cannot create agent {slug!r}: {exc}"
                 ) from None
@@ -410,7 +407,7 @@ def import_records(
             touched, ["message_count", "started_at", "last_message_at", "sealed"], batch_size=500
         )
     for agent_id, turns in user_turns.items():
-        note_turns(agent_id=agent_id, turns=turns)
+        turns_recorded.send(sender=Message, agent_id=agent_id, turns=turns)
     if created:
         transaction.on_commit(schedule_embedding)
     return ImportResult(

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memory.models import Conversation, Message, Principal
+from memory.signals import turns_recorded
 from personaweb.errors import Refusal
 
 MAX_MESSAGE_CHARS = 100_000
@@ -82,7 +83,6 @@ def record_turn(
     conversation belongs to one person; a turn naming another person for an existing
     conversation is refused. Counts the turn towards the agent's next learning review.
     """
-    from learning.counters import note_turns
     from memory.tasks import schedule_embedding
 
     label = validate_label(conversation, what="conversation label")
@@ -141,7 +141,7 @@ def record_turn(
         conv.sealed = sealed
         update_fields.append("sealed")
     conv.save(update_fields=update_fields)
-    note_turns(agent_id=agent.id, turns=1)
+    turns_recorded.send(sender=Message, agent_id=agent.id, turns=1)
     transaction.on_commit(schedule_embedding)
     return TurnResult(conversation=conv, messages=messages, created_conversation=created)
 

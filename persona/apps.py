@@ -6,3 +6,8 @@ from django.apps import AppConfig
 class PersonaConfig(AppConfig):
     name = "persona"
     verbose_name = "Persona"
+
+    def ready(self) -> None:
+        from persona import receivers
+
+        receivers.connect()

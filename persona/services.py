@@ -12,8 +12,10 @@ from django.db import IntegrityError, transaction
 from memory.safety.secrets import SecretFound, refuse_secrets
 from persona.errors import PersonaError
 from persona.models import GUARDRAIL_WRITERS, AgentPersonaVersion, SourceType
+from persona.signals import persona_changed
 from persona.tasks import schedule_scan_warmup
 from tenancy.models import Agent
+from tenancy.services import agent_create as tenancy_agent_create
 
 __all__ = ["PersonaError", "SecretFound"]
 
@@ -303,7 +305,9 @@ def _persona_version_write(
             )
             agent.persona_version = version.version
             agent.name = state["name"]
-            _drop_waiting_proposals(agent=locked, version=version.version, trigger=trigger)
+            persona_changed.send(
+                sender=AgentPersonaVersion, agent=locked, version=version.version, trigger=trigger
+            )
             transaction.on_commit(lambda: schedule_scan_warmup(version.pk))
             return version
     except IntegrityError as exc:
@@ -333,68 +337,20 @@ def _learned_still_standing(
     return kept
 
 
-def _drop_waiting_proposals(*, agent: Agent, version: int, trigger: ChangeTrigger) -> None:
-    """A proposal waiting while the persona changes is dropped (seed 004).
-
-    One exception keeps "up to five rules waiting" meaningful: approving one standing
-    rule leaves the other waiting rules in place; each is checked again against the
-    persona of the moment when it is approved.
-    """
-    from learning.models import Proposal
-
-    qs = Proposal.objects.filter(agent=agent, status=Proposal.Status.WAITING)
-    if trigger.proposal_id is not None:
-        qs = qs.exclude(pk=trigger.proposal_id)
-    if trigger.source_type == SourceType.STANDING_RULE and trigger.proposal_id is not None:
-        qs = qs.exclude(kind=Proposal.Kind.RULE)
-    qs.update(
-        status=Proposal.Status.DROPPED,
-        status_reason=f"The persona changed (version {version}) while this proposal waited.",
-    )
-
-
-@transaction.atomic
-def agent_create(
-    *,
-    tenant,
-    name: str,
-    slug: str,
-    role: str = "",
-    goals: str = "",
-    background: str = "",
-    guardrails: list[str] | None = None,
-    multi_tenant: bool = False,
-    created_by: str = "",
-    source_type: str = SourceType.MANUAL,
-) -> Agent:
-    """Create an agent and its persona version 1."""
-    from django.utils.text import slugify
-
-    slug = slugify(slug or name)
-    if not slug:
-        raise PersonaInputError("Give the agent a name or slug made of letters or digits.")
-    if Agent.objects.filter(slug=slug).exists():
-        raise PersonaInputError(f"An agent with the slug {slug!r} exists already; choose another.")
-    agent = Agent.objects.create(
-        tenant=tenant, name=name.strip() or slug, slug=slug, multi_tenant=multi_tenant
-    )
+def persona_first_version(
+    *, agent: Agent, persona: dict[str, Any], created_by: str, source_type: str
+) -> None:
+    """Version 1 of a new agent (receiver of tenancy's ``agent_created``)."""
     persona_version_create(
         agent=agent,
-        changes={
-            "name": name,
-            "role": role,
-            "goals": goals,
-            "background": background,
-            "guardrails": list(guardrails or []),
-        },
+        changes=persona,
         trigger=ChangeTrigger(
             source_type=source_type, reason="Agent created", approved_by=created_by
         ),
         expected_version=0,
     )
-    # Learning settings exist from the start (mode off), so turns are counted and the
-    # schedule works as soon as an operator turns learning on.
-    from learning.models import LearningSettings
 
-    LearningSettings.objects.get_or_create(agent=agent)
-    return agent
+
+#: Agents are created by tenancy; this name stays for the callers that create one
+#: with its first persona.
+agent_create = tenancy_agent_create

@@ -8,12 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.db.models import QuerySet
-
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
-    from tenancy.models import Tenant
 
 OPERATOR = "operator"
 REVIEWER = "reviewer"
@@ -48,24 +44,3 @@ def is_reviewer(user: AbstractBaseUser | AnonymousUser) -> bool:
             or OPERATOR in _group_names(user)
         )
     )
-
-
-def visible_tenants(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tenant]:
-    from tenancy.models import Tenant
-
-    if not user.is_authenticated:
-        return Tenant.objects.none()
-    if getattr(user, "is_superuser", False):
-        return Tenant.objects.all()
-    return Tenant.objects.filter(memberships__user_id=user.pk)
-
-
-def visible_tenant_ids(user: AbstractBaseUser | AnonymousUser) -> list[int] | None:
-    """Ids of the tenants a user may see, or None for 'all' (superuser). Cached per request user."""
-    if getattr(user, "is_superuser", False):
-        return None
-    cached = getattr(user, "_pw_tenant_ids", None)
-    if cached is None:
-        cached = list(visible_tenants(user).values_list("id", flat=True))
-        user._pw_tenant_ids = cached  # type: ignore[union-attr]
-    return cached

@@ -37,6 +37,10 @@ def env_float(name: str, default: float) -> float:
     return float(value) if value not in (None, "") else default
 
 
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
+
+
 VAR_DIR = Path(env_str("PERSONAWEB_VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DEBUG", False)
@@ -61,6 +65,7 @@ INSTALLED_APPS = [
     "memory",
     "persona",
     "learning",
+    "dashboard",
 ]
 
 MIDDLEWARE = [
@@ -197,6 +202,9 @@ LEARNING_PROPOSER = env_str("LEARNING_PROPOSER", "local")
 LEARNING_MODEL_BASE_URL = env_str("LEARNING_MODEL_BASE_URL")
 LEARNING_MODEL = env_str("LEARNING_MODEL")
 LEARNING_MODEL_API_KEY = env_str("LEARNING_MODEL_API_KEY")
+# Per-agent model endpoints allowed (comma-separated base URLs); empty = refused, so the
+# server's key and conversation text only ever go to LEARNING_MODEL_BASE_URL.
+LEARNING_MODEL_ALLOWED_URLS = env_list("LEARNING_MODEL_ALLOWED_URLS")
 LEARNING_MODEL_TIMEOUT = env_float("LEARNING_MODEL_TIMEOUT", 30.0)
 
 LOGGING = {

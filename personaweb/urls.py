@@ -1,17 +1,20 @@
+"""The root URLconf: the composition root that mounts every app's pages (it is the
+one module of the floor allowed to import the top layer; see docs/architecture.md)."""
+
 from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from personaweb import views
+from dashboard.views import home
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", home.home, name="home"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
-    path("memory/", include("memory.urls")),
-    path("persona/", include("persona.urls")),
+    path("memory/", include("dashboard.urls_memory")),
+    path("persona/", include("dashboard.urls_persona")),
     path("learning/", include("learning.urls")),
 ]

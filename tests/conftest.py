@@ -40,3 +40,26 @@ def operator_client(client, operator):
 def reviewer_client(client, reviewer):
     client.force_login(reviewer)
     return client
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """Users are made per test; the default hasher would spend most of the time hashing."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+#: Reviewers of the ``tenant`` fixture that the learning tests name as approvers.
+PEOPLE = ("dev", "priya", "callum", "olivia", "rex", "sam", "mia")
+
+
+@pytest.fixture
+def people(tenant):
+    """Accounts for the names the decision tests use: a standing rule is decided only
+    by a person with an account in the agent's tenant."""
+    from django.contrib.auth.models import User
+
+    out = {}
+    for name in PEOPLE:
+        existing = User.objects.filter(username=name).first()
+        out[name] = existing or make_user(name, role="reviewer", tenants=[tenant])
+    return out

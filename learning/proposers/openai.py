@@ -133,17 +133,34 @@ class OpenAIProposer:
     api_key: str
     timeout: float
     name: str = "openai"
+    refusal: str = ""
 
     @classmethod
     def for_settings(cls, settings: LearningSettings) -> OpenAIProposer:
+        from django.core.exceptions import ValidationError
+
+        from learning.validators import validate_model_base_url
+
+        base_url = settings.model_base_url
+        if base_url:
+            # Checked again at call time: a row saved before the allow-list changed must
+            # not send the server's key anywhere else.
+            try:
+                validate_model_base_url(base_url)
+            except ValidationError as exc:
+                return cls(
+                    base_url="", model="", api_key="", timeout=0.0, refusal=" ".join(exc.messages)
+                )
         return cls(
-            base_url=settings.model_base_url or django_settings.LEARNING_MODEL_BASE_URL,
+            base_url=base_url or django_settings.LEARNING_MODEL_BASE_URL,
             model=settings.model_name or django_settings.LEARNING_MODEL,
             api_key=django_settings.LEARNING_MODEL_API_KEY or "not-needed",
             timeout=float(django_settings.LEARNING_MODEL_TIMEOUT),
         )
 
     def _chat(self, system: str, user: str) -> ProposerResult:
+        if self.refusal:
+            return ProposerResult(error=self.refusal)
         if not self.base_url or not self.model:
             return ProposerResult(
                 error="No model endpoint is configured: set LEARNING_MODEL_BASE_URL and LEARNING_MODEL "

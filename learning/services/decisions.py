@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from learning import policy
 from learning.models import Proposal, Rejection
+from learning.owners import AUTO, rule_owner_refusal
 from learning.services.errors import DecisionRefused, ProposalNotWaiting, UndoRefused
-from learning.services.settings import learning_settings_get
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
 from persona.services import (
@@ -28,8 +28,6 @@ from persona.services import (
     persona_version_create,
 )
 from tenancy.models import Agent
-
-AUTO = "auto"
 
 
 def _named(by: str | None, *, action: str) -> str:
@@ -46,17 +44,6 @@ def _human(by: str | None, *, action: str) -> str:
             f"Only a named person {action}, not the automatic approver; give your user name. Nothing was changed."
         )
     return name
-
-
-def rule_owner_refusal(*, agent: Agent, by: str | None) -> str | None:
-    """Why ``by`` may not decide a standing rule of ``agent`` (None when they may)."""
-    name = (by or "").strip()
-    if not name or name.casefold() == AUTO:
-        return "A standing rule is decided by a named person; give your user name (the automatic approver cannot)."
-    owners = list(learning_settings_get(agent).rule_owners or [])
-    if owners and name.casefold() not in {o.casefold() for o in owners}:
-        return f"Only a rule owner ({', '.join(owners)}) may decide a standing rule; {name} is not one."
-    return None
 
 
 def _lock(proposal: Proposal) -> tuple[Agent, Proposal]:
@@ -96,7 +83,7 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
     head = persona_head(agent=agent)
     persona = persona_snapshot(head)
     if proposal.kind == Proposal.Kind.RULE:
-        refusal = rule_owner_refusal(agent=agent, by=by)
+        refusal = rule_owner_refusal(agent=agent, name=by)
         if refusal:
             raise DecisionRefused(f"{refusal} The proposal keeps waiting.")
         name = by.strip()
@@ -192,7 +179,7 @@ def proposal_dismiss(*, proposal: Proposal, by: str) -> Proposal:
     agent, proposal = _lock(proposal)
     _must_wait(proposal)
     if proposal.kind == Proposal.Kind.RULE:
-        refusal = rule_owner_refusal(agent=agent, by=by)
+        refusal = rule_owner_refusal(agent=agent, name=by)
         if refusal:
             raise DecisionRefused(f"{refusal} The proposal keeps waiting.")
         name = by.strip()
@@ -234,7 +221,7 @@ def change_undo(
             f"Proposal {proposal.pk} is {label}, not applied; there is nothing to undo."
         )
     if proposal.kind == Proposal.Kind.RULE:
-        refusal = rule_owner_refusal(agent=agent, by=by)
+        refusal = rule_owner_refusal(agent=agent, name=by)
         if refusal:
             raise UndoRefused(refusal + " Nothing was changed.")
         name = by.strip()

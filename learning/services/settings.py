@@ -5,22 +5,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from learning.counters import next_due_at
 from learning.models import LearningSettings, Mode, ProposerKind
 from learning.services.errors import LearningInputError
+from learning.validators import INT_LIMITS, parse_rule_owners
 
-#: Keys a person may set (PRODUCT.md names plus mode, proposer and the model override).
-INT_LIMITS: dict[str, tuple[int, int | None]] = {
-    "every_n_turns": (1, None),
-    "every_hours": (0, None),
-    "min_conversations": (2, None),
-    "max_threads": (1, 50),
-    "max_messages_per_thread": (1, 200),
-    "min_users": (2, None),
-    "min_corrections": (2, None),
-}
 BOOL_KEYS = ("across_users", "standing_rules", "auto_apply")
 TEXT_KEYS = ("model_base_url", "model_name")
 SETTING_KEYS = (
@@ -48,8 +40,6 @@ _REREAD_KEYS = frozenset(
 )
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n", ""}
-_USERNAME = re.compile(r"^[\w.@+-]{1,150}$")
-MAX_RULE_OWNERS = 50
 
 
 def learning_settings_get(agent) -> LearningSettings:
@@ -58,19 +48,23 @@ def learning_settings_get(agent) -> LearningSettings:
     return settings
 
 
+def _field_clean(key: str, value: Any) -> Any:
+    """Run the model field's own validators (the same limits the form and admin use)."""
+    field = LearningSettings._meta.get_field(key)
+    try:
+        field.run_validators(value)
+    except ValidationError as exc:
+        raise LearningInputError(" ".join(exc.messages)) from None
+    return value
+
+
 def _as_int(key: str, value: Any) -> int:
-    low, high = INT_LIMITS[key]
     if isinstance(value, bool):
         raise LearningInputError(f"{key} must be a whole number, not {value!r}.")
-    try:
-        number = int(str(value).strip()) if not isinstance(value, int) else value
-    except (TypeError, ValueError):
-        raise LearningInputError(f"{key} must be a whole number; {value!r} is not one.") from None
-    if number < low:
-        raise LearningInputError(f"{key} is {number}; the lowest allowed value is {low}.")
-    if high is not None and number > high:
-        raise LearningInputError(f"{key} is {number}; the highest allowed value is {high}.")
-    return number
+    text = str(value).strip()
+    if not isinstance(value, int) and (len(text) > 20 or not re.fullmatch(r"[+-]?\d+", text)):
+        raise LearningInputError(f"{key} must be a whole number; {value!r} is not one.")
+    return _field_clean(key, int(text) if not isinstance(value, int) else value)
 
 
 def _as_bool(key: str, value: Any) -> bool:
@@ -85,35 +79,11 @@ def _as_bool(key: str, value: Any) -> bool:
 
 
 def _as_owners(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        items = [part.strip() for part in value.split(",")]
-    elif isinstance(value, list | tuple):
-        items = [str(part).strip() if part is not None else "" for part in value]
-    else:
-        raise LearningInputError(
-            "rule_owners must be a list of user names (or a comma-separated text)."
-        )
-    owners: list[str] = []
-    for item in items:
-        if not item:
-            continue
-        if item.casefold() == "auto":
-            raise LearningInputError(
-                "rule_owners cannot hold 'auto': a standing rule is approved by a named person."
-            )
-        if not _USERNAME.match(item):
-            raise LearningInputError(
-                f"rule_owners: {item!r} is not a user name (letters, digits and . @ + - _ only)."
-            )
-        if item.casefold() not in {o.casefold() for o in owners}:
-            owners.append(item)
-    if len(owners) > MAX_RULE_OWNERS:
-        raise LearningInputError(
-            f"rule_owners holds {len(owners)} names; the limit is {MAX_RULE_OWNERS}."
-        )
-    return owners
+    try:
+        owners = parse_rule_owners(value)
+    except ValidationError as exc:
+        raise LearningInputError(" ".join(exc.messages)) from None
+    return _field_clean("rule_owners", owners)
 
 
 def clean_setting(key: str, value: Any) -> Any:
@@ -139,12 +109,7 @@ def clean_setting(key: str, value: Any) -> Any:
     if key == "rule_owners":
         return _as_owners(value)
     if key == "model_base_url":
-        text = str(value or "").strip()
-        if text and not re.match(r"^https?://", text):
-            raise LearningInputError(
-                f"model_base_url must start with http:// or https://; {text!r} does not."
-            )
-        return text
+        return _field_clean("model_base_url", str(value or "").strip())
     if key == "model_name":
         text = str(value or "").strip()
         if len(text) > 200:

@@ -12,7 +12,7 @@ from learning.services import review_run
 from tests.learning.helpers import learning_on, seed_work
 from tests.learning.scripted import GOOD_RULE, GOOD_SENTENCE, ScriptedProposer
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("people")]
 
 
 def run(*args: str) -> str:

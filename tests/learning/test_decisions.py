@@ -20,6 +20,8 @@ from persona.services import ChangeTrigger, persona_version_create
 from tests.learning.helpers import learning_on, seed_work
 from tests.learning.scripted import GOOD_RULE, GOOD_SENTENCE, ScriptedProposer
 
+pytestmark = pytest.mark.usefixtures("people")
+
 NO_SENTENCE = {"field": None, "sentence": "", "evidence": []}
 
 

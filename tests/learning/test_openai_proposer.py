@@ -26,6 +26,7 @@ def fake():
 @pytest.fixture
 def desk(agent, fake, settings):
     settings.LEARNING_MODEL_TIMEOUT = 1.0
+    settings.LEARNING_MODEL_ALLOWED_URLS = [fake.base_url]
     learning_on(
         agent, mode="on", proposer="openai", model_base_url=fake.base_url, model_name="fake-model"
     )
@@ -169,6 +170,7 @@ def test_rule_call_goes_to_the_endpoint_and_waits(desk, fake):
 
 
 def test_unreachable_endpoint_is_an_error(agent, settings):
+    settings.LEARNING_MODEL_ALLOWED_URLS = ["http://127.0.0.1:9/v1"]
     learning_on(agent, proposer="openai", model_base_url="http://127.0.0.1:9/v1", model_name="x")
     seed_work(agent, n=4)
     done = review(agent)

@@ -8,7 +8,7 @@ from django.utils import timezone
 from learning.models import LearningSettings
 from learning.services import LearningInputError, learning_settings_get, learning_settings_update
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("people")]
 
 
 def test_defaults_are_product_defaults(agent):

@@ -11,8 +11,7 @@ from django.urls import reverse
 
 from learning.models import LearningSettings, Proposal, Review
 from persona.models import AgentPersonaVersion
-from tests.factories import make_agent, make_user
-from tests.persona.test_views import (  # noqa: F401 (fast_passwords is an autouse fixture)
+from tests.builders import (
     HX,
     MAX_QUERIES,
     add_conversations,
@@ -20,9 +19,9 @@ from tests.persona.test_views import (  # noqa: F401 (fast_passwords is an autou
     add_review,
     count_queries,
     evidence_for,
-    fast_passwords,
     learning_on,
 )
+from tests.factories import make_agent, make_user
 
 
 @pytest.fixture
@@ -96,7 +95,7 @@ def test_settings_refuse_values_below_the_lowest(operator_client, desk):
     response = operator_client.post(reverse("learning:settings", args=["helper"]), data)
     html = response.content.decode()
     assert response.status_code == 200
-    assert "greater than or equal to 2" in html
+    assert "min_conversations is 1; the lowest allowed value is 2." in html
     assert "No account is called nobody-here" in html
     assert LearningSettings.objects.get(agent=desk).min_conversations == 3
 
@@ -242,7 +241,10 @@ def test_rule_approval_by_a_non_owner_is_refused_and_keeps_waiting(
     html = reviewer_client.post(
         reverse("learning:proposal_apply", args=[proposal.pk]), **HX
     ).content.decode()
-    assert "Only this agent&#x27;s rule owners (rex) may approve a standing rule" in html
+    assert (
+        "Only a rule owner (rex) may decide a standing rule; rita is not one. The rule keeps waiting."
+        in html
+    )
     assert 'data-waiting="1"' in html
     proposal.refresh_from_db()
     assert proposal.status == "waiting"
@@ -281,7 +283,7 @@ def test_queue_empty_state_and_viewer_refused(reviewer_client, client, tenant):
 
 @pytest.mark.django_db
 def test_queue_pages_by_keyset(reviewer_client, desk, monkeypatch):
-    monkeypatch.setattr("personaweb.dashboard.PAGE_SIZE", 2)
+    monkeypatch.setattr("personaweb.paging.PAGE_SIZE", 2)
     ids = [
         add_proposal(desk, kind="rule", text=f"Rule number {i} for the desk.").pk for i in range(5)
     ]
@@ -356,7 +358,7 @@ def test_log_lists_reviews_with_counts(operator_client, other_tenant, desk):
 
 @pytest.mark.django_db
 def test_log_htmx_and_paging(operator_client, desk, monkeypatch):
-    monkeypatch.setattr("personaweb.dashboard.PAGE_SIZE", 2)
+    monkeypatch.setattr("personaweb.paging.PAGE_SIZE", 2)
     for i in range(3):
         add_review(desk, reason=f"Reason {i}.")
     part = operator_client.get(

@@ -18,15 +18,14 @@ from django.urls import reverse
 
 from learning.models import Proposal
 from learning.services import proposal_apply
-from tests.factories import TenantFactory, make_agent, make_user
-from tests.persona.test_views import (  # noqa: F401 (fast_passwords is an autouse fixture)
+from tests.builders import (
     add_conversations,
     add_proposal,
     add_review,
     evidence_for,
-    fast_passwords,
     learning_on,
 )
+from tests.factories import TenantFactory, make_agent, make_user
 
 USERS = ("anonymous", "rita", "olivia", "rex", "otto", "root")
 SECRET_NAME = "Harbour Helper"

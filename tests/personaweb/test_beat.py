@@ -18,28 +18,11 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 
+from tests.builders import child_env
+
 WAIT_SECONDS = 90.0  # generous: the worker starts Django on a busy 2-core machine
 STOP_SECONDS = 20.0
 CELERY = [sys.executable, "-m", "celery", "-A", "personaweb"]
-# Settings the child processes must not inherit from the test process.
-SCRUBBED = (
-    "DATABASE_URL",
-    "REDIS_URL",
-    "SQLITE_PATH",
-    "PERSONAWEB_VAR_DIR",
-    "CELERY_TASK_ALWAYS_EAGER",
-)
-
-
-def child_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
-    env.update(
-        PYTHONUNBUFFERED="1",
-        PERSONAWEB_SWEEP_SECONDS="1",
-        PERSONAWEB_HEARTBEAT_SECONDS="1",
-        **extra,
-    )
-    return env
 
 
 @contextmanager

@@ -17,9 +17,10 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from personaweb.roles import is_operator, visible_tenant_ids
+from personaweb.roles import is_operator
+from tenancy.access import visible_tenant_ids
 from tenancy.models import Membership
-from tests.personaweb.test_beat import child_env
+from tests.builders import child_env
 
 LOGIN_LINE = re.compile(r"Log in at (http://\S+) as (\S+) / (\S+)")
 

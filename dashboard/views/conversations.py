@@ -14,17 +14,10 @@ from django.views.decorators.http import require_GET
 from learning.models import Proposal
 from memory.models import Conversation, Message
 from persona.models import AgentPersonaVersion
-from personaweb.dashboard import (
-    HtmxHttpRequest,
-    agent_for_user,
-    is_partial,
-    keyset_page,
-    marked_segments,
-    parse_mark_params,
-    query_without,
-    scope_to_user,
-    visible_agents,
-)
+from personaweb.htmx import HtmxHttpRequest, is_partial, query_without
+from personaweb.marks import marked_segments, parse_mark_params
+from personaweb.paging import keyset_page
+from tenancy.access import agent_for_user, scope_to_user, visible_agents
 
 MESSAGES_PAGE = 100
 
@@ -61,8 +54,8 @@ def conversations(request: HtmxHttpRequest) -> HttpResponse:
         "filtered": bool(agent or sealed),
     }
     if is_partial(request) and request.htmx.target == "conv-table":
-        return render(request, "memory/conversations.html#conv-table", context)
-    return render(request, "memory/conversations.html", context)
+        return render(request, "dashboard/conversations.html#conv-table", context)
+    return render(request, "dashboard/conversations.html", context)
 
 
 def _evidence_spans(conversation: Conversation) -> dict[int, list[tuple[int, int]]]:
@@ -144,5 +137,5 @@ def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             }
         )
     if is_partial(request) and request.htmx.target == "messages-list":
-        return render(request, "memory/conversation.html#messages-list", context)
-    return render(request, "memory/conversation.html", context)
+        return render(request, "dashboard/conversation.html#messages-list", context)
+    return render(request, "dashboard/conversation.html", context)

@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from dashboard.selectors import home_counts
 from personaweb.models import Heartbeat
-from personaweb.selectors import home_counts
 from personaweb.tasks import heartbeat
 
 

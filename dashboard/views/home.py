@@ -5,10 +5,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from personaweb.selectors import home_counts
+from dashboard.selectors import home_counts
 
 
 @require_GET
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "personaweb/home.html", {"counts": home_counts(user=request.user)})
+    return render(request, "dashboard/home.html", {"counts": home_counts(user=request.user)})

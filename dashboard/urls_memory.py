@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from memory import views
+from dashboard.views import conversations as views
 
 app_name = "memory"
 

@@ -3,7 +3,7 @@
 Idempotent: an agent is found by its slug and a conversation by its label, so running
 it again adds nothing. Each assistant is seeded in one transaction. Messages are written
 only through ``memory.services.record_turn``; times are offsets from the moment of
-seeding, so the demo always ends "now". The data lives in ``memory.demo_data``.
+seeding, so the demo always ends "now". The data lives in ``dashboard.demo_data``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from dashboard.demo_data import DEMO_USERS, DESKS, DemoConversation, DemoDesk
 from learning.models import LearningSettings
-from memory.demo_data import DEMO_USERS, DESKS, DemoConversation, DemoDesk
 from memory.models import Conversation, EntityFact, Message, Principal
 from memory.services import record_turn
 from persona.models import SourceType

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from persona import views
+from dashboard.views import persona as views
 
 app_name = "persona"
 

@@ -8,8 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import timezone
 
-from learning.models import LearningSettings
-from memory.demo_data import (
+from dashboard.demo_data import (
     PLANTED_DESK_CORRECTION,
     PLANTED_DESK_SECOND_CORRECTION,
     PLANTED_DESK_THEME,
@@ -18,6 +17,7 @@ from memory.demo_data import (
     PLANTED_PIP_SECOND_THEME,
     PLANTED_PIP_THEME,
 )
+from learning.models import LearningSettings
 from memory.models import Conversation, EntityFact, Message, Principal
 from persona.models import AgentPersonaVersion, SourceType
 from tenancy.models import Agent, Membership, Tenant

@@ -8,16 +8,15 @@ import pytest
 from django.urls import reverse
 
 from memory.services import record_turn
-from tests.factories import make_agent, make_user
-from tests.persona.test_views import (  # noqa: F401 (fast_passwords is an autouse fixture)
+from tests.builders import (
     HX,
     MAX_QUERIES,
     add_conversations,
     add_proposal,
     count_queries,
     evidence_for,
-    fast_passwords,
 )
+from tests.factories import make_agent, make_user
 
 
 @pytest.fixture
@@ -45,7 +44,7 @@ def test_conversations_list_filters_by_agent(operator_client, tenant, other_tena
 
 @pytest.mark.django_db
 def test_conversations_list_marks_sealed_and_pages(operator_client, desk, monkeypatch):
-    monkeypatch.setattr("personaweb.dashboard.PAGE_SIZE", 2)
+    monkeypatch.setattr("personaweb.paging.PAGE_SIZE", 2)
     add_conversations(desk, n=3)
     record_turn(
         agent=desk,

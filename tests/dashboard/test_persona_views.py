@@ -7,122 +7,25 @@ import re
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from learning.models import LearningSettings, Proposal, Review
-from memory.services import record_turn
+from learning.models import Proposal
 from persona.models import AgentPersonaVersion, SourceType
 from persona.render import render_persona
 from persona.services import ChangeTrigger as Trigger
 from persona.services import persona_version_create
+from tests.builders import (
+    HX,
+    MAX_QUERIES,
+    add_conversations,
+    add_proposal,
+    add_review,
+    add_versions,
+    count_queries,
+    evidence_for,
+    learning_on,
+)
 from tests.factories import make_agent, make_user
-
-MAX_QUERIES = 15
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """Users are made per test; the default hasher would spend most of the time hashing."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-# --- builders shared by the dashboard view tests ---------------------------------------
-
-QUOTE_TEXTS = [
-    "Could you help me plan the sourdough order for the weekend market?",
-    "I need to plan the sourdough order again for the Saturday market.",
-    "Please plan the sourdough order for the farmers market this week.",
-]
-
-
-def add_conversations(agent, *, n: int, person: str = "p1", prefix: str = "conv") -> list[Any]:
-    """``n`` conversations of one user turn and one reply each; returns the user messages."""
-    out = []
-    for i in range(n):
-        turn = record_turn(
-            agent=agent,
-            principal_external_id=person,
-            conversation=f"{prefix}-{agent.slug}-{i}",
-            user_text=QUOTE_TEXTS[i % len(QUOTE_TEXTS)],
-            assistant_text="Here is a plan for the order.",
-        )
-        out.append(turn.messages[0])
-    return out
-
-
-def evidence_for(
-    messages: list[Any], *, quote: str = "plan the sourdough order"
-) -> list[dict[str, Any]]:
-    items = []
-    for m in messages:
-        start = m.text.find(quote)
-        assert start >= 0, m.text
-        items.append(
-            {
-                "quote": quote,
-                "message_id": m.pk,
-                "conversation_id": m.conversation_id,
-                "conversation_label": m.conversation.external_id,
-                "principal_external_id": m.conversation.principal.external_id,
-                "start": start,
-                "end": start + len(quote),
-            }
-        )
-    return items
-
-
-def add_proposal(
-    agent, *, kind: str = "sentence", text: str | None = None, evidence=None
-) -> Proposal:
-    field = "standing_rules" if kind == "rule" else "goals"
-    text = text or (
-        "Give dates in full." if kind == "rule" else "Plan weekend bakery orders for market stalls."
-    )
-    return Proposal.objects.create(
-        agent=agent,
-        kind=kind,
-        field=field,
-        text=text,
-        content_key=hashlib.sha256(f"{agent.pk}:{text}".encode()).hexdigest(),
-        evidence=evidence or [],
-        base_version=agent.persona_version,
-    )
-
-
-def add_review(
-    agent, *, outcome: str = "nothing_to_do", reason: str = "Too few conversations.", **kw
-) -> Review:
-    return Review.objects.create(
-        agent=agent, trigger="manual", status="done", outcome=outcome, reason=reason, **kw
-    )
-
-
-def learning_on(agent, **kw) -> LearningSettings:
-    kw.setdefault("mode", "on-with-review")
-    return LearningSettings.objects.update_or_create(agent=agent, defaults=kw)[0]
-
-
-def add_versions(agent, n: int) -> None:
-    for i in range(n):
-        persona_version_create(
-            agent=agent,
-            changes={"background": f"Background paragraph number {i} about the bakery trade."},
-            trigger=Trigger(source_type="ui_form", reason=f"edit {i}", approved_by="olivia"),
-        )
-
-
-def count_queries(client, url: str, **headers: str) -> int:
-    client.get(url, **headers)  # warm up: the first request after a login reads more
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.get(url, **headers)
-    assert response.status_code == 200, (url, response.status_code)
-    return len(ctx.captured_queries)
-
-
-HX = {"HTTP_HX_REQUEST": "true"}
-
 
 # --- persona evolution -------------------------------------------------------------------
 
@@ -178,7 +81,7 @@ def test_evolution_filters_and_sorts(operator_client, tenant, desk):
 
 @pytest.mark.django_db
 def test_evolution_keyset_pages(operator_client, tenant, monkeypatch):
-    monkeypatch.setattr("personaweb.dashboard.PAGE_SIZE", 2)
+    monkeypatch.setattr("personaweb.paging.PAGE_SIZE", 2)
     for i in range(5):
         make_agent(tenant=tenant, slug=f"a{i}", name=f"Agent {i}")
     url = reverse("persona:evolution")
@@ -280,7 +183,7 @@ def test_agent_timeline_diffs_words_and_links_evidence(operator_client, desk):
 
 @pytest.mark.django_db
 def test_agent_timeline_pages_with_htmx(operator_client, desk, monkeypatch):
-    monkeypatch.setattr("persona.views.TIMELINE_PAGE", 3)
+    monkeypatch.setattr("dashboard.views.persona.TIMELINE_PAGE", 3)
     add_versions(desk, 5)  # versions 1..6
     url = reverse("persona:agent", args=["helper"])
     html = operator_client.get(url).content.decode()

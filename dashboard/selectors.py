@@ -9,7 +9,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from personaweb.models import Heartbeat
-from personaweb.roles import visible_tenant_ids
+from tenancy.access import visible_tenant_ids
 
 
 @dataclass(frozen=True)

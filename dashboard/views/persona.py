@@ -27,6 +27,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from learning.models import Proposal, Review
+from learning.owners import (
+    is_rule_owner,
+    learning_settings_of,
+    rule_owner_names,
+    rule_owner_refusal,
+)
 from persona.forms import ListEditForm, ListSpec
 from persona.models import AgentPersonaVersion, SourceType
 from persona.services import (
@@ -43,26 +49,12 @@ from persona.services import (
     validate_guardrails,
     validate_rules,
 )
-from personaweb.dashboard import (
-    HtmxHttpRequest,
-    agent_for_user,
-    field_text,
-    group_quotes,
-    is_partial,
-    is_rule_owner,
-    keyset_page,
-    learning_settings_of,
-    query_without,
-    quote_mark_param,
-    refusal_types,
-    require_operator,
-    require_reviewer,
-    rule_owner_names,
-    visible_agents,
-    word_diff,
-)
 from personaweb.errors import Refusal
+from personaweb.htmx import HtmxHttpRequest, is_partial, query_without
+from personaweb.marks import field_text, group_quotes, quote_mark_param, word_diff
+from personaweb.paging import keyset_page
 from personaweb.roles import is_operator, is_reviewer
+from tenancy.access import agent_for_user, require_operator, require_reviewer, visible_agents
 
 TIMELINE_PAGE = 20
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -148,7 +140,7 @@ def evolution(request: HtmxHttpRequest) -> HttpResponse:
         "filtered": bool(mode in MODES or waiting in WAITING),
         "base_query": query_without(request, "after"),
     }
-    template = "persona/evolution.html"
+    template = "dashboard/evolution.html"
     if is_partial(request) and request.htmx.target == "agents-table":
         template += "#agents-table"
     return render(request, template, context)
@@ -309,12 +301,12 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "latest_applied": latest,
         "is_first_page": not before,
         "can_edit_guardrails": is_operator(request.user),
-        "can_edit_rules": is_rule_owner(request.user, settings),
+        "can_edit_rules": is_rule_owner(request.user, agent, settings),
         "can_review": is_reviewer(request.user),
         "can_operate": is_operator(request.user),
     }
     if is_partial(request) and request.htmx.target == "timeline":
-        return render(request, "persona/agent.html#timeline", context)
+        return render(request, "dashboard/agent.html#timeline", context)
     report = render_report(head) if head is not None else None
     last_review = Review.objects.filter(agent=agent).order_by("-queued_at", "-id").first()
     context.update(
@@ -330,7 +322,7 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "rule_owners": rule_owner_names(settings),
         }
     )
-    return render(request, "persona/agent.html", context)
+    return render(request, "dashboard/agent.html", context)
 
 
 # --- undo ------------------------------------------------------------------------------
@@ -348,20 +340,21 @@ def undo(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         messages.info(request, "There is no learned change to undo: nothing learned is in force.")
         return redirect(agent_url)
     settings = learning_settings_of(agent)
-    if latest.kind == Proposal.Kind.RULE and not is_rule_owner(request.user, settings):
-        messages.error(
-            request,
-            "Only this agent's rule owners may undo a standing rule "
-            f"({', '.join(rule_owner_names(settings)) or 'any reviewer of the tenant'}). Nothing changed.",
-        )
+    reason = (
+        rule_owner_refusal(agent=agent, user=request.user, settings=settings)
+        if latest.kind == Proposal.Kind.RULE
+        else None
+    )
+    if reason:
+        messages.error(request, f"Undo refused: {reason} Nothing was changed.")
         return redirect(agent_url)
     if request.method == "GET":
-        return render(request, "persona/undo.html", {"agent": agent, "proposal": latest})
+        return render(request, "dashboard/undo.html", {"agent": agent, "proposal": latest})
     from learning.services import change_undo
 
     try:
         version = change_undo(agent=agent, by=request.user.get_username(), proposal=latest)
-    except refusal_types() as exc:
+    except Refusal as exc:
         messages.error(request, f"Undo refused: {exc}")
         return redirect(agent_url)
     number = getattr(version, "version", None) or agent.persona_version
@@ -399,12 +392,8 @@ def _list_editor(request: HtmxHttpRequest, slug: str, spec: ListSpec) -> HttpRes
     settings = learning_settings_of(agent)
     if spec is GUARDRAILS:
         require_operator(request)
-    elif not is_rule_owner(request.user, settings):
-        owners = rule_owner_names(settings)
-        raise PermissionDenied(
-            "Only this agent's rule owners may edit its standing rules"
-            + (f" ({', '.join(owners)})." if owners else ".")
-        )
+    elif reason := rule_owner_refusal(agent=agent, user=request.user, settings=settings):
+        raise PermissionDenied(f"{reason} Standing rules are edited by a rule owner.")
     head = (
         AgentPersonaVersion.objects.filter(agent=agent, version=agent.persona_version).first()
         if agent.persona_version
@@ -450,7 +439,7 @@ def _list_editor(request: HtmxHttpRequest, slug: str, spec: ListSpec) -> HttpRes
         "head": head,
         "rule_owners": rule_owner_names(settings),
     }
-    return render(request, "persona/list_editor.html", context, status=200)
+    return render(request, "dashboard/list_editor.html", context, status=200)
 
 
 @require_http_methods(["GET", "POST"])

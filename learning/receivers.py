@@ -1,0 +1,56 @@
+"""Learning's answers to events of the apps below it (connected in LearningConfig.ready).
+
+The way ``django.contrib.auth`` connects ``update_last_login`` to ``user_logged_in``:
+memory, persona and tenancy never import learning; learning listens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memory.signals import turns_recorded
+from persona.models import SourceType
+from persona.signals import persona_changed
+from tenancy.signals import agent_created
+
+
+def _settings_for_new_agent(sender: Any, *, agent: Any, **_: Any) -> None:
+    """Learning settings exist from the start (mode off), so turns are counted and the
+    schedule works as soon as an operator turns learning on."""
+    from learning.models import LearningSettings
+
+    LearningSettings.objects.get_or_create(agent=agent)
+
+
+def _count_turns(sender: Any, *, agent_id: int, turns: int, **_: Any) -> None:
+    from learning.counters import note_turns
+
+    note_turns(agent_id=agent_id, turns=turns)
+
+
+def _drop_waiting_proposals(
+    sender: Any, *, agent: Any, version: int, trigger: Any, **_: Any
+) -> None:
+    """A proposal waiting while the persona changes is dropped (seed 004).
+
+    One exception keeps "up to five rules waiting" meaningful: approving one standing
+    rule leaves the other waiting rules in place; each is checked again against the
+    persona of the moment when it is approved.
+    """
+    from learning.models import Proposal
+
+    qs = Proposal.objects.filter(agent=agent, status=Proposal.Status.WAITING)
+    if trigger.proposal_id is not None:
+        qs = qs.exclude(pk=trigger.proposal_id)
+    if trigger.source_type == SourceType.STANDING_RULE and trigger.proposal_id is not None:
+        qs = qs.exclude(kind=Proposal.Kind.RULE)
+    qs.update(
+        status=Proposal.Status.DROPPED,
+        status_reason=f"The persona changed (version {version}) while this proposal waited.",
+    )
+
+
+def connect() -> None:
+    agent_created.connect(_settings_for_new_agent, dispatch_uid="learning.settings_for_new_agent")
+    turns_recorded.connect(_count_turns, dispatch_uid="learning.count_turns")
+    persona_changed.connect(_drop_waiting_proposals, dispatch_uid="learning.drop_waiting")

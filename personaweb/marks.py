@@ -1,0 +1,120 @@
+"""Presentation of text for people: word diffs of persona fields and quotes marked
+inside their messages. Pure functions; templates escape every piece."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from typing import Any
+
+_TOKEN = re.compile(r"\s+|[^\s]+")
+
+
+def field_text(value: Any) -> str:
+    """A persona field as text for a diff: lists become numbered lines."""
+    if isinstance(value, list):
+        return "\n".join(f"{i}. {item}" for i, item in enumerate(value, start=1))
+    return str(value or "")
+
+
+def word_diff(old: str, new: str) -> list[tuple[str, str]]:
+    """(op, text) runs of a word diff: op is "eq", "ins" or "del".
+
+    Words and the white space between them are the units, so a sentence appended to a
+    paragraph shows as one inserted run and nothing else moves.
+    """
+    a = _TOKEN.findall(old)
+    b = _TOKEN.findall(new)
+    out: list[tuple[str, str]] = []
+    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            out.append(("eq", "".join(a[i1:i2])))
+            continue
+        if tag in ("delete", "replace"):
+            out.append(("del", "".join(a[i1:i2])))
+        if tag in ("insert", "replace"):
+            out.append(("ins", "".join(b[j1:j2])))
+    return [run for run in out if run[1]]
+
+
+# --- quote marks ----------------------------------------------------------------------
+
+
+def marked_segments(text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[str, bool]]:
+    """``text`` cut into (piece, is_marked) runs for the character spans given.
+
+    Overlapping and touching spans merge; spans outside the text are clipped; the
+    template escapes each piece, so nothing here is trusted HTML.
+    """
+    n = len(text)
+    clean = sorted(
+        (max(0, s), min(n, e)) for s, e in spans if isinstance(s, int) and isinstance(e, int)
+    )
+    merged: list[list[int]] = []
+    for s, e in clean:
+        if s >= e:
+            continue
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    out: list[tuple[str, bool]] = []
+    pos = 0
+    for s, e in merged:
+        if s > pos:
+            out.append((text[pos:s], False))
+        out.append((text[s:e], True))
+        pos = e
+    if pos < n or not out:
+        out.append((text[pos:], False))
+    return out
+
+
+def group_quotes(evidence: Any) -> list[dict[str, Any]]:
+    """Evidence quotes grouped by conversation and person, in first-seen order.
+
+    Each group: conversation_id, conversation_label, person, quotes (the evidence dicts).
+    """
+    groups: dict[tuple[Any, Any], dict[str, Any]] = {}
+    for item in evidence if isinstance(evidence, list) else []:
+        if not isinstance(item, dict):
+            continue
+        # learning stores "conversation" and "user"; older records the long names
+        person = item.get("principal_external_id") or item.get("user") or ""
+        key = (item.get("conversation_id"), person)
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = {
+                "conversation_id": item.get("conversation_id"),
+                "conversation_label": item.get("conversation_label")
+                or item.get("conversation")
+                or item.get("conversation_id"),
+                "person": person,
+                "quotes": [],
+            }
+        group["quotes"].append(item)
+    return list(groups.values())
+
+
+def quote_mark_param(item: dict[str, Any]) -> str:
+    """``message_id:start:end`` for a conversation link that marks this quote."""
+    try:
+        return f"{int(item['message_id'])}:{int(item['start'])}:{int(item['end'])}"
+    except (KeyError, TypeError, ValueError):
+        return ""
+
+
+def parse_mark_params(values: Iterable[str]) -> dict[int, list[tuple[int, int]]]:
+    out: dict[int, list[tuple[int, int]]] = {}
+    for value in values:
+        parts = value.split(":")
+        if len(parts) != 3:
+            continue
+        try:
+            mid, start, end = (int(p) for p in parts)
+        except ValueError:
+            continue
+        out.setdefault(mid, []).append((start, end))
+    return out
