@@ -18,7 +18,7 @@ help:
 	@echo "make run    install, migrate, load the demo data, print a login, start web + worker + beat"
 	@echo "            on http://$(HOST):$(PORT)/ (PORT=8001 make run for another port); Ctrl-C stops all"
 	@echo "make test   install (and Chromium for the browser tests), then run the test suite"
-	@echo "make lint   ruff check, ruff format --check, mypy"
+	@echo "make lint   ruff check, ruff format --check, mypy, lint-imports (the layers)"
 	@echo "make clean  remove the virtual environment, caches and the local broker (keeps var/*.sqlite3)"
 
 $(PY):
@@ -52,6 +52,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info build

@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from learning.models import LearningSettings, Proposal, Rejection, Review
+from learning.services.settings import SETTING_KEYS, learning_settings_update
 from persona.admin import ReadOnlyAdmin
 
 
@@ -19,8 +23,24 @@ class LearningSettingsAdmin(admin.ModelAdmin):
         "due_at",
     ]
     list_filter = ["mode", "across_users", "standing_rules"]
-    readonly_fields = ["turns_since_review", "last_review_at", "last_seen_message_id", "due_at"]
+    readonly_fields = [
+        "agent",
+        "turns_since_review",
+        "last_review_at",
+        "last_seen_message_id",
+        "due_at",
+    ]
     list_select_related = ["agent"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # every agent gets its settings when it is created
+
+    def save_model(self, request: HttpRequest, obj: LearningSettings, form: Any, change: bool) -> None:
+        """Through the settings service, like the form and the CLI (the model validators
+        already refused out-of-range values with the same words)."""
+        values = {k: form.cleaned_data[k] for k in form.changed_data if k in SETTING_KEYS}
+        if values:
+            learning_settings_update(agent=obj.agent, values=values, by=request.user.get_username())
 
 
 @admin.register(Review)
