@@ -164,7 +164,7 @@ def judge(
     kind: str,
     text: str,
     evidence: Iterable[dict[str, Any]],
-    message_text: dict[int, str],
+    message_text: dict[Any, str],
 ) -> Judgement:
     """Judge one proposal (``kind`` "sentence" or "rule") against an assistant's key.
 
@@ -332,16 +332,29 @@ def reason_key(outcome: str, reason: str) -> str:
 
 
 def run_assistant(
-    *, name: str, key: dict[str, Any], rounds: int, whole_history: bool, proposer: str | None
+    *,
+    name: str,
+    key: dict[str, Any],
+    rounds: int,
+    whole_history: bool,
+    proposer: str | None,
+    max_threads: int | None = None,
 ) -> dict[str, Any]:
     from learning.models import Proposal, Review
-    from learning.services import proposal_apply, proposal_dismiss, review_run
+    from learning.services import (
+        learning_settings_update,
+        proposal_apply,
+        proposal_dismiss,
+        review_run,
+    )
     from memory.models import Message
     from personaweb.errors import Refusal
 
     spec = key["assistants"][name]
     config = load_config(name, key)
     agent = _agent_model().objects.get(slug=config["agent"])
+    if max_threads is not None:  # a person's setting, through the service
+        learning_settings_update(agent=agent, values={"max_threads": max_threads}, by="eval")
     kwargs: dict[str, Any] = {"whole_history": True} if whole_history else {}
     if proposer:
         from learning.proposers.base import get_proposer
@@ -425,8 +438,20 @@ def summarise(results: dict[str, dict[str, Any]], key: dict[str, Any]) -> dict[s
             for n in names
             if results[n]["standing_rules"]
         )
-        themes = {(n, m) for n in names for p in results[n]["proposals"] if p["true"] and p["kind"] == "sentence" for m in p["matched"]}
-        rules = {(n, m) for n in names for p in results[n]["proposals"] if p["true"] and p["kind"] == "rule" for m in p["matched"]}
+        themes = {
+            (n, m)
+            for n in names
+            for p in results[n]["proposals"]
+            if p["true"] and p["kind"] == "sentence"
+            for m in p["matched"]
+        }
+        rules = {
+            (n, m)
+            for n in names
+            for p in results[n]["proposals"]
+            if p["true"] and p["kind"] == "rule"
+            for m in p["matched"]
+        }
         reasons: Counter[str] = Counter()
         for n in names:
             reasons.update(results[n]["reasons"])
@@ -513,6 +538,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also run every review with whole_history=True (when the review service has it)",
     )
+    parser.add_argument(
+        "--max-threads",
+        type=int,
+        default=None,
+        help="also run with this max_threads setting (1-50): more history, the way the current code can read it",
+    )
     parser.add_argument("--proposer", choices=["local", "openai"], default=None)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
@@ -538,6 +569,8 @@ def main(argv: list[str] | None = None) -> int:
     _copy_db(work, snapshot)
 
     modes = ["default"]
+    if args.max_threads is not None:
+        modes.append(f"max_threads={args.max_threads}")
     report: dict[str, Any] = {
         "machine": "2 cores shared with other workers (figures are wall-clock)",
         "key_version": key.get("version"),
@@ -560,6 +593,7 @@ def main(argv: list[str] | None = None) -> int:
                 rounds=args.rounds,
                 whole_history=mode == "whole-history",
                 proposer=args.proposer,
+                max_threads=args.max_threads if mode.startswith("max_threads=") else None,
             )
             for n in names
         }
