@@ -372,6 +372,7 @@ def run_assistant(
         "reasons": Counter(),
         "decisions": Counter(),
         "review_ms": [],
+        "notes": [],  # what the proposer left out and why (its own words)
     }
     for _ in range(rounds):
         review = review_run(
@@ -382,6 +383,7 @@ def run_assistant(
         for part in (review.details.get("parts") or {}).values():
             if part["outcome"] not in ("proposed", "applied"):
                 out["reasons"][reason_key(part["outcome"], part["reason"])] += 1
+            out["notes"].extend(f"r{out['rounds']} {note}" for note in part.get("notes") or [])
         made = list(Proposal.objects.filter(review=review).order_by("id"))
         if not made:
             break
@@ -489,6 +491,7 @@ def summarise(results: dict[str, dict[str, Any]], key: dict[str, Any]) -> dict[s
             if r["review_ms"]
             else None,
             "proposal_list": r["proposals"],
+            "proposer_notes": r["notes"],
         }
     return {"parts": parts, "assistants": assistants}
 

@@ -230,3 +230,20 @@ def test_judge_flags_rules_against_a_guardrail_and_one_off_edits_but_not_sentenc
     assert judged("rule", "Use British spelling.").true
     assert judged("sentence", "Handles recurring requests about the weekend.").matched == []
     assert judged("sentence", "Handles recurring requests to tomasz.").traps == ["names"]
+
+
+def test_whole_history_is_used_only_when_the_review_service_accepts_it(monkeypatch):
+    import learning.services
+
+    def old_review(*, agent, trigger="manual", review=None, proposer=None, requested_by=""):
+        raise AssertionError("not called")
+
+    def new_review(
+        *, agent, trigger="manual", review=None, proposer=None, requested_by="", whole_history=False
+    ):
+        raise AssertionError("not called")
+
+    monkeypatch.setattr(learning.services, "review_run", old_review)
+    assert not ev.whole_history_supported()
+    monkeypatch.setattr(learning.services, "review_run", new_review)
+    assert ev.whole_history_supported()
