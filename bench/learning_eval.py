@@ -217,6 +217,8 @@ def _setup(tmp: Path) -> None:
         os.environ.pop(name, None)
     # no broker: nothing is enqueued on commit (embeddings are computed below)
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
+    # the offline proposer, whatever this shell's environment says (--proposer overrides)
+    os.environ["LEARNING_PROPOSER"] = "local"
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     sys.path.insert(0, str(ROOT))
