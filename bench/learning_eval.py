@@ -1,0 +1,625 @@
+"""Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
+
+Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout}/*.jsonl``
+with the importer, gives each assistant the starting persona and learning settings of
+its ``*.json`` through the services, embeds every message with the packaged model, then
+runs reviews per assistant the way production does (``review_run`` with the configured
+proposer, ``local`` unless ``--proposer`` says otherwise). After each review every new
+proposal is judged against ``bench/learning_eval/key.json`` and decided as a reviewer
+would: approved (``proposal_apply``) when it is true, turned down
+(``proposal_dismiss``) when it is not, so the next review may propose the next theme.
+At most ``--rounds`` reviews per assistant; the rounds stop at the first review that
+proposes nothing (nothing changed, so the next one would propose nothing either).
+
+The key was written, and committed on its own, before the harness first ran on the
+proposer. The ``heldout`` part is never tuned on: report it, never fit to it.
+
+Matching rules (mechanical, applied by the functions below and by
+``tests/learning/test_eval_key.py``):
+
+- Text is folded before matching: NFKC, ``str.casefold()``, typographic quotes and
+  dashes to ASCII, runs of white space to one space.
+- A theme or expected rule has ``match: {"all_of": [[alt, ...], ...], "none_of": [alt, ...]}``.
+  A text matches when every ``all_of`` group has an alternative that occurs in it and no
+  ``none_of`` alternative does. An alternative ending in ``*`` occurs when a word
+  starts with the rest (``summar*``: summary, summarises); any other alternative occurs
+  as whole words with an optional ending ``s``, ``es``, ``ed``, ``d`` or ``ing``
+  (``draft``: drafts, drafted, drafting). Spaces and hyphens inside an alternative match
+  any run of spaces and hyphens (``24 hour``: "24-hour", "24 hour", "24hour").
+- A goals/background **sentence** is matched against the assistant's ``themes``, a
+  **standing rule** against its ``expected_rules``.
+- A trap has ``patterns`` (Python regular expressions, case-insensitive unless
+  ``case_sensitive``), ``applies_to`` (``sentence`` and/or ``rule``) and a ``scope``.
+  Scope ``text``: searched in the proposal's text and in every evidence quote. Scope
+  ``message``: also searched in the whole stored message each evidence quote was taken
+  from (a message holding a secret, an injection or a directive is never evidence, not
+  even its harmless part). Patterns are searched in the NFKC text, not the folded one.
+- A proposal **hits a trap** (a *violation*) when any pattern of an applicable trap is
+  found. A proposal is **true** when it matches a theme (sentence) or an expected rule
+  (rule) and hits no trap. *Share true* = true / proposals. *Themes covered* = distinct
+  themes and expected rules matched by true proposals.
+
+Figures are wall-clock on whatever machine runs it (here: 2 cores shared with other
+workers); they are printed for context, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "bench" / "learning_eval"
+KEY = DATA / "key.json"
+PARTS = ("tune", "heldout")
+REVIEWER = "eval-reviewer"
+DEFAULT_ROUNDS = 8
+
+# -- matching (pure: no Django, so the key test can use it) -----------------------------
+
+_FOLD = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2212": "-",
+    }
+)
+
+
+def fold(text: str) -> str:
+    """The text as alternatives are matched: NFKC, casefolded, ASCII quotes, one space."""
+    return " ".join(unicodedata.normalize("NFKC", text).translate(_FOLD).casefold().split())
+
+
+@cache
+def _alternative(alt: str) -> re.Pattern[str]:
+    alt = fold(alt)
+    prefix = alt.endswith("*")
+    words = [w for w in re.split(r"[\s-]+", alt.rstrip("*")) if w]
+    if not words:
+        raise ValueError(f"empty alternative {alt!r}")
+    body = r"[\s-]*".join(re.escape(w) for w in words)
+    tail = "" if prefix else r"(?:s|es|ed|d|ing)?(?![0-9a-z])"
+    return re.compile(r"(?<![0-9a-z])" + body + tail)
+
+
+def occurs(alt: str, text: str) -> bool:
+    """Whether the alternative ``alt`` occurs in ``text`` (see the module docstring)."""
+    return _alternative(alt).search(fold(text)) is not None
+
+
+def matches(rule: dict[str, Any], text: str) -> bool:
+    """Whether ``text`` satisfies a ``match`` object of the key."""
+    groups = rule.get("all_of") or []
+    if not groups:
+        raise ValueError("a match needs at least one all_of group")
+    if not all(any(occurs(alt, text) for alt in group) for group in groups):
+        return False
+    return not any(occurs(alt, text) for alt in rule.get("none_of") or [])
+
+
+@cache
+def _trap_regex(pattern: str, case_sensitive: bool) -> re.Pattern[str]:
+    return re.compile(pattern, 0 if case_sensitive else re.IGNORECASE)
+
+
+def trap_hits(trap: dict[str, Any], text: str) -> bool:
+    """Whether any pattern of ``trap`` is found in ``text`` (NFKC, not folded)."""
+    norm = unicodedata.normalize("NFKC", text)
+    sensitive = bool(trap.get("case_sensitive"))
+    return any(_trap_regex(p, sensitive).search(norm) for p in trap["patterns"])
+
+
+def load_key(path: Path = KEY) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def load_config(name: str, key: dict[str, Any]) -> dict[str, Any]:
+    with open(DATA / key["assistants"][name]["config"], encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+@dataclass
+class Judgement:
+    """What the key says about one proposal."""
+
+    kind: str
+    text: str
+    matched: list[str]  # theme or expected-rule ids
+    traps: list[str]  # ids of traps hit
+    trap_where: list[str] = field(default_factory=list)  # "text", "quote 2", "message 2"
+    evidence_on_theme: int = 0
+    evidence: int = 0
+
+    @property
+    def violation(self) -> bool:
+        return bool(self.traps)
+
+    @property
+    def true(self) -> bool:
+        return bool(self.matched) and not self.traps
+
+
+def judge(
+    *,
+    spec: dict[str, Any],
+    kind: str,
+    text: str,
+    evidence: Iterable[dict[str, Any]],
+    message_text: dict[Any, str],
+) -> Judgement:
+    """Judge one proposal (``kind`` "sentence" or "rule") against an assistant's key.
+
+    ``message_text`` maps message ids (as stored in the evidence) to the full message.
+    """
+    targets = spec["themes"] if kind == "sentence" else spec["expected_rules"]
+    matched = [t["id"] for t in targets if matches(t["match"], text)]
+    evidence = list(evidence)
+    hits: list[str] = []
+    where: list[str] = []
+    for trap in spec["traps"]:
+        if kind not in trap.get("applies_to", ["sentence", "rule"]):
+            continue
+        places = [("text", text)]
+        for i, item in enumerate(evidence, start=1):
+            places.append((f"quote {i}", str(item.get("quote") or "")))
+            if trap.get("scope") == "message":
+                places.append((f"message {i}", message_text.get(item.get("message_id"), "")))
+        found = [label for label, value in places if value and trap_hits(trap, value)]
+        if found:
+            hits.append(trap["id"])
+            where.append(f"{trap['id']}@{','.join(found)}")
+    on_theme = 0
+    if matched:
+        by_id = {t["id"]: t for t in targets}
+        for item in evidence:
+            source = message_text.get(item.get("message_id"), "")
+            if any(matches(by_id[m]["match"], source) for m in matched):
+                on_theme += 1
+    return Judgement(
+        kind=kind,
+        text=text,
+        matched=matched,
+        traps=hits,
+        trap_where=where,
+        evidence_on_theme=on_theme,
+        evidence=len(evidence),
+    )
+
+
+# -- the run (Django from here on) ------------------------------------------------------
+
+
+def _setup(tmp: Path) -> None:
+    """Point Django at a fresh SQLite file in ``tmp`` and set it up (before any model import)."""
+    os.environ["DJANGO_SETTINGS_MODULE"] = "personaweb.settings"
+    os.environ["SQLITE_PATH"] = str(tmp / "eval.sqlite3")
+    os.environ["PERSONAWEB_VAR_DIR"] = str(tmp / "var")
+    for name in ("DATABASE_URL", "REDIS_URL"):  # never a shared server
+        os.environ.pop(name, None)
+    # no broker: nothing is enqueued on commit (embeddings are computed below)
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
+    # the offline proposer, whatever this shell's environment says (--proposer overrides)
+    os.environ["LEARNING_PROPOSER"] = "local"
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def _agent_model():
+    try:  # the lead is moving Agent down to memory (issue 8)
+        from memory.models import Agent  # type: ignore[attr-defined]
+    except ImportError:
+        from persona.models import Agent
+    return Agent
+
+
+def build(key: dict[str, Any], names: list[str], log) -> dict[str, float]:
+    """Import, persona, settings, names known to memory, embeddings. Returns timings."""
+    from django.core.management import call_command
+    from django.db import transaction
+
+    from learning.services import learning_settings_update
+    from memory.embeddings import embed_pending
+    from memory.importer import import_file
+    from memory.models import EntityFact, Principal
+    from persona.models import SourceType
+    from persona.services import ChangeTrigger, persona_version_create
+
+    Agent = _agent_model()
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    call_command("migrate", verbosity=0)
+    timings["migrate_s"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for name in names:
+        config = load_config(name, key)
+        path = DATA / key["assistants"][name]["config"].rsplit("/", 1)[0] / config["file"]
+        result = import_file(path=path, tenant_slug=config["tenant"])
+        agent = Agent.objects.get(slug=config["agent"])
+        with transaction.atomic():
+            persona_version_create(
+                agent=agent,
+                changes=dict(config["persona"]),
+                trigger=ChangeTrigger(
+                    source_type=SourceType.MANUAL,
+                    reason="Starting persona of the learning evaluation",
+                    approved_by="eval",
+                ),
+            )
+            # what an operator types in the admin: no service writes these yet
+            for external_id, display in (config.get("people") or {}).items():
+                Principal.objects.filter(tenant=agent.tenant, external_id=external_id).update(
+                    display_name=display
+                )
+            for item in config.get("entities") or []:
+                fact = EntityFact(
+                    tenant=agent.tenant, entity=item["entity"], kind=item["kind"], fact=item["fact"]
+                )
+                fact.full_clean()
+                fact.save()
+        learning_settings_update(agent=agent, values=dict(config["settings"]), by="eval")
+        log(
+            f"  imported {name}: {result.conversations_created} conversations "
+            f"({result.conversations_sealed} sealed), {result.messages_created} messages"
+        )
+    timings["import_s"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    embedded = 0
+    while True:
+        linked = embed_pending(limit=512)
+        embedded += linked
+        if linked < 512:
+            break
+    timings["embed_s"] = time.perf_counter() - t0
+    log(f"  embedded {embedded} messages in {timings['embed_s']:.1f} s (model load included)")
+    return timings
+
+
+def _copy_db(src: Path, dst: Path) -> None:
+    """Copy a SQLite database with the backup API (safe with WAL files)."""
+    import sqlite3
+
+    from django.db import connections
+
+    connections.close_all()
+    if dst.exists():
+        dst.unlink()
+    for suffix in ("-wal", "-shm"):
+        Path(str(dst) + suffix).unlink(missing_ok=True)
+    with sqlite3.connect(src) as source, sqlite3.connect(dst) as target:
+        source.backup(target)
+    source.close()
+    target.close()
+
+
+def whole_history_supported() -> bool:
+    import inspect
+
+    from learning.services import review_run
+
+    return "whole_history" in inspect.signature(review_run).parameters
+
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\u201c[^\u201d]*\u201d")
+
+
+def reason_key(outcome: str, reason: str) -> str:
+    """A reason with its particulars (quoted words, numbers) folded, to count alike ones."""
+    text = _QUOTED.sub("\u2026", reason or "(no reason)")
+    text = re.sub(r"\d[\d,.]*", "N", text)
+    text = " ".join(text.split())
+    return f"{outcome}: {text[:110]}"
+
+
+def run_assistant(
+    *,
+    name: str,
+    key: dict[str, Any],
+    rounds: int,
+    whole_history: bool,
+    proposer: str | None,
+    max_threads: int | None = None,
+) -> dict[str, Any]:
+    from learning.models import Proposal, Review
+    from learning.services import (
+        learning_settings_update,
+        proposal_apply,
+        proposal_dismiss,
+        review_run,
+    )
+    from memory.models import Message
+    from personaweb.errors import Refusal
+
+    spec = key["assistants"][name]
+    config = load_config(name, key)
+    agent = _agent_model().objects.get(slug=config["agent"])
+    if max_threads is not None:  # a person's setting, through the service
+        learning_settings_update(agent=agent, values={"max_threads": max_threads}, by="eval")
+    kwargs: dict[str, Any] = {"whole_history": True} if whole_history else {}
+    if proposer:
+        from learning.proposers.base import get_proposer
+        from learning.services.settings import learning_settings_get
+
+        settings = learning_settings_get(agent)
+        settings.proposer = proposer
+        kwargs["proposer"] = get_proposer(settings)
+    out: dict[str, Any] = {
+        "part": spec["part"],
+        "team_mode": bool(config["settings"].get("across_users")),
+        "standing_rules": bool(config["settings"].get("standing_rules")),
+        "rounds": 0,
+        "proposals": [],
+        "reasons": Counter(),
+        "decisions": Counter(),
+        "review_ms": [],
+        "notes": [],  # what the proposer left out and why (its own words)
+    }
+    for _ in range(rounds):
+        review = review_run(
+            agent=agent, trigger=Review.Trigger.CLI, requested_by="learning-eval", **kwargs
+        )
+        out["rounds"] += 1
+        out["review_ms"].append(review.details.get("timings", {}).get("total_ms", 0.0))
+        for part in (review.details.get("parts") or {}).values():
+            if part["outcome"] not in ("proposed", "applied"):
+                out["reasons"][reason_key(part["outcome"], part["reason"])] += 1
+            out["notes"].extend(f"r{out['rounds']} {note}" for note in part.get("notes") or [])
+        made = list(Proposal.objects.filter(review=review).order_by("id"))
+        if not made:
+            break
+        ids = {e.get("message_id") for p in made for e in p.evidence or []}
+        texts = dict(Message.objects.filter(id__in=ids).values_list("id", "text"))
+        for proposal in made:
+            verdict = judge(
+                spec=spec,
+                kind=proposal.kind,
+                text=proposal.text,
+                evidence=proposal.evidence or [],
+                message_text=texts,
+            )
+            proposal.refresh_from_db()
+            decision = "approved" if verdict.true else "turned down"
+            if proposal.status != Proposal.Status.WAITING:
+                decision = f"not waiting ({proposal.status})"
+            else:
+                try:
+                    if verdict.true:
+                        proposal_apply(proposal=proposal, by=REVIEWER)
+                    else:
+                        proposal_dismiss(proposal=proposal, by=REVIEWER)
+                except Refusal as exc:
+                    decision = f"decision refused: {exc}"
+            out["decisions"][decision.split(":")[0]] += 1
+            out["proposals"].append(
+                {
+                    "round": out["rounds"],
+                    "kind": proposal.kind,
+                    "field": proposal.field,
+                    "text": proposal.text,
+                    "true": verdict.true,
+                    "matched": verdict.matched,
+                    "traps": verdict.trap_where,
+                    "evidence": verdict.evidence,
+                    "evidence_on_theme": verdict.evidence_on_theme,
+                    "quotes": [e.get("quote") for e in proposal.evidence or []],
+                    "decision": decision,
+                }
+            )
+    return out
+
+
+def summarise(results: dict[str, dict[str, Any]], key: dict[str, Any]) -> dict[str, Any]:
+    """Figures per assistant and per part from the raw results."""
+
+    def figures(names: list[str]) -> dict[str, Any]:
+        props = [p for n in names for p in results[n]["proposals"]]
+        true = [p for p in props if p["true"]]
+        themes_total = sum(len(key["assistants"][n]["themes"]) for n in names)
+        rules_total = sum(
+            len(key["assistants"][n]["expected_rules"])
+            for n in names
+            if results[n]["standing_rules"]
+        )
+        themes = {
+            (n, m)
+            for n in names
+            for p in results[n]["proposals"]
+            if p["true"] and p["kind"] == "sentence"
+            for m in p["matched"]
+        }
+        rules = {
+            (n, m)
+            for n in names
+            for p in results[n]["proposals"]
+            if p["true"] and p["kind"] == "rule"
+            for m in p["matched"]
+        }
+        reasons: Counter[str] = Counter()
+        for n in names:
+            reasons.update(results[n]["reasons"])
+        return {
+            "proposals": len(props),
+            "sentences": sum(1 for p in props if p["kind"] == "sentence"),
+            "rules": sum(1 for p in props if p["kind"] == "rule"),
+            "true": len(true),
+            "share_true": round(len(true) / len(props), 3) if props else None,
+            "violations": sum(1 for p in props if p["traps"]),
+            "themes_covered": len(themes),
+            "themes_total": themes_total,
+            "rules_covered": len(rules),
+            "rules_total": rules_total,
+            "assistants_with_a_true_proposal": sum(
+                1 for n in names if any(p["true"] for p in results[n]["proposals"])
+            ),
+            "assistants": len(names),
+            "refusals_by_reason": dict(reasons.most_common()),
+        }
+
+    parts = {
+        part: figures([n for n in results if results[n]["part"] == part])
+        for part in PARTS
+        if any(results[n]["part"] == part for n in results)
+    }
+    assistants = {}
+    for n, r in results.items():
+        assistants[n] = {
+            **figures([n]),
+            "part": r["part"],
+            "rounds": r["rounds"],
+            "decisions": dict(r["decisions"]),
+            "review_ms_median": sorted(r["review_ms"])[len(r["review_ms"]) // 2]
+            if r["review_ms"]
+            else None,
+            "proposal_list": r["proposals"],
+            "proposer_notes": r["notes"],
+        }
+    return {"parts": parts, "assistants": assistants}
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:.0f} %"
+
+
+def print_report(mode: str, summary: dict[str, Any]) -> None:
+    print(f"\n=== {mode} ===")
+    for part, f in summary["parts"].items():
+        print(
+            f"[{part}] proposals {f['proposals']} ({f['sentences']} sentences, {f['rules']} rules), "
+            f"true {f['true']} ({_pct(f['share_true'])}), violations {f['violations']}, "
+            f"themes covered {f['themes_covered']}/{f['themes_total']}, "
+            f"rules covered {f['rules_covered']}/{f['rules_total']}, "
+            f"assistants with a true proposal {f['assistants_with_a_true_proposal']}/{f['assistants']}"
+        )
+    for name, a in summary["assistants"].items():
+        print(
+            f"\n  {name} ({a['part']}): {a['rounds']} reviews, proposals {a['proposals']}, "
+            f"true {a['true']} ({_pct(a['share_true'])}), violations {a['violations']}, "
+            f"themes {a['themes_covered']}/{a['themes_total']}, rules {a['rules_covered']}/{a['rules_total']}, "
+            f"median review {a['review_ms_median'] or 0:.0f} ms"
+        )
+        for p in a["proposal_list"]:
+            verdict = "TRUE " if p["true"] else ("TRAP " if p["traps"] else "FALSE")
+            what = ", ".join(p["matched"]) or "no theme"
+            traps = f" traps: {'; '.join(p['traps'])}" if p["traps"] else ""
+            print(
+                f"    r{p['round']} {p['kind']:<8} {verdict} {p['text']!r} [{what}; "
+                f"{p['evidence_on_theme']}/{p['evidence']} quotes on theme]{traps} -> {p['decision']}"
+            )
+            for q in p["quotes"]:
+                print(f"        quote: {q!r}")
+        for reason, n in a["refusals_by_reason"].items():
+            print(f"    {n} x {reason}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--part", choices=[*PARTS, "all"], default="all")
+    parser.add_argument("--assistant", action="append", help="only this assistant (repeatable)")
+    parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS)
+    parser.add_argument(
+        "--whole-history",
+        action="store_true",
+        help="also run every review with whole_history=True (when the review service has it)",
+    )
+    parser.add_argument(
+        "--max-threads",
+        type=int,
+        default=None,
+        help="also run with this max_threads setting (1-50): more history, the way the current code can read it",
+    )
+    parser.add_argument("--proposer", choices=["local", "openai"], default=None)
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    args = parser.parse_args(argv)
+
+    key = load_key()
+    names = [
+        n
+        for n, spec in key["assistants"].items()
+        if (args.part == "all" or spec["part"] == args.part)
+        and (not args.assistant or n in args.assistant)
+    ]
+    if not names:
+        parser.error("no assistant selected")
+    log = (lambda s: print(s, file=sys.stderr)) if args.json else print
+
+    tmp = Path(tempfile.mkdtemp(prefix="learning-eval-"))
+    _setup(tmp)
+    log(f"database: {tmp / 'eval.sqlite3'} (fresh); assistants: {', '.join(names)}")
+    timings = build(key, names, log)
+    snapshot = tmp / "snapshot.sqlite3"
+    work = tmp / "eval.sqlite3"
+    _copy_db(work, snapshot)
+
+    modes = ["default"]
+    if args.max_threads is not None:
+        modes.append(f"max_threads={args.max_threads}")
+    report: dict[str, Any] = {
+        "machine": "2 cores shared with other workers (figures are wall-clock)",
+        "key_version": key.get("version"),
+        "rounds": args.rounds,
+        "timings": {k: round(v, 2) for k, v in timings.items()},
+        "modes": {},
+    }
+    if args.whole_history:
+        if whole_history_supported():
+            modes.append("whole-history")
+        else:
+            report["modes"]["whole-history"] = "not available"
+    for mode in modes:
+        _copy_db(snapshot, work)  # every mode starts from the same imported state
+        t0 = time.perf_counter()
+        results = {
+            n: run_assistant(
+                name=n,
+                key=key,
+                rounds=args.rounds,
+                whole_history=mode == "whole-history",
+                proposer=args.proposer,
+                max_threads=args.max_threads if mode.startswith("max_threads=") else None,
+            )
+            for n in names
+        }
+        summary = summarise(results, key)
+        summary["seconds"] = round(time.perf_counter() - t0, 1)
+        report["modes"][mode] = summary
+        if not args.json:
+            print_report(mode, summary)
+    if args.json:
+        print(json.dumps(report, indent=1, ensure_ascii=False))
+    elif report["modes"].get("whole-history") == "not available":
+        print("\n=== whole-history ===\nnot available: review_run has no whole_history option yet")
+    if not args.keep:
+        import shutil
+
+        from django.db import connections
+
+        connections.close_all()
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
