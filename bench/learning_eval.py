@@ -228,10 +228,8 @@ def _setup(tmp: Path) -> None:
 
 
 def _agent_model():
-    try:  # the lead is moving Agent down to memory (issue 8)
-        from memory.models import Agent  # type: ignore[attr-defined]
-    except ImportError:
-        from persona.models import Agent
+    from tenancy.models import Agent
+
     return Agent
 
 
