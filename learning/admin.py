@@ -35,7 +35,9 @@ class LearningSettingsAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # every agent gets its settings when it is created
 
-    def save_model(self, request: HttpRequest, obj: LearningSettings, form: Any, change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: LearningSettings, form: Any, change: bool
+    ) -> None:
         """Through the settings service, like the form and the CLI (the model validators
         already refused out-of-range values with the same words)."""
         values = {k: form.cleaned_data[k] for k in form.changed_data if k in SETTING_KEYS}

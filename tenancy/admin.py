@@ -7,9 +7,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 
 from personaweb.errors import Refusal
-from tenancy.services import agent_create
-
 from tenancy.models import Agent, Membership, Tenant
+from tenancy.services import agent_create
 
 
 @admin.register(Tenant)

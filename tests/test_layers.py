@@ -46,11 +46,31 @@ def test_the_tree_keeps_its_layers(tmp_path):
 @pytest.mark.parametrize(
     ("module", "added", "broken"),
     [
-        ("memory/services.py", "import persona.services  # noqa", "memory is not allowed to import persona"),
-        ("memory/models.py", "import learning.models  # noqa", "memory is not allowed to import learning"),
-        ("persona/services.py", "import learning.models  # noqa", "persona is not allowed to import learning"),
-        ("learning/services/review.py", "import dashboard.views.persona  # noqa", "learning is not allowed to import dashboard"),
-        ("tenancy/models.py", "import memory.models  # noqa", "tenancy is not allowed to import memory"),
+        (
+            "memory/services.py",
+            "import persona.services  # noqa",
+            "memory is not allowed to import persona",
+        ),
+        (
+            "memory/models.py",
+            "import learning.models  # noqa",
+            "memory is not allowed to import learning",
+        ),
+        (
+            "persona/services.py",
+            "import learning.models  # noqa",
+            "persona is not allowed to import learning",
+        ),
+        (
+            "learning/services/review.py",
+            "import dashboard.views.persona  # noqa",
+            "learning is not allowed to import dashboard",
+        ),
+        (
+            "tenancy/models.py",
+            "import memory.models  # noqa",
+            "tenancy is not allowed to import memory",
+        ),
     ],
 )
 def test_a_wrong_way_import_fails_the_contract(tmp_path, module, added, broken):
@@ -68,4 +88,6 @@ def test_a_service_importing_a_view_fails_the_contract(tmp_path):
     path.write_text(path.read_text() + "\nimport learning.views  # noqa\n")
     result = _lint(tmp_path)
     assert result.returncode != 0
-    assert "Models, services, selectors and tasks never import views or pages BROKEN" in result.stdout
+    assert (
+        "Models, services, selectors and tasks never import views or pages BROKEN" in result.stdout
+    )

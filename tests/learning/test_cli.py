@@ -134,3 +134,19 @@ def test_verify_explains_each_quote(agent):
     assert text.startswith("refused:")
     assert "quote 1 rejected: not found word for word" in text  # an assistant message
     assert "quote 2 rejected: shorter than 4 words" in text
+
+
+def test_rule_approval_by_a_name_with_no_account_is_refused(agent):
+    learning_on(agent, standing_rules=True)  # empty owner list: any named person
+    seed_work(agent, n=4, corrections=3)
+    review_run(agent=agent, proposer=ScriptedProposer({"field": None}, GOOD_RULE))
+    proposal = Proposal.objects.get(agent=agent, kind="rule")
+    error = fails("apply", "helper", str(proposal.pk), "--by", "ghost")
+    assert error.returncode == 2 and "No account is called 'ghost'" in str(error)
+    proposal.refresh_from_db()
+    assert proposal.status == "waiting"
+
+
+def test_settings_refuse_rule_owners_with_no_account(agent):
+    error = fails("settings", "helper", "--set", "rule_owners=ghost")
+    assert error.returncode == 2 and "No account is called ghost" in str(error)

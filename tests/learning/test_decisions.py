@@ -325,3 +325,28 @@ def test_the_prompt_shows_a_reason_for_a_learned_sentence_and_no_user_words(agen
     change_undo(agent=agent, by="rita", proposal=proposal)
     after = render_persona(head(agent))
     assert "Learned:" not in after and "Prices wholesale orders" not in after
+
+
+@pytest.mark.django_db
+def test_rule_approval_by_a_name_with_no_account_is_refused(agent):
+    learning_on(agent, standing_rules=True)  # empty owner list: any named person
+    seed_work(agent, n=4, corrections=3)
+    review_run(agent=agent, proposer=ScriptedProposer({"field": None}, GOOD_RULE))
+    proposal = Proposal.objects.get(agent=agent, kind="rule")
+    with pytest.raises(DecisionRefused, match="No account is called 'ghost'"):
+        proposal_apply(proposal=proposal, by="ghost")
+    proposal.refresh_from_db()
+    assert proposal.status == Proposal.Status.WAITING
+
+
+@pytest.mark.django_db
+def test_rule_approval_by_an_account_of_another_tenant_is_refused(agent, other_tenant):
+    from tests.factories import make_user
+
+    make_user("outsider", role="reviewer", tenants=[other_tenant])
+    learning_on(agent, standing_rules=True)
+    seed_work(agent, n=4, corrections=3)
+    review_run(agent=agent, proposer=ScriptedProposer({"field": None}, GOOD_RULE))
+    proposal = Proposal.objects.get(agent=agent, kind="rule")
+    with pytest.raises(DecisionRefused, match="may not review for this agent's tenant"):
+        proposal_apply(proposal=proposal, by="outsider")
