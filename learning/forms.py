@@ -21,7 +21,7 @@ def _limits(key: str) -> dict[str, Any]:
     and the bounds as HTML attributes so the browser says so before sending."""
     low, high = INT_LIMITS[key]
     return {
-        "validators": LearningSettings._meta.get_field(key).validators,
+        "validators": LearningSettings._meta.get_field(key).validators,  # type: ignore[union-attr]
         "widget": forms.NumberInput(attrs={"min": low, "max": high}),
     }
 

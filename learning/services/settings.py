@@ -52,7 +52,7 @@ def _field_clean(key: str, value: Any) -> Any:
     """Run the model field's own validators (the same limits the form and admin use)."""
     field = LearningSettings._meta.get_field(key)
     try:
-        field.run_validators(value)
+        field.run_validators(value)  # type: ignore[union-attr]
     except ValidationError as exc:
         raise LearningInputError(" ".join(exc.messages)) from None
     return value
