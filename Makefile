@@ -10,6 +10,10 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# DEBUG stays off for `make run` (people see the product's pages, not Django's debug
+# pages), so it needs a secret key: a random one made once and kept in var/ (not in
+# git). A SECRET_KEY in the environment wins.
+LOCAL_KEY := var/secret_key
 
 .DEFAULT_GOAL := help
 .PHONY: help install run test lint clean browser-deps
@@ -32,7 +36,12 @@ $(STAMP): pyproject.toml | $(PY)
 
 install: $(STAMP)
 
-run: install
+$(LOCAL_KEY): | $(PY)
+	@mkdir -p $(@D)
+	@umask 077 && $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+
+run: export SECRET_KEY ?= $(shell cat $(LOCAL_KEY) 2>/dev/null)
+run: install $(LOCAL_KEY)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
 	$(PY) manage.py ensure_operator --host $(HOST) --port $(PORT)
@@ -48,6 +57,8 @@ browser-deps:
 test: install browser-deps
 	$(BIN)/pytest $(PYTEST_ARGS)
 
+# mypy's Django plugin loads the settings; a development key is enough for that.
+lint: export DEBUG ?= 1
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -4,14 +4,22 @@ SQLite is the embedded default; ``DATABASE_URL`` selects PostgreSQL (psycopg 3).
 Without ``REDIS_URL`` Celery uses kombu's filesystem transport in ``var/broker`` so
 that a worker with embedded beat runs scheduled tasks with no external server; with
 ``REDIS_URL`` Redis is the broker, the result backend and the cache.
+
+``DEBUG`` is off unless set; then ``SECRET_KEY`` must be set (the process refuses to
+start without it). The HTTPS flags (HSTS, secure cookies, SSL redirect, the proxy's
+header) are off by default and turned on by the README's production environment, with
+which ``manage.py check --deploy`` prints no warnings.
 """
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -38,17 +46,41 @@ def env_float(name: str, default: float) -> float:
 
 
 def env_list(name: str, default: str = "") -> list[str]:
+    """A comma-separated list; blanks around items and empty items are dropped."""
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
 
 
 VAR_DIR = Path(env_str("PERSONAWEB_VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = env_str("SECRET_KEY", "personaweb-local-insecure-key-change-me-on-a-server")
-ALLOWED_HOSTS = [
-    h for h in env_str("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h
-]
-CSRF_TRUSTED_ORIGINS = [o for o in env_str("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+SECRET_KEY = env_str("SECRET_KEY").strip()
+if not SECRET_KEY:
+    if not DEBUG:
+        # A key everyone can read signs everyone's sessions: never serve with one.
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set and DEBUG is off. Set SECRET_KEY to 50 or more random "
+            "characters, the same for web, worker and beat (make one with: python3 -c "
+            "'import secrets; print(secrets.token_urlsafe(50))'), or set DEBUG=1 on a "
+            "development machine."
+        )
+    SECRET_KEY = "django-insecure-personaweb-development-only"  # DEBUG on: this machine only
+# The test client's "testserver" is added by Django's test set-up, never here.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# --- HTTPS (all off by default: a local run is plain http on 127.0.0.1) ---------------
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+# Behind a proxy that ends TLS: the header it sets to "https" (e.g. X-Forwarded-Proto).
+# Only set it when the proxy always sets or strips that header, or clients could fake it.
+_PROXY_SSL_HEADER = env_str("SECURE_PROXY_SSL_HEADER").strip()
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_" + _PROXY_SSL_HEADER.upper().replace("-", "_"), "https") if _PROXY_SSL_HEADER else None
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -60,6 +92,8 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "template_partials",
+    "csp",
+    "axes",
     "personaweb",
     "tenancy",
     "memory",
@@ -71,6 +105,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -80,7 +115,24 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "personaweb.middleware.VaryOnHtmxMiddleware",
     "personaweb.middleware.UserTimezoneMiddleware",
+    # last, as django-axes asks: it turns a locked-out login into the lock-out page
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Content Security Policy (django-csp): our own files only, no inline script or style
+# (htmx's indicator style is off via the htmx-config meta tag; its CSS is in app.css).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 ROOT_URLCONF = "personaweb.urls"
 WSGI_APPLICATION = "personaweb.wsgi.application"
@@ -134,8 +186,27 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes first: it refuses a locked-out login before the password is even checked.
+# It needs the request, which every login form passes (the test client's login() does
+# not: tests log in with force_login or by posting the login form).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Login throttling: after LOGIN_FAILURE_LIMIT wrong passwords for one username from one
+# address, that pair is refused (even with the right password) for LOGIN_LOCKOUT_MINUTES,
+# counted again from each attempt made while locked. By the pair, so that one person
+# cannot lock everyone out and many users behind one proxy do not share a count.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "personaweb.errorpages.locked_out"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -160,6 +231,8 @@ WHITENOISE_AUTOREFRESH = DEBUG
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 X_FRAME_OPTIONS = "DENY"
+# A refused CSRF check gets the styled 403 page with a sentence, not Django's bare one.
+CSRF_FAILURE_VIEW = "personaweb.errorpages.csrf_failure"
 
 # --- Celery -----------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
@@ -211,9 +284,12 @@ LEARNING_MODEL_TIMEOUT = env_float("LEARNING_MODEL_TIMEOUT", 30.0)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # 4xx answers are logged as one line with the reason; tracebacks only for 5xx.
+    "filters": {"client_errors": {"()": "personaweb.errorpages.ClientErrorLogFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
     "loggers": {
+        "django.request": {"filters": ["client_errors"]},
         "personaweb": {"level": env_str("LOG_LEVEL", "INFO")},
         "memory": {"level": env_str("LOG_LEVEL", "INFO")},
         "persona": {"level": env_str("LOG_LEVEL", "INFO")},

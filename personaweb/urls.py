@@ -18,3 +18,8 @@ urlpatterns = [
     path("persona/", include("dashboard.urls_persona")),
     path("learning/", include("learning.urls")),
 ]
+
+handler400 = "personaweb.errorpages.bad_request"
+handler403 = "personaweb.errorpages.permission_denied"
+handler404 = "personaweb.errorpages.page_not_found"
+handler500 = "personaweb.errorpages.server_error"

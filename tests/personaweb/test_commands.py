@@ -34,10 +34,11 @@ def _ensure(*args: str) -> tuple[str, str, str]:
 
 
 @pytest.mark.django_db
-def test_ensure_operator_creates_a_working_login_in_every_tenant(tenant, other_tenant) -> None:
+def test_ensure_operator_creates_a_working_login_in_every_tenant(rf, tenant, other_tenant) -> None:
     url, username, password = _ensure("--port", "8123")
     assert url == "http://127.0.0.1:8123/"
-    user = authenticate(username=username, password=password)
+    # the login throttle (django-axes) authenticates only with the request, as a login form does
+    user = authenticate(rf.post("/login/"), username=username, password=password)
     assert user is not None
     assert user.is_staff and not user.is_superuser
     assert is_operator(user)
@@ -46,15 +47,15 @@ def test_ensure_operator_creates_a_working_login_in_every_tenant(tenant, other_t
 
 
 @pytest.mark.django_db
-def test_ensure_operator_again_prints_a_fresh_password(tenant) -> None:
+def test_ensure_operator_again_prints_a_fresh_password(rf, tenant) -> None:
     _, username, first = _ensure()
     user = User.objects.get(username=username)
     user.is_superuser = True
     user.save()
     _, _, second = _ensure()
     assert first != second
-    assert authenticate(username=username, password=first) is None
-    user = authenticate(username=username, password=second)
+    assert authenticate(rf.post("/login/"), username=username, password=first) is None
+    user = authenticate(rf.post("/login/"), username=username, password=second)
     assert user is not None and not user.is_superuser
     assert Membership.objects.filter(user=user).count() == 1
     assert User.objects.filter(username=username).count() == 1
