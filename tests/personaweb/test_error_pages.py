@@ -17,7 +17,7 @@ from learning.models import LearningSettings
 from personaweb import errorpages
 from tests.factories import make_agent, make_user
 
-RULE_OWNERS_REASON = "Only this agent's rule owners may edit its standing rules (rex)."
+RULE_OWNERS_REASON = "Only a rule owner (rex) may decide a standing rule; rita is not one. Standing rules are edited by a rule owner."
 
 
 def assert_styled(html: str) -> None:
@@ -30,7 +30,8 @@ def assert_styled(html: str) -> None:
 @pytest.fixture
 def rules_url(agent):
     LearningSettings.objects.update_or_create(
-        agent=agent, defaults={"mode": "on-with-review", "standing_rules": True, "rule_owners": ["rex"]}
+        agent=agent,
+        defaults={"mode": "on-with-review", "standing_rules": True, "rule_owners": ["rex"]},
     )
     return reverse("persona:rules", args=[agent.slug])
 
@@ -61,7 +62,9 @@ def test_a_403_is_logged_as_one_line_with_the_reason_and_no_traceback(
     assert len(records) == 1
     record = records[0]
     assert record.exc_info is None and record.exc_text is None
-    assert record.getMessage() == f"Forbidden (Permission denied): {rules_url}: {RULE_OWNERS_REASON}"
+    assert (
+        record.getMessage() == f"Forbidden (Permission denied): {rules_url}: {RULE_OWNERS_REASON}"
+    )
 
 
 @pytest.mark.django_db
@@ -128,7 +131,7 @@ def test_a_crash_gets_the_styled_500_without_details(monkeypatch, tenant, operat
     def broken(**kwargs):
         raise DatabaseError("connection to the database server was lost")
 
-    monkeypatch.setattr("personaweb.views.home_counts", broken)
+    monkeypatch.setattr("dashboard.views.home.home_counts", broken)
     client = Client(raise_request_exception=False)
     client.force_login(operator)
     response = client.get(reverse("home"))
