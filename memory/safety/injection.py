@@ -10,13 +10,23 @@ Three layers:
    "ignore") and joins letter-by-letter spelling ("i g n o r e" -> "ignore").
 2. **Patterns** (``memory.safety.patterns``): a data table, one id per pattern,
    run against both forms.
-3. **Semantic similarity**: each sentence of the normalised text is embedded with the
-   packaged all-MiniLM-L6-v2 model and compared with attack exemplars and with benign
-   anchors (``memory.safety.exemplars``). A sentence is a hit when it is close to
-   an attack exemplar *and* clearly closer to it than to any benign persona sentence;
-   the hit id is ``semantic.<family of the nearest exemplar>``. The two thresholds
-   were chosen on the training half of ``tests/memory/injection_table.py``
-   (``bench/injection.py --fit`` prints the search).
+3. **The learned layer** (``memory.safety.learned``): each *view* of the text (the
+   normalised text, each of its sentences, and decoded views: base64 payloads, ROT13,
+   reversed text, invisible characters read as spaces) is looked up in the stored
+   sentence vectors (``memory.embeddings``; a text is encoded once, ever), and a small
+   logistic regression over the vector plus a few dozen multilingual cues gives the
+   probability that the view is hostile. The highest view decides; the threshold was
+   chosen on the validation split for <= 2 % false alarms on ordinary persona text. The
+   hit id is ``semantic.<family>`` (the family a second, naming-only model picks).
+   ``manage.py safety train`` rebuilds the model from the labelled files.
+
+**Never waiting for a model load.** ``scan_many(..., wait=False)`` (the render path of
+a web page) answers at once: a text whose views have no stored vector while the
+embedding model is not loaded in this process gets a *pending* result (``pending`` set,
+``blocked`` set too, id ``scan.pending``, so no caller can show it as safe), and the
+texts are queued for a background thread that loads the model (started at most once
+per process, also by ``warm_up_in_background()``), stores their vectors and caches their
+results. Pending results are never cached.
 
 Text that starts with ``[BLOCKED:`` gets no special treatment: it is scanned like any
 other text, so a stored placeholder cannot smuggle instructions after it.
@@ -32,35 +42,47 @@ renderer scans every persona field at load.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import logging
 import os
 import re
 import threading
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from memory.safety.patterns import NEGATION_BEFORE, PATTERNS, TAG_SMUGGLING_MARKER
 
+if TYPE_CHECKING:
+    from memory.safety.learned import InjectionModel
+
 __all__ = [
-    "SEMANTIC_MARGIN",
-    "SEMANTIC_THRESHOLD",
+    "PENDING_ID",
+    "SCANNING_PLACEHOLDER",
     "ScanResult",
+    "learned_scores",
     "normalise",
+    "placeholder",
     "render_safe",
     "scan",
     "scan_many",
+    "views",
+    "warm_up_in_background",
 ]
 
-# Chosen on the train split by ``bench/injection.py --fit``: every benign train row at
-# least 0.03 below the boundary, then as many hostile train rows as possible.
-#: Minimum cosine similarity between a sentence and its nearest attack exemplar.
-SEMANTIC_THRESHOLD = 0.56
-#: Minimum lead of that similarity over the nearest benign anchor.
-SEMANTIC_MARGIN = 0.05
+#: The id of a result the learned layer could not give yet (see "Never waiting").
+PENDING_ID = "scan.pending"
+#: What ``placeholder`` renders for a pending result.
+SCANNING_PLACEHOLDER = "[SCANNING: not shown until the safety scan finishes]"
 
 _CACHE_SIZE = 8192
+
+logger = logging.getLogger(__name__)
 
 # --- layer 1: normalisation -------------------------------------------------------------
 
@@ -219,8 +241,9 @@ def _negated(text: str, start: int) -> bool:
     return NEGATION_BEFORE.search(clause[cut:]) is not None
 
 
-def _pattern_hits(norm: Normalised) -> tuple[str, ...]:
-    forms = (norm.text,) if norm.matching == norm.text else (norm.text, norm.matching)
+def _pattern_hits(norm: Normalised, decoded: Sequence[str] = ()) -> tuple[str, ...]:
+    forms: tuple[str, ...] = (norm.text,) if norm.matching == norm.text else (norm.text, norm.matching)
+    forms = (*forms, *decoded)
     if norm.tag_smuggling:
         forms = (*forms, TAG_SMUGGLING_MARKER)
     hits: list[str] = []
@@ -242,110 +265,249 @@ def _pattern_hits(norm: Normalised) -> tuple[str, ...]:
     return tuple(hits)
 
 
-# --- layer 3: semantic similarity ------------------------------------------------------
+# --- decoded views ---------------------------------------------------------------------
 
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;。！？])\s*|\n+")
+_BASE64_TOKEN = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+_COMMON_WORDS = frozenset(
+    "the and you your to of is are a in for this that with from all me my it be on what do"
+    " send ignore rules instructions not any every now tell".split()
+)
+_ROT13 = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm"
+)
 
 
 def _segments(text: str) -> list[str]:
     """Sentences worth embedding (an attack hidden in a long field is still found)."""
     parts = [p.strip() for p in _SENTENCE_SPLIT.split(text) if p and p.strip()]
-    parts = [p for p in parts if len(re.findall(r"\w+", p)) >= 3]
-    return parts or ([text] if text.strip() else [])
+    parts = [p for p in parts if len(re.findall(r"\w+", p)) >= 3 or not p.isascii()]
+    return parts
 
 
-class _Exemplars:
-    """Exemplar and anchor embeddings, computed once per process."""
-
-    _lock = threading.Lock()
-    _loaded: _Exemplars | None = None
-
-    def __init__(self) -> None:
-        from memory.safety.exemplars import ATTACK_EXEMPLARS, BENIGN_ANCHORS
-
-        self.families = [family for family, _ in ATTACK_EXEMPLARS]
-        self.attack = _encode([normalise(t).text for _, t in ATTACK_EXEMPLARS])
-        self.benign = _encode([normalise(t).text for t in BENIGN_ANCHORS])
-
-    @classmethod
-    def get(cls) -> _Exemplars:
-        if cls._loaded is None:
-            with cls._lock:
-                if cls._loaded is None:
-                    cls._loaded = cls()
-        return cls._loaded
+def _common_count(text: str) -> int:
+    return sum(1 for w in re.findall(r"[a-z']+", text) if w in _COMMON_WORDS)
 
 
-def _encode(texts: Sequence[str]):  # -> numpy.ndarray (n, 384), L2-normalised rows
-    """Embeddings of ``texts``: stored ones are read from the database (computed once per
-    distinct text, ever), so rendering known persona text never loads the model. Where
-    the database cannot be used (no Django database configured or allowed, e.g. a pure
-    function test), the process-wide model encodes them directly."""
+def _base64_payloads(text: str) -> list[str]:
+    out = []
+    for m in _BASE64_TOKEN.finditer(text):
+        token = m.group(0)
+        if not (any(c.isupper() for c in token) and any(c.islower() for c in token)):
+            continue
+        raw = token.replace("-", "+").replace("_", "/")
+        raw += "=" * (-len(raw) % 4)
+        try:
+            decoded = base64.b64decode(raw, validate=True).decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            continue
+        printable = sum(1 for c in decoded if c.isprintable() or c in "\n\t")
+        if decoded.count(" ") >= 2 and printable >= 0.95 * len(decoded):
+            out.append(decoded)
+    return out
+
+
+def _decoded_views(text: str, norm: Normalised) -> list[str]:
+    """Normalised forms of what ``text`` hides: base64 payloads, ROT13, reversed text, and
+    invisible characters that stand in for spaces. Cheap checks decide; most text has none."""
+    views: list[str] = []
+    for payload in _base64_payloads(text):
+        views.append(normalise(payload).text)
+    base = _common_count(norm.text)
+    for candidate in (norm.text.translate(_ROT13), norm.text[::-1]):
+        if _common_count(candidate) >= max(3, base + 2):
+            views.append(candidate)
+    if any(_is_invisible(c) for c in text):
+        spaced = normalise("".join(" " if _is_invisible(c) else c for c in text)).text
+        if spaced != norm.text:
+            views.append(spaced)
+    return list(dict.fromkeys(v for v in views if v and v != norm.text))
+
+
+def views(text: str, norm: Normalised | None = None) -> list[str]:
+    """Every string of ``text`` the learned layer scores (all normalised, first = whole)."""
+    norm = norm or normalise(text)
+    if not norm.text:
+        return []
+    out = [norm.text]
+    segments = _segments(norm.text)
+    if len(segments) > 1:
+        out.extend(segments)
+    if norm.matching != norm.text:
+        out.append(norm.matching)
+    out.extend(_decoded_views(text, norm))
+    return list(dict.fromkeys(out))
+
+
+# --- layer 3: the learned layer --------------------------------------------------------
+
+
+class _NotReady(Exception):
+    """Vectors are missing and the caller will not wait for the model to load."""
+
+
+def _model_loaded() -> bool:
+    from memory import embeddings
+
+    return embeddings._model is not None
+
+
+def _stored_vectors(texts: Sequence[str]) -> dict[str, np.ndarray] | None:
+    """Stored vectors of ``texts`` by text (``None`` when the database cannot be used)."""
     from django.db import DatabaseError
 
-    from memory.embeddings import encode, vectors_for_texts
+    from memory.embeddings import unpack_vector
+    from memory.models import TextEmbedding
+    from memory.services import text_sha256
 
+    by_sha = {text_sha256(t): t for t in texts}
+    found: dict[str, np.ndarray] = {}
+    shas = list(by_sha)
     try:
-        return vectors_for_texts(list(texts))
+        for start in range(0, len(shas), 900):
+            rows = TextEmbedding.objects.filter(sha256__in=shas[start : start + 900]).values_list(
+                "sha256", "vector"
+            )
+            for sha, data in rows:
+                found[by_sha[sha]] = unpack_vector(data)
     except (DatabaseError, RuntimeError):
-        return encode(list(texts))
+        return None
+    return found
+
+
+def _vectors(texts: Sequence[str], *, wait: bool) -> np.ndarray:
+    """Vectors of ``texts`` in order. Stored vectors are read; missing ones are encoded
+    (and stored) when ``wait`` or when the model is loaded already; otherwise the texts
+    are queued for the background warm-up and ``_NotReady`` is raised."""
+    from django.db import DatabaseError
+
+    from memory.embeddings import DIM, encode, vectors_for_texts
+
+    texts = list(dict.fromkeys(texts))
+    if not texts:
+        return np.zeros((0, DIM), dtype=np.float32)
+    stored = _stored_vectors(texts)
+    missing = [t for t in texts if stored is None or t not in stored]
+    if missing and not wait and not _model_loaded():
+        _schedule(missing)
+        raise _NotReady
+    found = dict(stored or {})
+    if missing:
+        try:
+            fresh = vectors_for_texts(missing) if stored is not None else encode(missing)
+        except (DatabaseError, RuntimeError):
+            fresh = encode(missing)
+        found.update(zip(missing, fresh, strict=True))
+    return np.stack([found[t] for t in texts]).astype(np.float32, copy=False)
 
 
 @dataclass(frozen=True)
-class SemanticScore:
-    attack: float  # cosine to the nearest attack exemplar (best sentence)
-    benign: float  # cosine to the nearest benign anchor (same sentence)
-    family: str  # family of that nearest attack exemplar
-    sentence: str
+class LearnedScore:
+    probability: float  # of the highest-scoring view
+    family: str  # named by the family model for that view
+    view: str
 
 
-def semantic_scores(texts: Sequence[str]) -> list[SemanticScore | None]:
-    """Best-scoring sentence of each normalised text (``None`` for empty text).
+def learned_scores(
+    texts: Sequence[str],
+    *,
+    wait: bool = True,
+    model: InjectionModel | None = None,
+    vector_source: Callable[[list[str]], np.ndarray] | None = None,
+) -> list[LearnedScore | None]:
+    """The learned layer for raw ``texts`` (``None`` for empty text).
 
-    The sentence reported is a hitting one if any, else the one with the largest lead
-    of attack similarity over benign similarity.
+    ``model`` and ``vector_source`` default to the shipped model and the stored vectors
+    (training passes its own). Raises ``_NotReady`` when ``wait`` is false and a vector
+    would need the embedding model loaded.
     """
-    ex = _Exemplars.get()
+    from memory.safety.learned import feature_matrix, get_model
+
+    model = model or get_model()
     owners: list[int] = []
-    sentences: list[str] = []
+    strings: list[str] = []
     for i, text in enumerate(texts):
-        for seg in _segments(text):
+        for v in views(text):
             owners.append(i)
-            sentences.append(seg)
-    results: list[SemanticScore | None] = [None] * len(texts)
-    if not sentences:
+            strings.append(v)
+    results: list[LearnedScore | None] = [None] * len(texts)
+    if not strings:
         return results
-    vectors = _encode(sentences)
-    attack = vectors @ ex.attack.T
-    benign = vectors @ ex.benign.T
-    best_attack_idx = attack.argmax(axis=1)
-    best_attack = attack.max(axis=1)
-    best_benign = benign.max(axis=1)
-    for row, owner in enumerate(owners):
-        score = SemanticScore(
-            attack=float(best_attack[row]),
-            benign=float(best_benign[row]),
-            family=ex.families[int(best_attack_idx[row])],
-            sentence=sentences[row],
-        )
-        current = results[owner]
-        if current is None or _semantic_rank(score) > _semantic_rank(current):
-            results[owner] = score
+    unique = list(dict.fromkeys(strings))
+    vectors = vector_source(unique) if vector_source else _vectors(unique, wait=wait)
+    row_of = {t: k for k, t in enumerate(unique)}
+    features = feature_matrix(unique, vectors)
+    probs = model.probabilities(features)
+    best: dict[int, int] = {}
+    for owner, string in zip(owners, strings, strict=True):
+        k = row_of[string]
+        if owner not in best or probs[k] > probs[best[owner]]:
+            best[owner] = k
+    if best:
+        rows = sorted(set(best.values()))
+        names = dict(zip(rows, model.family_of(features[rows]), strict=True))
+        for owner, k in best.items():
+            results[owner] = LearnedScore(
+                probability=float(probs[k]), family=names[k], view=unique[k]
+            )
     return results
 
 
-def _semantic_rank(s: SemanticScore) -> tuple[bool, float]:
-    return (_semantic_hit(s), s.attack - s.benign)
+def learned_threshold() -> float:
+    from memory.safety.learned import get_model
+
+    return get_model().threshold
 
 
-def _semantic_hit(
-    s: SemanticScore | None, threshold: float | None = None, margin: float | None = None
-) -> bool:
-    if s is None:
-        return False
-    threshold = SEMANTIC_THRESHOLD if threshold is None else threshold
-    margin = SEMANTIC_MARGIN if margin is None else margin
-    return s.attack >= threshold and s.attack - s.benign >= margin
+# --- background warm-up -------------------------------------------------------------------
+
+_warm_lock = threading.Lock()
+_warm_thread: threading.Thread | None = None
+_warm_queue: list[str] = []
+
+
+def warm_up_in_background() -> threading.Thread:
+    """Load the embedding model and the learned layer in a daemon thread (once per process).
+
+    Returns the thread (already started, or finished). Texts queued by pending scans
+    meanwhile get their vectors stored and their results cached when the model is in.
+    """
+    global _warm_thread
+    with _warm_lock:
+        if _warm_thread is None:
+            _warm_thread = threading.Thread(
+                target=_warm_up, name="injection-scan-warm-up", daemon=True
+            )
+            _warm_thread.start()
+        return _warm_thread
+
+
+def _schedule(texts: Sequence[str]) -> None:
+    with _warm_lock:
+        _warm_queue.extend(t for t in texts if t not in _warm_queue)
+    warm_up_in_background()
+
+
+def _warm_up() -> None:
+    from django.db import connection
+
+    from memory import embeddings
+    from memory.safety.learned import get_model
+
+    try:
+        get_model()
+        embeddings.get_model()
+        while True:
+            with _warm_lock:
+                batch = _warm_queue[:256]
+                del _warm_queue[:256]
+            if not batch:
+                break
+            _vectors(batch, wait=True)  # stores them for every process
+    except Exception:  # noqa: BLE001 - a failed warm-up must not kill the web process
+        logger.exception("The injection-scan warm-up failed; scans will load the model on demand.")
+    finally:
+        connection.close()
 
 
 # --- the scan ------------------------------------------------------------------------
@@ -353,17 +515,25 @@ def _semantic_hit(
 
 @dataclass(frozen=True)
 class ScanResult:
-    """``pattern_ids`` names every hit (patterns first, then the semantic id)."""
+    """``pattern_ids`` names every hit (patterns first, then the semantic id).
+
+    ``pending`` means the learned layer has not run yet (see "Never waiting" above); such
+    a result is ``blocked`` with the id ``scan.pending`` and is never cached.
+    """
 
     blocked: bool
     pattern_ids: tuple[str, ...]
     pattern_hits: tuple[str, ...]  # layer 2
     semantic_hits: tuple[str, ...]  # layer 3 (empty when it did not run)
-    semantic_score: float | None = None  # similarity to the nearest attack exemplar
+    semantic_score: float | None = None  # the learned layer's probability (highest view)
     semantic_ran: bool = False
+    pending: bool = False
 
 
 _CLEAN = ScanResult(blocked=False, pattern_ids=(), pattern_hits=(), semantic_hits=())
+_PENDING = ScanResult(
+    blocked=True, pattern_ids=(PENDING_ID,), pattern_hits=(), semantic_hits=(), pending=True
+)
 _cache: OrderedDict[tuple[str, bool], ScanResult] = OrderedDict()
 _cache_lock = threading.Lock()
 
@@ -392,7 +562,7 @@ def _cache_put(key: tuple[str, bool], result: ScanResult) -> None:
 
 
 def semantic_default() -> bool:
-    """Whether ``scan``/``render_safe`` run the embedding layer when not told.
+    """Whether ``scan``/``render_safe`` run the learned layer when not told.
 
     On by default; ``PERSONA_INJECTION_SEMANTIC=0`` (Django setting or environment)
     turns it off for a process that must never load the model.
@@ -412,23 +582,31 @@ def semantic_default() -> bool:
     return bool(value)
 
 
-def _combine(pattern_hits: tuple[str, ...], score: SemanticScore | None, ran: bool) -> ScanResult:
-    semantic_hits = (
-        (f"semantic.{score.family}",) if ran and score is not None and _semantic_hit(score) else ()
-    )
+def _combine(
+    pattern_hits: tuple[str, ...], score: LearnedScore | None, ran: bool, threshold: float
+) -> ScanResult:
+    hit = ran and score is not None and score.probability >= threshold
+    semantic_hits = (f"semantic.{score.family}",) if hit and score is not None else ()
     ids = pattern_hits + semantic_hits
     return ScanResult(
         blocked=bool(ids),
         pattern_ids=ids,
         pattern_hits=pattern_hits,
         semantic_hits=semantic_hits,
-        semantic_score=score.attack if score is not None else None,
+        semantic_score=score.probability if score is not None else None,
         semantic_ran=ran,
     )
 
 
-def scan_many(texts: Sequence[str], *, semantic: bool | None = None) -> list[ScanResult]:
-    """Scan many texts; the embedding layer runs as one batch for the uncached ones."""
+def scan_many(
+    texts: Sequence[str], *, semantic: bool | None = None, wait: bool = True
+) -> list[ScanResult]:
+    """Scan many texts; the learned layer runs as one batch for the uncached ones.
+
+    ``wait=False`` never loads the embedding model on this thread: a text that would
+    need it gets a pending result (blocked, ``scan.pending``) at once, unless the
+    patterns already block it.
+    """
     semantic = semantic_default() if semantic is None else semantic
     results: list[ScanResult | None] = [None] * len(texts)
     todo: list[int] = []
@@ -442,31 +620,46 @@ def scan_many(texts: Sequence[str], *, semantic: bool | None = None) -> list[Sca
         else:
             todo.append(i)
     if todo:
-        norms = {i: normalise(texts[i]) for i in todo}
-        patterns = {i: _pattern_hits(norms[i]) for i in todo}
-        scores: dict[int, SemanticScore | None] = {}
+        unique = list(dict.fromkeys(texts[i] for i in todo))
+        norms = {t: normalise(t) for t in unique}
+        patterns = {t: _pattern_hits(norms[t], _decoded_views(t, norms[t])) for t in unique}
+        scores: dict[str, LearnedScore | None] = {}
+        pending = False
+        threshold = 0.0
         if semantic:
-            # Only the first unseen occurrence of a text is embedded.
-            unique = list(dict.fromkeys(norms[i].text for i in todo))
-            by_text = dict(zip(unique, semantic_scores(unique), strict=True))
-            scores = {i: by_text[norms[i].text] for i in todo}
+            threshold = learned_threshold()
+            # Texts the patterns block need no learned score to be blocked; the others do.
+            need = [t for t in unique if not patterns[t]]
+            try:
+                scores = dict(zip(need, learned_scores(need, wait=wait), strict=True))
+            except _NotReady:
+                pending = True
         for i in todo:
-            result = _combine(patterns[i], scores.get(i), semantic)
-            _cache_put(_key(texts[i], semantic), result)
+            text = texts[i]
+            if pending and not patterns[text]:
+                results[i] = _PENDING
+                continue
+            result = _combine(patterns[text], scores.get(text), semantic and not pending, threshold)
+            _cache_put(_key(text, semantic), result)
             results[i] = result
     return [r if r is not None else _CLEAN for r in results]
 
 
-def scan(text: str, *, semantic: bool | None = None) -> ScanResult:
+def scan(text: str, *, semantic: bool | None = None, wait: bool = True) -> ScanResult:
     """Scan one text. ``semantic=False`` runs layers 1-2 only (no model, microseconds)."""
-    return scan_many([text], semantic=semantic)[0]
+    return scan_many([text], semantic=semantic, wait=wait)[0]
 
 
 def placeholder(pattern_ids: Sequence[str]) -> str:
+    """What renders instead of a blocked text: ``[BLOCKED: <ids>]``, or the scanning
+    placeholder for a pending result."""
+    if tuple(pattern_ids) == (PENDING_ID,):
+        return SCANNING_PLACEHOLDER
     return f"[BLOCKED: {', '.join(pattern_ids)}]"
 
 
-def render_safe(text: str, *, semantic: bool | None = None) -> str:
-    """``[BLOCKED: <ids>]`` when ``text`` is a hit, else ``text`` unchanged."""
-    result = scan(text, semantic=semantic)
+def render_safe(text: str, *, semantic: bool | None = None, wait: bool = True) -> str:
+    """``[BLOCKED: <ids>]`` when ``text`` is a hit (the scanning placeholder while a
+    ``wait=False`` scan is pending), else ``text`` unchanged."""
+    result = scan(text, semantic=semantic, wait=wait)
     return placeholder(result.pattern_ids) if result.blocked else text

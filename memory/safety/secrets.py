@@ -1,38 +1,45 @@
 """Safety shared by every write and render path: the secret scan (at write).
 
 The injection scan lives in ``memory.safety.injection``. This module refuses
-credential-shaped values. detect-secrets' maintained plugins are the core detector;
-three narrow additions close gaps they leave on prose (persona text is prose, not
-code):
+credential-shaped values, using detect-secrets the way the library intends:
 
-* **keyword context**: ``password = hunter2hunter2``, ``api key is <32 hex>``, ``token:
-  "..."``. detect-secrets' ``KeywordDetector`` only fires on code-shaped assignments
-  with quotes; here a credential keyword followed by ``is`` / ``=`` / ``:`` (or a
-  quoted value) counts when the value looks like a credential (no spaces, long enough,
-  mixed letters and digits or symbols), so "Never share the system password with
-  anyone" passes.
-* **high-entropy tokens**: detect-secrets' ``Base64HighEntropyString`` and
-  ``HexHighEntropyString`` entropy measures, applied only to single tokens shaped like
-  a credential (base64: 24+ chars with upper, lower and digits; hex: 32+ chars with
-  letters and digits). On whole sentences the plain plugins fire on ordinary words.
-* **key prefixes** the installed plugins do not know: OpenAI project / service keys
-  without the legacy ``T3BlbkFJ`` marker, Anthropic, Google API keys, GitHub
-  fine-grained tokens, Hugging Face tokens.
+* **Its plugins**, run through ``detect_secrets.core.scan.scan_line``: the provider
+  detectors (AWS, GitHub, Slack, Stripe, JWT, private keys ...), ``KeywordDetector``
+  (``password = "..."``) and ``BasicAuthDetector`` (``https://user:pass@host``).
+* **Its heuristic filters** (``detect_secrets.filters.heuristic``) on every candidate:
+  sequential strings, UUIDs, likely ids (``user_id = ...``), templated values
+  (``{x}``, ``<x>``, ``${X}``), values starting with ``$``, indirect references
+  (``get_secret("x")``), non-alphanumeric values, lock and swagger files.
 
-Judgement calls: a 40-hex git commit id is refused as a "Hex High Entropy String" (a
-persona has no need for one and it is indistinguishable from a hex key); UUIDs pass
-(hyphenated, low entropy); placeholders such as ``<redacted>``, ``${TOKEN}``, ``****``
-pass.
+Persona text is prose, not code, so three narrow additions read it as prose:
+
+* **keyword forms in prose and config**: ``password = hunter2``, ``pwd: ...``, "the
+  password is ...", ``Passwort: ...``, "la contraseña es ..."; the value must look like
+  a credential (no spaces unless quoted, long enough, letters with digits or symbols),
+  so "the wifi password is on the fridge" passes;
+* **high-entropy tokens** measured with detect-secrets' own entropy functions, only on
+  single tokens shaped like a credential, and never when the context says what they
+  are: a hex string next to "commit", "sha", "checksum", "digest", "hash", "revision",
+  "build", "etag" is a digest; base64 that decodes to plain words is an encoding; a
+  UUID is an id;
+* **key prefixes** the installed plugins do not know: OpenAI project / service keys,
+  Anthropic, Google API keys, GitHub fine-grained tokens, Hugging Face tokens.
+
+Judgement calls: a bare 32+ hex string with no context is refused (hex API keys exist
+and a persona has no need for one); placeholders such as ``<redacted>``, ``${TOKEN}``,
+``****``, ``changeme``, ``YOUR_API_KEY`` pass.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 import re
-from dataclasses import dataclass
 from typing import TypedDict
 
 from detect_secrets.core.scan import scan_line
+from detect_secrets.filters import heuristic
 from detect_secrets.plugins.high_entropy_strings import (
     Base64HighEntropyString,
     HexHighEntropyString,
@@ -41,9 +48,9 @@ from detect_secrets.settings import transient_settings
 
 from personaweb.errors import Refusal
 
-# Plugins that look for a credential by its shape or by a keyword next to it. The
-# bare high-entropy plugins are left out: on prose they fire on ordinary words
-# ("loves mythic fantasy"), and a refusal must mean something.
+# Plugins that look for a credential by its shape or by a keyword next to it. The bare
+# high-entropy plugins are not run through ``scan_line``: in ad-hoc mode they report
+# every word of a sentence; their entropy measure is applied to candidate tokens below.
 _PLUGINS = [
     {"name": name}
     for name in (
@@ -73,11 +80,21 @@ _PLUGINS = [
         "TwilioKeyDetector",
     )
 ]
-
-
-@dataclass(frozen=True)
-class SecretFinding:
-    kind: str
+_FILTERS = [
+    {"path": f"detect_secrets.filters.heuristic.{name}"}
+    for name in (
+        "is_indirect_reference",
+        "is_likely_id_string",
+        "is_lock_file",
+        "is_not_alphanumeric_string",
+        "is_potential_uuid",
+        "is_prefixed_with_dollar_sign",
+        "is_sequential_string",
+        "is_swagger_file",
+        "is_templated_secret",
+    )
+]
+_SETTINGS = {"plugins_used": _PLUGINS, "filters_used": _FILTERS}
 
 
 class SecretFound(Refusal):
@@ -93,20 +110,31 @@ class SecretFound(Refusal):
 
 
 KEYWORD_KIND = "Secret Keyword"  # detect-secrets' name for a keyword-assigned secret
+BASIC_AUTH_KIND = "Basic Auth Credentials"
 
 _KEYWORD = re.compile(
-    r"(?<![A-Za-z])(?P<kw>pass(?:word|wd|phrase|code)s?|pwd|api[ _-]?keys?|access[ _-]?keys?|secret[ _-]?keys?"
-    r"|client[ _-]?secrets?|secrets?|(?:auth|access|bearer|api|refresh|session)[ _-]?tokens?|tokens?|bearer"
-    r"|private[ _-]?keys?|pin|contrase(?:ñ|n)a|mot de passe|passwort|kennwort|senha)(?![A-Za-z])"
-    r"(?P<sep>\s*(?:is|was|are|=|:|:=|=>|->|es|est|ist|e|é)\s*|\s+)"
+    r"(?<![A-Za-z])(?P<kw>(?:[a-z]+_)?pass(?:word|wd|phrase|code)?s?|pwd|api[ _-]?keys?|access[ _-]?keys?"
+    r"|secret[ _-]?keys?|client[ _-]?secrets?|secrets?|(?:auth|access|bearer|api|refresh|session)[ _-]?tokens?"
+    r"|tokens?|bearer|private[ _-]?keys?|pin|contrase(?:ñ|n)a|mot de passe|passwort|kennwort|senha"
+    r"|wachtwoord|password|key)(?![A-Za-z])"
+    r"(?:\s+(?:for|of|to|on)\s+(?:the\s+)?[\w.@-]+(?:\s+[\w.@-]+)?)?"
+    r"(?P<sep>\s*(?:is|was|are|=|:|:=|=>|->|es|est|ist|lautet|e|é|è|is)\s*|\s+)"
     r"(?P<q>[\"'`])?(?P<value>[^\s\"'`]{4,}|(?<=[\"'`])[^\"'`\n]{4,}(?=[\"'`]))",
     re.IGNORECASE,
 )
 _PLACEHOLDER = re.compile(
-    r"^(?:<.*>|\$\{?\w+\}?|\{\{?.*\}?\}|\[.*\]|\*+|x+|\.+|redacted|hidden|none|null|n/a)$", re.I
+    r"^(?:<.*>|\$\{?\w+\}?|\{\{?.*\}?\}|\[.*\]|\*+|x+|\.+|redacted|hidden|none|null|n/a|changeme"
+    r"|change[_-]?me|your[_-]\w+|example|placeholder|secret|password|xxx+|todo|tbd|\w+_here)$",
+    re.IGNORECASE,
 )
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_.\-])[A-Za-z0-9+/=_\-]{20,}(?![A-Za-z0-9+/=_\-])")
 _HEX = re.compile(r"^[0-9a-fA-F]{32,}$")
+#: Words that say a hex string is a digest, not a key (looked for shortly before it).
+_DIGEST_CONTEXT = re.compile(
+    r"\b(?:commit|commits|sha(?:1|256|512)?|checksum|checksums|digest|hash|md5|revision|rev|build"
+    r"|etag|fingerprint|tag|version|release|changeset|object|blob|tree)\b",
+    re.IGNORECASE,
+)
 _BASE64 = Base64HighEntropyString(limit=4.0)
 _HEXES = HexHighEntropyString(limit=3.0)
 _EXTRA_PREFIXES = (
@@ -121,6 +149,9 @@ _EXTRA_PREFIXES = (
     ("GitHub Token", re.compile(r"(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{40,}")),
     ("Hugging Face Token", re.compile(r"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}")),
 )
+# ``scheme://user:password@host`` for any scheme (postgres, redis, ftp ...); the user may
+# be empty (``redis://:pw@host``).
+_URL_CREDENTIALS = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]*:(?P<pw>[^\s/@]{3,})@[\w.-]+", re.I)
 
 
 def _classes(value: str) -> int:
@@ -134,10 +165,25 @@ def _classes(value: str) -> int:
     )
 
 
-def _credential_like(value: str, *, quoted: bool) -> bool:
+def _filtered_out(value: str, line: str) -> bool:
+    """detect-secrets' heuristic filters, as its own scan applies them to a candidate."""
+    return (
+        heuristic.is_sequential_string(value)
+        or heuristic.is_potential_uuid(value)
+        or heuristic.is_templated_secret(value)
+        or heuristic.is_prefixed_with_dollar_sign(value)
+        or heuristic.is_likely_id_string(value, line)
+        or heuristic.is_indirect_reference(line)
+        or heuristic.is_not_alphanumeric_string(value)
+    )
+
+
+def _credential_like(value: str, *, quoted: bool, line: str) -> bool:
     """A value after a credential keyword that is plausibly the credential itself."""
     value = value.strip().rstrip(".,;:!?)")
-    if len(value) < (4 if quoted else 8) or _PLACEHOLDER.match(value):
+    if len(value) < (4 if quoted else 6) or _PLACEHOLDER.match(value):
+        return False
+    if _filtered_out(value, line):
         return False
     if quoted:
         return True  # password is "correct horse battery staple"
@@ -145,55 +191,87 @@ def _credential_like(value: str, *, quoted: bool) -> bool:
         return False
     has_letter = any(c.isalpha() for c in value)
     has_digit = any(c.isdigit() for c in value)
+    if value.isdigit():
+        return len(value) >= 8  # a long numeric PIN; "pin 4721" is a desk number
     return has_letter and (has_digit or _classes(value) >= 3)
 
 
 def _keyword_hits(line: str) -> bool:
     for m in _KEYWORD.finditer(line):
         quoted = m.group("q") is not None
+        value = m.group("value")
         if not quoted and not m.group("sep").strip():
             # no "is" / "=" / ":" between keyword and value: only an unmistakable token
-            value = m.group("value")
-            if len(value) >= 16 and _classes(value) >= 3 and _credential_like(value, quoted=False):
+            if len(value) >= 16 and _classes(value) >= 3 and _credential_like(value, quoted=False, line=line):
                 return True
             continue
-        if _credential_like(m.group("value"), quoted=quoted):
+        if _credential_like(value, quoted=quoted, line=line):
             return True
     return False
+
+
+def _decodes_to_words(token: str) -> bool:
+    """Base64 of plain text (a greeting, a sentence) is an encoding, not a key."""
+    raw = token.replace("-", "+").replace("_", "/")
+    raw += "=" * (-len(raw) % 4)
+    try:
+        text = base64.b64decode(raw, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return False
+    letters = sum(1 for c in text if c.isalpha() or c == " ")
+    return len(text) >= 8 and letters >= 0.85 * len(text) and " " in text
 
 
 def _entropy_hits(line: str) -> list[str]:
     kinds = []
     for m in _TOKEN.finditer(line):
         token = m.group(0)
+        if _filtered_out(token, line) or _PLACEHOLDER.match(token) or token.startswith("/"):
+            continue  # a leading slash makes it a path (/srv/app/releases/...), not a key
         if _HEX.match(token):
+            before = line[max(0, m.start() - 40) : m.start()]
+            if _DIGEST_CONTEXT.search(before):
+                continue
             mixed = any(c.isalpha() for c in token) and any(c.isdigit() for c in token)
             if mixed and _HEXES.calculate_shannon_entropy(token) > _HEXES.entropy_limit:
                 kinds.append(_HEXES.secret_type)
         elif (
             len(token) >= 24
             and _classes(token.replace("-", "").replace("_", "")) >= 3
+            and any(c.isdigit() for c in token)
             and _BASE64.calculate_shannon_entropy(token) > _BASE64.entropy_limit
+            and not _decodes_to_words(token)
         ):
             kinds.append(_BASE64.secret_type)
     return kinds
 
 
-@functools.lru_cache(maxsize=2048)
+def _url_credentials(line: str) -> bool:
+    for m in _URL_CREDENTIALS.finditer(line):
+        pw = m.group("pw")
+        if not (_PLACEHOLDER.match(pw) or heuristic.is_templated_secret(pw)):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=4096)
 def _scan(text: str) -> tuple[str, ...]:
     kinds: list[str] = []
     lines = text.splitlines() or [text]
-    with transient_settings({"plugins_used": _PLUGINS, "filters_used": []}):
+    with transient_settings(_SETTINGS):
         for line in lines:
             kinds.extend(s.type for s in scan_line(line))
     for line in lines:
         kinds.extend(kind for kind, rx in _EXTRA_PREFIXES if rx.search(line))
+        if BASIC_AUTH_KIND not in kinds and _url_credentials(line):
+            kinds.append(BASIC_AUTH_KIND)
         if _keyword_hits(line):
             kinds.append(KEYWORD_KIND)
         kinds.extend(_entropy_hits(line))
-    # A keyword hit on a value a shape plugin already named adds nothing.
-    if KEYWORD_KIND in kinds and len(set(kinds)) > 1:
-        kinds = [k for k in kinds if k != KEYWORD_KIND]
+    # A keyword or entropy hit on a value a shape plugin already named adds nothing.
+    shapes = set(kinds) - {KEYWORD_KIND, _BASE64.secret_type, _HEXES.secret_type}
+    if shapes:
+        kinds = [k for k in kinds if k in shapes]
     return tuple(dict.fromkeys(kinds))
 
 

@@ -1,0 +1,99 @@
+"""Secret scan figures: detection on credentials and false alarms on look-alikes, per family.
+
+    .venv/bin/python bench/secrets.py            # tune and test parts
+    .venv/bin/python bench/secrets.py --misses   # also list every miss and false alarm
+
+The labelled texts are in ``memory/safety/data/secrets_<part>.jsonl`` (``{"text",
+"label": "secret" | "ordinary", "family"}``). The ``tune`` part was used while writing the
+rules in ``memory.safety.secrets``; the ``test`` part was written after they were
+frozen and is only measured. No live credential is in either file.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# This file is named like the standard library's ``secrets`` (which Django imports):
+# take its own folder off the import path before anything else is imported.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import time  # noqa: E402
+from collections import defaultdict  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "personaweb.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from memory.safety import secrets  # noqa: E402
+
+DATA = ROOT / "memory" / "safety" / "data"
+PARTS = ("tune", "test")
+
+
+def load(part: str) -> list[dict]:
+    path = DATA / f"secrets_{part}.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def report(part: str, rows: list[dict], *, misses: bool) -> None:
+    flagged = [bool(secrets.find_secrets(r["text"])) for r in rows]
+    by_family: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    for r, f in zip(rows, flagged, strict=True):
+        by_family[(r["label"], r["family"])].append(f)
+    pos = [f for r, f in zip(rows, flagged, strict=True) if r["label"] == "secret"]
+    neg = [f for r, f in zip(rows, flagged, strict=True) if r["label"] == "ordinary"]
+    print(
+        f"{part:5s} detection {sum(pos) / len(pos):6.1%} ({sum(pos)}/{len(pos)})"
+        f"   false alarms {sum(neg) / len(neg):6.1%} ({sum(neg)}/{len(neg)})"
+    )
+    for (label, family), fs in sorted(by_family.items()):
+        what = "detected" if label == "secret" else "flagged "
+        print(f"      {label:8s} {family:20s} {what} {sum(fs):3d}/{len(fs):<3d} ({sum(fs) / len(fs):6.1%})")
+    if misses:
+        for r, f in zip(rows, flagged, strict=True):
+            if f != (r["label"] == "secret"):
+                kind = "missed" if r["label"] == "secret" else "false alarm"
+                print(f"      {kind}: {r['text'][:90]}  {secrets.find_secrets(r['text'])}")
+
+
+def speed(rows: list[dict]) -> None:
+    texts = [r["text"] for r in rows]
+    start = time.perf_counter()
+    n = 0
+    for k in range(5):
+        for t in texts:
+            secrets._scan(f"{t} ({k})")  # distinct texts: the cache does not answer
+            n += 1
+    print(f"speed {n / (time.perf_counter() - start):8.0f} texts/s (uncached)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--misses", action="store_true", help="list misses and false alarms")
+    args = parser.parse_args()
+    everything = []
+    for part in PARTS:
+        rows = load(part)
+        if rows:
+            report(part, rows, misses=args.misses)
+            everything += rows
+        else:
+            print(f"{part:5s} (no labelled file)")
+    speed(everything)
+
+
+if __name__ == "__main__":
+    main()

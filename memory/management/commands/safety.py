@@ -1,0 +1,66 @@
+"""``manage.py safety <action>``: the learned layer of the injection scan.
+
+Actions:
+  train            rebuild memory/safety/data/injection_model.json from the labelled files
+                   (fit on the train split, threshold from the validation split)
+  eval [--split S] detection and false-alarm rates of the full scan (patterns + learned
+                   layer) on a labelled split; every split when none is named
+
+``train`` loads the embedding model and encodes the labelled texts directly (nothing is
+stored in the database). The same files and the same model give the same model file.
+"""
+
+from __future__ import annotations
+
+from argparse import ArgumentParser
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from memory.safety.learned import MODEL_PATH, SPLITS
+
+
+class Command(BaseCommand):
+    help = "The injection scan's learned layer: retrain it, or measure it on a labelled split."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+        actions.add_parser("train", help="Rebuild the shipped model from the labelled files.")
+        ev = actions.add_parser("eval", help="Rates of the full scan on the labelled splits.")
+        ev.add_argument("--split", choices=SPLITS, default=None)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["action"] == "train":
+            self.train()
+        else:
+            self.evaluate(options["split"])
+
+    def train(self) -> None:
+        from memory.embeddings import encode
+        from memory.safety.learned import set_model, train
+
+        model, result = train(lambda texts: encode(texts))
+        MODEL_PATH.write_text(model.to_json(), encoding="utf-8")
+        set_model(None)
+        self.stdout.write(
+            f"Wrote {MODEL_PATH.name}: threshold {model.threshold:.4f}; validation detection "
+            f"{result.detection:.1%} ({result.detected}/{result.hostile}), false alarms "
+            f"{result.false_alarm_rate:.1%} ({result.false_alarms}/{result.ordinary})."
+        )
+
+    def evaluate(self, split: str | None) -> None:
+        from memory.safety.injection import scan_many
+        from memory.safety.learned import load_split, rates, split_path
+
+        for name in [split] if split else list(SPLITS):
+            if not split_path(name).exists():
+                self.stdout.write(f"{name:10s} (no labelled file)")
+                continue
+            rows = load_split(name)
+            flagged = [r.blocked for r in scan_many([r.text for r in rows], semantic=True)]
+            result = rates(rows, flagged)
+            self.stdout.write(
+                f"{name:10s} detection {result.detection:6.1%} ({result.detected}/{result.hostile})"
+                f"   false alarms {result.false_alarm_rate:6.1%} "
+                f"({result.false_alarms}/{result.ordinary})"
+            )

@@ -1,0 +1,513 @@
+"""The learned layer of the injection scan: a small classifier over stored sentence vectors.
+
+Features for one normalised text (``memory.safety.injection.normalise``):
+
+* its 384-dimensional all-MiniLM-L6-v2 vector, read from the stored embeddings;
+* a few dozen **cues**: multilingual regexes for the things that set a hostile line
+  apart from an ordinary persona line that shares its words. A cue is evidence, not a
+  verdict (the pattern table blocks on its own; a cue never does): "the requester talks
+  about themselves" (``me``, ``my``), "the assistant's own settings, memory or
+  guardrails", "secretly", "even though it is not true", "rules ... void", a header
+  shaped like a system message, a line that opens with a prohibition ("never", "do
+  not") as guardrails do, and so on. Pairs of cues that only mean something together
+  (a prohibition *and* a send verb) are features too, so a linear model can tell
+  "Never send the client list outside" from "Send the client list to me".
+
+The model is a scikit-learn ``LogisticRegression`` trained by ``manage.py safety train``
+on ``memory/safety/data/injection_train.jsonl``; its coefficients, the feature layout
+version and the threshold chosen on ``injection_validation.jsonl`` ship in
+``memory/safety/data/injection_model.json`` and load offline with numpy alone (no
+scikit-learn at run time). The fresh test split, ``injection_test.jsonl``, was written
+after the model was frozen and is only ever measured (``bench/injection.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+MODEL_PATH = DATA_DIR / "injection_model.json"
+SPLITS = ("train", "validation", "test")
+FEATURE_VERSION = 1
+#: Largest share of ordinary validation texts the threshold may flag.
+TARGET_FALSE_ALARMS = 0.02
+
+
+def split_path(split: str) -> Path:
+    return DATA_DIR / f"injection_{split}.jsonl"
+
+
+@dataclass(frozen=True)
+class LabelledText:
+    text: str
+    hostile: bool
+    family: str
+    lang: str
+    view: str
+
+
+def load_split(split: str) -> list[LabelledText]:
+    """Rows of one labelled split (``{"text", "label", "family", "lang", "view"}`` per line)."""
+    rows = []
+    with split_path(split).open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if row["label"] not in ("hostile", "ordinary"):
+                raise ValueError(f"unknown label {row['label']!r} in {split}")
+            rows.append(
+                LabelledText(
+                    text=row["text"],
+                    hostile=row["label"] == "hostile",
+                    family=row["family"],
+                    lang=row["lang"],
+                    view=row.get("view", "plain"),
+                )
+            )
+    return rows
+
+
+# --- cues ----------------------------------------------------------------------------
+# Every regex runs on the normalised text (lower case, accents dropped, confusables
+# folded). Word lists cover en, es, fr, de, pt, it, nl; zh, ja and ar use phrases.
+
+_ME = (
+    r"\b(?:me|my|mine|myself|i|i'm|i'll|i've|us|our|mi|mis|yo|moi|mon|ma|mes|je|j'|mir|mich|mein|meine"
+    r"|meinen|meiner|ich|meu|minha|meus|minhas|eu|mio|mia|miei|mie|io|mij|mijn|ik)\b|我|私に|私の|私が|私|لي|بريدي|عنواني|طلبي"
+)
+_OWNER = (
+    r"\b(?:owner|manager|handler|account holder|boss|operator|auditor|maya|dueno|duena|proprietaire"
+    r"|gerante|inhaber|inhaberin|chefin|chef|dono|dona|titolare|eigenaar)\b|店主|主人|オーナー|المالك"
+)
+_SELF_TARGET = (
+    r"\byour (?:own )?(?:settings|configuration|config|persona|memory|long-term memory|guardrails|rules"
+    r"|tool permissions|tools|review mode|instructions|prompt|setup|system prompt|restrictions|policies"
+    r"|filters|notes|permissions|safety|identity|role|loyalty|goals)\b"
+    r"|\b(?:tu|tus|ta|tes|deine?n?|sua|suas|tua|tue|je|jouw)\s+(?:configuracion|configuration|konfiguration"
+    r"|configuracao|configurazione|configuratie|memoria|memoire|gedachtnis|geheugen|parametres|einstellungen"
+    r"|instellingen|reglas|regles|regeln|regras|regole|regels|consignes|instrucciones|instructions|anweisungen"
+    r"|instrucoes|istruzioni|instructies|pautas|directives|vorgaben|diretrizes|linee guida|richtlijnen)\b"
+    r"|你的(?:配置|设置|记忆|规则|指令|准则)|(?:設定|記憶|ルール|指示)を|إعداداتك|ذاكرتك|قواعدك|تعليماتك|إرشاداتك"
+)
+_RULE_NOUN = (
+    r"\b(?:rules?|guardrails?|restrictions?|guidelines?|instructions?|limits?|polic(?:y|ies)|constraints?"
+    r"|directives?|guidance|orders|normas|reglas|pautas|restricciones|instrucciones|regles|consignes"
+    r"|contraintes|directives|regeln|anweisungen|vorgaben|richtlinien|einschrankungen|regras|normas"
+    r"|restricoes|instrucoes|diretrizes|regole|norme|restrizioni|istruzioni|indicazioni|regels|richtlijnen"
+    r"|beperkingen|instructies)\b|规则|规定|限制|指令|指示|准则|ルール|制限|指示|方針|ガイドライン|القواعد|القيود|التعليمات|الإرشادات|التوجيهات"
+)
+_VOID = (
+    r"\b(?:void|null|expired?|cancell?ed|revoked|withdrawn|obsolete|outdated|superseded|lifted|invalid"
+    r"|no longer (?:apply|applies|valid|binding|count|hold|matter)|not binding|lost their force|do not hold"
+    r"|don't hold|a draft|only a draft|a test|a joke|blank|empty|deleted|suspended|paused|off)\b"
+    r"|\b(?:anulad[oa]s?|caducad[oa]s?|no son validas|ya no (?:son|valen|aplican)|nulles?|non avenues|expire"
+    r"|supprimees|levees|ungultig|aufgehoben|abgelaufen|gelten nicht|nicht mehr|nao valem|expiraram|anulad[oa]s"
+    r"|desativadas|scadute|annullat[oa]|non sono piu|disattivate|ongeldig|vervallen|verlopen|uitgeschakeld"
+    r"|desactivadas|desactivees|deaktiviert)\b"
+    r"|作废|失效|过期|解除|无效|無効|期限切れ|解除され|効力がありません|باطلة|ملغى|انتهت صلاحيتها|رفع القيود"
+)
+_PLACE_PRIOR = (
+    r"\b(?:above|earlier|previous|prior|before this|at the top|so far|until now|you were given|given to you"
+    r"|de arriba|anteriores?|antes|ci-dessus|precedentes?|auparavant|oben|vorher|bisherigen?|vorherigen?"
+    r"|acima|anteriores|qui sopra|precedenti|prima|hierboven|eerdere|vorige|voor dit)\b"
+    r"|上面|之前|以前|上記|上の|前に|أعلاه|السابقة|قبل"
+)
+_HEADER = (
+    r"^\W{0,6}(?:system|sys|developer|dev|admin|administrator|operator|root|security team|trust and safety"
+    r"|sistema|systeme|systeem|entwickler|desarrollador|developpeur|sviluppatori|ontwikkelaar)\b[^\n]{0,30}?[:\]>)】-]"
+    r"|^\W{0,4}[\[<(【](?:[^\]>)】]{0,30})[\]>)】]|^#{1,6} |【系统】|【システム】|^النظام|^\[النظام\]|^系统[:：]|^システム[:：]"
+)
+_FROM_AUTHORITY = (
+    r"\b(?:from|by) (?:the |your )?(?:developers?|engineering team|platform|creators?|openai|anthropic"
+    r"|administrators?|admins?|security team|head office|system|operator|trust and safety)\b"
+    r"|\b(?:message|notice|note|memo|instruction|update) (?:from|by)\b"
+    r"|\b(?:del equipo|de la plateforme|du developpeur|vom entwickler|entwicklerteam|da equipe|dagli sviluppatori"
+    r"|van het ontwikkelteam|ontwikkelteam)\b|开发团队|開発チーム|فريق التطوير"
+)
+_SECRECY = (
+    r"\b(?:secretly|quietly|silently|covertly|discreetly|without (?:telling|letting|asking|anyone|review|checks?"
+    r"|approval|the owner|the user)|behind|hide|hidden from|keep (?:it|this|that|what)|out of (?:any|the) "
+    r"(?:report|summary|log)|leave out|remove any trace|no one|nobody|never mention|don't mention|do not mention"
+    r"|en silencio|sin que|en secreto|a escondidas|discretement|en secret|sans (?:le dire|que)|heimlich"
+    r"|unauffallig|ohne dass|discretamente|em segredo|sem que|di nascosto|in silenzio|senza che|stilletjes"
+    r"|zonder dat|in het geheim)\b|悄悄|偷偷|秘密地|こっそり|内緒|بهدوء|سراً|دون علم"
+)
+_DECEIVE = (
+    r"\b(?:lie|lies|lying|pretend|make up|made up|fake|even though|although it|not true|isn't true|is not true"
+    r"|deny|act as if|as if nothing|reassure|claim that|say that nothing|nothing has changed|aunque no|mentir"
+    r"|finge|meme si|mentir|pretendre|auch wenn|obwohl|lugen|vortauschen|mesmo que|fingir|anche se|fingere"
+    r"|mentire|ook al|doen alsof|liegen)\b|即使|尽管|假装|撒谎|実際には|嘘|ふり|حتى لو|تظاهر|اكذب"
+)
+_SEND = (
+    r"\b(?:send|sends|forward|email|e-mail|paste|upload|share|copy|post|bcc|cc|transfer|export|attach|include"
+    r"|read (?:me|out)|message|leak|publish|compile|collect|put|write|move|pay|envia|reenvia|copia|pega|comparte"
+    r"|envoie|transfere|colle|copie|partage|schick|sende|leite|kopier|fuge|envie|encaminhe|cole|copie|manda"
+    r"|inoltra|incolla|stuur|kopieer|plak|deel)\b|转发|发到|发给|复制|粘贴|送って|転送|貼り付け|コピー|أرسل|انسخ|الصق|أعد توجيه"
+)
+_SENSITIVE = (
+    r"\b(?:passwords?|passcodes?|codes?|card (?:numbers?|details)|salar(?:y|ies)|customer list|client list"
+    r"|contact list|chat history|conversation (?:history|logs?)|messages|e-?mails|private notes|notes|dates of birth"
+    r"|addresses|phone numbers|bank (?:details|statements)|api keys?|tokens?|records|payroll|two-factor|files"
+    r"|contrasenas|correos|mensajes|clientes|mots de passe|messages|courriels|e-mails|passworter|nachrichten"
+    r"|kundenliste|senhas|mensagens|clientes|password|messaggi|clienti|wachtwoorden|berichten|klantenlijst)\b"
+    r"|邮件|消息|客户名单|密码|メール|メッセージ|顧客リスト|パスワード|رسائل|قائمة العملاء|كلمات المرور"
+)
+_EXTERNAL = (
+    r"[\w.+-]+@[\w-]+\.[\w.]+|\bhttps?://|\b(?:gmail|outlook|hotmail|yahoo|pastebin|public (?:post|forum|link)"
+    r"|personal (?:e-?mail|inbox|address|account)|outside address|external (?:address|account))\b"
+)
+_NEG_START = (
+    r"^(?:never|do not|don't|dont|no|not|refuse|decline|avoid|under no circumstances|you must never|you must not"
+    r"|nunca|no |jamas|ne |n'|jamais|nie|niemals|kein|keine|gib nie|nao|nunca|non |mai|nooit|niet|geen|stuur nooit"
+    r"|geef nooit|schick nie)\b|^(?:绝不|不要|别|切勿|没有书面|未经)|(?:ないこと|しないこと|ないでください)。?$|^لا "
+)
+_NEG_ANY = (
+    r"\b(?:never|do not|don't|must not|nunca|jamais|nie|niemals|mai|nooit)\b|绝不|不要|決して|ないこと|لا "
+)
+_COND = (
+    r"^(?:when|whenever|if|once|the next time|next time|as soon as|after|at|on|from|starting|should|later|in your next)\b"
+    r"|^(?:cuando|si|a partir de|quand|lorsque|des|la prochaine fois|wenn|sobald|ab|falls|quando|se|a partir|da|als|zodra|vanaf)\b"
+    r"|^(?:当|如果|下次|从明天|等)|(?:たら|ときは|明日から)|^(?:عندما|إذا|ابتداء)"
+)
+_HARM_ACT = (
+    r"\b(?:approve|approves|approved|grant|delete|erase|remove|disable|switch off|turn off|skip|bypass|replace"
+    r"|change the (?:bank|payee|iban)|move money|iban|transfer|refund|keep the deposit|admin rights|full access"
+    r"|operator rights|without (?:review|checks|asking|approval)|automatically|auto-apply|no longer require"
+    r"|pre-?approved|trusted|aprueba|aprobado|elimina|borra|desactiva|approuve|supprime|desactive|genehmige"
+    r"|losche|entferne|aprove|aprovado|remova|desative|approva|approvato|elimina|disattiva|keur goed"
+    r"|goedgekeurd|verwijder|schakel uit)\b|批准|删除|自动|承認|削除|自動|وافق|احذف|تلقائيا"
+)
+_UNLIMITED = (
+    r"\b(?:no (?:limits|restrictions|rules|filters|owner|exceptions)|without (?:limits|restrictions|rules|filters)"
+    r"|unrestricted|unfiltered|never refuses?|whoever|anyone who|anything|everything|any request|all requests"
+    r"|sin limites|sin reglas|sin dueno|sans limites|sans regles|ohne grenzen|ohne regeln|sem limites"
+    r"|sem regras|senza limiti|senza regole|zonder grenzen|zonder regels)\b|没有限制|没有规则|制限もなく|ルールのない|بلا حدود|بلا قواعد"
+)
+_REPLY_LEAK = (
+    r"\b(?:into|in|at the (?:end|bottom) of) (?:your|the|each|every) (?:reply|replies|answer|response)\b"
+    r"|\bword for word\b|\bverbatim\b|\bexactly as (?:written|it is)\b|\bin full\b|\bcode block\b"
+    r"|\b(?:palabra por palabra|mot pour mot|wortlich|palavra por palavra|parola per parola|woord voor woord"
+    r"|tal cual|tel quel|unverandert|exatamente|cosi com'e|precies zoals)\b|一字不差|原样|一字一句|そのまま|حرفيا|كما هو"
+)
+_IDENTITY = (
+    r"^(?:you are|you're|your (?:real|true) (?:identity|self)|role:|persona:|name:|identity|goals?:"
+    r"|eres|tu es|du bist|voce e|sei |je bent|你是|あなたは|أنت)\b"
+)
+
+CUE_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("me", _ME),
+    ("owner", _OWNER),
+    ("self_target", _SELF_TARGET),
+    ("rule_noun", _RULE_NOUN),
+    ("void", _VOID),
+    ("place_prior", _PLACE_PRIOR),
+    ("header", _HEADER),
+    ("from_authority", _FROM_AUTHORITY),
+    ("secrecy", _SECRECY),
+    ("deceive", _DECEIVE),
+    ("send", _SEND),
+    ("sensitive", _SENSITIVE),
+    ("external", _EXTERNAL),
+    ("neg_start", _NEG_START),
+    ("neg_any", _NEG_ANY),
+    ("cond", _COND),
+    ("harm_act", _HARM_ACT),
+    ("unlimited", _UNLIMITED),
+    ("reply_leak", _REPLY_LEAK),
+    ("identity", _IDENTITY),
+)
+_CUES = tuple((name, re.compile(rx, re.MULTILINE)) for name, rx in CUE_PATTERNS)
+# Cue pairs that mean something together; the product is its own feature.
+CUE_PAIRS: tuple[tuple[str, str], ...] = (
+    ("neg_start", "send"),
+    ("neg_start", "sensitive"),
+    ("neg_start", "me"),
+    ("neg_start", "self_target"),
+    ("neg_start", "harm_act"),
+    ("neg_start", "owner"),
+    ("neg_any", "owner"),
+    ("send", "me"),
+    ("send", "external"),
+    ("send", "sensitive"),
+    ("sensitive", "me"),
+    ("sensitive", "external"),
+    ("rule_noun", "void"),
+    ("rule_noun", "place_prior"),
+    ("void", "place_prior"),
+    ("self_target", "harm_act"),
+    ("self_target", "me"),
+    ("cond", "harm_act"),
+    ("cond", "secrecy"),
+    ("cond", "send"),
+    ("secrecy", "owner"),
+    ("deceive", "owner"),
+    ("header", "rule_noun"),
+    ("header", "void"),
+    ("from_authority", "rule_noun"),
+    ("identity", "unlimited"),
+    ("identity", "me"),
+    ("identity", "owner"),
+    ("reply_leak", "rule_noun"),
+    ("reply_leak", "sensitive"),
+)
+CUE_NAMES: tuple[str, ...] = tuple(name for name, _ in CUE_PATTERNS) + tuple(
+    f"{a}*{b}" for a, b in CUE_PAIRS
+)
+_CUE_INDEX = {name: i for i, (name, _) in enumerate(CUE_PATTERNS)}
+_PAIR_INDEX = np.array([[_CUE_INDEX[a], _CUE_INDEX[b]] for a, b in CUE_PAIRS], dtype=np.intp)
+
+
+def cue_vector(text: str) -> np.ndarray:
+    """The cue features of one normalised text (0/1 floats)."""
+    base = np.fromiter((1.0 if rx.search(text) else 0.0 for _, rx in _CUES), np.float32, len(_CUES))
+    pairs = base[_PAIR_INDEX[:, 0]] * base[_PAIR_INDEX[:, 1]]
+    return np.concatenate([base, pairs])
+
+
+def feature_matrix(texts: Sequence[str], vectors: np.ndarray) -> np.ndarray:
+    """Rows of ``[vector, cues]`` for normalised ``texts`` and their stored vectors."""
+    if not len(texts):
+        return np.zeros((0, vectors.shape[1] + len(CUE_NAMES)), dtype=np.float32)
+    cues = np.stack([cue_vector(t) for t in texts])
+    return np.hstack([np.asarray(vectors, dtype=np.float32), cues]).astype(np.float32)
+
+
+# --- the shipped model --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InjectionModel:
+    """A frozen logistic regression: ``p = sigmoid(features @ coef + intercept)``."""
+
+    coef: np.ndarray
+    intercept: float
+    threshold: float
+    families: tuple[str, ...]
+    family_coef: np.ndarray  # (n_families, n_features): names a hit, never decides one
+    family_intercept: np.ndarray
+    meta: dict[str, Any]
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        z = features @ self.coef + self.intercept
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def family_of(self, features: np.ndarray) -> list[str]:
+        scores = features @ self.family_coef.T + self.family_intercept
+        return [self.families[int(i)] for i in scores.argmax(axis=1)]
+
+    def to_json(self) -> str:
+        def floats(a: np.ndarray) -> list[Any]:
+            return np.round(np.asarray(a, dtype=np.float64), 7).tolist()
+
+        doc = {
+            "feature_version": FEATURE_VERSION,
+            "cue_names": list(CUE_NAMES),
+            "intercept": round(float(self.intercept), 7),
+            "threshold": round(float(self.threshold), 7),
+            "coef": floats(self.coef),
+            "families": list(self.families),
+            "family_intercept": floats(self.family_intercept),
+            "family_coef": floats(self.family_coef),
+            "meta": self.meta,
+        }
+        return json.dumps(doc, indent=None, separators=(",", ":"), sort_keys=True) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> InjectionModel:
+        doc = json.loads(text)
+        if doc["feature_version"] != FEATURE_VERSION or tuple(doc["cue_names"]) != CUE_NAMES:
+            raise ValueError(
+                "The injection model file was built for other features; run `manage.py safety train`."
+            )
+        return cls(
+            coef=np.asarray(doc["coef"], dtype=np.float64),
+            intercept=float(doc["intercept"]),
+            threshold=float(doc["threshold"]),
+            families=tuple(doc["families"]),
+            family_coef=np.asarray(doc["family_coef"], dtype=np.float64),
+            family_intercept=np.asarray(doc["family_intercept"], dtype=np.float64),
+            meta=doc.get("meta", {}),
+        )
+
+
+_model: InjectionModel | None = None
+_model_lock = threading.Lock()
+
+
+def get_model() -> InjectionModel:
+    """The shipped model, read once per process (a small JSON file, milliseconds)."""
+    global _model
+    if _model is None:
+        with _model_lock:
+            if _model is None:
+                _model = InjectionModel.from_json(MODEL_PATH.read_text(encoding="utf-8"))
+    return _model
+
+
+def set_model(model: InjectionModel | None) -> None:
+    """Replace the process-wide model (after retraining; ``None`` re-reads the file)."""
+    global _model
+    with _model_lock:
+        _model = model
+
+
+# --- training -----------------------------------------------------------------------
+
+C_REGULARISATION = 1.0
+
+
+def fit(features: np.ndarray, hostile: np.ndarray, families: Sequence[str]) -> InjectionModel:
+    """Fit the decision model and the family namer; deterministic for the same input.
+
+    The threshold is left at 0.5 here; ``choose_threshold`` sets it from validation.
+    """
+    from sklearn.linear_model import LogisticRegression
+
+    decision = LogisticRegression(
+        C=C_REGULARISATION, class_weight="balanced", max_iter=5000, solver="lbfgs"
+    )
+    decision.fit(features, hostile)
+    hostile_idx = np.flatnonzero(hostile)
+    names = sorted({families[i] for i in hostile_idx})
+    if len(names) >= 2:
+        namer = LogisticRegression(C=C_REGULARISATION, max_iter=5000, solver="lbfgs")
+        namer.fit(features[hostile_idx], [families[i] for i in hostile_idx])
+        family_names = tuple(str(c) for c in namer.classes_)
+        family_coef = namer.coef_ if len(family_names) > 2 else np.vstack([-namer.coef_, namer.coef_])
+        family_intercept = (
+            namer.intercept_
+            if len(family_names) > 2
+            else np.array([-namer.intercept_[0], namer.intercept_[0]])
+        )
+    else:
+        family_names = tuple(names) or ("injection",)
+        family_coef = np.zeros((1, features.shape[1]))
+        family_intercept = np.zeros(1)
+    return InjectionModel(
+        coef=decision.coef_[0].astype(np.float64),
+        intercept=float(decision.intercept_[0]),
+        threshold=0.5,
+        families=family_names,
+        family_coef=np.asarray(family_coef, dtype=np.float64),
+        family_intercept=np.asarray(family_intercept, dtype=np.float64),
+        meta={},
+    )
+
+
+def allowed_false_alarms(n_ordinary: int, target: float = TARGET_FALSE_ALARMS) -> int:
+    return int(np.floor(target * n_ordinary + 1e-9))
+
+
+def choose_threshold(ordinary_scores: Sequence[float], *, allowed: int) -> float:
+    """The lowest threshold that flags at most ``allowed`` of the ordinary scores.
+
+    A text is flagged when its score is ``>=`` the threshold, so the threshold sits just
+    above the highest ordinary score that must not be flagged (ties stay unflagged).
+    """
+    scores = np.sort(np.asarray(ordinary_scores, dtype=np.float64))[::-1]
+    allowed = max(allowed, 0)
+    if allowed >= len(scores):
+        return 0.5 if not len(scores) else float(min(0.5, scores[-1]))
+    return float(np.nextafter(scores[allowed], np.inf))
+
+
+def data_digest() -> dict[str, str]:
+    """sha256 of the labelled files the model was built from (recorded in the model)."""
+    return {
+        split: hashlib.sha256(split_path(split).read_bytes()).hexdigest()
+        for split in ("train", "validation")
+    }
+
+
+@dataclass(frozen=True)
+class SplitRates:
+    detected: int
+    hostile: int
+    false_alarms: int
+    ordinary: int
+
+    @property
+    def detection(self) -> float:
+        return self.detected / self.hostile if self.hostile else 0.0
+
+    @property
+    def false_alarm_rate(self) -> float:
+        return self.false_alarms / self.ordinary if self.ordinary else 0.0
+
+
+def rates(rows: Sequence[LabelledText], flagged: Sequence[bool]) -> SplitRates:
+    return SplitRates(
+        detected=sum(1 for r, f in zip(rows, flagged, strict=True) if r.hostile and f),
+        hostile=sum(1 for r in rows if r.hostile),
+        false_alarms=sum(1 for r, f in zip(rows, flagged, strict=True) if not r.hostile and f),
+        ordinary=sum(1 for r in rows if not r.hostile),
+    )
+
+
+def train(vector_source: Callable[[list[str]], np.ndarray]) -> tuple[InjectionModel, SplitRates]:
+    """Fit on the train split, choose the threshold on the validation split.
+
+    ``vector_source`` maps normalised strings to their sentence vectors (the command
+    passes the embedding model; a test passes a stand-in). Only ``plain`` train rows are
+    fitted: an encoded row (base64, ROT13, ...) is scored through its decoded view at
+    scan time, and its raw normalised form teaches nothing. The threshold counts every
+    validation false alarm, the pattern table's included, against the 2 % budget.
+    """
+    from memory.safety.injection import _decoded_views, _pattern_hits, learned_scores, normalise
+
+    train_rows = [r for r in load_split("train") if r.view == "plain"]
+    texts = [normalise(r.text).text for r in train_rows]
+    keep = [i for i, t in enumerate(texts) if t]
+    texts = [texts[i] for i in keep]
+    hostile = np.array([train_rows[i].hostile for i in keep])
+    families = [train_rows[i].family for i in keep]
+    unique = list(dict.fromkeys(texts))
+    vectors = dict(zip(unique, vector_source(unique), strict=True))
+    features = feature_matrix(texts, np.stack([vectors[t] for t in texts]))
+    model = fit(features, hostile, families)
+
+    validation = load_split("validation")
+    pattern_flags = []
+    for r in validation:
+        norm = normalise(r.text)
+        pattern_flags.append(bool(_pattern_hits(norm, _decoded_views(r.text, norm))))
+    scores = learned_scores([r.text for r in validation], model=model, vector_source=vector_source)
+    probability = [s.probability if s else 0.0 for s in scores]
+    ordinary = [p for r, p, f in zip(validation, probability, pattern_flags, strict=True) if not r.hostile and not f]
+    n_ordinary = sum(1 for r in validation if not r.hostile)
+    pattern_alarms = sum(1 for r, f in zip(validation, pattern_flags, strict=True) if not r.hostile and f)
+    threshold = choose_threshold(
+        ordinary, allowed=allowed_false_alarms(n_ordinary) - pattern_alarms
+    )
+    flagged = [f or p >= threshold for f, p in zip(pattern_flags, probability, strict=True)]
+    result = rates(validation, flagged)
+    model = InjectionModel(
+        coef=model.coef,
+        intercept=model.intercept,
+        threshold=threshold,
+        families=model.families,
+        family_coef=model.family_coef,
+        family_intercept=model.family_intercept,
+        meta={
+            "trained_on": len(texts),
+            "c": C_REGULARISATION,
+            "data_sha256": data_digest(),
+            "validation": {
+                "detected": result.detected,
+                "hostile": result.hostile,
+                "false_alarms": result.false_alarms,
+                "ordinary": result.ordinary,
+            },
+        },
+    )
+    return model, result
