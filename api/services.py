@@ -277,6 +277,14 @@ def turn_record(
         ):
             raise Conflict(str(exc)) from None
         raise
+    except IntegrityError:
+        # same conversation, time and text as a message already stored: a replayed turn
+        from api.errors import Conflict
+
+        raise Conflict(
+            "This turn is recorded already (a message with the same time and text is in this "
+            "conversation); nothing was written. Send a new time for a new turn."
+        ) from None
     except OverflowError:
         # a time at the very edge of the calendar (year 9999) cannot take the reply's offset
         raise HostInputError(

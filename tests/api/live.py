@@ -152,4 +152,7 @@ def gunicorn_argv(port: int, *, workers: int = 2, threads: int = 1) -> list[str]
         sys.executable, "-m", "gunicorn", "personaweb.wsgi:application",
         "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", str(threads),
         "--log-level", "warning", "--timeout", "60",
+        # the schema allows query strings longer than gunicorn's 4,094-byte default line
+        # (200 characters of 4-byte UTF-8, percent-encoded, per parameter)
+        "--limit-request-line", "0",
     ]

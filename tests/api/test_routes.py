@@ -268,6 +268,14 @@ def test_a_conversation_of_another_person_is_a_conflict(client, host, agent):
     assert Message.objects.count() == 2
 
 
+def test_a_replayed_turn_with_the_same_time_is_a_conflict(client, host, agent):
+    timed = {**TURN, "at": "2026-11-29T12:00:00+00:00"}
+    assert post(client, "/v1/agents/helper/turns", timed, **host).status_code == 201
+    err = assert_envelope(post(client, "/v1/agents/helper/turns", timed, **host), 409, "conflict")
+    assert "recorded already" in err["message"]
+    assert Message.objects.count() == 2
+
+
 def test_sealed_seals_and_never_unseals(client, host, agent):
     post(client, "/v1/agents/helper/turns", {**TURN, "sealed": True}, **host)
     r = post(client, "/v1/agents/helper/turns", {**TURN, "sealed": False}, **host)
