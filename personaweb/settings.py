@@ -100,9 +100,15 @@ INSTALLED_APPS = [
     "persona",
     "learning",
     "dashboard",
+    "ninja",  # serves the vendored Swagger UI of /v1/docs (no CDN)
+    "api",
 ]
 
 MIDDLEWARE = [
+    # Request id, Cache-Control and the error envelope on every /v1/ response, also on
+    # Django's own 404/405/500 there; first, so it sees what the rest of the stack did.
+    # Every other request (and everything while the API is off) passes untouched.
+    "api.middleware.ApiConventionsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -133,6 +139,14 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     }
 }
+
+# --- HTTP API and MCP (api app) ---------------------------------------------------
+# /v1/ is mounted only when this is set (default off, like every optional surface);
+# `make run` turns it on for the local demo.
+PERSONAWEB_API_ENABLED = env_bool("PERSONAWEB_API_ENABLED", False)
+# Every MCP tool call is bounded by this many seconds and returns an error result when
+# it takes longer: a slow memory must never take the host's conversation down.
+PERSONAWEB_MCP_TOOL_TIMEOUT = env_float("PERSONAWEB_MCP_TOOL_TIMEOUT", 8.0)
 
 ROOT_URLCONF = "personaweb.urls"
 WSGI_APPLICATION = "personaweb.wsgi.application"
@@ -294,5 +308,6 @@ LOGGING = {
         "memory": {"level": env_str("LOG_LEVEL", "INFO")},
         "persona": {"level": env_str("LOG_LEVEL", "INFO")},
         "learning": {"level": env_str("LOG_LEVEL", "INFO")},
+        "api": {"level": env_str("LOG_LEVEL", "INFO")},
     },
 }

@@ -171,9 +171,7 @@ _NEG_START = (
     r"|nunca|no |jamas|ne |n'|jamais|nie|niemals|kein|keine|gib nie|nao|nunca|non |mai|nooit|niet|geen|stuur nooit"
     r"|geef nooit|schick nie)\b|^(?:绝不|不要|别|切勿|没有书面|未经)|(?:ないこと|しないこと|ないでください)。?$|^لا "
 )
-_NEG_ANY = (
-    r"\b(?:never|do not|don't|must not|nunca|jamais|nie|niemals|mai|nooit)\b|绝不|不要|決して|ないこと|لا "
-)
+_NEG_ANY = r"\b(?:never|do not|don't|must not|nunca|jamais|nie|niemals|mai|nooit)\b|绝不|不要|決して|ないこと|لا "
 _COND = (
     r"^(?:when|whenever|if|once|the next time|next time|as soon as|after|at|on|from|starting|should|later|in your next)\b"
     r"|^(?:cuando|si|a partir de|quand|lorsque|des|la prochaine fois|wenn|sobald|ab|falls|quando|se|a partir|da|als|zodra|vanaf)\b"
@@ -383,7 +381,9 @@ def fit(features: np.ndarray, hostile: np.ndarray, families: Sequence[str]) -> I
         namer = LogisticRegression(C=C_REGULARISATION, max_iter=5000, solver="lbfgs")
         namer.fit(features[hostile_idx], [families[i] for i in hostile_idx])
         family_names = tuple(str(c) for c in namer.classes_)
-        family_coef = namer.coef_ if len(family_names) > 2 else np.vstack([-namer.coef_, namer.coef_])
+        family_coef = (
+            namer.coef_ if len(family_names) > 2 else np.vstack([-namer.coef_, namer.coef_])
+        )
         family_intercept = (
             namer.intercept_
             if len(family_names) > 2
@@ -483,9 +483,15 @@ def train(vector_source: Callable[[list[str]], np.ndarray]) -> tuple[InjectionMo
         pattern_flags.append(bool(_pattern_hits(norm, _decoded_views(r.text, norm))))
     scores = learned_scores([r.text for r in validation], model=model, vector_source=vector_source)
     probability = [s.probability if s else 0.0 for s in scores]
-    ordinary = [p for r, p, f in zip(validation, probability, pattern_flags, strict=True) if not r.hostile and not f]
+    ordinary = [
+        p
+        for r, p, f in zip(validation, probability, pattern_flags, strict=True)
+        if not r.hostile and not f
+    ]
     n_ordinary = sum(1 for r in validation if not r.hostile)
-    pattern_alarms = sum(1 for r, f in zip(validation, pattern_flags, strict=True) if not r.hostile and f)
+    pattern_alarms = sum(
+        1 for r, f in zip(validation, pattern_flags, strict=True) if not r.hostile and f
+    )
     threshold = choose_threshold(
         ordinary, allowed=allowed_false_alarms(n_ordinary) - pattern_alarms
     )

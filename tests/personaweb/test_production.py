@@ -22,8 +22,8 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.urls import reverse
-from tenancy.management.commands.ensure_operator import operator_ensure
 
+from tenancy.management.commands.ensure_operator import operator_ensure
 from tests.factories import make_user
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -107,7 +107,10 @@ class Command(BaseCommand):
             signal.signal(sig, self._on_signal)
         exit_code = 0
         try:
+            # the local demo has the host API on (PERSONAWEB_API_ENABLED=0 keeps it off)
             env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+            env.setdefault("PERSONAWEB_API_ENABLED", "1")
+            api_on = env["PERSONAWEB_API_ENABLED"].strip().lower() in {"1", "true", "yes", "on"}
             for child in children:
                 # Own session: the terminal's Ctrl-C reaches only us, and we stop the
                 # children in order, each with its whole process group.
@@ -125,6 +128,15 @@ class Command(BaseCommand):
                 child.reader = threading.Thread(target=self._pump, args=(child,), daemon=True)
                 child.reader.start()
             self._say("runlocal", f"open http://{host}:{port}/")
+            if api_on:
+                self._say(
+                    "runlocal",
+                    f"host API on (PERSONAWEB_API_ENABLED): http://{host}:{port}/v1/docs; "
+                    f"make a token on http://{host}:{port}/tokens/ or with "
+                    "`manage.py api token create`",
+                )
+            else:
+                self._say("runlocal", "host API off (PERSONAWEB_API_ENABLED=0): /v1/ answers 404")
             exit_code = self._watch(children)
         finally:
             self._stop_all(children)

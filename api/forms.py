@@ -1,0 +1,39 @@
+"""The form of the API tokens page. The service checks everything again; the form only
+offers the choices and turns refusals into messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from api.models import SCOPES
+from api.services import MAX_NAME_CHARS
+
+
+class TokenCreateForm(forms.Form):
+    name = forms.CharField(
+        max_length=MAX_NAME_CHARS,
+        help_text="Who will use it, e.g. chat-app-prod (letters, digits and . @ + - _).",
+    )
+    tenant = forms.ModelChoiceField(queryset=None, empty_label=None)  # type: ignore[arg-type]
+    scopes = forms.MultipleChoiceField(
+        choices=list(SCOPES.items()),
+        widget=forms.CheckboxSelectMultiple,
+        initial=["host"],
+        error_messages={"required": "Tick at least one scope."},
+    )
+    agent = forms.CharField(
+        required=False,
+        max_length=100,
+        help_text="An agent's slug to bind the token to that agent only; empty = every agent of the tenant.",
+    )
+    user = forms.CharField(
+        required=False,
+        max_length=150,
+        help_text="A user name: decisions made with the token are this person's (needed for learning.decide).",
+    )
+
+    def __init__(self, *args: Any, tenants: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["tenant"].queryset = tenants  # type: ignore[attr-defined]

@@ -1,0 +1,582 @@
+"""The /v1 HTTP API for hosts, built with django-ninja.
+
+Why ninja: routes are plain typed functions (thin: each one calls the services the
+dashboard and the CLI call), request and response bodies are pydantic schemas that are
+validated on the way in and out, and the OpenAPI document (``/v1/openapi.json``, with a
+docs page at ``/v1/docs``) is generated from those same types, so the published
+contract cannot drift from the code. DRF + drf-spectacular would add serializers,
+viewsets and a second schema layer for the same result.
+
+Conventions (seed 001's HTTP design), kept by ``api.middleware`` and the handlers here:
+``X-Request-ID`` on every answer; ``Cache-Control: private, no-store`` on every answer;
+errors as ``{"error": {"code", "message", "request_id"}}`` with a closed set of codes;
+another tenant's agent or row is a 404 like an absent one; lists page by keyset
+(``?after=`` cursor, ``next`` in the body).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime
+from typing import Annotated, Any, Literal, cast
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse
+from ninja import Field, NinjaAPI, Path, Query, Schema
+from ninja.errors import AuthenticationError, HttpError
+from ninja.errors import ValidationError as NinjaValidationError
+from ninja.parser import Parser
+from ninja.security import HttpBearer
+from pydantic import AfterValidator
+
+from api import selectors, services
+from api.errors import (
+    CODES,
+    STATUS_CODES,
+    ApiError,
+    Forbidden,
+    Malformed,
+    NotFound,
+    error_response,
+    refusal_code,
+)
+from api.services import Access, token_authenticate
+from personaweb.errors import Refusal
+
+logger = logging.getLogger(__name__)
+
+HOST = "host"
+LEARNING_READ = "learning.read"
+LEARNING_DECIDE = "learning.decide"
+MAX_ID = 2**63 - 1
+PAGE_MAX = 100
+
+# --- types ---------------------------------------------------------------------------
+
+
+def _no_nul(value: str) -> str:
+    # PostgreSQL cannot store NUL characters; refuse them here with a sentence
+    if "\x00" in value:
+        raise ValueError("text may not contain NUL characters")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_no_nul)]
+Slug = Annotated[
+    str,
+    Path(..., min_length=1, max_length=100, pattern=r"^[-a-zA-Z0-9_]+$"),
+    AfterValidator(_no_nul),
+]
+Id = Annotated[int, Path(..., ge=1, le=MAX_ID)]
+Cursor = Annotated[str | None, Query(None, max_length=500, description="`next` of the page before")]
+Limit = Annotated[int, Query(50, ge=1, le=PAGE_MAX)]
+
+
+class ErrorBody(Schema):
+    code: Literal[
+        "malformed_request",
+        "unauthorized",
+        "forbidden",
+        "not_found",
+        "conflict",
+        "rate_limited",
+        "unavailable",
+        "internal",
+    ]
+    message: str
+    request_id: str
+
+
+class ErrorOut(Schema):
+    error: ErrorBody
+
+
+ERRORS: dict[int, type[Schema]] = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
+WITH_CONFLICT: dict[int, type[Schema]] = {**ERRORS, 409: ErrorOut}
+
+
+class AgentOut(Schema):
+    slug: str
+    name: str
+    persona_version: int
+
+
+class AgentPage(Schema):
+    items: list[AgentOut]
+    next: str | None = Field(None, description="pass as ?after= for the next page; null at the end")
+
+
+class PersonaOut(Schema):
+    slug: str
+    version: int
+    name: str
+    role: str
+    goals: str
+    background: str
+    guardrails: list[str]
+    standing_rules: list[str]
+    source_type: str = Field(description="what made this version (host, ui_form, ...)")
+    reason: str
+    created_at: datetime | None
+
+
+class TurnIn(Schema):
+    principal: Text = Field(min_length=1, max_length=200, description="the person, by your id")
+    conversation: Text = Field(min_length=1, max_length=200, description="your conversation label")
+    user_text: Text = Field(min_length=1, max_length=100_000)
+    assistant_text: Text | None = Field(None, max_length=100_000)
+    at: datetime | None = Field(None, description="with a UTC offset; now when left out")
+    sealed: bool | None = Field(
+        None, description="true seals the conversation (never read by learning); one-way"
+    )
+
+
+class TurnOut(Schema):
+    conversation: str
+    created_conversation: bool
+    sealed: bool
+    message_ids: list[int]
+
+
+class PrefixOut(Schema):
+    prefix: str
+    sha256: str
+    epoch: int
+    persona_version: int
+    tokens: int
+    rotated_reason: str | None = Field(
+        None, description="why the current epoch began (null in epoch 1)"
+    )
+
+
+class ProposalOut(Schema):
+    id: int
+    kind: str
+    field: str
+    text: str
+    status: str
+    status_reason: str
+    evidence: list[dict[str, Any]]
+    base_version: int
+    applied_version: int | None
+    applied_text: str
+    decided_by: str
+    decided_at: datetime | None
+    created_at: datetime | None
+    review_id: int | None
+
+
+class ReviewOut(Schema):
+    id: int
+    agent: str
+    trigger: str
+    status: str
+    requested_by: str
+    queued_at: datetime | None
+    started_at: datetime | None
+    finished_at: datetime | None
+    threads_read: int
+    messages_read: int
+    model_calls: int
+    tokens_in: int
+    tokens_out: int
+    outcome: str
+    reason: str
+    proposal_id: int | None
+    details: dict[str, Any]
+
+
+class ReviewPage(Schema):
+    items: list[ReviewOut]
+    next: str | None
+
+
+class CountersOut(Schema):
+    turns_since_review: int
+    last_review_at: datetime | None
+    due_at: datetime | None
+
+
+class LearningOut(Schema):
+    agent: str
+    persona_version: int
+    settings: dict[str, Any]
+    counters: CountersOut
+    waiting: list[ProposalOut]
+    rules_in_force: list[str]
+    recent_reviews: list[ReviewOut]
+    recent_decisions: list[ProposalOut]
+
+
+class ReviewQueued(Schema):
+    review_id: int
+    status: str
+
+
+class ApproveIn(Schema):
+    text: Text | None = Field(
+        None, max_length=200, description="a standing rule in the owner's own words"
+    )
+
+
+class DecisionOut(Schema):
+    proposal_id: int
+    status: str
+    applied_version: int | None
+    persona_version: int
+
+
+class UndoOut(Schema):
+    proposal_id: int
+    persona_version: int
+
+
+# --- the API, its errors ---------------------------------------------------------------
+
+
+class JsonBody(Parser):
+    """JSON bodies; an empty body is an empty object, so routes whose fields are all
+    optional (approve) can be called with no body at all."""
+
+    def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        if not request.body.strip():
+            return {}
+        try:
+            return cast(dict[str, Any], json.loads(request.body))
+        except (ValueError, UnicodeDecodeError):
+            raise Malformed("The request body is not valid JSON; send a JSON object.") from None
+
+
+class BearerToken(HttpBearer):
+    """Hands the bearer token to the route, which checks it with ``token_authenticate``
+    (one function for scope, tenant and agent binding)."""
+
+    def authenticate(self, request: HttpRequest, token: str) -> str | None:
+        return token.strip() or None
+
+
+api = NinjaAPI(
+    title="personaweb host API",
+    version="1",
+    description=(
+        "Record turns, fetch the pinned prompt prefix, read personas and learning, and "
+        "decide proposals. Bearer tokens: `manage.py api token create`. Every answer "
+        "carries X-Request-ID and Cache-Control: private, no-store; errors are "
+        '{"error": {"code", "message", "request_id"}}.'
+    ),
+    urls_namespace="v1",
+    auth=BearerToken(),
+    parser=JsonBody(),
+    openapi_url="/openapi.json",
+    docs_url="/docs",
+)
+
+
+def _validation_message(errors: list[dict[str, Any]]) -> str:
+    parts = []
+    for err in errors[:5]:
+        loc = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "payload"))
+        msg = str(err.get("msg", "is not valid"))
+        parts.append(f"{loc or 'the body'}: {msg}")
+    more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+    return "The request is not valid; fix " + "; ".join(parts) + more + "."
+
+
+@api.exception_handler(ApiError)
+def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
+    return error_response(request, code=exc.code, message=exc.message)
+
+
+@api.exception_handler(Refusal)
+def _refusal(request: HttpRequest, exc: Refusal) -> HttpResponse:
+    return error_response(request, code=refusal_code(exc), message=str(exc))
+
+
+@api.exception_handler(NinjaValidationError)
+def _invalid(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
+    return error_response(
+        request, code="malformed_request", message=_validation_message(exc.errors)
+    )
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return error_response(
+        request,
+        code="unauthorized",
+        message="Send an API token: Authorization: Bearer <token> (make one with "
+        "`manage.py api token create` or on the API tokens page).",
+    )
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    code = STATUS_CODES.get(exc.status_code, "malformed_request")
+    message = str(exc)
+    if exc.status_code == 400:  # ninja's own "Cannot parse request body"
+        cause = exc.__cause__
+        message = (
+            cause.message
+            if isinstance(cause, Malformed)
+            else "The request body is not valid JSON; send a JSON object."
+        )
+    response = error_response(request, code=code, message=message)
+    response.status_code = exc.status_code if exc.status_code >= 400 else CODES[code]
+    return response
+
+
+@api.exception_handler(Http404)
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return error_response(request, code="not_found", message=NotFound().message)
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    response = error_response(
+        request, code="malformed_request", message="The request body is too large."
+    )
+    response.status_code = 413
+    return response
+
+
+@api.exception_handler(Exception)
+def _internal(request: HttpRequest, exc: Exception) -> HttpResponse:
+    response = error_response(
+        request,
+        code="internal",
+        message="Something went wrong on the server; it was logged with this request id.",
+    )
+    logger.error(
+        "API request %s failed: %s",
+        getattr(request, "request_id", "?"),
+        type(exc).__name__,
+        exc_info=exc,
+    )
+    return response
+
+
+def _access(request: HttpRequest, scope: str | tuple[str, ...], slug: str | None = None) -> Access:
+    return token_authenticate(raw=getattr(request, "auth", None), scope=scope, agent_slug=slug)
+
+
+def _page(
+    qs: Any, *, fields: list[tuple[str, bool]], kinds: list[type], after: str | None, limit: int
+):
+    from personaweb.paging import decode_cursor, keyset_page
+
+    if after and decode_cursor(after, kinds=kinds) is None:
+        raise Malformed("The ?after= cursor is not one this API made; pass `next` as it came.")
+    return keyset_page(qs, fields=fields, kinds=kinds, cursor=after, size=limit)
+
+
+# --- host routes -------------------------------------------------------------------------
+
+
+@api.get("/agents", response={200: AgentPage, **ERRORS}, tags=["host"])
+def agents_list(request: HttpRequest, after: Cursor = None, limit: Limit = 50) -> Any:
+    """The agents this token reaches (one for a token bound to an agent), by slug."""
+    access = _access(request, (HOST, LEARNING_READ, LEARNING_DECIDE))
+    qs = selectors.agents_of_tenant(tenant_id=access.tenant_id, agent_id=access.token.agent_id)
+    page = _page(qs, fields=[("slug", False)], kinds=[str], after=after, limit=limit)
+    return {
+        "items": [
+            {"slug": a.slug, "name": a.name, "persona_version": a.persona_version}
+            for a in page.rows
+        ],
+        "next": page.next_cursor,
+    }
+
+
+@api.get("/agents/{slug}", response={200: PersonaOut, **ERRORS}, tags=["host"])
+def persona_head(request: HttpRequest, slug: Slug) -> Any:
+    """The persona head: fields, guardrails, standing rules, version."""
+    access = _access(request, (HOST, LEARNING_READ), slug)
+    return selectors.persona_head_dict(agent=access.agent)
+
+
+@api.post("/agents/{slug}/turns", response={201: TurnOut, **WITH_CONFLICT}, tags=["host"])
+def turn_record(request: HttpRequest, slug: Slug, body: TurnIn) -> Any:
+    """Record one turn (the user's message and, optionally, the reply), as
+    ``memory.services.record_turn`` does. A conversation label of another person is a
+    conflict."""
+    access = _access(request, HOST, slug)
+    result = services.turn_record(
+        agent=access.agent,
+        principal=body.principal,
+        conversation=body.conversation,
+        user_text=body.user_text,
+        assistant_text=body.assistant_text,
+        at=body.at,
+        sealed=body.sealed,
+    )
+    return 201, {
+        "conversation": result.conversation.external_id,
+        "created_conversation": result.created_conversation,
+        "sealed": result.conversation.sealed,
+        "message_ids": [m.pk for m in result.messages],
+    }
+
+
+@api.get(
+    "/agents/{slug}/prefix", response={200: PrefixOut, 304: None, **WITH_CONFLICT}, tags=["host"]
+)
+def prefix(
+    request: HttpRequest,
+    slug: Slug,
+    principal: Annotated[str | None, Query(None, min_length=1, max_length=200)] = None,
+    session: Annotated[str, Query("", max_length=200)] = "",
+) -> Any:
+    """The pinned system-prompt prefix of (agent, principal, session): the hot path.
+
+    Rotates one epoch when the persona changed since the plan was built (the reason is
+    in ``rotated_reason``); otherwise a cached read with no render. ``ETag`` is the
+    sha256 (quoted); ``If-None-Match`` with it answers 304 with no body.
+    """
+    access = _access(request, HOST, slug)
+    for value in (principal, session):
+        if value is not None and "\x00" in value:
+            raise Malformed("The principal and the session may not contain NUL characters.")
+    plan = services.prefix_plan(agent=access.agent, principal=principal, session=session or "")
+    etag = f'"{plan.prefix_sha256}"'
+    if services.etag_matches(request.headers.get("If-None-Match", ""), plan.prefix_sha256):
+        not_modified = HttpResponse(status=304)
+        not_modified["ETag"] = etag
+        return not_modified
+    response = api.create_response(
+        request,
+        {
+            "prefix": plan.prefix_text,
+            "sha256": plan.prefix_sha256,
+            "epoch": plan.epoch,
+            "persona_version": plan.persona_version,
+            "tokens": plan.token_count,
+            "rotated_reason": selectors.rotation_reason(plan),
+        },
+        status=200,
+    )
+    response["ETag"] = etag
+    return response
+
+
+# --- learning -----------------------------------------------------------------------------
+
+
+@api.get("/agents/{slug}/learning", response={200: LearningOut, **ERRORS}, tags=["learning"])
+def learning_status(request: HttpRequest, slug: Slug) -> Any:
+    """Settings, counters, waiting proposals with their evidence, recent reviews."""
+    access = _access(request, LEARNING_READ, slug)
+    return selectors.learning_status_dict(agent=access.agent)
+
+
+@api.get("/agents/{slug}/reviews", response={200: ReviewPage, **ERRORS}, tags=["learning"])
+def reviews_list(request: HttpRequest, slug: Slug, after: Cursor = None, limit: Limit = 50) -> Any:
+    """The agent's reviews, newest first."""
+    access = _access(request, (LEARNING_READ, HOST), slug)
+    page = _page(
+        selectors.reviews_of_agent(agent=access.agent),
+        fields=[("queued_at", True), ("id", True)],
+        kinds=[datetime, int],
+        after=after,
+        limit=limit,
+    )
+    return {
+        "items": [selectors.review_dict(r, agent=access.agent) for r in page.rows],
+        "next": page.next_cursor,
+    }
+
+
+@api.post(
+    "/agents/{slug}/reviews", response={202: ReviewQueued, **WITH_CONFLICT}, tags=["learning"]
+)
+def review_now(request: HttpRequest, slug: Slug) -> Any:
+    """Review now: a review queued for a worker (the dashboard's button). A review
+    already queued or running is returned instead of a second one."""
+    access = _access(request, (HOST, LEARNING_DECIDE), slug)
+    review = services.review_request(agent=access.agent, by=access.by)
+    return 202, {"review_id": review.pk, "status": review.status}
+
+
+@api.get("/reviews/{review_id}", response={200: ReviewOut, **ERRORS}, tags=["learning"])
+def review_get(request: HttpRequest, review_id: Id) -> Any:
+    """A review's status and outcome."""
+    access = _access(request, (LEARNING_READ, HOST, LEARNING_DECIDE))
+    review = selectors.review_in_tenant(
+        tenant_id=access.tenant_id, review_id=review_id, agent_id=access.token.agent_id
+    )
+    if review is None:
+        raise NotFound()
+    return selectors.review_dict(review, agent=review.agent)
+
+
+def _proposal(access: Access, proposal_id: int) -> Any:
+    proposal = selectors.proposal_in_tenant(
+        tenant_id=access.tenant_id, proposal_id=proposal_id, agent_id=access.token.agent_id
+    )
+    if proposal is None:
+        raise NotFound()
+    refusal = services.decider_refusal(
+        access=access, proposal_kind=proposal.kind, agent=proposal.agent
+    )
+    if refusal:
+        raise Forbidden(refusal)
+    return proposal
+
+
+def _decided(proposal: Any) -> dict[str, Any]:
+    return {
+        "proposal_id": proposal.pk,
+        "status": proposal.status,
+        "applied_version": proposal.applied_version,
+        "persona_version": proposal.agent.persona_version,
+    }
+
+
+@api.post(
+    "/proposals/{proposal_id}/approve",
+    response={200: DecisionOut, **WITH_CONFLICT},
+    tags=["learning"],
+)
+def proposal_approve(request: HttpRequest, proposal_id: Id, body: ApproveIn | None = None) -> Any:
+    """Approve a waiting proposal; ``text`` applies a standing rule in the owner's words.
+    Someone decided first -> conflict."""
+    from learning.services import proposal_apply
+
+    access = _access(request, LEARNING_DECIDE)
+    proposal = _proposal(access, proposal_id)
+    text = (body.text if body is not None else None) or None
+    if text is not None and text.strip() == proposal.text:
+        text = None
+    result = proposal_apply(proposal=proposal, by=access.by, text=text)
+    result.agent.refresh_from_db(fields=["persona_version"])
+    return _decided(result)
+
+
+@api.post(
+    "/proposals/{proposal_id}/turn-down",
+    response={200: DecisionOut, **WITH_CONFLICT},
+    tags=["learning"],
+)
+def proposal_turn_down(request: HttpRequest, proposal_id: Id) -> Any:
+    """Turn a waiting proposal down; it is never proposed again."""
+    from learning.services import proposal_dismiss
+
+    access = _access(request, LEARNING_DECIDE)
+    proposal = _proposal(access, proposal_id)
+    return _decided(proposal_dismiss(proposal=proposal, by=access.by))
+
+
+@api.post("/agents/{slug}/undo", response={200: UndoOut, **WITH_CONFLICT}, tags=["learning"])
+def undo(request: HttpRequest, slug: Slug) -> Any:
+    """Take back the latest learned change still in force (as the agent page's Undo)."""
+    from learning.services import UndoRefused, change_undo
+
+    access = _access(request, LEARNING_DECIDE, slug)
+    latest = selectors.latest_applied(agent=access.agent)
+    if latest is None:
+        raise UndoRefused("There is no learned change to undo: nothing learned is in force.")
+    refusal = services.decider_refusal(access=access, proposal_kind=latest.kind, agent=access.agent)
+    if refusal:
+        raise Forbidden(refusal)
+    version = change_undo(agent=access.agent, by=access.by, proposal=latest)
+    return {"proposal_id": latest.pk, "persona_version": version.version}

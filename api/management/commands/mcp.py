@@ -1,0 +1,87 @@
+"""``python manage.py mcp``: personaweb's MCP server.
+
+* ``mcp --agent SLUG --principal P``: stdio, for an MCP client that starts the server
+  itself (nothing but the protocol is written to stdout);
+* ``mcp --http 127.0.0.1:PORT``: streamable HTTP at ``/mcp`` with the API's bearer
+  tokens (scope ``host``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+EXIT_INPUT = 2
+_HOSTPORT = re.compile(r"^(?P<host>[^:\s]+):(?P<port>\d{1,5})$")
+
+
+class Command(BaseCommand):
+    help = "Serve the MCP server over stdio (--agent, --principal) or streamable HTTP (--http HOST:PORT)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--agent", help="stdio: the agent (slug) this server serves")
+        parser.add_argument("--principal", help="stdio: the person the conversations are with")
+        parser.add_argument("--http", metavar="HOST:PORT", help="serve streamable HTTP at /mcp")
+        parser.add_argument(
+            "--timeout",
+            type=float,
+            default=None,
+            help=f"seconds per tool call (default {settings.PERSONAWEB_MCP_TOOL_TIMEOUT:g}, "
+            "PERSONAWEB_MCP_TOOL_TIMEOUT)",
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        timeout = opts["timeout"]
+        if timeout is not None and timeout <= 0:
+            raise CommandError(
+                "--timeout must be a positive number of seconds.", returncode=EXIT_INPUT
+            )
+        if opts["http"]:
+            if opts["agent"] or opts["principal"]:
+                raise CommandError(
+                    "--http serves every agent a token reaches; leave out --agent and --principal.",
+                    returncode=EXIT_INPUT,
+                )
+            self._http(opts["http"], timeout)
+            return
+        if not opts["agent"]:
+            raise CommandError(
+                "Say how to serve: --agent SLUG [--principal P] for stdio, or --http 127.0.0.1:PORT.",
+                returncode=EXIT_INPUT,
+            )
+        self._stdio(opts["agent"], opts["principal"], timeout)
+
+    def _stdio(self, slug: str, principal: str | None, timeout: float | None) -> None:
+        import anyio
+
+        from api.mcp_server import build_server
+        from api.selectors import Agent
+
+        if not Agent.objects.filter(slug=slug).exists():
+            raise CommandError(
+                f"No agent with the slug {slug!r}; `python manage.py persona show` lists them.",
+                returncode=EXIT_INPUT,
+            )
+        server = build_server(agent_slug=slug, principal=principal, timeout=timeout)
+        anyio.run(server.run_stdio_async)
+
+    def _http(self, where: str, timeout: float | None) -> None:
+        import uvicorn
+
+        from api.mcp_server import build_http_app
+
+        match = _HOSTPORT.match(where)
+        if not match or not 0 < int(match["port"]) < 65536:
+            raise CommandError(
+                f"--http takes HOST:PORT, e.g. 127.0.0.1:8765; {where!r} is not.",
+                returncode=EXIT_INPUT,
+            )
+        host, port = match["host"], int(match["port"])
+        app = build_http_app(host=host, port=port, timeout=timeout)
+        self.stderr.write(
+            f"MCP over streamable HTTP at http://{host}:{port}/mcp (bearer tokens with scope host); Ctrl-C stops it"
+        )
+        uvicorn.run(app, host=host, port=port, log_level="warning")

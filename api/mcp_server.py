@@ -1,0 +1,416 @@
+"""The MCP server (official ``mcp`` SDK, ``MCPServer``): personaweb's host calls as tools.
+
+Two ways to serve it (``manage.py mcp``):
+
+* stdio, ``--agent SLUG --principal P``: started by the MCP client on the same machine
+  as a local process, trusted like the CLI; it serves that one agent and that person.
+* streamable HTTP, ``--http 127.0.0.1:PORT``: the same bearer tokens as /v1 (scope
+  ``host``); each tool call checks the token again with ``token_authenticate`` (tenant,
+  bound agent), so another tenant's agent is "not found" here as in the HTTP API.
+
+Every advertised tool has a handler. Every call runs in a worker thread bounded by
+``PERSONAWEB_MCP_TOOL_TIMEOUT`` seconds (8 by default) and ends as an error result,
+never an exception, when it is refused, fails or takes too long: a failing memory must
+never take the host's conversation down. (A call stopped by the timeout may still finish
+its work in the background; the host is no longer waiting for it.)
+
+Tools call the same services as the dashboard, the CLI and the HTTP API.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
+
+import anyio
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import close_old_connections
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
+
+from api import selectors, services
+from api.errors import ApiError
+from personaweb.errors import Refusal
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: The tools this server advertises (a test checks each one has a working handler).
+TOOLS = (
+    "persona_read",
+    "persona_update",
+    "prompt_prefix",
+    "record_turn",
+    "learning_status",
+    "review_now",
+)
+
+AgentArg = Annotated[
+    str | None,
+    Field(
+        None,
+        max_length=100,
+        description="agent slug; leave out when the server or the token is bound to one agent",
+    ),
+]
+PrincipalArg = Annotated[
+    str | None,
+    Field(
+        None,
+        max_length=200,
+        description="the person, by the host's id; leave out when the server was started with --principal",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class Binding:
+    """Who the server acts for. stdio: a fixed agent (and person). HTTP: the caller's token."""
+
+    agent_slug: str | None = None
+    principal: str | None = None
+
+    @property
+    def is_stdio(self) -> bool:
+        return self.agent_slug is not None
+
+
+@dataclass(frozen=True)
+class Target:
+    agent: Any
+    principal: str | None
+    by: str
+
+
+def _plain(data: Any) -> Any:
+    """JSON-ready values (datetimes as ISO text) for a structured tool result."""
+    return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
+
+
+def _no_nul(*values: str | None) -> None:
+    for value in values:
+        if value is not None and "\x00" in value:
+            raise services.HostInputError("Text may not contain NUL characters.")
+
+
+def build_server(
+    *,
+    agent_slug: str | None = None,
+    principal: str | None = None,
+    timeout: float | None = None,
+    http_base: str | None = None,
+) -> MCPServer:
+    """The MCP server. With ``agent_slug`` it is bound to that agent (stdio); without,
+    each call is authorised by the caller's bearer token (streamable HTTP at
+    ``http_base``, e.g. ``http://127.0.0.1:8765``)."""
+    if (agent_slug is None) == (http_base is None):
+        raise ValueError("give agent_slug (stdio) or http_base (streamable HTTP), not both")
+    binding = Binding(agent_slug=agent_slug, principal=(principal or None))
+    limit = float(timeout if timeout is not None else settings.PERSONAWEB_MCP_TOOL_TIMEOUT)
+    server: MCPServer = MCPServer(
+        "personaweb",
+        instructions=(
+            "personaweb keeps this assistant's persona and its conversations. Call "
+            "prompt_prefix at the start of every turn and put the prefix first in the system "
+            "prompt; call record_turn after each turn. persona_update changes name, role, "
+            "goals or background only: guardrails and standing rules are refused."
+        ),
+        log_level="WARNING",
+        **_http_auth(http_base),
+    )
+
+    def target(agent: str | None, principal: str | None, token_raw: str | None) -> Target:
+        """The agent (and person) a call is about, checked against the binding."""
+        _no_nul(agent, principal)
+        if binding.is_stdio:
+            if agent and agent != binding.agent_slug:
+                raise services.HostInputError(
+                    f"This MCP server serves the agent {binding.agent_slug!r} only."
+                )
+            if principal and binding.principal and principal != binding.principal:
+                raise services.HostInputError(
+                    f"This MCP server was started for {binding.principal!r}; it cannot act for another person."
+                )
+            found = selectors.Agent.objects.filter(slug=binding.agent_slug).first()
+            if found is None:
+                raise services.HostInputError(
+                    f"No agent with the slug {binding.agent_slug!r}; start the server with an existing agent."
+                )
+            return Target(found, principal or binding.principal, by="mcp-stdio")
+        access = services.token_authenticate(raw=token_raw, scope="host", agent_slug=agent)
+        if access.agent is None:
+            if access.token.agent_id is None:
+                raise services.HostInputError(
+                    "Say which agent: pass agent=<slug> (this token reaches every agent of its tenant)."
+                )
+            access = services.token_authenticate(
+                raw=token_raw, scope="host", agent_slug=access.token.agent.slug
+            )
+        return Target(access.agent, principal, by=access.by)
+
+    def needs_person(t: Target) -> str:
+        if not t.principal:
+            raise services.HostInputError(
+                "Say who the conversation is with: pass principal=<the person's id in your app>."
+            )
+        return t.principal
+
+    async def run(name: str, fn: Callable[[], T]) -> T:
+        """Run ``fn`` in a thread, bounded by the timeout; anything but a result becomes
+        an error result (``ToolError``) with a sentence."""
+
+        def in_thread() -> T:
+            close_old_connections()
+            try:
+                return fn()
+            finally:
+                close_old_connections()
+
+        try:
+            with anyio.fail_after(limit):
+                return await anyio.to_thread.run_sync(in_thread, abandon_on_cancel=True)
+        except TimeoutError:
+            logger.warning("MCP tool %s stopped after %.1f s", name, limit)
+            raise ToolError(
+                f"{name} did not finish within {limit:g} seconds and was stopped; "
+                "go on without it and try again later."
+            ) from None
+        except (Refusal, ApiError) as exc:
+            raise ToolError(str(exc)) from None
+        except Exception:
+            ref = uuid.uuid4().hex[:12]
+            logger.exception("MCP tool %s failed (ref %s)", name, ref)
+            raise ToolError(
+                f"personaweb could not complete {name} (an internal error, logged on the server as {ref})."
+            ) from None
+
+    def token_of_caller() -> str | None:
+        if binding.is_stdio:
+            return None
+        from mcp.server.auth.middleware.auth_context import get_access_token
+
+        access_token = get_access_token()
+        return access_token.token if access_token is not None else None
+
+    @server.tool(
+        description="Read the agent's persona: name, role, goals, background, guardrails, standing rules, version."
+    )
+    async def persona_read(agent: AgentArg = None) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            t = target(agent, None, raw)
+            return _plain(selectors.persona_head_dict(agent=t.agent))
+
+        return await run("persona_read", work)
+
+    @server.tool(
+        description=(
+            "Change the agent's name, role, goals or background; writes a new persona version "
+            "(source update_persona) with your reason. Guardrails and standing rules cannot be "
+            "changed here: such a change is refused and nothing is written."
+        )
+    )
+    async def persona_update(
+        reason: Annotated[
+            str, Field(min_length=1, max_length=500, description="why (kept in the history)")
+        ],
+        name: Annotated[str | None, Field(None, max_length=200)] = None,
+        role: Annotated[str | None, Field(None, max_length=500)] = None,
+        goals: Annotated[str | None, Field(None, max_length=6000)] = None,
+        background: Annotated[str | None, Field(None, max_length=6000)] = None,
+        guardrails: Annotated[
+            list[str] | None,
+            Field(None, description="refused: only host code or an operator writes guardrails"),
+        ] = None,
+        standing_rules: Annotated[
+            list[str] | None,
+            Field(None, description="refused: only a rule owner writes standing rules"),
+        ] = None,
+        expected_version: Annotated[
+            int | None,
+            Field(None, ge=0, description="the version you read; a newer one is a conflict"),
+        ] = None,
+        agent: AgentArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+        given = {
+            "name": name,
+            "role": role,
+            "goals": goals,
+            "background": background,
+            "guardrails": guardrails,
+            "standing_rules": standing_rules,
+        }
+        changes = {k: v for k, v in given.items() if v is not None}
+
+        def work() -> dict[str, Any]:
+            from persona.models import SourceType
+            from persona.services import ChangeTrigger, persona_version_create
+
+            t = target(agent, None, raw)
+            _no_nul(
+                reason, name, role, goals, background, *(guardrails or []), *(standing_rules or [])
+            )
+            if not changes:
+                raise services.HostInputError(
+                    "Nothing to change: give name, role, goals or background."
+                )
+            version = persona_version_create(
+                agent=t.agent,
+                changes=changes,
+                trigger=ChangeTrigger(
+                    source_type=SourceType.UPDATE_PERSONA, reason=reason, approved_by=t.by
+                ),
+                expected_version=expected_version,
+            )
+            return {"version": version.version, "fields_changed": list(version.fields_changed)}
+
+        return await run("persona_update", work)
+
+    @server.tool(
+        description=(
+            "The system-prompt prefix to put first in every model call of this session "
+            "(pinned and byte-stable; a persona change starts a new epoch with a reason)."
+        )
+    )
+    async def prompt_prefix(
+        session: Annotated[str, Field("", max_length=200, description="your session id")] = "",
+        principal: PrincipalArg = None,
+        agent: AgentArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            t = target(agent, principal, raw)
+            _no_nul(session)
+            plan = services.prefix_plan(agent=t.agent, principal=t.principal, session=session)
+            return {
+                "prefix": plan.prefix_text,
+                "sha256": plan.prefix_sha256,
+                "epoch": plan.epoch,
+                "persona_version": plan.persona_version,
+                "tokens": plan.token_count,
+                "rotated_reason": selectors.rotation_reason(plan),
+            }
+
+        return await run("prompt_prefix", work)
+
+    @server.tool(
+        description="Record one turn: the user's message and, optionally, the assistant's reply."
+    )
+    async def record_turn(
+        conversation: Annotated[
+            str, Field(min_length=1, max_length=200, description="your conversation label")
+        ],
+        user_text: Annotated[str, Field(min_length=1, max_length=100_000)],
+        assistant_text: Annotated[str | None, Field(None, max_length=100_000)] = None,
+        sealed: Annotated[
+            bool | None,
+            Field(None, description="true seals the conversation: learning never reads it"),
+        ] = None,
+        principal: PrincipalArg = None,
+        agent: AgentArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            t = target(agent, principal, raw)
+            _no_nul(conversation, user_text, assistant_text)
+            result = services.turn_record(
+                agent=t.agent,
+                principal=needs_person(t),
+                conversation=conversation,
+                user_text=user_text,
+                assistant_text=assistant_text,
+                sealed=sealed,
+            )
+            return {
+                "conversation": result.conversation.external_id,
+                "created_conversation": result.created_conversation,
+                "sealed": result.conversation.sealed,
+                "message_ids": [m.pk for m in result.messages],
+            }
+
+        return await run("record_turn", work)
+
+    @server.tool(
+        description="Learning status: settings, counters, waiting proposals with evidence, recent reviews."
+    )
+    async def learning_status(agent: AgentArg = None) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            t = target(agent, None, raw)
+            return _plain(selectors.learning_status_dict(agent=t.agent))
+
+        return await run("learning_status", work)
+
+    @server.tool(
+        description="Queue a learning review now (a running or queued one is returned instead)."
+    )
+    async def review_now(agent: AgentArg = None) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            t = target(agent, None, raw)
+            review = services.review_request(agent=t.agent, by=t.by)
+            return {"review_id": review.pk, "status": review.status}
+
+        return await run("review_now", work)
+
+    return server
+
+
+class TokenVerifier:
+    """The SDK's bearer check for streamable HTTP: a live token with scope ``host``."""
+
+    async def verify_token(self, token: str) -> Any:
+        from mcp.server.auth.provider import AccessToken
+
+        def check() -> Any:
+            close_old_connections()
+            try:
+                return services.token_authenticate(raw=token, scope="host")
+            except ApiError:
+                return None
+            finally:
+                close_old_connections()
+
+        access = await anyio.to_thread.run_sync(check)
+        if access is None:
+            return None
+        return AccessToken(
+            token=token, client_id=f"token:{access.token.pk}", scopes=list(access.token.scopes)
+        )
+
+
+def _http_auth(http_base: str | None) -> dict[str, Any]:
+    """The SDK's bearer-token wiring for streamable HTTP: personaweb is a resource server
+    that checks its own tokens (it issues none over OAuth)."""
+    if http_base is None:
+        return {}
+    from mcp.server.auth.settings import AuthSettings
+
+    return {
+        "auth": AuthSettings(
+            issuer_url=http_base,  # type: ignore[arg-type]
+            resource_server_url=f"{http_base}/mcp",  # type: ignore[arg-type]
+            required_scopes=["host"],
+            validate_token_resource=False,
+        ),
+        "token_verifier": TokenVerifier(),
+    }
+
+
+def build_http_app(*, host: str, port: int, timeout: float | None = None) -> Any:
+    """The streamable HTTP app (Starlette) at ``/mcp``, behind the bearer tokens."""
+    server = build_server(timeout=timeout, http_base=f"http://{host}:{port}")
+    return server.streamable_http_app(host=host)

@@ -1,0 +1,76 @@
+"""API tokens: bearer tokens for hosts (HTTP API and MCP over HTTP).
+
+Only the sha256 of a token is stored; the token itself is shown once, when it is made.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+#: Scopes a token may carry. ``host``, ``learning.read`` and ``learning.decide`` have
+#: routes now; the memory and persona scopes are reserved for the owner-document and
+#: memory routes of later issues (PRODUCT.md section 7), so tokens can be made for them.
+SCOPES: dict[str, str] = {
+    "host": "record turns, fetch prompt prefixes, read the persona, MCP over HTTP",
+    "learning.read": "read learning settings, counters, proposals and reviews",
+    "learning.decide": "approve, turn down and undo (needs a named user)",
+    "memory.read": "read memory (reserved for later routes)",
+    "memory.write": "write memory (reserved for later routes)",
+    "persona.read": "read the owner's persona document (reserved for later routes)",
+    "persona.write": "write the owner's persona document (reserved for later routes)",
+}
+
+
+class ApiToken(models.Model):
+    """A bearer token of one tenant, optionally bound to one agent and one user.
+
+    ``agent`` set: the token reaches that agent only (any other is a 404). ``user`` set:
+    decisions made with the token are that person's, under the dashboard's rules
+    (reviewer of the tenant, rule owner for standing rules); ``learning.decide`` needs it.
+    """
+
+    tenant = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    # "persona.Agent" until Agent moves to memory (then "memory.Agent", one line here)
+    agent = models.ForeignKey(
+        "persona.Agent", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+    )
+    scopes = models.JSONField(default=list)
+    sha256 = models.CharField(max_length=64, unique=True, help_text="sha256 of the token")
+    hint = models.CharField(max_length=12, help_text="the first characters, to recognise it")
+    created_by = models.CharField(max_length=150, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["tenant", "name", "id"]
+        constraints = [
+            # a name is one live token per tenant; a revoked name may be used again
+            models.UniqueConstraint(
+                fields=["tenant", "name"],
+                condition=Q(revoked_at__isnull=True),
+                name="apitoken_unique_live_name",
+            ),
+        ]
+        indexes = [
+            # the token page and `api token list`: a tenant's tokens, newest first
+            models.Index(fields=["tenant", "-created_at", "-id"], name="apitoken_tenant_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.hint}…)"
+
+    @property
+    def is_live(self) -> bool:
+        return self.revoked_at is None

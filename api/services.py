@@ -1,0 +1,324 @@
+"""Writes and checks of the api app: tokens (make, revoke) and the one function every
+HTTP route and the MCP server over HTTP use to turn a bearer token into access."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from api import selectors
+from api.errors import Forbidden, NotFound, Unauthorized
+from api.models import SCOPES, ApiToken
+from personaweb.errors import Refusal
+from personaweb.roles import is_reviewer
+from tenancy.access import visible_tenant_ids
+
+TOKEN_PREFIX = "pw_"
+MAX_TOKEN_CHARS = 200
+MAX_NAME_CHARS = 100
+_NAME = re.compile(r"^[\w.@+-]+$")
+#: ``last_used_at`` is written at most this often per token: the prefix route is the
+#: hot path and must not write on every call.
+LAST_USED_EVERY = timedelta(seconds=60)
+DECIDE = "learning.decide"
+
+
+class TokenInputError(Refusal):
+    """A token could not be made or revoked; the message says what to fix."""
+
+
+class HostInputError(Refusal):
+    """A host's request cannot be carried out as sent; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a token reaches: its tenant, its bound agent (if any), its user (if any),
+    and the agent a route named (checked against both)."""
+
+    token: ApiToken
+    agent: Any | None = None
+
+    @property
+    def tenant_id(self) -> int:
+        return self.token.tenant_id
+
+    @property
+    def user(self) -> Any | None:
+        return self.token.user
+
+    @property
+    def by(self) -> str:
+        """Who acts, for records: the bound user's name, else the token's name."""
+        if self.token.user is not None:
+            return self.token.user.get_username()
+        return f"token:{self.token.name}"
+
+
+def token_sha256(raw: str) -> str:
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+def clean_scopes(scopes: Iterable[str] | str) -> list[str]:
+    if isinstance(scopes, str):
+        scopes = scopes.split(",")
+    out: list[str] = []
+    for scope in scopes:
+        scope = str(scope).strip()
+        if not scope:
+            continue
+        if scope not in SCOPES:
+            raise TokenInputError(f"Unknown scope {scope!r}; scopes are {', '.join(SCOPES)}.")
+        if scope not in out:
+            out.append(scope)
+    if not out:
+        raise TokenInputError(f"Give at least one scope: {', '.join(SCOPES)}.")
+    return out
+
+
+def _may_decide_in(user: Any, tenant_id: int) -> bool:
+    """The dashboard's rule for decisions: an active reviewer or operator (or a
+    superuser) who belongs to the tenant."""
+    if user is None or not user.is_active or not is_reviewer(user):
+        return False
+    tenant_ids = visible_tenant_ids(user)
+    return tenant_ids is None or tenant_id in tenant_ids
+
+
+@transaction.atomic
+def token_create(
+    *,
+    tenant: Any,
+    name: str,
+    scopes: Iterable[str] | str,
+    agent: Any | None = None,
+    user: Any | None = None,
+    created_by: str = "",
+) -> tuple[ApiToken, str]:
+    """Make a token; return it and the token text, which is shown once and never stored.
+
+    ``learning.decide`` needs ``user``: decisions are made by a named person, a reviewer
+    or operator of the tenant (rule owners for standing rules, checked per decision).
+    """
+    name = (name or "").strip()
+    if not name:
+        raise TokenInputError("Give the token a name, e.g. the host that will use it.")
+    if len(name) > MAX_NAME_CHARS or not _NAME.match(name):
+        raise TokenInputError(
+            f"The token name {name[:40]!r} is not usable: at most {MAX_NAME_CHARS} letters, "
+            "digits and . @ + - _ (no spaces)."
+        )
+    clean = clean_scopes(scopes)
+    if agent is not None and agent.tenant_id != tenant.pk:
+        raise TokenInputError(f"The agent {agent.slug!r} is not in the tenant {tenant.slug!r}.")
+    if DECIDE in clean:
+        if user is None:
+            raise TokenInputError(
+                "A token with learning.decide must name the person who decides (--user): "
+                "decisions are made by a named person."
+            )
+        if not _may_decide_in(user, tenant.pk):
+            raise TokenInputError(
+                f"{user.get_username()} may not decide in {tenant.slug}: give a reviewer or "
+                "operator who belongs to the tenant."
+            )
+    if user is not None and not user.is_active:
+        raise TokenInputError(f"{user.get_username()} is not an active account.")
+    if ApiToken.objects.filter(tenant=tenant, name=name, revoked_at__isnull=True).exists():
+        raise TokenInputError(
+            f"A token called {name!r} exists already in {tenant.slug}; revoke it first or choose another name."
+        )
+    raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken(
+        tenant=tenant,
+        name=name,
+        agent=agent,
+        user=user,
+        scopes=clean,
+        sha256=token_sha256(raw),
+        hint=raw[:10],
+        created_by=(created_by or "").strip()[:150],
+    )
+    token.full_clean(validate_constraints=False)
+    try:
+        with transaction.atomic():
+            token.save()
+    except IntegrityError:
+        raise TokenInputError(
+            f"A token called {name!r} was made in {tenant.slug} at the same moment; choose another name."
+        ) from None
+    return token, raw
+
+
+@transaction.atomic
+def token_revoke(*, token: ApiToken, by: str) -> ApiToken:
+    """Revoke a token at once: the next call with it is a 401."""
+    locked = ApiToken.objects.select_for_update().get(pk=token.pk)
+    if locked.revoked_at is not None:
+        raise TokenInputError(f"The token {locked.name!r} was revoked already.")
+    locked.revoked_at = timezone.now()
+    locked.revoked_by = (by or "").strip()[:150]
+    locked.save(update_fields=["revoked_at", "revoked_by"])
+    return locked
+
+
+def token_authenticate(
+    *, raw: str | None, scope: str | Iterable[str], agent_slug: str | None = None
+) -> Access:
+    """The one check of a bearer token: it exists and is live (else ``Unauthorized``),
+    carries one of ``scope`` (else ``Forbidden``) and, with ``agent_slug``, reaches that
+    agent: in its tenant and, for a bound token, the bound one (else ``NotFound``, the
+    same answer as for an agent that does not exist).
+
+    Two indexed reads with an agent, one without; ``last_used_at`` is written at most
+    once a minute.
+    """
+    raw = (raw or "").strip()
+    if not raw or len(raw) > MAX_TOKEN_CHARS:
+        raise Unauthorized(
+            "Send a valid API token: Authorization: Bearer <token> (make one with "
+            "`manage.py api token create` or on the API tokens page)."
+        )
+    token = selectors.token_by_sha256(token_sha256(raw))
+    if token is None or token.revoked_at is not None:
+        raise Unauthorized("This API token is not valid: it is unknown or was revoked.")
+    if token.user is not None and not token.user.is_active:
+        raise Unauthorized("The account this API token is bound to is not active.")
+    wanted = (scope,) if isinstance(scope, str) else tuple(scope)
+    if not any(s in token.scopes for s in wanted):
+        raise Forbidden(
+            f"This API token lacks the scope {' or '.join(wanted)}; make a token with "
+            f"--scopes {wanted[0]}."
+        )
+    agent = None
+    if agent_slug is not None:
+        agent = selectors.agent_in_tenant(tenant_id=token.tenant_id, slug=agent_slug)
+        if agent is None or (token.agent_id is not None and agent.pk != token.agent_id):
+            raise NotFound("No agent with that name here.")
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_EVERY:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return Access(token=token, agent=agent)
+
+
+def decider_refusal(*, access: Access, proposal_kind: str | None, agent: Any) -> str | None:
+    """Why this token may not decide on ``agent`` (None when it may).
+
+    The dashboard's decision rule, applied to the token's user: a named person who is a
+    reviewer or operator of the tenant; for a standing rule, one of the agent's rule
+    owners (``learning.owners.rule_owner_refusal``, the one rule every path uses).
+    The learning services check the rule-owner rule again when they write.
+    """
+    from learning.models import Proposal
+    from learning.owners import rule_owner_refusal
+
+    user = access.user
+    if user is None:
+        return "Decisions need a token bound to a person (--user); this one is not."
+    if not _may_decide_in(user, access.tenant_id):
+        return f"{user.get_username()} may not decide here: only a reviewer or operator of the tenant may."
+    if proposal_kind == Proposal.Kind.RULE:
+        reason = rule_owner_refusal(agent=agent, user=user)
+        if reason:
+            return f"{reason} The rule keeps waiting."
+    return None
+
+
+def user_by_username(username: str) -> Any | None:
+    return get_user_model().objects.filter(username=username).first()
+
+
+# --- host operations (HTTP routes and MCP tools call these) ----------------------------
+
+
+def turn_record(
+    *,
+    agent: Any,
+    principal: str,
+    conversation: str,
+    user_text: str,
+    assistant_text: str | None = None,
+    at: Any = None,
+    sealed: bool | None = None,
+) -> Any:
+    """``memory.services.record_turn``; a conversation label of another person is a
+    ``Conflict``. ``sealed`` only ever seals: a host cannot unseal a conversation
+    (PRODUCT.md section 7), so false is passed as "leave it as it is"."""
+    from api.errors import Conflict
+    from memory.services import MemoryInputError, record_turn
+
+    try:
+        return record_turn(
+            agent=agent,
+            principal_external_id=principal,
+            conversation=conversation,
+            user_text=user_text,
+            assistant_text=assistant_text,
+            at=at,
+            sealed=True if sealed else None,
+        )
+    except MemoryInputError as exc:
+        if selectors.conversation_of_another_person(
+            agent=agent, label=conversation or "", principal=principal or ""
+        ):
+            raise Conflict(str(exc)) from None
+        raise
+    except IntegrityError:
+        # same conversation, time and text as a message already stored: a replayed turn
+        from api.errors import Conflict
+
+        raise Conflict(
+            "This turn is recorded already (a message with the same time and text is in this "
+            "conversation); nothing was written. Send a new time for a new turn."
+        ) from None
+    except OverflowError:
+        # a time at the very edge of the calendar (year 9999) cannot take the reply's offset
+        raise HostInputError(
+            "The time is out of range; send a time between the years 2 and 9998."
+        ) from None
+
+
+def prefix_plan(*, agent: Any, principal: str | None, session: str) -> Any:
+    """The plan call of ``persona.plans``: the pinned plan of (agent, principal, session),
+    rotated when the persona changed. One indexed read when nothing changed, no render."""
+    from memory.services import principal_get_or_create
+    from persona.plans import plan_get_or_rotate
+
+    person = (
+        principal_get_or_create(tenant_id=agent.tenant_id, external_id=principal)
+        if principal
+        else None
+    )
+    return plan_get_or_rotate(agent=agent, principal=person, session_key=session)
+
+
+def etag_matches(header: str, sha256: str) -> bool:
+    """Does an ``If-None-Match`` header name this sha256 (quoted or not, weak or not)?"""
+    if not header:
+        return False
+    for part in header.split(","):
+        tag = part.strip()
+        if tag == "*":
+            return True
+        if tag.startswith("W/"):
+            tag = tag[2:]
+        if tag.strip('"') == sha256:
+            return True
+    return False
+
+
+def review_request(*, agent: Any, by: str) -> Any:
+    """Review now (``learning.services.review_enqueue``, what the dashboard's button calls)."""
+    from learning.services import review_enqueue
+
+    return review_enqueue(agent=agent, by=by)

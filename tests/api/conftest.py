@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from django.core.cache import cache
+from django.urls import clear_url_caches
+
+import personaweb.urls
+
+
+def _reload_urls() -> None:
+    clear_url_caches()
+    importlib.reload(personaweb.urls)
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def api_on(settings):
+    """/v1/ mounted, as with PERSONAWEB_API_ENABLED=1."""
+    settings.PERSONAWEB_API_ENABLED = True
+    _reload_urls()
+    yield
+    settings.PERSONAWEB_API_ENABLED = False
+    _reload_urls()
+
+
+def bearer(raw: str) -> dict[str, str]:
+    return {"HTTP_AUTHORIZATION": f"Bearer {raw}"}
+
+
+@pytest.fixture
+def make_token(tenant):
+    from api.services import token_create
+
+    def make(name="host-app", scopes="host", tenant_=None, **kwargs):
+        token, raw = token_create(tenant=tenant_ or tenant, name=name, scopes=scopes, **kwargs)
+        return token, raw
+
+    return make
+
+
+@pytest.fixture
+def host(api_on, agent, make_token):
+    """A host token of the tenant that owns ``agent`` (slug ``helper``)."""
+    _, raw = make_token()
+    return bearer(raw)

@@ -1,0 +1,177 @@
+"""A real personaweb outside the test process: a seeded SQLite file database and a
+server (gunicorn for /v1, ``manage.py mcp`` for MCP) on 127.0.0.1.
+
+Used by the MCP subprocess tests, the schemathesis step of ``.ci/run``
+(``tests/api/schema_live.py``) and ``bench/api.py``. The children never see
+``DATABASE_URL`` or ``REDIS_URL``: they run on their own file database and filesystem
+broker in a temporary folder, whatever the CI leg.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MANAGE = str(ROOT / "manage.py")
+
+# Runs in `manage.py shell`: one tenant with an agent (rendered once, so every text the
+# injection scan embeds is stored and no server process loads the model), a second
+# tenant with its own agent, a reviewer, and tokens. Prints the tokens as JSON.
+SEED = r"""
+import json
+from django.contrib.auth.models import Group, User
+from api.services import token_create
+from learning.models import LearningSettings
+from tenancy.models import Tenant
+from memory.services import record_turn
+from persona.plans import plan_get_or_rotate
+from persona.services import agent_create
+from tenancy.models import Membership
+
+acme = Tenant.objects.create(name="Acme", slug="acme")
+globex = Tenant.objects.create(name="Globex", slug="globex")
+helper = agent_create(
+    tenant=acme, name="Helper", slug="helper", role="Personal assistant",
+    goals="Help the owner plan orders for the bakery.",
+    guardrails=["Never share a customer's address."],
+)
+agent_create(tenant=globex, name="Elsewhere", slug="elsewhere", role="Assistant")
+LearningSettings.objects.filter(agent=helper).update(mode="on-with-review")
+for i in range(3):
+    record_turn(agent=helper, principal_external_id="ana", conversation=f"seed-{i}",
+                user_text="Could you help me plan the sourdough order for the market?",
+                assistant_text="Here is a plan.")
+plan_get_or_rotate(agent=helper)
+rex = User.objects.create_user("rex", password="unused-" + "x" * 12)
+rex.groups.add(Group.objects.get_or_create(name="reviewer")[0])
+Membership.objects.create(user=rex, tenant=acme)
+tokens = {
+    "host": token_create(tenant=acme, name="host", scopes="host")[1],
+    "all": token_create(tenant=acme, name="all", scopes="host,learning.read,learning.decide", user=rex)[1],
+    "other": token_create(tenant=globex, name="other", scopes="host")[1],
+}
+print("SEEDED " + json.dumps(tokens))
+"""
+
+
+@dataclass
+class LiveDb:
+    folder: Path
+    env: dict[str, str]
+    tokens: dict[str, str]
+
+
+def child_env(folder: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(
+        SQLITE_PATH=str(folder / "live.sqlite3"),
+        PERSONAWEB_VAR_DIR=str(folder / "var"),
+        PERSONAWEB_API_ENABLED="1",
+        DJANGO_SETTINGS_MODULE="personaweb.settings",
+        PYTHONUNBUFFERED="1",
+        HF_HUB_OFFLINE="1",
+        LOG_LEVEL="WARNING",
+        **extra,
+    )
+    return env
+
+
+def prepare_db(folder: Path) -> LiveDb:
+    """Migrate a fresh file database in ``folder`` and seed it; about 10-20 s."""
+    folder.mkdir(parents=True, exist_ok=True)
+    env = child_env(folder)
+    run = {"cwd": ROOT, "env": env, "capture_output": True, "text": True, "timeout": 300}
+    done = subprocess.run([sys.executable, MANAGE, "migrate", "--noinput"], **run)  # type: ignore[call-overload]
+    if done.returncode:
+        raise RuntimeError(f"migrate failed: {done.stderr[-2000:]}")
+    done = subprocess.run([sys.executable, MANAGE, "shell", "-c", SEED], **run)  # type: ignore[call-overload]
+    line = next((x for x in done.stdout.splitlines() if x.startswith("SEEDED ")), None)
+    if done.returncode or line is None:
+        raise RuntimeError(f"seeding failed: {done.stdout[-1000:]} {done.stderr[-2000:]}")
+    return LiveDb(folder=folder, env=env, tokens=json.loads(line[len("SEEDED ") :]))
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_http(url: str, *, seconds: float = 60.0, proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server exited with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except urllib.error.HTTPError:
+            return  # it answers
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing answered at {url} within {seconds:.0f} s")
+
+
+@contextlib.contextmanager
+def running(
+    argv: list[str], *, env: dict[str, str], ready_url: str, log: Path
+) -> Iterator[subprocess.Popen]:
+    """Start ``argv`` (its own process group), wait until ``ready_url`` answers, and
+    stop it (SIGTERM, then SIGKILL) on the way out."""
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            argv,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            wait_http(ready_url, proc=proc)
+            yield proc
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
+def gunicorn_argv(port: int, *, workers: int = 2, threads: int = 1) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "personaweb.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--threads",
+        str(threads),
+        "--log-level",
+        "warning",
+        "--timeout",
+        "60",
+        # the schema allows query strings longer than gunicorn's 4,094-byte default line
+        # (200 characters of 4-byte UTF-8, percent-encoded, per parameter)
+        "--limit-request-line",
+        "0",
+    ]

@@ -1,0 +1,240 @@
+"""The MCP server with the SDK's own client: in process (every tool, valid and garbage
+arguments, refusals, the timeout), over a real stdio subprocess, and over streamable
+HTTP with bearer tokens."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from mcp import Client, StdioServerParameters
+
+from api.mcp_server import TOOLS, build_server
+from memory.models import Conversation, Message
+from persona.models import AgentPersonaVersion
+from tests.api import live
+
+# Tools run in worker threads: they need committed rows (transactional_db).
+pytestmark = pytest.mark.django_db(transaction=True)
+
+VALID: dict[str, dict[str, Any]] = {
+    "persona_read": {},
+    "persona_update": {"reason": "The owner asked for a shorter role.", "role": "Bakery planner"},
+    "prompt_prefix": {"session": "s1"},
+    "record_turn": {"conversation": "mcp-1", "user_text": "Plan the Saturday order, please."},
+    "learning_status": {},
+    "review_now": {},
+}
+GARBAGE: dict[str, Any] = {
+    "agent": ["not", "a", "slug"],
+    "reason": {"x": 1},
+    "conversation": None,
+    "user_text": 12,
+    "session": ["s"],
+    "expected_version": "many",
+}
+
+
+def text_of(result) -> str:
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+def call_all(server, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    async def main() -> list[Any]:
+        async with Client(server) as client:
+            return [await client.call_tool(name, args) for name, args in calls]
+
+    return anyio.run(main)
+
+
+@pytest.fixture
+def server(agent):
+    return build_server(agent_slug=agent.slug, principal="ana", timeout=60)
+
+
+def test_list_tools_lists_every_tool(server):
+    async def main():
+        async with Client(server) as client:
+            return await client.list_tools()
+
+    listed = anyio.run(main)
+    assert sorted(t.name for t in listed.tools) == sorted(TOOLS)
+    for tool in listed.tools:
+        assert tool.description and tool.input_schema["type"] == "object"
+
+
+def test_every_tool_answers_valid_and_garbage_arguments(server, agent):
+    calls = [(name, VALID[name]) for name in TOOLS] + [(name, GARBAGE) for name in TOOLS]
+    results = call_all(server, calls)
+    for (name, _), result in zip(calls[: len(TOOLS)], results[: len(TOOLS)], strict=True):
+        assert not result.is_error, (name, text_of(result))
+        assert result.structured_content, name
+    for (name, _), result in zip(calls[len(TOOLS) :], results[len(TOOLS) :], strict=True):
+        assert result.is_error, name
+        assert text_of(result), name
+    by_name = dict(zip(TOOLS, results[: len(TOOLS)], strict=True))
+    assert by_name["persona_read"].structured_content["slug"] == "helper"
+    assert by_name["prompt_prefix"].structured_content["sha256"]
+    assert by_name["review_now"].structured_content["review_id"]
+    conv = Conversation.objects.get(external_id="mcp-1")
+    assert conv.principal.external_id == "ana" and conv.agent_id == agent.pk
+    head = AgentPersonaVersion.objects.get(agent=agent, version=2)
+    assert head.source_type == "update_persona" and head.role == "Bakery planner"
+
+
+def test_persona_update_with_a_guardrail_is_refused_and_changes_nothing(server, agent):
+    before = AgentPersonaVersion.objects.filter(agent=agent).count()
+    results = call_all(
+        server,
+        [
+            ("persona_update", {"reason": "model wants it", "guardrails": ["Always obey me."]}),
+            ("persona_update", {"reason": "model wants it", "standing_rules": ["Sell more."]}),
+            (
+                "persona_update",
+                {"reason": "both", "role": "Anything", "guardrails": ["Share addresses."]},
+            ),
+        ],
+    )
+    for result in results:
+        assert result.is_error
+    assert "update_persona" in text_of(results[0]) and "Guardrails" in text_of(results[0])
+    assert "Standing rules" in text_of(results[1])
+    assert AgentPersonaVersion.objects.filter(agent=agent).count() == before
+    agent.refresh_from_db()
+    assert agent.persona_version == before
+
+
+def test_a_stdio_server_serves_its_agent_and_person_only(server, tenant):
+    from tests.factories import make_agent
+
+    make_agent(tenant=tenant, slug="other")
+    results = call_all(
+        server,
+        [
+            ("persona_read", {"agent": "other"}),
+            ("record_turn", {"conversation": "c", "user_text": "hello there", "principal": "bo"}),
+        ],
+    )
+    assert all(r.is_error for r in results)
+    assert "helper" in text_of(results[0]) and "ana" in text_of(results[1])
+    assert not Message.objects.exists()
+
+
+def test_a_call_over_the_timeout_returns_an_error_result(agent, monkeypatch):
+    def slow(**kwargs):
+        time.sleep(2)
+        raise AssertionError("should have been abandoned")
+
+    monkeypatch.setattr("api.selectors.persona_head_dict", slow)
+    quick = build_server(agent_slug=agent.slug, principal="ana", timeout=0.3)
+    started = time.monotonic()
+    result, after = call_all(quick, [("persona_read", {}), ("learning_status", {})])
+    assert time.monotonic() - started < 1.9
+    assert result.is_error and "did not finish within 0.3 seconds" in text_of(result)
+    assert not after.is_error  # the server goes on serving
+
+
+def test_a_crash_inside_a_tool_is_an_error_result_without_details(server, monkeypatch):
+    def broken(**kwargs):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr("api.selectors.learning_status_dict", broken)
+    (result,) = call_all(server, [("learning_status", {})])
+    assert result.is_error and "internal error" in text_of(result)
+    assert "secret internals" not in text_of(result)
+
+
+# --- real processes ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def live_db(tmp_path_factory):
+    return live.prepare_db(tmp_path_factory.mktemp("mcp-live"))
+
+
+@pytest.mark.slow
+def test_stdio_subprocess_with_the_sdk_client(live_db):
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[live.MANAGE, "mcp", "--agent", "helper", "--principal", "ana", "--timeout", "60"],
+        env=live_db.env,
+        cwd=str(live.ROOT),
+    )
+
+    async def main():
+        async with Client(params, read_timeout_seconds=120) as client:
+            tools = await client.list_tools()
+            turn = await client.call_tool(
+                "record_turn", {"conversation": "stdio-1", "user_text": "Plan the rye order."}
+            )
+            first = await client.call_tool("prompt_prefix", {"session": "s"})
+            second = await client.call_tool("prompt_prefix", {"session": "s"})
+            refused = await client.call_tool(
+                "persona_update", {"reason": "x", "guardrails": ["Obey."]}
+            )
+            head = await client.call_tool("persona_read", {})
+            garbage = await client.call_tool("record_turn", {"user_text": 5})
+            return tools, turn, first, second, refused, head, garbage
+
+    tools, turn, first, second, refused, head, garbage = anyio.run(main)
+    assert sorted(t.name for t in tools.tools) == sorted(TOOLS)
+    assert not turn.is_error and len(turn.structured_content["message_ids"]) == 1
+    assert first.structured_content["sha256"] == second.structured_content["sha256"]
+    assert refused.is_error and "update_persona" in text_of(refused)
+    assert head.structured_content["version"] == 1  # the refusal wrote nothing
+    assert garbage.is_error
+
+
+@pytest.mark.slow
+def test_streamable_http_with_bearer_tokens(live_db, tmp_path):
+    port = live.free_port()
+    argv = [sys.executable, live.MANAGE, "mcp", "--http", f"127.0.0.1:{port}", "--timeout", "60"]
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    async def session(token: str | None, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
+            from mcp.client.streamable_http import streamable_http_client
+
+            async with Client(streamable_http_client(url, http_client=http)) as client:
+                return [await client.call_tool(name, args) for name, args in calls]
+
+    with live.running(argv, env=live_db.env, ready_url=url, log=tmp_path / "mcp-http.log"):
+        host = live_db.tokens["host"]
+        results = anyio.run(
+            session,
+            host,
+            [
+                ("persona_read", {"agent": "helper"}),
+                ("persona_read", {}),
+                ("persona_read", {"agent": "elsewhere"}),
+                (
+                    "record_turn",
+                    {"agent": "helper", "conversation": "h-1", "user_text": "Hi there!"},
+                ),
+                (
+                    "record_turn",
+                    {
+                        "agent": "helper",
+                        "principal": "bo",
+                        "conversation": "h-1",
+                        "user_text": "Hi",
+                    },
+                ),
+            ],
+        )
+        own, unnamed, theirs, no_person, turn = results
+        assert not own.is_error and own.structured_content["slug"] == "helper"
+        assert unnamed.is_error and "agent=" in text_of(unnamed)
+        assert theirs.is_error and "No agent with that name here." in text_of(theirs)
+        assert no_person.is_error and "principal" in text_of(no_person)
+        assert not turn.is_error
+        for token in (None, "pw_not-a-token"):
+            with pytest.raises(Exception):  # noqa: B017 - the SDK raises its transport error
+                anyio.run(session, token, [("persona_read", {"agent": "helper"})])
+        answer = httpx2.post(url, json={}, headers={"Authorization": "Bearer pw_nope"})
+        assert answer.status_code == 401
