@@ -16,7 +16,7 @@ class TokenCreateForm(forms.Form):
         max_length=MAX_NAME_CHARS,
         help_text="Who will use it, e.g. chat-app-prod (letters, digits and . @ + - _).",
     )
-    tenant = forms.ModelChoiceField(queryset=None, empty_label=None)  # type: ignore[arg-type]
+    tenant: forms.ModelChoiceField = forms.ModelChoiceField(queryset=None, empty_label=None)  # type: ignore[arg-type]
     scopes = forms.MultipleChoiceField(
         choices=list(SCOPES.items()),
         widget=forms.CheckboxSelectMultiple,

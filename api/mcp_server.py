@@ -151,7 +151,9 @@ def build_server(
                     "Say which agent: pass agent=<slug> (this token reaches every agent of its tenant)."
                 )
             access = services.token_authenticate(
-                raw=token_raw, scope="host", agent_slug=access.token.agent.slug
+                raw=token_raw,
+                scope="host",
+                agent_slug=access.token.agent.slug,  # type: ignore[union-attr]
             )
         return Target(access.agent, principal, by=access.by)
 

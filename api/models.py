@@ -31,11 +31,13 @@ class ApiToken(models.Model):
     (reviewer of the tenant, rule owner for standing rules); ``learning.decide`` needs it.
     """
 
-    tenant = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE, related_name="api_tokens")
+    tenant = models.ForeignKey(
+        "tenancy.Tenant", on_delete=models.CASCADE, related_name="api_tokens"
+    )
     name = models.CharField(max_length=100)
-    # "persona.Agent" until Agent moves to memory (then "memory.Agent", one line here)
+    # "tenancy.Agent" until Agent moves to memory (then "memory.Agent", one line here)
     agent = models.ForeignKey(
-        "persona.Agent", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        "tenancy.Agent", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

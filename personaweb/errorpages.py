@@ -46,9 +46,10 @@ def reason_of(exception: BaseException | None) -> str:
     """The exception's message when our code gave it a sentence for a person, else ''."""
     if exception is None or isinstance(exception, Resolver404):
         return ""
-    args = getattr(exception, "args", ())
-    if len(args) == 1 and isinstance(args[0], str):
-        return args[0].strip()
+    args: tuple[object, ...] = tuple(getattr(exception, "args", ()))
+    first = args[0] if len(args) == 1 else None
+    if isinstance(first, str):
+        return first.strip()
     return ""
 
 

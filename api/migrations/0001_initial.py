@@ -10,8 +10,9 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('memory', '0002_initial'),
-        ('persona', '0002_learned_notes'),
+        ('tenancy', '0001_initial'),
+        ('memory', '0004_tenant_moved_to_tenancy'),
+        ('persona', '0003_agent_moved_to_tenancy'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -29,8 +30,8 @@ class Migration(migrations.Migration):
                 ('last_used_at', models.DateTimeField(blank=True, null=True)),
                 ('revoked_at', models.DateTimeField(blank=True, null=True)),
                 ('revoked_by', models.CharField(blank=True, max_length=150)),
-                ('agent', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='persona.agent')),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='api_tokens', to='memory.tenant')),
+                ('agent', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tenancy.agent')),
+                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='api_tokens', to='tenancy.tenant')),
                 ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='api_tokens', to=settings.AUTH_USER_MODEL)),
             ],
             options={

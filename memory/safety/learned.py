@@ -376,10 +376,10 @@ def fit(features: np.ndarray, hostile: np.ndarray, families: Sequence[str]) -> I
     )
     decision.fit(features, hostile)
     hostile_idx = np.flatnonzero(hostile)
-    names = sorted({families[i] for i in hostile_idx})
+    names = sorted({families[int(i)] for i in hostile_idx})
     if len(names) >= 2:
         namer = LogisticRegression(C=C_REGULARISATION, max_iter=5000, solver="lbfgs")
-        namer.fit(features[hostile_idx], [families[i] for i in hostile_idx])
+        namer.fit(features[hostile_idx], [families[int(i)] for i in hostile_idx])
         family_names = tuple(str(c) for c in namer.classes_)
         family_coef = (
             namer.coef_ if len(family_names) > 2 else np.vstack([-namer.coef_, namer.coef_])
