@@ -96,6 +96,11 @@ ERRORS: dict[int, type[Schema]] = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 
 WITH_CONFLICT: dict[int, type[Schema]] = {**ERRORS, 409: ErrorOut}
 
 
+class HealthOut(Schema):
+    status: Literal["ok"]
+    api_version: str
+
+
 class AgentOut(Schema):
     slug: str
     name: str
@@ -371,6 +376,12 @@ def _page(
 
 
 # --- host routes -------------------------------------------------------------------------
+
+
+@api.get("/health", response={200: HealthOut}, auth=None, tags=["host"])
+def health(request: HttpRequest) -> Any:
+    """Is the API up? No token, no database: a liveness check for hosts and load balancers."""
+    return {"status": "ok", "api_version": api.version}
 
 
 @api.get("/agents", response={200: AgentPage, **ERRORS}, tags=["host"])

@@ -294,11 +294,11 @@ def prefix_plan(*, agent: Any, principal: str | None, session: str) -> Any:
     from memory.services import principal_get_or_create
     from persona.plans import plan_get_or_rotate
 
-    person = (
-        principal_get_or_create(tenant_id=agent.tenant_id, external_id=principal)
-        if principal
-        else None
-    )
+    person = None
+    if principal:
+        person = selectors.principal_in_tenant(
+            tenant_id=agent.tenant_id, external_id=principal.strip()
+        ) or principal_get_or_create(tenant_id=agent.tenant_id, external_id=principal)
     return plan_get_or_rotate(agent=agent, principal=person, session_key=session)
 
 

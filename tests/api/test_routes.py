@@ -231,6 +231,7 @@ def test_every_success_has_cache_control_and_request_id(client, api_on, agent, m
         post(client, f"/v1/proposals/{proposal.pk}/approve", **h),
         post(client, "/v1/agents/helper/undo", **h),
         client.get("/v1/openapi.json"),
+        client.get("/v1/health"),
     ]
     review = Review.objects.get(agent=agent)
     answers.append(client.get(f"/v1/reviews/{review.pk}", **h))

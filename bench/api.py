@@ -1,0 +1,201 @@
+#!/usr/bin/env python
+"""HTTP API benchmark: the prefix route under a real WSGI server, next to a trivial route.
+
+    .venv/bin/python bench/api.py                 # 20 clients, 20 s per route
+    .venv/bin/python bench/api.py --seconds 5     # a quick look
+
+Seeds a file SQLite database in a temporary folder (never DATABASE_URL), starts
+gunicorn with 2 sync workers on 127.0.0.1, and drives it with ``--clients`` concurrent
+clients (spread over 4 processes, one keep-nothing HTTP/1.1 connection per request, as
+gunicorn's sync workers close each one) for ``--seconds`` per phase, in one run:
+
+* ``GET /v1/health``: the trivial route (no token, no database);
+* ``GET /v1/agents/helper/prefix``: the hot path, a host token, a pinned plan;
+* the same with ``If-None-Match``: 304, no body;
+* ``POST /v1/agents/helper/turns``: record-turn throughput (SQLite, one writer at a time).
+
+Prints requests/s, p50 and p95 per phase, and the prefix/trivial ratio (goal: at least
+50 %, p95 under 25 ms; 304s cheaper still). Every loop is bounded by the phase time and
+the server is stopped at the end; only 127.0.0.1 is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing as mp
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.api import live  # noqa: E402
+
+PROCESSES = 4
+
+
+def _client_thread(
+    port: int, phase: dict, deadline: float, ident: str, out: list[float], errors: list[int]
+) -> None:
+    n = 0
+    while time.monotonic() < deadline:
+        n += 1
+        body = None
+        if phase["method"] == "POST":
+            body = json.dumps(
+                {
+                    "principal": f"bench-{ident}",
+                    "conversation": f"bench-{ident}",
+                    "user_text": f"Turn {n}: plan the sourdough order for the market.",
+                    "assistant_text": "Here is a plan.",
+                }
+            )
+        started = time.perf_counter()
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request(phase["method"], phase["path"], body=body, headers=phase["headers"])
+            response = conn.getresponse()
+            response.read()
+            conn.close()
+        except OSError:
+            errors.append(0)
+            continue
+        elapsed = time.perf_counter() - started
+        if response.status != phase["expect"]:
+            errors.append(response.status)
+            continue
+        out.append(elapsed)
+
+
+def _client_process(port: int, phase: dict, threads: int, seconds: float, proc_no: int, queue) -> None:
+    deadline = time.monotonic() + seconds
+    out: list[float] = []
+    errors: list[int] = []
+    workers = [
+        threading.Thread(
+            target=_client_thread,
+            args=(port, phase, deadline, f"{proc_no}-{i}", out, errors),
+            daemon=True,
+        )
+        for i in range(threads)
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(timeout=seconds + 60)
+    queue.put((out, len(errors), sorted(set(errors))[:5]))
+
+
+def run_phase(port: int, phase: dict, *, clients: int, seconds: float) -> dict:
+    queue: mp.Queue = mp.Queue()
+    per = [clients // PROCESSES + (1 if i < clients % PROCESSES else 0) for i in range(PROCESSES)]
+    procs = [
+        mp.Process(target=_client_process, args=(port, phase, n, seconds, i, queue))
+        for i, n in enumerate(per)
+        if n
+    ]
+    started = time.monotonic()
+    for p in procs:
+        p.start()
+    latencies: list[float] = []
+    errors = 0
+    codes: set[int] = set()
+    for _ in procs:
+        out, n_err, some = queue.get(timeout=seconds + 120)
+        latencies += out
+        errors += n_err
+        codes.update(some)
+    for p in procs:
+        p.join(timeout=30)
+    wall = time.monotonic() - started
+    latencies.sort()
+    q = statistics.quantiles(latencies, n=100) if len(latencies) >= 100 else None
+    return {
+        "name": phase["name"],
+        "requests": len(latencies),
+        "rps": len(latencies) / seconds if latencies else 0.0,
+        "p50_ms": (q[49] if q else statistics.median(latencies or [0])) * 1000,
+        "p95_ms": (q[94] if q else max(latencies or [0])) * 1000,
+        "errors": errors,
+        "codes": sorted(codes),
+        "wall": wall,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    args = parser.parse_args()
+    seconds = max(1.0, min(args.seconds, 300.0))
+    clients = max(1, min(args.clients, 200))
+    folder = Path(tempfile.mkdtemp(prefix="pw-bench-api-"))
+    try:
+        print(f"seeding a database in {folder} ...", flush=True)
+        db = live.prepare_db(folder)
+        port = live.free_port()
+        auth = {"Authorization": f"Bearer {db.tokens['host']}"}
+        prefix = "/v1/agents/helper/prefix?principal=ana&session=bench"
+        with live.running(
+            live.gunicorn_argv(port, workers=args.workers),
+            env=db.env,
+            ready_url=f"http://127.0.0.1:{port}/v1/health",
+            log=folder / "gunicorn.log",
+        ):
+            # pin the plan and read its ETag (the first call renders and stores it)
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            conn.request("GET", prefix, headers=auth)
+            response = conn.getresponse()
+            etag = response.getheader("ETag")
+            response.read()
+            conn.close()
+            assert response.status == 200 and etag, response.status
+            phases = [
+                {"name": "trivial GET /v1/health", "method": "GET", "path": "/v1/health",
+                 "headers": {}, "expect": 200},
+                {"name": "prefix GET (200)", "method": "GET", "path": prefix,
+                 "headers": auth, "expect": 200},
+                {"name": "prefix GET If-None-Match (304)", "method": "GET", "path": prefix,
+                 "headers": {**auth, "If-None-Match": etag}, "expect": 304},
+                {"name": "record turn POST (201)", "method": "POST",
+                 "path": "/v1/agents/helper/turns",
+                 "headers": {**auth, "Content-Type": "application/json"}, "expect": 201},
+            ]
+            print(
+                f"gunicorn, {args.workers} sync workers on 127.0.0.1:{port}; {clients} clients, "
+                f"{seconds:g} s per phase (machine: {mp.cpu_count()} cores, shared)",
+                flush=True,
+            )
+            results = []
+            for phase in phases:
+                r = run_phase(port, phase, clients=clients, seconds=seconds)
+                results.append(r)
+                extra = f"  errors {r['errors']} {r['codes']}" if r["errors"] else ""
+                print(
+                    f"  {r['name']:<34} {r['rps']:8.1f} req/s   p50 {r['p50_ms']:6.1f} ms   "
+                    f"p95 {r['p95_ms']:6.1f} ms   ({r['requests']} requests){extra}",
+                    flush=True,
+                )
+        trivial, full, cond, turns = results
+        if trivial["rps"]:
+            print(
+                f"prefix/trivial throughput: {100 * full['rps'] / trivial['rps']:.0f} % "
+                f"(goal >= 50 %); 304/trivial: {100 * cond['rps'] / trivial['rps']:.0f} %; "
+                f"prefix p95 {full['p95_ms']:.1f} ms (goal < 25 ms)"
+            )
+        print(f"record-turn throughput: {turns['rps']:.1f} turns/s, p95 {turns['p95_ms']:.1f} ms")
+        return 0
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
