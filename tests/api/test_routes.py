@@ -13,8 +13,8 @@ from learning.models import Proposal, Review
 from memory.models import Conversation, Message
 from persona.models import AgentPersonaVersion, PlanRotation
 from tests.api.conftest import bearer
+from tests.builders import add_conversations, add_proposal, evidence_for, learning_on
 from tests.factories import make_agent, make_user
-from tests.persona.test_views import add_conversations, add_proposal, evidence_for, learning_on
 
 pytestmark = pytest.mark.django_db
 

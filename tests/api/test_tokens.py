@@ -13,8 +13,8 @@ from django.urls import reverse
 from api.errors import Forbidden, NotFound, Unauthorized
 from api.models import ApiToken
 from api.services import TokenInputError, token_authenticate, token_create, token_revoke
+from tests.builders import HX
 from tests.factories import make_agent, make_user
-from tests.persona.test_views import HX
 
 pytestmark = pytest.mark.django_db
 
@@ -223,7 +223,7 @@ def test_nav_link_for_operators_only(client, operator, reviewer):
 def test_token_list_query_count_is_flat(
     operator_client, tenant, agent, django_assert_max_num_queries
 ):
-    from tests.persona.test_views import count_queries
+    from tests.builders import count_queries
 
     url = reverse("api:tokens")
     token_create(tenant=tenant, name="t0", scopes="host", agent=agent)
