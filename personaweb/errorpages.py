@@ -46,7 +46,7 @@ def reason_of(exception: BaseException | None) -> str:
     """The exception's message when our code gave it a sentence for a person, else ''."""
     if exception is None or isinstance(exception, Resolver404):
         return ""
-    args = getattr(exception, "args", ())
+    args: tuple[object, ...] = exception.args
     if len(args) == 1 and isinstance(args[0], str):
         return args[0].strip()
     return ""

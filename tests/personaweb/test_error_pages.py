@@ -30,7 +30,8 @@ def assert_styled(html: str) -> None:
 @pytest.fixture
 def rules_url(agent):
     LearningSettings.objects.update_or_create(
-        agent=agent, defaults={"mode": "on-with-review", "standing_rules": True, "rule_owners": ["rex"]}
+        agent=agent,
+        defaults={"mode": "on-with-review", "standing_rules": True, "rule_owners": ["rex"]},
     )
     return reverse("persona:rules", args=[agent.slug])
 
@@ -61,7 +62,9 @@ def test_a_403_is_logged_as_one_line_with_the_reason_and_no_traceback(
     assert len(records) == 1
     record = records[0]
     assert record.exc_info is None and record.exc_text is None
-    assert record.getMessage() == f"Forbidden (Permission denied): {rules_url}: {RULE_OWNERS_REASON}"
+    assert (
+        record.getMessage() == f"Forbidden (Permission denied): {rules_url}: {RULE_OWNERS_REASON}"
+    )
 
 
 @pytest.mark.django_db

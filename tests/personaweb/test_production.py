@@ -118,7 +118,10 @@ def test_debug_off_without_a_secret_key_refuses_to_start_with_a_sentence(tmp_pat
 @pytest.mark.slow
 def test_a_development_machine_runs_without_a_key_only_with_debug_on(tmp_path):
     result = run_manage(
-        "shell", "--no-imports", "-c", "from django.conf import settings; print(settings.SECRET_KEY)",
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings; print(settings.SECRET_KEY)",
         env={"DEBUG": "1"},
         tmp_path=tmp_path,
     )
