@@ -53,9 +53,9 @@ def reason_of(exception: BaseException | None) -> str:
 
 
 def bad_request(request: HttpRequest, exception: BaseException | None = None) -> HttpResponse:
-    # Only a BadRequest carries a sentence meant for the person; a SuspiciousOperation's
-    # message describes the server's configuration and stays in the log.
-    reason = reason_of(exception) if type(exception) is BadRequest else ""
+    # Only a BadRequest (or a subclass) carries a sentence meant for the person; a
+    # SuspiciousOperation's message describes the server's configuration: log only.
+    reason = reason_of(exception) if isinstance(exception, BadRequest) else ""
     return render(request, "400.html", {"reason": reason}, status=400)
 
 
