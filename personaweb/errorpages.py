@@ -46,17 +46,16 @@ def reason_of(exception: BaseException | None) -> str:
     """The exception's message when our code gave it a sentence for a person, else ''."""
     if exception is None or isinstance(exception, Resolver404):
         return ""
-    args: tuple[object, ...] = tuple(getattr(exception, "args", ()))
-    first = args[0] if len(args) == 1 else None
-    if isinstance(first, str):
-        return first.strip()
+    args: tuple[object, ...] = exception.args
+    if len(args) == 1 and isinstance(args[0], str):
+        return args[0].strip()
     return ""
 
 
 def bad_request(request: HttpRequest, exception: BaseException | None = None) -> HttpResponse:
-    # Only a BadRequest carries a sentence meant for the person; a SuspiciousOperation's
-    # message describes the server's configuration and stays in the log.
-    reason = reason_of(exception) if type(exception) is BadRequest else ""
+    # Only a BadRequest (or a subclass) carries a sentence meant for the person; a
+    # SuspiciousOperation's message describes the server's configuration: log only.
+    reason = reason_of(exception) if isinstance(exception, BadRequest) else ""
     return render(request, "400.html", {"reason": reason}, status=400)
 
 

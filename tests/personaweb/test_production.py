@@ -45,6 +45,8 @@ SCRUBBED = (
     "SECURE_HSTS_PRELOAD",
     "SESSION_COOKIE_SECURE",
     "CSRF_COOKIE_SECURE",
+    # set by tests/browser/conftest.py when collected; check --deploy rightly refuses it
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
 )
 
 
