@@ -34,7 +34,7 @@ def _one_sql(
     table = model._meta.db_table
     fields = [f for f in model._meta.concrete_fields]
     cols = ", ".join(q(f.column) for f in fields)  # type: ignore[arg-type]
-    where = " AND ".join(f"{q(model._meta.get_field(k).column)} = %s" for k in keys)  # type: ignore[union-attr]  # type: ignore[arg-type]
+    where = " AND ".join(f"{q(model._meta.get_field(k).column)} = %s" for k in keys)  # type: ignore[union-attr,arg-type]
     converters = []
     for i, field in enumerate(fields):
         col = field.get_col(table)
