@@ -107,6 +107,4 @@ def envelope(request: HttpRequest, *, code: str, message: str) -> dict[str, Any]
 
 def error_response(request: HttpRequest, *, code: str, message: str) -> HttpResponse:
     body = json.dumps(envelope(request, code=code, message=message), ensure_ascii=False)
-    return HttpResponse(
-        body, status=CODES[code], content_type="application/json; charset=utf-8"
-    )
+    return HttpResponse(body, status=CODES[code], content_type="application/json; charset=utf-8")

@@ -9,6 +9,7 @@ from django import forms
 
 from api.models import SCOPES
 from api.services import MAX_NAME_CHARS
+from memory.models import Tenant
 
 
 class TokenCreateForm(forms.Form):
@@ -16,7 +17,7 @@ class TokenCreateForm(forms.Form):
         max_length=MAX_NAME_CHARS,
         help_text="Who will use it, e.g. chat-app-prod (letters, digits and . @ + - _).",
     )
-    tenant = forms.ModelChoiceField(queryset=None, empty_label=None)  # type: ignore[arg-type]
+    tenant = forms.ModelChoiceField(queryset=Tenant.objects.none(), empty_label=None)
     scopes = forms.MultipleChoiceField(
         choices=list(SCOPES.items()),
         widget=forms.CheckboxSelectMultiple,

@@ -64,7 +64,9 @@ def _no_nul(value: str) -> str:
 
 Text = Annotated[str, AfterValidator(_no_nul)]
 Slug = Annotated[
-    str, Path(..., min_length=1, max_length=100, pattern=r"^[-a-zA-Z0-9_]+$"), AfterValidator(_no_nul)
+    str,
+    Path(..., min_length=1, max_length=100, pattern=r"^[-a-zA-Z0-9_]+$"),
+    AfterValidator(_no_nul),
 ]
 Id = Annotated[int, Path(..., ge=1, le=MAX_ID)]
 Cursor = Annotated[str | None, Query(None, max_length=500, description="`next` of the page before")]
@@ -351,7 +353,9 @@ def _internal(request: HttpRequest, exc: Exception) -> HttpResponse:
         message="Something went wrong on the server; it was logged with this request id.",
     )
     logger.error(
-        "API request %s failed: %s", getattr(request, "request_id", "?"), type(exc).__name__,
+        "API request %s failed: %s",
+        getattr(request, "request_id", "?"),
+        type(exc).__name__,
         exc_info=exc,
     )
     return response
@@ -361,7 +365,9 @@ def _access(request: HttpRequest, scope: str | tuple[str, ...], slug: str | None
     return token_authenticate(raw=getattr(request, "auth", None), scope=scope, agent_slug=slug)
 
 
-def _page(qs: Any, *, fields: list[tuple[str, bool]], kinds: list[type], after: str | None, limit: int):
+def _page(
+    qs: Any, *, fields: list[tuple[str, bool]], kinds: list[type], after: str | None, limit: int
+):
     from personaweb.dashboard import decode_cursor, keyset_page
 
     if after and decode_cursor(after, kinds=kinds) is None:
@@ -423,7 +429,9 @@ def turn_record(request: HttpRequest, slug: Slug, body: TurnIn) -> Any:
     }
 
 
-@api.get("/agents/{slug}/prefix", response={200: PrefixOut, 304: None, **WITH_CONFLICT}, tags=["host"])
+@api.get(
+    "/agents/{slug}/prefix", response={200: PrefixOut, 304: None, **WITH_CONFLICT}, tags=["host"]
+)
 def prefix(
     request: HttpRequest,
     slug: Slug,
@@ -489,7 +497,9 @@ def reviews_list(request: HttpRequest, slug: Slug, after: Cursor = None, limit: 
     }
 
 
-@api.post("/agents/{slug}/reviews", response={202: ReviewQueued, **WITH_CONFLICT}, tags=["learning"])
+@api.post(
+    "/agents/{slug}/reviews", response={202: ReviewQueued, **WITH_CONFLICT}, tags=["learning"]
+)
 def review_now(request: HttpRequest, slug: Slug) -> Any:
     """Review now: a review queued for a worker (the dashboard's button). A review
     already queued or running is returned instead of a second one."""
@@ -534,11 +544,11 @@ def _decided(proposal: Any) -> dict[str, Any]:
 
 
 @api.post(
-    "/proposals/{proposal_id}/approve", response={200: DecisionOut, **WITH_CONFLICT}, tags=["learning"]
+    "/proposals/{proposal_id}/approve",
+    response={200: DecisionOut, **WITH_CONFLICT},
+    tags=["learning"],
 )
-def proposal_approve(
-    request: HttpRequest, proposal_id: Id, body: ApproveIn | None = None
-) -> Any:
+def proposal_approve(request: HttpRequest, proposal_id: Id, body: ApproveIn | None = None) -> Any:
     """Approve a waiting proposal; ``text`` applies a standing rule in the owner's words.
     Someone decided first -> conflict."""
     from learning.services import proposal_apply

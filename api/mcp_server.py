@@ -150,9 +150,9 @@ def build_server(
                 raise services.HostInputError(
                     "Say which agent: pass agent=<slug> (this token reaches every agent of its tenant)."
                 )
-            access = services.token_authenticate(
-                raw=token_raw, scope="host", agent_slug=access.token.agent.slug
-            )
+            bound = access.token.agent
+            assert bound is not None
+            access = services.token_authenticate(raw=token_raw, scope="host", agent_slug=bound.slug)
         return Target(access.agent, principal, by=access.by)
 
     def needs_person(t: Target) -> str:
@@ -199,7 +199,9 @@ def build_server(
         access_token = get_access_token()
         return access_token.token if access_token is not None else None
 
-    @server.tool(description="Read the agent's persona: name, role, goals, background, guardrails, standing rules, version.")
+    @server.tool(
+        description="Read the agent's persona: name, role, goals, background, guardrails, standing rules, version."
+    )
     async def persona_read(agent: AgentArg = None) -> dict[str, Any]:
         raw = token_of_caller()
 
@@ -217,14 +219,25 @@ def build_server(
         )
     )
     async def persona_update(
-        reason: Annotated[str, Field(min_length=1, max_length=500, description="why (kept in the history)")],
+        reason: Annotated[
+            str, Field(min_length=1, max_length=500, description="why (kept in the history)")
+        ],
         name: Annotated[str | None, Field(None, max_length=200)] = None,
         role: Annotated[str | None, Field(None, max_length=500)] = None,
         goals: Annotated[str | None, Field(None, max_length=6000)] = None,
         background: Annotated[str | None, Field(None, max_length=6000)] = None,
-        guardrails: Annotated[list[str] | None, Field(None, description="refused: only host code or an operator writes guardrails")] = None,
-        standing_rules: Annotated[list[str] | None, Field(None, description="refused: only a rule owner writes standing rules")] = None,
-        expected_version: Annotated[int | None, Field(None, ge=0, description="the version you read; a newer one is a conflict")] = None,
+        guardrails: Annotated[
+            list[str] | None,
+            Field(None, description="refused: only host code or an operator writes guardrails"),
+        ] = None,
+        standing_rules: Annotated[
+            list[str] | None,
+            Field(None, description="refused: only a rule owner writes standing rules"),
+        ] = None,
+        expected_version: Annotated[
+            int | None,
+            Field(None, ge=0, description="the version you read; a newer one is a conflict"),
+        ] = None,
         agent: AgentArg = None,
     ) -> dict[str, Any]:
         raw = token_of_caller()
@@ -243,7 +256,9 @@ def build_server(
             from persona.services import ChangeTrigger, persona_version_create
 
             t = target(agent, None, raw)
-            _no_nul(reason, name, role, goals, background, *(guardrails or []), *(standing_rules or []))
+            _no_nul(
+                reason, name, role, goals, background, *(guardrails or []), *(standing_rules or [])
+            )
             if not changes:
                 raise services.HostInputError(
                     "Nothing to change: give name, role, goals or background."
@@ -292,10 +307,15 @@ def build_server(
         description="Record one turn: the user's message and, optionally, the assistant's reply."
     )
     async def record_turn(
-        conversation: Annotated[str, Field(min_length=1, max_length=200, description="your conversation label")],
+        conversation: Annotated[
+            str, Field(min_length=1, max_length=200, description="your conversation label")
+        ],
         user_text: Annotated[str, Field(min_length=1, max_length=100_000)],
         assistant_text: Annotated[str | None, Field(None, max_length=100_000)] = None,
-        sealed: Annotated[bool | None, Field(None, description="true seals the conversation: learning never reads it")] = None,
+        sealed: Annotated[
+            bool | None,
+            Field(None, description="true seals the conversation: learning never reads it"),
+        ] = None,
         principal: PrincipalArg = None,
         agent: AgentArg = None,
     ) -> dict[str, Any]:

@@ -15,8 +15,12 @@ from django.db.models import QuerySet
 
 from api.models import ApiToken
 from learning.models import Proposal, Review
-from persona.models import Agent  # the one import of Agent in this app
-from persona.models import AgentPersonaVersion, ContextPlan, PlanRotation
+from persona.models import (
+    Agent,  # the one import of Agent in this app
+    AgentPersonaVersion,
+    ContextPlan,
+    PlanRotation,
+)
 
 __all__ = ["Agent"]
 
@@ -33,8 +37,8 @@ def _one_sql(
     q = connection.ops.quote_name
     table = model._meta.db_table
     fields = [f for f in model._meta.concrete_fields]
-    cols = ", ".join(q(f.column) for f in fields)
-    where = " AND ".join(f"{q(model._meta.get_field(k).column)} = %s" for k in keys)  # type: ignore[union-attr]
+    cols = ", ".join(q(str(f.column)) for f in fields)
+    where = " AND ".join(f"{q(str(model._meta.get_field(k).column))} = %s" for k in keys)  # type: ignore[union-attr]
     converters = []
     for i, field in enumerate(fields):
         col = field.get_col(table)

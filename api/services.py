@@ -45,7 +45,8 @@ class Access:
     and the agent a route named (checked against both)."""
 
     token: ApiToken
-    agent: Any | None = None
+    #: the agent the route named (None when it named none)
+    agent: Any = None
 
     @property
     def tenant_id(self) -> int:

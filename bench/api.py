@@ -74,7 +74,9 @@ def _client_thread(
         out.append(elapsed)
 
 
-def _client_process(port: int, phase: dict, threads: int, seconds: float, proc_no: int, queue) -> None:
+def _client_process(
+    port: int, phase: dict, threads: int, seconds: float, proc_no: int, queue
+) -> None:
     deadline = time.monotonic() + seconds
     out: list[float] = []
     errors: list[int] = []
@@ -159,15 +161,34 @@ def main() -> int:
             conn.close()
             assert response.status == 200 and etag, response.status
             phases = [
-                {"name": "trivial GET /v1/health", "method": "GET", "path": "/v1/health",
-                 "headers": {}, "expect": 200},
-                {"name": "prefix GET (200)", "method": "GET", "path": prefix,
-                 "headers": auth, "expect": 200},
-                {"name": "prefix GET If-None-Match (304)", "method": "GET", "path": prefix,
-                 "headers": {**auth, "If-None-Match": etag}, "expect": 304},
-                {"name": "record turn POST (201)", "method": "POST",
-                 "path": "/v1/agents/helper/turns",
-                 "headers": {**auth, "Content-Type": "application/json"}, "expect": 201},
+                {
+                    "name": "trivial GET /v1/health",
+                    "method": "GET",
+                    "path": "/v1/health",
+                    "headers": {},
+                    "expect": 200,
+                },
+                {
+                    "name": "prefix GET (200)",
+                    "method": "GET",
+                    "path": prefix,
+                    "headers": auth,
+                    "expect": 200,
+                },
+                {
+                    "name": "prefix GET If-None-Match (304)",
+                    "method": "GET",
+                    "path": prefix,
+                    "headers": {**auth, "If-None-Match": etag},
+                    "expect": 304,
+                },
+                {
+                    "name": "record turn POST (201)",
+                    "method": "POST",
+                    "path": "/v1/agents/helper/turns",
+                    "headers": {**auth, "Content-Type": "application/json"},
+                    "expect": 201,
+                },
             ]
             print(
                 f"gunicorn, {args.workers} sync workers on 127.0.0.1:{port}; {clients} clients, "

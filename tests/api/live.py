@@ -125,12 +125,19 @@ def wait_http(url: str, *, seconds: float = 60.0, proc: subprocess.Popen | None 
 
 
 @contextlib.contextmanager
-def running(argv: list[str], *, env: dict[str, str], ready_url: str, log: Path) -> Iterator[subprocess.Popen]:
+def running(
+    argv: list[str], *, env: dict[str, str], ready_url: str, log: Path
+) -> Iterator[subprocess.Popen]:
     """Start ``argv`` (its own process group), wait until ``ready_url`` answers, and
     stop it (SIGTERM, then SIGKILL) on the way out."""
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+            argv,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         try:
@@ -149,10 +156,22 @@ def running(argv: list[str], *, env: dict[str, str], ready_url: str, log: Path) 
 
 def gunicorn_argv(port: int, *, workers: int = 2, threads: int = 1) -> list[str]:
     return [
-        sys.executable, "-m", "gunicorn", "personaweb.wsgi:application",
-        "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", str(threads),
-        "--log-level", "warning", "--timeout", "60",
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "personaweb.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--threads",
+        str(threads),
+        "--log-level",
+        "warning",
+        "--timeout",
+        "60",
         # the schema allows query strings longer than gunicorn's 4,094-byte default line
         # (200 characters of 4-byte UTF-8, percent-encoded, per parameter)
-        "--limit-request-line", "0",
+        "--limit-request-line",
+        "0",
     ]

@@ -212,10 +212,18 @@ def test_streamable_http_with_bearer_tokens(live_db, tmp_path):
                 ("persona_read", {"agent": "helper"}),
                 ("persona_read", {}),
                 ("persona_read", {"agent": "elsewhere"}),
-                ("record_turn", {"agent": "helper", "conversation": "h-1", "user_text": "Hi there!"}),
                 (
                     "record_turn",
-                    {"agent": "helper", "principal": "bo", "conversation": "h-1", "user_text": "Hi"},
+                    {"agent": "helper", "conversation": "h-1", "user_text": "Hi there!"},
+                ),
+                (
+                    "record_turn",
+                    {
+                        "agent": "helper",
+                        "principal": "bo",
+                        "conversation": "h-1",
+                        "user_text": "Hi",
+                    },
                 ),
             ],
         )

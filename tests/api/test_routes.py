@@ -60,7 +60,9 @@ def test_host_walk_turn_prefix_etag_304_and_rotation(client, host, agent, operat
     assert body["created_conversation"] is True and body["conversation"] == "chat-1"
     assert len(body["message_ids"]) == 2
     assert list(
-        Message.objects.filter(pk__in=body["message_ids"]).order_by("seq").values_list("role", flat=True)
+        Message.objects.filter(pk__in=body["message_ids"])
+        .order_by("seq")
+        .values_list("role", flat=True)
     ) == ["user", "assistant"]
 
     # the prefix fetched twice: equal sha256 and ETag
@@ -121,7 +123,9 @@ def test_prefix_is_a_cached_fetch_without_render_when_nothing_changed(
         again = client.get(url, **host)
         not_modified = client.get(url, HTTP_IF_NONE_MATCH=f'W/"{first["sha256"]}"', **host)
     assert again.json() == first and not_modified.status_code == 304
-    writes = [q["sql"] for q in ctx.captured_queries if not q["sql"].lstrip().upper().startswith("SELECT")]
+    writes = [
+        q["sql"] for q in ctx.captured_queries if not q["sql"].lstrip().upper().startswith("SELECT")
+    ]
     assert writes == []
     # token, agent, person, plan: four indexed reads per call
     assert len(ctx.captured_queries) <= 8
@@ -131,9 +135,7 @@ def test_prefix_without_principal_and_a_list_if_none_match(client, host, agent):
     r = client.get("/v1/agents/helper/prefix", **host)
     assert r.status_code == 200
     sha = r.json()["sha256"]
-    r = client.get(
-        "/v1/agents/helper/prefix", HTTP_IF_NONE_MATCH=f'"nope", "{sha}"', **host
-    )
+    r = client.get("/v1/agents/helper/prefix", HTTP_IF_NONE_MATCH=f'"nope", "{sha}"', **host)
     assert r.status_code == 304
 
 
@@ -176,7 +178,9 @@ def test_a_scope_the_token_lacks_is_403(client, api_on, agent, make_token):
     assert_envelope(client.get("/v1/agents/helper/learning", **bearer(raw)), 403, "forbidden")
 
 
-def test_a_token_bound_to_an_agent_reaches_that_agent_only(client, api_on, tenant, agent, make_token):
+def test_a_token_bound_to_an_agent_reaches_that_agent_only(
+    client, api_on, tenant, agent, make_token
+):
     make_agent(tenant=tenant, slug="other", name="Other")
     _, raw = make_token(name="bound", agent=agent)
     assert client.get("/v1/agents/helper", **bearer(raw)).status_code == 200
@@ -212,9 +216,7 @@ def test_every_success_has_cache_control_and_request_id(client, api_on, agent, m
     from tests.factories import make_user
 
     reviewer = make_user("rita", role="reviewer", tenants=[agent.tenant])
-    _, raw = make_token(
-        name="all", scopes="host,learning.read,learning.decide", user=reviewer
-    )
+    _, raw = make_token(name="all", scopes="host,learning.read,learning.decide", user=reviewer)
     h = bearer(raw)
     learning_on(agent)
     proposal = add_proposal(agent, evidence=evidence_for(add_conversations(agent, n=3)))
@@ -350,11 +352,15 @@ def test_agents_page_by_keyset(client, host, tenant, agent):
 def test_reviews_page_newest_first(client, api_on, agent, make_token):
     _, raw = make_token(name="reader", scopes="learning.read")
     ids = [
-        Review.objects.create(agent=agent, trigger="manual", status="done", outcome="nothing_to_do").pk
+        Review.objects.create(
+            agent=agent, trigger="manual", status="done", outcome="nothing_to_do"
+        ).pk
         for _ in range(3)
     ]
     first = client.get("/v1/agents/helper/reviews?limit=2", **bearer(raw)).json()
-    rest = client.get(f"/v1/agents/helper/reviews?limit=2&after={first['next']}", **bearer(raw)).json()
+    rest = client.get(
+        f"/v1/agents/helper/reviews?limit=2&after={first['next']}", **bearer(raw)
+    ).json()
     assert [r["id"] for r in first["items"] + rest["items"]] == ids[::-1]
     assert rest["next"] is None
 
@@ -390,7 +396,9 @@ def test_review_now_queues_and_reports(client, api_on, agent, other_tenant, make
     # a second click returns the same review
     assert post(client, "/v1/agents/helper/reviews", **bearer(raw)).json()["review_id"] == review_id
     got = client.get(f"/v1/reviews/{review_id}", **bearer(raw)).json()
-    assert got["id"] == review_id and got["agent"] == "helper" and got["status"] in ("queued", "done")
+    assert (
+        got["id"] == review_id and got["agent"] == "helper" and got["status"] in ("queued", "done")
+    )
     _, theirs = make_token(name="g", scopes="host", tenant_=other_tenant)
     assert_envelope(client.get(f"/v1/reviews/{review_id}", **bearer(theirs)), 404, "not_found")
 
@@ -407,7 +415,9 @@ def test_decisions_approve_then_conflict_then_undo(client, decider, agent):
     head = AgentPersonaVersion.objects.get(agent=agent, version=body["persona_version"])
     assert head.source_type == "persona_learning" and head.approved_by == "rex"
     # decided already: conflict, with who decided
-    err = assert_envelope(post(client, f"/v1/proposals/{proposal.pk}/approve", **decider), 409, "conflict")
+    err = assert_envelope(
+        post(client, f"/v1/proposals/{proposal.pk}/approve", **decider), 409, "conflict"
+    )
     assert "rex" in err["message"]
     # undo takes it back
     r = post(client, "/v1/agents/helper/undo", **decider)
@@ -431,7 +441,9 @@ def test_a_standing_rule_needs_a_rule_owner(client, api_on, agent, make_token):
     del olga
     _, raw = make_token(name="rex", scopes="learning.decide", user=rex)
     rule = add_proposal(agent, kind="rule")
-    err = assert_envelope(post(client, f"/v1/proposals/{rule.pk}/approve", **bearer(raw)), 403, "forbidden")
+    err = assert_envelope(
+        post(client, f"/v1/proposals/{rule.pk}/approve", **bearer(raw)), 403, "forbidden"
+    )
     assert "olga" in err["message"]
     rule.refresh_from_db()
     assert rule.status == Proposal.Status.WAITING
@@ -457,5 +469,7 @@ def test_another_tenants_proposal_is_404(client, decider, other_tenant):
     elsewhere = make_agent(tenant=other_tenant, slug="elsewhere")
     learning_on(elsewhere)
     proposal = add_proposal(elsewhere)
-    assert_envelope(post(client, f"/v1/proposals/{proposal.pk}/approve", **decider), 404, "not_found")
+    assert_envelope(
+        post(client, f"/v1/proposals/{proposal.pk}/approve", **decider), 404, "not_found"
+    )
     assert_envelope(post(client, "/v1/proposals/999999/approve", **decider), 404, "not_found")

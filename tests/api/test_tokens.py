@@ -105,8 +105,18 @@ def run(*args: str) -> tuple[str, str]:
 
 def test_cli_create_list_revoke(tenant, agent, reviewer):
     out, err = run(
-        "token", "create", "--name", "desk", "--tenant", "acme",
-        "--scopes", "host,learning.decide", "--agent", "helper", "--user", "rita",
+        "token",
+        "create",
+        "--name",
+        "desk",
+        "--tenant",
+        "acme",
+        "--scopes",
+        "host,learning.decide",
+        "--agent",
+        "helper",
+        "--user",
+        "rita",
     )
     raw = out.strip()
     assert raw.startswith("pw_") and "shown only now" in err
@@ -164,9 +174,13 @@ def test_the_page_shows_refusals_on_the_form(operator_client, tenant):
     assert 'id="tokens-body"' in html and "<html" not in html
     assert "--user" in html and not ApiToken.objects.exists()
     r = operator_client.post(
-        url, {"name": "d", "tenant": tenant.pk, "scopes": ["host"], "agent": "nope", "user": "ghost"}
+        url,
+        {"name": "d", "tenant": tenant.pk, "scopes": ["host"], "agent": "nope", "user": "ghost"},
     )
-    assert "No agent with the slug" in r.content.decode() and "No account is called ghost" in r.content.decode()
+    assert (
+        "No agent with the slug" in r.content.decode()
+        and "No account is called ghost" in r.content.decode()
+    )
 
 
 def test_operator_revokes_with_htmx(operator_client, tenant):
@@ -206,7 +220,9 @@ def test_nav_link_for_operators_only(client, operator, reviewer):
     assert 'href="/tokens/"' not in client.get("/").content.decode()
 
 
-def test_token_list_query_count_is_flat(operator_client, tenant, agent, django_assert_max_num_queries):
+def test_token_list_query_count_is_flat(
+    operator_client, tenant, agent, django_assert_max_num_queries
+):
     from tests.persona.test_views import count_queries
 
     url = reverse("api:tokens")
@@ -225,6 +241,8 @@ def test_token_list_pages_by_keyset(operator_client, tenant):
     first = operator_client.get(reverse("api:tokens")).content.decode()
     assert "t54" in first and "t04" not in first and "after=" in first
     cursor = first.split("after=")[1].split('"')[0]
-    rest = operator_client.get(reverse("api:tokens") + f"?after={cursor}", HTTP_HX_TARGET="token-list", **HX)
+    rest = operator_client.get(
+        reverse("api:tokens") + f"?after={cursor}", HTTP_HX_TARGET="token-list", **HX
+    )
     html = rest.content.decode()
     assert "t04" in html and "t54" not in html and "<html" not in html

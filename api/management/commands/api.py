@@ -31,9 +31,7 @@ class Command(BaseCommand):
         p = sub.add_parser("create", help="make a token and print it once")
         p.add_argument("--name", required=True)
         p.add_argument("--tenant", required=True, help="tenant slug")
-        p.add_argument(
-            "--scopes", required=True, help=f"comma-separated: {', '.join(SCOPES)}"
-        )
+        p.add_argument("--scopes", required=True, help=f"comma-separated: {', '.join(SCOPES)}")
         p.add_argument("--agent", help="bind the token to this agent (slug) only")
         p.add_argument("--user", help="decisions are this person's (needed for learning.decide)")
         p.add_argument("--json", action="store_true")
@@ -116,7 +114,9 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(rows, indent=2))
             return
         if not rows:
-            self.stdout.write("No tokens. Make one with: api token create --name N --tenant T --scopes host")
+            self.stdout.write(
+                "No tokens. Make one with: api token create --name N --tenant T --scopes host"
+            )
             return
         for r in rows:
             bound = f" agent={r['agent']}" if r["agent"] else ""

@@ -36,7 +36,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         timeout = opts["timeout"]
         if timeout is not None and timeout <= 0:
-            raise CommandError("--timeout must be a positive number of seconds.", returncode=EXIT_INPUT)
+            raise CommandError(
+                "--timeout must be a positive number of seconds.", returncode=EXIT_INPUT
+            )
         if opts["http"]:
             if opts["agent"] or opts["principal"]:
                 raise CommandError(
@@ -74,7 +76,8 @@ class Command(BaseCommand):
         match = _HOSTPORT.match(where)
         if not match or not 0 < int(match["port"]) < 65536:
             raise CommandError(
-                f"--http takes HOST:PORT, e.g. 127.0.0.1:8765; {where!r} is not.", returncode=EXIT_INPUT
+                f"--http takes HOST:PORT, e.g. 127.0.0.1:8765; {where!r} is not.",
+                returncode=EXIT_INPUT,
             )
         host, port = match["host"], int(match["port"])
         app = build_http_app(host=host, port=port, timeout=timeout)
