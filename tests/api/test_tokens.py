@@ -246,3 +246,13 @@ def test_token_list_pages_by_keyset(operator_client, tenant):
     )
     html = rest.content.decode()
     assert "t04" in html and "t54" not in html and "<html" not in html
+
+
+def test_admin_shows_tokens_read_only_without_the_hash(client, tenant):
+    token, raw = token_create(tenant=tenant, name="chat", scopes="host")
+    client.force_login(make_user("root", superuser=True))
+    listing = client.get(reverse("admin:api_apitoken_changelist")).content.decode()
+    assert "chat" in listing and token.hint in listing
+    page = client.get(reverse("admin:api_apitoken_change", args=[token.pk])).content.decode()
+    assert token.sha256 not in page and raw not in page
+    assert client.get(reverse("admin:api_apitoken_add")).status_code == 403
