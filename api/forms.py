@@ -29,10 +29,10 @@ class TokenCreateForm(forms.Form):
         max_length=100,
         help_text="An agent's slug to bind the token to that agent only; empty = every agent of the tenant.",
     )
-    user = forms.CharField(
+    as_me = forms.BooleanField(
         required=False,
-        max_length=150,
-        help_text="A user name: decisions made with the token are this person's (needed for learning.decide).",
+        label="Decisions made with this token are mine",
+        help_text="Needed for learning.decide. A token acts for the person who makes it, never for someone else.",
     )
 
     def __init__(self, *args: Any, tenants: Any, **kwargs: Any) -> None:

@@ -123,8 +123,9 @@ def token_create(
     if DECIDE in clean:
         if user is None:
             raise TokenInputError(
-                "A token with learning.decide must name the person who decides (--user): "
-                "decisions are made by a named person."
+                "A token with learning.decide must be bound to the person who decides (--user "
+                "on the command line; 'decisions made with this token are mine' on the tokens "
+                "page): decisions are made by a named person."
             )
         if not _may_decide_in(user, tenant.pk):
             raise TokenInputError(

@@ -174,13 +174,25 @@ def test_the_page_shows_refusals_on_the_form(operator_client, tenant):
     assert 'id="tokens-body"' in html and "<html" not in html
     assert "--user" in html and not ApiToken.objects.exists()
     r = operator_client.post(
-        url,
-        {"name": "d", "tenant": tenant.pk, "scopes": ["host"], "agent": "nope", "user": "ghost"},
+        url, {"name": "d", "tenant": tenant.pk, "scopes": ["host"], "agent": "nope"}
     )
-    assert (
-        "No agent with the slug" in r.content.decode()
-        and "No account is called ghost" in r.content.decode()
+    assert "No agent with the slug" in r.content.decode()
+
+
+def test_a_token_from_the_page_decides_as_its_maker_only(operator_client, tenant, reviewer):
+    r = operator_client.post(
+        reverse("api:tokens"),
+        {
+            "name": "mine",
+            "tenant": tenant.pk,
+            "scopes": ["learning.decide"],
+            "as_me": "on",
+            "user": "rita",
+        },
     )
+    assert r.status_code == 200
+    token = ApiToken.objects.get(name="mine")
+    assert token.user.get_username() == "olivia"  # never rita, whatever is posted
 
 
 def test_operator_revokes_with_htmx(operator_client, tenant):
