@@ -9,6 +9,7 @@ from django import forms
 
 from api.models import SCOPES
 from api.services import MAX_NAME_CHARS
+from tenancy.models import Tenant
 
 
 class TokenCreateForm(forms.Form):
@@ -16,7 +17,7 @@ class TokenCreateForm(forms.Form):
         max_length=MAX_NAME_CHARS,
         help_text="Who will use it, e.g. chat-app-prod (letters, digits and . @ + - _).",
     )
-    tenant: forms.ModelChoiceField = forms.ModelChoiceField(queryset=None, empty_label=None)  # type: ignore[arg-type]
+    tenant = forms.ModelChoiceField(queryset=Tenant.objects.none(), empty_label=None)
     scopes = forms.MultipleChoiceField(
         choices=list(SCOPES.items()),
         widget=forms.CheckboxSelectMultiple,
@@ -28,10 +29,10 @@ class TokenCreateForm(forms.Form):
         max_length=100,
         help_text="An agent's slug to bind the token to that agent only; empty = every agent of the tenant.",
     )
-    user = forms.CharField(
+    as_me = forms.BooleanField(
         required=False,
-        max_length=150,
-        help_text="A user name: decisions made with the token are this person's (needed for learning.decide).",
+        label="Decisions made with this token are mine",
+        help_text="Needed for learning.decide. A token acts for the person who makes it, never for someone else.",
     )
 
     def __init__(self, *args: Any, tenants: Any, **kwargs: Any) -> None:

@@ -28,7 +28,7 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.parser import Parser
 from ninja.security import HttpBearer
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BeforeValidator, StrictBool
 
 from api import selectors, services
 from api.errors import (
@@ -65,7 +65,7 @@ def _no_nul(value: str) -> str:
 Text = Annotated[str, AfterValidator(_no_nul)]
 Slug = Annotated[
     str,
-    Path(..., min_length=1, max_length=100, pattern=r"^[-a-zA-Z0-9_]+$"),
+    Path(..., min_length=1, max_length=100, pattern=r"^[-a-zA-Z0-9_]+$", example="helper"),
     AfterValidator(_no_nul),
 ]
 Id = Annotated[int, Path(..., ge=1, le=MAX_ID)]
@@ -126,13 +126,47 @@ class PersonaOut(Schema):
     created_at: datetime | None
 
 
+def _iso_time(value: Any) -> Any:
+    # pydantic would take a number as seconds since 1970; the schema says an ISO 8601 text
+    if value is not None and not isinstance(value, str):
+        raise ValueError(
+            "give the time as ISO 8601 text with an offset, e.g. 2026-11-29T12:00:00+00:00"
+        )
+    return value
+
+
+#: text that holds something besides white space (what the services require)
+FILLED = r"\S"
+
+
 class TurnIn(Schema):
-    principal: Text = Field(min_length=1, max_length=200, description="the person, by your id")
-    conversation: Text = Field(min_length=1, max_length=200, description="your conversation label")
-    user_text: Text = Field(min_length=1, max_length=100_000)
-    assistant_text: Text | None = Field(None, max_length=100_000)
-    at: datetime | None = Field(None, description="with a UTC offset; now when left out")
-    sealed: bool | None = Field(
+    principal: Text = Field(
+        min_length=1,
+        max_length=200,
+        pattern=FILLED,
+        description="the person, by your id",
+        examples=["ana@example.org"],
+    )
+    conversation: Text = Field(
+        min_length=1,
+        max_length=200,
+        pattern=FILLED,
+        description="your conversation label",
+        examples=["chat-42"],
+    )
+    user_text: Text = Field(
+        min_length=1,
+        max_length=100_000,
+        pattern=FILLED,
+        examples=["Can you draft the release notes for 4.2?"],
+    )
+    assistant_text: Text | None = Field(
+        None, max_length=100_000, pattern=FILLED, examples=["Here is a first draft."]
+    )
+    at: Annotated[datetime | None, BeforeValidator(_iso_time)] = Field(
+        None, description="ISO 8601 with a UTC offset; now when left out"
+    )
+    sealed: StrictBool | None = Field(
         None, description="true seals the conversation (never read by learning); one-way"
     )
 
@@ -283,6 +317,11 @@ def _validation_message(errors: list[dict[str, Any]]) -> str:
     for err in errors[:5]:
         loc = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "payload"))
         msg = str(err.get("msg", "is not valid"))
+        if (
+            err.get("type") == "string_pattern_mismatch"
+            and (err.get("ctx") or {}).get("pattern") == FILLED
+        ):
+            msg = "it is empty; send some text"
         parts.append(f"{loc or 'the body'}: {msg}")
     more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
     return "The request is not valid; fix " + "; ".join(parts) + more + "."
@@ -403,7 +442,7 @@ def agents_list(request: HttpRequest, after: Cursor = None, limit: Limit = 50) -
 def persona_head(request: HttpRequest, slug: Slug) -> Any:
     """The persona head: fields, guardrails, standing rules, version."""
     access = _access(request, (HOST, LEARNING_READ), slug)
-    return selectors.persona_head_dict(agent=access.agent)  # type: ignore[arg-type]  # agent routes resolve the agent first
+    return selectors.persona_head_dict(agent=access.agent)
 
 
 @api.post("/agents/{slug}/turns", response={201: TurnOut, **WITH_CONFLICT}, tags=["host"])
@@ -477,7 +516,7 @@ def prefix(
 def learning_status(request: HttpRequest, slug: Slug) -> Any:
     """Settings, counters, waiting proposals with their evidence, recent reviews."""
     access = _access(request, LEARNING_READ, slug)
-    return selectors.learning_status_dict(agent=access.agent)  # type: ignore[arg-type]  # agent routes resolve the agent first
+    return selectors.learning_status_dict(agent=access.agent)
 
 
 @api.get("/agents/{slug}/reviews", response={200: ReviewPage, **ERRORS}, tags=["learning"])
@@ -485,14 +524,14 @@ def reviews_list(request: HttpRequest, slug: Slug, after: Cursor = None, limit: 
     """The agent's reviews, newest first."""
     access = _access(request, (LEARNING_READ, HOST), slug)
     page = _page(
-        selectors.reviews_of_agent(agent=access.agent),  # type: ignore[arg-type]  # agent routes resolve the agent first
+        selectors.reviews_of_agent(agent=access.agent),
         fields=[("queued_at", True), ("id", True)],
         kinds=[datetime, int],
         after=after,
         limit=limit,
     )
     return {
-        "items": [selectors.review_dict(r, agent=access.agent) for r in page.rows],  # type: ignore[arg-type]  # agent routes resolve the agent first
+        "items": [selectors.review_dict(r, agent=access.agent) for r in page.rows],
         "next": page.next_cursor,
     }
 
@@ -583,11 +622,11 @@ def undo(request: HttpRequest, slug: Slug) -> Any:
     from learning.services import UndoRefused, change_undo
 
     access = _access(request, LEARNING_DECIDE, slug)
-    latest = selectors.latest_applied(agent=access.agent)  # type: ignore[arg-type]  # agent routes resolve the agent first
+    latest = selectors.latest_applied(agent=access.agent)
     if latest is None:
         raise UndoRefused("There is no learned change to undo: nothing learned is in force.")
     refusal = services.decider_refusal(access=access, proposal_kind=latest.kind, agent=access.agent)
     if refusal:
         raise Forbidden(refusal)
-    version = change_undo(agent=access.agent, by=access.by, proposal=latest)  # type: ignore[arg-type]  # agent routes resolve the agent first
+    version = change_undo(agent=access.agent, by=access.by, proposal=latest)
     return {"proposal_id": latest.pk, "persona_version": version.version}

@@ -150,11 +150,9 @@ def build_server(
                 raise services.HostInputError(
                     "Say which agent: pass agent=<slug> (this token reaches every agent of its tenant)."
                 )
-            access = services.token_authenticate(
-                raw=token_raw,
-                scope="host",
-                agent_slug=access.token.agent.slug,  # type: ignore[union-attr]
-            )
+            bound = access.token.agent
+            assert bound is not None
+            access = services.token_authenticate(raw=token_raw, scope="host", agent_slug=bound.slug)
         return Target(access.agent, principal, by=access.by)
 
     def needs_person(t: Target) -> str:

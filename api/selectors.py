@@ -1,7 +1,6 @@
 """Reads of the api app: tokens, and the rows a token may reach.
 
-``Agent`` is imported here and only here in the app (it is moving from persona to
-memory: the move is this one line).
+``Agent`` (from tenancy) is imported here and only here in the app.
 """
 
 from __future__ import annotations
@@ -15,7 +14,11 @@ from django.db.models import QuerySet
 
 from api.models import ApiToken
 from learning.models import Proposal, Review
-from persona.models import AgentPersonaVersion, ContextPlan, PlanRotation
+from persona.models import (
+    AgentPersonaVersion,
+    ContextPlan,
+    PlanRotation,
+)
 from tenancy.models import Agent  # the one import of Agent in this app
 
 __all__ = ["Agent"]
@@ -33,8 +36,8 @@ def _one_sql(
     q = connection.ops.quote_name
     table = model._meta.db_table
     fields = [f for f in model._meta.concrete_fields]
-    cols = ", ".join(q(f.column) for f in fields)  # type: ignore[arg-type]
-    where = " AND ".join(f"{q(model._meta.get_field(k).column)} = %s" for k in keys)  # type: ignore[union-attr,arg-type]
+    cols = ", ".join(q(str(f.column)) for f in fields)
+    where = " AND ".join(f"{q(str(model._meta.get_field(k).column))} = %s" for k in keys)  # type: ignore[union-attr]
     converters = []
     for i, field in enumerate(fields):
         col = field.get_col(table)

@@ -46,7 +46,8 @@ class Access:
     and the agent a route named (checked against both)."""
 
     token: ApiToken
-    agent: Any | None = None
+    #: the agent the route named (None when it named none)
+    agent: Any = None
 
     @property
     def tenant_id(self) -> int:
@@ -123,8 +124,9 @@ def token_create(
     if DECIDE in clean:
         if user is None:
             raise TokenInputError(
-                "A token with learning.decide must name the person who decides (--user): "
-                "decisions are made by a named person."
+                "A token with learning.decide must be bound to the person who decides (--user "
+                "on the command line; 'decisions made with this token are mine' on the tokens "
+                "page): decisions are made by a named person."
             )
         if not _may_decide_in(user, tenant.pk):
             raise TokenInputError(

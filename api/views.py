@@ -36,12 +36,8 @@ def _create(request: HtmxHttpRequest, form: TokenCreateForm) -> tuple[ApiToken, 
         agent = selectors.agent_in_tenant(tenant_id=tenant.pk, slug=slug)
         if agent is None:
             form.add_error("agent", f"No agent with the slug {slug!r} in {tenant.name}.")
-    user = None
-    username = form.cleaned_data["user"].strip()
-    if username:
-        user = services.user_by_username(username)
-        if user is None:
-            form.add_error("user", f"No account is called {username}.")
+    # the page binds a token to the operator who makes it, never to someone else
+    user = request.user if form.cleaned_data["as_me"] else None
     if form.errors:
         return None
     try:

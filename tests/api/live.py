@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -75,6 +76,8 @@ class LiveDb:
 
 def child_env(folder: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    # a server refuses to start without a real secret key when DEBUG is off
+    env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     env.update(
         SQLITE_PATH=str(folder / "live.sqlite3"),
         PERSONAWEB_VAR_DIR=str(folder / "var"),

@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
                     "--suppress-health-check",
                     "too_slow",
                 ],
-                cwd=live.ROOT,
+                cwd=folder,  # schemathesis keeps a cache folder where it runs
                 env={**db.env, "SCHEMATHESIS_HOOKS": ""},
             )
         log = (folder / "gunicorn.log").read_text(errors="replace")

@@ -255,7 +255,7 @@ def test_malformed_requests_are_400_envelopes_never_500(client, host, agent):
     assert_envelope(post(client, url, edge, **host), 400, "malformed_request")
     blank = {**TURN, "conversation": "   "}
     err = assert_envelope(post(client, url, blank, **host), 400, "malformed_request")
-    assert "conversation label" in err["message"]
+    assert "conversation: it is empty" in err["message"]
     assert_envelope(client.get("/v1/agents/bad%20slug!", **host), 400, "malformed_request")
     assert_envelope(client.get("/v1/reviews/0", **host), 400, "malformed_request")
     assert_envelope(client.get(f"/v1/reviews/{2**70}", **host), 400, "malformed_request")

@@ -174,13 +174,25 @@ def test_the_page_shows_refusals_on_the_form(operator_client, tenant):
     assert 'id="tokens-body"' in html and "<html" not in html
     assert "--user" in html and not ApiToken.objects.exists()
     r = operator_client.post(
-        url,
-        {"name": "d", "tenant": tenant.pk, "scopes": ["host"], "agent": "nope", "user": "ghost"},
+        url, {"name": "d", "tenant": tenant.pk, "scopes": ["host"], "agent": "nope"}
     )
-    assert (
-        "No agent with the slug" in r.content.decode()
-        and "No account is called ghost" in r.content.decode()
+    assert "No agent with the slug" in r.content.decode()
+
+
+def test_a_token_from_the_page_decides_as_its_maker_only(operator_client, tenant, reviewer):
+    r = operator_client.post(
+        reverse("api:tokens"),
+        {
+            "name": "mine",
+            "tenant": tenant.pk,
+            "scopes": ["learning.decide"],
+            "as_me": "on",
+            "user": "rita",
+        },
     )
+    assert r.status_code == 200
+    token = ApiToken.objects.get(name="mine")
+    assert token.user.get_username() == "olivia"  # never rita, whatever is posted
 
 
 def test_operator_revokes_with_htmx(operator_client, tenant):
@@ -246,3 +258,13 @@ def test_token_list_pages_by_keyset(operator_client, tenant):
     )
     html = rest.content.decode()
     assert "t04" in html and "t54" not in html and "<html" not in html
+
+
+def test_admin_shows_tokens_read_only_without_the_hash(client, tenant):
+    token, raw = token_create(tenant=tenant, name="chat", scopes="host")
+    client.force_login(make_user("root", superuser=True))
+    listing = client.get(reverse("admin:api_apitoken_changelist")).content.decode()
+    assert "chat" in listing and token.hint in listing
+    page = client.get(reverse("admin:api_apitoken_change", args=[token.pk])).content.decode()
+    assert token.sha256 not in page and raw not in page
+    assert client.get(reverse("admin:api_apitoken_add")).status_code == 403
