@@ -59,7 +59,9 @@ def report(part: str, rows: list[dict], *, misses: bool) -> None:
     )
     for (label, family), fs in sorted(by_family.items()):
         what = "detected" if label == "secret" else "flagged "
-        print(f"      {label:8s} {family:20s} {what} {sum(fs):3d}/{len(fs):<3d} ({sum(fs) / len(fs):6.1%})")
+        print(
+            f"      {label:8s} {family:20s} {what} {sum(fs):3d}/{len(fs):<3d} ({sum(fs) / len(fs):6.1%})"
+        )
     if misses:
         for r, f in zip(rows, flagged, strict=True):
             if f != (r["label"] == "secret"):

@@ -242,7 +242,9 @@ def _negated(text: str, start: int) -> bool:
 
 
 def _pattern_hits(norm: Normalised, decoded: Sequence[str] = ()) -> tuple[str, ...]:
-    forms: tuple[str, ...] = (norm.text,) if norm.matching == norm.text else (norm.text, norm.matching)
+    forms: tuple[str, ...] = (
+        (norm.text,) if norm.matching == norm.text else (norm.text, norm.matching)
+    )
     forms = (*forms, *decoded)
     if norm.tag_smuggling:
         forms = (*forms, TAG_SMUGGLING_MARKER)
@@ -270,12 +272,42 @@ def _pattern_hits(norm: Normalised, decoded: Sequence[str] = ()) -> tuple[str, .
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;。！？])\s*|\n+")
 _BASE64_TOKEN = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _COMMON_WORDS = frozenset(
-    "the and you your to of is are a in for this that with from all me my it be on what do"
-    " send ignore rules instructions not any every now tell".split()
+    [
+        "the",
+        "and",
+        "you",
+        "your",
+        "to",
+        "of",
+        "is",
+        "are",
+        "a",
+        "in",
+        "for",
+        "this",
+        "that",
+        "with",
+        "from",
+        "all",
+        "me",
+        "my",
+        "it",
+        "be",
+        "on",
+        "what",
+        "do",
+        "send",
+        "ignore",
+        "rules",
+        "instructions",
+        "not",
+        "any",
+        "every",
+        "now",
+        "tell",
+    ]
 )
-_ROT13 = str.maketrans(
-    "abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm"
-)
+_ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
 
 
 def _segments(text: str) -> list[str]:

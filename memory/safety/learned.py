@@ -171,9 +171,7 @@ _NEG_START = (
     r"|nunca|no |jamas|ne |n'|jamais|nie|niemals|kein|keine|gib nie|nao|nunca|non |mai|nooit|niet|geen|stuur nooit"
     r"|geef nooit|schick nie)\b|^(?:绝不|不要|别|切勿|没有书面|未经)|(?:ないこと|しないこと|ないでください)。?$|^لا "
 )
-_NEG_ANY = (
-    r"\b(?:never|do not|don't|must not|nunca|jamais|nie|niemals|mai|nooit)\b|绝不|不要|決して|ないこと|لا "
-)
+_NEG_ANY = r"\b(?:never|do not|don't|must not|nunca|jamais|nie|niemals|mai|nooit)\b|绝不|不要|決して|ないこと|لا "
 _COND = (
     r"^(?:when|whenever|if|once|the next time|next time|as soon as|after|at|on|from|starting|should|later|in your next)\b"
     r"|^(?:cuando|si|a partir de|quand|lorsque|des|la prochaine fois|wenn|sobald|ab|falls|quando|se|a partir|da|als|zodra|vanaf)\b"
@@ -363,7 +361,7 @@ def set_model(model: InjectionModel | None) -> None:
 
 # --- training -----------------------------------------------------------------------
 
-C_REGULARISATION = 1.0
+C_REGULARISATION = 3.0
 
 
 def fit(features: np.ndarray, hostile: np.ndarray, families: Sequence[str]) -> InjectionModel:
@@ -377,13 +375,15 @@ def fit(features: np.ndarray, hostile: np.ndarray, families: Sequence[str]) -> I
         C=C_REGULARISATION, class_weight="balanced", max_iter=5000, solver="lbfgs"
     )
     decision.fit(features, hostile)
-    hostile_idx = np.flatnonzero(hostile)
+    hostile_idx = [int(i) for i in np.flatnonzero(hostile)]
     names = sorted({families[i] for i in hostile_idx})
     if len(names) >= 2:
         namer = LogisticRegression(C=C_REGULARISATION, max_iter=5000, solver="lbfgs")
         namer.fit(features[hostile_idx], [families[i] for i in hostile_idx])
         family_names = tuple(str(c) for c in namer.classes_)
-        family_coef = namer.coef_ if len(family_names) > 2 else np.vstack([-namer.coef_, namer.coef_])
+        family_coef = (
+            namer.coef_ if len(family_names) > 2 else np.vstack([-namer.coef_, namer.coef_])
+        )
         family_intercept = (
             namer.intercept_
             if len(family_names) > 2
@@ -404,21 +404,28 @@ def fit(features: np.ndarray, hostile: np.ndarray, families: Sequence[str]) -> I
     )
 
 
+#: How far above the highest unflagged ordinary validation score the threshold sits.
+THRESHOLD_MARGIN = 0.001
+
+
 def allowed_false_alarms(n_ordinary: int, target: float = TARGET_FALSE_ALARMS) -> int:
     return int(np.floor(target * n_ordinary + 1e-9))
 
 
 def choose_threshold(ordinary_scores: Sequence[float], *, allowed: int) -> float:
-    """The lowest threshold that flags at most ``allowed`` of the ordinary scores.
+    """A threshold that flags at most ``allowed`` of the ordinary scores.
 
-    A text is flagged when its score is ``>=`` the threshold, so the threshold sits just
-    above the highest ordinary score that must not be flagged (ties stay unflagged).
+    A text is flagged when its score is ``>=`` the threshold. The threshold sits a
+    little (``THRESHOLD_MARGIN``, or halfway to the next score up if that is closer)
+    above the highest ordinary score that must stay unflagged, so the last decimals of a
+    vector encoded in another batch cannot move a validation text across it.
     """
     scores = np.sort(np.asarray(ordinary_scores, dtype=np.float64))[::-1]
     allowed = max(allowed, 0)
     if allowed >= len(scores):
         return 0.5 if not len(scores) else float(min(0.5, scores[-1]))
-    return float(np.nextafter(scores[allowed], np.inf))
+    upper = scores[allowed - 1] if allowed > 0 else 1.0
+    return float(min(scores[allowed] + THRESHOLD_MARGIN, (scores[allowed] + upper) / 2))
 
 
 def data_digest() -> dict[str, str]:
@@ -483,9 +490,15 @@ def train(vector_source: Callable[[list[str]], np.ndarray]) -> tuple[InjectionMo
         pattern_flags.append(bool(_pattern_hits(norm, _decoded_views(r.text, norm))))
     scores = learned_scores([r.text for r in validation], model=model, vector_source=vector_source)
     probability = [s.probability if s else 0.0 for s in scores]
-    ordinary = [p for r, p, f in zip(validation, probability, pattern_flags, strict=True) if not r.hostile and not f]
+    ordinary = [
+        p
+        for r, p, f in zip(validation, probability, pattern_flags, strict=True)
+        if not r.hostile and not f
+    ]
     n_ordinary = sum(1 for r in validation if not r.hostile)
-    pattern_alarms = sum(1 for r, f in zip(validation, pattern_flags, strict=True) if not r.hostile and f)
+    pattern_alarms = sum(
+        1 for r, f in zip(validation, pattern_flags, strict=True) if not r.hostile and f
+    )
     threshold = choose_threshold(
         ordinary, allowed=allowed_false_alarms(n_ordinary) - pattern_alarms
     )

@@ -202,7 +202,11 @@ def _keyword_hits(line: str) -> bool:
         value = m.group("value")
         if not quoted and not m.group("sep").strip():
             # no "is" / "=" / ":" between keyword and value: only an unmistakable token
-            if len(value) >= 16 and _classes(value) >= 3 and _credential_like(value, quoted=False, line=line):
+            if (
+                len(value) >= 16
+                and _classes(value) >= 3
+                and _credential_like(value, quoted=False, line=line)
+            ):
                 return True
             continue
         if _credential_like(value, quoted=quoted, line=line):
