@@ -374,6 +374,22 @@ def views(text: str, norm: Normalised | None = None) -> list[str]:
 # --- layer 3: the learned layer --------------------------------------------------------
 
 
+_WORD = re.compile(r"\w+")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _scorable(view: str) -> bool:
+    """Whether a view says enough for the learned layer to judge it.
+
+    One or two words ("Main", "Approve", an agent's name) carry no instruction, and the
+    classifier, trained on sentences, is unreliable on them; the patterns still see them.
+    Chinese and Japanese count characters instead of space-separated words.
+    """
+    if len(_WORD.findall(view)) >= 3:
+        return True
+    return len(_CJK.findall(view)) >= 6
+
+
 class _NotReady(Exception):
     """Vectors are missing and the caller will not wait for the model to load."""
 
@@ -460,8 +476,9 @@ def learned_scores(
     strings: list[str] = []
     for i, text in enumerate(texts):
         for v in views(text):
-            owners.append(i)
-            strings.append(v)
+            if _scorable(v):
+                owners.append(i)
+                strings.append(v)
     results: list[LearnedScore | None] = [None] * len(texts)
     if not strings:
         return results

@@ -154,3 +154,12 @@ def test_the_scan_reproduces_the_validation_figures_recorded_in_the_model():
         recorded["false_alarms"],
     )
     assert result.false_alarm_rate <= 0.02
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("text", ["Main", "Approve", "Empty Co", "Zed", "bot"])
+def test_a_word_or_two_is_left_to_the_patterns(text):
+    """The learned layer judges sentences; an agent name or a label is not one."""
+    result = scan_many([text], semantic=True)[0]
+    assert not result.blocked
+    assert result.semantic_ran and result.semantic_score is None
