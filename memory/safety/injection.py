@@ -356,13 +356,19 @@ def _decoded_views(text: str, norm: Normalised) -> list[str]:
     return list(dict.fromkeys(v for v in views if v and v != norm.text))
 
 
+# A label naming the kind of entry (the persona memory files write "Guardrail: ...",
+# "Standing rule: ..."): the entry is judged without it, as it renders in the prompt.
+_ENTRY_LABEL = re.compile(r"^(?:guardrail|standing rule|rule)s?\s*\d*\s*[:.)-]\s*")
+
+
 def views(text: str, norm: Normalised | None = None) -> list[str]:
     """Every string of ``text`` the learned layer scores (all normalised, first = whole)."""
     norm = norm or normalise(text)
     if not norm.text:
         return []
-    out = [norm.text]
-    segments = _segments(norm.text)
+    whole = _ENTRY_LABEL.sub("", norm.text, count=1) or norm.text
+    out = [whole]
+    segments = _segments(whole)
     if len(segments) > 1:
         out.extend(segments)
     if norm.matching != norm.text:

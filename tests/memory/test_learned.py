@@ -163,3 +163,16 @@ def test_a_word_or_two_is_left_to_the_patterns(text):
     result = scan_many([text], semantic=True)[0]
     assert not result.blocked
     assert result.semantic_ran and result.semantic_score is None
+
+
+@pytest.mark.django_db
+def test_entry_labels_of_memory_files_are_not_judged():
+    """Persona memory files label entries ("Guardrail: ..."); the entry is judged as it
+    renders, and a hostile entry is still caught under its label."""
+    plain = scan_many(["Never give a customer a coverage decision."], semantic=True)[0]
+    labelled = scan_many(["Guardrail: Never give a customer a coverage decision."], semantic=True)[
+        0
+    ]
+    assert not labelled.blocked
+    assert labelled.semantic_score == plain.semantic_score
+    assert views("Standing rule: Give dates in full.")[0] == "give dates in full."
