@@ -1,12 +1,18 @@
-"""Injection scan figures: detection and false-positive rates per layer, and speed.
+"""Injection scan figures on the labelled splits, per family and per language, and speed.
 
-    .venv/bin/python bench/injection.py          # rates on train and held-out, scans/s
-    .venv/bin/python bench/injection.py --fit    # also the threshold search on train
+    .venv/bin/python bench/injection.py                 # every split, then speed
+    .venv/bin/python bench/injection.py --split test    # one split
+    .venv/bin/python bench/injection.py --misses        # also list misses and false alarms
 
-Layers: "patterns" is normalisation + the pattern table; "semantic" is the embedding
-layer on its own; "combined" is what ``memory.safety.injection.scan`` does (either layer).
-The thresholds in ``memory.safety.injection`` were chosen with ``--fit`` on the train split
-only; held-out rows are measured, never fitted.
+Splits (``memory/safety/data/injection_<split>.jsonl``): ``train`` fitted the learned
+layer, ``validation`` chose its threshold (<= 2 % false alarms), ``test`` was written
+after the model and threshold were frozen and is only measured here.
+
+Columns: "patterns" is normalisation + the pattern table (with decoded views); "learned"
+is the learned layer alone at its threshold; "scan" is what ``scan_many`` does (either).
+Vectors live in a scratch SQLite database (``--scratch``, kept between runs so a second
+run reads stored vectors like a web process does); the speed figure is measured on
+stored vectors with the per-text result cache emptied.
 """
 
 from __future__ import annotations
@@ -15,140 +21,142 @@ import argparse
 import os
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "personaweb.settings")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
-import django  # noqa: E402
-
-django.setup()
-
-from memory.safety import injection  # noqa: E402
-from memory.safety.injection import (  # noqa: E402
-    SEMANTIC_MARGIN,
-    SEMANTIC_THRESHOLD,
-    normalise,
-    scan_many,
-    semantic_scores,
-)
-from tests.memory.injection_table import HELDOUT, TRAIN  # noqa: E402
-
-BENIGN_SLACK = 0.03
 
 
-def rates(flags: list[bool], labels: list[bool]) -> tuple[float, float, int, int]:
-    hostile = [f for f, y in zip(flags, labels, strict=True) if y]
-    benign = [f for f, y in zip(flags, labels, strict=True) if not y]
-    return sum(hostile) / len(hostile), sum(benign) / len(benign), len(hostile), len(benign)
+def setup_django(scratch: Path) -> None:
+    scratch.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "personaweb.settings")
+    os.environ["PERSONAWEB_VAR_DIR"] = str(scratch / "var")
+    os.environ.pop("DATABASE_URL", None)
+    os.environ["SQLITE_PATH"] = str(scratch / "vectors.sqlite3")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
 
 
-def layer_flags(rows: list[tuple[str, bool]]) -> dict[str, list[bool]]:
-    texts = [t for t, _ in rows]
-    patterns = [r.blocked for r in scan_many(texts, semantic=False)]
-    combined_results = scan_many(texts, semantic=True)
-    semantic = [bool(r.semantic_hits) for r in combined_results]
-    combined = [r.blocked for r in combined_results]
-    return {"patterns": patterns, "semantic": semantic, "combined": combined}
+def _pct(hit: int, n: int) -> str:
+    return f"{hit / n:6.1%} ({hit}/{n})" if n else "     -"
 
 
-def report(name: str, rows: list[tuple[str, bool]]) -> None:
-    labels = [y for _, y in rows]
-    flags = layer_flags(rows)
-    for layer in ("patterns", "semantic", "combined"):
-        det, fp, nh, nb = rates(flags[layer], labels)
-        print(
-            f"{name:9s} {layer:9s} detection {det:6.1%} ({round(det * nh)}/{nh})   false positives {fp:6.1%} ({round(fp * nb)}/{nb})"
-        )
-
-
-def fit() -> None:
-    """Grid search on TRAIN for the semantic layer alone.
-
-    Rule (fixed before the held-out split was measured): every benign train row stays
-    at least ``BENIGN_SLACK`` below the decision boundary (in similarity or in lead);
-    among those points, as many hostile train rows as possible, then the largest slack.
-    """
-    texts = [normalise(t).text for t, _ in TRAIN]
-    labels = [y for _, y in TRAIN]
-    scores = semantic_scores(texts)
-    pairs = [(s.attack, s.attack - s.benign, y) for s, y in zip(scores, labels, strict=True) if s]
-    points = []
-    for t100 in range(30, 91):
-        for m100 in range(-10, 31):
-            t, m = t100 / 100, m100 / 100
-            flags = [a >= t and lead >= m for a, lead, _ in pairs]
-            det, fp, _, _ = rates(flags, [y for *_, y in pairs])
-            benign_slack = min(max(t - a, m - lead) for a, lead, y in pairs if not y)
-            if fp > 0 or benign_slack < BENIGN_SLACK:
-                continue
-            points.append((det, benign_slack, t, m))
-    print(f"fit on train (semantic alone, benign slack >= {BENIGN_SLACK}):")
-    if not points:
-        print("  no feasible point")
-        return
-    det, slack, t, m = max(points)
-    print(f"  threshold {t:.2f} margin {m:.2f} -> train detection {det:.1%} (slack {slack:.3f})")
-    print(f"  in use:   threshold {SEMANTIC_THRESHOLD:.2f} margin {SEMANTIC_MARGIN:.2f}")
-    hostile = sorted(
-        (
-            (s.attack, s.attack - s.benign, t)
-            for s, (t, y) in zip(scores, TRAIN, strict=True)
-            if y and s
-        ),
+def report(split: str, *, misses: bool) -> None:
+    from memory.safety.injection import (
+        _decoded_views,
+        _pattern_hits,
+        learned_scores,
+        learned_threshold,
+        normalise,
+        scan_many,
     )
-    benign = sorted(
-        (
-            (s.attack, s.attack - s.benign, t)
-            for s, (t, y) in zip(scores, TRAIN, strict=True)
-            if not y and s
-        ),
-        reverse=True,
-    )
-    print("  closest benign train rows (attack sim, lead):")
-    for a, lead, t in benign[:5]:
-        print(f"    {a:.2f} {lead:+.2f}  {t[:70]}")
-    print("  weakest hostile train rows (attack sim, lead):")
-    for a, lead, t in hostile[:5]:
-        print(f"    {a:.2f} {lead:+.2f}  {t[:70]}")
+    from memory.safety.learned import load_split
+
+    rows = load_split(split)
+    texts = [r.text for r in rows]
+    pattern = []
+    for t in texts:
+        norm = normalise(t)
+        pattern.append(bool(_pattern_hits(norm, _decoded_views(t, norm))))
+    threshold = learned_threshold()
+    learned = [bool(s and s.probability >= threshold) for s in learned_scores(texts)]
+    scan = [r.blocked for r in scan_many(texts, semantic=True)]
+
+    def line(label: str, idx: list[int]) -> str:
+        hostile = [i for i in idx if rows[i].hostile]
+        ordinary = [i for i in idx if not rows[i].hostile]
+        cols = []
+        for flags in (pattern, learned, scan):
+            cols.append(_pct(sum(flags[i] for i in hostile), len(hostile)))
+        fa = _pct(sum(scan[i] for i in ordinary), len(ordinary))
+        return f"  {label:22s} {cols[0]:>16s} {cols[1]:>16s} {cols[2]:>16s}   {fa:>16s}"
+
+    print(f"\n== {split} (threshold {threshold:.3f}) ==")
+    print(f"  {'':22s} {'patterns':>16s} {'learned':>16s} {'scan':>16s}   {'false alarms':>16s}")
+    print(line("all", list(range(len(rows)))))
+    for key in ("family", "lang"):
+        groups: dict[str, list[int]] = defaultdict(list)
+        for i, r in enumerate(rows):
+            groups[getattr(r, key)].append(i)
+        print(f"  by {key}:")
+        for name in sorted(groups):
+            print(line(f"  {name}", groups[name]))
+    if misses:
+        for i, r in enumerate(rows):
+            if scan[i] != r.hostile:
+                kind = "missed     " if r.hostile else "false alarm"
+                print(f"  {kind} [{r.family}/{r.lang}] {r.text[:100]!r}")
 
 
 def speed() -> None:
-    texts = [t for t, _ in TRAIN + HELDOUT]
-    # distinct texts so the per-text cache does not answer
-    for semantic, rounds in ((False, 50), (True, 3)):
-        n = 0
+    from memory.safety import injection
+    from memory.safety.learned import load_split, split_path
+
+    texts = [
+        r.text
+        for split in ("train", "validation", "test")
+        if split_path(split).exists()
+        for r in load_split(split)
+    ]
+    injection.scan_many(texts, semantic=True)  # every view's vector is stored now
+    rounds = 3
+    elapsed = 0.0
+    for _ in range(rounds):
+        with injection._cache_lock:
+            injection._cache.clear()
         start = time.perf_counter()
-        for r in range(rounds):
-            batch = [f"{t} (variant {r})" for t in texts]
-            scan_many(batch, semantic=semantic)
-            n += len(batch)
-        elapsed = time.perf_counter() - start
-        label = "patterns only " if not semantic else "with semantic "
-        print(f"{label} {n / elapsed:10.0f} scans/s  ({n} distinct texts, batched)")
-    scan_many(texts, semantic=True)  # warm the cache (the speed rounds evicted some)
+        injection.scan_many(texts, semantic=True, wait=False)
+        elapsed += time.perf_counter() - start
+    n = rounds * len(texts)
+    print(
+        f"\nspeed, stored vectors, empty result cache: {n / elapsed:8.0f} texts/s ({len(texts)} texts)"
+    )
     start = time.perf_counter()
-    for _ in range(20):
-        scan_many(texts, semantic=True)
-    elapsed = time.perf_counter() - start
-    print(f"cached         {20 * len(texts) / elapsed:10.0f} scans/s  (repeat texts, cache hits)")
+    for _ in range(rounds):
+        injection.scan_many(texts, semantic=True)
+    print(
+        f"speed, cached results:                     {n / (time.perf_counter() - start):8.0f} texts/s"
+    )
+    with injection._cache_lock:
+        injection._cache.clear()
+    start = time.perf_counter()
+    injection.scan_many(texts, semantic=False)
+    print(
+        f"speed, patterns only:                      {len(texts) / (time.perf_counter() - start):8.0f} texts/s"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--fit", action="store_true", help="print the threshold search on train")
+    parser.add_argument("--split", choices=("train", "validation", "test"), default=None)
+    parser.add_argument("--misses", action="store_true", help="list misses and false alarms")
+    parser.add_argument(
+        "--scratch",
+        type=Path,
+        default=Path("/tmp/personaweb-bench-injection"),
+        help="folder for the scratch database of vectors (kept between runs)",
+    )
     args = parser.parse_args()
+    setup_django(args.scratch)
+    from memory.safety.learned import split_path
+
     t0 = time.perf_counter()
-    injection.scan("warm up the model", semantic=True)
-    print(f"model + exemplars loaded in {time.perf_counter() - t0:.1f} s")
-    if args.fit:
-        fit()
-    report("train", TRAIN)
-    report("held-out", HELDOUT)
+    from memory.embeddings import get_model
+
+    get_model()
+    print(f"embedding model loaded in {time.perf_counter() - t0:.1f} s (2-core machine, shared)")
+    for split in [args.split] if args.split else ["train", "validation", "test"]:
+        if split_path(split).exists():
+            report(split, misses=args.misses)
+        else:
+            print(f"\n== {split}: no labelled file yet ==")
     speed()
 
 

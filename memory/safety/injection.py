@@ -356,13 +356,19 @@ def _decoded_views(text: str, norm: Normalised) -> list[str]:
     return list(dict.fromkeys(v for v in views if v and v != norm.text))
 
 
+# A label naming the kind of entry (the persona memory files write "Guardrail: ...",
+# "Standing rule: ..."): the entry is judged without it, as it renders in the prompt.
+_ENTRY_LABEL = re.compile(r"^(?:guardrail|standing rule|rule)s?\s*\d*\s*[:.)-]\s*")
+
+
 def views(text: str, norm: Normalised | None = None) -> list[str]:
     """Every string of ``text`` the learned layer scores (all normalised, first = whole)."""
     norm = norm or normalise(text)
     if not norm.text:
         return []
-    out = [norm.text]
-    segments = _segments(norm.text)
+    whole = _ENTRY_LABEL.sub("", norm.text, count=1) or norm.text
+    out = [whole]
+    segments = _segments(whole)
     if len(segments) > 1:
         out.extend(segments)
     if norm.matching != norm.text:
@@ -372,6 +378,22 @@ def views(text: str, norm: Normalised | None = None) -> list[str]:
 
 
 # --- layer 3: the learned layer --------------------------------------------------------
+
+
+_WORD = re.compile(r"\w+")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _scorable(view: str) -> bool:
+    """Whether a view says enough for the learned layer to judge it.
+
+    One or two words ("Main", "Approve", an agent's name) carry no instruction, and the
+    classifier, trained on sentences, is unreliable on them; the patterns still see them.
+    Chinese and Japanese count characters instead of space-separated words.
+    """
+    if len(_WORD.findall(view)) >= 3:
+        return True
+    return len(_CJK.findall(view)) >= 6
 
 
 class _NotReady(Exception):
@@ -460,8 +482,9 @@ def learned_scores(
     strings: list[str] = []
     for i, text in enumerate(texts):
         for v in views(text):
-            owners.append(i)
-            strings.append(v)
+            if _scorable(v):
+                owners.append(i)
+                strings.append(v)
     results: list[LearnedScore | None] = [None] * len(texts)
     if not strings:
         return results

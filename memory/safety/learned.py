@@ -361,7 +361,7 @@ def set_model(model: InjectionModel | None) -> None:
 
 # --- training -----------------------------------------------------------------------
 
-C_REGULARISATION = 1.0
+C_REGULARISATION = 3.0
 
 
 def fit(features: np.ndarray, hostile: np.ndarray, families: Sequence[str]) -> InjectionModel:
@@ -375,11 +375,11 @@ def fit(features: np.ndarray, hostile: np.ndarray, families: Sequence[str]) -> I
         C=C_REGULARISATION, class_weight="balanced", max_iter=5000, solver="lbfgs"
     )
     decision.fit(features, hostile)
-    hostile_idx = np.flatnonzero(hostile)
-    names = sorted({families[int(i)] for i in hostile_idx})
+    hostile_idx = [int(i) for i in np.flatnonzero(hostile)]
+    names = sorted({families[i] for i in hostile_idx})
     if len(names) >= 2:
         namer = LogisticRegression(C=C_REGULARISATION, max_iter=5000, solver="lbfgs")
-        namer.fit(features[hostile_idx], [families[int(i)] for i in hostile_idx])
+        namer.fit(features[hostile_idx], [families[i] for i in hostile_idx])
         family_names = tuple(str(c) for c in namer.classes_)
         family_coef = (
             namer.coef_ if len(family_names) > 2 else np.vstack([-namer.coef_, namer.coef_])
@@ -404,21 +404,28 @@ def fit(features: np.ndarray, hostile: np.ndarray, families: Sequence[str]) -> I
     )
 
 
+#: How far above the highest unflagged ordinary validation score the threshold sits.
+THRESHOLD_MARGIN = 0.001
+
+
 def allowed_false_alarms(n_ordinary: int, target: float = TARGET_FALSE_ALARMS) -> int:
     return int(np.floor(target * n_ordinary + 1e-9))
 
 
 def choose_threshold(ordinary_scores: Sequence[float], *, allowed: int) -> float:
-    """The lowest threshold that flags at most ``allowed`` of the ordinary scores.
+    """A threshold that flags at most ``allowed`` of the ordinary scores.
 
-    A text is flagged when its score is ``>=`` the threshold, so the threshold sits just
-    above the highest ordinary score that must not be flagged (ties stay unflagged).
+    A text is flagged when its score is ``>=`` the threshold. The threshold sits a
+    little (``THRESHOLD_MARGIN``, or halfway to the next score up if that is closer)
+    above the highest ordinary score that must stay unflagged, so the last decimals of a
+    vector encoded in another batch cannot move a validation text across it.
     """
     scores = np.sort(np.asarray(ordinary_scores, dtype=np.float64))[::-1]
     allowed = max(allowed, 0)
     if allowed >= len(scores):
         return 0.5 if not len(scores) else float(min(0.5, scores[-1]))
-    return float(np.nextafter(scores[allowed], np.inf))
+    upper = scores[allowed - 1] if allowed > 0 else 1.0
+    return float(min(scores[allowed] + THRESHOLD_MARGIN, (scores[allowed] + upper) / 2))
 
 
 def data_digest() -> dict[str, str]:

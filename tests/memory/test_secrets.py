@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from memory.safety.secrets import SecretFound, find_secrets, scan_entry
@@ -124,3 +127,58 @@ def test_scan_entry_shape():
     assert both["blocked"] is True
     assert "override.ignore_previous" in both["pattern_ids"]
     assert both["secret_kinds"] == ["Secret Keyword"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Clone with https://ci:Tq81mZ4x@git.example.org/app.git",
+        "postgres://app:N8fG2kLq9z@db.internal:5432/claims",
+        "The password is Xk29vLq81.",
+        "pwd: Summer2024!",
+        "password = hunter2hunter2",
+        "Das Passwort lautet Sommer2024!x",
+    ],
+)
+def test_passwords_in_urls_and_prose_are_found(text):
+    assert find_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fixed in commit 3f786850e387550fdab836ed7e6dc881de23001b.",
+        "sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "Verify the download against checksum 6f1ed002ab5595859014ebf0951522d9",
+        "The file's digest is e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        "Encoded greeting: V2VsY29tZSB0byB0aGUgc3R1ZGlvIHNob3A=",
+        "Tenant id: f47ac10b-58cc-4372-a567-0e02b2c3d479",
+        "token: ${TOKEN}",
+        "API_KEY={{ api_key }}",
+        "password = <your password here>",
+        "user_id = 'Ab12Cd34Ef56Gh78Ij90'",
+        "api_key = get_secret('stripe')",
+        "Postgres runs at postgres://db.internal:5432/claims with no password in the URL.",
+    ],
+)
+def test_look_alikes_pass(text):
+    assert find_secrets(text) == []
+
+
+def test_a_bare_hex_key_without_context_is_still_refused():
+    assert find_secrets("Use 3f786850e387550fdab836ed7e6dc881de23001b for the bot.")
+
+
+def _labelled(part: str) -> list[dict]:
+    path = Path(__file__).resolve().parents[2] / "memory/safety/data" / f"secrets_{part}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+@pytest.mark.parametrize(("part", "floor", "ceiling"), [("tune", 0.98, 0.05), ("test", 0.98, 0.05)])
+def test_labelled_parts_meet_the_targets(part, floor, ceiling):
+    rows = _labelled(part)
+    secret = [bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret"]
+    ordinary = [bool(find_secrets(r["text"])) for r in rows if r["label"] == "ordinary"]
+    assert len(secret) >= 30 and len(ordinary) >= 40
+    assert sum(secret) / len(secret) >= floor
+    assert sum(ordinary) / len(ordinary) <= ceiling

@@ -1,7 +1,7 @@
 """Secret scan figures: detection on credentials and false alarms on look-alikes, per family.
 
-    .venv/bin/python bench/secrets.py            # tune and test parts
-    .venv/bin/python bench/secrets.py --misses   # also list every miss and false alarm
+    .venv/bin/python bench/secret_scan.py            # tune and test parts
+    .venv/bin/python bench/secret_scan.py --misses   # also list every miss and false alarm
 
 The labelled texts are in ``memory/safety/data/secrets_<part>.jsonl`` (``{"text",
 "label": "secret" | "ordinary", "family"}``). The ``tune`` part was used while writing the
@@ -11,19 +11,13 @@ frozen and is only measured. No live credential is in either file.
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import sys
+import time
+from collections import defaultdict
 from pathlib import Path
-
-# This file is named like the standard library's ``secrets`` (which Django imports):
-# take its own folder off the import path before anything else is imported.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-
-import argparse  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import time  # noqa: E402
-from collections import defaultdict  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
