@@ -8,6 +8,7 @@ from persona.admin import ReadOnlyAdmin
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(ReadOnlyAdmin):
+    tenant_path = "tenant_id"
     """Read only: tokens are made (and shown once) and revoked on the API tokens page or
     with `manage.py api token`; the admin never sees a token, only its sha256."""
 

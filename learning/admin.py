@@ -8,10 +8,13 @@ from django.http import HttpRequest
 from learning.models import LearningSettings, Proposal, Rejection, Review
 from learning.services.settings import SETTING_KEYS, learning_settings_update
 from persona.admin import ReadOnlyAdmin
+from tenancy.admin_base import TenantScopedAdmin
 
 
 @admin.register(LearningSettings)
-class LearningSettingsAdmin(admin.ModelAdmin):
+class LearningSettingsAdmin(TenantScopedAdmin):
+    tenant_path = "agent__tenant_id"
+
     list_display = [
         "agent",
         "mode",

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory.signals import turns_recorded
+from memory.signals import conversation_sealed, turns_recorded
 from persona.models import SourceType
 from persona.signals import persona_changed
+from personaweb.marks import evidence_conversation_ids
 from tenancy.signals import agent_created
 
 
@@ -50,7 +51,24 @@ def _drop_waiting_proposals(
     )
 
 
+def _drop_proposals_quoting(sender: Any, *, conversation: Any, **_: Any) -> None:
+    """Sealed wins: a waiting proposal that quotes a conversation sealed afterwards is
+    dropped (its quote can no longer be shown or approved)."""
+    from learning.models import Proposal
+
+    waiting = Proposal.objects.filter(
+        agent_id=conversation.agent_id, status=Proposal.Status.WAITING
+    )
+    drop = [p.pk for p in waiting if conversation.pk in evidence_conversation_ids(p.evidence)]
+    if drop:
+        Proposal.objects.filter(pk__in=drop).update(
+            status=Proposal.Status.DROPPED,
+            status_reason="A conversation it quotes was sealed; sealed conversations are never evidence.",
+        )
+
+
 def connect() -> None:
     agent_created.connect(_settings_for_new_agent, dispatch_uid="learning.settings_for_new_agent")
     turns_recorded.connect(_count_turns, dispatch_uid="learning.count_turns")
     persona_changed.connect(_drop_waiting_proposals, dispatch_uid="learning.drop_waiting")
+    conversation_sealed.connect(_drop_proposals_quoting, dispatch_uid="learning.drop_sealed")

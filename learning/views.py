@@ -22,10 +22,11 @@ from learning.owners import (
     rule_owner_names,
     rule_owner_refusal,
 )
+from memory.sealing import sealed_ids
 from persona.models import PlanRotation
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_next
-from personaweb.marks import group_quotes, quote_mark_param
+from personaweb.marks import evidence_conversation_ids, quote_groups_for
 from personaweb.paging import keyset_page
 from personaweb.roles import is_operator, is_reviewer
 from tenancy.access import (
@@ -104,11 +105,10 @@ def _review_context(review: Review, *, origin: str, user: Any) -> dict[str, Any]
     }
 
 
-def _decorate(proposal: Proposal) -> Proposal:
-    proposal.quote_groups = group_quotes(proposal.evidence)  # type: ignore[attr-defined]
-    for group in proposal.quote_groups:  # type: ignore[attr-defined]
-        for quote in group["quotes"]:
-            quote["mark"] = quote_mark_param(quote)
+def _decorate(proposal: Proposal, sealed: set[int] | None = None) -> Proposal:
+    if sealed is None:
+        sealed = sealed_ids(evidence_conversation_ids(proposal.evidence))
+    proposal.quote_groups = quote_groups_for(proposal.evidence, sealed=sealed)  # type: ignore[attr-defined]
     return proposal
 
 
@@ -179,8 +179,10 @@ def _queue_qs(user: Any, *, agent_slug: str = ""):
     return qs
 
 
-def _row_context(proposal: Proposal, user: Any, **extra: Any) -> dict[str, Any]:
-    _decorate(proposal)
+def _row_context(
+    proposal: Proposal, user: Any, sealed: set[int] | None = None, **extra: Any
+) -> dict[str, Any]:
+    _decorate(proposal, sealed)
     settings = learning_settings_of(proposal.agent)
     may = proposal.kind != Proposal.Kind.RULE or is_rule_owner(user, proposal.agent, settings)
     proposal.can_decide = may  # type: ignore[attr-defined]
@@ -199,8 +201,9 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
         kinds=[datetime, int],
         cursor=request.GET.get("after"),
     )
+    sealed = sealed_ids(evidence_conversation_ids(*(p.evidence for p in page.rows)))
     for p in page.rows:
-        _row_context(p, request.user)
+        _row_context(p, request.user, sealed)
     context = {
         "page": page,
         "agent_slug": agent_slug,

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from memory.models import (
     Conversation,
@@ -10,17 +13,34 @@ from memory.models import (
     Principal,
     TextEmbedding,
 )
+from memory.sealing import conversation_seal
+from tenancy.admin_base import SuperuserOnlyAdmin, TenantScopedAdmin
 
 
 @admin.register(Principal)
-class PrincipalAdmin(admin.ModelAdmin):
+class PrincipalAdmin(TenantScopedAdmin):
     list_display = ["external_id", "display_name", "tenant", "created_at"]
     list_filter = ["tenant"]
     search_fields = ["external_id", "display_name"]
 
 
 @admin.register(Conversation)
-class ConversationAdmin(admin.ModelAdmin):
+class ConversationAdmin(TenantScopedAdmin):
+    """View-only for operators: sealing is one-way (the dashboard's seal action) and a
+    conversation is forgotten through its service, never by an admin checkbox."""
+
+    tenant_path = "agent__tenant_id"
+    view_only = True
+    actions = ["seal"]
+
+    @admin.action(description="Seal the selected conversations (one-way)")
+    def seal(self, request: HttpRequest, queryset: Any) -> None:
+        for conversation in queryset:
+            conversation_seal(conversation=conversation, by=request.user.get_username())
+        self.message_user(
+            request, f"Sealed {len(queryset)} conversation(s); proposals quoting them were dropped."
+        )
+
     list_display = [
         "external_id",
         "agent",
@@ -36,23 +56,57 @@ class ConversationAdmin(admin.ModelAdmin):
 
 
 @admin.register(Message)
-class MessageAdmin(admin.ModelAdmin):
+class MessageAdmin(TenantScopedAdmin):
+    tenant_path = "conversation__agent__tenant_id"
+    view_only = True
+
     list_display = ["conversation", "seq", "role", "created_at"]
     list_filter = ["role"]
     raw_id_fields = ["conversation", "embedding"]
-    readonly_fields = ["dedupe_key", "text_sha256", "embedding"]
+    readonly_fields = ["shown_text", "dedupe_key", "text_sha256", "embedding"]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = [
+            str(f) for f in super().get_fields(request, obj) if f not in ("text", "shown_text")
+        ]
+        if (
+            getattr(request.user, "is_superuser", False)
+            and obj is not None
+            and not obj.conversation.sealed
+        ):
+            return ["text", *fields]
+        return ["shown_text", *fields]
+
+    @admin.display(description="text")
+    def shown_text(self, obj: Message) -> str:
+        """Sealed text is never shown here (superusers read it in the database if they must)."""
+        if obj.conversation.sealed:
+            return "(from a sealed conversation: text not shown)"
+        return obj.text
+
     list_select_related = ["conversation"]
     show_full_result_count = False
 
 
 @admin.register(ConversationSummary)
-class ConversationSummaryAdmin(admin.ModelAdmin):
+class ConversationSummaryAdmin(TenantScopedAdmin):
+    tenant_path = "conversation__agent__tenant_id"
+    view_only = True
+    exclude = ["text"]
+    readonly_fields = ["shown_text"]
+
+    @admin.display(description="text")
+    def shown_text(self, obj: ConversationSummary) -> str:
+        if obj.conversation.sealed:
+            return "(from a sealed conversation: text not shown)"
+        return obj.text
+
     list_display = ["conversation", "upto_seq", "created_at"]
     raw_id_fields = ["conversation"]
 
 
 @admin.register(EntityFact)
-class EntityFactAdmin(admin.ModelAdmin):
+class EntityFactAdmin(TenantScopedAdmin):
     list_display = ["entity", "kind", "tenant", "principal", "created_at"]
     list_filter = ["kind", "tenant"]
     search_fields = ["entity", "fact"]
@@ -60,7 +114,7 @@ class EntityFactAdmin(admin.ModelAdmin):
 
 
 @admin.register(TextEmbedding)
-class TextEmbeddingAdmin(admin.ModelAdmin):
+class TextEmbeddingAdmin(SuperuserOnlyAdmin):
     list_display = ["sha256", "model_name", "dim", "created_at"]
     readonly_fields = ["sha256", "model_name", "dim", "vector", "created_at"]
     show_full_result_count = False

@@ -144,10 +144,3 @@ def record_turn(
     turns_recorded.send(sender=Message, agent_id=agent.id, turns=1)
     transaction.on_commit(schedule_embedding)
     return TurnResult(conversation=conv, messages=messages, created_conversation=created)
-
-
-@transaction.atomic
-def conversation_seal(*, conversation: Conversation, sealed: bool = True) -> Conversation:
-    conversation.sealed = sealed
-    conversation.save(update_fields=["sealed"])
-    return conversation

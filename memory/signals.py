@@ -9,3 +9,6 @@ from django.dispatch import Signal
 
 #: Turns were stored for an agent. kwargs: ``agent_id``, ``turns`` (user turns added).
 turns_recorded = Signal()
+
+#: A conversation was sealed. kwargs: ``conversation``. Receivers drop what quotes it.
+conversation_sealed = Signal()

@@ -3,19 +3,13 @@ from __future__ import annotations
 from django.contrib import admin
 
 from persona.models import AgentPersonaVersion, ContextPlan, PlanRotation
+from tenancy.admin_base import ReadOnlyScopedAdmin
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """History is immutable: shown, never added, changed or deleted here."""
+class ReadOnlyAdmin(ReadOnlyScopedAdmin):
+    """Persona history: read-only, within the user's tenants (through the agent)."""
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+    tenant_path = "agent__tenant_id"
 
 
 @admin.register(AgentPersonaVersion)
@@ -42,4 +36,5 @@ class ContextPlanAdmin(ReadOnlyAdmin):
 
 @admin.register(PlanRotation)
 class PlanRotationAdmin(ReadOnlyAdmin):
+    tenant_path = "plan__agent__tenant_id"
     list_display = ["plan", "from_epoch", "to_epoch", "reason", "created_at"]

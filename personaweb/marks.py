@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 _TOKEN = re.compile(r"\s+|[^\s]+")
@@ -118,3 +118,31 @@ def parse_mark_params(values: Iterable[str]) -> dict[int, list[tuple[int, int]]]
             continue
         out.setdefault(mid, []).append((start, end))
     return out
+
+
+def evidence_conversation_ids(*evidences: Any) -> set[int]:
+    """The conversation ids quoted in some evidence lists (to ask once which are sealed)."""
+    out: set[int] = set()
+    for evidence in evidences:
+        for item in evidence if isinstance(evidence, list) else []:
+            cid = item.get("conversation_id") if isinstance(item, dict) else None
+            if isinstance(cid, int):
+                out.add(cid)
+    return out
+
+
+def quote_groups_for(evidence: Any, *, sealed: Collection[int] = ()) -> list[dict[str, Any]]:
+    """Evidence as the pages show it: grouped, each quote with its conversation link
+    mark, and quotes from a sealed conversation reduced to a note (never their text)."""
+    groups = group_quotes(evidence)
+    for group in groups:
+        hidden = group["conversation_id"] in sealed
+        group["sealed"] = hidden
+        shown = []
+        for quote in group["quotes"]:
+            if hidden:
+                shown.append({"sealed": True, "quote": "", "mark": ""})
+            else:
+                shown.append({**quote, "mark": quote_mark_param(quote)})
+        group["quotes"] = shown
+    return groups

@@ -7,18 +7,19 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 
 from personaweb.errors import Refusal
+from tenancy.admin_base import SuperuserOnlyAdmin, TenantScopedAdmin
 from tenancy.models import Agent, Membership, Tenant
 from tenancy.services import agent_create
 
 
 @admin.register(Tenant)
-class TenantAdmin(admin.ModelAdmin):
+class TenantAdmin(SuperuserOnlyAdmin):
     list_display = ["name", "slug", "created_at"]
     search_fields = ["name", "slug"]
 
 
 @admin.register(Agent)
-class AgentAdmin(admin.ModelAdmin):
+class AgentAdmin(TenantScopedAdmin):
     """Agents are created through the same service as every other path (version 1 and
     learning settings come with them); the persona itself is edited in the dashboard,
     where every change is a version."""
@@ -54,6 +55,6 @@ class AgentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(SuperuserOnlyAdmin):
     list_display = ["user", "tenant", "created_at"]
     list_filter = ["tenant"]

@@ -33,6 +33,7 @@ from learning.owners import (
     rule_owner_names,
     rule_owner_refusal,
 )
+from memory.sealing import sealed_ids
 from persona.forms import ListEditForm, ListSpec
 from persona.models import AgentPersonaVersion, SourceType
 from persona.services import (
@@ -51,7 +52,7 @@ from persona.services import (
 )
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without
-from personaweb.marks import field_text, group_quotes, quote_mark_param, word_diff
+from personaweb.marks import evidence_conversation_ids, field_text, quote_groups_for, word_diff
 from personaweb.paging import keyset_page
 from personaweb.roles import is_operator, is_reviewer
 from tenancy.access import agent_for_user, require_operator, require_reviewer, visible_agents
@@ -187,6 +188,7 @@ def _timeline(
     rows = list(qs[: TIMELINE_PAGE + 1])
     shown = rows[:TIMELINE_PAGE]
     entries = []
+    sealed = sealed_ids(evidence_conversation_ids(*(v.evidence for v in shown)))
     for i, version in enumerate(shown):
         prev = rows[i + 1] if i + 1 < len(rows) else None
         old, new = persona_snapshot(prev), persona_snapshot(version)
@@ -199,10 +201,7 @@ def _timeline(
                         word_diff(field_text(old[name]), field_text(new[name])),
                     )
                 )
-        groups = group_quotes(version.evidence)
-        for group in groups:
-            for quote in group["quotes"]:
-                quote["mark"] = quote_mark_param(quote)
+        groups = quote_groups_for(version.evidence, sealed=sealed)
         entries.append(
             TimelineEntry(
                 version=version,
@@ -263,12 +262,10 @@ def _waiting_for(agent: Any) -> list[Proposal]:
             "created_at", "id"
         )
     )
+    sealed = sealed_ids(evidence_conversation_ids(*(p.evidence for p in proposals)))
     for p in proposals:
         p.agent = agent  # the page's agent: no query per proposal
-        p.quote_groups = group_quotes(p.evidence)  # type: ignore[attr-defined]
-        for group in p.quote_groups:  # type: ignore[attr-defined]
-            for quote in group["quotes"]:
-                quote["mark"] = quote_mark_param(quote)
+        p.quote_groups = quote_groups_for(p.evidence, sealed=sealed)  # type: ignore[attr-defined]
     return proposals
 
 

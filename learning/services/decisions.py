@@ -18,6 +18,7 @@ from learning import policy
 from learning.models import Proposal, Rejection
 from learning.owners import AUTO, rule_owner_refusal
 from learning.services.errors import DecisionRefused, ProposalNotWaiting, UndoRefused
+from memory.sealing import sealed_ids
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
 from persona.services import (
@@ -27,6 +28,7 @@ from persona.services import (
     persona_snapshot,
     persona_version_create,
 )
+from personaweb.marks import evidence_conversation_ids
 from tenancy.models import Agent
 
 
@@ -80,6 +82,10 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
     """
     agent, proposal = _lock(proposal)
     _must_wait(proposal)
+    if sealed_ids(evidence_conversation_ids(proposal.evidence)):
+        raise DecisionRefused(
+            "A conversation this proposal quotes has been sealed; it cannot be approved. Nothing was changed."
+        )
     head = persona_head(agent=agent)
     persona = persona_snapshot(head)
     if proposal.kind == Proposal.Kind.RULE:
