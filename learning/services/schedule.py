@@ -77,8 +77,18 @@ def review_enqueue(*, agent, by: str, trigger: str = Review.Trigger.MANUAL) -> R
     A review already queued or running for the agent is returned instead of a new one,
     so a double click runs one review. The dashboard polls the returned record.
     """
+    from learning.services.review import STALE_RUNNING
     from learning.tasks import review_agent
 
+    # A review whose worker died (killed mid-review) must not block "Review now" for ever.
+    Review.objects.filter(
+        agent=agent, status=Review.Status.RUNNING, started_at__lt=timezone.now() - STALE_RUNNING
+    ).update(
+        status=Review.Status.DONE,
+        outcome=Review.Outcome.ERROR,
+        finished_at=timezone.now(),
+        reason="This review stopped without finishing (its worker went away); nothing was written.",
+    )
     existing = (
         Review.objects.select_for_update()
         .filter(agent=agent, status__in=[Review.Status.QUEUED, Review.Status.RUNNING])
@@ -99,10 +109,14 @@ def review_enqueue(*, agent, by: str, trigger: str = Review.Trigger.MANUAL) -> R
                 outcome=Review.Outcome.ERROR,
                 finished_at=timezone.now(),
                 reason=(
-                    f"The task queue could not be reached ({type(exc).__name__}); start the worker, "
-                    "or run `python manage.py learning review` on the server."
+                    f"The task queue could not be reached ({type(exc).__name__}); the review will "
+                    "run at the next scheduled sweep once the queue is back, or run "
+                    "`python manage.py learning review` on the server."
                 ),
             )
+            # Nothing is lost: the agent is due now, so the next sweep (once the broker
+            # answers) enqueues the review again.
+            LearningSettings.objects.filter(agent=agent).update(due_at=timezone.now())
 
     transaction.on_commit(enqueue)
     return review

@@ -14,8 +14,8 @@ import ast
 from pathlib import Path
 
 import pytest
-from dashboard.demo_data import DESKS
 
+from dashboard.demo_data import DESKS
 from memory.safety.injection import scan_many
 from memory.safety.secrets import find_secrets
 
