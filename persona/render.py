@@ -43,13 +43,15 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _render_safe_all(texts: list[str]) -> list[str]:
-    """``render_safe`` for every text, scanned as one batch (one embedding call)."""
+def _render_safe_all(texts: list[str], *, wait: bool = True) -> list[str]:
+    """``render_safe`` for every text, scanned as one batch (one embedding call). With
+    ``wait=False`` a text the scan cannot judge yet renders as the scanning placeholder
+    (never as safe text); the prompt prefix for hosts always waits."""
     from memory.safety.injection import placeholder, scan_many
 
     return [
         placeholder(result.pattern_ids) if result.blocked else text
-        for text, result in zip(texts, scan_many(texts), strict=True)
+        for text, result in zip(texts, scan_many(texts, wait=wait), strict=True)
     ]
 
 
@@ -87,6 +89,8 @@ class RenderReport:
     total_tokens: int
     sections: list[SectionReport] = field(default_factory=list)
     blocked: list[BlockedEntry] = field(default_factory=list)
+    #: Some text is still being scanned (shown as the scanning placeholder meanwhile).
+    pending: bool = False
 
 
 def _pieces(version: AgentPersonaVersion) -> list[_Piece]:
@@ -122,11 +126,12 @@ def _learned_pieces(version: AgentPersonaVersion, section: str) -> list[_Piece]:
     ]
 
 
-def _sections(version: AgentPersonaVersion) -> list[tuple[str, str, str]]:
+def _sections(version: AgentPersonaVersion, *, wait: bool = True) -> list[tuple[str, str, str]]:
     """(key, title, rendered text) for every non-empty section, in prompt order."""
     pieces = _pieces(version)
     safe: dict[str, list[tuple[str, str]]] = {}
-    for piece, text in zip(pieces, _render_safe_all([p.text for p in pieces]), strict=True):
+    rendered = _render_safe_all([p.text for p in pieces], wait=wait)
+    for piece, text in zip(pieces, rendered, strict=True):
         safe.setdefault(piece.section, []).append((piece.label, text))
     out: list[tuple[str, str, str]] = []
     if safe.get("guardrails"):
@@ -155,15 +160,24 @@ def render_persona(version: AgentPersonaVersion) -> str:
     return "\n\n".join(text for _, _, text in _sections(version))
 
 
-def render_report(version: AgentPersonaVersion) -> RenderReport:
-    """The rendered prefix with per-section token counts and the blocked entries."""
+def render_report(version: AgentPersonaVersion, *, wait: bool = True) -> RenderReport:
+    """The rendered prefix with per-section token counts and the blocked entries.
+
+    ``wait=False`` (the dashboard) never waits for the embedding model: texts it cannot
+    judge yet render as the scanning placeholder and ``pending`` is set, so the page
+    polls until the scan is done.
+    """
     from memory.safety.injection import scan_many
 
-    sections = _sections(version)
+    sections = _sections(version, wait=wait)
     text = "\n\n".join(s for _, _, s in sections)
     blocked = []
+    pending = False
     pieces = _pieces(version)
-    for piece, result in zip(pieces, scan_many([p.text for p in pieces]), strict=True):
+    for piece, result in zip(pieces, scan_many([p.text for p in pieces], wait=wait), strict=True):
+        if getattr(result, "pending", False):
+            pending = True
+            continue
         if result.blocked:
             blocked.append(
                 BlockedEntry(
@@ -180,4 +194,5 @@ def render_report(version: AgentPersonaVersion) -> RenderReport:
             SectionReport(key=k, title=t, text=s, tokens=count_tokens(s)) for k, t, s in sections
         ],
         blocked=blocked,
+        pending=pending,
     )

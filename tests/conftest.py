@@ -1,7 +1,12 @@
 from __future__ import annotations
 
+import threading
+
+import numpy as np
 import pytest
 
+from memory import embeddings
+from memory.safety import injection
 from tests.factories import TenantFactory, make_agent, make_user
 
 
@@ -63,3 +68,39 @@ def people(tenant):
         existing = User.objects.filter(username=name).first()
         out[name] = existing or make_user(name, role="reviewer", tenants=[tenant])
     return out
+
+
+class _FakeModel:  # used by slow_model
+    """Stands in for the sentence-transformers model once the slow load 'finishes'."""
+
+    def encode(self, texts, **kwargs):
+        rng = np.random.default_rng(len(texts))
+        vectors = rng.standard_normal((len(texts), embeddings.DIM)).astype(np.float32)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+@pytest.fixture
+def slow_model(monkeypatch):
+    """A model load that blocks until the test releases it (never loaded at the start)."""
+    started, release, finished = threading.Event(), threading.Event(), threading.Event()
+
+    def slow_get_model():
+        started.set()
+        release.wait(timeout=60)
+        model = _FakeModel()
+        monkeypatch.setattr(embeddings, "_model", model)
+        finished.set()
+        return model
+
+    monkeypatch.setattr(embeddings, "_model", None)
+    monkeypatch.setattr(embeddings, "get_model", slow_get_model)
+    monkeypatch.setattr(injection, "_warm_thread", None)
+    monkeypatch.setattr(injection, "_warm_queue", [])
+    with injection._cache_lock:
+        injection._cache.clear()
+    yield started, release, finished
+    release.set()
+    if injection._warm_thread is not None:
+        injection._warm_thread.join(timeout=60)
+    with injection._cache_lock:
+        injection._cache.clear()

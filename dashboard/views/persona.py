@@ -304,7 +304,9 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     }
     if is_partial(request) and request.htmx.target == "timeline":
         return render(request, "dashboard/agent.html#timeline", context)
-    report = render_report(head) if head is not None else None
+    # Never wait for the embedding model on a request: new text shows as "scanning" and
+    # the preview polls itself until the background scan is done.
+    report = render_report(head, wait=False) if head is not None else None
     last_review = Review.objects.filter(agent=agent).order_by("-queued_at", "-id").first()
     context.update(
         {
@@ -319,6 +321,8 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "rule_owners": rule_owner_names(settings),
         }
     )
+    if is_partial(request) and request.htmx.target == "prompt":
+        return render(request, "dashboard/agent.html#prompt", context)
     return render(request, "dashboard/agent.html", context)
 
 

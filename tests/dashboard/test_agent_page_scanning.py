@@ -1,0 +1,44 @@
+"""Issue 14: no page waits for a model load. Right after a guardrail edit, in a process
+whose embedding model is not loaded (and loads slowly), the agent page answers at once,
+shows the new text as "scanning" (never as safe) and polls until the scan is done."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from persona.services import ChangeTrigger, persona_version_create
+from tests.builders import HX
+
+pytestmark = pytest.mark.django_db
+
+NEW_GUARDRAIL = "Quote wholesale prices only after the order quantity is confirmed."
+
+
+def test_agent_page_does_not_wait_for_the_scan(operator_client, agent, slow_model):
+    started, release, finished = slow_model
+    persona_version_create(
+        agent=agent,
+        changes={"guardrails": [NEW_GUARDRAIL]},
+        trigger=ChangeTrigger(source_type="ui_form", reason="new rule", approved_by="olivia"),
+    )
+    response = operator_client.get(reverse("persona:agent", args=[agent.slug]))
+    assert response.status_code == 200
+    assert not finished.is_set()  # the page answered while the model was still loading
+    html = response.content.decode()
+    assert 'data-testid="scanning"' in html and 'data-pending="1"' in html
+    prompt = html[html.index('data-testid="prompt"') :]
+    prompt = prompt[: prompt.index("</pre>")]
+    assert NEW_GUARDRAIL not in prompt  # never shown as safe before it is scanned
+    assert "SCANNING" in prompt
+
+    release.set()
+    assert finished.wait(timeout=60)
+    from memory.safety import injection
+
+    injection._warm_thread.join(timeout=60)
+    partial = operator_client.get(
+        reverse("persona:agent", args=[agent.slug]), HTTP_HX_TARGET="prompt", **HX
+    ).content.decode()
+    assert 'data-pending="1"' not in partial
+    assert NEW_GUARDRAIL in partial
