@@ -130,3 +130,32 @@ def test_seal_action_in_the_admin_is_one_way(op_client, agent):
     )
     assert response.status_code == 302
     assert Conversation.objects.get(pk=turn.conversation.pk).sealed
+
+
+def test_every_admin_of_a_tenant_row_hides_other_tenants(op_client, other_agent, foreign_turn):
+    """Walk every registered ModelAdmin: each row that belongs to the other tenant is a
+    403 or 404 on its change page for this operator."""
+    from django.contrib import admin as django_admin
+
+    from learning.services import review_run
+    from tests.learning.helpers import learning_on, seed_work
+    from tests.learning.scripted import GOOD_SENTENCE, ScriptedProposer
+
+    learning_on(other_agent)
+    seed_work(other_agent, n=4)
+    review_run(agent=other_agent, proposer=ScriptedProposer(GOOD_SENTENCE))
+    from persona.plans import plan_get_or_rotate
+
+    plan_get_or_rotate(agent=other_agent, session_key="s1")
+    checked = 0
+    for model, model_admin in django_admin.site._registry.items():
+        path = getattr(model_admin, "tenant_path", None)
+        if path is None:
+            continue
+        for obj in model._default_manager.filter(**{path: other_agent.tenant_id})[:3]:
+            url = reverse(
+                f"admin:{model._meta.app_label}_{model._meta.model_name}_change", args=[obj.pk]
+            )
+            assert op_client.get(url).status_code in (403, 404), url
+            checked += 1
+    assert checked >= 10
