@@ -200,7 +200,7 @@ def test_rule_owner_approves_while_a_non_owner_is_refused(browser, live_server, 
     row = priya.locator(f"#proposal-{rule.pk}")
     assert "Only the rule owners (dev, callum)" in row.inner_text()
     row.get_by_role("button", name="Approve").click()
-    wait_for_text(priya, f"#proposal-{rule.pk}", "may approve a standing rule")
+    wait_for_text(priya, f"#proposal-{rule.pk}", "may decide a standing rule")
     assert priya.locator(f"#proposal-{rule.pk}").get_attribute("data-waiting") == "1"
     rule.refresh_from_db()
     assert rule.status == "waiting"
