@@ -79,9 +79,9 @@ class ListEditForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        if "expected_version" in self._errors:
+        if self.has_error("expected_version"):
             # a hidden field's error would show nowhere: say it at the top of the form
-            del self._errors["expected_version"]
+            del self.errors["expected_version"]
             self.add_error(None, PAGE_OUT_OF_DATE)
         try:
             cleaned["items"] = self.spec.validate(self.items)

@@ -165,3 +165,13 @@ def test_list_editor_with_a_missing_or_broken_expected_version_says_reload(
     assert response.status_code == 200
     assert OUT_OF_DATE in response.content.decode()
     assert AgentPersonaVersion.objects.filter(agent=desk).count() == 1
+
+
+def test_conversation_page_with_edited_marks_and_cursor_answers(operator_client, desk):
+    message = add_conversations(desk, n=1)[0]
+    mid = message.pk
+    marks = [f"{mid}:²:3", f"{mid}:5:2", f"{mid}:-3:{HUGE}", f"{mid}:0:{'9' * 5000}", "x", "::"]
+    url = reverse("memory:conversation", args=[message.conversation_id])
+    response = operator_client.get(url, {"mark": marks, "after": encode_cursor([2**70])})
+    assert response.status_code == 200
+    assert message.text[:20] in response.content.decode()
