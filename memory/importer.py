@@ -17,6 +17,7 @@ and ``dedupe_key`` (role, time, text).
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from django.utils.text import slugify
 
 from memory.models import Conversation, Message, Principal
 from memory.services import (
+    MESSAGE_YEARS,
     MemoryInputError,
     message_dedupe_key,
     text_sha256,
@@ -43,6 +45,7 @@ REQUIRED_KEYS = ("agent", "user", "conversation", "role", "text", "at")
 ROLES = frozenset(Message.Role.values)
 MAX_AGENT_SLUG_CHARS = 100  # Agent.slug max_length
 DEFAULT_BATCH_SIZE = 2_000
+DEFAULT_TENANT = "default"  # where new agents go when no tenant is asked for
 _IN_CHUNK = 900  # bound parameters per IN (...) query, under SQLite's old limit of 999
 _PROGRESS_EVERY = 1_000
 
@@ -108,6 +111,11 @@ def _parse_time(value: str) -> datetime:
         raise MemoryInputError(
             f'"at" is {value!r}, which has no time zone; add an offset, e.g. 2026-11-29T12:00:00+00:00.'
         )
+    low, high = MESSAGE_YEARS
+    if not low <= at.year <= high:
+        raise MemoryInputError(
+            f'"at" is {value!r}, which is outside the years {low} to {high}; check the date.'
+        )
     return at
 
 
@@ -123,6 +131,17 @@ def parse_line(raw: str, *, line_no: int, labels: dict[str, str] | None = None) 
     except json.JSONDecodeError as exc:
         raise ImportLineError(
             line_no, f"not valid JSON ({exc.msg} at column {exc.colno})."
+        ) from None
+    except RecursionError:
+        raise ImportLineError(
+            line_no, "the JSON is nested too deeply; each line must be one flat object {...}."
+        ) from None
+    except ValueError:
+        # the only other ValueError json raises: an integer longer than Python converts
+        raise ImportLineError(
+            line_no,
+            f"a number has more than {sys.get_int_max_str_digits():,} digits; "
+            "write long values as text in quotes.",
         ) from None
     if not isinstance(data, dict):
         raise ImportLineError(line_no, "each line must be one JSON object {...}.")
@@ -208,6 +227,18 @@ def read_import_file(path: str | Path, *, on_progress: Progress | None = None) -
     return ImportPlan(records=records, lines=line_no)
 
 
+def import_tenant_slug(slug: str | None) -> str | None:
+    """The tenant slug asked for, checked (None = no tenant asked for)."""
+    from tenancy.services import validate_tenant_slug
+
+    if slug is None:
+        return None
+    try:
+        return validate_tenant_slug(slug)
+    except Refusal as exc:
+        raise MemoryInputError(str(exc)) from None
+
+
 def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -228,14 +259,16 @@ def _batched(items: Iterable[Message], size: int) -> Iterator[list[Message]]:
 def import_records(
     *,
     plan: ImportPlan,
-    tenant_slug: str = "default",
+    tenant_slug: str | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     on_progress: Progress | None = None,
 ) -> ImportResult:
     """Write a validated plan in one transaction; any refusal rolls all of it back.
 
     Creates missing agents (through ``tenancy.services.agent_create``, in the tenant
-    ``tenant_slug``), principals and conversations. New messages of a conversation get
+    ``tenant_slug``, or ``DEFAULT_TENANT`` when it is None), principals and
+    conversations. An agent that exists keeps its tenant: when ``tenant_slug`` names
+    another one, the import is refused (naming both) rather than writing elsewhere. New messages of a conversation get
     ``seq`` in time order (file order breaks ties), after the messages it has already.
     Messages already stored (same conversation and dedupe key) and repeated lines are
     skipped. Query count grows with batches, agents and chunks of ~900 labels, never
@@ -245,6 +278,7 @@ def import_records(
     from tenancy.models import Agent
     from tenancy.services import agent_create, tenant_get_or_create
 
+    tenant_slug = import_tenant_slug(tenant_slug)
     records = plan.records
     first_line: dict[str, int] = {}
     agent_labels: dict[str, str] = {}
@@ -254,11 +288,22 @@ def import_records(
             agent_labels[record.agent_slug] = record.agent_label
 
     # agents: few, so one create call each is fine
-    agents = {a.slug: a for a in Agent.objects.filter(slug__in=list(first_line))}
+    agents = {
+        a.slug: a for a in Agent.objects.filter(slug__in=list(first_line)).select_related("tenant")
+    }
+    if tenant_slug is not None:
+        for slug, agent in agents.items():
+            if agent.tenant.slug != tenant_slug:
+                raise ImportLineError(
+                    first_line[slug],
+                    f"agent {slug!r} exists already in tenant {agent.tenant.slug!r}, not in "
+                    f"tenant {tenant_slug!r}; leave the tenant out to add to it, or give the "
+                    "lines another agent.",
+                )
     agents_created = 0
     missing_agents = [slug for slug in first_line if slug not in agents]
     if missing_agents:
-        tenant, _ = tenant_get_or_create(slug=tenant_slug)
+        tenant, _ = tenant_get_or_create(slug=tenant_slug or DEFAULT_TENANT)
         for slug in missing_agents:
             try:
                 agents[slug] = agent_create(
@@ -424,12 +469,13 @@ def import_records(
 def import_file(
     *,
     path: str | Path,
-    tenant_slug: str = "default",
+    tenant_slug: str | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     on_read: Progress | None = None,
     on_written: Progress | None = None,
 ) -> ImportResult:
     """Validate the whole file, then write it; a bad line means nothing is written."""
+    import_tenant_slug(tenant_slug)  # before reading a large file
     plan = read_import_file(path, on_progress=on_read)
     return import_records(
         plan=plan, tenant_slug=tenant_slug, batch_size=batch_size, on_progress=on_written

@@ -15,6 +15,10 @@ from personaweb.errors import Refusal
 
 MAX_MESSAGE_CHARS = 100_000
 MAX_LABEL_CHARS = 200
+# The years a message may be stamped with: wide enough for any real history, and far
+# from the ends of what Python and the databases hold (year 9999 at -14:00 is year
+# 10000 in UTC, which overflows when it is stored).
+MESSAGE_YEARS = (1900, 2200)
 
 
 class MemoryInputError(Refusal):
@@ -42,14 +46,44 @@ def validate_label(value: str, *, what: str) -> str:
     return value
 
 
+def _kind_of(value: object) -> str:
+    """What a value is, in the words of a JSON file."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
 def validate_message_text(text: object, *, role: str) -> str:
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str):
+        raise MemoryInputError(
+            f"The {role} text must be text (a string in quotes), not {_kind_of(text)}."
+        )
+    if not text.strip():
         raise MemoryInputError(f"The {role} text is empty; send the words of the message.")
     if len(text) > MAX_MESSAGE_CHARS:
         raise MemoryInputError(
             f"The {role} text is {len(text):,} characters long; the limit is {MAX_MESSAGE_CHARS:,}. Split it into several messages."
         )
     return text
+
+
+def message_time_refusal(at: datetime) -> str:
+    """Why ``at`` cannot stamp a message ('' when it can): no time zone, or a year
+    outside ``MESSAGE_YEARS``."""
+    if timezone.is_naive(at):
+        return "it has no time zone; add an offset, e.g. 2026-11-29T12:00:00+00:00."
+    low, high = MESSAGE_YEARS
+    if not low <= at.year <= high:
+        return f"it is outside the years {low} to {high}; check the date."
+    return ""
 
 
 def principal_get_or_create(*, tenant_id: int, external_id: str) -> Principal:
@@ -94,6 +128,8 @@ def record_turn(
         raise MemoryInputError(
             "The time has no time zone; send it with an offset, e.g. 2026-11-29T12:00:00+00:00."
         )
+    if reason := message_time_refusal(at):
+        raise MemoryInputError(f"The time {at.isoformat()} cannot be stored: {reason}")
     principal = principal_get_or_create(
         tenant_id=agent.tenant_id, external_id=principal_external_id
     )
@@ -137,8 +173,9 @@ def record_turn(
     conv.message_count = seq
     conv.last_message_at = max(conv.last_message_at, at)
     update_fields = ["message_count", "last_message_at"]
-    if sealed is not None and conv.sealed != sealed:
-        conv.sealed = sealed
+    if sealed and not conv.sealed:
+        # sealing is one way: sealed=False (or None) leaves a sealed conversation sealed
+        conv.sealed = True
         update_fields.append("sealed")
     conv.save(update_fields=update_fields)
     turns_recorded.send(sender=Message, agent_id=agent.id, turns=1)

@@ -17,6 +17,9 @@ from django import forms
 from persona.services import MAX_REASON_CHARS
 from personaweb.errors import Refusal
 
+PAGE_OUT_OF_DATE = "This page is out of date or incomplete; reload it."
+MAX_VERSION = 2**31 - 1  # an IntegerField column
+
 
 @dataclass(frozen=True)
 class ListSpec:
@@ -58,7 +61,16 @@ class ListEditForm(forms.Form):
         },
         widget=forms.TextInput(attrs={"data-max-chars": MAX_REASON_CHARS, "autocomplete": "off"}),
     )
-    expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    # The version the page was made from (hidden). Missing, broken or out of range means
+    # the page was edited or cut short: one sentence at the top, nothing is written.
+    expected_version = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_VERSION,
+        widget=forms.HiddenInput,
+        error_messages={
+            key: PAGE_OUT_OF_DATE for key in ("required", "invalid", "min_value", "max_value")
+        },
+    )
 
     def __init__(self, *args: Any, spec: ListSpec, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -67,6 +79,10 @@ class ListEditForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        if self.has_error("expected_version"):
+            # a hidden field's error would show nowhere: say it at the top of the form
+            del self.errors["expected_version"]
+            self.add_error(None, PAGE_OUT_OF_DATE)
         try:
             cleaned["items"] = self.spec.validate(self.items)
         except Refusal as exc:

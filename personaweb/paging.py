@@ -7,13 +7,18 @@ import base64
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
 
 PAGE_SIZE = 50
+# What a cursor may hold: the years our rows can have (an edited cursor with year 1 or
+# 9999 overflows when the database adapter moves it to UTC) and the range of a signed
+# 64-bit integer column (SQLite and PostgreSQL refuse a larger parameter).
+CURSOR_YEARS = (1900, 2200)
+CURSOR_INT_RANGE = (-(2**63), 2**63 - 1)
 
 
 def encode_cursor(values: Sequence[Any]) -> str:
@@ -26,7 +31,9 @@ def encode_cursor(values: Sequence[Any]) -> str:
 def decode_cursor(token: str | None, *, kinds: Sequence[type]) -> list[Any] | None:
     """The values of a cursor made by ``encode_cursor``, or None when absent or broken.
 
-    A broken cursor (edited by hand) starts from the first page instead of failing.
+    A broken cursor (edited by hand) starts from the first page instead of failing:
+    so does a time without a zone or outside ``CURSOR_YEARS``, or a number outside
+    ``CURSOR_INT_RANGE``.
     """
     if not token:
         return None
@@ -39,12 +46,14 @@ def decode_cursor(token: str | None, *, kinds: Sequence[type]) -> list[Any] | No
     out: list[Any] = []
     for value, kind in zip(raw, kinds, strict=True):
         if kind is datetime:
-            parsed = parse_datetime(value) if isinstance(value, str) else None
+            parsed = _cursor_time(value)
             if parsed is None:
                 return None
             out.append(parsed)
         elif kind is int:
-            if not isinstance(value, int):
+            if not isinstance(value, int) or isinstance(value, bool):
+                return None
+            if not CURSOR_INT_RANGE[0] <= value <= CURSOR_INT_RANGE[1]:
                 return None
             out.append(value)
         else:
@@ -52,6 +61,22 @@ def decode_cursor(token: str | None, *, kinds: Sequence[type]) -> list[Any] | No
                 return None
             out.append(value)
     return out
+
+
+def _cursor_time(value: Any) -> datetime | None:
+    """An aware time from a cursor, in UTC, or None when it cannot be one of our rows'."""
+    if not isinstance(value, str):
+        return None
+    try:
+        parsed = parse_datetime(value)
+    except ValueError:  # well formed but impossible, e.g. month 13
+        return None
+    if parsed is None or parsed.tzinfo is None or parsed.utcoffset() is None:
+        return None
+    low, high = CURSOR_YEARS
+    if not low <= parsed.year <= high:
+        return None
+    return parsed.astimezone(UTC)
 
 
 def keyset_after(fields: Sequence[tuple[str, bool]], values: Sequence[Any]) -> Q:

@@ -269,6 +269,17 @@ def _waiting_for(agent: Any) -> list[Proposal]:
     return proposals
 
 
+def _page_number(value: str) -> int | None:
+    """A version number from the query string, or None (the first page) when it is not
+    plain ASCII digits of a size a version can have: an edited link shows the first page.
+
+    ``str.isdigit`` alone is not enough: it is true for "²" and "٣", which ``int`` refuses.
+    """
+    if not (value.isascii() and value.isdigit()) or len(value) > 18:
+        return None
+    return int(value) or None
+
+
 @require_GET
 @login_required
 def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
@@ -286,7 +297,7 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     latest = _latest_applied(agent)
     entries, older = _timeline(
         agent,
-        before=int(before) if before.isdigit() else None,
+        before=_page_number(before),
         undo_version=latest.applied_version if latest else None,
     )
     context: dict[str, Any] = {
@@ -296,7 +307,7 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "entries": entries,
         "older": older,
         "latest_applied": latest,
-        "is_first_page": not before,
+        "is_first_page": _page_number(before) is None,
         "can_edit_guardrails": is_operator(request.user),
         "can_edit_rules": is_rule_owner(request.user, agent, settings),
         "can_review": is_reviewer(request.user),

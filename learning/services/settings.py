@@ -58,13 +58,27 @@ def _field_clean(key: str, value: Any) -> Any:
     return value
 
 
+_FAR = 10**18
+
+
 def _as_int(key: str, value: Any) -> int:
     if isinstance(value, bool):
         raise LearningInputError(f"{key} must be a whole number, not {value!r}.")
+    low, high = INT_LIMITS[key]
+    far = LearningInputError(
+        f"{key} is far outside its limits; give a whole number from {low} to {high}."
+    )
+    if isinstance(value, int):
+        if abs(value) > _FAR:  # also keeps a huge number out of the message
+            raise far
+        return _field_clean(key, value)
     text = str(value).strip()
-    if not isinstance(value, int) and (len(text) > 20 or not re.fullmatch(r"[+-]?\d+", text)):
-        raise LearningInputError(f"{key} must be a whole number; {value!r} is not one.")
-    return _field_clean(key, int(text) if not isinstance(value, int) else value)
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise LearningInputError(f"{key} must be a whole number; {shown} is not one.")
+    if len(text.lstrip("+-").lstrip("0")) > 18:  # beyond every limit and any database column
+        raise far
+    return _field_clean(key, int(text))
 
 
 def _as_bool(key: str, value: Any) -> bool:

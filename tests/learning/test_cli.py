@@ -150,3 +150,24 @@ def test_rule_approval_by_a_name_with_no_account_is_refused(agent):
 def test_settings_refuse_rule_owners_with_no_account(agent):
     error = fails("settings", "helper", "--set", "rule_owners=ghost")
     assert error.returncode == 2 and "No account is called ghost" in str(error)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "99999999999999999999999",
+        "9223372036854775808",
+        "-99999999999999999999",
+        "1" * 5000,
+        "x" * 5000,
+    ],
+)
+def test_settings_with_a_huge_number_exit_2_with_a_sentence(agent, value):
+    """Above 2^63 (issue 9, finding 5): a message and exit 2, never a traceback."""
+    from learning.models import LearningSettings
+
+    error = fails("settings", "helper", "--set", f"every_hours={value}")
+    assert error.returncode == 2
+    assert "every_hours" in str(error) and len(str(error)) < 300
+    assert "a whole number from 0 to" in str(error) or value == "x" * 5000
+    assert LearningSettings.objects.get(agent=agent).every_hours == 24

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -147,3 +147,55 @@ def test_record_turn_schedules_embedding_after_commit(
             agent=agent, principal_external_id="ana", conversation="c-1", user_text="hi", at=T0
         )
     assert calls == [1]
+
+
+def test_record_turn_never_unseals_a_conversation(agent):
+    """Sealing is one way: only sealed=True changes the flag (issue 9, finding 6)."""
+    record_turn(
+        agent=agent,
+        principal_external_id="ana",
+        conversation="c-1",
+        user_text="private",
+        sealed=True,
+    )
+    for sealed in (False, None):
+        result = record_turn(
+            agent=agent,
+            principal_external_id="ana",
+            conversation="c-1",
+            user_text="still private",
+            sealed=sealed,
+        )
+        assert result.conversation.sealed is True
+        assert Conversation.objects.get(agent=agent, external_id="c-1").sealed is True
+
+
+def test_record_turn_seals_an_open_conversation_with_sealed_true(agent):
+    record_turn(agent=agent, principal_external_id="ana", conversation="c-1", user_text="hello")
+    record_turn(
+        agent=agent, principal_external_id="ana", conversation="c-1", user_text="now", sealed=True
+    )
+    assert Conversation.objects.get(agent=agent, external_id="c-1").sealed is True
+
+
+@pytest.mark.parametrize(
+    "at",
+    [
+        datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=-14))),
+        datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=14))),
+        datetime(1899, 12, 31, tzinfo=UTC),
+    ],
+)
+def test_record_turn_refuses_a_time_outside_the_years_kept(agent, at):
+    with pytest.raises(MemoryInputError, match="outside the years 1900 to 2200"):
+        record_turn(
+            agent=agent, principal_external_id="ana", conversation="c-1", user_text="hi", at=at
+        )
+    assert not Conversation.objects.exists()
+
+
+@pytest.mark.parametrize("text", [7, 2.5, ["hi"], {"a": 1}, None, True])
+def test_record_turn_says_text_that_is_not_a_string_must_be_text(agent, text):
+    with pytest.raises(MemoryInputError, match="must be text") as exc:
+        record_turn(agent=agent, principal_external_id="ana", conversation="c-1", user_text=text)
+    assert "empty" not in str(exc.value)

@@ -43,8 +43,11 @@ class Command(BaseCommand):
         )
         imp.add_argument(
             "--tenant",
-            default="default",
-            help="tenant slug for agents the file creates (default: 'default'; created if needed)",
+            default=None,
+            help=(
+                "tenant slug for agents the file creates (default: 'default'; created if "
+                "needed); an agent that exists in another tenant is an error"
+            ),
         )
 
         emb = actions.add_parser("embed", help="Compute the embeddings of waiting messages now.")
@@ -69,12 +72,13 @@ class Command(BaseCommand):
         )
 
     def import_file(self, options: dict[str, Any]) -> None:
-        from memory.importer import import_records, read_import_file
+        from memory.importer import import_records, import_tenant_slug, read_import_file
 
         path = options["file"]
         if options["batch"] < 1:
             raise CommandError("--batch must be at least 1.", returncode=EXIT_BAD_INPUT)
         try:
+            import_tenant_slug(options["tenant"])  # before reading a large file
             with self._bar(desc="checking", unit=" lines") as bar:
                 plan = read_import_file(path, on_progress=bar.update)
             with self._bar(desc="importing", unit=" msg", total=len(plan.records)) as bar:
