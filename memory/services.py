@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memory.models import Conversation, Message, Principal
-from memory.signals import turns_recorded
+from memory.signals import conversation_sealed, turns_recorded
 from personaweb.errors import Refusal
 
 MAX_MESSAGE_CHARS = 100_000
@@ -173,11 +173,14 @@ def record_turn(
     conv.message_count = seq
     conv.last_message_at = max(conv.last_message_at, at)
     update_fields = ["message_count", "last_message_at"]
-    if sealed and not conv.sealed:
+    newly_sealed = bool(sealed) and not conv.sealed
+    if newly_sealed:
         # sealing is one way: sealed=False (or None) leaves a sealed conversation sealed
         conv.sealed = True
         update_fields.append("sealed")
     conv.save(update_fields=update_fields)
     turns_recorded.send(sender=Message, agent_id=agent.id, turns=1)
+    if newly_sealed:
+        conversation_sealed.send(sender=Conversation, conversation=conv)
     transaction.on_commit(schedule_embedding)
     return TurnResult(conversation=conv, messages=messages, created_conversation=created)

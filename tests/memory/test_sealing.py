@@ -107,3 +107,19 @@ def test_settings_form_refuses_a_model_url_off_the_allow_list():
     form = LearningSettingsForm(data)
     assert not form.is_valid()
     assert "LEARNING_MODEL_ALLOWED_URLS" in " ".join(form.errors["model_base_url"])
+
+
+def test_sealing_through_record_turn_drops_quoting_proposals(waiting):
+    from memory.services import record_turn
+
+    cid = waiting.evidence[0]["conversation_id"]
+    conv = Conversation.objects.get(pk=cid)
+    record_turn(
+        agent=conv.agent,
+        principal_external_id=conv.principal.external_id,
+        conversation=conv.external_id,
+        user_text="One more thing about this order please",
+        sealed=True,
+    )
+    waiting.refresh_from_db()
+    assert waiting.status == Proposal.Status.DROPPED
