@@ -153,7 +153,9 @@ def _database_url(sd: dict) -> str:
 @pytest.mark.skipif(
     not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (the PostgreSQL + Redis leg)"
 )
-def test_twenty_review_tasks_at_once_run_the_model_once(transactional_db, tenant, tmp_path: Path):
+def test_twenty_review_tasks_at_once_run_the_model_once(
+    transactional_db, tenant, tmp_path: Path, settings
+):
     from django.db import connection
 
     from personaweb.celery import app
@@ -165,6 +167,7 @@ def test_twenty_review_tasks_at_once_run_the_model_once(transactional_db, tenant
     try:
         # the model takes a while, so the other tasks arrive while the review runs
         fake.answer({"sleep": 1.5, "content": '{"field": null, "sentence": "", "evidence": []}'})
+        settings.LEARNING_MODEL_ALLOWED_URLS = [fake.base_url]
         agent = make_agent(tenant=tenant, slug="busy")
         learning_on(
             agent, mode="on", proposer="openai", model_base_url=fake.base_url, model_name="m"
@@ -177,6 +180,7 @@ def test_twenty_review_tasks_at_once_run_the_model_once(transactional_db, tenant
             PYTHONUNBUFFERED="1",
             PERSONAWEB_VAR_DIR=str(tmp_path / "var"),
             LEARNING_MODEL_TIMEOUT="30",
+            LEARNING_MODEL_ALLOWED_URLS=fake.base_url,
         )
         log = tmp_path / "worker.log"
         argv = [
