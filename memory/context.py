@@ -256,11 +256,15 @@ def build_context(
     query: str,
     now: datetime,
     limit: int = 10,
-    use_embeddings: bool = True,
+    use_embeddings: bool | None = None,
     use_time_facet: bool = True,
     max_sensitivity: str = "confidential",
 ) -> ContextPack:
     """The pack for one question about one person of ``agent``'s tenant (no writes)."""
+    from memory.services_beliefs import embeddings_enabled
+
+    if use_embeddings is None:
+        use_embeddings = embeddings_enabled()
     limit = max(1, min(int(limit), 100))
     level = SENSITIVITY_BY_NAME.get(max_sensitivity, Sensitivity.CONFIDENTIAL)
     is_time = time_intent(query)
