@@ -268,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--no-embed", action="store_true", help="words only (no model)")
+    parser.add_argument("--only", default=None, help="run only this configuration (by name)")
     args = parser.parse_args(argv)
     beliefs = load_beliefs()
     queries = load_queries({b.key for b in beliefs})
@@ -283,6 +284,7 @@ def main(argv: list[str] | None = None) -> int:
         results = {
             name: evaluate(queries, beliefs, ids, embeddings=emb, time_facet=facet)
             for name, emb, facet in configs
+            if args.only is None or name == args.only
         }
     report = {
         "beliefs": len(beliefs),

@@ -90,6 +90,43 @@ class MemorySource(models.TextChoices):
 #: Retention: exp(-days since reinforcement / stability). A new belief starts with
 #: ``INITIAL_STABILITY_DAYS``; each reinforcement multiplies it by ``REINFORCE_FACTOR``.
 INITIAL_STABILITY_DAYS = 30.0
+#: Durable kinds of fact start with a longer stability (who someone is does not fade in
+#: a month the way a passing state does); the rest start at ``INITIAL_STABILITY_DAYS``.
+STABILITY_BY_CATEGORY = {
+    **dict.fromkeys(
+        (
+            "identity",
+            "boundaries",
+            "constraints",
+            "expertise",
+            "explicit_facts",
+            "interpersonal",
+            "decision_style",
+            "traits",
+        ),
+        365.0,
+    ),
+    **dict.fromkeys(
+        (
+            "likes",
+            "dislikes",
+            "interests",
+            "style_notes",
+            "behavior_patterns",
+            "habit",
+            "goals",
+            "projects",
+        ),
+        90.0,
+    ),
+    "state": 7.0,
+}
+
+
+def initial_stability(category: str) -> float:
+    return STABILITY_BY_CATEGORY.get(category, INITIAL_STABILITY_DAYS)
+
+
 REINFORCE_FACTOR = 1.8
 MAX_STABILITY_DAYS = 3650.0
 

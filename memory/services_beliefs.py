@@ -41,6 +41,7 @@ from memory.models_beliefs import (
     BeliefCategory,
     MemorySource,
     category_track,
+    initial_stability,
 )
 from memory.safety.injection import scan
 from memory.safety.secrets import refuse_secrets
@@ -400,6 +401,7 @@ def belief_write(
             valid_from=start,
             valid_until=until,
             due_at=due_at,
+            stability_days=initial_stability(category),
             last_reinforced_at=now,
             evidence_message=proof.message,
             evidence_quote=proof.quote,
