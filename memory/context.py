@@ -284,24 +284,18 @@ def build_context(
     if principal is None:
         return pack
 
-    rows = list(
-        Belief.objects.filter(
-            tenant_id=agent.tenant_id,
-            principal_id=principal.id,
-            status=Belief.Status.ACTIVE,
-            sensitivity__lte=level,
-        ).values_list(*_FIELDS)
+    candidates = Belief.objects.filter(
+        tenant_id=agent.tenant_id,
+        principal_id=principal.id,
+        status=Belief.Status.ACTIVE,
+        sensitivity__lte=level,
     )
     # what may answer: never an ended belief for the present, a future one only for time
-    kept = []
-    for row in rows:
-        valid_from, valid_until = row[5], row[6]
-        if valid_until is not None and valid_until < now and not is_past:
-            continue
-        if valid_from is not None and valid_from > now and not is_time:
-            continue
-        kept.append(row)
-    rows = kept
+    if not is_past:
+        candidates = candidates.exclude(valid_until__lt=now)
+    if not is_time:
+        candidates = candidates.exclude(valid_from__gt=now)
+    rows = list(candidates.values_list(*_FIELDS))
 
     query_terms = _terms(query)
     n = len(rows)
@@ -324,16 +318,17 @@ def build_context(
     cosine: np.ndarray | None = None
     cos_norm = np.zeros(n, dtype=np.float64)
     if use_embeddings and n:
-        from memory.embeddings import DIM, unpack_vector
+        from memory.embeddings import DIM, VECTOR_DTYPE
 
         qvec = _query_vector(query)
+        has = np.fromiter(
+            (row[13] is not None and len(row[13]) == DIM * 4 for row in rows), dtype=bool, count=n
+        )
         matrix = np.zeros((n, DIM), dtype=np.float32)
-        has = np.zeros(n, dtype=bool)
-        for i, row in enumerate(rows):
-            if row[13] is not None:
-                matrix[i] = unpack_vector(row[13])
-                has[i] = True
         if has.any():
+            # one buffer for all stored vectors (float32, little endian) instead of n copies
+            blob = b"".join(bytes(row[13]) for row, ok in zip(rows, has, strict=True) if ok)
+            matrix[has] = np.frombuffer(blob, dtype=VECTOR_DTYPE).reshape(-1, DIM)
             cosine = matrix @ qvec
             present = cosine[has]
             low, high = float(present.min()), float(present.max())
@@ -347,67 +342,69 @@ def build_context(
         similarity = lexical.copy()
 
     window = time_window(query, now) if is_time and use_time_facet else None
-    items: list[PackItem] = []
-    pinned: list[PackItem] = []
-    for i, row in enumerate(rows):
-        (bid, category, statement, confidence, count, valid_from, valid_until, due_at) = row[:8]
-        stability, reinforced = row[8], row[9]
-        elapsed = max((now - reinforced).total_seconds(), 0.0) / 86_400
-        retention = math.exp(-elapsed / max(stability, 1e-6))
-        sim = float(similarity[i])
+    # scores for every candidate as arrays; items are built only for what is returned
+    now_ts = now.timestamp()
+    reinforced = np.fromiter((row[9].timestamp() for row in rows), dtype=np.float64, count=n)
+    stability = np.fromiter((row[8] for row in rows), dtype=np.float64, count=n)
+    retention = np.exp(-np.maximum(now_ts - reinforced, 0.0) / 86_400 / np.maximum(stability, 1e-6))
+    timed = np.zeros(n, dtype=bool)
+    if window is not None:
+        for i, row in enumerate(rows):
+            if any(t is not None and window[0] <= t <= window[1] for t in (row[7], row[5], row[6])):
+                timed[i] = True
+        similarity = np.where(
+            timed,
+            np.maximum(
+                similarity, TIME_FACET_SIMILARITY + (1 - TIME_FACET_SIMILARITY) * similarity
+            ),
+            similarity,
+        )
+    scores = (SIM_FLOOR + SIM_WEIGHT * similarity) * (RET_FLOOR + RET_WEIGHT * retention)
+    confidence = np.fromiter((row[3] for row in rows), dtype=np.float64, count=n)
+    ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=n)
+    # best score first; higher confidence, then lower id break ties (stable and total)
+    order = np.lexsort((ids, -confidence, -scores))[:limit] if n else np.zeros(0, dtype=np.int64)
+
+    def item(i: int, *, with_evidence: bool) -> PackItem:
+        (bid, category, statement, conf, count, valid_from, valid_until, due_at) = rows[i][:8]
         reasons = []
         if lexical[i] > 0:
             reasons.append(f"words {lexical[i]:.2f}")
         if cosine is not None:
             reasons.append(f"meaning {cos_norm[i]:.2f}")
-        if window is not None:
-            marks = [t for t in (due_at, valid_from, valid_until) if t is not None]
-            if any(window[0] <= t <= window[1] for t in marks):
-                sim = max(sim, TIME_FACET_SIMILARITY + (1 - TIME_FACET_SIMILARITY) * sim)
-                reasons.append("time facet: " + _when(due_at, valid_from, valid_until))
+        if timed[i]:
+            reasons.append("time facet: " + _when(due_at, valid_from, valid_until))
         if valid_until is not None and valid_until < now:
             reasons.append(f"ended {valid_until:%Y-%m-%d}")
-        reasons.append(f"retention {retention:.2f}")
-        item = PackItem(
+        reasons.append(f"retention {retention[i]:.2f}")
+        return PackItem(
             id=bid,
             category=category,
             statement=statement,
-            score=seed_score(sim, retention),
-            similarity=sim,
+            score=float(scores[i]),
+            similarity=float(similarity[i]),
             lexical=float(lexical[i]),
             cosine=None if cosine is None else float(cosine[i]),
-            retention=retention,
-            confidence=confidence,
+            retention=float(retention[i]),
+            confidence=conf,
             corroboration_count=count,
             why=", ".join(reasons),
             pinned=category in PINNED_CATEGORIES,
             valid_from=valid_from,
             valid_until=valid_until,
             due_at=due_at,
-            evidence_quote=row[10] or None,
-            evidence_message_id=row[11],
-            source_host=row[12],
+            evidence_quote=(rows[i][10] or None) if with_evidence else None,
+            evidence_message_id=rows[i][11] if with_evidence else None,
+            source_host=rows[i][12],
         )
-        items.append(item)
-        if item.pinned:
-            pinned.append(item)
 
-    items.sort(key=lambda it: (-it.score, -it.confidence, it.id))
-    ranked = items[:limit]
-    pack.items = [
-        it if k < EVIDENCE_FOR_FIRST else _without_evidence(it) for k, it in enumerate(ranked)
-    ]
-    pinned.sort(key=lambda it: (-it.confidence * it.retention, it.id))
-    pack.pinned = [_without_evidence(it) for it in pinned[:MAX_PINNED]]
+    pack.items = [item(int(i), with_evidence=k < EVIDENCE_FOR_FIRST) for k, i in enumerate(order)]
+    pinned_rows = [i for i, row in enumerate(rows) if row[1] in PINNED_CATEGORIES]
+    pinned_rows.sort(key=lambda i: (-rows[i][3] * retention[i], rows[i][0]))
+    pack.pinned = [item(i, with_evidence=False) for i in pinned_rows[:MAX_PINNED]]
     pack.agenda = _agenda(principal.id, now)
     pack.routine_probes = _routine_probes(principal.id, now)
     return pack
-
-
-def _without_evidence(item: PackItem) -> PackItem:
-    from dataclasses import replace
-
-    return replace(item, evidence_quote=None, evidence_message_id=None)
 
 
 def _when(due_at: datetime | None, start: datetime | None, end: datetime | None) -> str:
