@@ -29,12 +29,33 @@ from datetime import UTC, datetime, timedelta  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 NOW = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)
-SUBJECTS = (
-    "green tea, black coffee, jazz records, trail running, the garden, board games, "
-    "the design system, the quarterly report, Lisbon, Porto, the cat, the sourdough, "
-    "film cameras, the marathon, German lessons, the mobile app, ceramics, the budget, "
-    "the school run, the van, the dentist, the passport, fado, sushi, the rooftop"
-).split(", ")
+SUBJECTS = [
+    "green tea",
+    "black coffee",
+    "jazz records",
+    "trail running",
+    "the garden",
+    "board games",
+    "the design system",
+    "the quarterly report",
+    "Lisbon",
+    "Porto",
+    "the cat",
+    "the sourdough",
+    "film cameras",
+    "the marathon",
+    "German lessons",
+    "the mobile app",
+    "ceramics",
+    "the budget",
+    "the school run",
+    "the van",
+    "the dentist",
+    "the passport",
+    "fado",
+    "sushi",
+    "the rooftop",
+]
 FRAMES = (
     "Likes {} a lot",
     "Talks about {} every week",
@@ -93,7 +114,9 @@ def fill(n: int) -> object:
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     TextEmbedding.objects.bulk_create(
         [
-            TextEmbedding(sha256=text_sha256(s), model_name=MODEL_NAME, dim=DIM, vector=pack_vector(v))
+            TextEmbedding(
+                sha256=text_sha256(s), model_name=MODEL_NAME, dim=DIM, vector=pack_vector(v)
+            )
             for s, v in zip(statements, vectors, strict=True)
         ],
         batch_size=1000,
@@ -169,7 +192,9 @@ def main(argv: list[str] | None = None) -> int:
         ]
         if not args.no_embed:
             run(agent, ["warm the model up"], embeddings=True)
-            print(_report("words + embeddings (query embedded)", run(agent, queries, embeddings=True)))
+            print(
+                _report("words + embeddings (query embedded)", run(agent, queries, embeddings=True))
+            )
         print(_report("words only", run(agent, queries, embeddings=False)))
     return 0
 
