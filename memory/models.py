@@ -171,3 +171,19 @@ class EntityFact(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entity} ({self.kind})"
+
+
+# The memory kernel (beliefs, intentions, routines) lives in its own module.
+from memory.models_beliefs import Belief, Intention, Routine  # noqa: E402
+
+__all__ = [
+    "Belief",
+    "Conversation",
+    "ConversationSummary",
+    "EntityFact",
+    "Intention",
+    "Message",
+    "Principal",
+    "Routine",
+    "TextEmbedding",
+]

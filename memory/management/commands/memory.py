@@ -3,14 +3,21 @@
 Actions:
   import FILE [--batch N] [--tenant SLUG]   load a JSONL file of messages
   embed [--limit N]                         embed waiting messages now
+  beliefs import FILE [--tenant SLUG]       load a JSONL file of beliefs
+  beliefs list AGENT --principal P [--json] [--all]
+                                            a person's beliefs
+  context AGENT --principal P --query Q [--now ISO] [--limit N] [--json] [--no-embed]
+                                            what build_context recalls for a question
 
 Exit codes: 0 done, 2 bad input (a bad line, a missing file), 1 anything else.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from argparse import ArgumentParser
+from datetime import datetime
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
@@ -23,7 +30,10 @@ EXIT_BAD_INPUT = 2
 
 class Command(BaseCommand):
     verbosity = 1
-    help = "Conversation memory: import messages from a JSONL file, embed waiting messages."
+    help = (
+        "Conversation memory: import messages, embed them; import and list beliefs; "
+        "show what build_context recalls for a question."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -53,6 +63,39 @@ class Command(BaseCommand):
         emb = actions.add_parser("embed", help="Compute the embeddings of waiting messages now.")
         emb.add_argument("--limit", type=int, default=None, help="stop after this many messages")
 
+        beliefs = actions.add_parser("beliefs", help="Import or list beliefs about people.")
+        what = beliefs.add_subparsers(dest="beliefs_action", required=True, metavar="ACTION")
+        bimp = what.add_parser(
+            "import",
+            help="Import beliefs from a JSONL file (one belief per line).",
+            description=(
+                'Each line: {"agent", "principal", "category", "statement", "confidence", '
+                '"source"} and optionally "valid_from", "valid_until", "due", "sensitivity". '
+                "Every line is checked before anything is written; a restatement corroborates "
+                "the belief it repeats."
+            ),
+        )
+        bimp.add_argument("file", help="path of the JSONL file")
+        bimp.add_argument(
+            "--tenant", default="default", help="tenant slug for agents the file creates"
+        )
+        blist = what.add_parser("list", help="List a person's beliefs.")
+        blist.add_argument("agent", help="agent slug")
+        blist.add_argument("--principal", required=True, help="the person's external id")
+        blist.add_argument("--json", action="store_true", help="print JSON")
+        blist.add_argument(
+            "--all", action="store_true", help="also superseded, retired and deleted beliefs"
+        )
+
+        ctx = actions.add_parser("context", help="What the assistant would recall for a question.")
+        ctx.add_argument("agent", help="agent slug")
+        ctx.add_argument("--principal", required=True, help="the person's external id")
+        ctx.add_argument("--query", required=True, help="the person's message")
+        ctx.add_argument("--now", default=None, help="ISO time to answer at (default: now)")
+        ctx.add_argument("--limit", type=int, default=10, help="items in the pack (1-100)")
+        ctx.add_argument("--json", action="store_true", help="print JSON")
+        ctx.add_argument("--no-embed", action="store_true", help="rank on words only")
+
     def handle(self, *args: Any, **options: Any) -> None:
         self.verbosity = options["verbosity"]
         action = options["action"]
@@ -60,9 +103,16 @@ class Command(BaseCommand):
             self.import_file(options)
         elif action == "embed":
             self.embed(options)
+        elif action == "beliefs" and options["beliefs_action"] == "import":
+            self.beliefs_import(options)
+        elif action == "beliefs":
+            self.beliefs_list(options)
+        elif action == "context":
+            self.context(options)
         else:  # argparse refuses unknown actions; kept for call_command misuse
             raise CommandError(
-                f"Unknown action {action!r}; use import or embed.", returncode=EXIT_BAD_INPUT
+                f"Unknown action {action!r}; use import, embed, beliefs or context.",
+                returncode=EXIT_BAD_INPUT,
             )
 
     def _bar(self, **kwargs: Any) -> tqdm:
@@ -118,3 +168,95 @@ class Command(BaseCommand):
                 done += linked
                 bar.update(linked)
         self.stdout.write(f"Embedded {done:,} messages; {waiting - done:,} still waiting.")
+
+    # --- the memory kernel -------------------------------------------------------------
+
+    def _agent(self, slug: str) -> Any:
+        from tenancy.models import Agent
+
+        agent = Agent.objects.filter(slug=slug).first()
+        if agent is None:
+            raise CommandError(f"No agent with the slug {slug!r}.", returncode=EXIT_BAD_INPUT)
+        return agent
+
+    def _now(self, value: str | None) -> datetime:
+        from django.utils import timezone
+
+        if value is None:
+            return timezone.now()
+        try:
+            now = datetime.fromisoformat(value)
+        except ValueError:
+            raise CommandError(
+                f"--now {value!r} is not an ISO-8601 time; write e.g. 2026-11-29T12:00:00+00:00.",
+                returncode=EXIT_BAD_INPUT,
+            ) from None
+        if timezone.is_naive(now):
+            raise CommandError(
+                f"--now {value!r} has no time zone; add an offset, e.g. +00:00.",
+                returncode=EXIT_BAD_INPUT,
+            )
+        return now
+
+    def beliefs_import(self, options: dict[str, Any]) -> None:
+        from memory.importer_beliefs import import_beliefs, read_beliefs_file
+
+        path = options["file"]
+        try:
+            records, lines = read_beliefs_file(path)
+            result = import_beliefs(records=records, lines=lines, tenant_slug=options["tenant"])
+        except MemoryInputError as exc:
+            raise CommandError(
+                f"{path}: {exc} Nothing was imported.", returncode=EXIT_BAD_INPUT
+            ) from None
+        self.stdout.write(
+            f"Imported {len(records):,} beliefs from {result.lines:,} lines: {result.created} new, "
+            f"{result.corroborated} corroborated, {result.superseded} superseding an older one; "
+            f"created {result.agents_created} agents."
+        )
+
+    def beliefs_list(self, options: dict[str, Any]) -> None:
+        from django.utils import timezone
+
+        from memory.importer_beliefs import belief_as_dict
+        from memory.models import Belief
+
+        agent = self._agent(options["agent"])
+        rows = Belief.objects.filter(
+            tenant_id=agent.tenant_id, principal__external_id=options["principal"]
+        ).order_by("category", "-last_reinforced_at", "id")
+        if not options["all"]:
+            rows = rows.filter(status=Belief.Status.ACTIVE)
+        now = timezone.now()
+        data = [belief_as_dict(b, now=now) for b in rows]
+        if options["json"]:
+            self.stdout.write(json.dumps({"beliefs": data}, ensure_ascii=False, indent=2))
+            return
+        if not data:
+            self.stdout.write(f"No beliefs about {options['principal']!r}.")
+        for item in data:
+            until = f" until {item['valid_until'][:10]}" if item["valid_until"] else ""
+            self.stdout.write(
+                f"#{item['id']:<6} {item['category']:<17} {item['statement']}"
+                f"  [{item['status']}, confidence {item['confidence']:.2f}, "
+                f"x{item['corroboration_count']}, retention {item['retention']:.2f}{until}]"
+            )
+
+    def context(self, options: dict[str, Any]) -> None:
+        from memory.context import build_context, render_context
+
+        agent = self._agent(options["agent"])
+        if not 1 <= options["limit"] <= 100:
+            raise CommandError("--limit must be from 1 to 100.", returncode=EXIT_BAD_INPUT)
+        pack = build_context(
+            agent=agent,
+            principal_external_id=options["principal"],
+            query=options["query"],
+            now=self._now(options["now"]),
+            limit=options["limit"],
+            use_embeddings=False if options["no_embed"] else None,
+        )
+        if options["json"]:
+            self.stdout.write(json.dumps(pack.as_dict(), ensure_ascii=False, indent=2))
+        else:
+            self.stdout.write(render_context(pack))

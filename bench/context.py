@@ -1,0 +1,203 @@
+"""Latency of ``build_context`` with 10,000 beliefs about one person:
+``python bench/context.py [--beliefs N] [--queries N] [--no-embed]``.
+
+A throwaway SQLite database (``DATABASE_URL`` is ignored) gets N active beliefs about
+one person (statements made from word lists, spread over the 17 categories, some with
+due times and validity windows), written with ``bulk_create`` (the writer's dedup is
+not what is measured) and each with a stored vector (random unit vectors: the cost of
+reading and scoring them is the same as real ones). Then every query (all distinct,
+so each is embedded with the real model: its cost is included) runs through
+``build_context`` and the p50 / p95 / max wall times are printed, with embeddings and
+words only. The model is loaded (and one query run) before timing. Wall-clock on
+whatever machine runs it; printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# bench/ holds secrets.py (a bench of its own) that would shadow the standard module
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import statistics  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from datetime import UTC, datetime, timedelta  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+NOW = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)
+SUBJECTS = [
+    "green tea",
+    "black coffee",
+    "jazz records",
+    "trail running",
+    "the garden",
+    "board games",
+    "the design system",
+    "the quarterly report",
+    "Lisbon",
+    "Porto",
+    "the cat",
+    "the sourdough",
+    "film cameras",
+    "the marathon",
+    "German lessons",
+    "the mobile app",
+    "ceramics",
+    "the budget",
+    "the school run",
+    "the van",
+    "the dentist",
+    "the passport",
+    "fado",
+    "sushi",
+    "the rooftop",
+]
+FRAMES = (
+    "Likes {} a lot",
+    "Talks about {} every week",
+    "Wants to improve at {}",
+    "Has strong opinions on {}",
+    "Spends weekends on {}",
+    "Asked for help with {}",
+    "Does not enjoy {} in winter",
+    "Is planning something around {}",
+)
+QUERIES = (
+    "What does she think about {}?",
+    "Anything I should know before we discuss {}?",
+    "When is the next thing due for {}?",
+    "Does she still care about {}?",
+)
+
+
+def _setup(tmp: Path) -> None:
+    os.environ["DJANGO_SETTINGS_MODULE"] = "personaweb.settings"
+    os.environ["SQLITE_PATH"] = str(tmp / "bench.sqlite3")
+    os.environ["PERSONAWEB_VAR_DIR"] = str(tmp / "var")
+    os.environ.setdefault("DEBUG", "1")
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        os.environ.pop(name, None)
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def fill(n: int) -> object:
+    import numpy as np
+    from django.core.management import call_command
+
+    from memory.embeddings import DIM, MODEL_NAME, pack_vector
+    from memory.models import Belief, Principal, TextEmbedding
+    from memory.models_beliefs import BeliefCategory, initial_stability
+    from memory.services import text_sha256
+    from tenancy.services import agent_create, tenant_get_or_create
+
+    call_command("migrate", verbosity=0)
+    tenant, _ = tenant_get_or_create(slug="bench")
+    agent = agent_create(tenant=tenant, name="Context bench", slug="context-bench")
+    principal = Principal.objects.create(tenant=tenant, external_id="ana")
+    Principal.objects.create(tenant=tenant, external_id="ben")
+    rng = np.random.default_rng(7)
+    categories = BeliefCategory.values
+    statements = []
+    for i in range(n):
+        subject = SUBJECTS[i % len(SUBJECTS)]
+        frame = FRAMES[(i // len(SUBJECTS)) % len(FRAMES)]
+        statements.append(f"{frame.format(subject)} (note {i})")
+    vectors = rng.normal(size=(n, DIM)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    TextEmbedding.objects.bulk_create(
+        [
+            TextEmbedding(
+                sha256=text_sha256(s), model_name=MODEL_NAME, dim=DIM, vector=pack_vector(v)
+            )
+            for s, v in zip(statements, vectors, strict=True)
+        ],
+        batch_size=1000,
+    )
+    emb_ids = dict(TextEmbedding.objects.values_list("sha256", "id"))
+    rows = []
+    for i, statement in enumerate(statements):
+        category = categories[i % len(categories)]
+        written = NOW - timedelta(days=int(rng.integers(0, 400)))
+        rows.append(
+            Belief(
+                tenant=tenant,
+                principal=principal,
+                agent=agent,
+                category=category,
+                statement=statement,
+                confidence=0.8,
+                stability_days=initial_stability(category),
+                last_reinforced_at=written,
+                valid_until=NOW - timedelta(days=3) if i % 23 == 0 else None,
+                due_at=NOW + timedelta(days=int(i % 40)) if i % 17 == 0 else None,
+                text_sha256=text_sha256(statement),
+                embedding_id=emb_ids[text_sha256(statement)],
+                created_at=written,
+                updated_at=written,
+            )
+        )
+    Belief.objects.bulk_create(rows, batch_size=1000)
+    return agent
+
+
+def run(agent: object, queries: list[str], *, embeddings: bool) -> list[float]:
+    from memory.context import build_context
+
+    times = []
+    for query in queries:
+        t0 = time.perf_counter()
+        build_context(
+            agent=agent,
+            principal_external_id="ana",
+            query=query,
+            now=NOW,
+            limit=10,
+            use_embeddings=embeddings,
+        )
+        times.append(1000 * (time.perf_counter() - t0))
+    return times
+
+
+def _report(label: str, times: list[float]) -> str:
+    ordered = sorted(times)
+    p95 = ordered[max(0, int(round(0.95 * len(ordered))) - 1)]
+    return (
+        f"{label:<32} p50 {statistics.median(ordered):7.1f} ms   p95 {p95:7.1f} ms   "
+        f"max {ordered[-1]:7.1f} ms   ({len(ordered)} queries)"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--beliefs", type=int, default=10_000)
+    parser.add_argument("--queries", type=int, default=60)
+    parser.add_argument("--no-embed", action="store_true", help="words only (no model)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-context-") as tmp:
+        _setup(Path(tmp))
+        t0 = time.perf_counter()
+        agent = fill(args.beliefs)
+        print(f"{args.beliefs:,} beliefs written in {time.perf_counter() - t0:.1f} s (SQLite)")
+        queries = [
+            QUERIES[i % len(QUERIES)].format(SUBJECTS[(i * 7) % len(SUBJECTS)]) + f" #{i}"
+            for i in range(args.queries)
+        ]
+        if not args.no_embed:
+            run(agent, ["warm the model up"], embeddings=True)
+            print(
+                _report("words + embeddings (query embedded)", run(agent, queries, embeddings=True))
+            )
+        print(_report("words only", run(agent, queries, embeddings=False)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,687 @@
+"""Writes of the memory kernel: beliefs, intentions and routines (issue 11).
+
+``belief_write`` is the one writer of beliefs a host extracted. In order it:
+
+1. validates every field (category, lengths, confidence 0..1, source, validity window,
+   sensitivity, evidence) and refuses a proactive (``console``) turn: it must not
+   write facts about the person;
+2. refuses secrets (``memory.safety.secrets``) and text the injection scan blocks
+   (``memory.safety.injection``, word patterns; the embedding layer runs at render);
+3. computes the statement's vector once (``memory.embeddings.vectors_for_texts``:
+   stored per distinct text) *before* the transaction, unless embeddings are off;
+4. in one transaction, with the person's row and their active beliefs of that category
+   locked, compares the statement with each of them:
+
+   - **contradiction** (same subject, the other says the opposite: one negated, or a
+     single-valued category with a different value) -> the new belief *supersedes* the
+     old one, which keeps its row with status ``superseded`` and links both ways;
+   - **restatement** (content-word overlap or embedding cosine above a threshold) ->
+     the old belief is *corroborated*: count + 1, retention reinforced, confidence
+     raised; no new row;
+   - otherwise a new belief.
+
+Refusals subclass ``personaweb.errors.Refusal``; nothing is written after one.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from memory.models import Belief, Intention, Message, Principal, Routine
+from memory.models_beliefs import (
+    SENSITIVITY_BY_NAME,
+    BeliefCategory,
+    MemorySource,
+    category_track,
+    initial_stability,
+)
+from memory.safety.injection import scan
+from memory.safety.secrets import refuse_secrets
+from memory.services import MemoryInputError, principal_get_or_create, text_sha256
+from memory.text import content_words, normalize, word_set, words
+from personaweb.errors import Refusal
+
+logger = logging.getLogger(__name__)
+
+MAX_STATEMENT_CHARS = 500
+MAX_QUOTE_CHARS = 2_000
+MAX_ACTION_CHARS = 500
+
+#: A restatement: this share of content words in common (Jaccard) ...
+RESTATEMENT_OVERLAP = 0.6
+#: ... or this embedding cosine (all-MiniLM-L6-v2, L2-normalised vectors).
+RESTATEMENT_COSINE = 0.86
+#: Same subject, for a contradiction: this share of content words in common ...
+SUBJECT_OVERLAP = 0.5
+#: ... or this cosine when one of the two is negated.
+SUBJECT_COSINE = 0.8
+#: Categories where one value holds at a time: "lives in Berlin" then "lives in Lisbon"
+#: is a change, not a second fact (likes, projects, expertise ... can hold many).
+SINGLE_VALUE_CATEGORIES = frozenset({"identity", "explicit_facts", "state"})
+#: Words that turn a statement into its opposite (compared after normalisation).
+NEGATIONS = word_set(
+    """
+    not no never dont doesnt didnt isnt arent wasnt werent wont cant cannot couldnt
+    shouldnt wouldnt hasnt havent hadnt neither nor stopped quit none nobody nothing
+    """
+)
+
+INJECTION_SEMANTIC = False  # word patterns at write; render_context scans again
+
+
+class BeliefRefusal(Refusal):
+    """A belief, intention or routine was not written; the message says why."""
+
+
+@dataclass(frozen=True)
+class BeliefWriteResult:
+    belief: Belief
+    outcome: str  # "created", "corroborated" or "superseded"
+    superseded: Belief | None = None
+
+
+def embeddings_enabled() -> bool:
+    """``MEMORY_BELIEF_EMBEDDINGS`` (setting, default on): compute statement vectors."""
+    return bool(getattr(settings, "MEMORY_BELIEF_EMBEDDINGS", True))
+
+
+# --- validation ------------------------------------------------------------------------
+
+
+def validate_category(category: object) -> str:
+    if not isinstance(category, str) or category not in BeliefCategory.values:
+        raise BeliefRefusal(
+            f"The category {category!r} is not one of the 17 memory categories "
+            f"({', '.join(BeliefCategory.values)})."
+        )
+    return category
+
+
+def validate_statement(statement: object, *, what: str = "statement") -> str:
+    if not isinstance(statement, str) or not statement.strip():
+        raise BeliefRefusal(f"The {what} is empty; write what is true about the person.")
+    text = " ".join(statement.split())
+    if len(text) > MAX_STATEMENT_CHARS:
+        raise BeliefRefusal(
+            f"The {what} is {len(text)} characters long; the limit is {MAX_STATEMENT_CHARS}. "
+            "Keep one fact per belief."
+        )
+    if not words(text):
+        raise BeliefRefusal(f"The {what} has no words; write what is true about the person.")
+    return text
+
+
+def validate_unit(value: object, *, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BeliefRefusal(f"The {what} must be a number from 0 to 1, not {value!r}.")
+    number = float(value)
+    if not 0.0 <= number <= 1.0 or number != number:
+        raise BeliefRefusal(f"The {what} is {value}; give a number from 0 to 1.")
+    return number
+
+
+def validate_source(source: object, *, writes: str) -> str:
+    if source not in MemorySource.values:
+        raise BeliefRefusal(
+            f"The source {source!r} is not one of {', '.join(MemorySource.values)}."
+        )
+    if source == MemorySource.CONSOLE:
+        raise BeliefRefusal(
+            f"A proactive (console) turn may not write {writes} about the person; only what "
+            "the person said in a direct or bridged conversation is remembered."
+        )
+    return str(source)
+
+
+def validate_sensitivity(value: object) -> int:
+    if isinstance(value, str) and value in SENSITIVITY_BY_NAME:
+        return SENSITIVITY_BY_NAME[value]
+    raise BeliefRefusal(
+        f"The sensitivity {value!r} is not one of {', '.join(SENSITIVITY_BY_NAME)}."
+    )
+
+
+def validate_time(value: object, *, what: str) -> datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            raise BeliefRefusal(
+                f"The {what} {value!r} is not an ISO-8601 time; write e.g. 2026-11-29T12:00:00+00:00."
+            ) from None
+    if not isinstance(value, datetime):
+        raise BeliefRefusal(f"The {what} must be a time, not {value!r}.")
+    if timezone.is_naive(value):
+        raise BeliefRefusal(
+            f"The {what} has no time zone; give it with an offset, e.g. 2026-11-29T12:00:00+00:00."
+        )
+    return value
+
+
+def refuse_unsafe(text: str, *, field: str) -> None:
+    """Secrets and model-directed text are never stored as memory."""
+    refuse_secrets(field=field, text=text)
+    result = scan(text, semantic=INJECTION_SEMANTIC)
+    if result.blocked:
+        raise BeliefRefusal(
+            f"The {field} matches the injection scan ({', '.join(result.pattern_ids)}); it "
+            "reads like an instruction to the model, not a fact about the person."
+        )
+
+
+@dataclass(frozen=True)
+class Evidence:
+    message: Message | None = None
+    quote: str = ""
+    start: int | None = None
+    end: int | None = None
+    host: str = ""
+
+
+def _evidence(evidence: object, *, principal: Principal | None, agent: Any) -> Evidence:
+    """``{"message_id", "quote", "start"?, "end"?}`` or ``{"host": "..."}``.
+
+    A quote must be the person's own words: a user message of one of this agent's
+    conversations with this person, found word for word (the span is checked or found).
+    """
+    if evidence is None:
+        return Evidence()
+    if not isinstance(evidence, dict):
+        raise BeliefRefusal('The evidence must be {"message_id", "quote"} or {"host"}.')
+    if "message_id" not in evidence:
+        host = evidence.get("host")
+        if not isinstance(host, str) or not host.strip() or len(host) > 200:
+            raise BeliefRefusal(
+                'The evidence names neither a message ("message_id" and "quote") nor a host '
+                '("host", up to 200 characters).'
+            )
+        return Evidence(host=host.strip())
+    quote = evidence.get("quote")
+    if not isinstance(quote, str) or not quote.strip() or len(quote) > MAX_QUOTE_CHARS:
+        raise BeliefRefusal(
+            f"The evidence quote must be the person's words, 1 to {MAX_QUOTE_CHARS} characters."
+        )
+    message = (
+        Message.objects.select_related("conversation")
+        .filter(
+            pk=evidence["message_id"] if isinstance(evidence["message_id"], int) else -1,
+            conversation__agent=agent,
+        )
+        .first()
+    )
+    if message is None or principal is None or message.conversation.principal_id != principal.id:
+        raise BeliefRefusal(
+            "The evidence message is not in a conversation of this assistant with this person."
+        )
+    if message.role != Message.Role.USER:
+        raise BeliefRefusal(
+            "The evidence message is not the person's own (it is the assistant's or a tool's)."
+        )
+    start, end = evidence.get("start"), evidence.get("end")
+    if start is not None or end is not None:
+        if (
+            not (isinstance(start, int) and isinstance(end, int))
+            or message.text[start:end] != quote
+        ):
+            raise BeliefRefusal("The evidence span does not hold the quote word for word.")
+        return Evidence(message=message, quote=quote, start=start, end=end)
+    found = message.text.find(quote)
+    if found >= 0:
+        return Evidence(message=message, quote=quote, start=found, end=found + len(quote))
+    norm_msg, norm_quote = normalize(message.text), normalize(quote).text
+    at = norm_msg.text.find(norm_quote) if norm_quote else -1
+    if at < 0:
+        raise BeliefRefusal("The evidence quote is not in the message word for word.")
+    s, e = norm_msg.original_span(at, at + len(norm_quote))
+    return Evidence(message=message, quote=message.text[s:e], start=s, end=e)
+
+
+# --- comparing two statements ----------------------------------------------------------
+
+
+def jaccard(a: set[str] | frozenset[str], b: set[str] | frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def negated(text: str) -> bool:
+    return bool(NEGATIONS.intersection(words(text)))
+
+
+def _different_value(a: str, b: str) -> bool:
+    """Same frame, another value: "lives in Berlin" / "lives in Lisbon".
+
+    The two share at least two words, one of them of substance, covering at least half
+    of each; what differs is short (up to three words on each side).
+    """
+    wa, wb = words(a), words(b)
+    common = set(wa) & set(wb)
+    only_a = [w for w in wa if w not in common]
+    only_b = [w for w in wb if w not in common]
+    if not only_a or not only_b or len(only_a) > 3 or len(only_b) > 3:
+        return False
+    if len(common) < 2 or not (content_words(" ".join(common))):
+        return False
+    return len(common) / len(set(wa)) >= 0.5 and len(common) / len(set(wb)) >= 0.5
+
+
+def compare(new: str, old: str, *, category: str, cosine: float | None) -> str | None:
+    """``"contradicts"``, ``"restates"`` or ``None`` (a different fact)."""
+    overlap = jaccard(content_words(new), content_words(old))
+    cos = -1.0 if cosine is None else cosine
+    if negated(new) != negated(old) and (overlap >= SUBJECT_OVERLAP or cos >= SUBJECT_COSINE):
+        return "contradicts"
+    if category in SINGLE_VALUE_CATEGORIES and _different_value(new, old):
+        return "contradicts"
+    if overlap >= RESTATEMENT_OVERLAP or cos >= RESTATEMENT_COSINE:
+        return "restates"
+    return None
+
+
+def _vector(statement: str) -> tuple[np.ndarray | None, int | None]:
+    """The statement's stored vector and its TextEmbedding id (computed once per text)."""
+    if not embeddings_enabled():
+        return None, None
+    from memory.embeddings import vectors_for_texts
+    from memory.models import TextEmbedding
+
+    vector = vectors_for_texts([statement])[0]
+    embedding_id = (
+        TextEmbedding.objects.filter(sha256=text_sha256(statement))
+        .values_list("id", flat=True)
+        .first()
+    )
+    return vector, embedding_id
+
+
+# --- beliefs ---------------------------------------------------------------------------
+
+
+def belief_write(
+    *,
+    agent: Any,
+    principal_external_id: str,
+    category: str,
+    statement: str,
+    confidence: float,
+    source: str,
+    valid_from: datetime | str | None = None,
+    valid_until: datetime | str | None = None,
+    due: datetime | str | None = None,
+    sensitivity: str = "internal",
+    evidence: dict[str, Any] | None = None,
+    derivation: str = Belief.Derivation.DIRECT,
+    now: datetime | None = None,
+) -> BeliefWriteResult:
+    """Store what the host extracted about a person (see the module docstring)."""
+    now = now or timezone.now()
+    category = validate_category(category)
+    statement = validate_statement(statement)
+    confidence = validate_unit(confidence, what="confidence")
+    source = validate_source(source, writes="facts")
+    level = validate_sensitivity(sensitivity)
+    if derivation not in Belief.Derivation.values:
+        raise BeliefRefusal(
+            f"The derivation {derivation!r} is not one of {', '.join(Belief.Derivation.values)}."
+        )
+    start = validate_time(valid_from, what="valid_from")
+    until = validate_time(valid_until, what="valid_until")
+    due_at = validate_time(due, what="due time")
+    if start and until and until < start:
+        raise BeliefRefusal("The belief ends (valid_until) before it starts (valid_from).")
+    refuse_unsafe(statement, field="statement")
+    if evidence and isinstance(evidence.get("quote"), str):
+        refuse_unsafe(evidence["quote"], field="evidence quote")
+
+    vector, embedding_id = _vector(statement)
+    with transaction.atomic():
+        principal = principal_get_or_create(
+            tenant_id=agent.tenant_id, external_id=principal_external_id
+        )
+        # one writer per person at a time: the first belief of a category has no row to lock
+        Principal.objects.select_for_update().filter(pk=principal.pk).values_list("pk").first()
+        proof = _evidence(evidence, principal=principal, agent=agent)
+        peers = list(
+            Belief.objects.select_for_update(of=("self",))
+            .filter(principal=principal, category=category, status=Belief.Status.ACTIVE)
+            .select_related("embedding")
+            .order_by("-last_reinforced_at", "-id")
+        )
+        verdicts: list[tuple[str, Belief]] = []
+        for old in peers:
+            cosine = None
+            if vector is not None and old.embedding is not None:
+                from memory.embeddings import unpack_vector
+
+                cosine = float(np.dot(vector, unpack_vector(old.embedding.vector)))
+            verdict = compare(statement, old.statement, category=category, cosine=cosine)
+            if verdict:
+                verdicts.append((verdict, old))
+        contradicted = next((old for v, old in verdicts if v == "contradicts"), None)
+        restated = next((old for v, old in verdicts if v == "restates"), None)
+
+        if contradicted is None and restated is not None:
+            restated.corroboration_count += 1
+            restated.reinforce(now)
+            top = max(restated.confidence, confidence)
+            restated.confidence = round(top + (1 - top) * 0.25, 4)
+            if until and restated.valid_until and until > restated.valid_until:
+                restated.valid_until = until
+            if proof.message and restated.evidence_message_id is None:
+                restated.evidence_message = proof.message
+                restated.evidence_quote = proof.quote
+                restated.evidence_start, restated.evidence_end = proof.start, proof.end
+            restated.updated_at = now
+            restated.save()
+            return BeliefWriteResult(belief=restated, outcome="corroborated")
+
+        belief = Belief.objects.create(
+            tenant_id=agent.tenant_id,
+            principal=principal,
+            agent=agent,
+            category=category,
+            statement=statement,
+            confidence=confidence,
+            status=Belief.Status.ACTIVE,
+            derivation=derivation,
+            authority=Belief.Authority.HOST,
+            source=source,
+            sensitivity=level,
+            valid_from=start,
+            valid_until=until,
+            due_at=due_at,
+            stability_days=initial_stability(category),
+            last_reinforced_at=now,
+            evidence_message=proof.message,
+            evidence_quote=proof.quote,
+            evidence_start=proof.start,
+            evidence_end=proof.end,
+            source_host=proof.host,
+            supersedes=contradicted,
+            text_sha256=text_sha256(statement),
+            embedding_id=embedding_id,
+            created_at=now,
+            updated_at=now,
+        )
+        if contradicted is not None:
+            contradicted.status = Belief.Status.SUPERSEDED
+            contradicted.superseded_by = belief
+            if contradicted.valid_until is None or contradicted.valid_until > now:
+                contradicted.valid_until = max(now, contradicted.valid_from or now)
+            contradicted.updated_at = now
+            contradicted.save(
+                update_fields=["status", "superseded_by", "valid_until", "updated_at"]
+            )
+            logger.info(
+                "belief %s supersedes %s (%s track)",
+                belief.pk,
+                contradicted.pk,
+                category_track(category),
+            )
+            return BeliefWriteResult(belief=belief, outcome="superseded", superseded=contradicted)
+        return BeliefWriteResult(belief=belief, outcome="created")
+
+
+@transaction.atomic
+def belief_retire(*, belief: Belief, delete: bool = False, now: datetime | None = None) -> Belief:
+    """Take a belief out of recall. ``delete`` also wipes its words and quote (the row
+    stays as a tombstone so history links hold)."""
+    now = now or timezone.now()
+    locked = Belief.objects.select_for_update().get(pk=belief.pk)
+    if locked.status == Belief.Status.DELETED:
+        raise BeliefRefusal("This belief was deleted already.")
+    if delete:
+        locked.status = Belief.Status.DELETED
+        locked.statement = ""
+        locked.evidence_quote = ""
+        locked.evidence_start = locked.evidence_end = None
+        locked.evidence_message = None
+        locked.embedding = None
+        locked.text_sha256 = ""
+    else:
+        if locked.status != Belief.Status.ACTIVE:
+            raise BeliefRefusal(f"This belief is {locked.status} already, not active.")
+        locked.status = Belief.Status.RETIRED
+    locked.updated_at = now
+    locked.save()
+    return locked
+
+
+# --- intentions ------------------------------------------------------------------------
+
+
+def _duration(value: object, *, what: str, default: timedelta) -> timedelta:
+    if value is None:
+        return default
+    if isinstance(value, timedelta):
+        seconds = value.total_seconds()
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        seconds = float(value)
+    else:
+        raise BeliefRefusal(f"The {what} must be a number of seconds, not {value!r}.")
+    if not 0 <= seconds <= 366 * 86_400:
+        raise BeliefRefusal(f"The {what} must be between 0 seconds and a year.")
+    return timedelta(seconds=seconds)
+
+
+def intention_write(
+    *,
+    agent: Any,
+    principal_external_id: str,
+    action: str,
+    due: datetime | str,
+    source: str,
+    lead_time: timedelta | float | None = None,
+    grace: timedelta | float | None = None,
+    importance: float = 0.5,
+    confidence: float = 0.8,
+    now: datetime | None = None,
+) -> Intention:
+    """Store a one-off commitment. The same open action due the same day is updated,
+    not stored twice."""
+    now = now or timezone.now()
+    action = validate_statement(action, what="action")
+    if len(action) > MAX_ACTION_CHARS:
+        raise BeliefRefusal(f"The action is longer than {MAX_ACTION_CHARS} characters.")
+    due_at = validate_time(due, what="due time")
+    if due_at is None:
+        raise BeliefRefusal("An intention needs a due time.")
+    importance = validate_unit(importance, what="importance")
+    confidence = validate_unit(confidence, what="confidence")
+    source = validate_source(source, writes="commitments")
+    lead = _duration(lead_time, what="lead time", default=timedelta(days=1))
+    grace_period = _duration(grace, what="grace", default=timedelta(hours=12))
+    refuse_unsafe(action, field="action")
+    key = normalize(action).text
+    with transaction.atomic():
+        principal = principal_get_or_create(
+            tenant_id=agent.tenant_id, external_id=principal_external_id
+        )
+        same_day = (
+            Intention.objects.select_for_update()
+            .filter(
+                principal=principal,
+                state=Intention.State.OPEN,
+                due_at__gte=due_at - timedelta(hours=12),
+                due_at__lte=due_at + timedelta(hours=12),
+            )
+            .order_by("id")
+        )
+        for existing in same_day:
+            if normalize(existing.action).text == key:
+                existing.due_at = due_at
+                existing.lead_time, existing.grace = lead, grace_period
+                existing.importance = max(existing.importance, importance)
+                existing.confidence = max(existing.confidence, confidence)
+                existing.updated_at = now
+                existing.save()
+                return existing
+        return Intention.objects.create(
+            tenant_id=agent.tenant_id,
+            principal=principal,
+            agent=agent,
+            action=action,
+            due_at=due_at,
+            lead_time=lead,
+            grace=grace_period,
+            importance=importance,
+            confidence=confidence,
+            source=source,
+            created_at=now,
+            updated_at=now,
+        )
+
+
+@transaction.atomic
+def intention_set_state(
+    *, intention: Intention, state: str, now: datetime | None = None
+) -> Intention:
+    if state not in Intention.State.values:
+        raise BeliefRefusal(
+            f"The state {state!r} is not one of {', '.join(Intention.State.values)}."
+        )
+    locked = Intention.objects.select_for_update().get(pk=intention.pk)
+    locked.state = state
+    locked.updated_at = now or timezone.now()
+    locked.save(update_fields=["state", "updated_at"])
+    return locked
+
+
+# --- routines --------------------------------------------------------------------------
+
+
+def routine_label(
+    *,
+    agent: Any,
+    principal_external_id: str,
+    action: str,
+    weekdays: list[int],
+    time: Any,
+    anchor_date: Any,
+    valid_until: Any = None,
+    status: str = Routine.Status.CONFIRMED,
+    now: datetime | None = None,
+) -> Routine:
+    """Name a weekly routine. An explicit label makes it ``confirmed`` unless told
+    ``candidate`` (one observation); the same action again updates it and counts the
+    observation (a second observation of a candidate confirms it)."""
+    from datetime import date as date_type
+    from datetime import time as time_type
+
+    now = now or timezone.now()
+    action = validate_statement(action, what="action")
+    refuse_unsafe(action, field="action")
+    if (
+        not isinstance(weekdays, list)
+        or not weekdays
+        or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 7 for d in weekdays)
+    ):
+        raise BeliefRefusal("The weekdays must be a list of 1 (Monday) to 7 (Sunday).")
+    try:
+        at = time if isinstance(time, time_type) else time_type.fromisoformat(str(time))
+        anchor = (
+            anchor_date
+            if isinstance(anchor_date, date_type)
+            else date_type.fromisoformat(str(anchor_date))
+        )
+        until = (
+            None
+            if valid_until is None
+            else valid_until
+            if isinstance(valid_until, date_type)
+            else date_type.fromisoformat(str(valid_until))
+        )
+    except ValueError:
+        raise BeliefRefusal(
+            "The time must be HH:MM and the dates YYYY-MM-DD (e.g. 19:00, 2026-10-20)."
+        ) from None
+    if until is not None and until < anchor:
+        raise BeliefRefusal("The routine ends (valid_until) before its anchor date.")
+    if status not in Routine.Status.values:
+        raise BeliefRefusal(
+            f"The status {status!r} is not one of {', '.join(Routine.Status.values)}."
+        )
+    key = normalize(action).text
+    with transaction.atomic():
+        principal = principal_get_or_create(
+            tenant_id=agent.tenant_id, external_id=principal_external_id
+        )
+        for existing in Routine.objects.select_for_update().filter(principal=principal):
+            if normalize(existing.action).text == key:
+                existing.weekdays = sorted(set(weekdays))
+                existing.time, existing.anchor_date, existing.valid_until = at, anchor, until
+                existing.observations += 1
+                if (
+                    existing.status == Routine.Status.CANDIDATE
+                    or status != Routine.Status.CANDIDATE
+                ):
+                    existing.status = (
+                        Routine.Status.CONFIRMED if status == Routine.Status.CANDIDATE else status
+                    )
+                existing.updated_at = now
+                existing.save()
+                return existing
+        return Routine.objects.create(
+            tenant_id=agent.tenant_id,
+            principal=principal,
+            agent=agent,
+            action=action,
+            weekdays=sorted(set(weekdays)),
+            time=at,
+            anchor_date=anchor,
+            valid_until=until,
+            status=status,
+            created_at=now,
+            updated_at=now,
+        )
+
+
+@transaction.atomic
+def routine_feedback(*, routine: Routine, feedback: str, now: datetime | None = None) -> Routine:
+    """Record what the person answered to a probe. ``confirmed`` moves a candidate to
+    confirmed and a confirmed routine (after three observations) to trusted;
+    ``skipped_today`` silences today's probe only; ``denied`` pauses the routine;
+    ``silence`` changes nothing but is kept apart from the others."""
+    now = now or timezone.now()
+    if feedback not in Routine.Feedback.values or not feedback:
+        raise BeliefRefusal(
+            f"The feedback {feedback!r} is not one of confirmed, skipped_today, denied, silence."
+        )
+    locked = Routine.objects.select_for_update().get(pk=routine.pk)
+    if feedback == Routine.Feedback.CONFIRMED:
+        locked.observations += 1
+        if locked.status == Routine.Status.CANDIDATE:
+            locked.status = Routine.Status.CONFIRMED
+        elif locked.status == Routine.Status.CONFIRMED and locked.observations >= 3:
+            locked.status = Routine.Status.TRUSTED
+    elif feedback == Routine.Feedback.DENIED:
+        locked.status = Routine.Status.PAUSED
+    locked.last_feedback = feedback
+    locked.last_feedback_on = now.date()
+    locked.updated_at = now
+    locked.save()
+    return locked
+
+
+__all__ = [
+    "BeliefRefusal",
+    "BeliefWriteResult",
+    "MemoryInputError",
+    "belief_retire",
+    "belief_write",
+    "intention_set_state",
+    "intention_write",
+    "routine_feedback",
+    "routine_label",
+]
