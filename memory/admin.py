@@ -6,11 +6,14 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from memory.models import (
+    Belief,
     Conversation,
     ConversationSummary,
     EntityFact,
+    Intention,
     Message,
     Principal,
+    Routine,
     TextEmbedding,
 )
 from memory.sealing import conversation_seal
@@ -121,3 +124,37 @@ class TextEmbeddingAdmin(SuperuserOnlyAdmin):
 
     def has_add_permission(self, request) -> bool:  # computed by the embedding task only
         return False
+
+
+class MemoryKernelAdmin(TenantScopedAdmin):
+    """Beliefs, intentions and routines are written through their services (dedup,
+    secret and injection scans); the admin shows them, within the user's tenants."""
+
+    view_only = True
+    list_select_related = ["principal", "agent"]
+
+
+@admin.register(Belief)
+class BeliefAdmin(MemoryKernelAdmin):
+    list_display = [
+        "statement",
+        "category",
+        "principal",
+        "status",
+        "confidence",
+        "corroboration_count",
+    ]
+    list_filter = ["status", "category"]
+    search_fields = ["statement"]
+
+
+@admin.register(Intention)
+class IntentionAdmin(MemoryKernelAdmin):
+    list_display = ["action", "principal", "state", "due_at"]
+    list_filter = ["state"]
+
+
+@admin.register(Routine)
+class RoutineAdmin(MemoryKernelAdmin):
+    list_display = ["__str__", "principal", "status"]
+    list_filter = ["status"]
