@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from learning.forms import LearningSettingsForm
-from learning.models import Proposal, Review
+from learning.models import LearningSettings, Proposal, Review
 from learning.owners import (
     is_rule_owner,
     learning_settings_of,
@@ -73,7 +73,7 @@ def settings_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if not can_edit:
         for field in form.fields.values():
             field.disabled = True
-    recent = list(Review.objects.filter(agent=agent).order_by("-queued_at", "-id")[:5])
+    recent = _settings_panel(agent)["recent"]
     context = {
         "agent": agent,
         "settings": settings,
@@ -86,7 +86,9 @@ def settings_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, "learning/settings.html", context)
 
 
-def _review_context(review: Review, *, origin: str, user: Any) -> dict[str, Any]:
+def _review_context(
+    review: Review, *, origin: str, user: Any, partial: bool = False
+) -> dict[str, Any]:
     proposal = None
     if review.status == Review.Status.DONE:
         proposal = (
@@ -96,12 +98,23 @@ def _review_context(review: Review, *, origin: str, user: Any) -> dict[str, Any]
         )
         if proposal is not None:
             _decorate(proposal)
-    return {
+    context = {
         "review": review,
         "agent": review.agent,
         "proposal": proposal,
         "origin": origin,
         "can_review": is_reviewer(user),
+    }
+    if partial and origin == "settings" and review.status == Review.Status.DONE:
+        # the settings page's counters and recent reviews follow the finished review
+        context.update(_settings_panel(review.agent), panel_oob=True)
+    return context
+
+
+def _settings_panel(agent: Any) -> dict[str, Any]:
+    return {
+        "settings": LearningSettings.objects.filter(agent=agent).first(),
+        "recent": list(Review.objects.filter(agent=agent).order_by("-queued_at", "-id")[:5]),
     }
 
 
@@ -125,8 +138,11 @@ def review_now(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
     from learning.services import review_enqueue
 
+    whole_history = request.POST.get("whole_history") == "1"
     try:
-        review = review_enqueue(agent=agent, by=request.user.get_username())
+        review = review_enqueue(
+            agent=agent, by=request.user.get_username(), whole_history=whole_history
+        )
     except Refusal as exc:
         if is_partial(request):
             return render(
@@ -140,9 +156,13 @@ def review_now(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         return render(
             request,
             "learning/review_status.html#status",
-            _review_context(review, origin=origin, user=request.user),
+            _review_context(review, origin=origin, user=request.user, partial=True),
         )
-    messages.info(request, "Review queued. This page shows its progress.")
+    messages.info(
+        request,
+        ("Review of the whole history queued." if whole_history else "Review queued.")
+        + " This page shows its progress.",
+    )
     return redirect(
         reverse("learning:review_status", args=[agent.slug, review.pk]) + f"?origin={origin}"
     )
@@ -158,7 +178,10 @@ def review_status(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     review.agent = agent
     origin = request.GET.get("origin", "")
     data = _review_context(
-        review, origin=origin if origin in ("agent", "settings") else "", user=request.user
+        review,
+        origin=origin if origin in ("agent", "settings") else "",
+        user=request.user,
+        partial=is_partial(request),
     )
     if is_partial(request):
         return render(request, "learning/review_status.html#status", data)

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from learning import policy
-from learning.models import Proposal, Rejection
+from learning.models import LearningSettings, Proposal, Rejection
 from learning.owners import AUTO, rule_owner_refusal
 from learning.services.errors import DecisionRefused, ProposalNotWaiting, UndoRefused
 from memory.sealing import sealed_ids
@@ -62,6 +62,16 @@ def _must_wait(proposal: Proposal) -> None:
         raise ProposalNotWaiting(
             f"Proposal {proposal.pk} is no longer waiting: it was {label}{who}{extra}. Nothing was changed."
         )
+
+
+def _decision_is_news(agent: Agent) -> None:
+    """A person's decision counts as something new for the next review.
+
+    Called inside the decision's transaction: forgetting the last message seen lets the
+    next review read the same conversations again and propose the next theme (what was
+    applied, turned down or undone is never proposed again: content keys).
+    """
+    LearningSettings.objects.filter(agent=agent).update(last_seen_message_id=0)
 
 
 def _reason(proposal: Proposal, verb: str) -> str:
@@ -169,6 +179,8 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
             "status_reason",
         ]
     )
+    if name != AUTO:  # an automatic approval is part of the review that proposed it
+        _decision_is_news(agent)
     return proposal
 
 
@@ -197,6 +209,7 @@ def proposal_dismiss(*, proposal: Proposal, by: str) -> Proposal:
     proposal.decided_at = timezone.now()
     proposal.status_reason = "Turned down; it will not be proposed again."
     proposal.save(update_fields=["status", "decided_by", "decided_at", "status_reason"])
+    _decision_is_news(agent)
     return proposal
 
 
@@ -269,4 +282,5 @@ def change_undo(
         f"Undone by {name} in version {version.version}; it will not be proposed again."
     )
     proposal.save(update_fields=["status", "status_reason"])
+    _decision_is_news(agent)
     return version

@@ -152,8 +152,14 @@ def review_run(
     review: Review | None = None,
     proposer: Proposer | None = None,
     requested_by: str = "",
+    whole_history: bool = False,
 ) -> Review:
     """Run one review of ``agent`` now and return its record.
+
+    ``whole_history`` reads every eligible conversation (bounded by
+    ``selection.WHOLE_HISTORY_MAX_CONVERSATIONS``), not only the ``max_threads`` most
+    recent, even when nothing new arrived since the last review; what the persona says
+    already, and what was turned down or undone, is still never proposed.
 
     ``review`` is a queued record to run (from ``review_enqueue``); without it a new
     record is made. When another review of the agent is running this one ends
@@ -167,6 +173,8 @@ def review_run(
     )
     if not running:
         return review
+    # "Review the whole history" queued from a page carries its flag on the record too
+    whole_history = whole_history or bool((review.details or {}).get("whole_history"))
     started = time.perf_counter()
     timings: dict[str, float] = {}
     details: dict[str, Any] = {}
@@ -183,6 +191,7 @@ def review_run(
             review=review,
             timings=timings,
             details=details,
+            whole_history=whole_history,
         )
         outcome, reason = _combine(parts)
     except Exception as exc:  # the record must say what happened, whatever it was
@@ -254,15 +263,18 @@ def _review_body(
     review: Review,
     timings: dict[str, float],
     details: dict[str, Any],
+    whole_history: bool = False,
 ) -> tuple[ReviewCorpus | None, list[PartResult], ProposerResult]:
     usage = ProposerResult()
+    if whole_history:
+        details["whole_history"] = True
     sentence = PartResult(kind="sentence")
     if settings.mode == Mode.OFF and trigger == Review.Trigger.SCHEDULE:
         sentence.reason = "Learning is off for this agent; turn it on in the learning settings."
         return None, [sentence], usage
 
     t0 = time.perf_counter()
-    corpus = select_corpus(agent=agent, settings=settings)
+    corpus = select_corpus(agent=agent, settings=settings, whole_history=whole_history)
     timings["select_ms"] = round((time.perf_counter() - t0) * 1000, 2)
     if corpus.skipped_reason:
         sentence.reason = corpus.skipped_reason
@@ -282,7 +294,9 @@ def _review_body(
     avoid = rejected | _keys_in_persona(persona)
     people = len({m.principal_id for m in corpus.messages})
     conversations = len(corpus.conversation_ids)
-    nothing_new = corpus.newest_message_id <= settings.last_seen_message_id
+    # A person's decision resets last_seen_message_id (decisions.py), so the same
+    # conversations may be read again; the whole history is read on request.
+    nothing_new = not whole_history and corpus.newest_message_id <= settings.last_seen_message_id
     details["read"] = {"conversations": conversations, "people": people}
 
     # -- goals/background ------------------------------------------------------------
