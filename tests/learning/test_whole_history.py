@@ -17,6 +17,7 @@ from learning.services import (
     review_enqueue,
     review_run,
 )
+from learning.services.errors import DecisionRefused
 from tests.learning.helpers import WORK, learning_on, seed_work, turn
 from tests.learning.scripted import GOOD_SENTENCE, ScriptedProposer
 
@@ -80,7 +81,7 @@ def test_a_refused_decision_is_not_something_new(agent):
     run(agent, proposer)
     proposal = Proposal.objects.get(agent=agent)
     seen = LearningSettings.objects.get(agent=agent).last_seen_message_id
-    with pytest.raises(Exception):
+    with pytest.raises(DecisionRefused):
         proposal_dismiss(proposal=proposal, by="")  # nobody named: refused, rolled back
     assert LearningSettings.objects.get(agent=agent).last_seen_message_id == seen
 
@@ -164,9 +165,12 @@ def test_whole_history_is_bounded(agent, monkeypatch):
     review = run(agent, ScriptedProposer(NOTHING), whole_history=True)
     assert review.threads_read == 5
     assert review.messages_read == 5  # the same per-conversation cap
-    assert selection.select_corpus(
-        agent=agent, settings=LearningSettings.objects.get(agent=agent)
-    ).threads_read == 2
+    assert (
+        selection.select_corpus(
+            agent=agent, settings=LearningSettings.objects.get(agent=agent)
+        ).threads_read
+        == 2
+    )
 
 
 def test_cli_review_whole_history(agent):
