@@ -26,7 +26,8 @@ from memory.sealing import sealed_ids
 from persona.models import PlanRotation
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_next
-from personaweb.marks import evidence_conversation_ids, quote_groups_for
+from memory.models import Message
+from personaweb.marks import evidence_conversation_ids, evidence_message_ids, quote_groups_for
 from personaweb.paging import keyset_page
 from personaweb.roles import is_operator, is_reviewer
 from tenancy.access import (
@@ -118,10 +119,29 @@ def _settings_panel(agent: Any) -> dict[str, Any]:
     }
 
 
-def _decorate(proposal: Proposal, sealed: set[int] | None = None) -> Proposal:
+def _quoted_texts(proposals: list[Proposal], sealed: set[int]) -> dict[int, str]:
+    """The text of every message the proposals quote, in ONE query (never a sealed
+    conversation's, and only of the proposals' own agents)."""
+    ids = evidence_message_ids(*(p.evidence for p in proposals))
+    if not ids:
+        return {}
+    return dict(
+        Message.objects.filter(
+            pk__in=ids, conversation__agent_id__in={p.agent_id for p in proposals}
+        )
+        .exclude(conversation_id__in=sealed)
+        .values_list("pk", "text")
+    )
+
+
+def _decorate(
+    proposal: Proposal, sealed: set[int] | None = None, texts: dict[int, str] | None = None
+) -> Proposal:
     if sealed is None:
         sealed = sealed_ids(evidence_conversation_ids(proposal.evidence))
-    proposal.quote_groups = quote_groups_for(proposal.evidence, sealed=sealed)  # type: ignore[attr-defined]
+    if texts is None:
+        texts = _quoted_texts([proposal], sealed)
+    proposal.quote_groups = quote_groups_for(proposal.evidence, sealed=sealed, texts=texts)  # type: ignore[attr-defined]
     return proposal
 
 
@@ -203,9 +223,13 @@ def _queue_qs(user: Any, *, agent_slug: str = ""):
 
 
 def _row_context(
-    proposal: Proposal, user: Any, sealed: set[int] | None = None, **extra: Any
+    proposal: Proposal,
+    user: Any,
+    sealed: set[int] | None = None,
+    texts: dict[int, str] | None = None,
+    **extra: Any,
 ) -> dict[str, Any]:
-    _decorate(proposal, sealed)
+    _decorate(proposal, sealed, texts)
     settings = learning_settings_of(proposal.agent)
     may = proposal.kind != Proposal.Kind.RULE or is_rule_owner(user, proposal.agent, settings)
     proposal.can_decide = may  # type: ignore[attr-defined]
@@ -225,8 +249,9 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
         cursor=request.GET.get("after"),
     )
     sealed = sealed_ids(evidence_conversation_ids(*(p.evidence for p in page.rows)))
+    texts = _quoted_texts(list(page.rows), sealed)
     for p in page.rows:
-        _row_context(p, request.user, sealed)
+        _row_context(p, request.user, sealed, texts)
     context = {
         "page": page,
         "agent_slug": agent_slug,
@@ -284,8 +309,8 @@ def proposal_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
     if refusal:
         return _decided(request, proposal, error=refusal)
-    text = (request.POST.get("text") or "").strip()
-    if proposal.kind != Proposal.Kind.RULE or text == proposal.text:
+    text = " ".join((request.POST.get("text") or "").split())
+    if text == proposal.text:
         text = ""
     from learning.services import proposal_apply as apply_service
 
@@ -297,6 +322,8 @@ def proposal_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not isinstance(version, int):
         version = getattr(result, "applied_version", None)
     what = "Rule approved" if proposal.kind == Proposal.Kind.RULE else "Approved"
+    if text:
+        what += " in your words"
     ok = f"{what} for {proposal.agent.name}" + (f": persona version {version}." if version else ".")
     return _decided(request, proposal, ok=ok)
 
@@ -324,6 +351,40 @@ def proposal_dismiss(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         proposal,
         ok=f"Turned down for {proposal.agent.name}; it will not be proposed again.",
+    )
+
+
+@require_POST
+@login_required
+def proposal_restore(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Undo a turn-down: the proposal waits again."""
+    proposal = _proposal_for(request, pk)
+    require_reviewer(request)
+    from learning.services import proposal_restore as restore_service
+
+    try:
+        restore_service(proposal=proposal, by=request.user.get_username())
+    except Refusal as exc:
+        return _decided(request, proposal, error=f"Not undone: {exc}")
+    return _decided(request, proposal, ok="Turn-down undone: the proposal waits for review again.")
+
+
+@require_POST
+@login_required
+def proposal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Undo an approval: a new persona version without the learned change."""
+    proposal = _proposal_for(request, pk)
+    require_reviewer(request)
+    from learning.services import proposal_undo as undo_service
+
+    try:
+        version = undo_service(proposal=proposal, by=request.user.get_username())
+    except Refusal as exc:
+        return _decided(request, proposal, error=f"Not undone: {exc}")
+    return _decided(
+        request,
+        proposal,
+        ok=f"Approval undone for {proposal.agent.name}: persona version {version.version} takes it back.",
     )
 
 

@@ -501,6 +501,10 @@ def _run_sentence(
         refusal = f"The {field_name} would pass {MAX_LEARNED_FIELD_CHARS:,} characters; learning adds no more to it."
     if not refusal and not verification.ok:
         refusal = verification.reason
+    if not refusal:
+        refusal = _shared_evidence_refusal(
+            agent=agent, evidence=verification.evidence, other=Proposal.Kind.RULE
+        )
     if refusal:
         part.outcome, part.reason = REFUSED, refusal
         return
@@ -588,6 +592,10 @@ def _run_rule(
         )
     if not refusal and not verification.ok:
         refusal = verification.reason
+    if not refusal:
+        refusal = _shared_evidence_refusal(
+            agent=agent, evidence=verification.evidence, other=Proposal.Kind.SENTENCE
+        )
     if refusal:
         part.outcome, part.reason = REFUSED, refusal
         return
@@ -607,6 +615,33 @@ def _run_rule(
         f"Proposed a standing rule from corrections in {verification.conversations} conversations; "
         f"it waits for a rule owner ({owners})."
     )
+
+
+def _evidence_messages(evidence: Any) -> set[int]:
+    return {
+        e["message_id"]
+        for e in evidence or []
+        if isinstance(e, dict) and isinstance(e.get("message_id"), int)
+    }
+
+
+def _shared_evidence_refusal(*, agent: Agent, evidence: Any, other: str) -> str:
+    """One piece of evidence never backs a sentence and a rule waiting side by side:
+    refuse this proposal when a waiting proposal of the ``other`` kind quotes one of
+    the same messages ("" when none does)."""
+    mine = _evidence_messages(evidence)
+    if not mine:
+        return ""
+    for pk, theirs in Proposal.objects.filter(
+        agent=agent, kind=other, status=Proposal.Status.WAITING
+    ).values_list("pk", "evidence"):
+        if mine & _evidence_messages(theirs):
+            what = "standing rule" if other == Proposal.Kind.RULE else "goals/background sentence"
+            return (
+                f"A message it quotes already backs the waiting {what} (proposal {pk}); one piece "
+                "of evidence never backs a sentence and a rule side by side. Decide that one first."
+            )
+    return ""
 
 
 def _verdict_dict(verdict) -> dict[str, Any]:
