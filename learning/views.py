@@ -22,11 +22,11 @@ from learning.owners import (
     rule_owner_names,
     rule_owner_refusal,
 )
+from memory.models import Message
 from memory.sealing import sealed_ids
 from persona.models import PlanRotation
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_next
-from memory.models import Message
 from personaweb.marks import evidence_conversation_ids, evidence_message_ids, quote_groups_for
 from personaweb.paging import keyset_page
 from personaweb.roles import is_operator, is_reviewer

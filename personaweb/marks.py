@@ -180,9 +180,7 @@ def _hidden_name(ch: str) -> str | None:
     if ch in _HIDDEN:
         return _HIDDEN[ch]
     code = ord(ch)
-    if any(lo <= code <= hi for lo, hi in _HIDDEN_RANGES) or (
-        code < 0x20 and ch not in "\n\r"
-    ):
+    if any(lo <= code <= hi for lo, hi in _HIDDEN_RANGES) or (code < 0x20 and ch not in "\n\r"):
         return f"[U+{code:04X}]"
     return None
 

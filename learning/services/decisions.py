@@ -380,7 +380,9 @@ def proposal_restore(*, proposal: Proposal, by: str) -> Proposal:
         agent=agent, content_key=proposal.content_key, status=Proposal.Status.UNDONE
     ).exists()
     if not undone_elsewhere:
-        Rejection.objects.filter(agent=agent, content_key=policy.content_key(proposal.text)).delete()
+        Rejection.objects.filter(
+            agent=agent, content_key=policy.content_key(proposal.text)
+        ).delete()
     proposal.status = Proposal.Status.WAITING
     proposal.decided_by = ""
     proposal.decided_at = None
@@ -399,7 +401,8 @@ def proposal_undo(*, proposal: Proposal, by: str) -> AgentPersonaVersion:
         .values_list("pk", "applied_version")
         .first()
     )
-    if proposal.status == Proposal.Status.APPLIED and latest and latest[0] != proposal.pk:
+    still_applied = Proposal.objects.filter(pk=proposal.pk, status=Proposal.Status.APPLIED)
+    if latest and latest[0] != proposal.pk and still_applied.exists():
         raise UndoRefused(
             f"A later learned change (persona version {latest[1]}) was approved after this one; "
             "undo that one first, or edit the persona by hand. Nothing was changed."
