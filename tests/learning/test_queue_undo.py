@@ -104,9 +104,8 @@ def test_undo_of_an_approval_that_is_no_longer_the_latest_says_why(desk):
     with pytest.raises(UndoRefused, match="later learned change \\(persona version 3\\)"):
         proposal_undo(proposal=first, by="rita")
     assert first.text in goals(desk)
-    proposal_undo(proposal=second, by="rita")
-    proposal_undo(proposal=first, by="rita")  # now it is the latest again
-    assert first.text not in goals(desk)
+    proposal_undo(proposal=second, by="rita")  # the latest one may be undone
+    assert second.text not in goals(desk) and first.text in goals(desk)
 
 
 def test_edit_then_approve_a_goals_sentence(desk):
