@@ -337,3 +337,19 @@ def test_sealed_quotes_are_never_shown_in_context(reviewer_client, desk):
     html = reviewer_client.get(reverse("learning:queue")).content.decode()
     assert "weekend market" not in html
     assert "From a sealed conversation: not shown." in html
+
+
+def test_review_status_keeps_an_undo_for_a_decided_proposal(reviewer_client, agent):
+    learning_settings_on(agent)
+    seed_work(agent, n=4)
+    review = review_run(agent=agent, proposer=ScriptedProposer(GOOD_SENTENCE))
+    url = reverse("learning:review_status", args=[agent.slug, review.pk])
+    proposal_dismiss(proposal=review.proposal, by="rita")
+    html = reviewer_client.get(url).content.decode()
+    assert reverse("learning:proposal_restore", args=[review.proposal.pk]) in html
+    response = reviewer_client.post(
+        reverse("learning:proposal_restore", args=[review.proposal.pk]), {"next": url}
+    )
+    assert response.status_code == 302 and response["Location"] == url
+    review.proposal.refresh_from_db()
+    assert review.proposal.status == Proposal.Status.WAITING
