@@ -376,6 +376,16 @@ def proposal_restore(*, proposal: Proposal, by: str) -> Proposal:
         raise UndoRefused(
             "The same text is waiting for review again already; decide that one. Nothing was changed."
         )
+    other = Proposal.Kind.SENTENCE if proposal.kind == Proposal.Kind.RULE else Proposal.Kind.RULE
+    mine = _message_ids(proposal.evidence)
+    for pk, theirs in Proposal.objects.filter(
+        agent=agent, kind=other, status=Proposal.Status.WAITING
+    ).values_list("pk", "evidence"):
+        if mine & _message_ids(theirs):
+            raise UndoRefused(
+                f"A message it quotes backs the waiting proposal {pk} now; one piece of evidence "
+                "never backs a sentence and a rule side by side. Decide that one first. Nothing was changed."
+            )
     undone_elsewhere = Proposal.objects.filter(
         agent=agent, content_key=proposal.content_key, status=Proposal.Status.UNDONE
     ).exists()
@@ -390,6 +400,14 @@ def proposal_restore(*, proposal: Proposal, by: str) -> Proposal:
     proposal.save(update_fields=["status", "decided_by", "decided_at", "status_reason"])
     _decision_is_news(agent)
     return proposal
+
+
+def _message_ids(evidence: Any) -> set[int]:
+    return {
+        e["message_id"]
+        for e in evidence or []
+        if isinstance(e, dict) and isinstance(e.get("message_id"), int)
+    }
 
 
 def proposal_undo(*, proposal: Proposal, by: str) -> AgentPersonaVersion:
