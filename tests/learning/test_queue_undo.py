@@ -353,3 +353,14 @@ def test_review_status_keeps_an_undo_for_a_decided_proposal(reviewer_client, age
     assert response.status_code == 302 and response["Location"] == url
     review.proposal.refresh_from_db()
     assert review.proposal.status == Proposal.Status.WAITING
+
+
+def test_restore_refuses_when_the_quotes_now_back_a_waiting_rule(desk):
+    evidence = evidence_for(add_conversations(desk, n=3))
+    sentence = add_proposal(desk, evidence=evidence)
+    proposal_dismiss(proposal=sentence, by="rita")
+    rule = add_proposal(desk, kind="rule", evidence=evidence)
+    with pytest.raises(UndoRefused, match=f"backs the waiting proposal {rule.pk}"):
+        proposal_restore(proposal=sentence, by="rita")
+    sentence.refresh_from_db()
+    assert sentence.status == Proposal.Status.DISMISSED
