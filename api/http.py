@@ -588,7 +588,7 @@ def _decided(proposal: Any) -> dict[str, Any]:
     tags=["learning"],
 )
 def proposal_approve(request: HttpRequest, proposal_id: Id, body: ApproveIn | None = None) -> Any:
-    """Approve a waiting proposal; ``text`` applies a standing rule in the owner's words.
+    """Approve a waiting proposal; ``text`` applies it (a rule or a sentence) in your words.
     Someone decided first -> conflict."""
     from learning.services import proposal_apply
 

@@ -40,6 +40,9 @@ from memory.models import Conversation, ConversationSummary, EntityFact, Message
 from memory.text import normalize
 
 MAX_CONTEXT_FACTS = 50
+#: "Review the whole history" reads at most this many conversations (the same
+#: per-conversation message cap as any review).
+WHOLE_HISTORY_MAX_CONVERSATIONS = 200
 
 
 @dataclass(frozen=True)
@@ -113,11 +116,13 @@ def is_directive(text: str) -> bool:
     return bool(_DIRECTIVE_RE.search(norm))
 
 
-def select_corpus(*, agent: Any, settings: Any) -> ReviewCorpus:
+def select_corpus(*, agent: Any, settings: Any, whole_history: bool = False) -> ReviewCorpus:
     """Everything a review of ``agent`` with learning ``settings`` may read.
 
     ``settings`` is a ``LearningSettings`` (or anything with ``across_users``,
-    ``max_threads`` and ``max_messages_per_thread``). At most five queries.
+    ``max_threads`` and ``max_messages_per_thread``). ``whole_history`` reads every
+    eligible conversation (at most ``WHOLE_HISTORY_MAX_CONVERSATIONS``) instead of the
+    ``max_threads`` most recent ones. At most five queries.
     """
     team = bool(settings.across_users)
     corpus = ReviewCorpus(agent_id=agent.id, team_mode=team)
@@ -128,7 +133,9 @@ def select_corpus(*, agent: Any, settings: Any) -> ReviewCorpus:
         )
         corpus.excluded["multi_tenant"] = 1
         return corpus
-    max_threads = max(int(settings.max_threads), 0)
+    max_threads = (
+        WHOLE_HISTORY_MAX_CONVERSATIONS if whole_history else max(int(settings.max_threads), 0)
+    )
     max_messages = max(int(settings.max_messages_per_thread), 0)
 
     # 1. the people this agent talks with: conversations, sealed ones, first conversation

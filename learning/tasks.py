@@ -21,8 +21,15 @@ def sweep_due_agents() -> int:
     retry_backoff=True,
     max_retries=3,
 )
-def review_agent(agent_id: int, review_id: int | None = None, trigger: str = "schedule") -> str:
-    """Run one review of an agent; a second one at the same time ends ``skipped``."""
+def review_agent(
+    agent_id: int,
+    review_id: int | None = None,
+    trigger: str = "schedule",
+    whole_history: bool = False,
+) -> str:
+    """Run one review of an agent; a second one at the same time ends ``skipped``.
+
+    ``whole_history`` reads every eligible conversation ("Review the whole history")."""
     from learning.models import Review
     from learning.services import review_run
     from tenancy.models import Agent
@@ -33,4 +40,6 @@ def review_agent(agent_id: int, review_id: int | None = None, trigger: str = "sc
     review = Review.objects.filter(pk=review_id, agent_id=agent_id).first() if review_id else None
     if review_id and review is None:
         return "gone"
-    return review_run(agent=agent, trigger=trigger, review=review).outcome
+    return review_run(
+        agent=agent, trigger=trigger, review=review, whole_history=bool(whole_history)
+    ).outcome

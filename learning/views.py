@@ -15,18 +15,19 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from learning.forms import LearningSettingsForm
-from learning.models import Proposal, Review
+from learning.models import LearningSettings, Proposal, Review
 from learning.owners import (
     is_rule_owner,
     learning_settings_of,
     rule_owner_names,
     rule_owner_refusal,
 )
+from memory.models import Message
 from memory.sealing import sealed_ids
 from persona.models import PlanRotation
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_next
-from personaweb.marks import evidence_conversation_ids, quote_groups_for
+from personaweb.marks import evidence_conversation_ids, evidence_message_ids, quote_groups_for
 from personaweb.paging import keyset_page
 from personaweb.roles import is_operator, is_reviewer
 from tenancy.access import (
@@ -73,7 +74,7 @@ def settings_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if not can_edit:
         for field in form.fields.values():
             field.disabled = True
-    recent = list(Review.objects.filter(agent=agent).order_by("-queued_at", "-id")[:5])
+    recent = _settings_panel(agent)["recent"]
     context = {
         "agent": agent,
         "settings": settings,
@@ -86,7 +87,9 @@ def settings_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, "learning/settings.html", context)
 
 
-def _review_context(review: Review, *, origin: str, user: Any) -> dict[str, Any]:
+def _review_context(
+    review: Review, *, origin: str, user: Any, partial: bool = False
+) -> dict[str, Any]:
     proposal = None
     if review.status == Review.Status.DONE:
         proposal = (
@@ -96,19 +99,49 @@ def _review_context(review: Review, *, origin: str, user: Any) -> dict[str, Any]
         )
         if proposal is not None:
             _decorate(proposal)
-    return {
+    context = {
         "review": review,
         "agent": review.agent,
         "proposal": proposal,
         "origin": origin,
         "can_review": is_reviewer(user),
     }
+    if partial and origin == "settings" and review.status == Review.Status.DONE:
+        # the settings page's counters and recent reviews follow the finished review
+        context.update(_settings_panel(review.agent), panel_oob=True)
+    return context
 
 
-def _decorate(proposal: Proposal, sealed: set[int] | None = None) -> Proposal:
+def _settings_panel(agent: Any) -> dict[str, Any]:
+    return {
+        "settings": LearningSettings.objects.filter(agent=agent).first(),
+        "recent": list(Review.objects.filter(agent=agent).order_by("-queued_at", "-id")[:5]),
+    }
+
+
+def _quoted_texts(proposals: list[Proposal], sealed: set[int]) -> dict[int, str]:
+    """The text of every message the proposals quote, in ONE query (never a sealed
+    conversation's, and only of the proposals' own agents)."""
+    ids = evidence_message_ids(*(p.evidence for p in proposals))
+    if not ids:
+        return {}
+    return dict(
+        Message.objects.filter(
+            pk__in=ids, conversation__agent_id__in={p.agent_id for p in proposals}
+        )
+        .exclude(conversation_id__in=sealed)
+        .values_list("pk", "text")
+    )
+
+
+def _decorate(
+    proposal: Proposal, sealed: set[int] | None = None, texts: dict[int, str] | None = None
+) -> Proposal:
     if sealed is None:
         sealed = sealed_ids(evidence_conversation_ids(proposal.evidence))
-    proposal.quote_groups = quote_groups_for(proposal.evidence, sealed=sealed)  # type: ignore[attr-defined]
+    if texts is None:
+        texts = _quoted_texts([proposal], sealed)
+    proposal.quote_groups = quote_groups_for(proposal.evidence, sealed=sealed, texts=texts)  # type: ignore[attr-defined]
     return proposal
 
 
@@ -125,8 +158,11 @@ def review_now(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
     from learning.services import review_enqueue
 
+    whole_history = request.POST.get("whole_history") == "1"
     try:
-        review = review_enqueue(agent=agent, by=request.user.get_username())
+        review = review_enqueue(
+            agent=agent, by=request.user.get_username(), whole_history=whole_history
+        )
     except Refusal as exc:
         if is_partial(request):
             return render(
@@ -140,9 +176,13 @@ def review_now(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         return render(
             request,
             "learning/review_status.html#status",
-            _review_context(review, origin=origin, user=request.user),
+            _review_context(review, origin=origin, user=request.user, partial=True),
         )
-    messages.info(request, "Review queued. This page shows its progress.")
+    messages.info(
+        request,
+        ("Review of the whole history queued." if whole_history else "Review queued.")
+        + " This page shows its progress.",
+    )
     return redirect(
         reverse("learning:review_status", args=[agent.slug, review.pk]) + f"?origin={origin}"
     )
@@ -158,7 +198,10 @@ def review_status(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     review.agent = agent
     origin = request.GET.get("origin", "")
     data = _review_context(
-        review, origin=origin if origin in ("agent", "settings") else "", user=request.user
+        review,
+        origin=origin if origin in ("agent", "settings") else "",
+        user=request.user,
+        partial=is_partial(request),
     )
     if is_partial(request):
         return render(request, "learning/review_status.html#status", data)
@@ -180,9 +223,13 @@ def _queue_qs(user: Any, *, agent_slug: str = ""):
 
 
 def _row_context(
-    proposal: Proposal, user: Any, sealed: set[int] | None = None, **extra: Any
+    proposal: Proposal,
+    user: Any,
+    sealed: set[int] | None = None,
+    texts: dict[int, str] | None = None,
+    **extra: Any,
 ) -> dict[str, Any]:
-    _decorate(proposal, sealed)
+    _decorate(proposal, sealed, texts)
     settings = learning_settings_of(proposal.agent)
     may = proposal.kind != Proposal.Kind.RULE or is_rule_owner(user, proposal.agent, settings)
     proposal.can_decide = may  # type: ignore[attr-defined]
@@ -202,8 +249,9 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
         cursor=request.GET.get("after"),
     )
     sealed = sealed_ids(evidence_conversation_ids(*(p.evidence for p in page.rows)))
+    texts = _quoted_texts(list(page.rows), sealed)
     for p in page.rows:
-        _row_context(p, request.user, sealed)
+        _row_context(p, request.user, sealed, texts)
     context = {
         "page": page,
         "agent_slug": agent_slug,
@@ -261,8 +309,8 @@ def proposal_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
     if refusal:
         return _decided(request, proposal, error=refusal)
-    text = (request.POST.get("text") or "").strip()
-    if proposal.kind != Proposal.Kind.RULE or text == proposal.text:
+    text = " ".join((request.POST.get("text") or "").split())
+    if text == proposal.text:
         text = ""
     from learning.services import proposal_apply as apply_service
 
@@ -274,6 +322,8 @@ def proposal_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not isinstance(version, int):
         version = getattr(result, "applied_version", None)
     what = "Rule approved" if proposal.kind == Proposal.Kind.RULE else "Approved"
+    if text:
+        what += " in your words"
     ok = f"{what} for {proposal.agent.name}" + (f": persona version {version}." if version else ".")
     return _decided(request, proposal, ok=ok)
 
@@ -301,6 +351,40 @@ def proposal_dismiss(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         proposal,
         ok=f"Turned down for {proposal.agent.name}; it will not be proposed again.",
+    )
+
+
+@require_POST
+@login_required
+def proposal_restore(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Undo a turn-down: the proposal waits again."""
+    proposal = _proposal_for(request, pk)
+    require_reviewer(request)
+    from learning.services import proposal_restore as restore_service
+
+    try:
+        restore_service(proposal=proposal, by=request.user.get_username())
+    except Refusal as exc:
+        return _decided(request, proposal, error=f"Not undone: {exc}")
+    return _decided(request, proposal, ok="Turn-down undone: the proposal waits for review again.")
+
+
+@require_POST
+@login_required
+def proposal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Undo an approval: a new persona version without the learned change."""
+    proposal = _proposal_for(request, pk)
+    require_reviewer(request)
+    from learning.services import proposal_undo as undo_service
+
+    try:
+        version = undo_service(proposal=proposal, by=request.user.get_username())
+    except Refusal as exc:
+        return _decided(request, proposal, error=f"Not undone: {exc}")
+    return _decided(
+        request,
+        proposal,
+        ok=f"Approval undone for {proposal.agent.name}: persona version {version.version} takes it back.",
     )
 
 

@@ -131,9 +131,14 @@ def evidence_conversation_ids(*evidences: Any) -> set[int]:
     return out
 
 
-def quote_groups_for(evidence: Any, *, sealed: Collection[int] = ()) -> list[dict[str, Any]]:
+def quote_groups_for(
+    evidence: Any, *, sealed: Collection[int] = (), texts: dict[int, str] | None = None
+) -> list[dict[str, Any]]:
     """Evidence as the pages show it: grouped, each quote with its conversation link
-    mark, and quotes from a sealed conversation reduced to a note (never their text)."""
+    mark, and quotes from a sealed conversation reduced to a note (never their text).
+
+    ``texts`` (message id -> text, read once for a whole page) puts each quote inside
+    its sentence: ``context`` (see ``quote_in_context``)."""
     groups = group_quotes(evidence)
     for group in groups:
         hidden = group["conversation_id"] in sealed
@@ -143,6 +148,91 @@ def quote_groups_for(evidence: Any, *, sealed: Collection[int] = ()) -> list[dic
             if hidden:
                 shown.append({"sealed": True, "quote": "", "mark": ""})
             else:
-                shown.append({**quote, "mark": quote_mark_param(quote)})
+                context = None
+                mid = quote.get("message_id")
+                if texts is not None and isinstance(mid, int) and mid in texts:
+                    context = quote_in_context(texts[mid], quote.get("start"), quote.get("end"))
+                shown.append({**quote, "mark": quote_mark_param(quote), "context": context})
         group["quotes"] = shown
     return groups
+
+
+# --- a quote inside its sentence -------------------------------------------------------
+
+#: Characters a reader cannot see, shown by name so a quote hides nothing.
+_HIDDEN = {
+    "\u00a0": "[no-break space]",
+    "\u00ad": "[soft hyphen]",
+    "\u034f": "[grapheme joiner]",
+    "\u061c": "[arabic letter mark]",
+    "\u180e": "[mongolian vowel separator]",
+    "\u2028": "[line separator]",
+    "\u2029": "[paragraph separator]",
+    "\u2060": "[word joiner]",
+    "\ufeff": "[zero-width no-break space]",
+    "\t": "[tab]",
+}
+_HIDDEN_RANGES = ((0x200B, 0x200F), (0x202A, 0x202E), (0x2061, 0x206F), (0xFE00, 0xFE0F))
+_CONTEXT_WORDS = re.compile(r"\S+")
+
+
+def _hidden_name(ch: str) -> str | None:
+    if ch in _HIDDEN:
+        return _HIDDEN[ch]
+    code = ord(ch)
+    if any(lo <= code <= hi for lo, hi in _HIDDEN_RANGES) or (code < 0x20 and ch not in "\n\r"):
+        return f"[U+{code:04X}]"
+    return None
+
+
+def visible(text: str) -> list[tuple[str, bool]]:
+    """``text`` as (piece, is_hidden_character) runs: each invisible character (zero
+    width, direction marks, no-break spaces, control characters) becomes its name in
+    brackets, flagged so a page can style it; line breaks become a space."""
+    out: list[tuple[str, bool]] = []
+    plain: list[str] = []
+    for ch in text:
+        name = _hidden_name(ch)
+        if name is None:
+            plain.append(" " if ch in "\n\r" else ch)
+            continue
+        if plain:
+            out.append(("".join(plain), False))
+            plain = []
+        out.append((name, True))
+    if plain:
+        out.append(("".join(plain), False))
+    return out
+
+
+def quote_in_context(text: str, start: int, end: int, *, words: int = 6) -> dict[str, Any] | None:
+    """The quote ``text[start:end]`` with up to ``words`` words either side.
+
+    Returns before / quote / after as ``visible`` runs and whether the message goes on
+    either side (``more_before`` / ``more_after``), or None when the span does not fit
+    the text (the message changed or the evidence is old)."""
+    if not (isinstance(start, int) and isinstance(end, int)) or not 0 <= start < end <= len(text):
+        return None
+    left = list(_CONTEXT_WORDS.finditer(text, 0, start))
+    cut_left = left[-words].start() if len(left) >= words else 0
+    right = list(_CONTEXT_WORDS.finditer(text, end))
+    cut_right = right[words - 1].end() if len(right) >= words else len(text)
+    # a word cut by the quote's end is part of the "after" context
+    return {
+        "before": visible(text[cut_left:start]),
+        "quote": visible(text[start:end]),
+        "after": visible(text[end:cut_right]),
+        "more_before": cut_left > 0,
+        "more_after": cut_right < len(text),
+    }
+
+
+def evidence_message_ids(*evidences: Any) -> set[int]:
+    """The message ids quoted in some evidence lists (to read their text at once)."""
+    out: set[int] = set()
+    for evidence in evidences:
+        for item in evidence if isinstance(evidence, list) else []:
+            mid = item.get("message_id") if isinstance(item, dict) else None
+            if isinstance(mid, int):
+                out.add(mid)
+    return out

@@ -9,6 +9,8 @@ from learning.services.decisions import (
     change_undo,
     proposal_apply,
     proposal_dismiss,
+    proposal_restore,
+    proposal_undo,
     rule_owner_refusal,
 )
 from learning.services.errors import (
@@ -41,6 +43,8 @@ __all__ = [
     "learning_settings_update",
     "proposal_apply",
     "proposal_dismiss",
+    "proposal_restore",
+    "proposal_undo",
     "review_enqueue",
     "review_run",
     "rule_owner_refusal",

@@ -9,15 +9,17 @@ waiting proposals, so decisions never deadlock with each other.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from learning import policy
-from learning.models import Proposal, Rejection
+from learning.models import LearningSettings, Proposal, Rejection
 from learning.owners import AUTO, rule_owner_refusal
 from learning.services.errors import DecisionRefused, ProposalNotWaiting, UndoRefused
+from memory.models import EntityFact, Principal
 from memory.sealing import sealed_ids
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
@@ -62,6 +64,46 @@ def _must_wait(proposal: Proposal) -> None:
         raise ProposalNotWaiting(
             f"Proposal {proposal.pk} is no longer waiting: it was {label}{who}{extra}. Nothing was changed."
         )
+
+
+def _decision_is_news(agent: Agent) -> None:
+    """A person's decision counts as something new for the next review.
+
+    Called inside the decision's transaction: forgetting the last message seen lets the
+    next review read the same conversations again and propose the next theme (what was
+    applied, turned down or undone is never proposed again: content keys).
+    """
+    LearningSettings.objects.filter(agent=agent).update(last_seen_message_id=0)
+
+
+def _sentence_keys(persona: dict[str, Any]) -> set[str]:
+    keys = set()
+    for name in ("goals", "background"):
+        for sentence in re.split(r"(?<=[.!?])\s+", persona.get(name) or ""):
+            if sentence.strip():
+                keys.add(policy.content_key(sentence))
+    return keys
+
+
+def known_names_of(agent: Agent) -> set[str]:
+    """Names of the people and companies memory knows for the agent's tenant (to keep
+    them out of an edited sentence, as a review keeps them out of a proposed one)."""
+    names = {
+        n.strip()
+        for n in Principal.objects.filter(conversations__agent=agent)
+        .values_list("display_name", flat=True)
+        .distinct()
+        if n and n.strip()
+    }
+    names |= {
+        n.strip()
+        for n in EntityFact.objects.filter(
+            tenant_id=agent.tenant_id,
+            kind__in=[EntityFact.Kind.PERSON, EntityFact.Kind.COMPANY],
+        ).values_list("entity", flat=True)
+        if n and n.strip()
+    }
+    return names
 
 
 def _reason(proposal: Proposal, verb: str) -> str:
@@ -117,25 +159,50 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
         source, applied_text = SourceType.STANDING_RULE, rule
         learned: dict[str, str] | None = None
     else:
-        if text is not None:
-            raise DecisionRefused(
-                "Only a standing rule can be edited before it is approved; a goals/background sentence is applied as proposed."
-            )
         name = _named(by, action="applies a proposal")
+        sentence = proposal.text
+        if text is not None:
+            sentence = " ".join(text.split())
+            if not sentence:
+                raise DecisionRefused(
+                    "The sentence is empty; write the sentence or approve it as proposed."
+                )
+        if sentence != proposal.text:
+            # an edited sentence passes the same checks as a proposed one
+            key = policy.content_key(sentence)
+            why = ""
+            if Rejection.objects.filter(agent=agent, content_key=key).exists():
+                why = "this sentence was turned down or undone before."
+            elif policy.content_key(sentence) in _sentence_keys(persona):
+                why = "the persona says this already."
+            else:
+                why = (
+                    policy.sentence_refusal(
+                        sentence=sentence,
+                        field=proposal.field,
+                        persona=persona,
+                        known_names=known_names_of(agent),
+                    )
+                    or ""
+                )
+            if why:
+                raise DecisionRefused(
+                    f"The edited sentence was refused: {why} The proposal keeps waiting."
+                )
         current = persona[proposal.field] or ""
-        new = policy.append_sentence(current, proposal.text)
+        new = policy.append_sentence(current, sentence)
         if len(new) > MAX_LEARNED_FIELD_CHARS:
             raise DecisionRefused(
                 f"The {proposal.field} would pass {MAX_LEARNED_FIELD_CHARS:,} characters with this sentence; "
                 "learning adds no more to it. Turn the proposal down or shorten the field by hand."
             )
         changes = {proposal.field: new}
-        source, applied_text = SourceType.PERSONA_LEARNING, proposal.text
+        source, applied_text = SourceType.PERSONA_LEARNING, sentence
         n = len({e.get("conversation_id") for e in proposal.evidence or []})
         approver = "applied automatically" if name == "auto" else f"approved by {name}"
         learned = {
             "field": proposal.field,
-            "sentence": proposal.text,
+            "sentence": sentence,
             "note": f"recurring in {n} conversations, {approver}",
         }
     version = persona_version_create(
@@ -156,9 +223,12 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
     proposal.applied_text = applied_text
     proposal.decided_by = name
     proposal.decided_at = timezone.now()
-    proposal.status_reason = (
-        "" if applied_text == proposal.text else "Applied in the rule owner's words."
-    )
+    if applied_text == proposal.text:
+        proposal.status_reason = ""
+    elif proposal.kind == Proposal.Kind.RULE:
+        proposal.status_reason = "Applied in the rule owner's words."
+    else:
+        proposal.status_reason = f"Applied in {name}'s words."
     proposal.save(
         update_fields=[
             "status",
@@ -169,6 +239,8 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
             "status_reason",
         ]
     )
+    if name != AUTO:  # an automatic approval is part of the review that proposed it
+        _decision_is_news(agent)
     return proposal
 
 
@@ -197,6 +269,7 @@ def proposal_dismiss(*, proposal: Proposal, by: str) -> Proposal:
     proposal.decided_at = timezone.now()
     proposal.status_reason = "Turned down; it will not be proposed again."
     proposal.save(update_fields=["status", "decided_by", "decided_at", "status_reason"])
+    _decision_is_news(agent)
     return proposal
 
 
@@ -269,4 +342,87 @@ def change_undo(
         f"Undone by {name} in version {version.version}; it will not be proposed again."
     )
     proposal.save(update_fields=["status", "status_reason"])
+    _decision_is_news(agent)
     return version
+
+
+@transaction.atomic
+def proposal_restore(*, proposal: Proposal, by: str) -> Proposal:
+    """Take back a turn-down: the proposal waits again and may be proposed again.
+
+    Only a turned-down proposal is restored; its "never proposed again" key is removed
+    (unless another applied or undone proposal of the agent holds the same text).
+    """
+    agent, proposal = _lock(proposal)
+    if proposal.status != Proposal.Status.DISMISSED:
+        label = Proposal.Status(proposal.status).label
+        raise UndoRefused(
+            f"Proposal {proposal.pk} is {label}, not turned down; there is no turn-down to undo."
+        )
+    if proposal.kind == Proposal.Kind.RULE:
+        refusal = rule_owner_refusal(agent=agent, name=by)
+        if refusal:
+            raise UndoRefused(refusal + " Nothing was changed.")
+        name = by.strip()
+    else:
+        name = _human(by, action="undoes a turn-down")
+    if sealed_ids(evidence_conversation_ids(proposal.evidence)):
+        raise UndoRefused(
+            "A conversation this proposal quotes has been sealed since; it cannot wait again. Nothing was changed."
+        )
+    if Proposal.objects.filter(
+        agent=agent, status=Proposal.Status.WAITING, content_key=proposal.content_key
+    ).exists():
+        raise UndoRefused(
+            "The same text is waiting for review again already; decide that one. Nothing was changed."
+        )
+    other = Proposal.Kind.SENTENCE if proposal.kind == Proposal.Kind.RULE else Proposal.Kind.RULE
+    mine = _message_ids(proposal.evidence)
+    for pk, theirs in Proposal.objects.filter(
+        agent=agent, kind=other, status=Proposal.Status.WAITING
+    ).values_list("pk", "evidence"):
+        if mine & _message_ids(theirs):
+            raise UndoRefused(
+                f"A message it quotes backs the waiting proposal {pk} now; one piece of evidence "
+                "never backs a sentence and a rule side by side. Decide that one first. Nothing was changed."
+            )
+    undone_elsewhere = Proposal.objects.filter(
+        agent=agent, content_key=proposal.content_key, status=Proposal.Status.UNDONE
+    ).exists()
+    if not undone_elsewhere:
+        Rejection.objects.filter(
+            agent=agent, content_key=policy.content_key(proposal.text)
+        ).delete()
+    proposal.status = Proposal.Status.WAITING
+    proposal.decided_by = ""
+    proposal.decided_at = None
+    proposal.status_reason = f"Turn-down undone by {name}; it waits for review again."
+    proposal.save(update_fields=["status", "decided_by", "decided_at", "status_reason"])
+    _decision_is_news(agent)
+    return proposal
+
+
+def _message_ids(evidence: Any) -> set[int]:
+    return {
+        e["message_id"]
+        for e in evidence or []
+        if isinstance(e, dict) and isinstance(e.get("message_id"), int)
+    }
+
+
+def proposal_undo(*, proposal: Proposal, by: str) -> AgentPersonaVersion:
+    """Undo an approval from the queue: only while it is the agent's latest learned
+    change (``change_undo`` does the work and its checks)."""
+    latest = (
+        Proposal.objects.filter(agent_id=proposal.agent_id, status=Proposal.Status.APPLIED)
+        .order_by("-applied_version", "-id")
+        .values_list("pk", "applied_version")
+        .first()
+    )
+    still_applied = Proposal.objects.filter(pk=proposal.pk, status=Proposal.Status.APPLIED)
+    if latest and latest[0] != proposal.pk and still_applied.exists():
+        raise UndoRefused(
+            f"A later learned change (persona version {latest[1]}) was approved after this one; "
+            "undo that one first, or edit the persona by hand. Nothing was changed."
+        )
+    return change_undo(agent=proposal.agent, by=by, proposal=proposal)

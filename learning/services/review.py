@@ -152,8 +152,14 @@ def review_run(
     review: Review | None = None,
     proposer: Proposer | None = None,
     requested_by: str = "",
+    whole_history: bool = False,
 ) -> Review:
     """Run one review of ``agent`` now and return its record.
+
+    ``whole_history`` reads every eligible conversation (bounded by
+    ``selection.WHOLE_HISTORY_MAX_CONVERSATIONS``), not only the ``max_threads`` most
+    recent, even when nothing new arrived since the last review; what the persona says
+    already, and what was turned down or undone, is still never proposed.
 
     ``review`` is a queued record to run (from ``review_enqueue``); without it a new
     record is made. When another review of the agent is running this one ends
@@ -167,6 +173,8 @@ def review_run(
     )
     if not running:
         return review
+    # "Review the whole history" queued from a page carries its flag on the record too
+    whole_history = whole_history or bool((review.details or {}).get("whole_history"))
     started = time.perf_counter()
     timings: dict[str, float] = {}
     details: dict[str, Any] = {}
@@ -183,6 +191,7 @@ def review_run(
             review=review,
             timings=timings,
             details=details,
+            whole_history=whole_history,
         )
         outcome, reason = _combine(parts)
     except Exception as exc:  # the record must say what happened, whatever it was
@@ -254,15 +263,18 @@ def _review_body(
     review: Review,
     timings: dict[str, float],
     details: dict[str, Any],
+    whole_history: bool = False,
 ) -> tuple[ReviewCorpus | None, list[PartResult], ProposerResult]:
     usage = ProposerResult()
+    if whole_history:
+        details["whole_history"] = True
     sentence = PartResult(kind="sentence")
     if settings.mode == Mode.OFF and trigger == Review.Trigger.SCHEDULE:
         sentence.reason = "Learning is off for this agent; turn it on in the learning settings."
         return None, [sentence], usage
 
     t0 = time.perf_counter()
-    corpus = select_corpus(agent=agent, settings=settings)
+    corpus = select_corpus(agent=agent, settings=settings, whole_history=whole_history)
     timings["select_ms"] = round((time.perf_counter() - t0) * 1000, 2)
     if corpus.skipped_reason:
         sentence.reason = corpus.skipped_reason
@@ -282,7 +294,9 @@ def _review_body(
     avoid = rejected | _keys_in_persona(persona)
     people = len({m.principal_id for m in corpus.messages})
     conversations = len(corpus.conversation_ids)
-    nothing_new = corpus.newest_message_id <= settings.last_seen_message_id
+    # A person's decision resets last_seen_message_id (decisions.py), so the same
+    # conversations may be read again; the whole history is read on request.
+    nothing_new = not whole_history and corpus.newest_message_id <= settings.last_seen_message_id
     details["read"] = {"conversations": conversations, "people": people}
 
     # -- goals/background ------------------------------------------------------------
@@ -487,6 +501,10 @@ def _run_sentence(
         refusal = f"The {field_name} would pass {MAX_LEARNED_FIELD_CHARS:,} characters; learning adds no more to it."
     if not refusal and not verification.ok:
         refusal = verification.reason
+    if not refusal:
+        refusal = _shared_evidence_refusal(
+            agent=agent, evidence=verification.evidence, other=Proposal.Kind.RULE
+        )
     if refusal:
         part.outcome, part.reason = REFUSED, refusal
         return
@@ -574,6 +592,10 @@ def _run_rule(
         )
     if not refusal and not verification.ok:
         refusal = verification.reason
+    if not refusal:
+        refusal = _shared_evidence_refusal(
+            agent=agent, evidence=verification.evidence, other=Proposal.Kind.SENTENCE
+        )
     if refusal:
         part.outcome, part.reason = REFUSED, refusal
         return
@@ -593,6 +615,33 @@ def _run_rule(
         f"Proposed a standing rule from corrections in {verification.conversations} conversations; "
         f"it waits for a rule owner ({owners})."
     )
+
+
+def _evidence_messages(evidence: Any) -> set[int]:
+    return {
+        e["message_id"]
+        for e in evidence or []
+        if isinstance(e, dict) and isinstance(e.get("message_id"), int)
+    }
+
+
+def _shared_evidence_refusal(*, agent: Agent, evidence: Any, other: str) -> str:
+    """One piece of evidence never backs a sentence and a rule waiting side by side:
+    refuse this proposal when a waiting proposal of the ``other`` kind quotes one of
+    the same messages ("" when none does)."""
+    mine = _evidence_messages(evidence)
+    if not mine:
+        return ""
+    for pk, theirs in Proposal.objects.filter(
+        agent=agent, kind=other, status=Proposal.Status.WAITING
+    ).values_list("pk", "evidence"):
+        if mine & _evidence_messages(theirs):
+            what = "standing rule" if other == Proposal.Kind.RULE else "goals/background sentence"
+            return (
+                f"A message it quotes already backs the waiting {what} (proposal {pk}); one piece "
+                "of evidence never backs a sentence and a rule side by side. Decide that one first."
+            )
+    return ""
 
 
 def _verdict_dict(verdict) -> dict[str, Any]:

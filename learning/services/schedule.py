@@ -71,8 +71,13 @@ def sweep_due_agents_run(*, now=None) -> int:
 
 
 @transaction.atomic
-def review_enqueue(*, agent, by: str, trigger: str = Review.Trigger.MANUAL) -> Review:
+def review_enqueue(
+    *, agent, by: str, trigger: str = Review.Trigger.MANUAL, whole_history: bool = False
+) -> Review:
     """ "Review now": a queued review record, run by a worker after commit.
+
+    ``whole_history`` ("Review the whole history") reads every eligible conversation,
+    bounded (``review_run``); the flag is kept on the record and sent to the task.
 
     A review already queued or running for the agent is returned instead of a new one,
     so a double click runs one review. The dashboard polls the returned record.
@@ -97,11 +102,19 @@ def review_enqueue(*, agent, by: str, trigger: str = Review.Trigger.MANUAL) -> R
     )
     if existing is not None:
         return existing
-    review = Review.objects.create(agent=agent, trigger=trigger, requested_by=(by or "").strip())
+    review = Review.objects.create(
+        agent=agent,
+        trigger=trigger,
+        requested_by=(by or "").strip(),
+        details={"whole_history": True} if whole_history else {},
+    )
 
     def enqueue() -> None:
         try:
-            review_agent.delay(agent.pk, review.pk, trigger)
+            if whole_history:
+                review_agent.delay(agent.pk, review.pk, trigger, True)
+            else:
+                review_agent.delay(agent.pk, review.pk, trigger)
         except Exception as exc:
             logger.warning("could not enqueue review %s", review.pk, exc_info=True)
             Review.objects.filter(pk=review.pk, status=Review.Status.QUEUED).update(

@@ -1,6 +1,6 @@
 // Dashboard behaviour that needs a script: live character and item counters, the
 // guardrail / standing-rule list editor (add, move, remove), and the review queue's
-// keyboard shortcuts (j/k move, a approve, d turn down). Every page still works
+// keyboard shortcuts (j/k move, a approve, d turn down, u undo the last decision). Every page still works
 // without it: the server checks every limit again and the forms post as usual.
 (function () {
   "use strict";
@@ -132,6 +132,8 @@
     return Array.prototype.slice.call(document.querySelectorAll(".qrow[data-waiting='1']"));
   }
 
+  var lastDecided = null; // the card of the last decision, for "u"
+
   function current() {
     return document.querySelector(".qrow.current");
   }
@@ -163,7 +165,13 @@
     var key = event.key;
     if (key === "j") move(1);
     else if (key === "k") move(-1);
-    else if (key === "a" || key === "d") {
+    else if (key === "u") {
+      // undo the last decision made on this page (its card keeps the Undo button)
+      var decided = lastDecided && document.body.contains(lastDecided) ? lastDecided : null;
+      var undo = decided && decided.querySelector("[data-action=undo]");
+      if (!undo) return;
+      undo.click();
+    } else if (key === "a" || key === "d") {
       var row = current() || queueRows()[0];
       if (!row) return;
       select(row);
@@ -186,6 +194,7 @@
       return;
     }
     swapped.classList.remove("current");
+    if (swapped.querySelector("[data-action=undo]")) lastDecided = swapped;
     var following = queueRows().filter(function (row) {
       return swapped.compareDocumentPosition(row) & Node.DOCUMENT_POSITION_FOLLOWING;
     });

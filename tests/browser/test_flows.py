@@ -55,6 +55,28 @@ def run_review(slug: str) -> Review:
     return review_run(agent=Agent.objects.get(slug=slug), trigger="manual")
 
 
+def desk_rule_waiting() -> Proposal:
+    """Review the claims desk until its standing rule waits.
+
+    The desk's corrections also back its goals sentence; one message never backs a
+    sentence and a rule waiting side by side (issue 13), so the sentence is turned down
+    first and the next review (a decision is something new) proposes the rule."""
+    from learning.services import proposal_dismiss
+
+    for _ in range(3):
+        run_review("claims-desk")
+        rule = Proposal.objects.filter(
+            agent__slug="claims-desk", kind="rule", status="waiting"
+        ).first()
+        if rule is not None:
+            return rule
+        for sentence in Proposal.objects.filter(
+            agent__slug="claims-desk", kind="sentence", status="waiting"
+        ):
+            proposal_dismiss(proposal=sentence, by="priya")
+    raise AssertionError("the claims desk never proposed its standing rule")
+
+
 def with_password(username: str) -> None:
     from django.contrib.auth.models import User
 
@@ -142,10 +164,27 @@ def test_operator_reviews_approves_and_undoes(
 
 
 def test_reviewer_clears_three_proposals_with_the_keyboard(page, live_server, login, demo):
+    from tests.builders import add_proposal
+
     run_review("pip")
-    run_review("claims-desk")
+    rule = desk_rule_waiting()
+    # the desk's sentence was turned down to let the rule wait (its quotes back the
+    # rule); a sentence of the desk without quotes waits before the rule instead
+    sentence = Proposal.objects.filter(
+        agent__slug="claims-desk", kind="sentence", status="waiting"
+    ).first()
+    if sentence is None:  # the desk's next review found no other theme
+        sentence = add_proposal(
+            Agent.objects.get(slug="claims-desk"),
+            text="Answers questions about open insurance claims.",
+        )
+        pip = Proposal.objects.get(agent__slug="pip", status="waiting")
+        Proposal.objects.filter(pk=sentence.pk).update(
+            created_at=pip.created_at + (rule.created_at - pip.created_at) / 2
+        )
     waiting = list(Proposal.objects.filter(status="waiting").order_by("created_at", "id"))
     assert [p.kind for p in waiting] == ["sentence", "sentence", "rule"]
+    assert [p.pk for p in waiting[1:]] == [sentence.pk, rule.pk]
     # dev reviews for both tenants and owns the desk's rules
     from tenancy.models import Membership
 
@@ -191,8 +230,7 @@ def make_user_ref(username: str):
 
 
 def test_rule_owner_approves_while_a_non_owner_is_refused(browser, live_server, login, demo):
-    run_review("claims-desk")
-    rule = Proposal.objects.get(agent__slug="claims-desk", kind="rule", status="waiting")
+    rule = desk_rule_waiting()
 
     priya = browser.new_context(viewport=WIDE).new_page()
     login(priya, live_server, "priya", "pw-priya")

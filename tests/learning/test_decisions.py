@@ -90,9 +90,10 @@ def test_turn_down_is_content_keyed(agent):
 
 
 @pytest.mark.django_db
-def test_a_sentence_cannot_be_edited_before_approval(agent):
+def test_an_edited_sentence_passes_the_policy_checks(agent):
+    # issue 13: every kind may be edited before approval, but the edit is checked
     proposal = sentence_proposal(agent)
-    with pytest.raises(DecisionRefused, match="Only a standing rule"):
+    with pytest.raises(DecisionRefused, match="edited sentence was refused"):
         proposal_apply(proposal=proposal, by="rita", text="Something else entirely.")
     proposal.refresh_from_db()
     assert proposal.status == Proposal.Status.WAITING

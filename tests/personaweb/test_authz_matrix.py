@@ -81,6 +81,8 @@ def _url(name: str, w: dict[str, Any]) -> str:
         "learning:log": [],
         "learning:proposal_apply": [w["sentence"].pk],
         "learning:proposal_dismiss": [w["sentence"].pk],
+        "learning:proposal_restore": [w["sentence"].pk],
+        "learning:proposal_undo": [w["applied"].pk],
         "memory:conversations": [],
         "memory:conversation": [w["conversation"].pk],
     }
@@ -134,6 +136,8 @@ MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("learning:log", "GET"): (302, 200, 200, 200, 200, 200),
     ("learning:proposal_apply", "POST"): (302, 302, 302, 302, 404, 302),
     ("learning:proposal_dismiss", "POST"): (302, 302, 302, 302, 404, 302),
+    ("learning:proposal_restore", "POST"): (302, 302, 302, 302, 404, 302),
+    ("learning:proposal_undo", "POST"): (302, 302, 302, 302, 404, 302),
     ("learning:proposal_apply#rule", "POST"): (302, 302, 302, 302, 404, 302),
     ("learning:proposal_dismiss#rule", "POST"): (302, 302, 302, 302, 404, 302),
     ("memory:conversations", "GET"): (302, 200, 200, 200, 200, 200),

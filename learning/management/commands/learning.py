@@ -34,6 +34,11 @@ class Command(BaseCommand):
 
         p = agent_parser("review", "run one review now, synchronously, and print the outcome")
         p.add_argument("--json", action="store_true")
+        p.add_argument(
+            "--whole-history",
+            action="store_true",
+            help="read every eligible conversation (at most 200), not only the most recent max_threads",
+        )
         p = agent_parser("status", "settings, counters, waiting proposals, rules, recent reviews")
         p.add_argument("--json", action="store_true")
         for name, text in (
@@ -84,7 +89,12 @@ class Command(BaseCommand):
         from learning.selectors import review_as_dict
         from learning.services import review_run
 
-        review = review_run(agent=agent, trigger=Review.Trigger.CLI, requested_by="cli")
+        review = review_run(
+            agent=agent,
+            trigger=Review.Trigger.CLI,
+            requested_by="cli",
+            whole_history=bool(opts.get("whole_history")),
+        )
         if opts["json"]:
             self._print(review_as_dict(review))
         else:
