@@ -317,7 +317,10 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         return render(request, "dashboard/agent.html#timeline", context)
     # Never wait for the embedding model on a request: new text shows as "scanning" and
     # the preview polls itself until the background scan is done.
-    report = render_report(head, wait=False) if head is not None else None
+    from django.conf import settings as django_settings
+
+    wait = bool(getattr(django_settings, "PERSONAWEB_PAGE_SCAN_WAIT", False))
+    report = render_report(head, wait=wait) if head is not None else None
     last_review = Review.objects.filter(agent=agent).order_by("-queued_at", "-id").first()
     context.update(
         {
