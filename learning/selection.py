@@ -28,92 +28,19 @@ The number of queries does not depend on the amount of data: at most five.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Exists, F, Min, OuterRef, Q, Window
 from django.db.models.functions import RowNumber
 
 from memory.models import Conversation, ConversationSummary, EntityFact, Message
-from memory.text import normalize
+from memory.safety.directives import is_directive
+from memory.verification import ReadMessage, ReviewCorpus
 
 MAX_CONTEXT_FACTS = 50
 #: "Review the whole history" reads at most this many conversations (the same
 #: per-conversation message cap as any review).
 WHOLE_HISTORY_MAX_CONVERSATIONS = 200
-
-
-@dataclass(frozen=True)
-class ReadMessage:
-    """A user message a review may read."""
-
-    id: int
-    conversation_id: int
-    conversation_label: str
-    principal_id: int
-    principal_external_id: str
-    seq: int
-    text: str
-    created_at: datetime
-    # written after an assistant reply in the same conversation: a correction candidate
-    after_assistant: bool
-
-
-@dataclass
-class ReviewCorpus:
-    agent_id: int
-    messages: list[ReadMessage] = field(default_factory=list)  # in reading order
-    conversation_ids: list[int] = field(default_factory=list)  # threads read, in order
-    threads_read: int = 0
-    messages_read: int = 0
-    excluded: dict[str, int] = field(default_factory=dict)  # reason -> count
-    summaries: list[str] = field(default_factory=list)  # context only; none in team mode
-    context_facts: list[str] = field(default_factory=list)  # context, never evidence
-    known_names: set[str] = field(default_factory=set)  # used ONLY to keep names out
-    newest_message_id: int = 0  # newest message read: "nothing new since the last review"
-    skipped_reason: str = ""  # non-empty when the agent may not learn at all
-    team_mode: bool = False
-    learner_principal_id: int | None = None  # single-person mode: the first person
-
-    def by_conversation(self) -> dict[int, list[ReadMessage]]:
-        out: dict[int, list[ReadMessage]] = {cid: [] for cid in self.conversation_ids}
-        for m in self.messages:
-            out.setdefault(m.conversation_id, []).append(m)
-        return out
-
-    @property
-    def correction_conversations(self) -> int:
-        """Conversations holding a user line written after an assistant reply."""
-        return len({m.conversation_id for m in self.messages if m.after_assistant})
-
-
-# "Who to be" messages. Matched on the normalised text (case, quotes, dashes, invisible
-# characters folded), anywhere in the message: such a message may be text pasted from
-# somewhere else, and a persona changes on purpose only through update_persona or the form.
-_DIRECTIVE_PATTERNS = [
-    r"\byour (?:main |primary |new |only |real |true )?(?:goal|goals|role|job|purpose|mission|task|persona|personality|identity|background|instructions?) (?:is|are|will be|should be|now)\b",
-    r"\b(?:add|put|write|save|include|append|insert) (?:this|that|these|it|the following)? ?(?:to|in|into|on) (?:your|the) (?:persona|personality|profile|system prompt|instructions|memory|goals|background|guardrails|standing rules)\b",
-    r"\b(?:update|change|edit|modify|rewrite|replace|set|extend) (?:your|the) (?:persona|personality|system prompt|instructions|goals|background|guardrails|standing rules|role|identity)\b",
-    r"\b(?:you are|youre) now\b",
-    r"\bfrom now on (?:youre|youll|you (?:are|will|must|should|shall|act))\b",
-    r"\b(?:act|behave|pretend|roleplay|role play) as (?:if you were |though you were )?(?:a|an|my|the)\b",
-    r"\byou (?:will|shall|must|should) (?:now |henceforth |always )?be (?:a|an|my|the)\b",
-    r"\bremember that you are\b",
-    r"\b(?:your|the) (?:persona|personality|system prompt) (?:should|must|will|needs to)\b",
-    r"\bthink of yourself as\b",
-    r"\bfrom now on (?:your|the assistant)\b",
-    r"\bnew (?:persona|personality|instructions|system prompt)\b",
-]
-_DIRECTIVE_RE = re.compile("|".join(f"(?:{p})" for p in _DIRECTIVE_PATTERNS))
-
-
-def is_directive(text: str) -> bool:
-    """True when a message tells the agent who to be; such a message is never read."""
-    # apostrophes inside words are dropped by normalize ("you're" -> "youre")
-    norm = normalize(text).text
-    return bool(_DIRECTIVE_RE.search(norm))
 
 
 def select_corpus(*, agent: Any, settings: Any, whole_history: bool = False) -> ReviewCorpus:

@@ -174,9 +174,10 @@ class EntityFact(models.Model):
 
 
 # The memory kernel (beliefs, intentions, routines) lives in its own module.
-from memory.models_beliefs import Belief, Intention, Routine  # noqa: E402
+from memory.models_beliefs import Belief, ConsolidationState, Intention, Routine  # noqa: E402
 
 __all__ = [
+    "ConsolidationState",
     "Belief",
     "Conversation",
     "ConversationSummary",

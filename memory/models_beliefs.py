@@ -374,3 +374,24 @@ class Routine(models.Model):
         if day < self.anchor_date or (self.valid_until is not None and day > self.valid_until):
             return False
         return day.isoweekday() in (self.weekdays or [])
+
+
+class ConsolidationState(models.Model):
+    """Where consolidation of one agent's messages has got to (``memory.consolidation``).
+
+    ``last_message_id`` is the watermark: every user message up to it was read (or may
+    never be read). ``running_since`` is the lease a run holds, so two workers never
+    consolidate one agent at once.
+    """
+
+    tenant = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE, related_name="+")
+    agent = models.OneToOneField(
+        "tenancy.Agent", on_delete=models.CASCADE, related_name="consolidation_state"
+    )
+    last_message_id = models.BigIntegerField(default=0)
+    running_since = models.DateTimeField(null=True, blank=True)
+    last_run_at = models.DateTimeField(null=True, blank=True)
+    runs = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"consolidation of agent {self.agent_id} up to message {self.last_message_id}"

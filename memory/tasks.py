@@ -67,3 +67,34 @@ def schedule_embedding() -> bool:
         cache.delete(_DEBOUNCE_KEY)
         return False
     return True
+
+
+@shared_task(
+    name="memory.tasks.consolidate_agent",
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
+)
+def consolidate_agent(agent_id: int) -> dict[str, object] | None:
+    """Form beliefs from one agent's new messages (``memory.consolidation``)."""
+    from memory.consolidation import consolidate
+    from tenancy.models import Agent
+
+    agent = Agent.objects.filter(pk=agent_id).first()
+    if agent is None:
+        return None
+    return consolidate(agent=agent).as_dict()
+
+
+@shared_task(name="memory.tasks.consolidate_due", ignore_result=True)
+def consolidate_due() -> int:
+    """Beat: one consolidation task per agent with new user messages."""
+    from memory.consolidation import agents_due, consolidation_enabled
+
+    if not consolidation_enabled():
+        return 0
+    due = agents_due()
+    for agent_id in due:
+        consolidate_agent.delay(agent_id)
+    return len(due)

@@ -21,6 +21,10 @@ def _beat_schedule(sender: Celery, **_: object) -> None:
             "task": "learning.tasks.sweep_due_agents",
             "schedule": settings.CELERY_BEAT_SWEEP_SECONDS,
         },
+        "memory-consolidate": {
+            "task": "memory.tasks.consolidate_due",
+            "schedule": settings.CELERY_CONSOLIDATE_SECONDS,
+        },
         "memory-embed-pending": {
             "task": "memory.tasks.embed_pending_messages",
             "schedule": settings.CELERY_EMBED_SECONDS,

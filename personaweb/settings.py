@@ -278,6 +278,11 @@ CELERY_BEAT_SCHEDULER = "celery.beat:PersistentScheduler"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SWEEP_SECONDS = env_float("PERSONAWEB_SWEEP_SECONDS", 60.0)
 CELERY_EMBED_SECONDS = env_float("PERSONAWEB_EMBED_SECONDS", 30.0)
+# memory consolidation: beliefs formed from new user messages (memory.consolidation)
+CELERY_CONSOLIDATE_SECONDS = env_float("PERSONAWEB_CONSOLIDATE_SECONDS", 300.0)
+MEMORY_CONSOLIDATION_ENABLED = env_bool("MEMORY_CONSOLIDATION_ENABLED", True)
+# "local" (offline, conservative) or "openai" (the LEARNING_MODEL_* endpoint)
+MEMORY_PROPOSER = env_str("MEMORY_PROPOSER", "local")
 # frequent and cheap (one UPDATE): the home page shows soon after start that beat runs
 CELERY_HEARTBEAT_SECONDS = env_float("PERSONAWEB_HEARTBEAT_SECONDS", 15.0)
 

@@ -21,7 +21,7 @@ from django.conf import settings as django_settings
 
 if TYPE_CHECKING:
     from learning.models import LearningSettings
-    from learning.selection import ReviewCorpus
+    from memory.verification import ReviewCorpus
 
 
 @dataclass

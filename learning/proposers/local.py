@@ -24,7 +24,7 @@ from learning.proposers.base import ProposerResult
 
 if TYPE_CHECKING:
     from learning.models import LearningSettings
-    from learning.selection import ReadMessage, ReviewCorpus
+    from memory.verification import ReadMessage, ReviewCorpus
 
 #: Cosine similarity above which two messages are "the same kind of request".
 CLUSTER_THRESHOLD = 0.55

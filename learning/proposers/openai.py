@@ -19,7 +19,7 @@ from learning.proposers.base import ProposerResult
 
 if TYPE_CHECKING:
     from learning.models import LearningSettings
-    from learning.selection import ReviewCorpus
+    from memory.verification import ReviewCorpus
 
 #: Characters of conversation text sent in one prompt (about 8k tokens).
 MAX_PROMPT_CHARS = 32_000

@@ -24,9 +24,9 @@ from learning import policy
 from learning.counters import next_due_at
 from learning.models import LearningSettings, Mode, Proposal, Rejection, Review
 from learning.proposers.base import Proposer, ProposerResult, get_proposer, proposer_kind
-from learning.selection import ReviewCorpus, select_corpus
+from learning.selection import select_corpus
 from learning.services.settings import learning_settings_get
-from learning.verification import verify_quotes
+from memory.verification import ReviewCorpus, verify_quotes
 from persona.selectors import persona_head
 from persona.services import MAX_LEARNED_FIELD_CHARS, MAX_RULES, persona_snapshot
 from personaweb.errors import Refusal

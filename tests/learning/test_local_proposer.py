@@ -17,8 +17,7 @@ from learning.proposers.local import (
     sentence_for,
     tokenize,
 )
-from learning.selection import ReadMessage, ReviewCorpus
-from learning.verification import verify_quotes
+from memory.verification import ReadMessage, ReviewCorpus, verify_quotes
 
 WHEN = datetime(2026, 11, 2, tzinfo=UTC)
 

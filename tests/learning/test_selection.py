@@ -6,8 +6,9 @@ from types import SimpleNamespace
 import pytest
 
 from learning.models import LearningSettings
-from learning.selection import is_directive, select_corpus
+from learning.selection import select_corpus
 from memory.models import ConversationSummary, EntityFact, Message, Principal
+from memory.safety.directives import is_directive
 from memory.services import record_turn
 from tests.factories import make_agent
 

@@ -7,8 +7,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from learning.selection import ReadMessage, ReviewCorpus, select_corpus
-from learning.verification import (
+from learning.selection import select_corpus
+from memory.services import record_turn
+from memory.text import content_words, normalize_for_match, words
+from memory.verification import (
     ACROSS_MESSAGES,
     ALREADY_COUNTED,
     MAX_QUOTES,
@@ -17,11 +19,11 @@ from learning.verification import (
     NOT_CORRECTION,
     NOT_FOUND,
     TOO_SHORT,
+    ReadMessage,
+    ReviewCorpus,
     _match,
     verify_quotes,
 )
-from memory.services import record_turn
-from memory.text import content_words, normalize_for_match, words
 from tests.factories import make_agent
 
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)

@@ -220,7 +220,7 @@ class Command(BaseCommand):
         from learning import policy
         from learning.selection import select_corpus
         from learning.services import learning_settings_get
-        from learning.verification import verify_quotes
+        from memory.verification import verify_quotes
         from persona.selectors import persona_head
         from persona.services import persona_snapshot
 

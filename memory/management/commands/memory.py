@@ -96,6 +96,22 @@ class Command(BaseCommand):
         ctx.add_argument("--json", action="store_true", help="print JSON")
         ctx.add_argument("--no-embed", action="store_true", help="rank on words only")
 
+        con = actions.add_parser(
+            "consolidate",
+            help="Form beliefs from an agent's new user messages now (what beat does).",
+            description=(
+                "Reads the user messages that arrived since the last run (never sealed "
+                "conversations, assistant text, directive messages or messages holding a "
+                "secret or an injection), proposes first-person statements, verifies each "
+                "quote word for word and stores them as beliefs."
+            ),
+        )
+        con.add_argument("agent", help="agent slug")
+        con.add_argument(
+            "--limit", type=int, default=None, help="read at most this many messages a batch"
+        )
+        con.add_argument("--json", action="store_true", help="print JSON")
+
     def handle(self, *args: Any, **options: Any) -> None:
         self.verbosity = options["verbosity"]
         action = options["action"]
@@ -109,9 +125,11 @@ class Command(BaseCommand):
             self.beliefs_list(options)
         elif action == "context":
             self.context(options)
+        elif action == "consolidate":
+            self.consolidate(options)
         else:  # argparse refuses unknown actions; kept for call_command misuse
             raise CommandError(
-                f"Unknown action {action!r}; use import, embed, beliefs or context.",
+                f"Unknown action {action!r}; use import, embed, beliefs, context or consolidate.",
                 returncode=EXIT_BAD_INPUT,
             )
 
@@ -260,3 +278,40 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(pack.as_dict(), ensure_ascii=False, indent=2))
         else:
             self.stdout.write(render_context(pack))
+
+    def consolidate(self, options: dict[str, Any]) -> None:
+        from memory.consolidation import BATCH_MESSAGES, consolidate
+
+        agent = self._agent(options["agent"])
+        limit = options["limit"] or BATCH_MESSAGES
+        if limit < 1:
+            raise CommandError("--limit must be at least 1.", returncode=EXIT_BAD_INPUT)
+        totals: dict[str, Any] = {}
+        while True:
+            report = consolidate(agent=agent, limit=limit)
+            if report.busy:
+                raise CommandError(
+                    f"Another consolidation of {agent.slug!r} is running; try again when it ends.",
+                    returncode=EXIT_BAD_INPUT,
+                )
+            for key, value in report.as_dict().items():
+                if isinstance(value, int) and not isinstance(value, bool):
+                    totals[key] = totals.get(key, 0) + value
+                elif key == "skipped":
+                    skipped = totals.setdefault("skipped", {})
+                    for reason, n in value.items():
+                        skipped[reason] = skipped.get(reason, 0) + n
+            if not report.more:
+                break
+        totals = {"agent": agent.slug, **totals}
+        totals.setdefault("skipped", {})
+        if options["json"]:
+            self.stdout.write(json.dumps(totals, ensure_ascii=False, indent=2))
+            return
+        skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(totals["skipped"].items()))
+        self.stdout.write(
+            f"Consolidated {agent.slug}: read {totals['messages_read']:,} messages, "
+            f"{totals['created']} new beliefs, {totals['corroborated']} corroborated, "
+            f"{totals['superseded']} superseding an older one"
+            + (f"; skipped: {skipped}." if skipped else ".")
+        )

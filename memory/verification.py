@@ -1,4 +1,5 @@
-"""Word-for-word quote verification (PRODUCT.md section 5).
+"""Word-for-word quote verification (PRODUCT.md section 5), shared by persona learning
+and memory consolidation (both sit above ``memory``, so it lives here).
 
 The model proposes; this code decides. Each quote is searched for by the code in every
 user message the review could read (the model's conversation label is only a hint used
@@ -30,10 +31,55 @@ corpus, so a quote from there is "not found".
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from learning.selection import ReadMessage, ReviewCorpus
 from memory.text import NormText, content_words, normalize
+
+
+@dataclass(frozen=True)
+class ReadMessage:
+    """A user message a review (or a consolidation run) may read."""
+
+    id: int
+    conversation_id: int
+    conversation_label: str
+    principal_id: int
+    principal_external_id: str
+    seq: int
+    text: str
+    created_at: datetime
+    # written after an assistant reply in the same conversation: a correction candidate
+    after_assistant: bool
+
+
+@dataclass
+class ReviewCorpus:
+    agent_id: int
+    messages: list[ReadMessage] = field(default_factory=list)  # in reading order
+    conversation_ids: list[int] = field(default_factory=list)  # threads read, in order
+    threads_read: int = 0
+    messages_read: int = 0
+    excluded: dict[str, int] = field(default_factory=dict)  # reason -> count
+    summaries: list[str] = field(default_factory=list)  # context only; none in team mode
+    context_facts: list[str] = field(default_factory=list)  # context, never evidence
+    known_names: set[str] = field(default_factory=set)  # used ONLY to keep names out
+    newest_message_id: int = 0  # newest message read: "nothing new since the last review"
+    skipped_reason: str = ""  # non-empty when the agent may not learn at all
+    team_mode: bool = False
+    learner_principal_id: int | None = None  # single-person mode: the first person
+
+    def by_conversation(self) -> dict[int, list[ReadMessage]]:
+        out: dict[int, list[ReadMessage]] = {cid: [] for cid in self.conversation_ids}
+        for m in self.messages:
+            out.setdefault(m.conversation_id, []).append(m)
+        return out
+
+    @property
+    def correction_conversations(self) -> int:
+        """Conversations holding a user line written after an assistant reply."""
+        return len({m.conversation_id for m in self.messages if m.after_assistant})
+
 
 MIN_QUOTE_WORDS = 4
 MAX_QUOTES = 20  # more is not evidence, it is noise (and bounds the matching's recursion)
