@@ -1,15 +1,22 @@
-"""Latency of ``build_context`` with 10,000 beliefs about one person:
-``python bench/context.py [--beliefs N] [--queries N] [--no-embed]``.
+"""Latency of ``build_context`` with 10,000 beliefs about one person, and consolidation
+throughput: ``python bench/context.py [--beliefs N] [--queries N] [--no-embed]
+[--postgres URL] [--messages N]``.
 
-A throwaway SQLite database (``DATABASE_URL`` is ignored) gets N active beliefs about
+A throwaway database (SQLite in a temporary file; with ``--postgres
+postgres://user@host:port/name`` a PostgreSQL database of that name, created and
+dropped by the bench; ``DATABASE_URL`` is ignored) gets N active beliefs about
 one person (statements made from word lists, spread over the 17 categories, some with
 due times and validity windows), written with ``bulk_create`` (the writer's dedup is
 not what is measured) and each with a stored vector (random unit vectors: the cost of
 reading and scoring them is the same as real ones). Then every query (all distinct,
 so each is embedded with the real model: its cost is included) runs through
 ``build_context`` and the p50 / p95 / max wall times are printed, with embeddings and
-words only. The model is loaded (and one query run) before timing. Wall-clock on
-whatever machine runs it; printed, never asserted.
+words only. The model is loaded (and one query run) before timing; the first query
+after a change to the person's beliefs reloads their candidates (printed as "cold"),
+later ones use the per-process cache. Then ``--messages`` user messages (a mix of
+first-person statements and ordinary requests over 50 conversations) are consolidated
+with the ``local`` proposer and messages/s printed. Wall-clock on whatever machine runs
+it; printed, never asserted.
 """
 
 from __future__ import annotations
@@ -74,18 +81,33 @@ QUERIES = (
 )
 
 
-def _setup(tmp: Path) -> None:
+def _setup(tmp: Path, postgres: str | None = None) -> None:
     os.environ["DJANGO_SETTINGS_MODULE"] = "personaweb.settings"
     os.environ["SQLITE_PATH"] = str(tmp / "bench.sqlite3")
     os.environ["PERSONAWEB_VAR_DIR"] = str(tmp / "var")
     os.environ.setdefault("DEBUG", "1")
     for name in ("DATABASE_URL", "REDIS_URL"):
         os.environ.pop(name, None)
+    if postgres:
+        _recreate_postgres(postgres)
+        os.environ["DATABASE_URL"] = postgres
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
     sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()
+
+
+def _recreate_postgres(url: str, *, drop_only: bool = False) -> None:
+    import psycopg
+
+    base, _, name = url.rpartition("/")
+    if not name.replace("_", "").isalnum():
+        raise SystemExit(f"--postgres: {name!r} is not a plain database name")
+    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if not drop_only:
+            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def fill(n: int) -> object:
@@ -145,7 +167,81 @@ def fill(n: int) -> object:
             )
         )
     Belief.objects.bulk_create(rows, batch_size=1000)
+    # a bulk write outside belief_write marks the person's beliefs changed itself
+    from memory.services_beliefs import beliefs_changed
+
+    beliefs_changed(principal.pk)
     return agent
+
+
+STATEMENTS = (
+    "I prefer short answers with bullet points.",
+    "Honestly, I hate long meetings before lunch.",
+    "I can't work on Fridays because of the school run.",
+    "I'm working on a mobile app for the bakery.",
+    "I live in Lyon with two cats.",
+    "I usually start work at 7am sharp.",
+)
+REQUESTS = (
+    "Can you draft the newsletter for next week?",
+    "Please summarise this thread: the supplier is late again and we need a plan.",
+    "What is the difference between a latte and a flat white?",
+    "Fix the typo in the second paragraph, please.",
+)
+
+
+def consolidation(agent: object, n: int) -> str:
+    from datetime import timedelta
+
+    from memory.consolidation import consolidate
+    from memory.models import Conversation, Message, Principal
+
+    principal = Principal.objects.get(external_id="ben")
+    convs = [
+        Conversation.objects.create(
+            agent=agent,
+            principal=principal,
+            external_id=f"bench-{i}",
+            started_at=NOW,
+            last_message_at=NOW,
+        )
+        for i in range(50)
+    ]
+    rows = []
+    for i in range(n):
+        conv = convs[i % len(convs)]
+        pool = STATEMENTS if i % 3 == 0 else REQUESTS
+        text = pool[(i // 3) % len(pool)] + f" (note {i})"
+        rows.append(
+            Message(
+                conversation=conv,
+                seq=i // len(convs) + 1,
+                role=Message.Role.USER,
+                text=text,
+                created_at=NOW + timedelta(seconds=i),
+                dedupe_key=f"{i:064x}",
+                text_sha256=f"{i:064x}",
+            )
+        )
+    Message.objects.bulk_create(rows, batch_size=1000)
+    from memory.embeddings import encode
+    from memory.safety.secrets import find_secrets
+
+    encode(["warm the model up"])  # a worker has it loaded; the load is not throughput
+    find_secrets("warm the secret scan up")
+    t0 = time.perf_counter()
+    read = formed = 0
+    while True:
+        report = consolidate(agent=agent, now=NOW + timedelta(days=1))
+        read += report.messages_read
+        formed += report.created + report.corroborated + report.superseded
+        if not report.more:
+            break
+    took = time.perf_counter() - t0
+    return (
+        f"consolidation (local proposer)   {read:,} messages in {took:.1f} s = "
+        f"{read / took:,.0f} messages/s ({formed} beliefs formed or corroborated)"
+    )
 
 
 def run(agent: object, queries: list[str], *, embeddings: bool) -> list[float]:
@@ -180,22 +276,45 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--beliefs", type=int, default=10_000)
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--no-embed", action="store_true", help="words only (no model)")
+    parser.add_argument("--postgres", default=None, help="postgres://user@host:port/dbname")
+    parser.add_argument("--messages", type=int, default=3_000, help="messages to consolidate")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-context-") as tmp:
-        _setup(Path(tmp))
+        _setup(Path(tmp), args.postgres)
+        try:
+            return _bench(args)
+        finally:
+            if args.postgres:
+                from django.db import connections
+
+                connections.close_all()
+                _recreate_postgres(args.postgres, drop_only=True)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    if True:
+        engine = "PostgreSQL" if args.postgres else "SQLite"
         t0 = time.perf_counter()
         agent = fill(args.beliefs)
-        print(f"{args.beliefs:,} beliefs written in {time.perf_counter() - t0:.1f} s (SQLite)")
+        print(f"{args.beliefs:,} beliefs written in {time.perf_counter() - t0:.1f} s ({engine})")
         queries = [
             QUERIES[i % len(QUERIES)].format(SUBJECTS[(i * 7) % len(SUBJECTS)]) + f" #{i}"
             for i in range(args.queries)
         ]
+        from memory.context import clear_candidate_cache
+
         if not args.no_embed:
-            run(agent, ["warm the model up"], embeddings=True)
+            from memory.embeddings import vectors_for_texts
+
+            vectors_for_texts(["warm the model up"], store=False)
+            clear_candidate_cache()
+            print(_report("cold: first query (loads)", run(agent, queries[:1], embeddings=True)))
             print(
                 _report("words + embeddings (query embedded)", run(agent, queries, embeddings=True))
             )
         print(_report("words only", run(agent, queries, embeddings=False)))
+        if args.messages:
+            print(consolidation(agent, args.messages))
     return 0
 
 

@@ -35,13 +35,14 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from memory.embeddings import vectors_for_texts
 from memory.models import ConsolidationState, Message
 from memory.proposers import BeliefCandidate, belief_proposer
 from memory.safety.directives import is_directive
 from memory.safety.injection import scan
 from memory.safety.never_store import never_auto_store
 from memory.safety.secrets import find_secrets
-from memory.services_beliefs import BeliefRefusal, belief_write
+from memory.services_beliefs import BeliefRefusal, belief_write, embeddings_enabled
 from memory.verification import ReadMessage, ReviewCorpus, verify_quotes
 
 logger = logging.getLogger(__name__)
@@ -164,10 +165,15 @@ def consolidate(
                 )
             )
         proposer = belief_proposer()
-        for principal_id, messages in by_person.items():
+        proposed = [(pid, proposer.propose(messages)) for pid, messages in by_person.items()]
+        if embeddings_enabled():
+            # one batch for every statement (stored per text): belief_write then finds them
+            vectors_for_texts([c.statement for _, cands in proposed for c in cands])
+        for principal_id, cands in proposed:
+            messages = by_person[principal_id]
             corpus = ReviewCorpus(agent_id=agent.id, messages=messages)
             corpus.conversation_ids = list(dict.fromkeys(m.conversation_id for m in messages))
-            for cand in proposer.propose(messages):
+            for cand in cands:
                 report.candidates += 1
                 _store(agent, external[principal_id], cand, corpus, now, report)
     finally:

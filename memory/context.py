@@ -24,6 +24,8 @@ from __future__ import annotations
 import functools
 import math
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -243,6 +245,106 @@ _FIELDS = (
 )
 
 
+@dataclass
+class _Candidates:
+    """A person's active beliefs as arrays, ready to score (cached per person)."""
+
+    rows: list[tuple[Any, ...]]  # _FIELDS without the vector
+    ids: np.ndarray
+    confidence: np.ndarray
+    stability: np.ndarray
+    reinforced: np.ndarray  # timestamps
+    sensitivity: np.ndarray
+    valid_from_ts: np.ndarray  # NaN when open
+    valid_until_ts: np.ndarray
+    due_ts: np.ndarray
+    has_vec: np.ndarray
+    matrix: np.ndarray  # (n, DIM) float32, zero rows where no vector is stored
+    postings: dict[str, np.ndarray]  # content-word stem -> row indices
+    pinned: np.ndarray  # rows of the pinned categories
+
+    @property
+    def n(self) -> int:
+        return len(self.rows)
+
+
+#: In-process cache of candidates by (database, person), checked against the person's
+#: ``beliefs_token`` (a new random value on every belief change), bounded in rows.
+CACHE_MAX_ROWS = 100_000
+_cache: OrderedDict[tuple[str, int], tuple[str, _Candidates]] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _ts(values: list[datetime | None]) -> np.ndarray:
+    return np.array([math.nan if v is None else v.timestamp() for v in values], dtype=np.float64)
+
+
+def _load_candidates(principal_id: int) -> _Candidates:
+    from memory.embeddings import DIM, VECTOR_DTYPE
+
+    raw = list(
+        Belief.objects.filter(principal_id=principal_id, status=Belief.Status.ACTIVE)
+        .order_by("id")
+        .values_list(*_FIELDS, "sensitivity")
+    )
+    n = len(raw)
+    rows = [r[:13] for r in raw]
+    has = np.fromiter(
+        (r[13] is not None and len(r[13]) == DIM * 4 for r in raw), dtype=bool, count=n
+    )
+    matrix = np.zeros((n, DIM), dtype=np.float32)
+    if has.any():
+        # one buffer for all stored vectors (float32, little endian) instead of n copies
+        blob = b"".join(bytes(r[13]) for r, ok in zip(raw, has, strict=True) if ok)
+        matrix[has] = np.frombuffer(blob, dtype=VECTOR_DTYPE).reshape(-1, DIM)
+    postings: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        for t in _terms(r[2] + " " + r[1].replace("_", " ")):
+            postings.setdefault(t, []).append(i)
+    return _Candidates(
+        rows=rows,
+        ids=np.fromiter((r[0] for r in rows), dtype=np.int64, count=n),
+        confidence=np.fromiter((r[3] for r in rows), dtype=np.float64, count=n),
+        stability=np.maximum(np.fromiter((r[8] for r in rows), dtype=np.float64, count=n), 1e-6),
+        reinforced=_ts([r[9] for r in rows]),
+        sensitivity=np.fromiter((r[14] for r in raw), dtype=np.int64, count=n),
+        valid_from_ts=_ts([r[5] for r in rows]),
+        valid_until_ts=_ts([r[6] for r in rows]),
+        due_ts=_ts([r[7] for r in rows]),
+        has_vec=has,
+        matrix=matrix,
+        postings={t: np.array(ix, dtype=np.int64) for t, ix in postings.items()},
+        pinned=np.array(
+            [i for i, r in enumerate(rows) if r[1] in PINNED_CATEGORIES], dtype=np.int64
+        ),
+    )
+
+
+def _candidates(principal: Principal) -> _Candidates:
+    """The person's candidates, from the cache when their beliefs have not changed."""
+    token = principal.beliefs_token
+    key = (Belief.objects.db, principal.pk)
+    if token:
+        with _cache_lock:
+            hit = _cache.get(key)
+            if hit is not None and hit[0] == token:
+                _cache.move_to_end(key)
+                return hit[1]
+    cand = _load_candidates(principal.pk)
+    if token and cand.n <= CACHE_MAX_ROWS:
+        with _cache_lock:
+            _cache[key] = (token, cand)
+            _cache.move_to_end(key)
+            while sum(c.n for _, c in _cache.values()) > CACHE_MAX_ROWS and len(_cache) > 1:
+                _cache.popitem(last=False)
+    return cand
+
+
+def clear_candidate_cache() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
 def _query_vector(query: str) -> np.ndarray:
     from memory.embeddings import vectors_for_texts
 
@@ -278,58 +380,48 @@ def build_context(
     )
     principal = (
         Principal.objects.filter(tenant_id=agent.tenant_id, external_id=principal_external_id)
-        .only("id")
+        .only("id", "beliefs_token")
         .first()
     )
     if principal is None:
         return pack
 
-    candidates = Belief.objects.filter(
-        tenant_id=agent.tenant_id,
-        principal_id=principal.id,
-        status=Belief.Status.ACTIVE,
-        sensitivity__lte=level,
-    )
+    cand = _candidates(principal)
+    n = cand.n
     # what may answer: never an ended belief for the present, a future one only for time
+    eligible = cand.sensitivity <= int(level)
     if not is_past:
-        candidates = candidates.exclude(valid_until__lt=now)
+        eligible &= ~(cand.valid_until_ts < now.timestamp())
     if not is_time:
-        candidates = candidates.exclude(valid_from__gt=now)
-    rows = list(candidates.values_list(*_FIELDS))
+        eligible &= ~(cand.valid_from_ts > now.timestamp())
+    rows = cand.rows
+    m = int(eligible.sum())
 
     query_terms = _terms(query)
-    n = len(rows)
     lexical = np.zeros(n, dtype=np.float64)
-    if n and query_terms:
-        df: dict[str, int] = dict.fromkeys(query_terms, 0)
-        row_terms = [_terms(row[2] + " " + row[1].replace("_", " ")) for row in rows]
-        for terms in row_terms:
-            for t in query_terms & terms:
-                df[t] += 1
-        idf = {t: math.log((n + 1) / (df[t] + 1)) + 1.0 for t in query_terms}
+    if m and query_terms:
+        # IDF over the eligible candidates, from the cached postings (term -> rows)
+        idf: dict[str, float] = {}
+        for t in query_terms:
+            post = cand.postings.get(t)
+            df = int(eligible[post].sum()) if post is not None else 0
+            idf[t] = math.log((m + 1) / (df + 1)) + 1.0
         total = sum(idf.values())
-        for i, terms in enumerate(row_terms):
-            hit = query_terms & terms
-            if hit:
-                lexical[i] = sum(idf[t] for t in hit) / total
+        for t in query_terms:
+            post = cand.postings.get(t)
+            if post is not None:
+                lexical[post] += idf[t] / total
+        lexical[~eligible] = 0.0
         if lexical.max() > 0:
             lexical = lexical / lexical.max()
 
     cosine: np.ndarray | None = None
     cos_norm = np.zeros(n, dtype=np.float64)
-    if use_embeddings and n:
-        from memory.embeddings import DIM, VECTOR_DTYPE
-
-        qvec = _query_vector(query)
-        has = np.fromiter(
-            (row[13] is not None and len(row[13]) == DIM * 4 for row in rows), dtype=bool, count=n
-        )
-        matrix = np.zeros((n, DIM), dtype=np.float32)
+    if use_embeddings and m:
+        has = cand.has_vec & eligible
         if has.any():
-            # one buffer for all stored vectors (float32, little endian) instead of n copies
-            blob = b"".join(bytes(row[13]) for row, ok in zip(rows, has, strict=True) if ok)
-            matrix[has] = np.frombuffer(blob, dtype=VECTOR_DTYPE).reshape(-1, DIM)
-            cosine = matrix @ qvec
+            qvec = _query_vector(query)
+            cosine = cand.matrix @ qvec
             present = cosine[has]
             low, high = float(present.min()), float(present.max())
             span = high - low
@@ -343,15 +435,15 @@ def build_context(
 
     window = time_window(query, now) if is_time and use_time_facet else None
     # scores for every candidate as arrays; items are built only for what is returned
-    now_ts = now.timestamp()
-    reinforced = np.fromiter((row[9].timestamp() for row in rows), dtype=np.float64, count=n)
-    stability = np.fromiter((row[8] for row in rows), dtype=np.float64, count=n)
-    retention = np.exp(-np.maximum(now_ts - reinforced, 0.0) / 86_400 / np.maximum(stability, 1e-6))
+    retention = np.exp(
+        -np.maximum(now.timestamp() - cand.reinforced, 0.0) / 86_400 / cand.stability
+    )
     timed = np.zeros(n, dtype=bool)
     if window is not None:
-        for i, row in enumerate(rows):
-            if any(t is not None and window[0] <= t <= window[1] for t in (row[7], row[5], row[6])):
-                timed[i] = True
+        lo, hi = window[0].timestamp(), window[1].timestamp()
+        for ts in (cand.due_ts, cand.valid_from_ts, cand.valid_until_ts):
+            timed |= (ts >= lo) & (ts <= hi)
+        timed &= eligible
         similarity = np.where(
             timed,
             np.maximum(
@@ -360,10 +452,9 @@ def build_context(
             similarity,
         )
     scores = (SIM_FLOOR + SIM_WEIGHT * similarity) * (RET_FLOOR + RET_WEIGHT * retention)
-    confidence = np.fromiter((row[3] for row in rows), dtype=np.float64, count=n)
-    ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=n)
+    scores = np.where(eligible, scores, -np.inf)
     # best score first; higher confidence, then lower id break ties (stable and total)
-    order = np.lexsort((ids, -confidence, -scores))[:limit] if n else np.zeros(0, dtype=np.int64)
+    order = np.lexsort((cand.ids, -cand.confidence, -scores))[: min(limit, m)]
 
     def item(i: int, *, with_evidence: bool) -> PackItem:
         (bid, category, statement, conf, count, valid_from, valid_until, due_at) = rows[i][:8]
@@ -399,7 +490,7 @@ def build_context(
         )
 
     pack.items = [item(int(i), with_evidence=k < EVIDENCE_FOR_FIRST) for k, i in enumerate(order)]
-    pinned_rows = [i for i, row in enumerate(rows) if row[1] in PINNED_CATEGORIES]
+    pinned_rows = [int(i) for i in cand.pinned if eligible[i]]
     pinned_rows.sort(key=lambda i: (-rows[i][3] * retention[i], rows[i][0]))
     pack.pinned = [item(i, with_evidence=False) for i in pinned_rows[:MAX_PINNED]]
     pack.agenda = _agenda(principal.id, now)

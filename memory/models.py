@@ -16,6 +16,9 @@ class Principal(models.Model):
     external_id = models.CharField(max_length=200)
     display_name = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # a new random value on every change to this person's beliefs: build_context keeps
+    # the person's scored candidates in memory and reloads them when this changes
+    beliefs_token = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["external_id"]

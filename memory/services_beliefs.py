@@ -26,6 +26,7 @@ Refusals subclass ``personaweb.errors.Refusal``; nothing is written after one.
 from __future__ import annotations
 
 import logging
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -308,6 +309,12 @@ def _vector(statement: str) -> tuple[np.ndarray | None, int | None]:
 # --- beliefs ---------------------------------------------------------------------------
 
 
+def beliefs_changed(principal_id: int) -> None:
+    """Mark a person's beliefs as changed (inside the writer's transaction), so every
+    process's ``build_context`` cache of that person reloads."""
+    Principal.objects.filter(pk=principal_id).update(beliefs_token=uuid.uuid4().hex)
+
+
 def belief_write(
     *,
     agent: Any,
@@ -384,6 +391,7 @@ def belief_write(
                 restated.evidence_start, restated.evidence_end = proof.start, proof.end
             restated.updated_at = now
             restated.save()
+            beliefs_changed(principal.pk)
             return BeliefWriteResult(belief=restated, outcome="corroborated")
 
         belief = Belief.objects.create(
@@ -414,6 +422,7 @@ def belief_write(
             created_at=now,
             updated_at=now,
         )
+        beliefs_changed(principal.pk)
         if contradicted is not None:
             contradicted.status = Belief.Status.SUPERSEDED
             contradicted.superseded_by = belief
@@ -455,6 +464,7 @@ def belief_retire(*, belief: Belief, delete: bool = False, now: datetime | None 
         locked.status = Belief.Status.RETIRED
     locked.updated_at = now
     locked.save()
+    beliefs_changed(locked.principal_id)
     return locked
 
 
