@@ -15,7 +15,18 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Case, Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -25,7 +36,7 @@ from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_POST
 
 from memory.context import EVIDENCE_FOR_FIRST, ContextPack, build_context, render_context
-from memory.models import Belief, Intention, Message, Principal, Routine
+from memory.models import Belief, Intention, Principal, Routine
 from memory.models_beliefs import (
     PERSONA_CATEGORIES,
     SENSITIVITY_BY_NAME,
@@ -43,7 +54,7 @@ from memory.services_beliefs import (
 )
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_next
-from personaweb.marks import quote_in_context
+from personaweb.marks import quote_in_context, quote_mark_param
 from personaweb.paging import keyset_page
 from personaweb.roles import is_operator
 from tenancy.access import require_operator, scope_to_user, visible_tenant_ids
@@ -116,12 +127,26 @@ def people(request: HtmxHttpRequest) -> HttpResponse:
 # --- one person's memory --------------------------------------------------------------
 
 
-def _person_for(request: HtmxHttpRequest, pk: int) -> Principal:
-    principal = (
-        scope_to_user(Principal.objects.filter(pk=pk), user=request.user, path="tenant_id")
-        .select_related("tenant")
-        .first()
-    )
+def _person_for(request: HtmxHttpRequest, pk: int, *, with_counts: bool = False) -> Principal:
+    """The person ``pk`` if the user may see them (404 otherwise). ``with_counts`` reads
+    their beliefs' counts per category and status in the same query (see
+    ``_category_index``)."""
+    qs = scope_to_user(
+        Principal.objects.filter(pk=pk), user=request.user, path="tenant_id"
+    ).select_related("tenant")
+    if with_counts:
+        active = Q(beliefs__status=Belief.Status.ACTIVE)
+        qs = qs.annotate(
+            **{
+                f"n_{name}_{kind}": Count(
+                    "beliefs",
+                    filter=Q(beliefs__category=name) & (active if kind == "active" else ~active),
+                )
+                for name in CATEGORY_ORDER
+                for kind in ("active", "other")
+            }
+        )
+    principal = qs.first()
     if principal is None:
         raise Http404("No such person here.")
     return principal
@@ -156,47 +181,34 @@ class BeliefRow:
     evidence: dict[str, Any]
 
 
-def _evidence(
-    *,
-    message: Message | None,
-    quote: str,
-    start: int | None,
-    end: int | None,
-    host: str,
-) -> dict[str, Any]:
-    """How evidence shows: ``kind`` is quote (linked into its conversation, the quote
-    marked there), sealed (never its words), host, orphan (the message is gone, the
-    words were kept) or none. ``message`` comes with its conversation."""
+def _evidence_of(belief: Belief) -> dict[str, Any]:
+    """How a belief's evidence shows: ``kind`` is quote (linked into its conversation,
+    the quote marked there), sealed (never its words), host, orphan (the message is
+    gone, the words were kept) or none. The message comes with its conversation."""
+    message = belief.evidence_message
     if message is not None:
         conversation = message.conversation
         if conversation.sealed:
             return {"kind": "sealed"}
+        start, end = belief.evidence_start, belief.evidence_end
+        mark = quote_mark_param({"message_id": message.pk, "start": start, "end": end})
         url = reverse("memory:conversation", args=[conversation.pk])
-        spanned = start is not None and end is not None
-        if spanned:
-            url += f"?mark={message.pk}:{start}:{end}"
         return {
             "kind": "quote",
-            "url": url + "#quote",
+            "url": f"{url}?mark={mark}#quote" if mark else f"{url}#quote",
             "conversation": conversation.external_id,
-            "quote": quote,
-            "context": quote_in_context(message.text, start, end) if spanned else None,
+            "quote": belief.evidence_quote,
+            "context": (
+                quote_in_context(message.text, start, end)
+                if start is not None and end is not None
+                else None
+            ),
         }
-    if host:
-        return {"kind": "host", "host": host}
-    if quote:
-        return {"kind": "orphan", "quote": quote}
+    if belief.source_host:
+        return {"kind": "host", "host": belief.source_host}
+    if belief.evidence_quote:
+        return {"kind": "orphan", "quote": belief.evidence_quote}
     return {"kind": "none"}
-
-
-def _evidence_of(belief: Belief) -> dict[str, Any]:
-    return _evidence(
-        message=belief.evidence_message,
-        quote=belief.evidence_quote,
-        start=belief.evidence_start,
-        end=belief.evidence_end,
-        host=belief.source_host,
-    )
 
 
 def _row(belief: Belief, now: datetime) -> BeliefRow:
@@ -211,22 +223,18 @@ def _row(belief: Belief, now: datetime) -> BeliefRow:
     )
 
 
-def _category_index(principal_id: int) -> list[dict[str, Any]]:
+def _category_index(principal: Principal) -> list[dict[str, Any]]:
     """Per track, each category with its active and other (superseded, retired,
-    deleted) counts; one query."""
-    counts: dict[str, dict[str, int]] = {}
-    for category, status, n in (
-        Belief.objects.filter(principal_id=principal_id)
-        .order_by()
-        .values_list("category", "status")
-        .annotate(n=Count("id"))
-    ):
-        slot = counts.setdefault(category, {"active": 0, "other": 0})
-        slot["active" if status == Belief.Status.ACTIVE else "other"] += n
+    deleted) counts, from ``_person_for(..., with_counts=True)``."""
     tracks = []
     for track, names in (("work", WORK_CATEGORIES), ("persona", PERSONA_CATEGORIES)):
         cats = [
-            {"name": name, "label": CATEGORY_LABELS[name], **counts.get(name, {"active": 0, "other": 0})}
+            {
+                "name": name,
+                "label": CATEGORY_LABELS[name],
+                "active": getattr(principal, f"n_{name}_active"),
+                "other": getattr(principal, f"n_{name}_other"),
+            }
             for name in names
         ]
         tracks.append(
@@ -256,7 +264,7 @@ def _routine_row(routine: Routine) -> dict[str, Any]:
     return {"routine": routine, "days": ", ".join(days) or "no day"}
 
 
-def _parse_now(value: str) -> datetime | None:
+def _parse_now(value: str) -> datetime:
     """A time from the recall box: ``YYYY-MM-DDTHH:MM`` (the browser's picker, read in
     the page's time zone) or ISO 8601 with an offset."""
     parsed = parse_datetime(value)
@@ -299,8 +307,7 @@ def _recall(request: HtmxHttpRequest, principal: Principal, agents: list[Agent])
         return out
     if len(question) > MAX_QUESTION_CHARS:
         out["recall_error"] = (
-            f"The question is {len(question)} characters long; keep it under "
-            f"{MAX_QUESTION_CHARS}."
+            f"The question is {len(question)} characters long; keep it under {MAX_QUESTION_CHARS}."
         )
         return out
     now = timezone.now()
@@ -309,8 +316,7 @@ def _recall(request: HtmxHttpRequest, principal: Principal, agents: list[Agent])
             now = _parse_now(now_text)
         except ValueError:
             out["recall_error"] = (
-                f"“{now_text}” is not a date and time; use the picker or write "
-                "2026-11-20T09:00."
+                f"“{now_text}” is not a date and time; use the picker or write 2026-11-20T09:00."
             )
             return out
     pack = build_context(
@@ -355,7 +361,8 @@ def _pack_items(pack: ContextPack, principal: Principal) -> list[dict[str, Any]]
 @require_GET
 @login_required
 def person(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    principal = _person_for(request, pk)
+    # the whole page shows the counts per category; its partials do not
+    principal = _person_for(request, pk, with_counts=not is_partial(request))
     agents = list(Agent.objects.filter(tenant_id=principal.tenant_id).order_by("name", "id")[:200])
     recall = _recall(request, principal, agents)
     context: dict[str, Any] = {
@@ -404,10 +411,12 @@ def person(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not show_all:
         intentions = intentions.filter(state=Intention.State.OPEN)
     agenda = list(intentions.order_by("due_at", "id")[: AGENDA_LIMIT + 1])
-    routines = list(Routine.objects.filter(principal=principal).order_by("time", "id")[: ROUTINES_LIMIT + 1])
+    routines = list(
+        Routine.objects.filter(principal=principal).order_by("time", "id")[: ROUTINES_LIMIT + 1]
+    )
     context.update(
         {
-            "tracks": _category_index(principal.pk),
+            "tracks": _category_index(principal),
             "agenda": [_intention_row(i, now) for i in agenda[:AGENDA_LIMIT]],
             "agenda_more": len(agenda) > AGENDA_LIMIT,
             "routines": [_routine_row(r) for r in routines[:ROUTINES_LIMIT]],
@@ -499,9 +508,7 @@ def belief_correct_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     require_operator(request)
     statement = request.POST.get("statement", "")
     try:
-        result = belief_correct(
-            belief=belief, statement=statement, by=request.user.get_username()
-        )
+        result = belief_correct(belief=belief, statement=statement, by=request.user.get_username())
     except Refusal as exc:
         # a refused secret is not sent back into the page
         draft = "" if isinstance(exc, SecretFound) else " ".join(statement.split())
@@ -528,10 +535,9 @@ def belief_correct_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def intention_state_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    intention = (
-        scope_to_user(Intention.objects.filter(pk=pk), user=request.user, path="tenant_id")
-        .first()
-    )
+    intention = scope_to_user(
+        Intention.objects.filter(pk=pk), user=request.user, path="tenant_id"
+    ).first()
     if intention is None:
         raise Http404("No such intention here.")
     require_operator(request)

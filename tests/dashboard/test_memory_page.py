@@ -84,7 +84,12 @@ def ana(agent):
     """Ana's memory: a quoted belief, an expired one, a sealed one, a host-written one,
     a superseded one, an intention and a routine."""
     tea_msg = said(agent, "Honestly I prefer green tea in the afternoon, not coffee.")
-    tea = believe(agent, "Prefers green tea in the afternoon", quote_from=tea_msg, quote="prefer green tea in the afternoon")
+    tea = believe(
+        agent,
+        "Prefers green tea in the afternoon",
+        quote_from=tea_msg,
+        quote="prefer green tea in the afternoon",
+    )
     now = timezone.now()
     lisbon = believe(
         agent,
@@ -151,8 +156,8 @@ def test_people_list_shows_the_tenants_people_with_counts(
     url = reverse("memory:people")
     html = operator_client.get(url).content.decode()
     assert "zed" not in html
-    ana = re.search(r'<tr>\s*<td><a href="/memory/people/\d+/">ana</a>.*?</tr>', html, re.S).group(0)
-    cells = re.findall(r"<td[^>]*>(.*?)</td>", ana, re.S)
+    row = re.search(r'<tr>\s*<td><a href="/memory/people/\d+/">ana</a>.*?</tr>', html, re.S)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row.group(0), re.S)
     # active: tea, lisbon (expired but active), host (work); sealed, Lisbon (persona);
     # Berlin is superseded
     assert cells[1] == "5" and cells[2] == "3 · 2" and cells[3] == "1" and cells[4] == "1"
@@ -218,7 +223,7 @@ def test_memory_page_shows_beliefs_by_track_with_their_facts(operator_client, an
     assert f'Replaces <a href="#belief-{ana["old"].pk}">' in row_html(html, ana["new"].pk)
     everything = operator_client.get(person_url(), {"show": "all"}).content.decode()
     old = row_html(everything, ana["old"].pk)
-    assert ">superseded</span>" in old and f"Replaced by <a href=\"#belief-{ana['new'].pk}\">" in old
+    assert ">superseded</span>" in old and f'Replaced by <a href="#belief-{ana["new"].pk}">' in old
     assert 'data-action="retire"' not in old  # only active beliefs are acted on
 
 
@@ -449,7 +454,9 @@ def test_intention_done_and_dropped_swap_the_row(operator_client, agent, ana):
     intention = ana["intention"]
     url = reverse("memory:intention_state", args=[intention.pk])
     html = operator_client.post(url, {"state": "done"}, **HX).content.decode()
-    assert html.lstrip().startswith(f'<li class="agenda-item state-done" id="intention-{intention.pk}"')
+    assert html.lstrip().startswith(
+        f'<li class="agenda-item state-done" id="intention-{intention.pk}"'
+    )
     assert "Marked done: it leaves the agenda." in html and 'data-action="done"' not in html
     assert Intention.objects.get(pk=intention.pk).state == "done"
     again = operator_client.post(url, {"state": "dropped"}, **HX).content.decode()
@@ -462,7 +469,10 @@ def test_intention_done_and_dropped_swap_the_row(operator_client, agent, ana):
         source="direct",
     )
     url = reverse("memory:intention_state", args=[other.pk])
-    assert "Choose done or dropped." in operator_client.post(url, {"state": "open"}, **HX).content.decode()
+    assert (
+        "Choose done or dropped."
+        in operator_client.post(url, {"state": "open"}, **HX).content.decode()
+    )
     response = operator_client.post(url, {"state": "dropped"})
     assert response.status_code == 302 and response["Location"].endswith(f"#intention-{other.pk}")
     assert Intention.objects.get(pk=other.pk).state == "dropped"
@@ -484,7 +494,7 @@ def test_recall_box_swaps_in_the_scored_pack(operator_client, agent, ana):
     assert html.lstrip().startswith('<section id="recall-result"')
     items = re.findall(r'<li class="pack-item" data-belief="(\d+)">', html)
     assert items[0] == str(ana["tea"].pk)
-    first = html[html.index('data-belief="%d"' % ana["tea"].pk) :]
+    first = html[html.index(f'data-belief="{ana["tea"].pk}"') :]
     assert re.search(r'<span class="pack-score" title="score">0\.\d{3}</span>', html)
     assert "words 1.00" in first and "retention 1.00" in first
     assert "<mark>prefer green tea in the afternoon</mark>" in first  # evidence on the first hit
@@ -499,7 +509,10 @@ def test_recall_box_swaps_in_the_scored_pack(operator_client, agent, ana):
 def test_recall_box_keeps_sealed_words_out_and_respects_sensitivity(operator_client, agent, ana):
     url = person_url()
     html = operator_client.get(
-        url, {"agent": agent.slug, "q": "therapist Tuesdays", "sensitivity": "restricted"}, HTTP_HX_TARGET="recall-result", **HX
+        url,
+        {"agent": agent.slug, "q": "therapist Tuesdays", "sensitivity": "restricted"},
+        HTTP_HX_TARGET="recall-result",
+        **HX,
     ).content.decode()
     assert re.findall(r'data-belief="(\d+)"', html)[0] == str(ana["sealed"].pk)
     assert "From a sealed conversation: not shown." in html
@@ -515,7 +528,10 @@ def test_recall_box_as_of_another_time_and_its_refusals(operator_client, agent, 
     url = person_url()
     past = (timezone.now() - timedelta(days=5)).strftime("%Y-%m-%dT%H:%M")
     html = operator_client.get(
-        url, {"agent": agent.slug, "q": "half marathon training", "now": past}, HTTP_HX_TARGET="recall-result", **HX
+        url,
+        {"agent": agent.slug, "q": "half marathon training", "now": past},
+        HTTP_HX_TARGET="recall-result",
+        **HX,
     ).content.decode()
     assert re.findall(r'data-belief="(\d+)"', html)[0] == str(ana["lisbon"].pk)
     for params, sentence in (
@@ -523,7 +539,9 @@ def test_recall_box_as_of_another_time_and_its_refusals(operator_client, agent, 
         ({"agent": agent.slug, "q": "tea", "now": "next tuesday"}, "is not a date and time"),
         ({"agent": agent.slug, "q": "x" * 501}, "keep it under 500"),
     ):
-        html = operator_client.get(url, params, HTTP_HX_TARGET="recall-result", **HX).content.decode()
+        html = operator_client.get(
+            url, params, HTTP_HX_TARGET="recall-result", **HX
+        ).content.decode()
         assert sentence in html
     # without JavaScript the whole page comes back with the pack in it
     page = operator_client.get(url, {"agent": agent.slug, "q": "green tea"}).content.decode()
@@ -531,17 +549,25 @@ def test_recall_box_as_of_another_time_and_its_refusals(operator_client, agent, 
 
 
 @pytest.mark.django_db
-def test_recall_box_uses_meaning_when_embeddings_are_on(operator_client, agent, settings, monkeypatch):
+def test_recall_box_uses_meaning_when_embeddings_are_on(
+    operator_client, agent, settings, monkeypatch
+):
     settings.MEMORY_BELIEF_EMBEDDINGS = True
     model = FakeModel(same_as={"Which hot drink suits her?": "Prefers green tea"})
     monkeypatch.setattr(memory_embeddings, "get_model", lambda: model)
     tea = believe(agent, "Prefers green tea")
     believe(agent, "Plays the cello", category="interests")
     html = operator_client.get(
-        person_url(), {"agent": agent.slug, "q": "Which hot drink suits her?"}, HTTP_HX_TARGET="recall-result", **HX
+        person_url(),
+        {"agent": agent.slug, "q": "Which hot drink suits her?"},
+        HTTP_HX_TARGET="recall-result",
+        **HX,
     ).content.decode()
     assert re.findall(r'data-belief="(\d+)"', html)[0] == str(tea.pk)
     assert "matched on words and meaning" in html and "meaning 1.00" in html
+    # the question's vector costs one lookup: the whole page still fits
+    url = person_url() + f"?agent={agent.slug}&q=Which+hot+drink+suits+her%3F"
+    assert count_queries(operator_client, url) <= MAX_QUERIES
 
 
 # --- query counts ---------------------------------------------------------------------------
