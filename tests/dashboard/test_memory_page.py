@@ -14,9 +14,8 @@ from django.utils import timezone
 from memory import embeddings as memory_embeddings
 from memory.models import Belief, Intention, Principal
 from memory.sealing import conversation_seal
-from memory.services import record_turn
-from memory.services_beliefs import belief_write, intention_write, routine_label
-from tests.builders import HX, MAX_QUERIES, count_queries
+from memory.services_beliefs import intention_write, routine_label
+from tests.builders import HX, MAX_QUERIES, add_belief, count_queries, person_said
 from tests.factories import make_agent, make_user
 from tests.memory.beliefs_helpers import FakeModel
 
@@ -30,34 +29,15 @@ def words_only(settings):
     settings.MEMORY_BELIEF_EMBEDDINGS = False
 
 
-def said(agent, text: str, *, who: str = "ana", conversation: str = "talk-1", sealed=None):
-    """The person's message ``text`` in ``conversation``; returns the message."""
-    return record_turn(
-        agent=agent,
-        principal_external_id=who,
-        conversation=conversation,
-        user_text=text,
-        assistant_text="Noted.",
-        sealed=sealed,
-    ).messages[0]
-
-
-def believe(agent, statement: str, *, who: str = "ana", quote_from=None, quote="", **kw):
-    kw.setdefault("category", "likes")
-    kw.setdefault("confidence", 0.8)
-    kw.setdefault("source", "direct")
-    if quote_from is not None:
-        kw["evidence"] = {"message_id": quote_from.pk, "quote": quote}
-    return belief_write(agent=agent, principal_external_id=who, statement=statement, **kw).belief
-
-
 def add_beliefs(agent, n: int, *, start: int = 0, who: str = "ana") -> list[Belief]:
     """``n`` distinct beliefs, each quoting its own message."""
     out = []
     for i in range(start, start + n):
-        m = said(agent, f"I really enjoy hobby{i:03d} on weekends.", who=who, conversation=f"c{i}")
+        m = person_said(
+            agent, f"I really enjoy hobby{i:03d} on weekends.", who=who, conversation=f"c{i}"
+        )
         out.append(
-            believe(
+            add_belief(
                 agent,
                 f"Enjoys hobby{i:03d} on weekends",
                 who=who,
@@ -83,23 +63,23 @@ def row_html(html: str, belief_id: int) -> str:
 def ana(agent):
     """Ana's memory: a quoted belief, an expired one, a sealed one, a host-written one,
     a superseded one, an intention and a routine."""
-    tea_msg = said(agent, "Honestly I prefer green tea in the afternoon, not coffee.")
-    tea = believe(
+    tea_msg = person_said(agent, "Honestly I prefer green tea in the afternoon, not coffee.")
+    tea = add_belief(
         agent,
         "Prefers green tea in the afternoon",
         quote_from=tea_msg,
         quote="prefer green tea in the afternoon",
     )
     now = timezone.now()
-    lisbon = believe(
+    lisbon = add_belief(
         agent,
         "Is training for the Lisbon half marathon",
         category="goals",
         valid_until=now - timedelta(days=3),
         sensitivity="confidential",
     )
-    secret_msg = said(agent, "I see a therapist on Tuesdays.", conversation="private")
-    sealed = believe(
+    secret_msg = person_said(agent, "I see a therapist on Tuesdays.", conversation="private")
+    sealed = add_belief(
         agent,
         "Sees a therapist on Tuesdays",
         category="habit",
@@ -108,14 +88,14 @@ def ana(agent):
         sensitivity="restricted",
     )
     conversation_seal(conversation=secret_msg.conversation)
-    host = believe(
+    host = add_belief(
         agent,
         "Works as a structural engineer",
         category="expertise",
         evidence={"host": "hermes-extractor"},
     )
-    old = believe(agent, "Lives in Berlin", category="identity")
-    new = believe(agent, "Lives in Lisbon", category="identity")
+    old = add_belief(agent, "Lives in Berlin", category="identity")
+    new = add_belief(agent, "Lives in Lisbon", category="identity")
     intention = intention_write(
         agent=agent,
         principal_external_id="ana",
@@ -172,7 +152,7 @@ def test_people_list_shows_the_tenants_people_with_counts(
 def test_people_list_pages_with_a_cursor(operator_client, agent, monkeypatch):
     monkeypatch.setattr("personaweb.paging.PAGE_SIZE", 2)
     for who in ("ana", "bo", "cy"):
-        said(agent, "Hello there.", who=who, conversation=f"hello-{who}")
+        person_said(agent, "Hello there.", who=who, conversation=f"hello-{who}")
     url = reverse("memory:people")
     html = operator_client.get(url).content.decode()
     names = re.findall(r'/memory/people/\d+/">(\w+)</a>', html)
@@ -424,7 +404,7 @@ def test_correct_refuses_an_instruction_and_keeps_the_draft(operator_client, ana
 
 @pytest.mark.django_db
 def test_correct_refuses_what_another_belief_already_says(operator_client, agent, ana):
-    coffee = believe(agent, "Drinks espresso after lunch")
+    coffee = add_belief(agent, "Drinks espresso after lunch")
     html = operator_client.post(
         reverse("memory:belief_correct", args=[coffee.pk]),
         {"statement": "Prefers green tea in the afternoon!"},
@@ -483,7 +463,7 @@ def test_intention_done_and_dropped_swap_the_row(operator_client, agent, ana):
 
 @pytest.mark.django_db
 def test_recall_box_swaps_in_the_scored_pack(operator_client, agent, ana):
-    believe(agent, "Prefers black coffee", who="bo")
+    add_belief(agent, "Prefers black coffee", who="bo")
     response = operator_client.get(
         person_url(),
         {"agent": agent.slug, "q": "What tea does she like in the afternoon?"},
@@ -555,8 +535,8 @@ def test_recall_box_uses_meaning_when_embeddings_are_on(
     settings.MEMORY_BELIEF_EMBEDDINGS = True
     model = FakeModel(same_as={"Which hot drink suits her?": "Prefers green tea"})
     monkeypatch.setattr(memory_embeddings, "get_model", lambda: model)
-    tea = believe(agent, "Prefers green tea")
-    believe(agent, "Plays the cello", category="interests")
+    tea = add_belief(agent, "Prefers green tea")
+    add_belief(agent, "Plays the cello", category="interests")
     html = operator_client.get(
         person_url(),
         {"agent": agent.slug, "q": "Which hot drink suits her?"},
