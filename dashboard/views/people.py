@@ -361,8 +361,9 @@ def _pack_items(pack: ContextPack, principal: Principal) -> list[dict[str, Any]]
 @require_GET
 @login_required
 def person(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    # the whole page shows the counts per category; its partials do not
-    principal = _person_for(request, pk, with_counts=not is_partial(request))
+    swap = request.htmx.target if is_partial(request) else None
+    # the whole page shows the counts per category; the regions it swaps do not
+    principal = _person_for(request, pk, with_counts=swap not in ("recall-result", "beliefs"))
     agents = list(Agent.objects.filter(tenant_id=principal.tenant_id).order_by("name", "id")[:200])
     recall = _recall(request, principal, agents)
     context: dict[str, Any] = {
@@ -372,7 +373,7 @@ def person(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "next_url": request.get_full_path(),
         **recall,
     }
-    if is_partial(request) and request.htmx.target == "recall-result":
+    if swap == "recall-result":
         return render(request, "dashboard/person.html#recall-result", context)
 
     now = timezone.now()
@@ -401,10 +402,9 @@ def person(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             "rows": [_row(b, now) for b in page.rows],
             "page": page,
             "base_query": query_without(request, "after"),
-            "filter_query": query_without(request, "after", "q", "agent", "now", "sensitivity"),
         }
     )
-    if is_partial(request) and request.htmx.target == "beliefs":
+    if swap == "beliefs":
         return render(request, "dashboard/person.html#beliefs", context)
 
     intentions = Intention.objects.filter(principal=principal)

@@ -246,6 +246,9 @@ def test_belief_filters_swap_the_list(operator_client, ana):
     assert part.lstrip().startswith('<section id="beliefs">')
     assert "Lives in Berlin" in part and "Lives in Lisbon" in part
     assert "green tea" not in part
+    # a swap of any other region gets the whole page
+    page = operator_client.get(person_url(), HTTP_HX_TARGET="agenda", **HX).content.decode()
+    assert "Work track" in page and "<optgroup" in page
 
 
 @pytest.mark.django_db
