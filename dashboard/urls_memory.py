@@ -3,10 +3,16 @@ from __future__ import annotations
 from django.urls import path
 
 from dashboard.views import conversations as views
+from dashboard.views import people
 
 app_name = "memory"
 
 urlpatterns = [
     path("conversations/", views.conversations, name="conversations"),
     path("conversations/<int:pk>/", views.conversation, name="conversation"),
+    path("people/", people.people, name="people"),
+    path("people/<int:pk>/", people.person, name="person"),
+    path("beliefs/<int:pk>/retire/", people.belief_retire_view, name="belief_retire"),
+    path("beliefs/<int:pk>/correct/", people.belief_correct_view, name="belief_correct"),
+    path("intentions/<int:pk>/state/", people.intention_state_view, name="intention_state"),
 ]

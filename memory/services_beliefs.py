@@ -468,6 +468,98 @@ def belief_retire(*, belief: Belief, delete: bool = False, now: datetime | None 
     return locked
 
 
+def belief_correct(
+    *, belief: Belief, statement: str, by: str = "", now: datetime | None = None
+) -> BeliefWriteResult:
+    """An operator rewords a belief: a new active belief (authority ``operator``) that
+    supersedes ``belief``, which keeps its row, words and history.
+
+    The statement passes ``belief_write``'s checks (length, words, secrets, injection).
+    The new belief keeps the category, sensitivity, validity window, due time and
+    evidence of the one it corrects (the quote is still what the person said; the
+    correction is an operator's reading of it) and starts a fresh retention curve.
+    Refused: a belief that is not active, the same words again, or words that restate
+    or contradict another active belief of the category (correct or retire that one).
+    """
+    now = now or timezone.now()
+    statement = validate_statement(statement)
+    refuse_unsafe(statement, field="statement")
+    if normalize(statement).text == normalize(belief.statement).text:
+        raise BeliefRefusal(
+            "The correction says the same as the belief; change the words, or retire it."
+        )
+    vector, embedding_id = _vector(statement)
+    with transaction.atomic():
+        # the same lock order as belief_write: the person, then their beliefs
+        Principal.objects.select_for_update().filter(pk=belief.principal_id).values_list(
+            "pk"
+        ).first()
+        old = Belief.objects.select_for_update().get(pk=belief.pk)
+        if old.status != Belief.Status.ACTIVE:
+            raise BeliefRefusal(
+                f"This belief is {old.status} already; only an active belief can be corrected."
+            )
+        peers = (
+            Belief.objects.filter(
+                principal_id=old.principal_id, category=old.category, status=Belief.Status.ACTIVE
+            )
+            .exclude(pk=old.pk)
+            .select_related("embedding")
+            .order_by("-last_reinforced_at", "-id")
+        )
+        for peer in peers:
+            cosine = None
+            if vector is not None and peer.embedding is not None:
+                from memory.embeddings import unpack_vector
+
+                cosine = float(np.dot(vector, unpack_vector(peer.embedding.vector)))
+            verdict = compare(statement, peer.statement, category=old.category, cosine=cosine)
+            if verdict == "restates":
+                raise BeliefRefusal(
+                    f"Belief #{peer.pk} already says this (“{peer.statement}”); retire this "
+                    "one instead of correcting it."
+                )
+            if verdict == "contradicts":
+                raise BeliefRefusal(
+                    f"The correction contradicts belief #{peer.pk} (“{peer.statement}”); "
+                    "correct or retire that one first."
+                )
+        new = Belief.objects.create(
+            tenant_id=old.tenant_id,
+            principal_id=old.principal_id,
+            agent_id=old.agent_id,
+            category=old.category,
+            statement=statement,
+            confidence=old.confidence,
+            status=Belief.Status.ACTIVE,
+            derivation=Belief.Derivation.DIRECT,
+            authority=Belief.Authority.OPERATOR,
+            source=old.source,
+            sensitivity=old.sensitivity,
+            valid_from=old.valid_from,
+            valid_until=old.valid_until,
+            due_at=old.due_at,
+            stability_days=initial_stability(old.category),
+            last_reinforced_at=now,
+            evidence_message_id=old.evidence_message_id,
+            evidence_quote=old.evidence_quote,
+            evidence_start=old.evidence_start,
+            evidence_end=old.evidence_end,
+            source_host=old.source_host,
+            supersedes=old,
+            text_sha256=text_sha256(statement),
+            embedding_id=embedding_id,
+            created_at=now,
+            updated_at=now,
+        )
+        old.status = Belief.Status.SUPERSEDED
+        old.superseded_by = new
+        old.updated_at = now
+        old.save(update_fields=["status", "superseded_by", "updated_at"])
+    logger.info("belief %s corrected as %s by %s", old.pk, new.pk, by or "(unnamed)")
+    return BeliefWriteResult(belief=new, outcome="superseded", superseded=old)
+
+
 # --- intentions ------------------------------------------------------------------------
 
 
@@ -688,6 +780,7 @@ __all__ = [
     "BeliefRefusal",
     "BeliefWriteResult",
     "MemoryInputError",
+    "belief_correct",
     "belief_retire",
     "belief_write",
     "intention_set_state",

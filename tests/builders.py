@@ -63,6 +63,35 @@ def evidence_for(
     return items
 
 
+def person_said(
+    agent, text: str, *, who: str = "ana", conversation: str = "talk-1", sealed=None
+) -> Any:
+    """The person's message ``text`` in ``conversation`` (with a short reply); returns it."""
+    return record_turn(
+        agent=agent,
+        principal_external_id=who,
+        conversation=conversation,
+        user_text=text,
+        assistant_text="Noted.",
+        sealed=sealed,
+    ).messages[0]
+
+
+def add_belief(
+    agent, statement: str, *, who: str = "ana", quote_from=None, quote: str = "", **kw
+) -> Any:
+    """A belief about ``who`` through ``belief_write``; ``quote_from`` (a message of the
+    person) and ``quote`` give its evidence."""
+    from memory.services_beliefs import belief_write
+
+    kw.setdefault("category", "likes")
+    kw.setdefault("confidence", 0.8)
+    kw.setdefault("source", "direct")
+    if quote_from is not None:
+        kw["evidence"] = {"message_id": quote_from.pk, "quote": quote}
+    return belief_write(agent=agent, principal_external_id=who, statement=statement, **kw).belief
+
+
 def add_proposal(
     agent, *, kind: str = "sentence", text: str | None = None, evidence=None
 ) -> Proposal:
