@@ -556,6 +556,7 @@ def belief_correct(
         old.superseded_by = new
         old.updated_at = now
         old.save(update_fields=["status", "superseded_by", "updated_at"])
+        beliefs_changed(old.principal_id)
     logger.info("belief %s corrected as %s by %s", old.pk, new.pk, by or "(unnamed)")
     return BeliefWriteResult(belief=new, outcome="superseded", superseded=old)
 

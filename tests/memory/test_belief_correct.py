@@ -79,6 +79,8 @@ def test_correction_supersedes_and_keeps_the_history(quoted):
 
 
 def test_the_assistant_recalls_the_correction_not_the_old_words(agent, quoted):
+    # asked once before the correction, so build_context's per-person cache is warm
+    build_context(agent=agent, principal_external_id="ana", query="Where does she live?", now=LATER)
     belief_correct(belief=quoted, statement="Lives in Lisbon", now=LATER)
     pack = build_context(
         agent=agent, principal_external_id="ana", query="Where does she live?", now=LATER

@@ -236,3 +236,39 @@ def test_agenda_routines_and_rendered_block(agent, fake_model):
     data = pack.as_dict()
     assert set(data) >= {"items", "agenda", "routine_probes"}
     assert {"id", "statement", "category", "score", "why"} <= set(data["items"][0])
+
+
+def test_cached_candidates_follow_every_change_and_save_a_query(agent, fake_model):
+    from memory.services_beliefs import belief_retire
+
+    def ask():
+        with CaptureQueriesContext(connection) as ctx:
+            pack = build_context(
+                agent=agent, principal_external_id="ana", query="What tea does she like?", now=NOW
+            )
+        return ids(pack), len(ctx.captured_queries)
+
+    tea = write(agent, "Prefers green tea in the afternoon")
+    first, cold = ask()
+    again, warm = ask()
+    assert first == again == [tea.id]
+    assert warm == cold - 1  # the candidates came from the cache
+
+    belief_retire(belief=tea)
+    assert ask()[0] == []  # a retire is seen at once
+    oolong = write(agent, "Likes oolong tea with breakfast")
+    assert ask()[0] == [oolong.id]  # and so is a write
+    corroborated = write(agent, "Likes oolong tea with breakfast!", confidence=0.9)
+    assert corroborated.id == oolong.id
+    [item] = build_context(
+        agent=agent, principal_external_id="ana", query="What tea does she like?", now=NOW
+    ).items
+    assert item.corroboration_count == 2  # a corroboration too
+
+
+def test_the_cache_never_serves_another_person(agent, fake_model):
+    write(agent, "Prefers green tea in the afternoon", who="ana")
+    write(agent, "Prefers black coffee in the morning", who="ben")
+    for who, word in (("ana", "tea"), ("ben", "coffee"), ("ana", "tea"), ("ben", "coffee")):
+        pack = build_context(agent=agent, principal_external_id=who, query="drink?", now=NOW)
+        assert [word in i.statement for i in pack.items] == [True]
