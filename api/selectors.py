@@ -218,3 +218,17 @@ def conversation_of_another_person(*, agent: Agent, label: str, principal: str) 
         .exclude(principal__external_id=principal.strip())
         .exists()
     )
+
+
+# --- memory (the /v1 memory routes and the MCP memory tools) ------------------------------
+
+
+def memory_dicts(beliefs: list[Any]) -> list[dict[str, Any]]:
+    """Beliefs as the API shows them (``memory.selectors_beliefs.belief_dict``), their
+    retention as of now."""
+    from django.utils import timezone
+
+    from memory.selectors_beliefs import belief_dict
+
+    now = timezone.now()
+    return [belief_dict(b, now=now) for b in beliefs]
