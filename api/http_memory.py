@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Field, Query, Router, Schema
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, StrictFloat
 
 from api import selectors, services
 from api.errors import NO_MEMORY_MESSAGE, NO_PERSON_MESSAGE, NotFound
@@ -35,6 +35,7 @@ from api.http import (
     _page,
 )
 from api.services import Access
+from memory.models_beliefs import SENSITIVITY_BY_NAME, BeliefCategory, MemorySource
 
 MEMORY_READ = "memory.read"
 MEMORY_WRITE = "memory.write"
@@ -86,6 +87,11 @@ AgentName = Annotated[
     AfterValidator(_no_nul),
 ]
 StatusFilter = Literal["active", "superseded", "retired", "deleted", "all"]
+# Documented as enums; the services check them, so a wrong one is refused with their
+# sentence (not a list of pydantic errors).
+CATEGORIES: list[Any] = list(BeliefCategory.values)
+SOURCES: list[Any] = list(MemorySource.values)
+SENSITIVITIES: list[Any] = list(SENSITIVITY_BY_NAME)
 
 
 class MemoryOut(Schema):
@@ -149,12 +155,9 @@ class MemoryIn(Schema):
     category: Text = Field(
         min_length=1,
         max_length=30,
-        description=(
-            "one of explicit_facts, expertise, projects, goals, likes, dislikes, constraints, "
-            "identity, traits, interests, style_notes, behavior_patterns, decision_style, "
-            "interpersonal, boundaries, habit, state"
-        ),
+        description="one of the 17 memory categories (work track, then persona track)",
         examples=["likes"],
+        json_schema_extra={"enum": CATEGORIES},
     )
     statement: Text = Field(
         min_length=1,
@@ -163,7 +166,7 @@ class MemoryIn(Schema):
         description="one fact about the person",
         examples=["Prefers green tea in the afternoon"],
     )
-    confidence: float = Field(ge=0, le=1, allow_inf_nan=False, examples=[0.8])
+    confidence: StrictFloat = Field(ge=0, le=1, allow_inf_nan=False, examples=[0.8])
     source: Text = Field(
         max_length=10,
         description=(
@@ -171,6 +174,7 @@ class MemoryIn(Schema):
             "refused: it may not write facts about the person"
         ),
         examples=["direct"],
+        json_schema_extra={"enum": SOURCES},
     )
     valid_from: IsoTime = Field(None, description="ISO 8601 with a UTC offset")
     valid_until: IsoTime = Field(None, description="ISO 8601 with a UTC offset")
@@ -178,7 +182,8 @@ class MemoryIn(Schema):
     sensitivity: Text = Field(
         "internal",
         max_length=20,
-        description="public, internal, confidential or restricted (hosts never read restricted)",
+        description="hosts never read restricted beliefs back",
+        json_schema_extra={"enum": SENSITIVITIES},
     )
 
 
@@ -269,7 +274,13 @@ def memories_list(
     principal: Person,
     agent: AgentFilter = None,
     category: Annotated[
-        str | None, Query(None, min_length=1, max_length=30, description="one of the 17")
+        str | None,
+        Query(
+            None,
+            min_length=1,
+            max_length=30,
+            description="one of the 17 memory categories (as in the body of POST /v1/memories)",
+        ),
     ] = None,
     status: Annotated[
         StatusFilter, Query("active", description="all: every status, tombstones too")

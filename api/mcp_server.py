@@ -32,7 +32,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import close_old_connections
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import Field
+from pydantic import Field, StrictFloat
 
 from api import selectors, services
 from api.errors import NO_MEMORY_MESSAGE, NO_PERSON_MESSAGE, ApiError, NotFound
@@ -491,7 +491,7 @@ def build_server(
         statement: Annotated[
             str, Field(min_length=1, max_length=500, description="one fact about the person")
         ],
-        confidence: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)],
+        confidence: Annotated[StrictFloat, Field(ge=0, le=1, allow_inf_nan=False)],
         source: Annotated[
             str,
             Field(

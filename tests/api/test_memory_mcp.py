@@ -21,9 +21,9 @@ import memory.embeddings
 from api.mcp_server import MEMORY_TOOLS, TOOLS, build_server
 from api.services import token_create
 from memory.models import Belief, Intention, Principal, Routine
+from memory.sealing import conversation_seal
 from memory.services import record_turn
 from memory.services_beliefs import belief_write, intention_write, routine_label
-from memory.sealing import conversation_seal
 from tests.api.test_mcp import GARBAGE, text_of
 from tests.factories import make_agent
 from tests.memory.beliefs_helpers import FakeModel

@@ -16,9 +16,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils.dateparse import parse_datetime
 
 from memory.models import Belief, Principal
+from memory.sealing import conversation_seal
 from memory.services import record_turn
 from memory.services_beliefs import belief_write
-from memory.sealing import conversation_seal
 from tests.api.conftest import bearer
 from tests.api.test_routes import assert_conventions, assert_envelope, post
 from tests.factories import make_agent
@@ -384,6 +384,7 @@ def test_restricted_beliefs_are_never_served(client, mem, agent):
         ({"due": "next friday"}, "ISO 8601"),
         ({"due": 1764417600}, "ISO 8601"),
         ({"confidence": 1.5}, "confidence"),
+        ({"confidence": True}, "confidence"),
         ({"statement": "   "}, "statement: it is empty"),
         ({"principal": "a\x00b"}, "NUL"),
     ],
