@@ -17,7 +17,6 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
-from django.utils import timezone
 from ninja import Field, Query, Router, Schema
 from pydantic import AfterValidator, BeforeValidator, StrictFloat
 
@@ -32,10 +31,10 @@ from api.http import (
     Text,
     _access,
     _no_nul,
-    _page,
 )
 from api.services import Access
 from memory.models_beliefs import SENSITIVITY_BY_NAME, BeliefCategory, MemorySource
+from memory.services_beliefs import validate_category
 
 MEMORY_READ = "memory.read"
 MEMORY_WRITE = "memory.write"
@@ -294,31 +293,23 @@ def memories_list(
 ) -> Any:
     """A person's beliefs, newest first (``memory beliefs list``); filter by the agent
     that formed them, category, status (active by default) and words."""
-    from memory.selectors_beliefs import beliefs_of_principal
-    from memory.services_beliefs import validate_category
-
     access = _access(request, MEMORY_READ, agent)
     for value in (category, q):
         if value is not None and "\x00" in value:
             raise services.HostInputError("The category and q may not contain NUL characters.")
     if category is not None:
-        validate_category(category)
+        validate_category(category)  # before the person: a wrong filter is a 400, not a 404
     person = _person(access, principal)
-    page = _page(
-        beliefs_of_principal(
-            tenant_id=access.tenant_id,
-            principal_id=person.pk,
-            agent_id=access.agent.pk if access.agent is not None else None,
-            category=category,
-            status=status,
-            text=q,
-        ),
-        fields=[("id", True)],
-        kinds=[int],
+    return selectors.memory_page(
+        tenant_id=access.tenant_id,
+        principal_id=person.pk,
+        agent_id=access.agent.pk if access.agent is not None else None,
+        category=category,
+        status=status,
+        text=q,
         after=after,
         limit=limit,
     )
-    return {"items": selectors.memory_dicts(page.rows), "next": page.next_cursor}
 
 
 @router.get("/memories/{memory_id}", response={200: MemoryDetailOut, **ERRORS})
@@ -326,7 +317,7 @@ def memory_get(request: HttpRequest, memory_id: Id, principal: Person) -> Any:
     """One belief of the person with its evidence: the message and quote (withheld when
     the conversation is sealed), or the host that wrote it. Another person's belief is a
     404 like an absent one."""
-    from memory.selectors_beliefs import belief_evidence, belief_in_tenant
+    from memory.selectors_beliefs import belief_in_tenant
 
     access = _access(request, MEMORY_READ)
     person = _person(access, principal)
@@ -335,7 +326,7 @@ def memory_get(request: HttpRequest, memory_id: Id, principal: Person) -> Any:
     )
     if belief is None:
         raise NotFound(NO_MEMORY_MESSAGE)
-    return {**selectors.memory_dicts([belief])[0], "evidence": belief_evidence(belief)}
+    return selectors.memory_detail(belief)
 
 
 @router.get("/context", response={200: ContextOut, **ERRORS})
@@ -357,22 +348,11 @@ def context(
     """What the assistant should know about the person for this message: the pack of
     ``build_context`` (as ``memory context --json`` prints it) and ``text``, the same pack
     rendered as a block for your prompt. Read-only."""
-    from memory.context import build_context, render_context
-    from memory.selectors_beliefs import HOST_MAX_SENSITIVITY
-    from memory.services_beliefs import validate_time
-
     access = _access(request, MEMORY_READ, agent)
-    at = validate_time(now, what="now") or timezone.now()
     person = _person(access, principal)
-    pack = build_context(
-        agent=access.agent,
-        principal_external_id=person.external_id,
-        query=query,
-        now=at,
-        limit=limit,
-        max_sensitivity=HOST_MAX_SENSITIVITY,
+    return selectors.context_pack(
+        agent=access.agent, principal=person.external_id, query=query, now=now, limit=limit
     )
-    return {**pack.as_dict(), "text": render_context(pack)}
 
 
 @router.post("/memories", response={200: MemoryWritten, 201: MemoryWritten, **ERRORS})

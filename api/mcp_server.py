@@ -445,26 +445,12 @@ def build_server(
         raw = token_of_caller()
 
         def work() -> dict[str, Any]:
-            from django.utils import timezone
-
-            from memory.context import build_context as pack_for
-            from memory.context import render_context
-            from memory.selectors_beliefs import HOST_MAX_SENSITIVITY
-            from memory.services_beliefs import validate_time
-
             t = target(agent, principal, raw, MEMORY_READ)
             _no_nul(query, now)
-            at = validate_time(now, what="now") or timezone.now()
             person_of(t)
-            pack = pack_for(
-                agent=t.agent,
-                principal_external_id=needs_person(t).strip(),
-                query=query,
-                now=at,
-                limit=limit,
-                max_sensitivity=HOST_MAX_SENSITIVITY,
+            return selectors.context_pack(
+                agent=t.agent, principal=needs_person(t).strip(), query=query, now=now, limit=limit
             )
-            return {**pack.as_dict(), "text": render_context(pack)}
 
         return await run("build_context", work)
 
@@ -555,38 +541,17 @@ def build_server(
         raw = token_of_caller()
 
         def work() -> dict[str, Any]:
-            from memory.models import Belief
-            from memory.selectors_beliefs import ANY_STATUS, beliefs_of_principal
-            from memory.services_beliefs import BeliefRefusal, validate_category
-            from personaweb.paging import decode_cursor, keyset_page
-
             t = target(agent, principal, raw, MEMORY_READ)
             _no_nul(q, category, status, after)
-            if category is not None:
-                validate_category(category)
-            if status != ANY_STATUS and status not in Belief.Status.values:
-                raise BeliefRefusal(
-                    f"The status {status!r} is not one of "
-                    f"{', '.join([*Belief.Status.values, ANY_STATUS])}."
-                )
-            if after and decode_cursor(after, kinds=[int]) is None:
-                raise services.HostInputError(
-                    "The after cursor is not one this server made; pass `next` as it came."
-                )
-            page = keyset_page(
-                beliefs_of_principal(
-                    tenant_id=t.agent.tenant_id,
-                    principal_id=person_of(t),
-                    category=category,
-                    status=status,
-                    text=q,
-                ),
-                fields=[("id", True)],
-                kinds=[int],
-                cursor=after,
-                size=limit,
+            return selectors.memory_page(
+                tenant_id=t.agent.tenant_id,
+                principal_id=person_of(t),
+                category=category,
+                status=status,
+                text=q,
+                after=after,
+                limit=limit,
             )
-            return {"items": selectors.memory_dicts(page.rows), "next": page.next_cursor}
 
         return await run("beliefs_search", work)
 
@@ -615,10 +580,8 @@ def build_server(
         raw = token_of_caller()
 
         def work() -> dict[str, Any]:
-            from memory.selectors_beliefs import belief_evidence as evidence_of
-
             belief = belief_reached(reach(principal, raw, MEMORY_READ), belief_id)
-            return {**selectors.memory_dicts([belief])[0], "evidence": evidence_of(belief)}
+            return selectors.memory_detail(belief)
 
         return await run("belief_evidence", work)
 
