@@ -162,7 +162,7 @@ def test_stdio_subprocess_with_the_sdk_client(live_db):
     params = StdioServerParameters(
         command=sys.executable,
         args=[live.MANAGE, "mcp", "--agent", "helper", "--principal", "ana", "--timeout", "60"],
-        env=live_db.env,
+        env={**live_db.env, "MEMORY_BELIEF_EMBEDDINGS": "0"},  # no model to warm up
         cwd=str(live.ROOT),
     )
 
@@ -204,7 +204,7 @@ def test_streamable_http_with_bearer_tokens(live_db, tmp_path):
             async with Client(streamable_http_client(url, http_client=http)) as client:
                 return [await client.call_tool(name, args) for name, args in calls]
 
-    # words only: the server process does not load the embedding model for build_context
+    # words only: the server process neither warms up nor loads the embedding model
     env = {**live_db.env, "MEMORY_BELIEF_EMBEDDINGS": "0"}
     with live.running(argv, env=env, ready_url=url, log=tmp_path / "mcp-http.log"):
         host = live_db.tokens["host"]
