@@ -31,6 +31,9 @@ STATUS_CODES: dict[int, str] = {status: code for code, status in CODES.items()}
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 NOT_FOUND_MESSAGE = "Nothing with that name or id here."
+#: Another tenant's person or memory reads exactly like an unknown one.
+NO_PERSON_MESSAGE = "No person with that id here."
+NO_MEMORY_MESSAGE = "No memory with that id here."
 
 
 class ApiError(Exception):

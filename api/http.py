@@ -299,8 +299,8 @@ api = NinjaAPI(
     title="personaweb host API",
     version="1",
     description=(
-        "Record turns, fetch the pinned prompt prefix, read personas and learning, and "
-        "decide proposals. Bearer tokens: `manage.py api token create`. Every answer "
+        "Record turns, fetch the pinned prompt prefix, read personas and learning, "
+        "decide proposals, and read and write what is remembered about a person. Bearer tokens: `manage.py api token create`. Every answer "
         "carries X-Request-ID and Cache-Control: private, no-store; errors are "
         '{"error": {"code", "message", "request_id"}}.'
     ),
@@ -630,3 +630,10 @@ def undo(request: HttpRequest, slug: Slug) -> Any:
         raise Forbidden(refusal)
     version = change_undo(agent=access.agent, by=access.by, proposal=latest)
     return {"proposal_id": latest.pk, "persona_version": version.version}
+
+
+# --- memory --------------------------------------------------------------------------------
+
+# The memory routes (issue 11) are their own module; it imports the types above, so it is
+# mounted last.
+api.add_router("", "api.http_memory.router")

@@ -32,10 +32,10 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import close_old_connections
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import Field
+from pydantic import Field, StrictFloat
 
 from api import selectors, services
-from api.errors import ApiError
+from api.errors import NO_MEMORY_MESSAGE, NO_PERSON_MESSAGE, ApiError, NotFound
 from personaweb.errors import Refusal
 
 logger = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 #: The tools this server advertises (a test checks each one has a working handler).
-TOOLS = (
+HOST_TOOLS = (
     "persona_read",
     "persona_update",
     "prompt_prefix",
@@ -51,6 +51,22 @@ TOOLS = (
     "learning_status",
     "review_now",
 )
+#: The memory kernel's tools (issue 11): over HTTP they need ``memory.read`` or
+#: ``memory.write`` besides the ``host`` scope every MCP call needs.
+MEMORY_TOOLS = (
+    "build_context",
+    "memory_write",
+    "beliefs_search",
+    "belief_evidence",
+    "belief_retire",
+    "intentions_list",
+    "intention_done",
+    "routine_label",
+    "routine_feedback",
+)
+TOOLS = HOST_TOOLS + MEMORY_TOOLS
+MEMORY_READ = "memory.read"
+MEMORY_WRITE = "memory.write"
 
 AgentArg = Annotated[
     str | None,
@@ -89,6 +105,14 @@ class Target:
     by: str
 
 
+@dataclass(frozen=True)
+class Reach:
+    """What a call about one row by id reaches: one person of one tenant."""
+
+    tenant_id: int
+    principal_id: int
+
+
 def _plain(data: Any) -> Any:
     """JSON-ready values (datetimes as ISO text) for a structured tool result."""
     return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
@@ -120,14 +144,19 @@ def build_server(
             "personaweb keeps this assistant's persona and its conversations. Call "
             "prompt_prefix at the start of every turn and put the prefix first in the system "
             "prompt; call record_turn after each turn. persona_update changes name, role, "
-            "goals or background only: guardrails and standing rules are refused."
+            "goals or background only: guardrails and standing rules are refused. "
+            "build_context tells what to know about the person for their message; "
+            "memory_write stores one fact the person stated (never from a proactive turn)."
         ),
         log_level="WARNING",
         **_http_auth(http_base),
     )
 
-    def target(agent: str | None, principal: str | None, token_raw: str | None) -> Target:
-        """The agent (and person) a call is about, checked against the binding."""
+    def target(
+        agent: str | None, principal: str | None, token_raw: str | None, scope: str = "host"
+    ) -> Target:
+        """The agent (and person) a call is about, checked against the binding; over
+        HTTP the token must carry ``scope``."""
         _no_nul(agent, principal)
         if binding.is_stdio:
             if agent and agent != binding.agent_slug:
@@ -144,7 +173,7 @@ def build_server(
                     f"No agent with the slug {binding.agent_slug!r}; start the server with an existing agent."
                 )
             return Target(found, principal or binding.principal, by="mcp-stdio")
-        access = services.token_authenticate(raw=token_raw, scope="host", agent_slug=agent)
+        access = services.token_authenticate(raw=token_raw, scope=scope, agent_slug=agent)
         if access.agent is None:
             if access.token.agent_id is None:
                 raise services.HostInputError(
@@ -152,8 +181,32 @@ def build_server(
                 )
             bound = access.token.agent
             assert bound is not None
-            access = services.token_authenticate(raw=token_raw, scope="host", agent_slug=bound.slug)
+            access = services.token_authenticate(raw=token_raw, scope=scope, agent_slug=bound.slug)
         return Target(access.agent, principal, by=access.by)
+
+    def person_id(tenant_id: int, principal: str) -> int:
+        """The id of a person of the tenant; an unknown person is not found, exactly like
+        another tenant's."""
+        person = selectors.principal_in_tenant(tenant_id=tenant_id, external_id=principal.strip())
+        if person is None:
+            raise NotFound(NO_PERSON_MESSAGE)
+        return int(person.pk)
+
+    def reach(principal: str | None, token_raw: str | None, scope: str) -> Reach:
+        """The person a call about one of their rows by id is about (memory belongs to a
+        person of the tenant, whichever agent formed it, so no agent is needed)."""
+        if binding.is_stdio:
+            t = target(None, principal, None)
+            tenant_id, who = t.agent.tenant_id, t.principal
+        else:
+            _no_nul(principal)
+            access = services.token_authenticate(raw=token_raw, scope=scope)
+            tenant_id, who = access.tenant_id, principal
+        if not who:
+            raise services.HostInputError(
+                "Say whose memory this is: pass principal=<the person's id in your app>."
+            )
+        return Reach(tenant_id, person_id(tenant_id, who))
 
     def needs_person(t: Target) -> str:
         if not t.principal:
@@ -365,6 +418,338 @@ def build_server(
             return {"review_id": review.pk, "status": review.status}
 
         return await run("review_now", work)
+
+    # --- memory (issue 11) ------------------------------------------------------------
+
+    def person_of(t: Target) -> int:
+        return person_id(t.agent.tenant_id, needs_person(t))
+
+    @server.tool(
+        description=(
+            "What to know about the person for their message: beliefs ranked for it (with "
+            "why), the pinned ones (boundaries, constraints, identity), the agenda and routine "
+            "questions, and `text`, the same as a block to put in your prompt. Read-only."
+        )
+    )
+    async def build_context(
+        query: Annotated[
+            str, Field(min_length=1, max_length=2000, description="the person's message")
+        ],
+        now: Annotated[
+            str | None, Field(None, max_length=40, description="ISO 8601 time; default now")
+        ] = None,
+        limit: Annotated[int, Field(10, ge=1, le=100)] = 10,
+        principal: PrincipalArg = None,
+        agent: AgentArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            t = target(agent, principal, raw, MEMORY_READ)
+            _no_nul(query, now)
+            person_of(t)
+            return selectors.context_pack(
+                agent=t.agent, principal=needs_person(t).strip(), query=query, now=now, limit=limit
+            )
+
+        return await run("build_context", work)
+
+    @server.tool(
+        description=(
+            "Remember one fact the person stated about themselves. A restatement corroborates "
+            "the belief it repeats (no second one); a contradiction supersedes the old belief, "
+            "which keeps its history. Refused: secrets, text aimed at the model, a proactive "
+            "(console) turn, a bad category or time."
+        )
+    )
+    async def memory_write(
+        category: Annotated[
+            str,
+            Field(
+                max_length=30,
+                description=(
+                    "explicit_facts, expertise, projects, goals, likes, dislikes, constraints, "
+                    "identity, traits, interests, style_notes, behavior_patterns, decision_style, "
+                    "interpersonal, boundaries, habit or state"
+                ),
+            ),
+        ],
+        statement: Annotated[
+            str, Field(min_length=1, max_length=500, description="one fact about the person")
+        ],
+        confidence: Annotated[StrictFloat, Field(ge=0, le=1, allow_inf_nan=False)],
+        source: Annotated[
+            str,
+            Field(
+                max_length=10,
+                description="direct or bridge; console (a proactive turn) is refused",
+            ),
+        ],
+        valid_from: Annotated[str | None, Field(None, max_length=40)] = None,
+        valid_until: Annotated[str | None, Field(None, max_length=40)] = None,
+        due: Annotated[str | None, Field(None, max_length=40)] = None,
+        sensitivity: Annotated[
+            str, Field("internal", max_length=20, description="public ... restricted")
+        ] = "internal",
+        principal: PrincipalArg = None,
+        agent: AgentArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            t = target(agent, principal, raw, MEMORY_WRITE)
+            _no_nul(category, statement, source, valid_from, valid_until, due, sensitivity)
+            return _plain(
+                services.memory_write(
+                    agent=t.agent,
+                    principal=needs_person(t),
+                    by=t.by,
+                    category=category,
+                    statement=statement,
+                    confidence=confidence,
+                    source=source,
+                    valid_from=valid_from,
+                    valid_until=valid_until,
+                    due=due,
+                    sensitivity=sensitivity,
+                )
+            )
+
+        return await run("memory_write", work)
+
+    @server.tool(
+        description=(
+            "The person's beliefs, newest first: every word of q in the statement, a "
+            "category, a status (active by default; all for every status). Pass `next` as "
+            "after for the next page."
+        )
+    )
+    async def beliefs_search(
+        q: Annotated[str | None, Field(None, max_length=200)] = None,
+        category: Annotated[str | None, Field(None, max_length=30)] = None,
+        status: Annotated[
+            str,
+            Field(
+                "active", max_length=12, description="active, superseded, retired, deleted or all"
+            ),
+        ] = "active",
+        limit: Annotated[int, Field(20, ge=1, le=100)] = 20,
+        after: Annotated[str | None, Field(None, max_length=500)] = None,
+        principal: PrincipalArg = None,
+        agent: AgentArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            t = target(agent, principal, raw, MEMORY_READ)
+            _no_nul(q, category, status, after)
+            return selectors.memory_page(
+                tenant_id=t.agent.tenant_id,
+                principal_id=person_of(t),
+                category=category,
+                status=status,
+                text=q,
+                after=after,
+                limit=limit,
+            )
+
+        return await run("beliefs_search", work)
+
+    def belief_reached(r: Reach, belief_id: int) -> Any:
+        from memory.selectors_beliefs import belief_in_tenant
+
+        belief = belief_in_tenant(
+            tenant_id=r.tenant_id,
+            belief_id=belief_id,
+            principal_id=r.principal_id,
+        )
+        if belief is None:
+            raise NotFound(NO_MEMORY_MESSAGE)
+        return belief
+
+    @server.tool(
+        description=(
+            "One belief with its evidence: the message and the person's words in it "
+            "(withheld when the conversation is sealed), or the host that wrote it."
+        )
+    )
+    async def belief_evidence(
+        belief_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
+        principal: PrincipalArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            belief = belief_reached(reach(principal, raw, MEMORY_READ), belief_id)
+            return selectors.memory_detail(belief)
+
+        return await run("belief_evidence", work)
+
+    @server.tool(
+        description=(
+            "Take a belief out of recall (retired, history kept). delete=true also wipes its "
+            "words and quote, e.g. when the person asks to forget it."
+        )
+    )
+    async def belief_retire(
+        belief_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
+        delete: Annotated[bool, Field(False, description="wipe the words too")] = False,
+        principal: PrincipalArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            from memory.services_beliefs import belief_retire as retire
+
+            belief = belief_reached(reach(principal, raw, MEMORY_WRITE), belief_id)
+            done = retire(belief=belief, delete=delete)
+            return {"id": done.pk, "status": done.status}
+
+        return await run("belief_retire", work)
+
+    @server.tool(
+        description=(
+            "The person's intentions (one-off commitments), soonest due first, with their "
+            "agenda score now: open ones by default, or done, dropped, missed, all."
+        )
+    )
+    async def intentions_list(
+        state: Annotated[str, Field("open", max_length=10)] = "open",
+        limit: Annotated[int, Field(50, ge=1, le=100)] = 50,
+        principal: PrincipalArg = None,
+        agent: AgentArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            from django.utils import timezone
+
+            from memory.models import Intention
+            from memory.selectors_beliefs import (
+                ANY_STATUS,
+                intention_dict,
+                intentions_of_principal,
+            )
+            from memory.services_beliefs import BeliefRefusal
+
+            t = target(agent, principal, raw, MEMORY_READ)
+            _no_nul(state)
+            if state != ANY_STATUS and state not in Intention.State.values:
+                raise BeliefRefusal(
+                    f"The state {state!r} is not one of "
+                    f"{', '.join([*Intention.State.values, ANY_STATUS])}."
+                )
+            rows = intentions_of_principal(
+                tenant_id=t.agent.tenant_id,
+                principal_id=person_of(t),
+                state=None if state == ANY_STATUS else state,
+            )[:limit]
+            now = timezone.now()
+            return {"items": [intention_dict(i, now=now) for i in rows]}
+
+        return await run("intentions_list", work)
+
+    @server.tool(description="Mark one of the person's intentions done.")
+    async def intention_done(
+        intention_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
+        principal: PrincipalArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            from django.utils import timezone
+
+            from memory.models import Intention
+            from memory.selectors_beliefs import intention_dict, intention_in_tenant
+            from memory.services_beliefs import intention_set_state
+
+            r = reach(principal, raw, MEMORY_WRITE)
+            intention = intention_in_tenant(
+                tenant_id=r.tenant_id,
+                intention_id=intention_id,
+                principal_id=r.principal_id,
+            )
+            if intention is None:
+                raise NotFound(NO_MEMORY_MESSAGE)
+            done = intention_set_state(intention=intention, state=Intention.State.DONE)
+            return intention_dict(done, now=timezone.now())
+
+        return await run("intention_done", work)
+
+    @server.tool(
+        description=(
+            "Name a weekly routine of the person (weekdays 1 = Monday ... 7 = Sunday, at "
+            "HH:MM). An explicit label confirms it; status=candidate for a single "
+            "observation. The same action again updates it."
+        )
+    )
+    async def routine_label(
+        action: Annotated[str, Field(min_length=1, max_length=500)],
+        weekdays: Annotated[list[int], Field(min_length=1, max_length=7)],
+        time: Annotated[str, Field(max_length=8, description="HH:MM, e.g. 19:00")],
+        anchor_date: Annotated[
+            str | None, Field(None, max_length=10, description="YYYY-MM-DD; default today")
+        ] = None,
+        valid_until: Annotated[str | None, Field(None, max_length=10)] = None,
+        status: Annotated[
+            str, Field("confirmed", max_length=10, description="confirmed or candidate")
+        ] = "confirmed",
+        principal: PrincipalArg = None,
+        agent: AgentArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            from django.utils import timezone
+
+            from memory.selectors_beliefs import routine_dict
+            from memory.services_beliefs import routine_label as label
+
+            t = target(agent, principal, raw, MEMORY_WRITE)
+            _no_nul(action, time, anchor_date, valid_until, status)
+            routine = label(
+                agent=t.agent,
+                principal_external_id=needs_person(t),
+                action=action,
+                weekdays=weekdays,
+                time=time,
+                anchor_date=anchor_date or timezone.localdate().isoformat(),
+                valid_until=valid_until,
+                status=status,
+            )
+            return routine_dict(routine)
+
+        return await run("routine_label", work)
+
+    @server.tool(
+        description=(
+            "What the person answered to a routine question: confirmed, skipped_today (only "
+            "today's question is dropped), denied (pauses the routine) or silence."
+        )
+    )
+    async def routine_feedback(
+        routine_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
+        feedback: Annotated[str, Field(max_length=15)],
+        principal: PrincipalArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            from memory.selectors_beliefs import routine_dict, routine_in_tenant
+            from memory.services_beliefs import routine_feedback as record
+
+            r = reach(principal, raw, MEMORY_WRITE)
+            _no_nul(feedback)
+            routine = routine_in_tenant(
+                tenant_id=r.tenant_id,
+                routine_id=routine_id,
+                principal_id=r.principal_id,
+            )
+            if routine is None:
+                raise NotFound(NO_MEMORY_MESSAGE)
+            return routine_dict(record(routine=routine, feedback=feedback))
+
+        return await run("routine_feedback", work)
 
     return server
 

@@ -9,15 +9,15 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-#: Scopes a token may carry. ``host``, ``learning.read`` and ``learning.decide`` have
-#: routes now; the memory and persona scopes are reserved for the owner-document and
-#: memory routes of later issues (PRODUCT.md section 7), so tokens can be made for them.
+#: Scopes a token may carry. ``host``, ``learning.*`` and ``memory.*`` have routes now;
+#: the persona scopes are reserved for the owner-document routes of a later issue
+#: (PRODUCT.md section 7), so tokens can be made for them.
 SCOPES: dict[str, str] = {
     "host": "record turns, fetch prompt prefixes, read the persona, MCP over HTTP",
     "learning.read": "read learning settings, counters, proposals and reviews",
     "learning.decide": "approve, turn down and undo (needs a named user)",
-    "memory.read": "read memory (reserved for later routes)",
-    "memory.write": "write memory (reserved for later routes)",
+    "memory.read": "read what is remembered about a person: beliefs, evidence, context packs",
+    "memory.write": "write beliefs, retire them, mark intentions done, label routines",
     "persona.read": "read the owner's persona document (reserved for later routes)",
     "persona.write": "write the owner's persona document (reserved for later routes)",
 }

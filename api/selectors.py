@@ -218,3 +218,93 @@ def conversation_of_another_person(*, agent: Agent, label: str, principal: str) 
         .exclude(principal__external_id=principal.strip())
         .exists()
     )
+
+
+# --- memory (the /v1 memory routes and the MCP memory tools) ------------------------------
+
+
+def memory_dicts(beliefs: list[Any]) -> list[dict[str, Any]]:
+    """Beliefs as the API shows them (``memory.selectors_beliefs.belief_dict``), their
+    retention as of now."""
+    from django.utils import timezone
+
+    from memory.selectors_beliefs import belief_dict
+
+    now = timezone.now()
+    return [belief_dict(b, now=now) for b in beliefs]
+
+
+def memory_detail(belief: Any) -> dict[str, Any]:
+    """A belief with its evidence (``belief_in_tenant`` loaded what this reads)."""
+    from memory.selectors_beliefs import belief_evidence
+
+    return {**memory_dicts([belief])[0], "evidence": belief_evidence(belief)}
+
+
+def memory_page(
+    *,
+    tenant_id: int,
+    principal_id: int,
+    agent_id: int | None = None,
+    category: str | None = None,
+    status: str = "active",
+    text: str | None = None,
+    after: str | None = None,
+    limit: int = 50,
+) -> dict[str, Any]:
+    """One page of a person's beliefs, newest first: ``{"items", "next"}`` (one query).
+    A category or status that does not exist is refused with the memory kernel's
+    sentence; a cursor this API did not make is malformed."""
+    from api.errors import Malformed
+    from memory.models import Belief
+    from memory.selectors_beliefs import ANY_STATUS, beliefs_of_principal
+    from memory.services_beliefs import BeliefRefusal, validate_category
+    from personaweb.paging import decode_cursor, keyset_page
+
+    if category is not None:
+        validate_category(category)
+    if status != ANY_STATUS and status not in Belief.Status.values:
+        raise BeliefRefusal(
+            f"The status {status!r} is not one of {', '.join([*Belief.Status.values, ANY_STATUS])}."
+        )
+    if after and decode_cursor(after, kinds=[int]) is None:
+        raise Malformed("The after cursor is not one this API made; pass `next` as it came.")
+    page = keyset_page(
+        beliefs_of_principal(
+            tenant_id=tenant_id,
+            principal_id=principal_id,
+            agent_id=agent_id,
+            category=category,
+            status=status,
+            text=text,
+        ),
+        fields=[("id", True)],
+        kinds=[int],
+        cursor=after,
+        size=limit,
+    )
+    return {"items": memory_dicts(page.rows), "next": page.next_cursor}
+
+
+def context_pack(
+    *, agent: Agent, principal: str, query: str, now: Any, limit: int
+) -> dict[str, Any]:
+    """``build_context`` for a host, at ``now`` (a time or ISO text; None = now): the
+    pack as ``memory context --json`` prints it, up to the hosts' sensitivity, and
+    ``text``, the same pack rendered for a prompt."""
+    from django.utils import timezone
+
+    from memory.context import build_context, render_context
+    from memory.selectors_beliefs import HOST_MAX_SENSITIVITY
+    from memory.services_beliefs import validate_time
+
+    at = validate_time(now, what="now") or timezone.now()
+    pack = build_context(
+        agent=agent,
+        principal_external_id=principal,
+        query=query,
+        now=at,
+        limit=limit,
+        max_sensitivity=HOST_MAX_SENSITIVITY,
+    )
+    return {**pack.as_dict(), "text": render_context(pack)}

@@ -324,3 +324,43 @@ def review_request(*, agent: Any, by: str) -> Any:
     from learning.services import review_enqueue
 
     return review_enqueue(agent=agent, by=by)
+
+
+def memory_write(
+    *,
+    agent: Any,
+    principal: str,
+    by: str,
+    category: str,
+    statement: str,
+    confidence: float,
+    source: str,
+    valid_from: Any = None,
+    valid_until: Any = None,
+    due: Any = None,
+    sensitivity: str = "internal",
+) -> dict[str, Any]:
+    """``memory.services_beliefs.belief_write`` for a host, with the host (who acts: the
+    token's user or name) as the evidence; the answer says what happened and shows the
+    belief."""
+    from memory.services_beliefs import belief_write
+
+    result = belief_write(
+        agent=agent,
+        principal_external_id=principal,
+        category=category,
+        statement=statement,
+        confidence=confidence,
+        source=source,
+        valid_from=valid_from,
+        valid_until=valid_until,
+        due=due,
+        sensitivity=sensitivity,
+        evidence={"host": by[:200]},
+    )
+    return {
+        "id": result.belief.pk,
+        "outcome": result.outcome,
+        "superseded_id": result.superseded.pk if result.superseded is not None else None,
+        "memory": selectors.memory_dicts([result.belief])[0],
+    }

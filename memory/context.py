@@ -2,7 +2,9 @@
 
 Read-only and side-effect free (nothing is stored, not even the query's vector). A
 fixed number of queries whatever the number of beliefs: the person, their active
-beliefs (with stored vectors), the query vector's lookup, open intentions, routines.
+beliefs (with stored vectors), the query vector's lookup, open intentions, routines,
+and (only when the first hits carry a quote) whether those quotes' conversations are
+sealed: a sealed conversation is never quoted.
 
 Ranking (seed 003, PersonaTrace)::
 
@@ -32,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from memory.models import Belief, Intention, Principal, Routine
+from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
 from memory.text import content_words, normalize
 
@@ -456,6 +458,10 @@ def build_context(
     # best score first; higher confidence, then lower id break ties (stable and total)
     order = np.lexsort((cand.ids, -cand.confidence, -scores))[: min(limit, m)]
 
+    # a sealed conversation is never quoted: the first hits' quotes from one are withheld
+    quoted = {rows[int(i)][11] for i in order[:EVIDENCE_FOR_FIRST] if rows[int(i)][10]}
+    sealed = _sealed_messages(quoted - {None})
+
     def item(i: int, *, with_evidence: bool) -> PackItem:
         (bid, category, statement, conf, count, valid_from, valid_until, due_at) = rows[i][:8]
         reasons = []
@@ -484,7 +490,9 @@ def build_context(
             valid_from=valid_from,
             valid_until=valid_until,
             due_at=due_at,
-            evidence_quote=(rows[i][10] or None) if with_evidence else None,
+            evidence_quote=(rows[i][10] or None)
+            if with_evidence and rows[i][11] not in sealed
+            else None,
             evidence_message_id=rows[i][11] if with_evidence else None,
             source_host=rows[i][12],
         )
@@ -496,6 +504,17 @@ def build_context(
     pack.agenda = _agenda(principal.id, now)
     pack.routine_probes = _routine_probes(principal.id, now)
     return pack
+
+
+def _sealed_messages(message_ids: set[int]) -> set[int]:
+    """Which of these messages are in a sealed conversation (no query for none)."""
+    if not message_ids:
+        return set()
+    return set(
+        Message.objects.filter(pk__in=message_ids, conversation__sealed=True).values_list(
+            "pk", flat=True
+        )
+    )
 
 
 def _when(due_at: datetime | None, start: datetime | None, end: datetime | None) -> str:

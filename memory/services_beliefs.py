@@ -46,7 +46,12 @@ from memory.models_beliefs import (
 )
 from memory.safety.injection import scan
 from memory.safety.secrets import refuse_secrets
-from memory.services import MemoryInputError, principal_get_or_create, text_sha256
+from memory.services import (
+    MESSAGE_YEARS,
+    MemoryInputError,
+    principal_get_or_create,
+    text_sha256,
+)
 from memory.text import content_words, normalize, word_set, words
 from personaweb.errors import Refusal
 
@@ -166,6 +171,10 @@ def validate_time(value: object, *, what: str) -> datetime | None:
         raise BeliefRefusal(
             f"The {what} has no time zone; give it with an offset, e.g. 2026-11-29T12:00:00+00:00."
         )
+    low, high = MESSAGE_YEARS
+    if not low <= value.year <= high:
+        # the ends of the calendar overflow when the database moves the time to UTC
+        raise BeliefRefusal(f"The {what} is outside the years {low} to {high}; check the date.")
     return value
 
 

@@ -289,6 +289,9 @@ CELERY_HEARTBEAT_SECONDS = env_float("PERSONAWEB_HEARTBEAT_SECONDS", 15.0)
 # --- Embeddings ---------------------------------------------------------------
 EMBEDDING_BATCH_SIZE = env_int("EMBEDDING_BATCH_SIZE", 64)
 EMBEDDING_TASK_CHUNK = env_int("EMBEDDING_TASK_CHUNK", 512)
+# The memory kernel's vectors: a belief's statement at write, the question in
+# build_context. Off = words only (no process loads the model for memory).
+MEMORY_BELIEF_EMBEDDINGS = env_bool("MEMORY_BELIEF_EMBEDDINGS", True)
 
 # --- Learning model (OpenAI-compatible endpoint) ---------------------------------
 LEARNING_PROPOSER = env_str("LEARNING_PROPOSER", "local")

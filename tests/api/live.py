@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 MANAGE = str(ROOT / "manage.py")
 
 # Runs in `manage.py shell`: one tenant with an agent (rendered once, so every text the
-# injection scan embeds is stored and no server process loads the model), a second
+# injection scan embeds is stored and no server process loads the model) and what is
+# remembered about ana (beliefs, an intention due today, a daily routine), a second
 # tenant with its own agent, a reviewer, and tokens. Prints the tokens as JSON.
 SEED = r"""
 import json
@@ -55,12 +56,26 @@ for i in range(3):
                 user_text="Could you help me plan the sourdough order for the market?",
                 assistant_text="Here is a plan.")
 plan_get_or_rotate(agent=helper)
+from datetime import timedelta
+from django.utils import timezone
+from memory.services_beliefs import belief_write, intention_write, routine_label
+for category, statement in [("likes", "Prefers green tea in the afternoon"),
+                            ("constraints", "Allergic to peanuts"),
+                            ("projects", "Runs a sourdough stall at the Saturday market")]:
+    belief_write(agent=helper, principal_external_id="ana", category=category,
+                 statement=statement, confidence=0.8, source="direct",
+                 evidence={"host": "seed"})
+intention_write(agent=helper, principal_external_id="ana", action="Order rye flour",
+                due=timezone.now() + timedelta(hours=6), source="direct")
+routine_label(agent=helper, principal_external_id="ana", action="Bakes bread",
+              weekdays=[1, 2, 3, 4, 5, 6, 7], time="18:00",
+              anchor_date=timezone.localdate().isoformat())
 rex = User.objects.create_user("rex", password="unused-" + "x" * 12)
 rex.groups.add(Group.objects.get_or_create(name="reviewer")[0])
 Membership.objects.create(user=rex, tenant=acme)
 tokens = {
     "host": token_create(tenant=acme, name="host", scopes="host")[1],
-    "all": token_create(tenant=acme, name="all", scopes="host,learning.read,learning.decide", user=rex)[1],
+    "all": token_create(tenant=acme, name="all", scopes="host,learning.read,learning.decide,memory.read,memory.write", user=rex)[1],
     "other": token_create(tenant=globex, name="other", scopes="host")[1],
 }
 print("SEEDED " + json.dumps(tokens))

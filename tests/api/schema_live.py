@@ -6,6 +6,10 @@ scope: the examples, coverage and fuzzing phases, positive and negative data
 (``--mode all``), every check (no 500, status codes, content types, headers and bodies
 as the schema says, negative data rejected, auth not ignored). Exit code: schemathesis's.
 
+The server runs with ``MEMORY_BELIEF_EMBEDDINGS=0``: the memory routes rank and
+deduplicate on words, so no worker loads the embedding model for a fuzzed question
+(the vectors are covered in-process by tests/memory and tests/api/test_memory_mcp.py).
+
     python -m tests.api.schema_live [--max-time SECONDS]
 """
 
@@ -40,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         base = f"http://127.0.0.1:{port}"
         with live.running(
             live.gunicorn_argv(port, workers=2),
-            env=db.env,
+            env={**db.env, "MEMORY_BELIEF_EMBEDDINGS": "0"},
             ready_url=f"{base}/v1/openapi.json",
             log=folder / "gunicorn.log",
         ):

@@ -13,7 +13,7 @@ import httpx2
 import pytest
 from mcp import Client, StdioServerParameters
 
-from api.mcp_server import TOOLS, build_server
+from api.mcp_server import HOST_TOOLS, TOOLS, build_server
 from memory.models import Conversation, Message
 from persona.models import AgentPersonaVersion
 from tests.api import live
@@ -67,16 +67,17 @@ def test_list_tools_lists_every_tool(server):
         assert tool.description and tool.input_schema["type"] == "object"
 
 
-def test_every_tool_answers_valid_and_garbage_arguments(server, agent):
-    calls = [(name, VALID[name]) for name in TOOLS] + [(name, GARBAGE) for name in TOOLS]
+def test_every_host_tool_answers_valid_and_garbage_arguments(server, agent):
+    # the memory tools: tests/api/test_memory_mcp.py
+    calls = [(name, VALID[name]) for name in HOST_TOOLS] + [(name, GARBAGE) for name in HOST_TOOLS]
     results = call_all(server, calls)
-    for (name, _), result in zip(calls[: len(TOOLS)], results[: len(TOOLS)], strict=True):
+    for (name, _), result in zip(calls[: len(HOST_TOOLS)], results[: len(HOST_TOOLS)], strict=True):
         assert not result.is_error, (name, text_of(result))
         assert result.structured_content, name
-    for (name, _), result in zip(calls[len(TOOLS) :], results[len(TOOLS) :], strict=True):
+    for (name, _), result in zip(calls[len(HOST_TOOLS) :], results[len(HOST_TOOLS) :], strict=True):
         assert result.is_error, name
         assert text_of(result), name
-    by_name = dict(zip(TOOLS, results[: len(TOOLS)], strict=True))
+    by_name = dict(zip(HOST_TOOLS, results[: len(HOST_TOOLS)], strict=True))
     assert by_name["persona_read"].structured_content["slug"] == "helper"
     assert by_name["prompt_prefix"].structured_content["sha256"]
     assert by_name["review_now"].structured_content["review_id"]
@@ -161,7 +162,7 @@ def test_stdio_subprocess_with_the_sdk_client(live_db):
     params = StdioServerParameters(
         command=sys.executable,
         args=[live.MANAGE, "mcp", "--agent", "helper", "--principal", "ana", "--timeout", "60"],
-        env=live_db.env,
+        env={**live_db.env, "MEMORY_BELIEF_EMBEDDINGS": "0"},  # no model to warm up
         cwd=str(live.ROOT),
     )
 
@@ -203,7 +204,9 @@ def test_streamable_http_with_bearer_tokens(live_db, tmp_path):
             async with Client(streamable_http_client(url, http_client=http)) as client:
                 return [await client.call_tool(name, args) for name, args in calls]
 
-    with live.running(argv, env=live_db.env, ready_url=url, log=tmp_path / "mcp-http.log"):
+    # words only: the server process neither warms up nor loads the embedding model
+    env = {**live_db.env, "MEMORY_BELIEF_EMBEDDINGS": "0"}
+    with live.running(argv, env=env, ready_url=url, log=tmp_path / "mcp-http.log"):
         host = live_db.tokens["host"]
         results = anyio.run(
             session,
@@ -238,3 +241,11 @@ def test_streamable_http_with_bearer_tokens(live_db, tmp_path):
                 anyio.run(session, token, [("persona_read", {"agent": "helper"})])
         answer = httpx2.post(url, json={}, headers={"Authorization": "Bearer pw_nope"})
         assert answer.status_code == 401
+
+        # the memory tools need memory.read / memory.write besides host
+        ask = {"agent": "helper", "principal": "ana", "query": "What does she sell at the market?"}
+        (refused,) = anyio.run(session, host, [("build_context", ask)])
+        assert refused.is_error and "memory.read" in text_of(refused)
+        (pack,) = anyio.run(session, live_db.tokens["all"], [("build_context", ask)])
+        assert not pack.is_error, text_of(pack)
+        assert "sourdough stall" in pack.structured_content["text"]

@@ -66,6 +66,7 @@ class Command(BaseCommand):
                 returncode=EXIT_INPUT,
             )
         server = build_server(agent_slug=slug, principal=principal, timeout=timeout)
+        _warm_memory_model()
         anyio.run(server.run_stdio_async)
 
     def _http(self, where: str, timeout: float | None) -> None:
@@ -81,7 +82,21 @@ class Command(BaseCommand):
             )
         host, port = match["host"], int(match["port"])
         app = build_http_app(host=host, port=port, timeout=timeout)
+        _warm_memory_model()
         self.stderr.write(
             f"MCP over streamable HTTP at http://{host}:{port}/mcp (bearer tokens with scope host); Ctrl-C stops it"
         )
         uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _warm_memory_model() -> None:
+    """Load the embedding model in the background as the server starts: build_context
+    and memory_write embed text, and a load of several seconds inside the first call
+    would spend that call's timeout (``MEMORY_BELIEF_EMBEDDINGS=0``: nothing to load)."""
+    import threading
+
+    from memory.embeddings import get_model
+    from memory.services_beliefs import embeddings_enabled
+
+    if embeddings_enabled():
+        threading.Thread(target=get_model, name="memory-model-warm-up", daemon=True).start()

@@ -1,0 +1,379 @@
+"""The memory routes of /v1 (issue 11): a person's beliefs, one belief with its
+evidence, the context pack of ``build_context``, and a host's belief write.
+
+Mounted by ``api.http`` (``api.add_router``) under the same conventions as every /v1
+route: bearer tokens checked by ``token_authenticate`` (scopes ``memory.read`` and
+``memory.write``), the error envelope, keyset pages. Memory belongs to a person of the
+token's tenant, whichever agent formed it (``build_context`` reads it that way); an
+unknown person, another tenant's person or belief, and an agent the token does not reach
+are all the same 404. Reads and writes go through ``memory.selectors_beliefs``,
+``memory.context`` and ``memory.services_beliefs``, as the CLI does.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from django.http import HttpRequest
+from ninja import Field, Query, Router, Schema
+from pydantic import AfterValidator, BeforeValidator, StrictFloat
+
+from api import selectors, services
+from api.errors import NO_MEMORY_MESSAGE, NO_PERSON_MESSAGE, NotFound
+from api.http import (
+    ERRORS,
+    FILLED,
+    Cursor,
+    Id,
+    Limit,
+    Text,
+    _access,
+    _no_nul,
+)
+from api.services import Access
+from memory.models_beliefs import SENSITIVITY_BY_NAME, BeliefCategory, MemorySource
+from memory.services_beliefs import validate_category
+
+MEMORY_READ = "memory.read"
+MEMORY_WRITE = "memory.write"
+SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
+
+router = Router(tags=["memory"])
+
+# --- types ---------------------------------------------------------------------------
+
+_ISO_START = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]")
+
+
+def _iso_text(value: Any) -> Any:
+    # pydantic would read a number (or a text of digits) as seconds since 1970 and a bare
+    # date as midnight; the contract is an ISO 8601 time
+    if value is not None and (not isinstance(value, str) or not _ISO_START.match(value)):
+        raise ValueError(
+            "give the time as ISO 8601 text with an offset, e.g. 2026-11-29T12:00:00+00:00"
+        )
+    return value
+
+
+IsoTime = Annotated[datetime | None, BeforeValidator(_iso_text)]
+Person = Annotated[
+    str,
+    Query(
+        ...,
+        min_length=1,
+        max_length=200,
+        pattern=FILLED,
+        description="the person, by your id",
+        example="ana",
+    ),
+    AfterValidator(_no_nul),
+]
+AgentFilter = Annotated[
+    str | None,
+    Query(
+        None,
+        min_length=1,
+        max_length=100,
+        pattern=SLUG_PATTERN,
+        description="only beliefs this agent formed (a token bound to an agent may name only it)",
+    ),
+]
+AgentName = Annotated[
+    str,
+    Query(..., min_length=1, max_length=100, pattern=SLUG_PATTERN, example="helper"),
+    AfterValidator(_no_nul),
+]
+StatusFilter = Literal["active", "superseded", "retired", "deleted", "all"]
+# Documented as enums; the services check them, so a wrong one is refused with their
+# sentence (not a list of pydantic errors).
+CATEGORIES: list[Any] = list(BeliefCategory.values)
+SOURCES: list[Any] = list(MemorySource.values)
+SENSITIVITIES: list[Any] = list(SENSITIVITY_BY_NAME)
+
+
+class MemoryOut(Schema):
+    id: int
+    agent: str = Field(description="the agent whose conversations or host formed it")
+    principal: str
+    category: str
+    statement: str = Field(description="empty for a deleted belief (a tombstone)")
+    confidence: float
+    corroboration_count: int
+    status: str
+    sensitivity: str
+    source: str
+    derivation: str
+    valid_from: datetime | None
+    valid_until: datetime | None
+    due_at: datetime | None
+    retention: float = Field(description="share kept now: 1.0 just reinforced, towards 0")
+    supersedes: int | None
+    superseded_by: int | None
+    created_at: datetime
+    last_reinforced_at: datetime
+
+
+class MemoryPage(Schema):
+    items: list[MemoryOut]
+    next: str | None = Field(None, description="pass as ?after= for the next page; null at the end")
+
+
+class EvidenceOut(Schema):
+    message_id: int | None
+    conversation: str | None = Field(description="your conversation label")
+    quote: str | None = Field(
+        description="the person's words in the message; null when the conversation is sealed"
+    )
+    start: int | None
+    end: int | None
+    host: str | None = Field(description="the host that wrote the belief, if one did")
+    sealed: bool
+
+
+class MemoryDetailOut(MemoryOut):
+    evidence: EvidenceOut
+
+
+class MemoryIn(Schema):
+    agent: Text = Field(
+        min_length=1,
+        max_length=100,
+        pattern=SLUG_PATTERN,
+        description="the agent whose conversation this came from",
+        examples=["helper"],
+    )
+    principal: Text = Field(
+        min_length=1,
+        max_length=200,
+        pattern=FILLED,
+        description="the person, by your id",
+        examples=["ana"],
+    )
+    category: Text = Field(
+        min_length=1,
+        max_length=30,
+        description="one of the 17 memory categories (work track, then persona track)",
+        examples=["likes"],
+        json_schema_extra={"enum": CATEGORIES},
+    )
+    statement: Text = Field(
+        min_length=1,
+        max_length=500,
+        pattern=FILLED,
+        description="one fact about the person",
+        examples=["Prefers green tea in the afternoon"],
+    )
+    confidence: StrictFloat = Field(ge=0, le=1, allow_inf_nan=False, examples=[0.8])
+    source: Text = Field(
+        max_length=10,
+        description=(
+            "direct or bridge (a conversation with the person); console (a proactive turn) is "
+            "refused: it may not write facts about the person"
+        ),
+        examples=["direct"],
+        json_schema_extra={"enum": SOURCES},
+    )
+    valid_from: IsoTime = Field(None, description="ISO 8601 with a UTC offset")
+    valid_until: IsoTime = Field(None, description="ISO 8601 with a UTC offset")
+    due: IsoTime = Field(None, description="ISO 8601 with a UTC offset")
+    sensitivity: Text = Field(
+        "internal",
+        max_length=20,
+        description="hosts never read restricted beliefs back",
+        json_schema_extra={"enum": SENSITIVITIES},
+    )
+
+
+class MemoryWritten(Schema):
+    id: int
+    outcome: Literal["created", "corroborated", "superseded"] = Field(
+        description=(
+            "created: a new belief; corroborated: it restates a belief, which was reinforced "
+            "(no new row); superseded: it contradicts a belief, which keeps its history"
+        )
+    )
+    superseded_id: int | None = Field(description="the belief this one replaced")
+    memory: MemoryOut
+
+
+class PackEvidenceOut(Schema):
+    quote: str | None
+    message_id: int | None
+    host: str | None
+
+
+class PackItemOut(Schema):
+    id: int
+    statement: str
+    category: str
+    score: float
+    why: str
+    similarity: float
+    lexical: float
+    cosine: float | None
+    retention: float
+    confidence: float
+    corroboration_count: int
+    pinned: bool
+    valid_from: datetime | None
+    valid_until: datetime | None
+    due_at: datetime | None
+    evidence: PackEvidenceOut | None = Field(description="for the first hits only")
+
+
+class AgendaOut(Schema):
+    id: int
+    action: str
+    due_at: datetime
+    score: float
+    overdue: bool
+
+
+class RoutineProbeOut(Schema):
+    id: int
+    action: str
+    time: str
+    status: str
+    question: str
+
+
+class ContextOut(Schema):
+    principal: str
+    query: str
+    now: datetime
+    time_intent: bool
+    used_embeddings: bool
+    items: list[PackItemOut] = Field(description="ranked best first")
+    pinned: list[PackItemOut]
+    agenda: list[AgendaOut]
+    routine_probes: list[RoutineProbeOut]
+    text: str = Field(description="the pack as a ready text block for your prompt")
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def _person(access: Access, principal: str) -> Any:
+    person = selectors.principal_in_tenant(
+        tenant_id=access.tenant_id, external_id=principal.strip()
+    )
+    if person is None:
+        raise NotFound(NO_PERSON_MESSAGE)
+    return person
+
+
+# --- routes --------------------------------------------------------------------------------
+
+
+@router.get("/memories", response={200: MemoryPage, **ERRORS})
+def memories_list(
+    request: HttpRequest,
+    principal: Person,
+    agent: AgentFilter = None,
+    category: Annotated[
+        str | None,
+        Query(
+            None,
+            min_length=1,
+            max_length=30,
+            description="one of the 17 memory categories (as in the body of POST /v1/memories)",
+        ),
+    ] = None,
+    status: Annotated[
+        StatusFilter, Query("active", description="all: every status, tombstones too")
+    ] = "active",
+    q: Annotated[
+        str | None,
+        Query(None, max_length=200, description="words that must all be in the statement"),
+    ] = None,
+    after: Cursor = None,
+    limit: Limit = 50,
+) -> Any:
+    """A person's beliefs, newest first (``memory beliefs list``); filter by the agent
+    that formed them, category, status (active by default) and words."""
+    access = _access(request, MEMORY_READ, agent)
+    for value in (category, q):
+        if value is not None and "\x00" in value:
+            raise services.HostInputError("The category and q may not contain NUL characters.")
+    if category is not None:
+        validate_category(category)  # before the person: a wrong filter is a 400, not a 404
+    person = _person(access, principal)
+    return selectors.memory_page(
+        tenant_id=access.tenant_id,
+        principal_id=person.pk,
+        agent_id=access.agent.pk if access.agent is not None else None,
+        category=category,
+        status=status,
+        text=q,
+        after=after,
+        limit=limit,
+    )
+
+
+@router.get("/memories/{memory_id}", response={200: MemoryDetailOut, **ERRORS})
+def memory_get(request: HttpRequest, memory_id: Id, principal: Person) -> Any:
+    """One belief of the person with its evidence: the message and quote (withheld when
+    the conversation is sealed), or the host that wrote it. Another person's belief is a
+    404 like an absent one."""
+    from memory.selectors_beliefs import belief_in_tenant
+
+    access = _access(request, MEMORY_READ)
+    person = _person(access, principal)
+    belief = belief_in_tenant(
+        tenant_id=access.tenant_id, belief_id=memory_id, principal_id=person.pk
+    )
+    if belief is None:
+        raise NotFound(NO_MEMORY_MESSAGE)
+    return selectors.memory_detail(belief)
+
+
+@router.get("/context", response={200: ContextOut, **ERRORS})
+def context(
+    request: HttpRequest,
+    agent: AgentName,
+    principal: Person,
+    query: Annotated[
+        str,
+        Query(..., min_length=1, max_length=2000, pattern=FILLED, example="What should I cook?"),
+        AfterValidator(_no_nul),
+    ],
+    now: Annotated[
+        IsoTime,
+        Query(None, description="answer as at this ISO 8601 time (encode + as %2B); default now"),
+    ] = None,
+    limit: Annotated[int, Query(10, ge=1, le=100)] = 10,
+) -> Any:
+    """What the assistant should know about the person for this message: the pack of
+    ``build_context`` (as ``memory context --json`` prints it) and ``text``, the same pack
+    rendered as a block for your prompt. Read-only."""
+    access = _access(request, MEMORY_READ, agent)
+    person = _person(access, principal)
+    return selectors.context_pack(
+        agent=access.agent, principal=person.external_id, query=query, now=now, limit=limit
+    )
+
+
+@router.post("/memories", response={200: MemoryWritten, 201: MemoryWritten, **ERRORS})
+def memory_write(request: HttpRequest, body: MemoryIn) -> Any:
+    """Store what your host extracted about a person (``belief_write``): 201 when a
+    belief was made (``created``, or ``superseded`` when it contradicts one, which keeps
+    its history), 200 when it restates one (``corroborated``: no second row). Secrets,
+    text aimed at the model, a proactive (console) source and a bad category, time or
+    sensitivity are refused with a sentence."""
+    access = _access(request, MEMORY_WRITE, body.agent)
+    result = services.memory_write(
+        agent=access.agent,
+        principal=body.principal,
+        by=access.by,
+        category=body.category,
+        statement=body.statement,
+        confidence=body.confidence,
+        source=body.source,
+        valid_from=body.valid_from,
+        valid_until=body.valid_until,
+        due=body.due,
+        sensitivity=body.sensitivity,
+    )
+    return (200 if result["outcome"] == "corroborated" else 201), result
