@@ -272,3 +272,31 @@ def test_the_cache_never_serves_another_person(agent, fake_model):
     for who, word in (("ana", "tea"), ("ben", "coffee"), ("ana", "tea"), ("ben", "coffee")):
         pack = build_context(agent=agent, principal_external_id=who, query="drink?", now=NOW)
         assert [word in i.statement for i in pack.items] == [True]
+
+
+def test_cross_category_items_come_from_categories_the_ranked_items_miss(agent, fake_model):
+    tea = [
+        write(agent, text)
+        for text in (
+            "Drinks green tea at the office",
+            "Brews green tea on Sunday mornings",
+            "Buys green tea from a Kyoto importer",
+        )
+    ]
+    dislike = write(agent, "Dislikes green tea with milk", category="dislikes")
+    write(agent, "Plays the cello in an amateur orchestra", category="interests")
+
+    pack = build_context(
+        agent=agent,
+        principal_external_id="ana",
+        query="green tea",
+        now=NOW,
+        limit=2,
+        use_embeddings=False,
+    )
+
+    assert {i.category for i in pack.items} == {"likes"}
+    assert [i.id for i in pack.cross_category] == [dislike.id]  # the cello is not related
+    assert all(i.id in {t.id for t in tea} for i in pack.items)
+    assert "Also related:" in render_context(pack)
+    assert pack.as_dict()["cross_category"][0]["id"] == dislike.id
