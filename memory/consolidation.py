@@ -36,13 +36,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from memory.embeddings import vectors_for_texts
-from memory.models import ConsolidationState, Message
+from memory.models import Belief, ConsolidationState, Message
 from memory.proposers import BeliefCandidate, belief_proposer
 from memory.safety.directives import is_directive
 from memory.safety.injection import scan
 from memory.safety.never_store import never_auto_store
 from memory.safety.secrets import find_secrets
 from memory.services_beliefs import BeliefRefusal, belief_write, embeddings_enabled
+from memory.signals import belief_consolidated
 from memory.verification import ReadMessage, ReviewCorpus, verify_quotes
 
 logger = logging.getLogger(__name__)
@@ -237,6 +238,9 @@ def _store(
                     "end": verdict.end,
                 },
                 now=now,
+            )
+            belief_consolidated.send(
+                sender=Belief, belief=result.belief, outcome=result.outcome, now=now
             )
     except BeliefRefusal as exc:
         report.skipped["refused by the belief rules"] += 1

@@ -52,6 +52,7 @@ from memory.services import (
     principal_get_or_create,
     text_sha256,
 )
+from memory.signals import belief_ended
 from memory.text import content_words, normalize, word_set, words
 from personaweb.errors import Refusal
 
@@ -447,6 +448,7 @@ def belief_write(
                 contradicted.pk,
                 category_track(category),
             )
+            belief_ended.send(sender=Belief, belief=contradicted, reason="superseded")
             return BeliefWriteResult(belief=belief, outcome="superseded", superseded=contradicted)
         return BeliefWriteResult(belief=belief, outcome="created")
 
@@ -474,6 +476,7 @@ def belief_retire(*, belief: Belief, delete: bool = False, now: datetime | None 
     locked.updated_at = now
     locked.save()
     beliefs_changed(locked.principal_id)
+    belief_ended.send(sender=Belief, belief=locked, reason="deleted" if delete else "retired")
     return locked
 
 
@@ -566,6 +569,7 @@ def belief_correct(
         old.updated_at = now
         old.save(update_fields=["status", "superseded_by", "updated_at"])
         beliefs_changed(old.principal_id)
+        belief_ended.send(sender=Belief, belief=old, reason="corrected")
     logger.info("belief %s corrected as %s by %s", old.pk, new.pk, by or "(unnamed)")
     return BeliefWriteResult(belief=new, outcome="superseded", superseded=old)
 
@@ -798,3 +802,13 @@ __all__ = [
     "routine_feedback",
     "routine_label",
 ]
+
+
+def belief_set_promoted(*, belief_id: int, promoted: bool) -> None:
+    """Mark (or clear) a belief as standing in its owner's persona document. The
+    caller (the owner-document service) holds the transaction; the belief is never
+    superseded or deleted by this."""
+    updated = Belief.objects.filter(pk=belief_id).update(promoted=promoted)
+    if updated:
+        principal_id = Belief.objects.filter(pk=belief_id).values_list("principal_id", flat=True)[0]
+        beliefs_changed(principal_id)

@@ -12,3 +12,13 @@ turns_recorded = Signal()
 
 #: A conversation was sealed. kwargs: ``conversation``. Receivers drop what quotes it.
 conversation_sealed = Signal()
+
+#: A belief stopped being active (superseded, corrected, retired or deleted). kwargs:
+#: ``belief`` (the ended row), ``reason`` (one of those four words). Receivers withdraw
+#: what depends on it (a nomination) or flag it for review (a persona entry).
+belief_ended = Signal()
+
+#: Consolidation committed or reinforced a belief it formed from a person's own words.
+#: kwargs: ``belief``, ``outcome`` (created / corroborated / superseded), ``now``. The
+#: only source of owner-document nominations (PRODUCT.md section 3).
+belief_consolidated = Signal()

@@ -73,6 +73,12 @@ class ContextPlan(models.Model):
     epoch = models.PositiveIntegerField(default=1)
     persona_version = models.PositiveIntegerField()
     owner_doc_version = models.PositiveIntegerField(null=True, blank=True)
+    # the owner document's row_state the prefix was built from (dormant entries)
+    owner_doc_state = models.PositiveIntegerField(default=0)
+    # keys of entries left out because they were dormant (so a rebuild is exact)
+    owner_doc_hidden = models.JSONField(default=list, blank=True)
+    # entries above this sensitivity are left out of the prefix (fixed at creation)
+    sensitivity_ceiling = models.PositiveSmallIntegerField(default=1)
     prefix_text = models.TextField()
     prefix_sha256 = models.CharField(max_length=64)
     token_count = models.PositiveIntegerField(default=0)
@@ -104,6 +110,8 @@ class PlanRotation(models.Model):
     new_sha256 = models.CharField(max_length=64)
     from_persona_version = models.PositiveIntegerField()
     to_persona_version = models.PositiveIntegerField()
+    from_owner_doc_version = models.PositiveIntegerField(null=True, blank=True)
+    to_owner_doc_version = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -114,3 +122,27 @@ class PlanRotation(models.Model):
 
     def __str__(self) -> str:
         return f"rotation {self.from_epoch}->{self.to_epoch} ({self.reason})"
+
+
+# The owner's persona document lives in its own module.
+from persona.models_owner import (  # noqa: E402
+    OwnerAccount,
+    OwnerDocument,
+    OwnerDocumentVersion,
+    OwnerEntry,
+    OwnerNomination,
+    OwnerTombstone,
+)
+
+__all__ = [
+    "AgentPersonaVersion",
+    "ContextPlan",
+    "OwnerAccount",
+    "OwnerDocument",
+    "OwnerDocumentVersion",
+    "OwnerEntry",
+    "OwnerNomination",
+    "OwnerTombstone",
+    "PlanRotation",
+    "SourceType",
+]

@@ -21,14 +21,19 @@ with the per-process local-memory cache another process can hold the old epoch f
 most ``PREFIX_CACHE_SECONDS`` after a rotation, unless the host passes the ``epoch``
 it got from its plan call, which makes a mismatching cached entry a miss.
 
-Owner documents (PRODUCT.md section 3) are not built yet: ``owner_doc_version`` stays
-None and ``_rotation_reason`` is where ``persona_changed`` will be decided.
+The owner document (PRODUCT.md section 3, ``persona.owner``) renders directly after
+the agent persona, pinned like the rest: the plan records the document version and
+row state it was built from, the sensitivity ceiling (entries above it are left out
+when the plan is created) and the entries left out as dormant. An edit rotates one epoch
+at the next plan call with reason ``persona_changed``; an entry going dormant (or
+coming back) with ``entry_dormant``. An empty document adds zero bytes.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.core.cache import cache
@@ -43,6 +48,10 @@ from tenancy.models import Agent
 #: The agent prefix may not exceed this many tokens (counted by ``count_tokens``). The
 #: persona's own limits keep it far below (about 5,000 tokens at the very most).
 AGENT_PREFIX_MAX_TOKENS = 20_000
+#: The owner document row's own cap (``persona.owner.MAX_ROW_TOKENS``); the prefix
+#: ceiling is the exact sum of the two.
+OWNER_ROW_MAX_TOKENS = 2_000
+PREFIX_MAX_TOKENS = AGENT_PREFIX_MAX_TOKENS + OWNER_ROW_MAX_TOKENS
 PREFIX_CACHE_SECONDS = 30
 
 
@@ -98,17 +107,49 @@ def _publish_on_commit(plan: ContextPlan) -> None:
 
 
 def plan_build(plan: ContextPlan) -> str:
-    """Rebuild the prefix bytes of ``plan`` from the persona version it is pinned to.
+    """Rebuild the prefix bytes of ``plan`` from the versions it is pinned to.
 
     Byte-identical to ``plan.prefix_text`` for as long as the injection pattern table
     is unchanged.
     """
+    from persona.models import OwnerEntry
+
     version = AgentPersonaVersion.objects.get(agent_id=plan.agent_id, version=plan.persona_version)
-    return _prefix_for(version)
+    entries: list[OwnerEntry] = []
+    if plan.owner_doc_version:
+        entries = [
+            e
+            for e in OwnerEntry.objects.filter(
+                version__document__principal_id=plan.principal_id,
+                version__version=plan.owner_doc_version,
+            ).order_by("position")
+            if e.sensitivity <= plan.sensitivity_ceiling and e.key not in set(plan.owner_doc_hidden)
+        ]
+    return _prefix_for(version, entries)
 
 
-def _prefix_for(version: AgentPersonaVersion) -> str:
-    return render_persona(version)
+def _prefix_for(version: AgentPersonaVersion, entries: list | None = None) -> str:
+    from persona.owner import render_row
+
+    text = render_persona(version)
+    row = render_row(entries or [])
+    # an empty document adds zero bytes: the prefix is exactly the agent persona's
+    return f"{text}\n\n{row}" if row else text
+
+
+@dataclass(frozen=True)
+class _Owner:
+    version: int | None
+    state: int
+    entries: list
+    hidden: list[str]
+
+
+def _owner(principal_id: int | None, ceiling: int) -> _Owner:
+    from persona.owner import row_entries
+
+    version, state, entries, hidden = row_entries(principal_id, ceiling=ceiling)
+    return _Owner(version=version or None, state=state, entries=entries, hidden=hidden)
 
 
 def _head_version(agent_id: int, persona_version: int) -> AgentPersonaVersion:
@@ -117,24 +158,54 @@ def _head_version(agent_id: int, persona_version: int) -> AgentPersonaVersion:
     return AgentPersonaVersion.objects.get(agent_id=agent_id, version=persona_version)
 
 
-def _built(version: AgentPersonaVersion) -> tuple[str, str, int]:
-    text = _prefix_for(version)
-    tokens = count_tokens(text)
-    if tokens > AGENT_PREFIX_MAX_TOKENS:
+def _built(version: AgentPersonaVersion, owner: _Owner | None = None) -> tuple[str, str, int]:
+    from persona.owner import MAX_ENTRIES, render_row
+
+    agent_tokens = count_tokens(render_persona(version))
+    if agent_tokens > AGENT_PREFIX_MAX_TOKENS:
         raise PlanCapExceeded(
-            what="agent persona prefix", tokens=tokens, limit=AGENT_PREFIX_MAX_TOKENS
+            what="agent persona prefix", tokens=agent_tokens, limit=AGENT_PREFIX_MAX_TOKENS
         )
+    entries = owner.entries if owner else []
+    if len(entries) > MAX_ENTRIES:
+        raise PlanCapExceeded(what="owner persona document", tokens=len(entries), limit=MAX_ENTRIES)
+    row_tokens = count_tokens(render_row(entries))
+    if row_tokens > OWNER_ROW_MAX_TOKENS:
+        raise PlanCapExceeded(
+            what="owner persona document", tokens=row_tokens, limit=OWNER_ROW_MAX_TOKENS
+        )
+    text = _prefix_for(version, entries)
+    tokens = count_tokens(text)
+    if tokens > PREFIX_MAX_TOKENS:
+        raise PlanCapExceeded(what="prompt prefix", tokens=tokens, limit=PREFIX_MAX_TOKENS)
     return text, sha256_text(text), tokens
 
 
-def _rotation_reason(plan: ContextPlan, *, persona_version: int) -> str | None:
-    """Why ``plan`` must rotate, or None when nothing it was built from changed.
-
-    The owner document will add ``PlanRotation.Reason.PERSONA_CHANGED`` here.
-    """
+def _rotation_reason(
+    plan: ContextPlan, *, persona_version: int, doc_version: int | None, doc_state: int
+) -> str | None:
+    """Why ``plan`` must rotate, or None when nothing it was built from changed."""
     if plan.persona_version != persona_version:
         return PlanRotation.Reason.AGENT_PERSONA_CHANGED
+    if (plan.owner_doc_version or None) != (doc_version or None):
+        return PlanRotation.Reason.PERSONA_CHANGED
+    if doc_version and plan.owner_doc_state != doc_state:
+        return PlanRotation.Reason.ENTRY_DORMANT
     return None
+
+
+def _doc_of(plan: ContextPlan) -> tuple[int | None, int]:
+    """(head version, row state) of the plan's person's document, from the joined row."""
+    from persona.models import OwnerDocument
+
+    person = plan.principal
+    if person is None:
+        return None, 0
+    try:
+        doc = person.owner_document
+    except OwnerDocument.DoesNotExist:
+        return None, 0
+    return (doc.version or None), doc.row_state
 
 
 def _find(agent_id: int, principal_key: str, session_key: str):
@@ -143,42 +214,83 @@ def _find(agent_id: int, principal_key: str, session_key: str):
     )
 
 
-def plan_get_or_rotate(*, agent: Agent, principal=None, session_key: str = "") -> ContextPlan:
+def plan_get_or_rotate(
+    *, agent: Agent, principal=None, session_key: str = "", max_sensitivity: str | None = None
+) -> ContextPlan:
     """The plan call: the pinned plan of (agent, principal, session), rotated when due.
 
     Nothing changed -> the same plan, no write. The persona has a new version -> one
-    rotation to the next epoch with a ``PlanRotation`` (reason ``agent_persona_changed``),
-    under a row lock so two concurrent plan calls rotate once.
+    rotation to the next epoch with a ``PlanRotation`` (reason ``agent_persona_changed``;
+    ``persona_changed`` for the owner document, ``entry_dormant`` when an entry went
+    dormant), under a row lock so two concurrent plan calls rotate once.
+    ``max_sensitivity`` (default ``internal``) is the session's ceiling for owner
+    document entries, fixed when the plan is created.
     """
     principal_key = principal_key_for(principal.pk if principal is not None else None)
     session_key = session_key or ""
-    # Fast path: one read joining the agent's head version.
-    plan = _find(agent.pk, principal_key, session_key).select_related("agent").first()
-    if (
-        plan is not None
-        and _rotation_reason(plan, persona_version=plan.agent.persona_version) is None
-    ):
-        _refresh_cache(_cache_key_for(plan), _cache_value(plan))
-        return plan
+    # Fast path: one read joining the agent's head version and the owner document.
+    plan = (
+        _find(agent.pk, principal_key, session_key)
+        .select_related("agent", "principal__owner_document")
+        .first()
+    )
+    if plan is not None:
+        doc_version, doc_state = _doc_of(plan)
+        if (
+            _rotation_reason(
+                plan,
+                persona_version=plan.agent.persona_version,
+                doc_version=doc_version,
+                doc_state=doc_state,
+            )
+            is None
+        ):
+            _refresh_cache(_cache_key_for(plan), _cache_value(plan))
+            return plan
+    ceiling = _ceiling(max_sensitivity)
     try:
         return _plan_write(
-            agent=agent, principal=principal, principal_key=principal_key, session_key=session_key
+            agent=agent,
+            principal=principal,
+            principal_key=principal_key,
+            session_key=session_key,
+            ceiling=ceiling,
         )
     except IntegrityError:
         # Another plan call created (or rotated) this plan at the same moment; its
         # result is the one to use.
         return _plan_write(
-            agent=agent, principal=principal, principal_key=principal_key, session_key=session_key
+            agent=agent,
+            principal=principal,
+            principal_key=principal_key,
+            session_key=session_key,
+            ceiling=ceiling,
         )
 
 
+def _ceiling(name: str | None) -> int:
+    from memory.models_beliefs import SENSITIVITY_BY_NAME, Sensitivity
+
+    if name is None:
+        return int(Sensitivity.INTERNAL)
+    if name not in SENSITIVITY_BY_NAME:
+        raise PlanError(
+            f"The sensitivity ceiling {name!r} is not one of {', '.join(SENSITIVITY_BY_NAME)}."
+        )
+    return int(SENSITIVITY_BY_NAME[name])
+
+
 @transaction.atomic
-def _plan_write(*, agent: Agent, principal, principal_key: str, session_key: str) -> ContextPlan:
+def _plan_write(
+    *, agent: Agent, principal, principal_key: str, session_key: str, ceiling: int
+) -> ContextPlan:
     plan = _find(agent.pk, principal_key, session_key).select_for_update().first()
     current = Agent.objects.filter(pk=agent.pk).values_list("persona_version", flat=True).get()
+    principal_id = principal.pk if principal is not None else None
     if plan is None:
         version = _head_version(agent.pk, current)
-        text, sha, tokens = _built(version)
+        owner = _owner(principal_id, ceiling)
+        text, sha, tokens = _built(version, owner)
         with transaction.atomic():
             plan = ContextPlan.objects.create(
                 agent_id=agent.pk,
@@ -187,19 +299,25 @@ def _plan_write(*, agent: Agent, principal, principal_key: str, session_key: str
                 session_key=session_key,
                 epoch=1,
                 persona_version=version.version,
-                owner_doc_version=None,
+                owner_doc_version=owner.version,
+                owner_doc_state=owner.state,
+                owner_doc_hidden=owner.hidden,
+                sensitivity_ceiling=ceiling,
                 prefix_text=text,
                 prefix_sha256=sha,
                 token_count=tokens,
             )
         _publish_on_commit(plan)
         return plan
-    reason = _rotation_reason(plan, persona_version=current)
+    owner = _owner(plan.principal_id, plan.sensitivity_ceiling)
+    reason = _rotation_reason(
+        plan, persona_version=current, doc_version=owner.version, doc_state=owner.state
+    )
     if reason is None:
         # a concurrent plan call rotated it while this one waited for the lock
         return plan
     version = _head_version(agent.pk, current)
-    text, sha, tokens = _built(version)
+    text, sha, tokens = _built(version, owner)
     rotation = PlanRotation(
         plan=plan,
         from_epoch=plan.epoch,
@@ -209,9 +327,14 @@ def _plan_write(*, agent: Agent, principal, principal_key: str, session_key: str
         new_sha256=sha,
         from_persona_version=plan.persona_version,
         to_persona_version=version.version,
+        from_owner_doc_version=plan.owner_doc_version,
+        to_owner_doc_version=owner.version,
     )
     plan.epoch += 1
     plan.persona_version = version.version
+    plan.owner_doc_version = owner.version
+    plan.owner_doc_state = owner.state
+    plan.owner_doc_hidden = owner.hidden
     plan.prefix_text = text
     plan.prefix_sha256 = sha
     plan.token_count = tokens
@@ -219,6 +342,9 @@ def _plan_write(*, agent: Agent, principal, principal_key: str, session_key: str
         update_fields=[
             "epoch",
             "persona_version",
+            "owner_doc_version",
+            "owner_doc_state",
+            "owner_doc_hidden",
             "prefix_text",
             "prefix_sha256",
             "token_count",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from memory.signals import belief_consolidated, belief_ended
 from tenancy.signals import agent_created
 
 
@@ -17,5 +18,19 @@ def _first_version(
     )
 
 
+def _nominate(sender: Any, *, belief: Any, now: Any, **_: Any) -> None:
+    from persona.owner import nomination_consider
+
+    nomination_consider(belief=belief, now=now)
+
+
+def _belief_ended(sender: Any, *, belief: Any, reason: str, **_: Any) -> None:
+    from persona.owner import on_belief_ended
+
+    on_belief_ended(belief=belief, reason=reason)
+
+
 def connect() -> None:
     agent_created.connect(_first_version, dispatch_uid="persona.first_version")
+    belief_consolidated.connect(_nominate, dispatch_uid="persona.nominate")
+    belief_ended.connect(_belief_ended, dispatch_uid="persona.belief_ended")
