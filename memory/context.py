@@ -298,6 +298,7 @@ class _Candidates:
     matrix: np.ndarray  # (n, DIM) float32, zero rows where no vector is stored
     postings: dict[str, np.ndarray]  # content-word stem -> row indices
     pinned: np.ndarray  # rows of the pinned categories
+    promoted: np.ndarray  # standing in the owner's persona document
 
     @property
     def n(self) -> int:
@@ -321,7 +322,7 @@ def _load_candidates(principal_id: int) -> _Candidates:
     raw = list(
         Belief.objects.filter(principal_id=principal_id, status=Belief.Status.ACTIVE)
         .order_by("id")
-        .values_list(*_FIELDS, "sensitivity")
+        .values_list(*_FIELDS, "sensitivity", "promoted")
     )
     n = len(raw)
     rows = [r[:13] for r in raw]
@@ -344,6 +345,7 @@ def _load_candidates(principal_id: int) -> _Candidates:
         stability=np.maximum(np.fromiter((r[8] for r in rows), dtype=np.float64, count=n), 1e-6),
         reinforced=_ts([r[9] for r in rows]),
         sensitivity=np.fromiter((r[14] for r in raw), dtype=np.int64, count=n),
+        promoted=np.fromiter((bool(r[15]) for r in raw), dtype=bool, count=n),
         valid_from_ts=_ts([r[5] for r in rows]),
         valid_until_ts=_ts([r[6] for r in rows]),
         due_ts=_ts([r[7] for r in rows]),
@@ -572,6 +574,70 @@ def build_context(
     pack.agenda = _agenda(principal.id, now)
     pack.routine_probes = _routine_probes(principal.id, now)
     return pack
+
+
+#: Size of the session-open snapshot (seed 001: a forty-item core).
+SNAPSHOT_SIZE = 40
+
+
+def session_snapshot(
+    *,
+    agent: Any,
+    principal_external_id: str,
+    now: datetime,
+    limit: int = SNAPSHOT_SIZE,
+    max_sensitivity: str = "confidential",
+) -> list[PackItem]:
+    """What a host loads about a person when a session opens (no query): the pinned
+    categories first, then the rest by confidence x retention. A belief standing in the
+    owner's persona document (``promoted``) is left out, hard: the prompt's owner row
+    already carries it at higher trust. Eligible again once its entry is removed.
+    In-turn recall (``build_context``) is not filtered. Read-only."""
+    level = SENSITIVITY_BY_NAME.get(max_sensitivity, Sensitivity.CONFIDENTIAL)
+    principal = (
+        Principal.objects.filter(tenant_id=agent.tenant_id, external_id=principal_external_id)
+        .only("id", "beliefs_token")
+        .first()
+    )
+    if principal is None:
+        return []
+    cand = _candidates(principal)
+    ts = now.timestamp()
+    ok = (
+        (cand.sensitivity <= int(level))
+        & ~cand.promoted
+        & ~(cand.valid_until_ts < ts)
+        & ~(cand.valid_from_ts > ts)
+    )
+    retention = np.exp(-np.maximum(ts - cand.reinforced, 0.0) / 86_400 / cand.stability)
+    weight = cand.confidence * retention
+    pinned = np.zeros(cand.n, dtype=bool)
+    pinned[cand.pinned] = True
+    order = [int(i) for i in np.lexsort((cand.ids, -weight, ~pinned)) if ok[i]][:limit]
+    out = []
+    for i in order:
+        r = cand.rows[i]
+        out.append(
+            PackItem(
+                id=r[0],
+                category=r[1],
+                statement=r[2],
+                score=float(weight[i]),
+                similarity=0.0,
+                lexical=0.0,
+                cosine=None,
+                retention=float(retention[i]),
+                confidence=r[3],
+                corroboration_count=r[4],
+                why="pinned category" if pinned[i] else f"confidence x retention {weight[i]:.2f}",
+                pinned=bool(pinned[i]),
+                valid_from=r[5],
+                valid_until=r[6],
+                due_at=r[7],
+                source_host=r[12],
+            )
+        )
+    return out
 
 
 def _sealed_messages(message_ids: set[int]) -> set[int]:

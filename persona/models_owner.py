@@ -31,7 +31,7 @@ class Tier(models.TextChoices):
 
 
 #: Listing order of the tiers (seed 000): permanent first.
-TIER_ORDER = {Tier.PERMANENT: 0, Tier.LONG_TERM: 1, Tier.WORKING: 2}
+TIER_ORDER: dict[str, int] = {"permanent": 0, "long_term": 1, "working": 2}
 
 
 class OwnerDocument(models.Model):

@@ -605,7 +605,7 @@ def nomination_affirm(
         nomination = _open_nomination(principal, nomination_id)
         if nomination.state == OwnerNomination.State.AFFIRMED:
             return OwnerDocumentVersion.objects.get(
-                document=doc, version=nomination.affirmed_version
+                document=doc, version=nomination.affirmed_version or 0
             )
         if nomination.state != OwnerNomination.State.NOMINATED:
             raise OwnerDocConflict(

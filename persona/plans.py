@@ -116,7 +116,7 @@ def plan_build(plan: ContextPlan) -> str:
 
     version = AgentPersonaVersion.objects.get(agent_id=plan.agent_id, version=plan.persona_version)
     entries: list[OwnerEntry] = []
-    if plan.owner_doc_version:
+    if plan.owner_doc_version and plan.principal_id:
         entries = [
             e
             for e in OwnerEntry.objects.filter(

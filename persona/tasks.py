@@ -31,3 +31,14 @@ def schedule_scan_warmup(version_id: int) -> None:
         warm_persona_scan.apply_async((version_id,), retry=False)
     except Exception:
         logger.warning("could not enqueue the persona scan warm-up", exc_info=True)
+
+
+@shared_task(name="persona.tasks.mark_dormant_entries", ignore_result=True)
+def mark_dormant_entries() -> int:
+    """Beat: flag ``working`` owner-document entries not reinforced for a while."""
+    from persona.owner import mark_dormant
+
+    flagged = mark_dormant()
+    if flagged:
+        logger.info("flagged %d owner-document entries dormant", flagged)
+    return flagged

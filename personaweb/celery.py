@@ -29,6 +29,10 @@ def _beat_schedule(sender: Celery, **_: object) -> None:
             "task": "memory.tasks.embed_pending_messages",
             "schedule": settings.CELERY_EMBED_SECONDS,
         },
+        "persona-dormant-entries": {
+            "task": "persona.tasks.mark_dormant_entries",
+            "schedule": 3600.0,
+        },
         "personaweb-heartbeat": {
             "task": "personaweb.tasks.heartbeat",
             "schedule": settings.CELERY_HEARTBEAT_SECONDS,

@@ -283,6 +283,9 @@ CELERY_CONSOLIDATE_SECONDS = env_float("PERSONAWEB_CONSOLIDATE_SECONDS", 300.0)
 MEMORY_CONSOLIDATION_ENABLED = env_bool("MEMORY_CONSOLIDATION_ENABLED", True)
 # "local" (offline, conservative) or "openai" (the LEARNING_MODEL_* endpoint)
 MEMORY_PROPOSER = env_str("MEMORY_PROPOSER", "local")
+# owner persona document: a "working" entry not reinforced for this many days is
+# flagged dormant for the owner's review and leaves the prompt row at the next plan
+PERSONA_WORKING_DORMANT_DAYS = env_float("PERSONA_WORKING_DORMANT_DAYS", 30.0)
 # frequent and cheap (one UPDATE): the home page shows soon after start that beat runs
 CELERY_HEARTBEAT_SECONDS = env_float("PERSONAWEB_HEARTBEAT_SECONDS", 15.0)
 

@@ -1,5 +1,7 @@
 """``python manage.py persona <sub>``: the operator's command line for agent personas.
 
+``persona doc ...`` is the owner persona document (``persona/management/doc_cli.py``).
+
 Exit codes: 0 ok, 2 bad input (unknown agent or person, a limit, a secret, a refused
 guardrail write, text ``scan`` would block), 3 version conflict. Errors are one line
 on standard error, never a stack trace.
@@ -14,6 +16,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from persona.management import doc_cli
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
 from personaweb.errors import Refusal
@@ -71,6 +74,8 @@ class Command(BaseCommand):
         p.add_argument("--principal", default="")
         p.add_argument("--expected-version", type=int, default=None)
 
+        doc_cli.add_parser(sub)
+
         p = sub.add_parser(
             "scan", help="Would these lines be blocked or refused? One entry per line."
         )
@@ -124,6 +129,9 @@ class Command(BaseCommand):
         self.stdout.write(text, ending="\n")
 
     # -- subcommands ----------------------------------------------------------------
+
+    def cmd_doc(self, **options: Any) -> None:
+        doc_cli.run(self.stdout, options)
 
     def cmd_show(self, *, agent: str, json: bool = False, **_: Any) -> None:
         row = self._agent(agent)
