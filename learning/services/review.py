@@ -593,6 +593,19 @@ def _run_rule(
     if not refusal and not verification.ok:
         refusal = verification.reason
     if not refusal:
+        texts = {m.id: m.text for m in corpus.messages}
+        refusal = (
+            policy.corrections_disagree(
+                rule=text,
+                quoted=[
+                    (texts[v.message_id], v.start, v.end)
+                    for v in verification.verdicts
+                    if v.ok and v.message_id in texts and v.start is not None and v.end is not None
+                ],
+            )
+            or ""
+        )
+    if not refusal:
         refusal = _shared_evidence_refusal(
             agent=agent, evidence=verification.evidence, other=Proposal.Kind.SENTENCE
         )
