@@ -560,6 +560,9 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
     name = _known_name(r, known_names)
     if name:
         return f'The rule names a person or company known to memory ("{name}").'
+    proper = _proper_noun(r)
+    if proper:
+        return f'The rule seems to name a person, company or brand ("{proper}").'
     mine = content_words(r)
     negated = _negated(norm)
     carve = _first(EXCEPTION_WORDS, norm)

@@ -226,3 +226,32 @@ def stem(word: str) -> str:
 def content_words(text: str) -> set[str]:
     """Stems of the words of ``text`` that carry meaning (stop words and digits dropped)."""
     return {stem(w) for w in words(text) if w not in STOP_WORDS and not w.isdigit() and len(w) > 1}
+
+
+# --- what a proposer reads: people's own words, not what they pasted -------------------
+
+_FENCED = re.compile(r"```.*?(?:```|$)|~~~.*?(?:~~~|$)", re.S)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_QUOTED_LINE = re.compile(r"^\s*>.*$", re.M)
+_TRACE_LINE = re.compile(
+    r"^\s*(?:Traceback|File \"|at [\w.$]+\(|\w+(?:\.\w+)*(?:Error|Exception):).*$", re.M
+)
+_URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+")
+# a pasted document in quotation marks: a quoted span of at least eight words
+_QUOTED_DOCUMENT = re.compile(
+    r"[\"\u201c](?=(?:[^\"\u201c\u201d]*?\s){7})[^\"\u201c\u201d]*[\"\u201d]"
+)
+
+
+def _blank(match: re.Match[str]) -> str:
+    # keep offsets: a quote is cut from the original text
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def readable_text(text: str) -> str:
+    """``text`` with code (fenced and inline), stack traces, quoted e-mail lines, URLs and
+    pasted documents in quotation marks (eight words or more) blanked out. Same length,
+    so every offset still points into the original."""
+    for pattern in (_FENCED, _INLINE_CODE, _QUOTED_LINE, _TRACE_LINE, _URL, _QUOTED_DOCUMENT):
+        text = pattern.sub(_blank, text)
+    return text

@@ -173,6 +173,9 @@ def review_run(
     )
     if not running:
         return review
+    # the caller's Agent may be stale (a decision since it was loaded moved the head
+    # version): the review reads and proposes against the persona as it is now
+    agent.refresh_from_db()
     # "Review the whole history" queued from a page carries its flag on the record too
     whole_history = whole_history or bool((review.details or {}).get("whole_history"))
     started = time.perf_counter()
