@@ -300,8 +300,12 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     i = 0
     while i < len(toks) and toks[i].low in LEAD_FILLERS:
         i += 1
-    if i >= len(toks) or toks[i].low in QUESTION_STARTS:
+    if i >= len(toks):
         return None
+    if toks[i].low in QUESTION_STARTS and not any(
+        tuple(t.low for t in toks[i : i + len(c)]) == c for c in CUES
+    ):
+        return None  # "Why does this blow up?", "How do I …": a question, not a request
     opened_new = i > 0 and toks[i - 1].low in NEW_REQUEST_OPENERS or toks[i].low in ("another",)
     cue = False
     for _ in range(3):  # "can you" "help me" "put together …"
@@ -786,13 +790,16 @@ class Correction:
     toks: list[Tok]
 
 
-def corrections_of(message: Any) -> list[Correction]:
+def corrections_of(message: Any, asked: frozenset[str] = frozenset()) -> list[Correction]:
+    """The clauses of a correction message; a clause asking for a kind of work people
+    also ask for in their opening messages (``asked``: heads) is a new request ("Also
+    write pytest tests for …"), not a correction."""
     readable = readable_text(message.text)
     out = []
     for a, b in clauses(readable):
         request = _request_in(message, readable, a, b, fresh=False)
-        if request is not None and request.head:
-            continue  # "Also write pytest tests for …": a new request, not a correction
+        if request is not None and request.head and request.head in asked:
+            continue
         a, b = message_span(readable, a, b)
         toks = tokens(message.text, a, b)
         if len(toks) < 2 or "  " in readable[a:b]:
@@ -1003,7 +1010,12 @@ class LocalProposer:
         result.data = {"rule": None, "evidence": []}
         names: set[str] = getattr(corpus, "known_names", set())
         banned = _name_words(names)
-        corrections = [c for m in corpus.messages if m.after_assistant for c in corrections_of(m)]
+        asked = frozenset(
+            r.head for m in corpus.messages if not m.after_assistant for r in requests_of(m)
+        )
+        corrections = [
+            c for m in corpus.messages if m.after_assistant for c in corrections_of(m, asked)
+        ]
         rules_now = [content_words(x) for x in persona.get("standing_rules") or []]
         min_users = settings.min_users if settings.across_users else None
         left_out: list[str] = []
