@@ -63,9 +63,13 @@ def plural(noun: str) -> str:
     """'reply' -> 'replies', 'rota' -> 'rotas', 'PR' -> 'PRs', 'notes' stays 'notes'."""
     if noun.isupper():
         return noun + "s"
-    if noun.endswith("s") and not noun.endswith("ss") and can_be(noun, "NOUN"):
-        if lemma(noun, "NOUN") != noun:
-            return noun  # already plural
+    if (
+        noun.endswith("s")
+        and not noun.endswith("ss")
+        and can_be(noun, "NOUN")
+        and lemma(noun, "NOUN") != noun
+    ):
+        return noun  # already plural
     forms = lemminflect.getInflection(noun, tag="NNS")
     if forms and forms[0] != noun:
         return forms[0]
@@ -82,4 +86,4 @@ def is_comparative(word: str) -> bool:
     if not low.endswith("er"):
         return False
     base = _lemmas(low).get("ADJ")
-    return bool(base) and base[0] != low
+    return base is not None and bool(base) and base[0] != low

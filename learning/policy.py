@@ -135,7 +135,7 @@ PERSON_WORDS = _words_re(
 )
 # telling, sending or promising something to someone
 DISCLOSE_WORDS = _words_re(
-    """
+    r"""
     tell(?:s|ing)?, told, say(?:s|ing)?, said, let (?:them|him|her|the customer|customers|people|everyone)
     know, inform(?:s|ing)?, send(?:s|ing)?, sent, shares?, sharing, give(?:s|n)?, giving, gave,
     quot(?:e|es|ing), confirm(?:s|ing)?, reveal(?:s|ing)?, disclos(?:e|es|ing), mention(?:s|ing)?,
@@ -170,10 +170,14 @@ _NUMBER_WORDS = (
 )
 TIME_OR_AMOUNT = re.compile(
     r"(?<![a-z0-9])(?:within|in|by|before|after|under|over|up to|at least|at most) "
-    r"(?:(?:the )?(?:\d+|" + _NUMBER_WORDS.replace(" ", "|") + r")|monday|tuesday|wednesday|thursday|"
+    r"(?:(?:the )?(?:\d+|"
+    + _NUMBER_WORDS.replace(" ", "|")
+    + r")|monday|tuesday|wednesday|thursday|"
     r"friday|saturday|sunday|tomorrow|tonight|today|the end|end of|next|a (?:day|week|month)|"
     r"24 hours|48 hours)(?![a-z0-9])"
-    r"|(?<![a-z0-9])(?:\d+|" + _NUMBER_WORDS.replace(" ", "|") + r")(?: (?:working|business|calendar))? "
+    r"|(?<![a-z0-9])(?:\d+|"
+    + _NUMBER_WORDS.replace(" ", "|")
+    + r")(?: (?:working|business|calendar))? "
     r"(?:minutes?|hours?|days?|weeks?|months?|years?|percent|pounds?|dollars?|euros?)(?![a-z0-9])"
 )
 _CURRENCY = re.compile(r"[£$€¥]\s?\d|\d\s?(?:%|£|€|gbp|usd|eur)\b", re.IGNORECASE)
@@ -187,19 +191,72 @@ CONDITION_WORDS = _words_re(
 # "tell customers …": who is told is no part of what a guardrail protects
 _RECIPIENT_STEMS = frozenset(
     stem(w)
-    for w in """customer customers client clients user users guest guests people person
-    anyone someone everyone caller callers member members team public""".split()
+    for w in [
+        "customer",
+        "customers",
+        "client",
+        "clients",
+        "user",
+        "users",
+        "guest",
+        "guests",
+        "people",
+        "person",
+        "anyone",
+        "someone",
+        "everyone",
+        "caller",
+        "callers",
+        "member",
+        "members",
+        "team",
+        "public",
+    ]
 )
 _DISCLOSE_STEMS = frozenset(
     stem(w)
-    for w in """tell told say said let know inform send sent share give given gave quote
-    confirm reveal disclose mention promise guarantee assure offer state forward email post
-    publish pass hand out writing""".split()
+    for w in [
+        "tell",
+        "told",
+        "say",
+        "said",
+        "let",
+        "know",
+        "inform",
+        "send",
+        "sent",
+        "share",
+        "give",
+        "given",
+        "gave",
+        "quote",
+        "confirm",
+        "reveal",
+        "disclose",
+        "mention",
+        "promise",
+        "guarantee",
+        "assure",
+        "offer",
+        "state",
+        "forward",
+        "email",
+        "post",
+        "publish",
+        "pass",
+        "hand",
+        "out",
+        "writing",
+    ]
 )
 # one-off edits to the draft at hand: "make it shorter", "punchier", "one line"
-_ONE_OFF_LEAD = word_set("please pls just and also now ok okay so then a bit little lot much way slightly even")
+_ONE_OFF_LEAD = word_set(
+    "please pls just and also now ok okay so then a bit little lot much way slightly even"
+)
 _ONE_OFF_VERBS = word_set("make keep get write do put turn")
-_ONE_OFF_OBJECTS = word_set("it this that them these those the draft email post reply message text letter note version one")
+_ONE_OFF_OBJECTS = word_set(
+    "it this that them these those the draft email post reply message text letter note version one"
+)
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(
@@ -336,9 +393,7 @@ def _known_name(text: str, known_names: set[str]) -> str | None:
         for part in needle.split(" "):
             if len(part) < 3 or part in STOP_WORDS:
                 continue
-            if part in capitalised or (
-                not language.is_english_word(part) and f" {part} " in hay
-            ):
+            if part in capitalised or (not language.is_english_word(part) and f" {part} " in hay):
                 return name
     return None
 
@@ -399,7 +454,7 @@ def _tells_what_a_guardrail_guards(norm: str, guardrails: list[str]) -> str | No
         shared = mine & (content_words(guardrail) - ignore)
         if shared:
             return (
-                f'The rule goes against guardrail {k}: it tells the assistant to '
+                f"The rule goes against guardrail {k}: it tells the assistant to "
                 f'"{told.group(0)}" what the guardrail forbids or allows only under a '
                 f'condition: "{guardrail}".'
             )
@@ -551,7 +606,7 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
         )
     if one_off_edit(r):
         return (
-            "The rule is a one-off edit to a draft (like \"make it shorter\"), not a standing "
+            'The rule is a one-off edit to a draft (like "make it shorter"), not a standing '
             "rule to generalise."
         )
     contact = _contact(r)
@@ -604,7 +659,26 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
 # --- corrections behind a rule
 
 _CLAUSE_EDGE = re.compile(r"[.!?;:,\n\u2014\u2013()\"\u201c\u201d]|\s-\s")
-_NUMBER_VALUES = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_NUMBER_VALUES = {
+    w: str(i)
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+}
 _UNIT_SKIP = word_set("working business calendar more less max maximum min minimum at most least")
 
 

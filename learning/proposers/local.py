@@ -68,8 +68,35 @@ _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 _CLAUSE_EDGE = re.compile(r"[.!?;:,\n()\[\]\u2014\u2013\"\u201c\u201d]|\s-\s|\s{2,}")
 
 LEAD_FILLERS = frozenset(
-    """also and so ok okay oh right yes fine great good perfect thanks lovely morning hi
-    hey hello please pls just then now actually but ugh sorry""".split()
+    [
+        "also",
+        "and",
+        "so",
+        "ok",
+        "okay",
+        "oh",
+        "right",
+        "yes",
+        "fine",
+        "great",
+        "good",
+        "perfect",
+        "thanks",
+        "lovely",
+        "morning",
+        "hi",
+        "hey",
+        "hello",
+        "please",
+        "pls",
+        "just",
+        "then",
+        "now",
+        "actually",
+        "but",
+        "ugh",
+        "sorry",
+    ]
 )
 # "can you (please) (also)", "i need (you) to", "help me": what comes after is the work
 CUES = (
@@ -98,73 +125,407 @@ CUES = (
 NOUN_CUES = (("i", "need"), ("need",), ("time", "for"), ("we", "need"), ("i'd", "like"))
 # verbs that edit the draft at hand or instruct, never a kind of work
 EDIT_VERBS = frozenset(
-    """add put use include remove delete drop keep change replace leave lead sign greet wrap
-    mention tell say ignore swap move cut shorten lengthen fix correct start end open close
-    call ask let try stop avoid note remember forget mark bold capitalise capitalize spell
-    be am is are was were been""".split()
+    [
+        "add",
+        "put",
+        "use",
+        "include",
+        "remove",
+        "delete",
+        "drop",
+        "keep",
+        "change",
+        "replace",
+        "leave",
+        "lead",
+        "sign",
+        "greet",
+        "wrap",
+        "mention",
+        "tell",
+        "say",
+        "ignore",
+        "swap",
+        "move",
+        "cut",
+        "shorten",
+        "lengthen",
+        "fix",
+        "correct",
+        "start",
+        "end",
+        "open",
+        "close",
+        "call",
+        "ask",
+        "let",
+        "try",
+        "stop",
+        "avoid",
+        "note",
+        "remember",
+        "forget",
+        "mark",
+        "bold",
+        "capitalise",
+        "capitalize",
+        "spell",
+        "be",
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "been",
+    ]
 )
 # verbs too weak to name the work ("do the rota", "get me a quote"): the sentence uses
 # DEFAULT_VERB instead
 WEAK_VERBS = frozenset(
-    "do make get give have need want help send take see look check find bring show".split()
+    [
+        "do",
+        "make",
+        "get",
+        "give",
+        "have",
+        "need",
+        "want",
+        "help",
+        "send",
+        "take",
+        "see",
+        "look",
+        "check",
+        "find",
+        "bring",
+        "show",
+    ]
 )
 DEFAULT_VERB = "prepare"
 # particles after a verb ("put together", "write up", "sort out")
-PARTICLES = frozenset("up out together over through".split())
+PARTICLES = frozenset(["up", "out", "together", "over", "through"])
 # verb + particle that name the work: "put together a quote", "write up the report"
 PHRASAL = {("put", "together"): "prepare", ("sort", "out"): "prepare", ("write", "up"): "write"}
 # one word for one kind of thing made
 HEAD_SYNONYMS = {"response": "reply", "answer": "reply", "e-mail": "email", "mail": "email"}
 DETERMINERS = frozenset(
-    """a an the this that these those my our your their his her its another some any
-    each every next last same usual new couple few two three four five one""".split()
+    [
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "my",
+        "our",
+        "your",
+        "their",
+        "his",
+        "her",
+        "its",
+        "another",
+        "some",
+        "any",
+        "each",
+        "every",
+        "next",
+        "last",
+        "same",
+        "usual",
+        "new",
+        "couple",
+        "few",
+        "two",
+        "three",
+        "four",
+        "five",
+        "one",
+    ]
 )
-PREPOSITIONS = frozenset("for to about on with of from in into at by".split())
+PREPOSITIONS = frozenset(
+    ["for", "to", "about", "on", "with", "of", "from", "in", "into", "at", "by"]
+)
 QUESTION_STARTS = frozenset(
-    """why what how when where who which whose is are was were does do did should shall
-    would could any anything""".split()
+    [
+        "why",
+        "what",
+        "how",
+        "when",
+        "where",
+        "who",
+        "which",
+        "whose",
+        "is",
+        "are",
+        "was",
+        "were",
+        "does",
+        "do",
+        "did",
+        "should",
+        "shall",
+        "would",
+        "could",
+        "any",
+        "anything",
+    ]
 )
 # what a request is about, not the work itself
 META_HEADS = frozenset(
-    """request requests enquiry inquiry question questions issue issues problem problems
-    thing things one ones bit lot time idea way something anything everything favour
-    help look point sense stuff range kind sort type couple set bunch batch version copy
-    list lot week weekend day days month morning afternoon today tomorrow line lines
-    customer customers client clients user users person people guy team everyone anyone
-    someone thanks thank idea ideas ok deal word words name part""".split()
+    [
+        "request",
+        "requests",
+        "enquiry",
+        "inquiry",
+        "question",
+        "questions",
+        "issue",
+        "issues",
+        "problem",
+        "problems",
+        "thing",
+        "things",
+        "one",
+        "ones",
+        "bit",
+        "lot",
+        "time",
+        "idea",
+        "way",
+        "something",
+        "anything",
+        "everything",
+        "favour",
+        "help",
+        "look",
+        "point",
+        "sense",
+        "stuff",
+        "range",
+        "kind",
+        "sort",
+        "type",
+        "couple",
+        "set",
+        "bunch",
+        "batch",
+        "version",
+        "copy",
+        "list",
+        "lot",
+        "week",
+        "weekend",
+        "day",
+        "days",
+        "month",
+        "morning",
+        "afternoon",
+        "today",
+        "tomorrow",
+        "line",
+        "lines",
+        "customer",
+        "customers",
+        "client",
+        "clients",
+        "user",
+        "users",
+        "person",
+        "people",
+        "guy",
+        "team",
+        "everyone",
+        "anyone",
+        "someone",
+        "thanks",
+        "thank",
+        "idea",
+        "ideas",
+        "ok",
+        "deal",
+        "word",
+        "words",
+        "name",
+        "part",
+    ]
 )
 # heads that say what is made but not about what: a theme needs a qualifier
 GENERIC_HEADS = frozenset(
-    """reply response answer email mail message letter note text document draft summary
-    write-up writeup update post piece content copy thread doc""".split()
+    [
+        "reply",
+        "response",
+        "answer",
+        "email",
+        "mail",
+        "message",
+        "letter",
+        "note",
+        "text",
+        "document",
+        "draft",
+        "summary",
+        "write-up",
+        "writeup",
+        "update",
+        "post",
+        "piece",
+        "content",
+        "copy",
+        "thread",
+        "doc",
+    ]
 )
 # "a draft of X", "a list of X": the work is X
-OF_HEADS = frozenset("draft list version copy summary set batch kind sort couple".split())
+OF_HEADS = frozenset(
+    ["draft", "list", "version", "copy", "summary", "set", "batch", "kind", "sort", "couple"]
+)
 # people are who the work is for, not what it is about
 PEOPLE_WORDS = frozenset(
-    """customer customers client clients user users person people guy team everyone anyone
-    someone guest guests""".split()
+    [
+        "customer",
+        "customers",
+        "client",
+        "clients",
+        "user",
+        "users",
+        "person",
+        "people",
+        "guy",
+        "team",
+        "everyone",
+        "anyone",
+        "someone",
+        "guest",
+        "guests",
+    ]
 )
 # nouns of the same messages that never qualify a theme
 NON_TOPICS = META_HEADS | frozenset(
-    """app thanks please morning bit week weekend day days time today tomorrow yesterday
-    monday tuesday wednesday thursday friday saturday sunday""".split()
+    [
+        "app",
+        "thanks",
+        "please",
+        "morning",
+        "bit",
+        "week",
+        "weekend",
+        "day",
+        "days",
+        "time",
+        "today",
+        "tomorrow",
+        "yesterday",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ]
 )
 # a verbless request in a message written after a reply is a correction ("Type hints
 # please") unless it opens like a new request ("Also a quote for …", "And the order")
-NEW_REQUEST_OPENERS = frozenset("also and another next last".split())
-OPENER_CLAUSE_WORDS = frozenset("last thing one more also and next finally oh".split())
+NEW_REQUEST_OPENERS = frozenset(["also", "and", "another", "next", "last"])
+OPENER_CLAUSE_WORDS = frozenset(
+    ["last", "thing", "one", "more", "also", "and", "next", "finally", "oh"]
+)
 # what stands before a correction's instruction and is no part of it
 RULE_FILLER = frozenset(
-    """no nope please pls can could would you actually again also and but oh ok okay so
-    just hey hi thanks remember to i said asked told we need want should always make sure
-    that's wrong not quite like as usual ugh sorry fine great good right""".split()
+    [
+        "no",
+        "nope",
+        "please",
+        "pls",
+        "can",
+        "could",
+        "would",
+        "you",
+        "actually",
+        "again",
+        "also",
+        "and",
+        "but",
+        "oh",
+        "ok",
+        "okay",
+        "so",
+        "just",
+        "hey",
+        "hi",
+        "thanks",
+        "remember",
+        "to",
+        "i",
+        "said",
+        "asked",
+        "told",
+        "we",
+        "need",
+        "want",
+        "should",
+        "always",
+        "make",
+        "sure",
+        "that's",
+        "wrong",
+        "not",
+        "quite",
+        "like",
+        "as",
+        "usual",
+        "ugh",
+        "sorry",
+        "fine",
+        "great",
+        "good",
+        "right",
+    ]
 )
 RULE_TAIL_FILLER = frozenset(
-    "please pls again too also always thanks thank you as usual like before same".split()
+    [
+        "please",
+        "pls",
+        "again",
+        "too",
+        "also",
+        "always",
+        "thanks",
+        "thank",
+        "you",
+        "as",
+        "usual",
+        "like",
+        "before",
+        "same",
+    ]
 )
 PRONOUN_WORDS = frozenset(
-    "it this that these those them her him his their its they she he me my i we us our you your".split()
+    [
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "them",
+        "her",
+        "him",
+        "his",
+        "their",
+        "its",
+        "they",
+        "she",
+        "he",
+        "me",
+        "my",
+        "i",
+        "we",
+        "us",
+        "our",
+        "you",
+        "your",
+    ]
 )
 
 
@@ -199,9 +560,11 @@ def clauses(readable: str) -> list[tuple[int, int]]:
 
 
 # stop words that are nouns all the same ("a login help reply")
-NOUN_STOP_WORDS = frozenset("help way thing things stuff bit lot lots need one".split())
+NOUN_STOP_WORDS = frozenset(
+    ["help", "way", "thing", "things", "stuff", "bit", "lot", "lots", "need", "one"]
+)
 # words that close a verbless request: "Flour order time", "Refund reply needed"
-REQUEST_TAILS = frozenset("time please pls needed again asap".split())
+REQUEST_TAILS = frozenset(["time", "please", "pls", "needed", "again", "asap"])
 
 
 def _is_noun_word(tok: Tok) -> bool:
@@ -268,8 +631,10 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
                 and _is_noun_word(toks[i + 1])
             ):
                 break
-        elif words and language.can_be(tok.low, "VERB") and not (
-            language.can_be(tok.low, "NOUN") or language.can_be(tok.low, "ADJ")
+        elif (
+            words
+            and language.can_be(tok.low, "VERB")
+            and not (language.can_be(tok.low, "NOUN") or language.can_be(tok.low, "ADJ"))
         ):
             break
         words.append(tok)
@@ -367,7 +732,11 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
             message=message, start=span[0], end=span[1], verb=verb, head="", phrases=words_only
         )
     if not words:
-        if verb and language.can_be(verb, "NOUN") and (i >= len(toks) or toks[i].low in REQUEST_TAILS):
+        if (
+            verb
+            and language.can_be(verb, "NOUN")
+            and (i >= len(toks) or toks[i].low in REQUEST_TAILS)
+        ):
             # "Reply please", "Help me reply": the verb names what is made
             return Request(
                 message=message,
@@ -378,11 +747,15 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
                 surface={verb: verb},
             )
         return None
-    if not had_verb and not (cue or noun_cue) and j < len(toks):
-        # a verbless request is the noun phrase alone, or followed by its phrases and
-        # "please", "needed", "time", "again": "Rota for next week please"
-        if toks[j].low not in PREPOSITIONS | REQUEST_TAILS:
-            return None
+    # a verbless request is the noun phrase alone, or followed by its phrases and
+    # "please", "needed", "time", "again": "Rota for next week please"
+    if (
+        not had_verb
+        and not (cue or noun_cue)
+        and j < len(toks)
+        and toks[j].low not in PREPOSITIONS | REQUEST_TAILS
+    ):
+        return None
     # a capitalised word inside the phrase is a name (a brand, a person): not part of the theme
     first_tok = toks[0]
     kept = [t for t in words if not _proper(t, first_tok)]
@@ -436,9 +809,7 @@ def requests_of(message: Any) -> list[Request]:
     opener = not message.after_assistant
     after_opener = False
     for k, (a, b) in enumerate(clauses(readable)):
-        req = _request_in(
-            message, readable, a, b, fresh=(k == 0 and opener) or after_opener
-        )
+        req = _request_in(message, readable, a, b, fresh=(k == 0 and opener) or after_opener)
         if req is not None:
             found.append(req)
         # "Last thing, the allergen label …", "One more thing: …"
@@ -563,9 +934,7 @@ def find_themes(
                         qualifier=topic,
                         kind="topic",
                         compound=topic in as_modifier,
-                        requests=_theme_requests(
-                            reqs, lambda r, t=topic: t in nouns[r.message.id]
-                        ),
+                        requests=_theme_requests(reqs, lambda r, t=topic: t in nouns[r.message.id]),
                     )
                 )
         for theme in options:
@@ -594,9 +963,7 @@ def find_themes(
                 qualifier=noun,
                 kind="verb",
                 prep=prep,
-                requests=_theme_requests(
-                    reqs, lambda r, n=noun: any(x[1] == n for x in r.phrases)
-                ),
+                requests=_theme_requests(reqs, lambda r, n=noun: any(x[1] == n for x in r.phrases)),
             )
             _weigh(theme, vectors)
             if len(theme.requests) < min_conversations:
@@ -837,7 +1204,10 @@ def recurring_instructions(
     for phrase, hits in found.items():
         if len(hits) < min_conversations:
             continue
-        if min_users is not None and len({c.message.principal_id for c, _ in hits.values()}) < min_users:
+        if (
+            min_users is not None
+            and len({c.message.principal_id for c, _ in hits.values()}) < min_users
+        ):
             continue
         out.append((phrase, hits))
     # the instruction said most fully by the most conversations first
@@ -969,9 +1339,9 @@ class LocalProposer:
             if refusal:
                 left_out.append(f"{text!r}: {refusal}")
                 continue
-            keep = frozenset(
-                w for w in (theme.head, theme.qualifier, theme.verb) if w
-            ) | frozenset(t.low for t in tokens(text))
+            keep = frozenset(w for w in (theme.head, theme.qualifier, theme.verb) if w) | frozenset(
+                t.low for t in tokens(text)
+            )
             evidence = []
             words_of_text = content_words(text)
             for req in theme.requests.values():
@@ -1067,4 +1437,3 @@ class LocalProposer:
         if left_out:
             result.notes.append("Candidates left out: " + "; ".join(left_out[:5]))
         return result
-

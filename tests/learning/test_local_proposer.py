@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 
 from learning.proposers.local import (
     LocalProposer,
@@ -120,25 +119,6 @@ def test_a_short_clause_is_widened_to_the_end_of_the_next_clause():
     m = corpus.messages[0]
     quote = quote_for(m, 0, len("Kiln schedule please"), set())
     assert quote == "Kiln schedule please! Two firings next week"
-
-
-@pytest.fixture
-def bag_of_words(monkeypatch):
-    """Stand-in vectors (hashed bags of words) so the proposer runs without the model."""
-    import memory.embeddings as emb
-
-    def vec(text: str) -> np.ndarray:
-        v = np.ones(64, dtype=np.float32)
-        for t in text.lower().split():
-            v[hash(t) % 64] += 1
-        return v / np.linalg.norm(v)
-
-    encoded: list[str] = []
-    monkeypatch.setattr(emb, "vectors_for_messages", lambda ids: {})
-    monkeypatch.setattr(
-        emb, "encode", lambda texts: (encoded.extend(texts), np.vstack([vec(t) for t in texts]))[1]
-    )
-    return encoded
 
 
 def test_proposer_end_to_end_notes_messages_without_stored_vectors(bag_of_words):

@@ -18,7 +18,7 @@ from learning.selection import select_corpus
 from memory.models import Message
 from memory.verification import ALREADY_COUNTED, verify_quotes
 from tests.learning.helpers import turn
-from tests.learning.test_local_proposer import bag_of_words, corpus_of, settings  # noqa: F401
+from tests.learning.test_local_proposer import corpus_of, settings
 
 # --- 1. themes, not fragments -------------------------------------------------------------
 
@@ -63,7 +63,11 @@ def test_the_sentence_names_a_kind_of_work_from_verb_and_object(bag_of_words):
 
 def test_a_quote_never_spans_a_code_fence(bag_of_words):
     rows = [
-        (1, f"Can you write pytest tests for this function?\n```python\ndef f{i}(x):\n    return x\n```", False)
+        (
+            1,
+            f"Can you write pytest tests for this function?\n```python\ndef f{i}(x):\n    return x\n```",
+            False,
+        )
         for i in range(3)
     ]
     result = LocalProposer().propose_sentence(corpus_of(rows), {"goals": ""}, settings())
@@ -118,7 +122,10 @@ def test_a_rule_telling_what_a_guardrail_forbids_or_conditions_is_refused(rule, 
 
 
 def test_a_rule_agreeing_with_a_guardrail_or_about_something_else_passes():
-    assert refuse_rule("Never give the final price before the design is agreed.", CAKE_GUARDRAIL) is None
+    assert (
+        refuse_rule("Never give the final price before the design is agreed.", CAKE_GUARDRAIL)
+        is None
+    )
     assert refuse_rule("Put the ticket number in the subject line.", REFUND_GUARDRAIL) is None
 
 
@@ -243,7 +250,10 @@ def test_turkish_dotted_and_dotless_i_keep_a_word_for_word_match():
 
 def test_a_known_name_in_lower_case_is_refused():
     names = {"Priya Shah", "Millbrook Mills"}
-    for sentence in ("Drafts weekly replies for priya.", "Drafts weekly replies for shah and the team."):
+    for sentence in (
+        "Drafts weekly replies for priya.",
+        "Drafts weekly replies for shah and the team.",
+    ):
         reason = sentence_refusal(sentence=sentence, field="goals", persona={}, known_names=names)
         assert reason is not None and "known to memory" in reason, sentence
     # a part that is an English word needs its capital: "the mills" is no name
@@ -280,7 +290,11 @@ def test_a_reminder_is_no_standing_rule():
 
 def test_a_valid_quote_from_an_already_counted_conversation_does_not_sink_the_proposal():
     rows = [
-        (1, "Please price this wholesale order for the cafe. And price the wholesale order for the shop too.", False),
+        (
+            1,
+            "Please price this wholesale order for the cafe. And price the wholesale order for the shop too.",
+            False,
+        ),
         (1, "Could you price the wholesale order of sixty bowls?", False),
         (1, "I need you to price a wholesale order of planters.", False),
     ]
