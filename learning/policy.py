@@ -448,10 +448,10 @@ def _tells_what_a_guardrail_guards(norm: str, guardrails: list[str]) -> str | No
     ignore = _DISCLOSE_STEMS | _RECIPIENT_STEMS
     mine = content_words(norm) - ignore
     for k, guardrail in enumerate(guardrails, start=1):
-        gnorm = normalize(guardrail).text
-        if not (NEGATION.search(gnorm) or CONDITION_WORDS.search(gnorm)):
+        guarded = _guarded(guardrail)
+        if guarded is None:
             continue  # the guardrail neither forbids nor sets a condition
-        shared = mine & (content_words(guardrail) - ignore)
+        shared = mine & (guarded - ignore)
         if shared:
             return (
                 f"The rule goes against guardrail {k}: it tells the assistant to "
@@ -459,6 +459,33 @@ def _tells_what_a_guardrail_guards(norm: str, guardrails: list[str]) -> str | No
                 f'condition: "{guardrail}".'
             )
     return None
+
+
+_GUARD_NEGATION = word_set("never not dont no cannot cant nobody")
+# where the thing a guardrail protects ends: its condition or the place it goes
+_GUARD_STOP = word_set(
+    """before until unless without once after except on in at by from with for into beyond
+    about while if during than"""
+)
+_GUARD_CONDITION = word_set("before until unless once after only without except")
+
+
+def _guarded(guardrail: str) -> set[str] | None:
+    """The content words of what ``guardrail`` forbids or allows only under a condition:
+    the object of its negated verb ("Never quote *a final price* for a cake before …",
+    "Never tell *the user to run migrations or data fixes* on …"), or, in a guardrail
+    with a condition and no negation, the act that waits ("Quote the temperature before
+    *giving a firing time*"). None when it neither forbids nor sets a condition."""
+    ws = words(guardrail)
+    neg = next((i for i, w in enumerate(ws) if w in _GUARD_NEGATION), None)
+    if neg is not None:
+        start = neg + 2  # the word after the negated verb
+        stop = next((i for i in range(start, len(ws)) if ws[i] in _GUARD_STOP), len(ws))
+        return content_words(" ".join(ws[start:stop]))
+    cond = next((i for i, w in enumerate(ws) if w in _GUARD_CONDITION), None)
+    if cond is None:
+        return None
+    return content_words(" ".join(ws[cond + 1 :]))
 
 
 def one_off_edit(rule: str) -> bool:

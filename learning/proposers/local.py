@@ -767,6 +767,13 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     phrases: list[tuple[str, str, tuple[str, ...]]] = []
     while j < len(toks) and toks[j].low in PREPOSITIONS and len(phrases) < 2:
         prep = toks[j].low
+        if (
+            prep == "in"
+            and j + 1 < len(toks)
+            and language.can_be(toks[j + 1].low, "ADJ")
+            and (j + 2 >= len(toks) or toks[j + 2].low in REQUEST_TAILS | PREPOSITIONS)
+        ):
+            return None  # "write dates in full", "put it in bold": how to write, not what
         pwords, j2 = _noun_phrase(toks, j + 1)
         pwords = [t for t in pwords if not _proper(t, first_tok)]
         if not pwords:
@@ -862,6 +869,18 @@ def _theme_requests(
     return out
 
 
+def _qualifier_ok(word: str) -> bool:
+    """A noun a theme may be about: a word, not a pronoun, not an adjective ("in full")."""
+    return (
+        word.isalpha()
+        and len(word) >= 3
+        and word not in PRONOUN_WORDS
+        and word not in DETERMINERS
+        and word not in STOP_WORDS
+        and not language.can_be(word, "ADJ")
+    )
+
+
 def find_themes(
     requests: list[Request],
     vectors: dict[int, Any],
@@ -907,6 +926,8 @@ def find_themes(
                 noun = lemmas[-2]  # "to the refund request": about refunds
             if noun in NON_TOPICS or noun == head or (prep, noun) in seen_phrases:
                 continue
+            if not _qualifier_ok(noun):
+                continue
             seen_phrases.add((prep, noun))
             options.append(
                 Theme(
@@ -926,7 +947,7 @@ def find_themes(
             for topic in topic_counts:
                 if topic in NON_TOPICS or topic == head or topic in GENERIC_HEADS:
                     continue
-                if topic in verbs_here:
+                if topic in verbs_here or not _qualifier_ok(topic):
                     continue  # "Reviews diffs about reviews"
                 options.append(
                     Theme(
@@ -954,7 +975,7 @@ def find_themes(
             continue  # nothing names what is made
         preps = Counter((p[1], p[0]) for r in reqs for p in r.phrases)
         for noun in {p[1] for r in reqs for p in r.phrases}:
-            if noun in NON_TOPICS:
+            if noun in NON_TOPICS or not _qualifier_ok(noun):
                 continue
             prep = max((n, p) for (q, p), n in preps.items() if q == noun)[1]
             theme = Theme(
@@ -1210,11 +1231,20 @@ def recurring_instructions(
         ):
             continue
         out.append((phrase, hits))
-    # the instruction said most fully by the most conversations first
-    out.sort(
-        key=lambda x: (sum(_content(w) for w in x[0]) * len(x[1]), len(x[1]), len(x[0])),
-        reverse=True,
-    )
+    # the instruction the most conversations give first; each said as fully as most of
+    # them say it ("ticket number" -> "ticket number in the subject")
+    out.sort(key=lambda x: (len(x[1]), sum(_content(w) for w in x[0]), len(x[0])), reverse=True)
+    fuller = []
+    for phrase, hits in out:
+        longer = [
+            (p, h)
+            for p, h in out
+            if len(p) > len(phrase) and _inside(p, phrase) and len(h) * 5 >= len(hits) * 3
+        ]
+        if longer:
+            phrase, hits = max(longer, key=lambda x: (sum(_content(w) for w in x[0]), len(x[1])))
+        fuller.append((phrase, hits))
+    out = list(dict((p, (p, h)) for p, h in fuller).values())
     # one instruction, one candidate: a phrase over mostly the same conversations that
     # shares a word with a better one says the same thing ("ticket number", "subject line")
     kept: list[tuple[tuple[str, ...], dict[int, tuple[Correction, int]]]] = []
@@ -1227,6 +1257,11 @@ def recurring_instructions(
             continue
         kept.append((phrase, hits))
     return kept
+
+
+def _inside(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
+    n = len(shorter)
+    return any(longer[i : i + n] == shorter for i in range(len(longer) - n + 1))
 
 
 def _variant(c: Correction) -> list[Tok]:
@@ -1306,6 +1341,13 @@ class LocalProposer:
         names: set[str] = getattr(corpus, "known_names", set())
         banned = _name_words(names)
         requests = [r for m in corpus.messages for r in requests_of(m)]
+        # after a reply, a request counts when it asks for work people also ask for in
+        # opening messages ("Also a quote for …"); otherwise it edits the draft at hand
+        # ("please write dates in full")
+        opening = {r.head or r.verb for r in requests if not r.message.after_assistant}
+        requests = [
+            r for r in requests if not r.message.after_assistant or (r.head or r.verb) in opening
+        ]
         if not requests:
             return result
         vectors = self._vectors(list({r.message.id: r.message for r in requests}.values()), result)
