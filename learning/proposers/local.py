@@ -1179,15 +1179,16 @@ class Correction:
 
 
 def corrections_of(message: Any, asked: frozenset[str] = frozenset()) -> list[Correction]:
-    """The clauses of a correction message; a clause asking for a kind of work people
-    also ask for in their opening messages (``asked``: heads) is a new request ("Also
-    write pytest tests for …"), not a correction."""
+    """The clauses of a correction message; a clause asking for a piece of work (a verb
+    of work and its object, or a kind of work people also ask for in their opening
+    messages: ``asked``) is a new request ("Also write pytest tests for …"), not a
+    correction."""
     readable = readable_text(message.text)
     out = []
     for a, b in clauses(readable):
         request = _request_in(message, readable, a, b, fresh=False)
-        if request is not None and request.head and request.head in asked:
-            continue
+        if request is not None and request.head and (request.verb or request.head in asked):
+            continue  # a verb of work and what it makes: a new request
         a, b = message_span(readable, a, b)
         toks = tokens(message.text, a, b)
         if len(toks) < 2 or "  " in readable[a:b]:
