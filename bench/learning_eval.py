@@ -278,6 +278,7 @@ def build(key: dict[str, Any], names: list[str], log) -> dict[str, float]:
                 fact.full_clean()
                 fact.save()
         learning_settings_update(agent=agent, values=dict(config["settings"]), by="eval")
+        _reviewer_for(agent.tenant)
         log(
             f"  imported {name}: {result.conversations_created} conversations "
             f"({result.conversations_sealed} sealed), {result.messages_created} messages"
@@ -293,6 +294,21 @@ def build(key: dict[str, Any], names: list[str], log) -> dict[str, float]:
     timings["embed_s"] = time.perf_counter() - t0
     log(f"  embedded {embedded} messages in {timings['embed_s']:.1f} s (model load included)")
     return timings
+
+
+def _reviewer_for(tenant: Any) -> None:
+    """The reviewer who decides the proposals: an account with the reviewer role in the
+    assistant's tenant (a standing rule is decided only by a named person with one)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from personaweb.roles import REVIEWER as REVIEWER_ROLE
+    from tenancy.models import Membership
+
+    user, _ = get_user_model().objects.get_or_create(username=REVIEWER)
+    group, _ = Group.objects.get_or_create(name=REVIEWER_ROLE)
+    user.groups.add(group)
+    Membership.objects.get_or_create(user=user, tenant=tenant)
 
 
 def _copy_db(src: Path, dst: Path) -> None:

@@ -17,7 +17,22 @@ the check is a word list, and a person reviews what it lets through.
 Names: ``known_names`` (people and companies known to memory) are refused wherever
 they appear: the whole name in any case (a name that is also a function word, like
 "Will", only when written with a capital), or a part of a longer name of at least
-three letters written with a capital ("Priya" of "Priya Shah").
+three letters: in any case when the part is no English word ("priya" of "Priya
+Shah"), with its capital when it is one ("Mills" of "Millbrook Mills", not "mills").
+
+Sentences addressed to the assistant, in any form, are refused: reminders and notes
+to self ("Remember to …", "Don't forget …", "Note to self …") in sentences and rules,
+and in a goals/background sentence any "you", "I" or "we" (it describes the
+assistant's work in the third person).
+
+Standing rules (``rule_refusal``) also understand permission and negation: a rule
+that tells the assistant to tell, send, share, give, quote, confirm, promise or
+reveal something (not "never …") is refused when it shares a content word with a
+guardrail that forbids something or allows it only under a condition ("before",
+"until", "unless", "only …"), whatever else it says; a rule that promises customers
+something (an amount, a time, an outcome) is refused; so is a one-off edit request
+("Make it shorter", "Punchier") and a rule drawn from corrections that disagree on a
+value (``corrections_disagree``: "max 3 hashtags" against "use 5").
 Besides, a capitalised word after the first word of the sentence is taken for a
 proper noun (a name, a company, a brand) unless it is in ``CAPITALISED_OK`` (days,
 months, languages, "I") or is an acronym of at most five capitals ("VAT", "PDF").
@@ -29,8 +44,9 @@ import hashlib
 import re
 from typing import Any
 
+from learning import language
 from memory.safety.secrets import find_secrets
-from memory.text import STOP_WORDS, content_words, normalize, word_set, words
+from memory.text import STOP_WORDS, content_words, normalize, stem, word_set, words
 from persona.services import MAX_LEARNED_FIELD_CHARS, MAX_RULE_CHARS, is_one_sentence
 
 LEARNED_FIELDS = ("goals", "background")
@@ -99,6 +115,147 @@ EXCEPTION_WORDS = _words_re(
     unless, except, excepting, except when, except if, even if, even when, even though,
     but if, other than, apart from, save for, with the exception, only if, as long as
     """
+)
+
+# reminders and notes to self: addressed to the assistant, whatever the verb
+ADDRESSED = _words_re(
+    """
+    remember(?:s|ing)? to, remember(?:s|ing)? that, dont forget, do not forget, never forget,
+    not forget, note to self, notes to self, reminders?, remind(?:s|ing)? (?:me|you|us|yourself|them),
+    keep(?:s|ing)? in mind, bear(?:s|ing)? in mind, make a note, take a note, for your
+    information, fyi, just so you know
+    """
+)
+# a goals/background sentence is about the assistant's work, in the third person
+PERSON_WORDS = _words_re(
+    """
+    you, your, yours, yourself, yourselves, youre, youll, youve, youd, i, me, my, mine,
+    myself, im, ive, we, our, ours, ourselves, weve
+    """
+)
+# telling, sending or promising something to someone
+DISCLOSE_WORDS = _words_re(
+    r"""
+    tell(?:s|ing)?, told, say(?:s|ing)?, said, let (?:them|him|her|the customer|customers|people|everyone)
+    know, inform(?:s|ing)?, send(?:s|ing)?, sent, shares?, sharing, give(?:s|n)?, giving, gave,
+    quot(?:e|es|ing), confirm(?:s|ing)?, reveal(?:s|ing)?, disclos(?:e|es|ing), mention(?:s|ing)?,
+    promis(?:e|es|ing), guarantee(?:s|ing)?, assur(?:e|es|ing), offer(?:s|ing)?, state(?:s)?,
+    put (?:it|them|the \w+)? ?in writing, forward(?:s|ing)?, email(?:s|ing)?, post(?:s|ing)?,
+    publish(?:es|ing)?, pass on, hand over, give out
+    """
+)
+PROMISE_WORDS = _words_re(
+    """
+    promis(?:e|es|ed|ing), guarantee(?:s|d|ing)?, assur(?:e|es|ed|ing), pledge(?:s|d)?,
+    commit to, vouch(?:es)? for, you have my word
+    """
+)
+# "the refund will be in their account", "they'll get": an outcome stated as certain
+FUTURE_OUTCOME = _words_re(
+    """
+    (?:will|shall) (?:be|get|receive|have|see|arrive|go|come|hear), (?:theyll|youll|itll|shell|hell)
+    (?:be|get|receive|have|see), (?:is|are) going to (?:be|get|receive|arrive), can expect
+    """
+)
+OUTCOME_WORDS = _words_re(
+    """
+    refund(?:s|ed)?, money back, reimburse(?:d|ment)?, compensation, compensate(?:d)?, credit(?:s|ed)?,
+    replacement, replaced, free, discount(?:s|ed)?, waive(?:d)?, approved, fixed, resolved,
+    delivered, in (?:their|your|the) account, back in
+    """
+)
+_NUMBER_WORDS = (
+    "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
+    "forty fifty sixty hundred"
+)
+TIME_OR_AMOUNT = re.compile(
+    r"(?<![a-z0-9])(?:within|in|by|before|after|under|over|up to|at least|at most) "
+    r"(?:(?:the )?(?:\d+|"
+    + _NUMBER_WORDS.replace(" ", "|")
+    + r")|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday|tomorrow|tonight|today|the end|end of|next|a (?:day|week|month)|"
+    r"24 hours|48 hours)(?![a-z0-9])"
+    r"|(?<![a-z0-9])(?:\d+|"
+    + _NUMBER_WORDS.replace(" ", "|")
+    + r")(?: (?:working|business|calendar))? "
+    r"(?:minutes?|hours?|days?|weeks?|months?|years?|percent|pounds?|dollars?|euros?)(?![a-z0-9])"
+)
+_CURRENCY = re.compile(r"[£$€¥]\s?\d|\d\s?(?:%|£|€|gbp|usd|eur)\b", re.IGNORECASE)
+# a guardrail that forbids something, or allows it only under a condition
+CONDITION_WORDS = _words_re(
+    """
+    before, until, unless, only if, only when, only after, only once, only with, once,
+    without, not until, except, as long as, provided that, after
+    """
+)
+# "tell customers …": who is told is no part of what a guardrail protects
+_RECIPIENT_STEMS = frozenset(
+    stem(w)
+    for w in [
+        "customer",
+        "customers",
+        "client",
+        "clients",
+        "user",
+        "users",
+        "guest",
+        "guests",
+        "people",
+        "person",
+        "anyone",
+        "someone",
+        "everyone",
+        "caller",
+        "callers",
+        "member",
+        "members",
+        "team",
+        "public",
+    ]
+)
+_DISCLOSE_STEMS = frozenset(
+    stem(w)
+    for w in [
+        "tell",
+        "told",
+        "say",
+        "said",
+        "let",
+        "know",
+        "inform",
+        "send",
+        "sent",
+        "share",
+        "give",
+        "given",
+        "gave",
+        "quote",
+        "confirm",
+        "reveal",
+        "disclose",
+        "mention",
+        "promise",
+        "guarantee",
+        "assure",
+        "offer",
+        "state",
+        "forward",
+        "email",
+        "post",
+        "publish",
+        "pass",
+        "hand",
+        "out",
+        "writing",
+    ]
+)
+# one-off edits to the draft at hand: "make it shorter", "punchier", "one line"
+_ONE_OFF_LEAD = word_set(
+    "please pls just and also now ok okay so then a bit little lot much way slightly even"
+)
+_ONE_OFF_VERBS = word_set("make keep get write do put turn")
+_ONE_OFF_OBJECTS = word_set(
+    "it this that them these those the draft email post reply message text letter note version one"
 )
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -231,9 +388,13 @@ def _known_name(text: str, known_names: set[str]) -> str | None:
         # when written with a capital
         if (needle not in STOP_WORDS and f" {needle} " in hay) or needle in capitalised:
             return name
-        # a part of a multi-word name ("Priya" of "Priya Shah") written with a capital
-        if any(len(part) >= 3 and part in capitalised for part in needle.split(" ")):
-            return name
+        # a part of a multi-word name: "priya" of "Priya Shah" in any case; a part that
+        # is an English word ("Mills" of "Millbrook Mills") only with its capital
+        for part in needle.split(" "):
+            if len(part) < 3 or part in STOP_WORDS:
+                continue
+            if part in capitalised or (not language.is_english_word(part) and f" {part} " in hay):
+                return name
     return None
 
 
@@ -251,6 +412,99 @@ def _proper_noun(text: str) -> str | None:
                 continue
             return tok
     return None
+
+
+def _positive(pattern: re.Pattern[str], norm: str) -> re.Match[str] | None:
+    """The first match of ``pattern`` in ``norm`` not preceded by a negation."""
+    for m in pattern.finditer(norm):
+        if not NEGATION.search(norm[: m.start()]):
+            return m
+    return None
+
+
+def _promise(text: str, norm: str) -> str | None:
+    """Why ``text`` promises customers something (an amount, a time, an outcome)."""
+    m = _positive(PROMISE_WORDS, norm)
+    if m:
+        return f'promises something ("{m.group(0)}")'
+    future = _positive(FUTURE_OUTCOME, norm)
+    told = _positive(DISCLOSE_WORDS, norm)
+    amount = TIME_OR_AMOUNT.search(norm) or _CURRENCY.search(text)
+    outcome = OUTCOME_WORDS.search(norm)
+    if future and (amount or outcome):
+        what = amount.group(0) if amount else outcome.group(0) if outcome else ""
+        return f'states an outcome as certain ("{future.group(0)}", "{what.strip()}")'
+    if told and amount:
+        return f'tells someone an amount or a time as certain ("{told.group(0)}", "{amount.group(0).strip()}")'
+    return None
+
+
+def _tells_what_a_guardrail_guards(norm: str, guardrails: list[str]) -> str | None:
+    """A rule that tells the assistant to tell, send, share, give, quote, confirm,
+    promise or reveal something a guardrail forbids or makes conditional."""
+    told = _positive(DISCLOSE_WORDS, norm)
+    if not told:
+        return None
+    ignore = _DISCLOSE_STEMS | _RECIPIENT_STEMS
+    mine = content_words(norm) - ignore
+    for k, guardrail in enumerate(guardrails, start=1):
+        guarded = _guarded(guardrail)
+        if guarded is None:
+            continue  # the guardrail neither forbids nor sets a condition
+        shared = mine & (guarded - ignore)
+        if shared:
+            return (
+                f"The rule goes against guardrail {k}: it tells the assistant to "
+                f'"{told.group(0)}" what the guardrail forbids or allows only under a '
+                f'condition: "{guardrail}".'
+            )
+    return None
+
+
+_GUARD_NEGATION = word_set("never not dont no cannot cant nobody")
+# where the thing a guardrail protects ends: its condition or the place it goes
+_GUARD_STOP = word_set(
+    """before until unless without once after except on in at by from with for into beyond
+    about while if during than"""
+)
+_GUARD_CONDITION = word_set("before until unless once after only without except")
+
+
+def _guarded(guardrail: str) -> set[str] | None:
+    """The content words of what ``guardrail`` forbids or allows only under a condition:
+    the object of its negated verb ("Never quote *a final price* for a cake before …",
+    "Never tell *the user to run migrations or data fixes* on …"), or, in a guardrail
+    with a condition and no negation, the act that waits ("Quote the temperature before
+    *giving a firing time*"). None when it neither forbids nor sets a condition."""
+    ws = words(guardrail)
+    neg = next((i for i, w in enumerate(ws) if w in _GUARD_NEGATION), None)
+    if neg is not None:
+        start = neg + 2  # the word after the negated verb
+        stop = next((i for i in range(start, len(ws)) if ws[i] in _GUARD_STOP), len(ws))
+        return content_words(" ".join(ws[start:stop]))
+    cond = next((i for i, w in enumerate(ws) if w in _GUARD_CONDITION), None)
+    if cond is None:
+        return None
+    return content_words(" ".join(ws[cond + 1 :]))
+
+
+def one_off_edit(rule: str) -> bool:
+    """An edit to the draft at hand ("Make it shorter", "Punchier, one line", "Less
+    formal please"), not an instruction that holds for every future piece of work."""
+    ws = [w for w in words(rule) if w not in _ONE_OFF_LEAD]
+    if not ws:
+        return False
+    if ws[0] in _ONE_OFF_VERBS:
+        ws = ws[1:]
+    while ws and ws[0] in _ONE_OFF_OBJECTS:
+        ws = ws[1:]
+    rest = [w for w in ws if w not in _ONE_OFF_LEAD]
+    if not rest:
+        return True  # "Make it." / "Do that again."
+    head = rest[0]
+    if head in ("more", "less") or language.is_comparative(head):
+        return len(rest) <= 4  # "shorter", "less grovelling", "shorter one line"
+    return " ".join(rest[:2]) in ("one line", "in one", "a one")
 
 
 # --- goals / background sentence
@@ -299,6 +553,21 @@ def sentence_refusal(
     rec = _first(RECOMMEND_WORDS, norm) or _first(SELL_WORDS, norm)
     if rec:
         return f'The sentence holds a recommendation ("{rec}"): a rule or recommendation, not a kind of work.'
+    addressed = _first(ADDRESSED, norm)
+    if addressed:
+        return (
+            f'The sentence is a reminder addressed to the assistant ("{addressed}"), not a '
+            "description of the work."
+        )
+    person = _first(PERSON_WORDS, norm)
+    if person:
+        return (
+            f'The sentence speaks to the assistant or as the person ("{person}"); describe '
+            'the work in the third person, like "Drafts …".'
+        )
+    promise = _promise(s, norm)
+    if promise:
+        return f"The sentence {promise}."
     name = _known_name(s, known_names)
     if name:
         return f'The sentence names a person or company known to memory ("{name}").'
@@ -356,12 +625,26 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
     aimed = _first(AIMED_AT_MODEL, norm)
     if aimed:
         return f'The rule holds wording aimed at the model ("{aimed}").'
+    addressed = _first(ADDRESSED, norm)
+    if addressed:
+        return (
+            f'The rule is a reminder ("{addressed}"), not a standing rule; write it as one, '
+            'like "Use British spelling."'
+        )
+    if one_off_edit(r):
+        return (
+            'The rule is a one-off edit to a draft (like "make it shorter"), not a standing '
+            "rule to generalise."
+        )
     contact = _contact(r)
     if contact:
         return f"The rule holds contact details ({contact})."
     name = _known_name(r, known_names)
     if name:
         return f'The rule names a person or company known to memory ("{name}").'
+    proper = _proper_noun(r)
+    if proper:
+        return f'The rule seems to name a person, company or brand ("{proper}").'
     mine = content_words(r)
     negated = _negated(norm)
     carve = _first(EXCEPTION_WORDS, norm)
@@ -382,6 +665,12 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
             _overlap(mine, theirs) >= REPEAT_OVERLAP and _overlap(theirs, mine) >= REPEAT_OVERLAP
         ):
             return f'The rule repeats a {kind} the persona has: "{other}".'
+    against = _tells_what_a_guardrail_guards(norm, persona.get("guardrails") or [])
+    if against:
+        return against
+    promise = _promise(r, norm)
+    if promise:
+        return f"The rule {promise}; a rule may not promise customers anything."
     sells = _first(SELL_WORDS, norm) or _first(RECOMMEND_WORDS, norm)
     if sells:
         return f'The rule sells or recommends something ("{sells}").'
@@ -391,4 +680,76 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
             f'The rule sends or reveals information ("{send.group(0)}"); a rule may only '
             "forbid that."
         )
+    return None
+
+
+# --- corrections behind a rule
+
+_CLAUSE_EDGE = re.compile(r"[.!?;:,\n\u2014\u2013()\"\u201c\u201d]|\s-\s")
+_NUMBER_VALUES = {
+    w: str(i)
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+}
+_UNIT_SKIP = word_set("working business calendar more less max maximum min minimum at most least")
+
+
+def _clause_around(text: str, start: int, end: int) -> str:
+    """The clause of ``text`` that holds ``text[start:end]`` (the whole quote)."""
+    a = max((m.end() for m in _CLAUSE_EDGE.finditer(text, 0, start)), default=0)
+    m = _CLAUSE_EDGE.search(text, end)
+    return text[a : m.start() if m else len(text)]
+
+
+def _values(text: str) -> dict[str, frozenset[str]]:
+    """Numbers in ``text`` by the word they count: "max 3 hashtags" -> {hashtag: {3}}."""
+    ws = words(text)
+    out: dict[str, set[str]] = {}
+    for i, w in enumerate(ws):
+        value = _NUMBER_VALUES.get(w, w if w.isdigit() else None)
+        if value is None:
+            continue
+        for unit in ws[i + 1 : i + 4]:
+            if unit.isdigit() or unit in _NUMBER_VALUES or unit in STOP_WORDS or unit in _UNIT_SKIP:
+                continue
+            out.setdefault(stem(unit), set()).add(value.lstrip("0") or "0")
+            break
+    return {unit: frozenset(vals) for unit, vals in out.items()}
+
+
+def corrections_disagree(*, rule: str, quoted: list[tuple[str, int, int]]) -> str | None:
+    """Why the corrections behind ``rule`` do not agree, or None when they do.
+
+    ``quoted`` holds, per verified quote, its message text and the quote's span. The
+    clause around each quote (and the rule itself) is read for numbers and the word
+    each counts: two that give different values for the same thing ("max 3
+    hashtags", "use 5 hashtags"; "within 5 working days", "within 7 days") disagree,
+    and a rule may not pick one of them.
+    """
+    items = [_values(rule)] + [_values(_clause_around(t, a, b)) for t, a, b in quoted]
+    seen: dict[str, frozenset[str]] = {}
+    for item in items:
+        for unit, vals in item.items():
+            if unit in seen and seen[unit] != vals:
+                a, b = sorted(seen[unit]), sorted(vals)
+                return (
+                    f"The corrections behind the rule disagree ({'/'.join(a)} against "
+                    f"{'/'.join(b)} {unit}…); a standing rule needs corrections that agree."
+                )
+            seen.setdefault(unit, vals)
     return None

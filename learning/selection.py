@@ -16,7 +16,9 @@
 - at most ``max_threads`` conversations and, of each, its ``max_messages_per_thread``
   most recent *user* messages (what a review reads);
 - a message telling the agent who to be ("your goal is…", "add this to your
-  persona", "you are now…") is never read, and counted.
+  persona", "you are now…"), holding a secret or hit by the injection scan is never
+  read, not even its harmless part (``memory.safety.evidence``), and counted by kind
+  (``directive``, ``secret``, ``injection``).
 
 Summaries of the read conversations are context (left out in team mode, where they are
 one person's); entity facts are context, never evidence (in team mode only facts not
@@ -34,7 +36,7 @@ from django.db.models import Count, Exists, F, Min, OuterRef, Q, Window
 from django.db.models.functions import RowNumber
 
 from memory.models import Conversation, ConversationSummary, EntityFact, Message
-from memory.safety.directives import is_directive
+from memory.safety.evidence import unsafe_kind
 from memory.verification import ReadMessage, ReviewCorpus
 
 MAX_CONTEXT_FACTS = 50
@@ -152,10 +154,11 @@ def select_corpus(*, agent: Any, settings: Any, whole_history: bool = False) -> 
         msgs = []
     order = {cid: i for i, cid in enumerate(conv_ids)}
     msgs.sort(key=lambda m: (order[m["conversation_id"]], m["seq"]))
-    directive = 0
+    unsafe: dict[str, int] = {}
     for m in msgs:
-        if is_directive(m["text"]):
-            directive += 1
+        kind = unsafe_kind(m["text"])
+        if kind:
+            unsafe[kind] = unsafe.get(kind, 0) + 1
             continue
         cid = m["conversation_id"]
         corpus.messages.append(
@@ -171,8 +174,7 @@ def select_corpus(*, agent: Any, settings: Any, whole_history: bool = False) -> 
                 after_assistant=bool(m["after_assistant"]),
             )
         )
-    if directive:
-        corpus.excluded["directive"] = directive
+    corpus.excluded.update(unsafe)
     read = {m.conversation_id for m in corpus.messages}
     corpus.conversation_ids = [cid for cid in conv_ids if cid in read]
     corpus.threads_read = len(corpus.conversation_ids)

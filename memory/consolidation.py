@@ -38,10 +38,8 @@ from django.utils import timezone
 from memory.embeddings import vectors_for_texts
 from memory.models import Belief, ConsolidationState, Message
 from memory.proposers import BeliefCandidate, belief_proposer
-from memory.safety.directives import is_directive
-from memory.safety.injection import scan
+from memory.safety.evidence import unsafe_kind
 from memory.safety.never_store import never_auto_store
-from memory.safety.secrets import find_secrets
 from memory.services_beliefs import BeliefRefusal, belief_write, embeddings_enabled
 from memory.signals import belief_consolidated
 from memory.verification import ReadMessage, ReviewCorpus, verify_quotes
@@ -91,14 +89,16 @@ def _claim(agent: Any, now: datetime) -> ConsolidationState | None:
     return ConsolidationState.objects.get(agent=agent)
 
 
+_UNSAFE_REASONS = {
+    "directive": "directive message",
+    "secret": "message holds a secret",
+    "injection": "message holds an injection-scan hit",
+}
+
+
 def _unsafe_reason(text: str) -> str | None:
-    if is_directive(text):
-        return "directive message"
-    if find_secrets(text):
-        return "message holds a secret"
-    if scan(text, semantic=False).blocked:
-        return "message holds an injection-scan hit"
-    return None
+    kind = unsafe_kind(text)
+    return _UNSAFE_REASONS[kind] if kind else None
 
 
 def _read(

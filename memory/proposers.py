@@ -27,11 +27,13 @@ from typing import Any, Protocol
 from django.conf import settings
 
 from memory.models_beliefs import BeliefCategory
+from memory.text import readable_text
 from memory.verification import MIN_QUOTE_WORDS, ReadMessage
 
 logger = logging.getLogger(__name__)
 
 LOCAL_CONFIDENCE = 0.6
+_CLAUSE = re.compile(r"[^.!?;\n]+[.!?;]?")
 MAX_OBJECT_WORDS = 14
 
 
@@ -46,29 +48,6 @@ class BeliefCandidate:
 
 class BeliefProposer(Protocol):
     def propose(self, messages: Sequence[ReadMessage]) -> list[BeliefCandidate]: ...
-
-
-# --- text the local proposer never reads ------------------------------------------------
-
-_FENCED = re.compile(r"```.*?(?:```|$)|~~~.*?(?:~~~|$)", re.S)
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
-_QUOTED_LINE = re.compile(r"^\s*>.*$", re.M)
-_TRACE_LINE = re.compile(r"^\s*(?:Traceback|File \"|at [\w.$]+\(|\w+(?:Error|Exception):).*$", re.M)
-_URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+")
-_CLAUSE = re.compile(r"[^.!?;\n]+[.!?;]?")
-
-
-def _blank(match: re.Match[str]) -> str:
-    # keep offsets: the quote is cut from the original text
-    return re.sub(r"[^\n]", " ", match.group(0))
-
-
-def readable_text(text: str) -> str:
-    """``text`` with code, stack traces, quoted e-mail lines and URLs blanked out
-    (same length, so offsets still point into the original)."""
-    for pattern in (_FENCED, _INLINE_CODE, _QUOTED_LINE, _TRACE_LINE, _URL):
-        text = pattern.sub(_blank, text)
-    return text
 
 
 # --- the local proposer -------------------------------------------------------------------

@@ -7,7 +7,10 @@ normalised text keeps its character span in the original message.
 What is folded away (PRODUCT.md section 5, "word for word"):
 
 - Unicode compatibility forms (NFKC, applied per character cluster so a base letter
-  and its combining accents stay together), then case (``casefold``);
+  and its combining accents stay together), then case (``casefold``), the same in
+  every locale: the Turkish dotted capital "İ" (which ``casefold`` turns into "i" plus
+  a combining dot) and the dotless "ı" both fold to a plain "i", so "İSTANBUL",
+  "istanbul" and "ıstanbul" are one word, whichever keyboard typed them;
 - invisible characters (Unicode category ``Cf``: zero-width spaces and joiners, soft
   hyphens, byte-order marks, bidi marks);
 - typographic quotes, apostrophes and dashes (folded to ``'``, ``"`` and ``-``);
@@ -94,6 +97,22 @@ def _normalize_ascii(text: str) -> NormText:
     return NormText(text="".join(out), starts=tuple(starts), ends=tuple(ends))
 
 
+_DOT_ABOVE = "\u0307"
+
+
+def _fold_case(cluster: str) -> str:
+    """``casefold`` without the locale trap of the Turkish i (see the module docstring)."""
+    folded = cluster.casefold().replace("\u0131", "i")
+    if folded.startswith("i" + _DOT_ABOVE):  # "İ" -> "i̇": the dot is the capital's, not an accent
+        folded = "i" + folded[2:]
+    return folded
+
+
+def fold_case(text: str) -> str:
+    """``text`` case-folded the way ``normalize`` folds it (per character cluster)."""
+    return "".join(_fold_case(text[a:b]) for a, b in _clusters(text))
+
+
 @functools.lru_cache(maxsize=8192)
 def normalize(text: str) -> NormText:
     """The words of ``text``, folded, one space apart, with the map back to ``text``.
@@ -110,7 +129,7 @@ def _normalize_general(text: str) -> NormText:
     # pass 1: fold each cluster to characters, dropping invisible ones
     units: list[tuple[str, int, int]] = []
     for start, end in _clusters(text):
-        folded = unicodedata.normalize("NFKC", text[start:end]).casefold()
+        folded = _fold_case(unicodedata.normalize("NFKC", text[start:end]))
         for ch in folded:
             ch = _QUOTES.get(ch, ch)
             if unicodedata.category(ch) == "Cf":
@@ -207,3 +226,32 @@ def stem(word: str) -> str:
 def content_words(text: str) -> set[str]:
     """Stems of the words of ``text`` that carry meaning (stop words and digits dropped)."""
     return {stem(w) for w in words(text) if w not in STOP_WORDS and not w.isdigit() and len(w) > 1}
+
+
+# --- what a proposer reads: people's own words, not what they pasted -------------------
+
+_FENCED = re.compile(r"```.*?(?:```|$)|~~~.*?(?:~~~|$)", re.S)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_QUOTED_LINE = re.compile(r"^\s*>.*$", re.M)
+_TRACE_LINE = re.compile(
+    r"^\s*(?:Traceback|File \"|at [\w.$]+\(|\w+(?:\.\w+)*(?:Error|Exception):).*$", re.M
+)
+_URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+")
+# a pasted document in quotation marks: a quoted span of at least eight words
+_QUOTED_DOCUMENT = re.compile(
+    r"[\"\u201c](?=(?:[^\"\u201c\u201d]*?\s){7})[^\"\u201c\u201d]*[\"\u201d]"
+)
+
+
+def _blank(match: re.Match[str]) -> str:
+    # keep offsets: a quote is cut from the original text
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def readable_text(text: str) -> str:
+    """``text`` with code (fenced and inline), stack traces, quoted e-mail lines, URLs and
+    pasted documents in quotation marks (eight words or more) blanked out. Same length,
+    so every offset still points into the original."""
+    for pattern in (_FENCED, _INLINE_CODE, _QUOTED_LINE, _TRACE_LINE, _URL, _QUOTED_DOCUMENT):
+        text = pattern.sub(_blank, text)
+    return text

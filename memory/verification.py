@@ -13,15 +13,16 @@ to break ties) and is verified only when:
 - with ``corrections_only`` (standing rules), that message was written after an
   assistant reply in its conversation;
 - it shares a content word with the proposed text;
-- it is counted for a conversation no other quote is counted for. Each quote counts
-  for one conversation and each conversation at most once; when a quote is found in
-  several conversations, the assignment that counts the most conversations (and, in
-  team mode, the most people) is chosen.
+- each quote counts for at most one conversation and each conversation at most once;
+  when a quote is found in several conversations, the assignment that counts the most
+  conversations (and, in team mode, the most people) is chosen. A valid quote whose
+  conversation another quote already counts is still verified (``ok``) but not
+  ``counted``: it does not count twice, and it does not sink the proposal either.
 
-A proposal passes when every quote is verified and counted (seed 004: "every quote
-must be found word for word in a different conversation"), the quotes cover at least
-``min_conversations`` conversations and, in team mode (``min_users`` not None), at
-least ``min_users`` different people.
+A proposal passes when every quote is verified, the counted quotes cover at least
+``min_conversations`` different conversations (seed 004: "found word for word in
+different conversations") and, in team mode (``min_users`` not None), at least
+``min_users`` different people.
 
 Anything the review may not read (sealed conversations, other agents' or other
 people's conversations, directive messages, assistant messages) is simply not in the
@@ -93,6 +94,7 @@ NOT_CORRECTION = (
     "assistant reply)"
 )
 NO_SHARED_WORD = "shares no word with the sentence"
+#: not a rejection: the note on a verified quote that is not counted a second time
 ALREADY_COUNTED = "its conversation already counted by another quote"
 EMPTY = "the quote is empty"
 
@@ -101,7 +103,7 @@ EMPTY = "the quote is empty"
 class QuoteVerdict:
     quote: str
     ok: bool
-    reason: str  # a readable reason when rejected, "" when ok
+    reason: str  # why it was rejected; for a verified quote "" or ALREADY_COUNTED
     message_id: int | None = None
     conversation_id: int | None = None
     conversation_label: str = ""
@@ -303,9 +305,14 @@ def verify_quotes(
         if i in assignment:
             hit = next(h for h in hits if h.message.conversation_id == assignment[i])
             ok, reason, counted = True, "", True
+        elif i in candidates:
+            # found and valid, but every conversation it sits in counts already
+            hint = preferred.get(i)
+            hit = next((h for h in hits if h.message.conversation_id == hint), hits[0])
+            ok, reason, counted = True, ALREADY_COUNTED, False
         else:
             hit = hits[0] if hits else None
-            ok, reason, counted = False, rejected.get(i, ALREADY_COUNTED), False
+            ok, reason, counted = False, rejected[i], False
         m = hit.message if hit else None
         verdicts.append(
             QuoteVerdict(

@@ -1,11 +1,36 @@
-"""The ``local`` proposer (the offline default): extractive, on the stored embeddings.
+"""The ``local`` proposer (the offline default): themes from people's requests.
 
-For a goals sentence it groups the user messages a review may read by meaning
-(greedy clustering on the stored all-MiniLM-L6-v2 vectors), finds inside a group a
-phrase that recurs word for word in several conversations (and several people in team
-mode), and templates a sentence around it, quoting each conversation verbatim. For a
-standing rule it does the same on corrections (user lines after an assistant reply),
-turning the recurring correction into an imperative sentence.
+**A goals sentence** names a kind of work the person asks for again and again:
+
+1. It reads people's own words only: code (fenced and inline), stack traces, quoted
+   e-mail lines, URLs and pasted documents are blanked (``memory.text.readable_text``).
+2. It finds *requests*: clauses that ask for a piece of work, with a verb ("Can you
+   draft a reply to the refund request", "Write pytest tests for this view") or
+   without one ("Weekend post please", "Flour order time", "Another cake quote"). A
+   clause that edits the draft at hand ("Make it shorter", "Put the ticket number in
+   the subject", "Type hints please" after a reply) is a correction, not a request.
+   Parts of speech, lemmas and inflection come from ``learning.language``.
+3. A request gives a *head* (what is made: "reply", "post", "quote"), its modifiers
+   ("weekend", "cake"), the nouns of its prepositional phrases ("to the refund
+   request") and its verb. A *theme* is a head, alone or with one qualifier (a
+   modifier, a phrase noun, or for a generic head such as "reply" a noun of the same
+   messages), that recurs in ``min_conversations`` conversations (and ``min_users``
+   people in team mode).
+4. Meaning, from the stored embeddings: a theme's messages must be about the same
+   thing. A message far from the others (mean cosine below ``OUTLIER``) does not
+   count, and a theme whose messages are too far apart (``MIN_COHERENCE``) is left
+   out; among themes equally recurrent the most coherent wins.
+5. The sentence is built from the requests' verb and object, third person, plural,
+   no article: "Drafts replies to refund requests.", "Writes weekend posts.". The
+   quotes are whole request clauses (at least four words), one per conversation,
+   free of names, contacts and capitalised words a reviewer would have to vet.
+
+**A standing rule** comes from corrections (user lines written after a reply) that
+give the same instruction in ``min_corrections`` conversations: a word sequence
+(compared by lemma, so "dates" and "date" agree) with at least two content words.
+Its text is the clearest variant of the instruction, verb first ("Use British
+spelling."); one-off edits, corrections that disagree on a value and rules the policy
+refuses are skipped.
 
 It proposes; the review still verifies every quote and applies the policy. It makes
 no network call and never loads the embedding model when every message has a stored
@@ -15,25 +40,175 @@ vector.
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections import Counter
-from dataclasses import dataclass
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from learning import language
 from learning.proposers.base import ProposerResult
+from memory.text import STOP_WORDS, content_words, fold_case, readable_text
 
 if TYPE_CHECKING:
     from learning.models import LearningSettings
     from memory.verification import ReadMessage, ReviewCorpus
 
-#: Cosine similarity above which two messages are "the same kind of request".
-CLUSTER_THRESHOLD = 0.55
-MIN_PHRASE_WORDS = 2
-MAX_PHRASE_WORDS = 8
 QUOTE_MIN_WORDS = 4
+QUOTE_MAX_WORDS = 24
 MAX_QUOTES = 8
+#: a message whose mean cosine to the theme's other messages is below this does not count
+OUTLIER = 0.1
+#: a theme whose messages are further apart than this (mean pairwise cosine) is left out
+MIN_COHERENCE = 0.15
+MAX_CANDIDATES = 40
 
-STOPWORDS = frozenset(
+# --- word lists (small and deliberate) ---------------------------------------------------
+
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+# a clause ends at sentence punctuation, a colon, a semicolon, a comma, a dash or a bracket
+_CLAUSE_EDGE = re.compile(r"[.!?;:,\n()\[\]\u2014\u2013\"\u201c\u201d]|\s-\s|\s{2,}")
+
+LEAD_FILLERS = frozenset(
+    [
+        "also",
+        "and",
+        "so",
+        "ok",
+        "okay",
+        "oh",
+        "right",
+        "yes",
+        "fine",
+        "great",
+        "good",
+        "perfect",
+        "thanks",
+        "lovely",
+        "morning",
+        "hi",
+        "hey",
+        "hello",
+        "please",
+        "pls",
+        "just",
+        "then",
+        "now",
+        "actually",
+        "but",
+        "ugh",
+        "sorry",
+    ]
+)
+# "can you (please) (also)", "i need (you) to", "help me": what comes after is the work
+CUES = (
+    ("can", "you"),
+    ("could", "you"),
+    ("would", "you"),
+    ("will", "you"),
+    ("can", "i", "have"),
+    ("i", "need", "you", "to"),
+    ("i", "need", "to"),
+    ("we", "need", "to"),
+    ("need", "to"),
+    ("i'd", "like", "you", "to"),
+    ("i'd", "like", "to"),
+    ("i", "want", "you", "to"),
+    ("help", "me", "to"),
+    ("help", "me"),
+    ("let's",),
+    ("time", "to"),
+    ("please",),
+    ("pls",),
+    ("also",),
+    ("just",),
+)
+# "I need X", "Time for X", "Need X": a verbless request follows
+NOUN_CUES = (("i", "need"), ("need",), ("time", "for"), ("we", "need"), ("i'd", "like"))
+# verbs that edit the draft at hand or instruct, never a kind of work
+EDIT_VERBS = frozenset(
+    [
+        "add",
+        "put",
+        "use",
+        "include",
+        "remove",
+        "delete",
+        "drop",
+        "keep",
+        "change",
+        "replace",
+        "leave",
+        "lead",
+        "sign",
+        "greet",
+        "wrap",
+        "mention",
+        "tell",
+        "say",
+        "ignore",
+        "swap",
+        "move",
+        "cut",
+        "shorten",
+        "lengthen",
+        "fix",
+        "correct",
+        "start",
+        "end",
+        "open",
+        "close",
+        "call",
+        "ask",
+        "let",
+        "try",
+        "stop",
+        "avoid",
+        "note",
+        "remember",
+        "forget",
+        "mark",
+        "bold",
+        "capitalise",
+        "capitalize",
+        "spell",
+        "be",
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "been",
+    ]
+)
+# verbs too weak to name the work ("do the rota", "get me a quote"): the sentence uses
+# DEFAULT_VERB instead
+WEAK_VERBS = frozenset(
+    [
+        "do",
+        "make",
+        "get",
+        "give",
+        "have",
+        "need",
+        "want",
+        "help",
+        "send",
+        "take",
+        "see",
+        "look",
+        "check",
+        "find",
+        "bring",
+        "show",
+    ]
+)
+DEFAULT_VERB = "prepare"
+# particles after a verb ("put together", "write up", "sort out")
+PARTICLES = frozenset(["up", "out", "together", "over", "through"])
+# verb + particle that name the work: "put together a quote", "write up the report"
+PHRASAL = {("put", "together"): "prepare", ("sort", "out"): "prepare", ("write", "up"): "write"}
+# one word for one kind of thing made
+HEAD_SYNONYMS = {"response": "reply", "answer": "reply", "e-mail": "email", "mail": "email"}
+DETERMINERS = frozenset(
     [
         "a",
         "an",
@@ -45,176 +220,218 @@ STOPWORDS = frozenset(
         "my",
         "our",
         "your",
+        "their",
         "his",
         "her",
         "its",
-        "their",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "with",
-        "from",
-        "into",
-        "about",
-        "as",
-        "and",
-        "or",
-        "but",
-        "if",
-        "so",
-        "than",
-        "then",
+        "another",
+        "some",
+        "any",
+        "each",
+        "every",
+        "next",
+        "last",
+        "same",
+        "usual",
+        "new",
+        "couple",
+        "few",
+        "two",
+        "three",
+        "four",
+        "five",
+        "one",
+    ]
+)
+PREPOSITIONS = frozenset(
+    ["for", "to", "about", "on", "with", "of", "from", "in", "into", "at", "by"]
+)
+QUESTION_STARTS = frozenset(
+    [
+        "why",
+        "what",
+        "how",
+        "when",
+        "where",
+        "who",
+        "which",
+        "whose",
         "is",
         "are",
         "was",
         "were",
-        "be",
-        "been",
-        "being",
-        "am",
-        "do",
         "does",
+        "do",
         "did",
-        "have",
-        "has",
-        "had",
-        "it",
-        "not",
-        "no",
-        "yes",
-        "all",
-        "any",
-        "some",
-        "each",
-        "per",
-        "up",
-        "out",
-        "over",
-        "under",
-        "again",
-        "more",
-        "very",
-        "just",
-        "also",
-        "too",
-        "can",
-        "could",
-        "would",
         "should",
-        "will",
         "shall",
-        "may",
-        "might",
-        "must",
-        "i",
-        "me",
-        "we",
-        "us",
-        "you",
-        "he",
-        "she",
-        "they",
-        "them",
-        "him",
-        "it's",
-        "i'm",
-        "there",
-        "here",
-        "what",
-        "which",
-        "who",
-        "whom",
-        "when",
-        "where",
-        "why",
-        "how",
-        "please",
-        "thanks",
-        "thank",
-        "ok",
-        "okay",
-        "hi",
-        "hey",
+        "would",
+        "could",
+        "any",
+        "anything",
     ]
 )
-#: Words that say nothing about the kind of work.
-GENERIC = frozenset(
+# what a request is about, not the work itself
+META_HEADS = frozenset(
     [
-        "help",
-        "need",
-        "want",
-        "like",
-        "make",
-        "get",
-        "got",
-        "give",
-        "take",
-        "let",
-        "know",
-        "think",
-        "see",
-        "look",
-        "use",
-        "new",
-        "one",
-        "two",
+        "request",
+        "requests",
+        "enquiry",
+        "inquiry",
+        "question",
+        "questions",
+        "issue",
+        "issues",
+        "problem",
+        "problems",
         "thing",
         "things",
-        "stuff",
-        "something",
-        "anything",
+        "one",
+        "ones",
         "bit",
         "lot",
+        "time",
+        "idea",
+        "way",
+        "something",
+        "anything",
+        "everything",
+        "favour",
+        "help",
+        "look",
+        "point",
+        "sense",
+        "stuff",
+        "range",
+        "kind",
+        "sort",
+        "type",
+        "couple",
+        "set",
+        "bunch",
+        "batch",
+        "version",
+        "copy",
+        "list",
+        "lot",
+        "week",
+        "weekend",
+        "day",
+        "days",
+        "month",
+        "morning",
+        "afternoon",
         "today",
         "tomorrow",
-        "now",
-        "again",
-        "please",
+        "line",
+        "lines",
+        "customer",
+        "customers",
+        "client",
+        "clients",
+        "user",
+        "users",
+        "person",
+        "people",
+        "guy",
+        "team",
+        "everyone",
+        "anyone",
+        "someone",
         "thanks",
-        "quick",
-        "quickly",
-        "sure",
-        "right",
-        "well",
-        "good",
-        "great",
-        "time",
+        "thank",
+        "idea",
+        "ideas",
+        "ok",
+        "deal",
+        "word",
+        "words",
+        "name",
+        "part",
     ]
 )
-PRONOUNS = frozenset(
+# heads that say what is made but not about what: a theme needs a qualifier
+GENERIC_HEADS = frozenset(
     [
-        "i",
-        "me",
-        "we",
-        "us",
-        "you",
-        "he",
-        "she",
-        "they",
-        "him",
-        "her",
-        "them",
-        "i'm",
-        "you're",
-        "we're",
+        "reply",
+        "response",
+        "answer",
+        "email",
+        "mail",
+        "message",
+        "letter",
+        "note",
+        "text",
+        "document",
+        "draft",
+        "summary",
+        "write-up",
+        "writeup",
+        "update",
+        "post",
+        "piece",
+        "content",
+        "copy",
+        "thread",
+        "doc",
     ]
 )
-DETERMINER_SWAP = {
-    "this": "a",
-    "that": "a",
-    "these": "the",
-    "those": "the",
-    "my": "the",
-    "our": "the",
-    "your": "the",
-}
-VERB_CUES = frozenset(
-    ["to", "please", "pls", "you", "can", "could", "would", "me", "and", "then", "we", "i"]
+# "a draft of X", "a list of X": the work is X
+OF_HEADS = frozenset(
+    ["draft", "list", "version", "copy", "summary", "set", "batch", "kind", "sort", "couple"]
 )
+# people are who the work is for, not what it is about
+PEOPLE_WORDS = frozenset(
+    [
+        "customer",
+        "customers",
+        "client",
+        "clients",
+        "user",
+        "users",
+        "person",
+        "people",
+        "guy",
+        "team",
+        "everyone",
+        "anyone",
+        "someone",
+        "guest",
+        "guests",
+    ]
+)
+# nouns of the same messages that never qualify a theme
+NON_TOPICS = META_HEADS | frozenset(
+    [
+        "app",
+        "thanks",
+        "please",
+        "morning",
+        "bit",
+        "week",
+        "weekend",
+        "day",
+        "days",
+        "time",
+        "today",
+        "tomorrow",
+        "yesterday",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ]
+)
+# a verbless request in a message written after a reply is a correction ("Type hints
+# please") unless it opens like a new request ("Also a quote for …", "And the order")
+NEW_REQUEST_OPENERS = frozenset(["also", "and", "another", "next", "last"])
+OPENER_CLAUSE_WORDS = frozenset(
+    ["last", "thing", "one", "more", "also", "and", "next", "finally", "oh"]
+)
+# what stands before a correction's instruction and is no part of it
 RULE_FILLER = frozenset(
     [
         "no",
@@ -255,210 +472,848 @@ RULE_FILLER = frozenset(
         "wrong",
         "not",
         "quite",
+        "like",
+        "as",
+        "usual",
+        "ugh",
+        "sorry",
+        "fine",
+        "great",
+        "good",
+        "right",
+    ]
+)
+RULE_TAIL_FILLER = frozenset(
+    [
+        "please",
+        "pls",
+        "again",
+        "too",
+        "also",
+        "always",
+        "thanks",
+        "thank",
+        "you",
+        "as",
+        "usual",
+        "like",
+        "before",
+        "same",
+    ]
+)
+PRONOUN_WORDS = frozenset(
+    [
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "them",
+        "her",
+        "him",
+        "his",
+        "their",
+        "its",
+        "they",
+        "she",
+        "he",
+        "me",
+        "my",
+        "i",
+        "we",
+        "us",
+        "our",
+        "you",
+        "your",
     ]
 )
 
-_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
-_CLAUSE_BREAK = re.compile(r"[.!?;:,\u2014\u2013()\[\]\"\u201c\u201d]|\s-\s")
+
+# --- tokens ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Token:
-    norm: str
+class Tok:
+    text: str  # as written
+    low: str  # case-folded, typographic apostrophe folded
     start: int
     end: int
 
 
-def tokenize(text: str) -> list[Token]:
-    return [
-        Token(
-            unicodedata.normalize("NFKC", m.group()).casefold().replace("\u2019", "'"),
-            m.start(),
-            m.end(),
-        )
-        for m in _WORD.finditer(text)
-    ]
+def tokens(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
+    out = []
+    for m in _WORD.finditer(text, start, len(text) if end is None else end):
+        out.append(Tok(m.group(), fold_case(m.group()).replace("\u2019", "'"), m.start(), m.end()))
+    return out
 
 
-def is_content(word: str) -> bool:
-    return word not in STOPWORDS and word not in GENERIC and not word.isdigit() and len(word) > 1
+def clauses(readable: str) -> list[tuple[int, int]]:
+    """Spans of the clauses of ``readable`` (code and pasted text already blanked)."""
+    spans, start = [], 0
+    for m in _CLAUSE_EDGE.finditer(readable):
+        if m.start() > start:
+            spans.append((start, m.start()))
+        start = m.end()
+    if start < len(readable):
+        spans.append((start, len(readable)))
+    return [(a, b) for a, b in spans if readable[a:b].strip()]
+
+
+# stop words that are nouns all the same ("a login help reply")
+NOUN_STOP_WORDS = frozenset(
+    ["help", "way", "thing", "things", "stuff", "bit", "lot", "lots", "need", "one"]
+)
+# words that close a verbless request: "Flour order time", "Refund reply needed"
+REQUEST_TAILS = frozenset(["time", "please", "pls", "needed", "again", "asap"])
+
+
+def _is_noun_word(tok: Tok) -> bool:
+    w = tok.low
+    if (w in STOP_WORDS and w not in NOUN_STOP_WORDS) or w in DETERMINERS or w in PREPOSITIONS:
+        return False
+    if not w.isalpha() or w in REQUEST_TAILS:
+        return False
+    if language.can_be(w, "NOUN") or language.can_be(w, "ADJ"):
+        return True
+    return not language.is_english_word(w)  # an unknown word: a name of a thing
+
+
+def _is_verb_here(toks: list[Tok], i: int) -> bool:
+    """Whether ``toks[i]`` is the verb of an imperative clause starting at ``i``: it can
+    be a verb, and a determiner or pronoun follows, or it is a verb of work ("Write
+    pytest tests"), or it can be nothing else and no noun follows ("Commit message for"
+    is a noun phrase)."""
+    from learning.policy import WORK_VERBS
+
+    w = toks[i].low
+    if not language.can_be(w, "VERB"):
+        return False
+    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    if nxt in DETERMINERS or nxt in PRONOUN_WORDS or nxt in PARTICLES or nxt.endswith("'s"):
+        return True
+    if w in WORK_VERBS or w in EDIT_VERBS:
+        return True
+    if language.can_be(w, "NOUN") or language.can_be(w, "ADJ"):
+        return False
+    return not (i + 1 < len(toks) and _is_noun_word(toks[i + 1]))
+
+
+# --- requests -------------------------------------------------------------------------------
 
 
 @dataclass
-class Candidate:
-    phrase: tuple[str, ...]
-    # conversation id -> (message, token index of the phrase start)
-    hits: dict[int, tuple[Any, int]]
-    users: set[int]
+class Request:
+    message: Any
+    start: int  # the clause's span in the original text
+    end: int
+    verb: str | None  # lemma of a specific verb, None when weak or absent
+    head: str  # lemma of what is made
+    mods: list[str] = field(default_factory=list)  # lemmas before the head
+    # (preposition, head lemma, lemmas of the phrase's noun phrase)
+    phrases: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
+    surface: dict[str, str] = field(default_factory=dict)  # lemma -> word as written
+
+
+def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
+    """The noun phrase starting at ``i`` (determiners skipped): its words and the index after it."""
+    while i < len(toks) and (toks[i].low in DETERMINERS or toks[i].low.endswith("'s")):
+        i += 1
+    words: list[Tok] = []
+    while i < len(toks) and len(words) < 4:
+        tok = toks[i]
+        if not _is_noun_word(tok):
+            # a verb used as a modifier: "a commit message", "a login help reply"
+            if not (
+                tok.low.isalpha()
+                and tok.low not in STOP_WORDS
+                and language.can_be(tok.low, "VERB")
+                and i + 1 < len(toks)
+                and _is_noun_word(toks[i + 1])
+            ):
+                break
+        elif (
+            words
+            and language.can_be(tok.low, "VERB")
+            and not (language.can_be(tok.low, "NOUN") or language.can_be(tok.low, "ADJ"))
+        ):
+            break
+        words.append(tok)
+        i += 1
+    # an adjective is no head: "the weekend specials" ends on a noun
+    while words and not (
+        language.can_be(words[-1].low, "NOUN") or not language.is_english_word(words[-1].low)
+    ):
+        words.pop()
+        i -= 1
+    return words, i
+
+
+def _lemma(tok: Tok) -> str:
+    word = language.lemma(tok.low, "NOUN")
+    return HEAD_SYNONYMS.get(word, word)
+
+
+def _proper(tok: Tok, first: Tok | None) -> bool:
+    """A capitalised word that does not open its clause: a name (a brand, a person)."""
+    return tok.text[:1].isupper() and not tok.text.isupper() and tok is not first
+
+
+def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> Request | None:
+    """The request in the clause ``readable[a:b]``, if it is one. ``fresh``: the clause
+    opens a message not written after a reply, or follows "Last thing," / "Also:"."""
+    toks = tokens(readable, a, b)
+    i = 0
+    while i < len(toks) and toks[i].low in LEAD_FILLERS:
+        i += 1
+    if i >= len(toks):
+        return None
+    if toks[i].low in QUESTION_STARTS and not any(
+        tuple(t.low for t in toks[i : i + len(c)]) == c for c in CUES
+    ):
+        return None  # "Why does this blow up?", "How do I …": a question, not a request
+    opened_new = i > 0 and toks[i - 1].low in NEW_REQUEST_OPENERS or toks[i].low in ("another",)
+    cue = False
+    for _ in range(3):  # "can you" "help me" "put together …"
+        for pattern in CUES:
+            if tuple(t.low for t in toks[i : i + len(pattern)]) == pattern:
+                i += len(pattern)
+                cue = True
+                while i < len(toks) and toks[i].low in ("please", "also", "just", "quickly"):
+                    i += 1
+                break
+        else:
+            break
+    noun_cue = False
+    if not cue:
+        for pattern in NOUN_CUES:
+            if tuple(t.low for t in toks[i : i + len(pattern)]) == pattern:
+                i += len(pattern)
+                noun_cue = True
+                break
+    if i >= len(toks):
+        return None
+    verb: str | None = None
+    had_verb = False
+    if not noun_cue and _is_verb_here(toks, i):
+        had_verb = True
+        verb = language.lemma(toks[i].low, "VERB")
+        i += 1
+        if i < len(toks) and toks[i].low in PARTICLES:
+            verb = PHRASAL.get((verb, toks[i].low), verb)
+            i += 1
+        if verb in EDIT_VERBS:
+            return None
+        if verb in WEAK_VERBS:
+            verb = None
+        if i < len(toks) and toks[i].low in ("me", "us", "him", "her", "them"):
+            i += 1  # "write me a note", "give her a quote"
+    elif not (cue or noun_cue or opened_new or fresh):
+        # a verbless clause after a reply is a correction ("Type hints please"); one
+        # further into a message is a detail or a list ("rye flour, wheat flour")
+        return None
+    words, j = _noun_phrase(toks, i)
+    if not words and verb and not language.can_be(verb, "NOUN"):
+        # "Summarise this for engineering", "Summarise for the dev team": the verb and
+        # its phrases, no object
+        while i < len(toks) and (toks[i].low in PRONOUN_WORDS or toks[i].low in DETERMINERS):
+            i += 1
+        if i < len(toks) and toks[i].low == "one":
+            i += 1
+        words_only: list[tuple[str, str, tuple[str, ...]]] = []
+        while i < len(toks) and toks[i].low in PREPOSITIONS and len(words_only) < 2:
+            pwords, i2 = _noun_phrase(toks, i + 1)
+            pwords = [t for t in pwords if not _proper(t, toks[0])]
+            if not pwords:
+                break
+            words_only.append((toks[i].low, _lemma(pwords[-1]), tuple(_lemma(t) for t in pwords)))
+            i = i2
+        span = message_span(readable, a, b)
+        return Request(
+            message=message, start=span[0], end=span[1], verb=verb, head="", phrases=words_only
+        )
+    if not words:
+        if (
+            verb
+            and language.can_be(verb, "NOUN")
+            and (i >= len(toks) or toks[i].low in REQUEST_TAILS)
+        ):
+            # "Reply please", "Help me reply": the verb names what is made
+            return Request(
+                message=message,
+                start=message_span(readable, a, b)[0],
+                end=message_span(readable, a, b)[1],
+                verb=None,
+                head=HEAD_SYNONYMS.get(verb, verb),
+                surface={verb: verb},
+            )
+        return None
+    # a verbless request is the noun phrase alone, or followed by its phrases and
+    # "please", "needed", "time", "again": "Rota for next week please"
+    if (
+        not had_verb
+        and not (cue or noun_cue)
+        and j < len(toks)
+        and toks[j].low not in PREPOSITIONS | REQUEST_TAILS
+    ):
+        return None
+    # a capitalised word inside the phrase is a name (a brand, a person): not part of the theme
+    first_tok = toks[0]
+    kept = [t for t in words if not _proper(t, first_tok)]
+    if not kept or kept[-1] is not words[-1]:
+        return None
+    head = _lemma(kept[-1])
+    mods = [_lemma(t) for t in kept[:-1]]
+    surface = {_lemma(t): t.low for t in kept}
+    phrases: list[tuple[str, str, tuple[str, ...]]] = []
+    while j < len(toks) and toks[j].low in PREPOSITIONS and len(phrases) < 2:
+        prep = toks[j].low
+        if (
+            prep == "in"
+            and j + 1 < len(toks)
+            and language.can_be(toks[j + 1].low, "ADJ")
+            and (j + 2 >= len(toks) or toks[j + 2].low in REQUEST_TAILS | PREPOSITIONS)
+        ):
+            return None  # "write dates in full", "put it in bold": how to write, not what
+        pwords, j2 = _noun_phrase(toks, j + 1)
+        pwords = [t for t in pwords if not _proper(t, first_tok)]
+        if not pwords:
+            break
+        if head in OF_HEADS and prep == "of" and not phrases:
+            head, mods = _lemma(pwords[-1]), [_lemma(t) for t in pwords[:-1]]
+        else:
+            # "to the refund request": the request is meta, the refund is what it is about
+            lemmas = tuple(_lemma(t) for t in pwords)
+            phrases.append((prep, lemmas[-1], lemmas))
+        for t in pwords:
+            surface.setdefault(_lemma(t), t.low)
+        j = j2
+    if head in META_HEADS or len(head) < 3 or not head.isalpha():
+        return None
+    return Request(
+        message=message,
+        start=message_span(readable, a, b)[0],
+        end=message_span(readable, a, b)[1],
+        verb=verb,
+        head=head,
+        mods=mods,
+        phrases=phrases,
+        surface=surface,
+    )
+
+
+def message_span(readable: str, a: int, b: int) -> tuple[int, int]:
+    """The clause's span without the white space around it."""
+    while a < b and readable[a].isspace():
+        a += 1
+    while b > a and (readable[b - 1].isspace() or readable[b - 1] in "'\u2019"):
+        b -= 1
+    return a, b
+
+
+def requests_of(message: Any) -> list[Request]:
+    readable = readable_text(message.text)
+    found = []
+    opener = not message.after_assistant
+    after_opener = False
+    for k, (a, b) in enumerate(clauses(readable)):
+        req = _request_in(message, readable, a, b, fresh=(k == 0 and opener) or after_opener)
+        if req is not None:
+            found.append(req)
+        # "Last thing, the allergen label …", "One more thing: …"
+        words = {t.low for t in tokens(readable, a, b)}
+        after_opener = bool(words) and words <= OPENER_CLAUSE_WORDS
+    return found
+
+
+def _message_nouns(message: Any) -> set[str]:
+    """Lemmas of the nouns of a message's readable text (names left out: a capitalised
+    word that does not open a sentence or a clause)."""
+    readable = readable_text(message.text)
+    out = set()
+    for t in tokens(readable):
+        before = readable[: t.start].rstrip()
+        opens = not before or before[-1] in ".!?:;\n"
+        if t.text[:1].isupper() and not opens:
+            continue
+        if _is_noun_word(t) and language.can_be(t.low, "NOUN"):
+            out.add(_lemma(t))
+    return out
+
+
+# --- themes -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Theme:
+    head: str  # "" for a theme anchored on a verb
+    verb: str = ""
+    qualifier: str = ""
+    kind: str = ""  # "", "mod", "phrase", "topic"
+    prep: str = ""
+    requests: dict[int, Request] = field(default_factory=dict)  # conversation -> request
+    coherence: float = 0.0
+    compound: bool = False  # a topic the requests also use as a modifier ("refund reply")
 
     @property
-    def score(self) -> tuple[int, int, int, int]:
-        content = sum(1 for w in self.phrase if is_content(w))
-        return (len(self.hits), len(self.users), content, len(self.phrase))
+    def people(self) -> int:
+        return len({r.message.principal_id for r in self.requests.values()})
 
 
-def _name_words(known_names: Any) -> set[str]:
-    words: set[str] = set()
-    for name in known_names or ():
-        words.update(t.norm for t in tokenize(str(name)) if len(t.norm) > 1)
-    return words
+def _theme_requests(
+    reqs: list[Request], test, topics: dict[int, set[str]] | None = None
+) -> dict[int, Request]:
+    out: dict[int, Request] = {}
+    for r in reqs:
+        if test(r):
+            out.setdefault(r.message.conversation_id, r)
+    return out
 
 
-def mine_phrases(
-    messages: list[ReadMessage],
-    tokens: dict[int, list[Token]],
+def _qualifier_ok(word: str) -> bool:
+    """A noun a theme may be about: a word, not a pronoun, not an adjective ("in full")."""
+    return (
+        word.isalpha()
+        and len(word) >= 3
+        and word not in PRONOUN_WORDS
+        and word not in DETERMINERS
+        and word not in STOP_WORDS
+        and not language.can_be(word, "ADJ")
+    )
+
+
+def find_themes(
+    requests: list[Request],
+    vectors: dict[int, Any],
     *,
     min_conversations: int,
     min_users: int | None,
-    banned_words: set[str],
-) -> list[Candidate]:
-    """Phrases (2..8 words, at least two content words, starting and ending on a content
-    word) found word for word in ``min_conversations`` conversations, best first."""
-    found: dict[tuple[str, ...], Candidate] = {}
-    for message in messages:
-        words = [t.norm for t in tokens[message.id]]
-        seen_here: set[tuple[str, ...]] = set()
-        for i in range(len(words)):
-            if not is_content(words[i]) or words[i] in banned_words:
-                continue
-            for n in range(MIN_PHRASE_WORDS, MAX_PHRASE_WORDS + 1):
-                if i + n > len(words):
-                    break
-                phrase = tuple(words[i : i + n])
-                last = phrase[-1]
-                if last in banned_words or any(w in PRONOUNS for w in phrase):
-                    break
-                if not is_content(last) or sum(1 for w in phrase if is_content(w)) < 2:
-                    continue
-                if phrase in seen_here:
-                    continue
-                seen_here.add(phrase)
-                cand = found.setdefault(phrase, Candidate(phrase=phrase, hits={}, users=set()))
-                if message.conversation_id not in cand.hits:
-                    cand.hits[message.conversation_id] = (message, i)
-                    cand.users.add(message.principal_id)
-    eligible = [
-        c
-        for c in found.values()
-        if len(c.hits) >= min_conversations and (min_users is None or len(c.users) >= min_users)
-    ]
-    eligible.sort(key=lambda c: c.score, reverse=True)
-    # a phrase inside a longer one with the same conversations adds nothing
-    kept: list[Candidate] = []
-    for cand in eligible:
-        if any(set(cand.hits) <= set(k.hits) and _contains(k.phrase, cand.phrase) for k in kept):
+) -> list[Theme]:
+    """Themes that recur in enough conversations, most recurrent and coherent first."""
+    by_head: dict[str, list[Request]] = defaultdict(list)
+    by_verb: dict[str, list[Request]] = defaultdict(list)
+    for r in requests:
+        if r.head:
+            by_head[r.head].append(r)
+        if r.verb:
+            by_verb[r.verb].append(r)
+    nouns = {r.message.id: _message_nouns(r.message) for r in requests}
+    as_modifier = {m for r in requests for m in r.mods} | {
+        w for r in requests for p in r.phrases for w in p[2][:-1]
+    }
+    themes: list[Theme] = []
+    for head, reqs in by_head.items():
+        convs = {r.message.conversation_id for r in reqs}
+        if len(convs) < min_conversations:
             continue
-        kept.append(cand)
+        options: list[Theme] = []
+        if head not in GENERIC_HEADS:
+            options.append(Theme(head=head, requests=_theme_requests(reqs, lambda r: True)))
+        mods = Counter(m for r in reqs for m in set(r.mods))
+        for mod in mods:
+            if mod in PEOPLE_WORDS or mod in STOP_WORDS or mod == head:
+                continue
+            options.append(
+                Theme(
+                    head=head,
+                    qualifier=mod,
+                    kind="mod",
+                    requests=_theme_requests(reqs, lambda r, m=mod: m in r.mods),
+                )
+            )
+        seen_phrases: set[tuple[str, str]] = set()
+        for prep, noun, lemmas in (p for r in reqs for p in r.phrases):
+            if noun in META_HEADS and len(lemmas) > 1:
+                noun = lemmas[-2]  # "to the refund request": about refunds
+            if noun in NON_TOPICS or noun == head or (prep, noun) in seen_phrases:
+                continue
+            if not _qualifier_ok(noun):
+                continue
+            seen_phrases.add((prep, noun))
+            options.append(
+                Theme(
+                    head=head,
+                    qualifier=noun,
+                    kind="phrase",
+                    prep=prep,
+                    requests=_theme_requests(
+                        reqs,
+                        lambda r, n=noun: n in r.mods or any(n in p[2] for p in r.phrases),
+                    ),
+                )
+            )
+        if reqs:
+            topic_counts = Counter(t for r in reqs for t in nouns[r.message.id])
+            verbs_here = {r.verb for r in reqs if r.verb}
+            for topic in topic_counts:
+                if topic in NON_TOPICS or topic == head or topic in GENERIC_HEADS:
+                    continue
+                if topic in verbs_here or not _qualifier_ok(topic):
+                    continue  # "Reviews diffs about reviews"
+                options.append(
+                    Theme(
+                        head=head,
+                        qualifier=topic,
+                        kind="topic",
+                        compound=topic in as_modifier,
+                        requests=_theme_requests(reqs, lambda r, t=topic: t in nouns[r.message.id]),
+                    )
+                )
+        for theme in options:
+            _weigh(theme, vectors)
+            if len(theme.requests) < min_conversations:
+                continue
+            if min_users is not None and theme.people < min_users:
+                continue
+            if theme.coherence < MIN_COHERENCE:
+                continue
+            themes.append(theme)
+    # a verb and a phrase noun, whatever the object: "summarise … for engineering"
+    for verb, reqs in by_verb.items():
+        if len({r.message.conversation_id for r in reqs}) < min_conversations:
+            continue
+        if not any(r.head for r in reqs):
+            continue  # nothing names what is made
+        preps = Counter((p[1], p[0]) for r in reqs for p in r.phrases)
+        for noun in {p[1] for r in reqs for p in r.phrases}:
+            if noun in NON_TOPICS or not _qualifier_ok(noun):
+                continue
+            prep = max((n, p) for (q, p), n in preps.items() if q == noun)[1]
+            theme = Theme(
+                head="",
+                verb=verb,
+                qualifier=noun,
+                kind="verb",
+                prep=prep,
+                requests=_theme_requests(reqs, lambda r, n=noun: any(x[1] == n for x in r.phrases)),
+            )
+            _weigh(theme, vectors)
+            if len(theme.requests) < min_conversations:
+                continue
+            if min_users is not None and theme.people < min_users:
+                continue
+            if theme.coherence < MIN_COHERENCE or not any(r.head for r in theme.requests.values()):
+                continue
+            themes.append(theme)
+    # at equal recurrence a named theme beats a bare head ("cake quotes" over "quotes")
+    kind_rank = {"mod": 3, "phrase": 2, "verb": 2, "topic": 1, "": 0}
+    themes.sort(
+        key=lambda t: (len(t.requests), t.people, kind_rank[t.kind], round(t.coherence, 2)),
+        reverse=True,
+    )
+    # one group of requests is one theme: a later theme of the same head over mostly the
+    # same conversations names the same work again ("posts about loaves")
+    kept: list[Theme] = []
+    for theme in themes:
+        mine = set(theme.requests)
+        if any(
+            (k.head, k.verb) == (theme.head, theme.verb)
+            and len(mine & set(k.requests)) * 2 >= len(mine)
+            for k in kept
+        ):
+            continue
+        kept.append(theme)
     return kept
 
 
-def _contains(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
+def _weigh(theme: Theme, vectors: dict[int, Any]) -> None:
+    """Drop the messages far from the others in meaning; record the coherence."""
+    import numpy as np
+
+    reqs = list(theme.requests.items())
+    if len(reqs) < 2:
+        theme.coherence = 1.0
+        return
+    mat = np.vstack([vectors[r.message.id] for _, r in reqs])
+    sims = mat @ mat.T
+    n = len(reqs)
+    mean = (sims.sum(axis=1) - np.diag(sims)) / (n - 1)
+    keep = [k for k in range(n) if mean[k] >= OUTLIER]
+    theme.requests = {reqs[k][0]: reqs[k][1] for k in keep}
+    if len(keep) >= 2:
+        sub = sims[np.ix_(keep, keep)]
+        theme.coherence = float((sub.sum() - np.trace(sub)) / (len(keep) * (len(keep) - 1)))
+    else:
+        theme.coherence = 0.0
+
+
+def sentence_for(theme: Theme) -> str:
+    """Third person, plural, no article: "Drafts replies to refund requests."."""
+    reqs = list(theme.requests.values())
+    verbs = Counter(r.verb for r in reqs if r.verb)
+    verb = verbs.most_common(1)[0][0] if verbs else DEFAULT_VERB
+    surface: dict[str, str] = {}
+    for r in reqs:
+        for k, v in r.surface.items():
+            surface.setdefault(k, v)
+    if theme.kind == "verb":
+        heads = Counter(r.head for r in reqs if r.head)
+        head_lemma = heads.most_common(1)[0][0]
+        verb = theme.verb
+    else:
+        head_lemma = theme.head
+    head = language.plural(surface.get(head_lemma, head_lemma))
+    if theme.kind == "verb":
+        noun = surface.get(theme.qualifier, theme.qualifier)
+        noun = noun if noun.endswith("ing") else language.plural(noun)
+        obj = f"{head} {theme.prep} {noun}"
+    elif theme.kind == "mod":
+        obj = f"{surface.get(theme.qualifier, theme.qualifier)} {head}"
+    elif theme.kind == "phrase":
+        # the phrase as most often written around the noun: "to refund requests"
+        forms = Counter(
+            p[2][p[2].index(theme.qualifier) :]
+            for r in reqs
+            for p in r.phrases
+            if p[0] == theme.prep and theme.qualifier in p[2]
+        )
+        lemmas = forms.most_common(1)[0][0] if forms else (theme.qualifier,)
+        words = [surface.get(w, w) for w in lemmas]
+        if not words[-1].endswith("ing"):
+            words[-1] = language.plural(words[-1])
+        obj = f"{head} {theme.prep} {' '.join(words)}"
+    elif theme.kind == "topic":
+        noun = surface.get(theme.qualifier, theme.qualifier)
+        if theme.compound:  # "refund replies": the person writes it that way somewhere
+            obj = f"{noun} {head}"
+        else:
+            obj = f"{head} about {noun if noun.endswith('ing') else language.plural(noun)}"
+    else:
+        mods = Counter(m for r in reqs for m in set(r.mods))
+        best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
+        obj = " ".join([surface.get(m, m) for m in best] + [head])
+    if " " not in obj:
+        obj = f"the {obj}"  # "Prepares the rotas.": a kind of work, not a bare noun
+    text = f"{language.third_person(verb)} {obj}"
+    return text[:1].upper() + text[1:] + "."
+
+
+# --- quotes -------------------------------------------------------------------------------------
+
+
+def _unclean(text: str, tok: Tok, banned: set[str]) -> bool:
+    """A word a quote must not hold: a known name (any case), a capitalised word that is
+    no English word and does not open its sentence (a person, a place), a run of seven
+    or more digits (a phone or an account number)."""
+    from learning.policy import CAPITALISED_OK
+
+    if tok.low in banned:
+        return True
+    if sum(ch.isdigit() for ch in tok.text) >= 7:
+        return True
+    before = text[: tok.start].rstrip()
+    opens = not before or before[-1] in ".!?:;\n"
+    return (
+        tok.text[:1].isupper()
+        and not tok.text.isupper()
+        and not opens
+        and tok.low not in CAPITALISED_OK
+        and not language.is_english_word(tok.low)
+    )
+
+
+def quote_for(
+    message: Any, start: int, end: int, banned: set[str], *, keep: frozenset[str] = frozenset()
+) -> str | None:
+    """A verbatim quote from the clause ``[start:end]`` of the message: the clause as
+    written (fillers off its start), widened past its end when shorter than four words,
+    and cut around any word a quote must not hold (``_unclean``), keeping the longest
+    clean part that holds a word of ``keep`` (lemmas of the theme). None when no clean
+    part of four words or more is there."""
+    from learning.policy import _contact
+
+    text = message.text
+    readable = readable_text(text)
+    toks = tokens(text, start, end)
+    if len(toks) < QUOTE_MIN_WORDS:
+        # too short to judge ("Weekend post!"): on into what follows, to that clause's end
+        more = tokens(text, start)[:12]
+        toks = more[:QUOTE_MIN_WORDS]
+        if len(toks) == QUOTE_MIN_WORDS:
+            edge = _CLAUSE_EDGE.search(readable, toks[-1].end)
+            limit = edge.start() if edge else len(text)
+            toks = [t for t in more if t.end <= limit] or toks
+    segments: list[list[Tok]] = [[]]
+    for t in toks:
+        if readable[t.start : t.end] != t.text or _unclean(text, t, banned):
+            segments.append([])  # blanked code, or a word a quote must not hold
+        else:
+            segments[-1].append(t)
+    best: list[Tok] = []
+    for seg in segments:
+        while seg and seg[0].low in LEAD_FILLERS and len(seg) > QUOTE_MIN_WORDS:
+            seg = seg[1:]
+        while seg and seg[-1].low in STOP_WORDS and len(seg) > QUOTE_MIN_WORDS:
+            seg = seg[:-1]
+        if len(seg) < QUOTE_MIN_WORDS:
+            continue
+        holds = any(_lemma(t) in keep or t.low in keep for t in seg)
+        if (holds, len(seg)) > (
+            any(_lemma(t) in keep or t.low in keep for t in best),
+            len(best),
+        ):
+            best = seg
+    if len(best) < QUOTE_MIN_WORDS:
+        return None
+    best = best[:QUOTE_MAX_WORDS]
+    quote = text[best[0].start : best[-1].end]
+    return None if _contact(quote) else quote
+
+
+def _name_words(known_names: Any) -> set[str]:
+    out: set[str] = set()
+    for name in known_names or ():
+        out.update(t.low for t in tokens(str(name)) if len(t.low) > 1)
+    return out
+
+
+# --- standing rules -------------------------------------------------------------------------------
+
+
+@dataclass
+class Correction:
+    message: Any
+    start: int
+    end: int
+    lemmas: list[str]  # lemma per word of the clause
+    toks: list[Tok]
+
+
+def corrections_of(message: Any, asked: frozenset[str] = frozenset()) -> list[Correction]:
+    """The clauses of a correction message; a clause asking for a piece of work (a verb
+    of work and its object, or a kind of work people also ask for in their opening
+    messages: ``asked``) is a new request ("Also write pytest tests for …"), not a
+    correction."""
+    readable = readable_text(message.text)
+    out = []
+    for a, b in clauses(readable):
+        request = _request_in(message, readable, a, b, fresh=False)
+        if request is not None and request.head and (request.verb or request.head in asked):
+            continue  # a verb of work and what it makes: a new request
+        a, b = message_span(readable, a, b)
+        toks = tokens(message.text, a, b)
+        if len(toks) < 2 or "  " in readable[a:b]:
+            continue
+        lemmas = [
+            language.lemma(t.low, "NOUN") if language.can_be(t.low, "NOUN") else t.low for t in toks
+        ]
+        out.append(Correction(message=message, start=a, end=b, lemmas=lemmas, toks=toks))
+    return out
+
+
+def _content(word: str) -> bool:
+    return word not in STOP_WORDS and word not in RULE_FILLER and len(word) > 1 and word.isalpha()
+
+
+def recurring_instructions(
+    corrections: list[Correction], *, min_conversations: int, min_users: int | None
+) -> list[tuple[tuple[str, ...], dict[int, tuple[Correction, int]]]]:
+    """Lemma sequences (2..6 words, two content words, content at both ends) found in
+    ``min_conversations`` conversations, longest-supported first."""
+    found: dict[tuple[str, ...], dict[int, tuple[Correction, int]]] = defaultdict(dict)
+    for c in corrections:
+        ws = c.lemmas
+        for i in range(len(ws)):
+            if not _content(ws[i]):
+                continue
+            for n in range(2, 7):
+                if i + n > len(ws):
+                    break
+                phrase = tuple(ws[i : i + n])
+                if not _content(phrase[-1]) or sum(_content(w) for w in phrase) < 2:
+                    continue
+                found[phrase].setdefault(c.message.conversation_id, (c, i))
+    out = []
+    for phrase, hits in found.items():
+        if len(hits) < min_conversations:
+            continue
+        if (
+            min_users is not None
+            and len({c.message.principal_id for c, _ in hits.values()}) < min_users
+        ):
+            continue
+        out.append((phrase, hits))
+    # the instruction the most conversations give first; each said as fully as most of
+    # them say it ("ticket number" -> "ticket number in the subject")
+    out.sort(key=lambda x: (len(x[1]), sum(_content(w) for w in x[0]), len(x[0])), reverse=True)
+    fuller = []
+    for phrase, hits in out:
+        longer = [
+            (p, h)
+            for p, h in out
+            if len(p) > len(phrase) and _inside(p, phrase) and len(h) * 5 >= len(hits) * 3
+        ]
+        if longer:
+            phrase, hits = max(longer, key=lambda x: (sum(_content(w) for w in x[0]), len(x[1])))
+        fuller.append((phrase, hits))
+    out = list(dict((p, (p, h)) for p, h in fuller).values())
+    # one instruction, one candidate: a phrase over mostly the same conversations that
+    # shares a word with a better one says the same thing ("ticket number", "subject line")
+    kept: list[tuple[tuple[str, ...], dict[int, tuple[Correction, int]]]] = []
+    for phrase, hits in out:
+        mine = set(hits)
+        if any(
+            len(mine & set(h)) * 2 >= len(mine) and set(p) & set(phrase) - STOP_WORDS
+            for p, h in kept
+        ):
+            continue
+        kept.append((phrase, hits))
+    return kept
+
+
+def _inside(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
     n = len(shorter)
     return any(longer[i : i + n] == shorter for i in range(len(longer) - n + 1))
 
 
-def _clause_start(text: str, toks: list[Token], index: int) -> int:
-    """Index of the first token of the clause holding token ``index``."""
-    while index > 0 and not _CLAUSE_BREAK.search(text[toks[index - 1].end : toks[index].start]):
-        index -= 1
-    return index
+def _variant(c: Correction) -> list[Tok]:
+    """The instruction of a correction clause: fillers off both ends."""
+    toks = list(c.toks)
+    while toks and toks[0].low in RULE_FILLER:
+        toks = toks[1:]
+    while toks and toks[-1].low in RULE_TAIL_FILLER:
+        toks = toks[:-1]
+    return toks
 
 
-def _clause_end(text: str, toks: list[Token], index: int) -> int:
-    while index + 1 < len(toks) and not _CLAUSE_BREAK.search(
-        text[toks[index].end : toks[index + 1].start]
-    ):
-        index += 1
-    return index
+def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
+    """The clearest wording of the instruction: verb first, no pronoun, shortest;
+    a verbless one ("British spelling") gets "Use" in front."""
+    from learning.policy import CAPITALISED_OK
 
-
-def quote_for(message: Any, toks: list[Token], start: int, n: int) -> str:
-    """A verbatim piece of the message: the phrase, widened inside its clause (then
-    beyond it) to at least four words; it starts and ends on word boundaries."""
-    a, b = start, start + n - 1
-    lo, hi = _clause_start(message.text, toks, a), _clause_end(message.text, toks, b)
-    while b - a + 1 < QUOTE_MIN_WORDS and (a > lo or b < hi):
-        if a > lo:
-            a -= 1
-        else:
-            b += 1
-    while b - a + 1 < QUOTE_MIN_WORDS and (a > 0 or b < len(toks) - 1):
-        if b < len(toks) - 1:
-            b += 1
-        else:
-            a -= 1
-    return message.text[toks[a].start : toks[b].end]
-
-
-def _evidence(cand: Candidate, tokens: dict[int, list[Token]]) -> list[dict[str, Any]]:
-    evidence = []
-    for message, index in list(cand.hits.values())[:MAX_QUOTES]:
-        quote = quote_for(message, tokens[message.id], index, len(cand.phrase))
-        evidence.append({"quote": quote, "conversation": message.conversation_label})
-    return evidence
-
-
-TRAILING_PREPOSITIONS = frozenset({"for", "on", "about", "of", "with", "from"})
-
-
-def sentence_for(cand: Candidate, tokens: dict[int, list[Token]]) -> str:
-    """'Handles recurring requests to <verb phrase>.' or '... about <noun phrase>.'"""
-    words = list(cand.phrase)
-    for i, word in enumerate(words):
-        if word in DETERMINER_SWAP:
-            swap = DETERMINER_SWAP[word]
-            if swap == "a" and i + 1 < len(words) and words[i + 1][:1] in "aeiou":
-                swap = "an"
-            words[i] = swap
-    verbish = 0
-    for message, index in cand.hits.values():
-        toks = tokens[message.id]
-        if (
-            index == 0
-            or _clause_start(message.text, toks, index) == index
-            or toks[index - 1].norm in VERB_CUES
+    variants = []
+    for c, _ in hits.values():
+        toks = _variant(c)
+        if len(toks) < 2:
+            continue
+        words = [
+            t.text
+            if t.text.isupper() or (t.text[:1].isupper() and (k or t.low in CAPITALISED_OK))
+            else t.low
+            for k, t in enumerate(toks)
+        ]
+        verb_first = _is_verb_here(toks, 0)
+        if not verb_first and (
+            len(toks) > 5 or any(t.low in ("but", "and", "if", "because", "so") for t in toks)
         ):
-            verbish += 1
-    # "... update for claim" (a claim number followed in every message) reads as a
-    # kind of work once the bare noun after the preposition is plural: "for claims"
-    if (
-        len(words) >= 3
-        and words[-2] in TRAILING_PREPOSITIONS
-        and words[-1].isalpha()
-        and not words[-1].endswith("s")
-    ):
-        words[-1] += "s"
-    link = "to" if verbish * 2 > len(cand.hits) else "about"
-    return f"Handles recurring requests {link} {' '.join(words)}."
+            continue  # no instruction: "same as last week but …"
+        pronouns = sum(1 for t in toks if t.low in PRONOUN_WORDS)
+        variants.append((not verb_first, pronouns, len(words), " ".join(words)))
+    if not variants:
+        return None
+    variants.sort()
+    not_verb_first, _, _, text = variants[0]
+    if not_verb_first:
+        text = "use " + text
+    return text[:1].upper() + text[1:] + "."
 
 
-def rule_for(cand: Candidate, tokens: dict[int, list[Token]]) -> str:
-    """The correction as an imperative: the clause that holds the phrase, fillers off."""
-    variants: Counter[str] = Counter()
-    for message, index in cand.hits.values():
-        toks = tokens[message.id]
-        start = _clause_start(message.text, toks, index)
-        words = [t.norm for t in toks[start : index + len(cand.phrase)]]
-        while words and words[0] in RULE_FILLER and len(words) > len(cand.phrase):
-            words.pop(0)
-        variants[" ".join(words)] += 1
-    # the most common wording; among equals the one that says most (a verb in front)
-    best = max(
-        variants.items(), key=lambda kv: (kv[1], len(kv[0].split()) > len(cand.phrase), -len(kv[0]))
-    )[0]
-    return best[:1].upper() + best[1:] + "."
+# --- the proposer -----------------------------------------------------------------------------------
 
 
 class LocalProposer:
     name = "local"
 
-    def __init__(self, *, threshold: float = CLUSTER_THRESHOLD) -> None:
-        self.threshold = threshold
-
-    # -- helpers -------------------------------------------------------------
-    def _vectors(self, messages: list[ReadMessage], result: ProposerResult):
-        import numpy as np
-
+    def _vectors(self, messages: list[ReadMessage], result: ProposerResult) -> dict[int, Any]:
         from memory.embeddings import encode, vectors_for_messages
 
         stored = vectors_for_messages([m.id for m in messages])
@@ -470,91 +1325,8 @@ class LocalProposer:
             )
             for message, vector in zip(missing, encode([m.text for m in missing]), strict=True):
                 stored[message.id] = vector
-        return np.vstack([stored[m.id] for m in messages]) if messages else np.zeros((0, 384))
+        return stored
 
-    def _clusters(self, messages: list[ReadMessage], matrix) -> list[list[ReadMessage]]:
-        """Greedy: the message with the most neighbours (in other conversations) and
-        those neighbours form a group; repeat on the rest. Biggest spread first."""
-        import numpy as np
-
-        if not messages:
-            return []
-        sims = matrix @ matrix.T
-        close = sims >= self.threshold
-        left = np.ones(len(messages), dtype=bool)
-        clusters: list[list[ReadMessage]] = []
-        while left.any():
-            counts = (close & left[None, :]).sum(axis=1) * left
-            seed = int(np.argmax(counts))
-            members = np.flatnonzero(close[seed] & left)
-            if len(members) == 0:
-                members = np.array([seed])
-            left[members] = False
-            clusters.append([messages[i] for i in members])
-        clusters.sort(key=lambda c: len({m.conversation_id for m in c}), reverse=True)
-        return clusters
-
-    def _refusal(
-        self, kind: str, text: str, persona: dict[str, Any], corpus: ReviewCorpus
-    ) -> str | None:
-        from learning import policy
-
-        names: set[str] = getattr(corpus, "known_names", set())
-        if kind == "rule":
-            return policy.rule_refusal(rule=text, persona=persona, known_names=names)
-        return policy.sentence_refusal(
-            sentence=text, field="goals", persona=persona, known_names=names
-        )
-
-    def _pick(
-        self,
-        kind: str,
-        groups: list[list[ReadMessage]],
-        *,
-        corpus: ReviewCorpus,
-        persona: dict[str, Any],
-        min_conversations: int,
-        min_users: int | None,
-        avoid: frozenset[str],
-        result: ProposerResult,
-    ) -> dict[str, Any] | None:
-        from learning.policy import content_key
-
-        banned = _name_words(getattr(corpus, "known_names", set()))
-        tokens = {m.id: tokenize(m.text) for group in groups for m in group}
-        tried: set[str] = set()
-        refusals: list[str] = []
-        for group in groups:
-            if len({m.conversation_id for m in group}) < min_conversations:
-                continue
-            for cand in mine_phrases(
-                group,
-                tokens,
-                min_conversations=min_conversations,
-                min_users=min_users,
-                banned_words=banned,
-            )[:25]:
-                text = rule_for(cand, tokens) if kind == "rule" else sentence_for(cand, tokens)
-                key = content_key(text)
-                if key in tried:
-                    continue
-                tried.add(key)
-                if key in avoid:
-                    refusals.append(f"{text!r} was turned down or undone before")
-                    continue
-                refusal = self._refusal(kind, text, persona, corpus)
-                if refusal:
-                    refusals.append(f"{text!r}: {refusal}")
-                    continue
-                evidence = _evidence(cand, tokens)
-                if kind == "rule":
-                    return {"rule": text, "evidence": evidence}
-                return {"field": "goals", "sentence": text, "evidence": evidence}
-        if refusals:
-            result.notes.append("Candidates left out: " + "; ".join(refusals[:5]))
-        return None
-
-    # -- the interface -----------------------------------------------------------
     def propose_sentence(
         self,
         corpus: ReviewCorpus,
@@ -563,24 +1335,78 @@ class LocalProposer:
         *,
         avoid=frozenset(),
     ) -> ProposerResult:
+        from learning import policy
+
         result = ProposerResult(calls=1)
-        messages = list(corpus.messages)
-        matrix = self._vectors(messages, result)
-        groups = self._clusters(messages, matrix)
-        # the whole corpus last: a pattern the clustering split is still found
-        groups.append(messages)
+        result.data = {"field": None, "sentence": "", "evidence": []}
+        names: set[str] = getattr(corpus, "known_names", set())
+        banned = _name_words(names)
+        requests = [r for m in corpus.messages for r in requests_of(m)]
+        # after a reply, a request counts when it asks for work people also ask for in
+        # opening messages ("Also a quote for …"); otherwise it edits the draft at hand
+        # ("please write dates in full")
+        opening = {r.head or r.verb for r in requests if not r.message.after_assistant}
+        requests = [
+            r for r in requests if not r.message.after_assistant or (r.head or r.verb) in opening
+        ]
+        if not requests:
+            return result
+        vectors = self._vectors(list({r.message.id: r.message for r in requests}.values()), result)
         min_users = settings.min_users if settings.across_users else None
-        data = self._pick(
-            "sentence",
-            groups,
-            corpus=corpus,
-            persona=persona,
+        themes = find_themes(
+            requests,
+            vectors,
             min_conversations=settings.min_conversations,
             min_users=min_users,
-            avoid=avoid,
-            result=result,
         )
-        result.data = data or {"field": None, "sentence": "", "evidence": []}
+        left_out: list[str] = []
+        tried: set[str] = set()
+        covered = content_words(
+            " ".join(str(persona.get(f) or "") for f in ("goals", "background"))
+        )
+        for theme in themes[:MAX_CANDIDATES]:
+            text = sentence_for(theme)
+            if content_words(text.split(" ", 1)[1]) <= covered:
+                left_out.append(f"{text!r}: the persona says this already in other words")
+                continue
+            key = policy.content_key(text)
+            if key in tried:
+                continue
+            tried.add(key)
+            if key in avoid:
+                left_out.append(f"{text!r} was turned down, undone or is in the persona")
+                continue
+            refusal = policy.sentence_refusal(
+                sentence=text, field="goals", persona=persona, known_names=names
+            )
+            if refusal:
+                left_out.append(f"{text!r}: {refusal}")
+                continue
+            keep = frozenset(w for w in (theme.head, theme.qualifier, theme.verb) if w) | frozenset(
+                t.low for t in tokens(text)
+            )
+            evidence = []
+            words_of_text = content_words(text)
+            for req in theme.requests.values():
+                quote = quote_for(req.message, req.start, req.end, banned, keep=keep)
+                if quote and content_words(quote) & words_of_text:
+                    evidence.append(
+                        {"quote": quote, "conversation": req.message.conversation_label}
+                    )
+            people = {
+                r.message.principal_id
+                for r in theme.requests.values()
+                if quote_for(r.message, r.start, r.end, banned, keep=keep)
+            }
+            if len(evidence) < settings.min_conversations or (
+                min_users is not None and len(people) < min_users
+            ):
+                left_out.append(f"{text!r}: too few conversations with a clean quote")
+                continue
+            result.data = {"field": "goals", "sentence": text, "evidence": evidence[:MAX_QUOTES]}
+            break
+        if left_out:
+            result.notes.append("Candidates left out: " + "; ".join(left_out[:5]))
         return result
 
     def propose_rule(
@@ -591,18 +1417,66 @@ class LocalProposer:
         *,
         avoid=frozenset(),
     ) -> ProposerResult:
+        from learning import policy
+
         result = ProposerResult(calls=1)
-        corrections = [m for m in corpus.messages if m.after_assistant]
-        min_users = settings.min_users if settings.across_users else None
-        data = self._pick(
-            "rule",
-            [corrections],
-            corpus=corpus,
-            persona=persona,
-            min_conversations=settings.min_corrections,
-            min_users=min_users,
-            avoid=avoid,
-            result=result,
+        result.data = {"rule": None, "evidence": []}
+        names: set[str] = getattr(corpus, "known_names", set())
+        banned = _name_words(names)
+        asked = frozenset(
+            r.head for m in corpus.messages if not m.after_assistant for r in requests_of(m)
         )
-        result.data = data or {"rule": None, "evidence": []}
+        corrections = [
+            c for m in corpus.messages if m.after_assistant for c in corrections_of(m, asked)
+        ]
+        rules_now = [content_words(x) for x in persona.get("standing_rules") or []]
+        min_users = settings.min_users if settings.across_users else None
+        left_out: list[str] = []
+        tried: set[str] = set()
+        for _phrase, hits in recurring_instructions(
+            corrections, min_conversations=settings.min_corrections, min_users=min_users
+        )[:MAX_CANDIDATES]:
+            text = rule_for(hits)
+            if not text:
+                continue
+            if any(content_words(text) <= have for have in rules_now):
+                left_out.append(f"{text!r}: the persona holds this rule already in other words")
+                continue
+            key = policy.content_key(text)
+            if key in tried:
+                continue
+            tried.add(key)
+            if key in avoid:
+                left_out.append(f"{text!r} was turned down, undone or is in the persona")
+                continue
+            refusal = policy.rule_refusal(rule=text, persona=persona, known_names=names)
+            if refusal:
+                left_out.append(f"{text!r}: {refusal}")
+                continue
+            evidence, quoted = [], []
+            for c, _ in hits.values():
+                toks = _variant(c)
+                if not toks:
+                    continue
+                quote = quote_for(
+                    c.message, toks[0].start, toks[-1].end, banned, keep=frozenset(_phrase)
+                )
+                if quote and content_words(quote) & content_words(text):
+                    evidence.append({"quote": quote, "conversation": c.message.conversation_label})
+                    begin = c.message.text.find(quote, c.start - 1 if c.start else 0)
+                    quoted.append((c.message.text, begin, begin + len(quote)))
+            people = {c.message.principal_id for c, _ in hits.values()}
+            if len(evidence) < settings.min_corrections or (
+                min_users is not None and len(people) < min_users
+            ):
+                left_out.append(f"{text!r}: too few conversations with a clean quote")
+                continue
+            disagree = policy.corrections_disagree(rule=text, quoted=quoted)
+            if disagree:
+                left_out.append(f"{text!r}: {disagree}")
+                continue
+            result.data = {"rule": text, "evidence": evidence[:MAX_QUOTES]}
+            break
+        if left_out:
+            result.notes.append("Candidates left out: " + "; ".join(left_out[:5]))
         return result

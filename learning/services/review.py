@@ -173,6 +173,9 @@ def review_run(
     )
     if not running:
         return review
+    # the caller's Agent may be stale (a decision since it was loaded moved the head
+    # version): the review reads and proposes against the persona as it is now
+    agent.refresh_from_db()
     # "Review the whole history" queued from a page carries its flag on the record too
     whole_history = whole_history or bool((review.details or {}).get("whole_history"))
     started = time.perf_counter()
@@ -592,6 +595,19 @@ def _run_rule(
         )
     if not refusal and not verification.ok:
         refusal = verification.reason
+    if not refusal:
+        texts = {m.id: m.text for m in corpus.messages}
+        refusal = (
+            policy.corrections_disagree(
+                rule=text,
+                quoted=[
+                    (texts[v.message_id], v.start, v.end)
+                    for v in verification.verdicts
+                    if v.ok and v.message_id in texts and v.start is not None and v.end is not None
+                ],
+            )
+            or ""
+        )
     if not refusal:
         refusal = _shared_evidence_refusal(
             agent=agent, evidence=verification.evidence, other=Proposal.Kind.SENTENCE

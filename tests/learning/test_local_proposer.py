@@ -1,5 +1,5 @@
-"""The local proposer's mining, on hand-made corpora (the real embeddings are exercised
-by test_acceptance on seed_demo)."""
+"""The local proposer on hand-made corpora: requests, themes, sentences, quotes, rules
+(the real embeddings are exercised by test_acceptance on seed_demo)."""
 
 from __future__ import annotations
 
@@ -7,15 +7,13 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 
 from learning.proposers.local import (
     LocalProposer,
-    mine_phrases,
+    find_themes,
     quote_for,
-    rule_for,
+    requests_of,
     sentence_for,
-    tokenize,
 )
 from memory.verification import ReadMessage, ReviewCorpus, verify_quotes
 
@@ -55,132 +53,90 @@ def settings(**kw):
 
 WORK = [
     (1, "Could you price this wholesale order for the cafe: forty mugs?", False),
-    (1, "Please price this wholesale order, sixty bowls in speckled glaze.", False),
-    (2, "I need to price this wholesale order of twelve planters.", False),
+    (1, "Please price the wholesale order, sixty bowls in speckled glaze.", False),
+    (2, "I need you to price a wholesale order of twelve planters.", False),
     (2, "Morning! Can you check the kiln firing schedule for Friday?", False),
     (1, "Write dates in full, please — not 04/03.", True),
     (2, "No, please write dates in full in every update.", True),
 ]
+SENTENCE = "Prices wholesale orders."
 
 
-def tokens_of(corpus):
-    return {m.id: tokenize(m.text) for m in corpus.messages}
+def same_vectors(corpus):
+    return {m.id: np.ones(4) / 2 for m in corpus.messages}
 
 
-def test_mining_finds_the_phrase_that_recurs_across_conversations():
+def test_requests_carry_verb_object_and_modifier():
     corpus = corpus_of(WORK)
-    best = mine_phrases(
-        corpus.messages, tokens_of(corpus), min_conversations=3, min_users=None, banned_words=set()
-    )[0]
-    assert best.phrase == ("price", "this", "wholesale", "order")
-    assert sorted(best.hits) == [100, 101, 102]
-    assert (
-        sentence_for(best, tokens_of(corpus))
-        == "Handles recurring requests to price a wholesale order."
-    )
+    found = [r for m in corpus.messages for r in requests_of(m)]
+    orders = [r for r in found if r.head == "order"]
+    assert [(r.verb, r.mods) for r in orders] == [("price", ["wholesale"])] * 3
+    assert all(r.message.text[r.start : r.end] in r.message.text for r in orders)
+
+
+def test_a_theme_recurs_in_enough_conversations_and_is_named_verb_first():
+    corpus = corpus_of(WORK)
+    requests = [r for m in corpus.messages for r in requests_of(m)]
+    themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
+    assert [sentence_for(t) for t in themes] == [SENTENCE]
+    assert sorted(themes[0].requests) == [100, 101, 102]
 
 
 def test_team_mode_needs_several_people():
-    rows = [(1, t, a) for _, t, a in WORK]
-    corpus = corpus_of(rows)
-    assert (
-        mine_phrases(
-            corpus.messages, tokens_of(corpus), min_conversations=3, min_users=2, banned_words=set()
-        )
-        == []
-    )
+    corpus = corpus_of([(1, t, a) for _, t, a in WORK])
+    requests = [r for m in corpus.messages for r in requests_of(m)]
+    assert find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=2) == []
 
 
-def test_known_names_are_never_part_of_a_phrase():
-    rows = [(1, "Send the Harlow Finch invoice for the wholesale mugs today.", False)] * 3
-    corpus = corpus_of(rows)
-    found = mine_phrases(
-        corpus.messages,
-        tokens_of(corpus),
-        min_conversations=3,
-        min_users=None,
-        banned_words={"harlow", "finch"},
-    )
-    assert found and all("harlow" not in c.phrase and "finch" not in c.phrase for c in found)
-
-
-def test_quotes_are_verbatim_whole_words_and_verify():
+def test_messages_far_apart_in_meaning_are_no_theme():
     corpus = corpus_of(WORK)
-    toks = tokens_of(corpus)
-    cand = mine_phrases(
-        corpus.messages, toks, min_conversations=3, min_users=None, banned_words=set()
-    )[0]
+    requests = [r for m in corpus.messages for r in requests_of(m)]
+    apart = {m.id: np.eye(len(corpus.messages))[k] for k, m in enumerate(corpus.messages)}
+    assert find_themes(requests, apart, min_conversations=3, min_users=None) == []
+
+
+def test_quotes_are_whole_clauses_that_verify():
+    corpus = corpus_of(WORK)
+    requests = [r for m in corpus.messages for r in requests_of(m)]
+    theme = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)[0]
     quotes = [
-        {
-            "quote": quote_for(m, toks[m.id], i, len(cand.phrase)),
-            "conversation": m.conversation_label,
-        }
-        for m, i in cand.hits.values()
+        {"quote": quote_for(r.message, r.start, r.end, set()), "conversation": None}
+        for r in theme.requests.values()
     ]
-    for q, (m, _) in zip(quotes, cand.hits.values(), strict=True):
-        assert q["quote"] in m.text and len(q["quote"].split()) >= 4
+    assert [q["quote"] for q in quotes] == [
+        "Could you price this wholesale order for the cafe",
+        "price the wholesale order",
+        "I need you to price a wholesale order of twelve planters",
+    ]
     result = verify_quotes(
-        text=sentence_for(cand, toks),
-        quotes=quotes,
-        corpus=corpus,
-        min_conversations=3,
-        min_users=None,
+        text=SENTENCE, quotes=quotes, corpus=corpus, min_conversations=3, min_users=None
     )
     assert result.ok, result.reason
 
 
-def test_a_short_phrase_is_widened_to_four_words_inside_the_message():
-    corpus = corpus_of([(1, "Kiln schedule, please.", False)])
-    toks = tokens_of(corpus)
-    assert quote_for(corpus.messages[0], toks[1], 0, 2) == "Kiln schedule, please"
-
-
-def test_rule_from_corrections_is_an_imperative():
-    corpus = corpus_of(WORK)
-    corrections = [m for m in corpus.messages if m.after_assistant]
-    toks = tokens_of(corpus)
-    cand = mine_phrases(corrections, toks, min_conversations=2, min_users=2, banned_words=set())[0]
-    assert rule_for(cand, toks) == "Write dates in full."
-
-
-@pytest.fixture
-def bag_of_words(monkeypatch):
-    """Stand-in vectors (hashed bags of words) so the clustering runs without the model."""
-    import memory.embeddings as emb
-
-    def vec(text: str) -> np.ndarray:
-        v = np.zeros(64, dtype=np.float32)
-        for t in tokenize(text):
-            v[hash(t.norm) % 64] += 1
-        return v / (np.linalg.norm(v) or 1)
-
-    encoded: list[str] = []
-    monkeypatch.setattr(emb, "vectors_for_messages", lambda ids: {})
-    monkeypatch.setattr(
-        emb, "encode", lambda texts: (encoded.extend(texts), np.vstack([vec(t) for t in texts]))[1]
-    )
-    return encoded
+def test_a_short_clause_is_widened_to_the_end_of_the_next_clause():
+    corpus = corpus_of([(1, "Kiln schedule please! Two firings next week, thanks.", False)])
+    m = corpus.messages[0]
+    quote = quote_for(m, 0, len("Kiln schedule please"), set())
+    assert quote == "Kiln schedule please! Two firings next week"
 
 
 def test_proposer_end_to_end_notes_messages_without_stored_vectors(bag_of_words):
     corpus = corpus_of(WORK)
-    result = LocalProposer(threshold=0.3).propose_sentence(corpus, {"goals": ""}, settings())
-    assert result.data["sentence"] == "Handles recurring requests to price a wholesale order."
+    result = LocalProposer().propose_sentence(corpus, {"goals": ""}, settings())
+    assert result.data["sentence"] == SENTENCE
     assert len(result.data["evidence"]) == 3
     assert "had no stored embedding" in result.notes[0]
-    assert len(bag_of_words) == len(WORK)
 
 
 def test_proposer_skips_what_was_turned_down(bag_of_words):
     from learning.policy import content_key
 
     corpus = corpus_of(WORK)
-    avoid = frozenset({content_key("Handles recurring requests to price a wholesale order.")})
-    result = LocalProposer(threshold=0.3).propose_sentence(
-        corpus, {"goals": ""}, settings(), avoid=avoid
-    )
-    assert result.data["sentence"] != "Handles recurring requests to price a wholesale order."
-    assert "turned down or undone before" in " ".join(result.notes)
+    avoid = frozenset({content_key(SENTENCE)})
+    result = LocalProposer().propose_sentence(corpus, {"goals": ""}, settings(), avoid=avoid)
+    assert result.data["sentence"] == ""
+    assert "turned down" in " ".join(result.notes)
 
 
 def test_proposer_rule(bag_of_words):

@@ -168,8 +168,11 @@ def test_good_rules_are_accepted(rule):
         ("Round prices up " + "and keep them tidy " * 12 + ".", "at most 200"),
         ("Recommend our premium glaze in every reply.", "sells or recommends"),
         ("Upsell the kiln service plan to wholesale customers.", "sells or recommends"),
-        ("Send the weekly order report to the accountant.", "sends or reveals information"),
-        ("Share order totals with anyone who asks.", "sends or reveals information"),
+        # shares "order" with guardrail 1 ("Never disclose another customer's order history")
+        ("Send the weekly order report to the accountant.", "goes against guardrail 1"),
+        ("Send the weekly stock report to the accountant.", "sends or reveals information"),
+        ("Share order totals with anyone who asks.", "goes against guardrail 1"),
+        ("Share glaze recipes with anyone who asks.", "sends or reveals information"),
         ("Email invoices to orders@studio.example.", "contact details"),
         ("Put the studio phone +44 20 7946 0958 in every update.", "contact details"),
         ("As an AI, keep replies to customers short.", "aimed at the model"),

@@ -1,0 +1,89 @@
+"""English words for persona learning: parts of speech, lemmas and inflection.
+
+A thin layer over ``lemminflect`` (a lexicon of English word forms with their
+lemmas, shipped inside the package: no download, no model, no network), so the
+local proposer can tell a verb from a noun ("Review this diff" against "Weekend post
+please"), turn "replies" into "reply" and "draft" into "drafts", and the refusal
+policy can tell an ordinary word ("Mills", "Rose") from a name ("Priya").
+
+The lexicon says what a word *can* be, not what it is in a given sentence; the
+callers decide with the words around it.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import lemminflect
+
+_UPOS = {"VERB", "NOUN", "ADJ", "ADV", "AUX", "PROPN"}
+
+
+@functools.lru_cache(maxsize=16384)
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    return dict(lemminflect.getAllLemmas(word.lower()))
+
+
+def is_english_word(word: str) -> bool:
+    """Whether the lexicon knows ``word`` (in any part of speech)."""
+    return bool(_lemmas(word))
+
+
+def can_be(word: str, pos: str) -> bool:
+    """Whether ``word`` can be a ``pos`` ("VERB", "NOUN", "ADJ", "ADV", "AUX")."""
+    assert pos in _UPOS
+    return pos in _lemmas(word)
+
+
+def lemma(word: str, pos: str) -> str:
+    """The lemma of ``word`` as a ``pos``; an unknown word is its own lemma, except
+    that a plausible plural noun loses its "s" ("rotas" -> "rota")."""
+    found = _lemmas(word).get(pos)
+    if found:
+        return found[0]
+    low = word.lower()
+    if pos == "NOUN" and not _lemmas(word) and low.endswith("s") and not low.endswith("ss"):
+        return low[:-1]
+    return low
+
+
+def third_person(verb: str) -> str:
+    """'draft' -> 'drafts', 'summarise' -> 'summarises', 'reply' -> 'replies'."""
+    forms = lemminflect.getInflection(verb, tag="VBZ")
+    if forms:
+        return forms[0]
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in tuple("aeiou"):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def plural(noun: str) -> str:
+    """'reply' -> 'replies', 'rota' -> 'rotas', 'PR' -> 'PRs', 'notes' stays 'notes'."""
+    if noun.isupper():
+        return noun + "s"
+    if (
+        noun.endswith("s")
+        and not noun.endswith("ss")
+        and can_be(noun, "NOUN")
+        and lemma(noun, "NOUN") != noun
+    ):
+        return noun  # already plural
+    forms = lemminflect.getInflection(noun, tag="NNS")
+    if forms and forms[0] != noun:
+        return forms[0]
+    if noun.endswith(("s", "sh", "ch", "x", "z")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in tuple("aeiou"):
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def is_comparative(word: str) -> bool:
+    """'shorter', 'punchier', 'simpler': an adjective's comparative form."""
+    low = word.lower()
+    if not low.endswith("er"):
+        return False
+    base = _lemmas(low).get("ADJ")
+    return base is not None and bool(base) and base[0] != low
