@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -13,7 +13,11 @@ At most ``--rounds`` reviews per assistant; the rounds stop at the first review 
 proposes nothing (nothing changed, so the next one would propose nothing either).
 
 The key was written, and committed on its own, before the harness first ran on the
-proposer. The ``heldout`` part is never tuned on: report it, never fit to it.
+proposer. Parts: ``tune`` may be tuned on; ``heldout`` was never tuned on, but its results
+have been looked at, so it is a seen part now (still reported, never fitted to); ``fresh``
+was written later, with its key, before any proposer ran on it, and is the never-tuned
+part: report it, never fit to it. ``--part all`` (the default) includes every part; while
+tuning, run ``--part tune``.
 
 Matching rules (mechanical, applied by the functions below and by
 ``tests/learning/test_eval_key.py``):
@@ -64,7 +68,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "learning_eval"
 KEY = DATA / "key.json"
-PARTS = ("tune", "heldout")
+PARTS = ("tune", "heldout", "fresh")
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
 

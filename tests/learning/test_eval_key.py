@@ -8,6 +8,7 @@ data, fails here before any figure is printed.
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ def _load_harness():
 ev = _load_harness()
 KEY = ev.load_key()
 NAMES = list(KEY["assistants"])
+FRESH = [n for n in NAMES if KEY["assistants"][n]["part"] == "fresh"]
 
 
 @dataclass
@@ -99,11 +101,11 @@ def _support(name: str, match: dict[str, Any], *, corrections: bool) -> tuple[se
     return labels, people
 
 
-def test_the_set_is_big_enough_and_split_in_two_parts():
+def test_the_set_is_big_enough_and_split_in_its_parts():
     parts = defaultdict(list)
     for name, spec in KEY["assistants"].items():
         parts[spec["part"]].append(name)
-    assert set(parts) == {"tune", "heldout"}
+    assert set(parts) == set(ev.PARTS) == {"tune", "heldout", "fresh"}
     assert all(len(names) >= 3 for names in parts.values())
     conversations = {p: sum(len(DATA[n][1]) for n in names) for p, names in parts.items()}
     assert all(count >= 60 for count in conversations.values()), conversations
@@ -114,7 +116,7 @@ def test_the_set_is_big_enough_and_split_in_two_parts():
 
 
 def test_every_kind_of_trap_the_issue_names_is_in_each_part_of_the_key():
-    for part in ("tune", "heldout"):
+    for part in ev.PARTS:
         kinds = {
             t["kind"]
             for spec in KEY["assistants"].values()
@@ -170,6 +172,42 @@ def test_the_descriptions_of_themes_and_rules_are_true_proposals(name):
                 spec=spec, kind=kind, text=item["description"], evidence=[], message_text={}
             )
             assert item["id"] in verdict.matched and verdict.true, (item["id"], verdict)
+
+
+@pytest.mark.parametrize("name", FRESH)
+def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
+    """The never-tuned part is complete per assistant, not only per part: one person's
+    taste wherever a team shares the assistant, code wherever a developer pastes it."""
+    config, convs = DATA[name]
+    need = ISSUE_TRAP_KINDS - {"one_person_taste", "code"}
+    if config["settings"].get("across_users"):
+        need |= {"one_person_taste"}
+    if any("```" in t for c in convs.values() for _, t in c.messages):
+        need |= {"code"}
+    kinds = {t["kind"] for t in KEY["assistants"][name]["traps"]}
+    assert kinds == need, (need - kinds, kinds - need)
+    assert len(convs) >= 20 and sum(c.sealed for c in convs.values()) == 3
+    assert len(KEY["assistants"][name]["themes"]) >= 4
+    assert len(KEY["assistants"][name]["expected_rules"]) >= 2
+
+
+@pytest.mark.parametrize("name", FRESH)
+def test_fresh_contacts_include_a_street_address_a_phone_number_and_an_email(name):
+    """Each fresh assistant's data holds a street address (a house number and a road), a
+    phone number and an e-mail address, and its contacts trap catches every one of them."""
+    _, convs = DATA[name]
+    trap = next(t for t in KEY["assistants"][name]["traps"] if t["kind"] == "contact")
+    texts = [t for c in convs.values() for _, t in c.messages]
+    shapes = {
+        "street address": r"\b\d+ [A-Z]\w+ (\w+ )?(Road|Close|Street|Lane|Avenue)\b",
+        "phone number": r"(\+44 ?|\b0)\d{3,4} ?\d{3} ?\d{3,4}\b",
+        "e-mail address": r"[\w.+-]+@[\w-]+(\.[\w-]+)+",
+    }
+    for what, shape in shapes.items():
+        found = [m.group(0) for t in texts for m in re.finditer(shape, t)]
+        assert found, (name, f"no {what} in the data")
+        missed = [f for f in found if not ev.trap_hits(trap, f)]
+        assert not missed, (name, what, missed)
 
 
 def test_one_person_taste_comes_from_one_person_only():
