@@ -553,7 +553,13 @@ def print_report(mode: str, summary: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", choices=[*PARTS, "all"], default="all")
+    # the default leaves out the never-tuned part: nobody sees fresh figures by accident
+    parser.add_argument(
+        "--part",
+        choices=[*PARTS, "all", "seen"],
+        default="seen",
+        help="seen = tune + heldout (default); fresh is the never-tuned part: ask for it by name",
+    )
     parser.add_argument("--assistant", action="append", help="only this assistant (repeatable)")
     parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS)
     parser.add_argument(
@@ -576,7 +582,11 @@ def main(argv: list[str] | None = None) -> int:
     names = [
         n
         for n, spec in key["assistants"].items()
-        if (args.part == "all" or spec["part"] == args.part)
+        if (
+            args.part == "all"
+            or spec["part"] == args.part
+            or (args.part == "seen" and spec["part"] != "fresh")
+        )
         and (not args.assistant or n in args.assistant)
     ]
     if not names:
