@@ -11,6 +11,12 @@ Two assistants:
   claims, and keep correcting the same two things after its replies: dates written in
   full, and "say the claim is under review" rather than suggesting an outcome.
 
+People's memory: a few user messages say something plain about the person (a
+preference, a constraint, who or where they are, a project), listed with the beliefs
+they give in ``PLANTED_STATEMENTS``; ``seed_demo`` runs consolidation over them, so
+those beliefs come with verified quotes. Pip's host integrations add beliefs with
+validity windows (one already ended), two intentions and a weekly routine for Maya.
+
 The ``PLANTED_*`` constants name the exact phrases the data repeats word for word, so
 tests (and whoever debugs a review) can find them. Conversation times are offsets from
 the moment of seeding: ``days_ago`` plus a wall-clock time, and for the desk working
@@ -68,6 +74,43 @@ class DemoPersonaEdit:
 
 
 @dataclass(frozen=True)
+class DemoBelief:
+    """A belief a host wrote about a person (``belief_write``, evidence ``{"host"}``).
+    The validity window is in days from the moment of seeding (negative = before)."""
+
+    person: str
+    category: str  # memory.models_beliefs.BeliefCategory
+    statement: str
+    host: str
+    valid_from_days: float | None = None
+    valid_until_days: float | None = None
+    confidence: float = 0.8
+
+
+@dataclass(frozen=True)
+class DemoIntention:
+    """A one-off commitment, due ``due_in_days`` days after seeding's day at ``clock``."""
+
+    person: str
+    action: str
+    due_in_days: int
+    clock: str  # "HH:MM", local time
+    lead_hours: float = 24.0
+    importance: float = 0.5
+
+
+@dataclass(frozen=True)
+class DemoRoutine:
+    """A weekly routine the person named (``routine_label``: confirmed)."""
+
+    person: str
+    action: str
+    weekdays: tuple[int, ...]  # 1 = Monday ... 7 = Sunday
+    clock: str  # "HH:MM"
+    since_days: int  # the anchor date, this many days before seeding's day
+
+
+@dataclass(frozen=True)
 class DemoDesk:
     tenant_name: str
     tenant_slug: str
@@ -84,6 +127,9 @@ class DemoDesk:
     facts: tuple[DemoFact, ...] = ()
     persona_edits: tuple[DemoPersonaEdit, ...] = ()
     working_days: bool = False  # count days_ago in working days (Mon-Fri)
+    beliefs: tuple[DemoBelief, ...] = ()
+    intentions: tuple[DemoIntention, ...] = ()
+    routines: tuple[DemoRoutine, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -163,8 +209,8 @@ PIP_CONVERSATIONS: tuple[DemoConversation, ...] = (
                 "The second weekend stays free in case anything needs refiring.",
             ),
             (
-                "Put the celadon test first in week 2. I want to know it works before I glaze "
-                "the order with it.",
+                "Put the celadon test first in week 2. I'm developing a new celadon glaze for the "
+                "spring range, and I want to know it works before I glaze the order with it.",
                 "Swapped: celadon test on Tuesday of week 2 and the Harlow & Finch glaze firing "
                 "on Thursday. Both are in your calendar with the cooling time blocked out so "
                 "nothing else gets booked into the kiln room.",
@@ -228,8 +274,8 @@ PIP_CONVERSATIONS: tuple[DemoConversation, ...] = (
         clock="20:15",
         turns=(
             (
-                "Tax question. I drive to craft markets most weekends. Can I claim mileage on my "
-                "self-assessment, and what's the rate?",
+                "Tax question. I'm a sole trader and I drive to craft markets most weekends. Can I "
+                "claim mileage on my self-assessment, and what's the rate?",
                 "Yes, for business trips. As a sole trader you can use HMRC's simplified mileage "
                 "rates instead of working out real car costs: 45p a mile for the first 10,000 "
                 "business miles in the tax year, 25p a mile after that. Keep a log of the date, "
@@ -252,16 +298,17 @@ PIP_CONVERSATIONS: tuple[DemoConversation, ...] = (
         turns=(
             (
                 "I'm thinking about the ceramics fair in Lisbon in the spring. Can you look at "
-                "flights from Leeds Bradford or Manchester for a long weekend?",
+                "flights from Leeds Bradford or Manchester for a long weekend? I live in Hebden "
+                "Bridge, so both airports are about an hour away.",
                 "Manchester has direct flights to Lisbon every day (about 2 h 50 min); Leeds "
                 "Bradford flies direct only a few days a week in spring. For Thursday to Monday "
                 "the fares showing now are roughly £120 to £180 return from Manchester with a "
                 "cabin bag, a bit more from Leeds Bradford. Shall I watch the prices?",
             ),
             (
-                "Yes, watch Manchester. And find somewhere quiet to stay in Alfama, under €110 a "
-                "night.",
-                "I'll tell you if Manchester fares drop. I've saved three guesthouses in Alfama "
+                "Yes, watch Manchester. I hate early flights, so nothing that leaves before 9. And "
+                "find somewhere quiet to stay in Alfama, under €110 a night.",
+                "I'll tell you if Manchester fares drop on flights leaving after 9. I've saved three guesthouses in Alfama "
                 "under €110 a night whose reviews mention quiet rooms; they're in a note in your "
                 "travel folder. Nothing is booked.",
             ),
@@ -420,9 +467,10 @@ PIP_CONVERSATIONS: tuple[DemoConversation, ...] = (
             (
                 "Sorry, that was my nephew Kofi messing about on my phone. Real question: the "
                 "van's MOT runs out at the end of the month. Can you book it in at Calder Valley "
-                "Motors on a day I'm not firing?",
+                "Motors on a day I'm not firing? I can't take calls before 11, so ask them to text me.",
                 "They have Monday at 9:00 or Thursday at 14:00. Thursday clashes "
-                "with a glaze firing, so Monday looks better. It's £54.85. Shall I book Monday?",
+                "with a glaze firing, so Monday looks better. It's £54.85, and they're happy to "
+                "text rather than call. Shall I book Monday?",
             ),
             (
                 "Monday's fine, book it.",
@@ -473,10 +521,11 @@ PIP_CONVERSATIONS: tuple[DemoConversation, ...] = (
                 "markets you do.",
             ),
             (
-                "Can you get me a couple of comparison quotes with the same cover?",
+                "Can you get me a couple of comparison quotes with the same cover? I prefer short "
+                "summaries, so just the prices and anything that differs.",
                 "I've asked two craft-business insurers for quotes on the same cover, using the "
-                "details from your current schedule. I'll bring them to you when they reply; "
-                "nothing will be bought or cancelled.",
+                "details from your current schedule. When they reply you'll get the two prices "
+                "and what differs, nothing more; nothing will be bought or cancelled.",
             ),
         ),
     ),
@@ -520,8 +569,8 @@ PIP_CONVERSATIONS: tuple[DemoConversation, ...] = (
                 "Thursday's clay goes into market stock, which has the most slack.",
             ),
             (
-                "Good. Leave Sunday evenings free, I'm not loading the kiln on Sundays any more.",
-                "Noted: no Sunday loading. Nothing in the plan needed a Sunday, and I've taken "
+                "Good. Leave Sunday evenings free. I never work on Sundays any more.",
+                "Noted: no Sunday work. Nothing in the plan needed a Sunday, and I've taken "
                 "the Sunday 18:00 kiln reminder out of your calendar.",
             ),
         ),
@@ -589,6 +638,49 @@ PIP_FACTS: tuple[DemoFact, ...] = (
     ),
 )
 
+#: What Pip's calendar and notes integration told memory about Maya: one belief whose
+#: window has ended, one that holds now and one that starts later.
+PIP_BELIEFS: tuple[DemoBelief, ...] = (
+    DemoBelief(
+        MAYA,
+        "state",
+        "Has no working kiln while Gareth replaces the element.",
+        host="pip-calendar",
+        valid_from_days=-20,
+        valid_until_days=-17,
+    ),
+    DemoBelief(
+        MAYA,
+        "constraints",
+        "Takes no new wholesale orders until the Christmas orders have shipped.",
+        host="pip-notes",
+        valid_from_days=-3,
+        valid_until_days=24,
+    ),
+    DemoBelief(
+        MAYA,
+        "state",
+        "Is away at the ceramics fair in Lisbon.",
+        host="pip-calendar",
+        valid_from_days=60,
+        valid_until_days=64,
+        confidence=0.6,
+    ),
+)
+
+PIP_INTENTIONS: tuple[DemoIntention, ...] = (
+    DemoIntention(
+        MAYA, "Post the card for Juno's 40th birthday", 1, "09:00", lead_hours=48, importance=0.7
+    ),
+    DemoIntention(
+        MAYA, "Decide on the studio insurance renewal", 10, "17:00", lead_hours=72, importance=0.8
+    ),
+)
+
+PIP_ROUTINES: tuple[DemoRoutine, ...] = (
+    DemoRoutine(MAYA, "Runs a stall at the craft market", (6,), "08:00", since_days=35),
+)
+
 PIP = DemoDesk(
     tenant_name="Maya Okafor (personal)",
     tenant_slug="maya",
@@ -613,6 +705,9 @@ PIP = DemoDesk(
     learning={"mode": "on-with-review"},
     conversations=PIP_CONVERSATIONS,
     facts=PIP_FACTS,
+    beliefs=PIP_BELIEFS,
+    intentions=PIP_INTENTIONS,
+    routines=PIP_ROUTINES,
     persona_edits=(
         DemoPersonaEdit(
             changes={
@@ -687,8 +782,9 @@ DESK_CONVERSATIONS: tuple[DemoConversation, ...] = (
         clock="16:45",
         turns=(
             (
-                "I need to swap my Thursday late shift with Priya's Tuesday early. Can you draft "
-                "a short message to the team lead asking for it?",
+                "I need to swap my Thursday late shift with Priya's Tuesday early. I can't work "
+                "late on Thursdays any more because of my evening course. Can you draft a short "
+                "message to the team lead asking for it?",
                 "Hi, would it be all right if I swapped my late shift this Thursday with Priya's "
                 "early shift on Tuesday? She's happy with the change, and the desk stays covered "
                 "on both days. Thanks, Callum",
@@ -884,11 +980,12 @@ DESK_CONVERSATIONS: tuple[DemoConversation, ...] = (
                 "the damaged TV until we confirm whether we need to inspect it.",
             ),
             (
-                "Add that I promised him a call back by Friday.",
+                "Add that I promised him a call back by Thursday. I only work Monday to Thursday, so "
+                "it can't wait until Friday.",
                 "- Mr Jarvis called about claim HI-20429 (accidental damage: TV knocked off its "
                 "stand by his son).\n- He has the purchase receipt from 2023.\n- Told to keep "
                 "the damaged TV until we confirm whether we need to inspect it; call back "
-                "promised by Friday.",
+                "promised by Thursday.",
             ),
         ),
     ),
@@ -1064,8 +1161,8 @@ DESK_CONVERSATIONS: tuple[DemoConversation, ...] = (
         clock="13:30",
         turns=(
             (
-                "I'm training a new starter. Can you write a plain-English glossary of the "
-                "claims terms they'll hear in their first week?",
+                "I'm a senior handler on the desk and I'm training a new starter. Can you write a "
+                "plain-English glossary of the claims terms they'll hear in their first week?",
                 "- Excess: the part of a claim the customer pays themselves.\n- Loss adjuster: "
                 "an independent expert who inspects damage and reports on it.\n- Liability: "
                 "who is legally responsible for the loss.\n- Subrogation: recovering what we "
@@ -1340,6 +1437,25 @@ CLAIMS_DESK = DemoDesk(
 )
 
 DESKS: tuple[DemoDesk, ...] = (PIP, CLAIMS_DESK)
+
+#: The plain first-person statements in the people's messages above, as (person, the
+#: words as written, the belief consolidation forms from them with the local proposer).
+PLANTED_STATEMENTS: tuple[tuple[str, str, str], ...] = (
+    (MAYA, "I'm a sole trader", "Is a sole trader."),
+    (MAYA, "I live in Hebden Bridge", "Lives in Hebden Bridge."),
+    (MAYA, "I hate early flights", "Dislikes early flights."),
+    (
+        MAYA,
+        "I'm developing a new celadon glaze for the spring range",
+        "Is working on a new celadon glaze for the spring range.",
+    ),
+    (MAYA, "I can't take calls before 11", "Cannot take calls before 11."),
+    (MAYA, "I prefer short summaries", "Prefers short summaries."),
+    (MAYA, "I never work on Sundays any more", "Never works on Sundays any more."),
+    (DEV, "I only work Monday to Thursday", "Only works Monday to Thursday."),
+    (CALLUM, "I can't work late on Thursdays any more", "Cannot work late on Thursdays any more."),
+    (PRIYA, "I'm a senior handler on the desk", "Is a senior handler on the desk."),
+)
 
 #: Dashboard logins for the people above (unusable passwords; the operator login is
 #: created separately by ``ensure_operator``).

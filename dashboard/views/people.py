@@ -35,7 +35,17 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_POST
 
-from memory.context import EVIDENCE_FOR_FIRST, ContextPack, build_context, render_context
+from memory.context import (
+    EVIDENCE_FOR_FIRST,
+    RET_FLOOR,
+    RET_WEIGHT,
+    SIM_FLOOR,
+    SIM_WEIGHT,
+    ContextPack,
+    PackItem,
+    build_context,
+    render_context,
+)
 from memory.models import Belief, Intention, Principal, Routine
 from memory.models_beliefs import (
     PERSONA_CATEGORIES,
@@ -64,7 +74,13 @@ BELIEFS_PAGE = 100
 AGENDA_LIMIT = 100
 ROUTINES_LIMIT = 100
 MAX_QUESTION_CHARS = 500
-RECALL_LIMIT = 10
+RECALL_LIMIT = 10  # what hosts get unless they ask for another number
+#: How many ranked beliefs the recall box may ask for (a smaller pack leaves room for
+#: the "also related" items of the categories it misses).
+RECALL_LIMITS = (3, 5, 10, 20)
+SCORE_FORMULA = (
+    f"({SIM_FLOOR:g} + {SIM_WEIGHT:g} × similarity) × ({RET_FLOOR:g} + {RET_WEIGHT:g} × retention)"
+)
 CATEGORY_ORDER = WORK_CATEGORIES + PERSONA_CATEGORIES
 CATEGORY_LABELS = dict(BeliefCategory.choices)
 TRACK_LABELS = {"work": "Work", "persona": "Persona"}
@@ -283,12 +299,17 @@ def _recall(request: HtmxHttpRequest, principal: Principal, agents: list[Agent])
     sensitivity = request.GET.get("sensitivity", "confidential")
     if sensitivity not in SENSITIVITY_BY_NAME:
         sensitivity = "confidential"
+    limit = RECALL_LIMIT
+    if request.GET.get("limit", "").isdigit() and int(request.GET["limit"]) in RECALL_LIMITS:
+        limit = int(request.GET["limit"])
     form = {
         "q": question,
         "agent": slug,
         "now": now_text,
         "sensitivity": sensitivity,
         "sensitivities": [label for _, label in Sensitivity.choices],
+        "limit": limit,
+        "limits": RECALL_LIMITS,
     }
     out: dict[str, Any] = {"recall_form": form, "pack": None, "recall_error": ""}
     if "q" not in request.GET:
@@ -324,22 +345,27 @@ def _recall(request: HtmxHttpRequest, principal: Principal, agents: list[Agent])
         principal_external_id=principal.external_id,
         query=question,
         now=now,
-        limit=RECALL_LIMIT,
+        limit=limit,
         max_sensitivity=sensitivity,
     )
     out.update(
         {
             "pack": pack,
             "pack_items": _pack_items(pack, principal),
-            "pinned_items": [
-                {"item": i, "category_label": CATEGORY_LABELS.get(i.category, i.category)}
-                for i in pack.pinned
-            ],
+            "pinned_items": _labelled(pack.pinned),
+            "related_items": _labelled(pack.cross_category),
+            "score_formula": SCORE_FORMULA,
             "pack_text": render_context(pack),
             "recall_agent": agent,
         }
     )
     return out
+
+
+def _labelled(items: list[PackItem]) -> list[dict[str, Any]]:
+    return [
+        {"item": i, "category_label": CATEGORY_LABELS.get(i.category, i.category)} for i in items
+    ]
 
 
 def _pack_items(pack: ContextPack, principal: Principal) -> list[dict[str, Any]]:

@@ -553,6 +553,67 @@ def test_recall_box_uses_meaning_when_embeddings_are_on(
     assert count_queries(operator_client, url) <= MAX_QUERIES
 
 
+@pytest.mark.django_db
+def test_recall_box_shows_the_items_of_other_categories_as_also_related(operator_client, agent):
+    tea = [
+        add_belief(agent, text)
+        for text in (
+            "Drinks green tea at the office",
+            "Brews green tea on Sunday mornings",
+            "Buys green tea from a Kyoto importer",
+        )
+    ]
+    dislike = add_belief(agent, "Dislikes tea with milk", category="dislikes")
+    cello = add_belief(agent, "Plays the cello in an amateur orchestra", category="interests")
+    url = person_url()
+
+    def ask(limit: str) -> str:
+        return operator_client.get(
+            url,
+            {"agent": agent.slug, "q": "green tea", "limit": limit},
+            HTTP_HX_TARGET="recall-result",
+            **HX,
+        ).content.decode()
+
+    html = ask("3")
+    ranked = re.findall(r'<li class="pack-item" data-belief="(\d+)">', html)
+    assert sorted(ranked) == sorted(str(b.pk) for b in tea)
+    related = html[html.index("Also related") :]
+    assert re.findall(r'data-related="(\d+)"', related) == [str(dislike.pk)]  # not the cello
+    assert 'Dislikes tea with milk</a> <span class="badge">dislikes</span>' in related
+    assert f'href="#belief-{dislike.pk}"' in related
+    assert "the best 3" in html
+    page = operator_client.get(url, {"agent": agent.slug, "q": "green tea", "limit": "3"})
+    assert '<option value="3" selected>' in page.content.decode()  # the form keeps it
+    assert "Also related:" in html  # the host's text block says it too
+
+    # the default (what hosts get): all five rank, so nothing is left to add
+    for limit in ("", "7", "abc"):
+        html = ask(limit)
+        assert len(re.findall(r'<li class="pack-item"', html)) == 5, limit
+        assert str(cello.pk) in re.findall(r'data-belief="(\d+)"', html)
+        assert "Also related" not in html and "the best 10" in html
+
+
+@pytest.mark.django_db
+def test_recall_box_states_the_score_it_ranks_by(operator_client, agent, ana):
+    from memory.context import seed_score
+
+    html = operator_client.get(
+        person_url(), {"agent": agent.slug, "q": "green tea"}, HTTP_HX_TARGET="recall-result", **HX
+    ).content.decode()
+    formula = re.search(
+        r"Score = \(([\d.]+) \+ ([\d.]+) × similarity\) × \(([\d.]+) \+ ([\d.]+) × retention\)",
+        html,
+    )
+    assert formula, html
+    a, b, c, d = (float(x) for x in formula.groups())
+    for similarity, retention in ((0.0, 0.0), (1.0, 1.0), (0.4, 0.7)):
+        assert (a + b * similarity) * (c + d * retention) == pytest.approx(
+            seed_score(similarity, retention)
+        )
+
+
 # --- query counts ---------------------------------------------------------------------------
 
 
@@ -592,6 +653,10 @@ def test_query_counts_do_not_grow_with_the_memory(
             {"HTTP_HX_TARGET": "recall-result", **HX},
         ),
         "recall page": (page + f"?agent={agent.slug}&q=hobby001+weekends", {}),
+        "recall with also related": (
+            page + f"?agent={agent.slug}&q=hobby001+weekends&limit=3",
+            {"HTTP_HX_TARGET": "recall-result", **HX},
+        ),
     }
     small = {k: count_queries(operator_client, url, **h) for k, (url, h) in urls.items()}
     grow(agent, start=3, n=27)

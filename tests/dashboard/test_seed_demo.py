@@ -1,14 +1,18 @@
 from __future__ import annotations
 
+from collections import Counter
 from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db.models import Sum
 from django.utils import timezone
 
 from dashboard.demo_data import (
+    DESKS,
+    PIP,
     PLANTED_DESK_CORRECTION,
     PLANTED_DESK_SECOND_CORRECTION,
     PLANTED_DESK_THEME,
@@ -16,13 +20,36 @@ from dashboard.demo_data import (
     PLANTED_PIP_DIRECTIVE,
     PLANTED_PIP_SECOND_THEME,
     PLANTED_PIP_THEME,
+    PLANTED_STATEMENTS,
 )
 from learning.models import LearningSettings
-from memory.models import Conversation, EntityFact, Message, Principal
+from memory.consolidation import consolidate
+from memory.context import build_context
+from memory.models import (
+    Belief,
+    ConsolidationState,
+    Conversation,
+    EntityFact,
+    Intention,
+    Message,
+    Principal,
+    Routine,
+)
+from memory.safety.directives import is_directive
+from memory.safety.injection import scan, scan_many
+from memory.safety.secrets import find_secrets
 from persona.models import AgentPersonaVersion, SourceType
 from tenancy.models import Agent, Membership, Tenant
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def words_only(settings):
+    """Beliefs compared on words only: no embedding model per seed (the test of the
+    consolidated beliefs puts it back, as ``make run`` has it)."""
+    settings.MEMORY_BELIEF_EMBEDDINGS = False
+
 
 #: PRODUCT.md's default max_threads: how many recent conversations a review reads.
 MAX_THREADS = 8
@@ -54,6 +81,11 @@ def _table_counts() -> dict[str, int]:
         "conversations": Conversation.objects.count(),
         "messages": Message.objects.count(),
         "facts": EntityFact.objects.count(),
+        "beliefs": Belief.objects.count(),
+        "corroborations": Belief.objects.aggregate(n=Sum("corroboration_count"))["n"],
+        "intentions": Intention.objects.count(),
+        "routines": Routine.objects.count(),
+        "routine_observations": Routine.objects.aggregate(n=Sum("observations"))["n"],
         "users": user_model.objects.count(),
         "memberships": Membership.objects.count(),
         "user_groups": user_model.groups.through.objects.count(),
@@ -118,7 +150,10 @@ def _round_robin_window(agent: Agent, limit: int = MAX_THREADS) -> set[int]:
 def test_seed_demo_creates_everything_and_a_second_run_adds_nothing() -> None:
     first = _seed()
     assert "added 2 tenants, 2 agents (5 persona versions), 4 people" in first
+    beliefs = len(PLANTED_STATEMENTS) + sum(len(d.beliefs) for d in DESKS)
+    assert f"{beliefs} beliefs, 2 intentions, 1 routine and 4 dashboard users" in first
     after_first = _table_counts()
+    assert after_first["beliefs"] == beliefs
     assert after_first["agents"] == 2
     assert after_first["conversations"] == Conversation.objects.filter(
         agent__slug="pip"
@@ -136,14 +171,19 @@ def test_seed_demo_fills_in_a_conversation_that_is_missing(seeded: str) -> None:
     conv = Conversation.objects.get(agent__slug="pip", external_id="pip-tax-mileage")
     lost = conv.message_count
     conv.delete()
+    # the belief quoting it keeps its words; its message is gone
+    assert Belief.objects.get(statement="Is a sole trader.").evidence_message is None
 
     _seed()
 
-    assert _table_counts() == before
-    assert (
-        Conversation.objects.get(agent__slug="pip", external_id="pip-tax-mileage").message_count
-        == lost
-    )
+    # the conversation is back and consolidation read it again: it corroborated the
+    # belief (and gave it its evidence back) instead of adding a second one
+    assert _table_counts() == {**before, "corroborations": before["corroborations"] + 1}
+    conv = Conversation.objects.get(agent__slug="pip", external_id="pip-tax-mileage")
+    assert conv.message_count == lost
+    belief = Belief.objects.get(statement="Is a sole trader.")
+    assert belief.evidence_message.conversation == conv
+    assert belief.corroboration_count == 2
 
 
 def test_personal_assistant_persona_settings_and_history(seeded: str) -> None:
@@ -326,3 +366,126 @@ def test_messages_are_dated_over_weeks_ending_before_now_and_rendered(seeded: st
         if timezone.localtime(c.started_at).weekday() >= 5
     ]
     assert desk_weekend == []
+
+
+# --- memory: what the assistants remember about the people -------------------------------
+
+
+def test_consolidation_forms_the_planted_beliefs_with_verified_quotes(settings) -> None:
+    settings.MEMORY_BELIEF_EMBEDDINGS = True  # as `make run` has it
+    _seed()
+    formed = list(
+        Belief.objects.filter(evidence_message__isnull=False).select_related(
+            "principal", "agent", "evidence_message__conversation"
+        )
+    )
+    assert {(b.principal.external_id, b.evidence_quote, b.statement) for b in formed} == set(
+        PLANTED_STATEMENTS
+    )
+    for belief in formed:
+        message = belief.evidence_message
+        assert message.role == Message.Role.USER
+        assert not message.conversation.sealed
+        assert message.conversation.principal_id == belief.principal_id
+        assert message.conversation.agent_id == belief.agent_id
+        assert message.text[belief.evidence_start : belief.evidence_end] == belief.evidence_quote
+        assert belief.status == Belief.Status.ACTIVE and belief.source == "direct"
+        assert belief.embedding_id is not None
+    slugs = {d.agent_slug: {p for p, _ in d.people} for d in DESKS}
+    assert all(b.principal.external_id in slugs[b.agent.slug] for b in formed)
+
+    # a second run reads nothing again and changes nothing
+    before = sorted(Belief.objects.values_list("id", "corroboration_count", "confidence"))
+    assert "nothing added" in _seed()
+    assert sorted(Belief.objects.values_list("id", "corroboration_count", "confidence")) == before
+    assert consolidate(agent=Agent.objects.get(slug="pip")).messages_read == 0
+
+
+def test_consolidation_of_the_demo_skips_nothing_but_the_directive(seeded: str) -> None:
+    """Read again from the start: every first-person statement verifies and is stored
+    (corroborated), and the only message left unread is the planted directive."""
+    ConsolidationState.objects.update(last_message_id=0)
+    pip = consolidate(agent=Agent.objects.get(slug="pip"))
+    desk = consolidate(agent=Agent.objects.get(slug="claims-desk"))
+    assert pip.skipped == Counter({"directive message": 1})
+    assert desk.skipped == Counter()
+    desk_of = {person: d.agent_slug for d in DESKS for person, _ in d.people}
+    planted = Counter(desk_of[person] for person, _, _ in PLANTED_STATEMENTS)
+    assert (pip.candidates, pip.corroborated, pip.created) == (planted["pip"], planted["pip"], 0)
+    assert (desk.candidates, desk.corroborated, desk.created) == (
+        planted["claims-desk"],
+        planted["claims-desk"],
+        0,
+    )
+
+
+def test_host_beliefs_have_validity_windows_and_one_has_ended(seeded: str) -> None:
+    now = timezone.now()
+    host = list(Belief.objects.exclude(source_host="").select_related("principal"))
+    assert sorted(b.statement for b in host) == sorted(spec.statement for spec in PIP.beliefs)
+    for belief in host:
+        assert belief.principal.external_id == "maya" and belief.status == Belief.Status.ACTIVE
+        assert belief.evidence_message_id is None
+        assert belief.valid_from is not None and belief.valid_until is not None
+    ended = [b for b in host if b.expired(now)]
+    later = [b for b in host if b.not_yet_valid(now)]
+    assert len(ended) == 1 and len(later) == 1 and len(host) == 3
+
+    # an ended belief never answers a question about the present; it did while it held
+    pip = Agent.objects.get(slug="pip")
+    question = {"agent": pip, "principal_external_id": "maya", "query": "is the kiln working?"}
+    pack = build_context(**question, now=now, use_embeddings=False)
+    assert ended[0].id not in {i.id for i in pack.items}
+    then = ended[0].valid_until - timedelta(hours=1)
+    pack = build_context(**question, now=then, use_embeddings=False)
+    assert pack.items[0].id == ended[0].id
+
+
+def test_maya_has_an_agenda_with_one_intention_due_soon_and_a_routine(seeded: str) -> None:
+    now = timezone.now()
+    intentions = list(Intention.objects.filter(principal__external_id="maya"))
+    assert len(intentions) == 2
+    assert all(i.state == Intention.State.OPEN and i.due_at > now for i in intentions)
+    soon = [i for i in intentions if i.due_at - now < timedelta(days=2)]
+    assert len(soon) == 1 and soon[0].agenda_score(now) > 0
+    pack = build_context(
+        agent=Agent.objects.get(slug="pip"),
+        principal_external_id="maya",
+        query="anything on today?",
+        now=now,
+        use_embeddings=False,
+    )
+    assert [a.id for a in pack.agenda] == [soon[0].id]
+
+    routine = Routine.objects.get(principal__external_id="maya")
+    assert routine.status == Routine.Status.CONFIRMED
+    assert routine.weekdays == [6] and routine.anchor_date < timezone.localdate(now)
+    assert not Intention.objects.exclude(principal__external_id="maya").exists()
+
+
+def test_the_demo_text_passes_the_scans_memory_applies(seeded: str) -> None:
+    """What people wrote is read by consolidation and learning, which drop a directive, a
+    secret or an injection-scan hit: only the planted directive is one. What memory
+    stores and renders for a host (statements, actions) passes the full scan too."""
+    assert is_directive(PLANTED_PIP_DIRECTIVE)
+    messages = list(Message.objects.values_list("role", "text"))
+    assert len(messages) > 150
+    flagged = [
+        text
+        for role, text in messages
+        if find_secrets(text)
+        or scan(text, semantic=False).blocked
+        or (role == Message.Role.USER and is_directive(text))
+    ]
+    assert flagged == [PLANTED_PIP_DIRECTIVE]
+
+    stored = [
+        *Belief.objects.values_list("statement", flat=True),
+        *Intention.objects.values_list("action", flat=True),
+        *Routine.objects.values_list("action", flat=True),
+    ]
+    assert len(stored) == len(PLANTED_STATEMENTS) + 3 + 2 + 1
+    blocked = [
+        t for t, r in zip(stored, scan_many(stored, semantic=True), strict=True) if r.blocked
+    ]
+    assert blocked == [] and [t for t in stored if find_secrets(t)] == []

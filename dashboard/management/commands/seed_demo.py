@@ -4,6 +4,13 @@ Idempotent: an agent is found by its slug and a conversation by its label, so ru
 it again adds nothing. Each assistant is seeded in one transaction. Messages are written
 only through ``memory.services.record_turn``; times are offsets from the moment of
 seeding, so the demo always ends "now". The data lives in ``dashboard.demo_data``.
+
+Then each assistant's memory: consolidation (``memory.consolidation.consolidate``, the
+same run as ``manage.py memory consolidate``) forms beliefs from what the people wrote,
+each with its quote verified; its watermark means a second run reads nothing again.
+The host-written beliefs, intentions and routines go through their services
+(``belief_write``, ``intention_write``, ``routine_label``), each only when no row with
+its words exists yet for that person, whatever its status.
 """
 
 from __future__ import annotations
@@ -16,12 +23,21 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from dashboard.demo_data import DEMO_USERS, DESKS, DemoConversation, DemoDesk
 from learning.models import LearningSettings
-from memory.models import Conversation, EntityFact, Message, Principal
+from memory.consolidation import consolidate
+from memory.embeddings import vectors_for_texts
+from memory.models import Belief, Conversation, EntityFact, Intention, Message, Principal, Routine
 from memory.services import record_turn
+from memory.services_beliefs import (
+    belief_write,
+    embeddings_enabled,
+    intention_write,
+    routine_label,
+)
 from persona.models import SourceType
 from persona.services import ChangeTrigger, agent_create, persona_version_create
 from tenancy.models import Agent, Membership, Tenant
@@ -39,6 +55,9 @@ class SeedCounts:
     conversations: int = 0
     messages: int = 0
     entity_facts: int = 0
+    beliefs: int = 0
+    intentions: int = 0
+    routines: int = 0
     users: int = 0
 
     def added_anything(self) -> bool:
@@ -187,6 +206,82 @@ def _seed_desk(desk: DemoDesk, *, now: datetime, counts: SeedCounts) -> None:
             counts.entity_facts += created
 
 
+def _at(now: datetime, *, days: int, clock: str) -> datetime:
+    """``clock`` (local time) on the day ``days`` after ``now``'s day."""
+    hour, minute = (int(part) for part in clock.split(":"))
+    day = timezone.localdate(now) + timedelta(days=days)
+    return timezone.make_aware(datetime.combine(day, time(hour, minute)))
+
+
+def _seed_memory(desk: DemoDesk, *, now: datetime, counts: SeedCounts) -> None:
+    """What the assistant's memory holds: beliefs consolidated from the people's own
+    words, then what its hosts wrote (see the module docstring)."""
+    agent = Agent.objects.get(slug=desk.agent_slug)
+    report = consolidate(agent=agent, now=now)
+    counts.beliefs += report.created + report.superseded
+    people = dict(
+        Principal.objects.filter(
+            tenant_id=agent.tenant_id, external_id__in=[p for p, _ in desk.people]
+        ).values_list("external_id", "id")
+    )
+
+    def days(value: float | None) -> datetime | None:
+        return None if value is None else now + timedelta(days=value)
+
+    missing = [
+        spec
+        for spec in desk.beliefs
+        if not Belief.objects.filter(
+            principal_id=people[spec.person], statement=spec.statement
+        ).exists()
+    ]
+    if missing and embeddings_enabled():
+        vectors_for_texts([spec.statement for spec in missing])  # one batch, stored per text
+    for spec in missing:
+        result = belief_write(
+            agent=agent,
+            principal_external_id=spec.person,
+            category=spec.category,
+            statement=spec.statement,
+            confidence=spec.confidence,
+            source="direct",
+            valid_from=days(spec.valid_from_days),
+            valid_until=days(spec.valid_until_days),
+            evidence={"host": spec.host},
+            now=now,
+        )
+        counts.beliefs += result.outcome != "corroborated"
+    for todo in desk.intentions:
+        if Intention.objects.filter(principal_id=people[todo.person], action=todo.action).exists():
+            continue
+        intention_write(
+            agent=agent,
+            principal_external_id=todo.person,
+            action=todo.action,
+            due=_at(now, days=todo.due_in_days, clock=todo.clock),
+            source="direct",
+            lead_time=timedelta(hours=todo.lead_hours),
+            importance=todo.importance,
+            now=now,
+        )
+        counts.intentions += 1
+    for routine in desk.routines:
+        if Routine.objects.filter(
+            principal_id=people[routine.person], action=routine.action
+        ).exists():
+            continue
+        routine_label(
+            agent=agent,
+            principal_external_id=routine.person,
+            action=routine.action,
+            weekdays=list(routine.weekdays),
+            time=routine.clock,
+            anchor_date=timezone.localdate(now) - timedelta(days=routine.since_days),
+            now=now,
+        )
+        counts.routines += 1
+
+
 def _seed_users(*, counts: SeedCounts) -> None:
     """Dashboard logins for the demo's people, with unusable passwords (no superusers)."""
     user_model = get_user_model()
@@ -212,6 +307,7 @@ def seed_demo(*, now: datetime | None = None) -> SeedCounts:
     counts = SeedCounts()
     for desk in DESKS:
         _seed_desk(desk, now=now, counts=counts)
+        _seed_memory(desk, now=now, counts=counts)
     _seed_users(counts=counts)
     return counts
 
@@ -219,8 +315,9 @@ def seed_demo(*, now: datetime | None = None) -> SeedCounts:
 class Command(BaseCommand):
     help = (
         "Create the demo data: Maya Okafor's personal assistant and the Harbour Insurance "
-        "claims desk, with several weeks of conversations and their reviewers. Safe to run "
-        "again: it only adds what is missing."
+        "claims desk, with several weeks of conversations, their reviewers, and what the "
+        "assistants remember about the people (consolidated from their messages, and written "
+        "by hosts). Safe to run again: it only adds what is missing."
     )
 
     def handle(self, *args: object, **options: object) -> None:
@@ -233,6 +330,10 @@ class Command(BaseCommand):
                 f"Demo data: added {counts.tenants} tenants, {counts.agents} agents "
                 f"({counts.persona_versions} persona versions), {counts.people} people, "
                 f"{counts.conversations} conversations ({counts.messages} messages), "
-                f"{counts.entity_facts} entity facts and {counts.users} dashboard users."
+                f"{counts.entity_facts} entity facts, {counts.beliefs} "
+                f"belief{pluralize(counts.beliefs)}, {counts.intentions} "
+                f"intention{pluralize(counts.intentions)}, {counts.routines} "
+                f"routine{pluralize(counts.routines)} and "
+                f"{counts.users} dashboard users."
             )
         )

@@ -8,6 +8,7 @@ Actions:
                                             a person's beliefs
   context AGENT --principal P --query Q [--now ISO] [--limit N] [--json] [--no-embed]
                                             what build_context recalls for a question
+  consolidate AGENT [--limit N] [--json]    form beliefs from new user messages now
 
 Exit codes: 0 done, 2 bad input (a bad line, a missing file), 1 anything else.
 """
