@@ -17,6 +17,7 @@ class ApiTokenAdmin(ReadOnlyAdmin):
         "tenant",
         "agent",
         "user",
+        "principal",
         "hint",
         "created_at",
         "last_used_at",
@@ -24,5 +25,5 @@ class ApiTokenAdmin(ReadOnlyAdmin):
     ]
     list_filter = ["tenant"]
     search_fields = ["name", "hint"]
-    list_select_related = ["tenant", "agent", "user"]
+    list_select_related = ["tenant", "agent", "user", "principal"]
     exclude = ["sha256"]

@@ -34,6 +34,8 @@ NOT_FOUND_MESSAGE = "Nothing with that name or id here."
 #: Another tenant's person or memory reads exactly like an unknown one.
 NO_PERSON_MESSAGE = "No person with that id here."
 NO_MEMORY_MESSAGE = "No memory with that id here."
+#: Another person's nomination reads exactly like an unknown one.
+NO_NOMINATION_MESSAGE = "No nomination with that id here."
 
 
 class ApiError(Exception):

@@ -29,6 +29,16 @@ class TokenCreateForm(forms.Form):
         max_length=100,
         help_text="An agent's slug to bind the token to that agent only; empty = every agent of the tenant.",
     )
+    principal = forms.CharField(
+        required=False,
+        max_length=200,
+        label="Person",
+        help_text=(
+            "A person's id (as your host names them) to bind the token to: the persona "
+            "routes read and write that person's own document. Needed for persona.read and "
+            "persona.write."
+        ),
+    )
     as_me = forms.BooleanField(
         required=False,
         label="Decisions made with this token are mine",

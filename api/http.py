@@ -21,6 +21,7 @@ import logging
 from datetime import datetime
 from typing import Annotated, Any, Literal, cast
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import Field, NinjaAPI, Path, Query, Schema
@@ -300,7 +301,9 @@ api = NinjaAPI(
     version="1",
     description=(
         "Record turns, fetch the pinned prompt prefix, read personas and learning, "
-        "decide proposals, and read and write what is remembered about a person. Bearer tokens: `manage.py api token create`. Every answer "
+        "decide proposals, read and write what is remembered about a person and, with "
+        "AGENT_PERSONA_API_ENABLED, the person's own persona document. Bearer tokens: "
+        "`manage.py api token create`. Every answer "
         "carries X-Request-ID and Cache-Control: private, no-store; errors are "
         '{"error": {"code", "message", "request_id"}}.'
     ),
@@ -634,6 +637,10 @@ def undo(request: HttpRequest, slug: Slug) -> Any:
 
 # --- memory --------------------------------------------------------------------------------
 
-# The memory routes (issue 11) are their own module; it imports the types above, so it is
-# mounted last.
+# The memory routes (issue 11) and the owner-document routes (issue 12) are their own
+# modules; they import the types above, so they are mounted last. The owner-document
+# routes exist only with AGENT_PERSONA_API_ENABLED as well (default off): off, they are
+# absent from the URLs and from the schema, not merely refused.
 api.add_router("", "api.http_memory.router")
+if settings.AGENT_PERSONA_API_ENABLED:
+    api.add_router("", "api.http_persona.router")

@@ -249,6 +249,9 @@ class ContextOut(Schema):
     pinned: list[PackItemOut]
     agenda: list[AgendaOut]
     routine_probes: list[RoutineProbeOut]
+    cross_category: list[PackItemOut] = Field(
+        description="the best related item of each category the ranked items miss"
+    )
     text: str = Field(description="the pack as a ready text block for your prompt")
 
 

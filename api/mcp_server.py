@@ -64,9 +64,16 @@ MEMORY_TOOLS = (
     "routine_label",
     "routine_feedback",
 )
-TOOLS = HOST_TOOLS + MEMORY_TOOLS
+#: The owner persona document's tools (issue 12): list and reinforce entries, never write
+#: their text (only the person does, on the dashboard, the CLI or /v1/persona). Over HTTP
+#: they need ``persona.read`` / ``persona.write`` besides ``host`` and a token bound to
+#: the person: they reach that person's document only.
+PERSONA_TOOLS = ("persona_entries_list", "persona_entry_reinforce")
+TOOLS = HOST_TOOLS + MEMORY_TOOLS + PERSONA_TOOLS
 MEMORY_READ = "memory.read"
 MEMORY_WRITE = "memory.write"
+PERSONA_READ = "persona.read"
+PERSONA_WRITE = "persona.write"
 
 AgentArg = Annotated[
     str | None,
@@ -146,7 +153,10 @@ def build_server(
             "prompt; call record_turn after each turn. persona_update changes name, role, "
             "goals or background only: guardrails and standing rules are refused. "
             "build_context tells what to know about the person for their message; "
-            "memory_write stores one fact the person stated (never from a proactive turn)."
+            "memory_write stores one fact the person stated (never from a proactive turn). "
+            "persona_entries_list shows the person's own persona document; "
+            "persona_entry_reinforce marks an entry as holding again. No tool writes that "
+            "document's text: only the person does."
         ),
         log_level="WARNING",
         **_http_auth(http_base),
@@ -750,6 +760,75 @@ def build_server(
             return routine_dict(record(routine=routine, feedback=feedback))
 
         return await run("routine_feedback", work)
+
+    # --- the owner's persona document (issue 12) ------------------------------------------
+
+    def owner_of(principal: str | None, token_raw: str | None, scope: str) -> Any:
+        """The person whose document a call is about. stdio: the server's person (or the
+        one named, when it was started without one). HTTP: the person the caller's token
+        is bound to; naming anyone else is "not found", like a person who does not exist."""
+        if binding.is_stdio:
+            t = target(None, principal, None)
+            if not t.principal:
+                raise services.HostInputError(
+                    "Say whose persona document this is: pass principal=<the person's id in "
+                    "your app>."
+                )
+            person = selectors.principal_in_tenant(
+                tenant_id=t.agent.tenant_id, external_id=t.principal.strip()
+            )
+        else:
+            _no_nul(principal)
+            person = services.persona_access(raw=token_raw, scope=scope).principal
+            if person is not None and principal and principal.strip() != person.external_id:
+                person = None
+        if person is None:
+            raise NotFound(NO_PERSON_MESSAGE)
+        return person
+
+    @server.tool(
+        description=(
+            "The person's own persona document (what they wrote or affirmed about "
+            "themselves): its version and entries, permanent first, then the most "
+            "reinforced, each with its key, provenance and stale / dormant flags. Read-only."
+        )
+    )
+    async def persona_entries_list(principal: PrincipalArg = None) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            person = owner_of(principal, raw, PERSONA_READ)
+            return _plain(selectors.owner_doc_dict(person.pk, listing=True))
+
+        return await run("persona_entries_list", work)
+
+    @server.tool(
+        description=(
+            "Reinforce one entry of the person's persona document (it came up again and "
+            "held): its count and time go up, and a dormant working entry returns to the "
+            "prompt. The text never changes: only the person writes it."
+        )
+    )
+    async def persona_entry_reinforce(
+        key: Annotated[
+            str,
+            Field(
+                min_length=1, max_length=32, description="the entry's key (persona_entries_list)"
+            ),
+        ],
+        principal: PrincipalArg = None,
+    ) -> dict[str, Any]:
+        raw = token_of_caller()
+
+        def work() -> dict[str, Any]:
+            from persona.owner import owner_entry_reinforce
+
+            _no_nul(key)
+            person = owner_of(principal, raw, PERSONA_WRITE)
+            entry = owner_entry_reinforce(principal=person, key=key)
+            return _plain(selectors.owner_entry_dict(entry))
+
+        return await run("persona_entry_reinforce", work)
 
     return server
 

@@ -9,26 +9,32 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-#: Scopes a token may carry. ``host``, ``learning.*`` and ``memory.*`` have routes now;
-#: the persona scopes are reserved for the owner-document routes of a later issue
-#: (PRODUCT.md section 7), so tokens can be made for them.
+#: Scopes a token may carry. ``persona.*`` are the owner-document routes under
+#: /v1/persona (mounted with ``AGENT_PERSONA_API_ENABLED``) and need a token bound to a
+#: person.
 SCOPES: dict[str, str] = {
     "host": "record turns, fetch prompt prefixes, read the persona, MCP over HTTP",
     "learning.read": "read learning settings, counters, proposals and reviews",
     "learning.decide": "approve, turn down and undo (needs a named user)",
     "memory.read": "read what is remembered about a person: beliefs, evidence, context packs",
     "memory.write": "write beliefs, retire them, mark intentions done, label routines",
-    "persona.read": "read the owner's persona document (reserved for later routes)",
-    "persona.write": "write the owner's persona document (reserved for later routes)",
+    "persona.read": "read the persona document and nominations of the person the token is bound to",
+    "persona.write": "edit that document, affirm or decline its nominations (needs the person)",
 }
+#: The scopes of the owner-document routes: a token with one of them is bound to a person.
+PERSONA_SCOPES = ("persona.read", "persona.write")
 
 
 class ApiToken(models.Model):
-    """A bearer token of one tenant, optionally bound to one agent and one user.
+    """A bearer token of one tenant, optionally bound to one agent, one user and one
+    person.
 
     ``agent`` set: the token reaches that agent only (any other is a 404). ``user`` set:
     decisions made with the token are that person's, under the dashboard's rules
     (reviewer of the tenant, rule owner for standing rules); ``learning.decide`` needs it.
+    ``principal`` set: the person (of the tenant) whose own persona document the token
+    reads and writes on the /v1/persona routes; ``persona.*`` need it. It does not narrow
+    the other routes (those name their person in the request).
     """
 
     tenant = models.ForeignKey(
@@ -45,6 +51,14 @@ class ApiToken(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="api_tokens",
+    )
+    principal = models.ForeignKey(
+        "memory.Principal",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        help_text="the person whose persona document the token reads and writes",
     )
     scopes = models.JSONField(default=list)
     sha256 = models.CharField(max_length=64, unique=True, help_text="sha256 of the token")

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import functools
+from datetime import datetime
 from typing import Any, TypeVar
 
 from django.core.cache import cache
@@ -76,7 +77,7 @@ def token_by_sha256(sha256: str) -> ApiToken | None:
 
 def tokens_of_tenants(tenant_ids: list[int] | None) -> QuerySet[ApiToken]:
     """Tokens of these tenants (all when None), newest first, with what the list shows."""
-    qs = ApiToken.objects.select_related("tenant", "agent", "user")
+    qs = ApiToken.objects.select_related("tenant", "agent", "user", "principal")
     if tenant_ids is not None:
         qs = qs.filter(tenant_id__in=tenant_ids)
     return qs.order_by("-created_at", "-id")
@@ -308,3 +309,164 @@ def context_pack(
         max_sensitivity=HOST_MAX_SENSITIVITY,
     )
     return {**pack.as_dict(), "text": render_context(pack)}
+
+
+# --- the owner's persona document (the /v1/persona routes and the MCP persona tools) -------
+#
+# Explicit allow-lists: what the owner wrote and the annotations on it, never a tenant,
+# principal or belief id.
+
+
+def _sensitivity_name(value: int) -> str:
+    from memory.models_beliefs import Sensitivity
+
+    return str(Sensitivity(value).label)
+
+
+def owner_entry_dict(entry: Any) -> dict[str, Any]:
+    """One entry of the head: the owner's words, their provenance and the annotations."""
+    return {
+        "key": entry.key,
+        "text": entry.text,
+        "source": entry.source,
+        "sensitivity": _sensitivity_name(entry.sensitivity),
+        "tier": entry.tier,
+        "reinforcement_count": entry.reinforcement_count,
+        "last_reinforced_at": entry.last_reinforced_at,
+        "stale": entry.stale,
+        "stale_reason": entry.stale_reason,
+        "dormant": entry.dormant,
+    }
+
+
+def owner_doc_dict(principal_id: int, *, listing: bool = False) -> dict[str, Any]:
+    """The head of a person's document (version 0: no entries), entries in document order
+    (``listing``: seed 000's order, tier then reinforcement). Two queries."""
+    from persona import owner
+
+    head = owner.doc_head(principal_id)
+    entries = owner.listing(head.entries) if listing else head.entries
+    return {
+        "version": head.version,
+        "created_at": head.created_at,
+        "entries": [owner_entry_dict(e) for e in entries],
+    }
+
+
+def owner_version_dict(version: Any) -> dict[str, Any]:
+    """The document as one write left it (``owner_doc_dict`` for that version, even when
+    another write followed at once). One query."""
+    return {
+        "version": version.version,
+        "created_at": version.created_at,
+        "entries": [owner_entry_dict(e) for e in version.entries.order_by("position")],
+    }
+
+
+def owner_history_page(*, principal_id: int, after: str | None, limit: int) -> dict[str, Any]:
+    """A person's document versions, newest first, each with its entries as written
+    (two queries a page). A cursor this API did not make is malformed."""
+    from django.db.models import Prefetch
+
+    from api.errors import Malformed
+    from persona.models import OwnerDocumentVersion, OwnerEntry
+    from personaweb.paging import decode_cursor, keyset_page
+
+    if after and decode_cursor(after, kinds=[int]) is None:
+        raise Malformed("The after cursor is not one this API made; pass `next` as it came.")
+    page = keyset_page(
+        OwnerDocumentVersion.objects.filter(document__principal_id=principal_id).prefetch_related(
+            Prefetch("entries", queryset=OwnerEntry.objects.order_by("position"))
+        ),
+        fields=[("version", True)],
+        kinds=[int],
+        cursor=after,
+        size=limit,
+    )
+    return {
+        "items": [
+            {
+                "version": v.version,
+                "source": v.source,
+                "nomination_id": v.source_nomination_id,
+                "note": v.note,
+                "created_at": v.created_at,
+                "entries": [
+                    {
+                        "key": e.key,
+                        "text": e.text,
+                        "source": e.source,
+                        "sensitivity": _sensitivity_name(e.sensitivity),
+                        "tier": e.tier,
+                    }
+                    for e in v.entries.all()
+                ],
+            }
+            for v in page.rows
+        ],
+        "next": page.next_cursor,
+    }
+
+
+def nomination_dicts(nominations: list[Any]) -> list[dict[str, Any]]:
+    """Nominations as the owner reviews them: the statement, why it qualified and the
+    person's words it came from (withheld once that conversation is sealed). One query
+    for the whole list (the sealed ones)."""
+    from memory.models import Message
+
+    ids = [n.evidence_message_id for n in nominations if n.evidence_message_id]
+    sealed = set(
+        Message.objects.filter(pk__in=ids, conversation__sealed=True).values_list("pk", flat=True)
+        if ids
+        else []
+    )
+    out = []
+    for n in nominations:
+        hidden = n.evidence_message_id in sealed
+        out.append(
+            {
+                "id": n.pk,
+                "statement": n.statement,
+                "category": n.category,
+                "confidence": n.confidence,
+                "corroboration_count": n.corroboration_count,
+                "sensitivity": _sensitivity_name(n.sensitivity),
+                "evidence_quote": None if hidden or not n.evidence_quote else n.evidence_quote,
+                "sealed": hidden,
+                "state": n.state,
+                "nominated_at": n.nominated_at,
+                "resolved_at": n.resolved_at,
+                "affirmed_version": n.affirmed_version,
+            }
+        )
+    return out
+
+
+def nomination_page(
+    *, principal_id: int, state: str | None, after: str | None, limit: int
+) -> dict[str, Any]:
+    """A person's nominations, newest first, optionally in one state (two queries)."""
+    from api.errors import Malformed
+    from persona.models import OwnerNomination
+    from personaweb.paging import decode_cursor, keyset_page
+
+    if after and decode_cursor(after, kinds=[datetime, int]) is None:
+        raise Malformed("The after cursor is not one this API made; pass `next` as it came.")
+    qs = OwnerNomination.objects.filter(principal_id=principal_id)
+    if state is not None:
+        qs = qs.filter(state=state)
+    page = keyset_page(
+        qs,
+        fields=[("nominated_at", True), ("id", True)],
+        kinds=[datetime, int],
+        cursor=after,
+        size=limit,
+    )
+    return {"items": nomination_dicts(page.rows), "next": page.next_cursor}
+
+
+def nomination_of(*, principal_id: int, nomination_id: int) -> Any | None:
+    """A nomination of this person (another person's or an unknown id: None)."""
+    from persona.models import OwnerNomination
+
+    return OwnerNomination.objects.filter(pk=nomination_id, principal_id=principal_id).first()

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from api import selectors
 from api.errors import Forbidden, NotFound, Unauthorized
-from api.models import SCOPES, ApiToken
+from api.models import PERSONA_SCOPES, SCOPES, ApiToken
 from personaweb.errors import Refusal
 from personaweb.roles import is_reviewer
 from tenancy.access import visible_tenant_ids
@@ -56,6 +56,11 @@ class Access:
     @property
     def user(self) -> Any | None:
         return self.token.user
+
+    @property
+    def principal(self) -> Any | None:
+        """The person the token is bound to (the persona routes act on their document)."""
+        return self.token.principal
 
     @property
     def by(self) -> str:
@@ -103,12 +108,15 @@ def token_create(
     scopes: Iterable[str] | str,
     agent: Any | None = None,
     user: Any | None = None,
+    principal: Any | None = None,
     created_by: str = "",
 ) -> tuple[ApiToken, str]:
     """Make a token; return it and the token text, which is shown once and never stored.
 
     ``learning.decide`` needs ``user``: decisions are made by a named person, a reviewer
     or operator of the tenant (rule owners for standing rules, checked per decision).
+    ``persona.read`` / ``persona.write`` need ``principal``, a person of the tenant: the
+    token reads and writes that person's own persona document, nobody else's.
     """
     name = (name or "").strip()
     if not name:
@@ -121,6 +129,16 @@ def token_create(
     clean = clean_scopes(scopes)
     if agent is not None and agent.tenant_id != tenant.pk:
         raise TokenInputError(f"The agent {agent.slug!r} is not in the tenant {tenant.slug!r}.")
+    if principal is not None and principal.tenant_id != tenant.pk:
+        raise TokenInputError(
+            f"The person {principal.external_id!r} is not in the tenant {tenant.slug!r}."
+        )
+    if principal is None and any(s in clean for s in PERSONA_SCOPES):
+        raise TokenInputError(
+            "A token with persona.read or persona.write must be bound to the person whose "
+            "persona document it reads and writes (--principal THEIR_ID on the command line; "
+            "'person' on the tokens page)."
+        )
     if DECIDE in clean:
         if user is None:
             raise TokenInputError(
@@ -145,6 +163,7 @@ def token_create(
         name=name,
         agent=agent,
         user=user,
+        principal=principal,
         scopes=clean,
         sha256=token_sha256(raw),
         hint=raw[:10],
@@ -211,6 +230,25 @@ def token_authenticate(
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
     return Access(token=token, agent=agent)
+
+
+#: What a persona route answers for a token that is not bound to a person.
+UNBOUND_PERSONA_MESSAGE = (
+    "This API token is not bound to a person, and the persona routes read and write the "
+    "document of the person a token is bound to; make a token with --principal THEIR_ID "
+    "(`manage.py api token create ... --scopes persona.read,persona.write --principal ID`)."
+)
+
+
+def persona_access(*, raw: str | None, scope: str) -> Access:
+    """``token_authenticate`` for the owner-document routes and tools: the token carries
+    ``scope`` (exactly: persona.read or persona.write) and is bound to a person (else
+    ``Forbidden``, with what to do). The person is ``Access.principal``."""
+    assert scope in PERSONA_SCOPES, scope
+    access = token_authenticate(raw=raw, scope=scope)
+    if access.token.principal_id is None:
+        raise Forbidden(UNBOUND_PERSONA_MESSAGE)
+    return access
 
 
 def decider_refusal(*, access: Access, proposal_kind: str | None, agent: Any) -> str | None:

@@ -36,6 +36,12 @@ def _create(request: HtmxHttpRequest, form: TokenCreateForm) -> tuple[ApiToken, 
         agent = selectors.agent_in_tenant(tenant_id=tenant.pk, slug=slug)
         if agent is None:
             form.add_error("agent", f"No agent with the slug {slug!r} in {tenant.name}.")
+    principal = None
+    external_id = form.cleaned_data["principal"].strip()
+    if external_id:
+        principal = selectors.principal_in_tenant(tenant_id=tenant.pk, external_id=external_id)
+        if principal is None:
+            form.add_error("principal", f"No person with the id {external_id!r} in {tenant.name}.")
     # the page binds a token to the operator who makes it, never to someone else
     user = request.user if form.cleaned_data["as_me"] else None
     if form.errors:
@@ -47,6 +53,7 @@ def _create(request: HtmxHttpRequest, form: TokenCreateForm) -> tuple[ApiToken, 
             scopes=form.cleaned_data["scopes"],
             agent=agent,
             user=user,
+            principal=principal,
             created_by=request.user.get_username(),
         )
     except Refusal as exc:
@@ -98,7 +105,7 @@ def token_revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     require_operator(request)
     token = (
         scope_to_user(ApiToken.objects.filter(pk=pk), user=request.user, path="tenant_id")
-        .select_related("tenant", "agent", "user")
+        .select_related("tenant", "agent", "user", "principal")
         .first()
     )
     if token is None:

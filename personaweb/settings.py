@@ -144,6 +144,9 @@ CONTENT_SECURITY_POLICY = {
 # /v1/ is mounted only when this is set (default off, like every optional surface);
 # `make run` turns it on for the local demo.
 PERSONAWEB_API_ENABLED = env_bool("PERSONAWEB_API_ENABLED", False)
+# The six owner-document routes under /v1/persona (seed 001) are mounted only when this
+# is set as well (default off): an owner's persona is written through them.
+AGENT_PERSONA_API_ENABLED = env_bool("AGENT_PERSONA_API_ENABLED", False)
 # Every MCP tool call is bounded by this many seconds and returns an error result when
 # it takes longer: a slow memory must never take the host's conversation down.
 PERSONAWEB_MCP_TOOL_TIMEOUT = env_float("PERSONAWEB_MCP_TOOL_TIMEOUT", 8.0)

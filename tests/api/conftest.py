@@ -14,6 +14,17 @@ def _reload_urls() -> None:
     importlib.reload(personaweb.urls)
 
 
+def mount_api() -> None:
+    """Build /v1 again as the settings now say (``AGENT_PERSONA_API_ENABLED`` decides,
+    when ``api.http`` is imported, whether the persona routes are mounted)."""
+    import api.http
+    import api.urls
+
+    importlib.reload(api.http)
+    importlib.reload(api.urls)
+    _reload_urls()
+
+
 @pytest.fixture(autouse=True)
 def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -34,6 +45,16 @@ def api_on(settings):
     yield
     settings.PERSONAWEB_API_ENABLED = False
     _reload_urls()
+
+
+@pytest.fixture
+def persona_on(api_on, settings):
+    """/v1/ with the owner-document routes, as with AGENT_PERSONA_API_ENABLED=1."""
+    settings.AGENT_PERSONA_API_ENABLED = True
+    mount_api()
+    yield
+    settings.AGENT_PERSONA_API_ENABLED = False
+    mount_api()
 
 
 def bearer(raw: str) -> dict[str, str]:

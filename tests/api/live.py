@@ -29,8 +29,10 @@ MANAGE = str(ROOT / "manage.py")
 
 # Runs in `manage.py shell`: one tenant with an agent (rendered once, so every text the
 # injection scan embeds is stored and no server process loads the model) and what is
-# remembered about ana (beliefs, an intention due today, a daily routine), a second
-# tenant with its own agent, a reviewer, and tokens. Prints the tokens as JSON.
+# remembered about ana (beliefs, an intention due today, a daily routine), her persona
+# document (one version) and a nomination, a second tenant with its own agent, a
+# reviewer, and tokens ("all" is bound to ana and holds every scope). Prints the tokens
+# as JSON.
 SEED = r"""
 import json
 from django.contrib.auth.models import Group, User
@@ -73,9 +75,20 @@ routine_label(agent=helper, principal_external_id="ana", action="Bakes bread",
 rex = User.objects.create_user("rex", password="unused-" + "x" * 12)
 rex.groups.add(Group.objects.get_or_create(name="reviewer")[0])
 Membership.objects.create(user=rex, tenant=acme)
+from memory.models import Belief, Principal
+from persona.models import OwnerNomination
+from persona.owner import owner_doc_write, statement_key
+ana = Principal.objects.get(tenant=acme, external_id="ana")
+owner_doc_write(principal=ana, expected_version=0,
+                entries=[{"text": "Prefers short answers.", "tier": "permanent"}])
+tea = Belief.objects.get(principal=ana, statement="Prefers green tea in the afternoon")
+OwnerNomination.objects.create(
+    tenant=acme, principal=ana, belief=tea, statement=tea.statement,
+    statement_key=statement_key(tea.statement), category=tea.category, confidence=0.9,
+    corroboration_count=3, sensitivity=tea.sensitivity, nominated_at=timezone.now())
 tokens = {
     "host": token_create(tenant=acme, name="host", scopes="host")[1],
-    "all": token_create(tenant=acme, name="all", scopes="host,learning.read,learning.decide,memory.read,memory.write", user=rex)[1],
+    "all": token_create(tenant=acme, name="all", scopes="host,learning.read,learning.decide,memory.read,memory.write,persona.read,persona.write", user=rex, principal=ana)[1],
     "other": token_create(tenant=globex, name="other", scopes="host")[1],
 }
 print("SEEDED " + json.dumps(tokens))

@@ -2,13 +2,19 @@
 
 Seeds a file database, starts gunicorn (2 workers) on 127.0.0.1 with the API on, and
 runs ``schemathesis run`` on ``/v1/openapi.json`` with a token holding every route's
-scope: the examples, coverage and fuzzing phases, positive and negative data
+scope, bound to a person (``AGENT_PERSONA_API_ENABLED`` is on, so the /v1/persona
+routes are in the schema and run too): the examples, coverage and fuzzing phases, positive and negative data
 (``--mode all``), every check (no 500, status codes, content types, headers and bodies
 as the schema says, negative data rejected, auth not ignored). Exit code: schemathesis's.
 
 The server runs with ``MEMORY_BELIEF_EMBEDDINGS=0``: the memory routes rank and
 deduplicate on words, so no worker loads the embedding model for a fuzzed question
 (the vectors are covered in-process by tests/memory and tests/api/test_memory_mcp.py).
+It also runs with ``PERSONA_INJECTION_SEMANTIC=0``: a persona write renders its row to
+count its tokens, and a fuzzed entry is new text, which the learned layer of the
+injection scan would embed after loading its model in the worker, slower than the
+request timeout on a busy machine (that layer is covered by tests/memory and
+tests/persona).
 
     python -m tests.api.schema_live [--max-time SECONDS]
 """
@@ -44,7 +50,12 @@ def main(argv: list[str] | None = None) -> int:
         base = f"http://127.0.0.1:{port}"
         with live.running(
             live.gunicorn_argv(port, workers=2),
-            env={**db.env, "MEMORY_BELIEF_EMBEDDINGS": "0"},
+            env={
+                **db.env,
+                "MEMORY_BELIEF_EMBEDDINGS": "0",
+                "PERSONA_INJECTION_SEMANTIC": "0",
+                "AGENT_PERSONA_API_ENABLED": "1",
+            },
             ready_url=f"{base}/v1/openapi.json",
             log=folder / "gunicorn.log",
         ):

@@ -34,6 +34,12 @@ class Command(BaseCommand):
         p.add_argument("--scopes", required=True, help=f"comma-separated: {', '.join(SCOPES)}")
         p.add_argument("--agent", help="bind the token to this agent (slug) only")
         p.add_argument("--user", help="decisions are this person's (needed for learning.decide)")
+        p.add_argument(
+            "--principal",
+            metavar="EXTERNAL_ID",
+            help="bind the token to this person (their id in your app): the persona routes "
+            "read and write their document (needed for persona.read / persona.write)",
+        )
         p.add_argument("--json", action="store_true")
         p = sub.add_parser("list", help="tokens (never the token text)")
         p.add_argument("--tenant", help="tenant slug")
@@ -72,12 +78,23 @@ class Command(BaseCommand):
             user = services.user_by_username(opts["user"])
             if user is None:
                 raise _fail(f"No account is called {opts['user']}.")
+        principal = None
+        if opts.get("principal"):
+            principal = selectors.principal_in_tenant(
+                tenant_id=tenant.pk, external_id=opts["principal"].strip()
+            )
+            if principal is None:
+                raise _fail(
+                    f"No person with the id {opts['principal']!r} in {tenant.slug}; a person "
+                    "exists once a host recorded a turn with them."
+                )
         token, raw = services.token_create(
             tenant=tenant,
             name=opts["name"],
             scopes=opts["scopes"],
             agent=agent,
             user=user,
+            principal=principal,
             created_by="cli",
         )
         if opts["json"]:
@@ -96,6 +113,7 @@ class Command(BaseCommand):
             "scopes": token.scopes,
             "agent": token.agent.slug if token.agent else None,
             "user": token.user.get_username() if token.user else None,
+            "principal": token.principal.external_id if token.principal else None,
             "hint": token.hint,
             "created_at": token.created_at.isoformat(),
             "last_used_at": token.last_used_at.isoformat() if token.last_used_at else None,
@@ -121,6 +139,7 @@ class Command(BaseCommand):
         for r in rows:
             bound = f" agent={r['agent']}" if r["agent"] else ""
             who = f" user={r['user']}" if r["user"] else ""
+            who += f" principal={r['principal']}" if r["principal"] else ""
             state = f" REVOKED {r['revoked_at']}" if r["revoked_at"] else ""
             used = r["last_used_at"] or "never"
             self.stdout.write(
