@@ -47,6 +47,23 @@ def world(db) -> dict[str, Any]:
     rule = add_proposal(agent, kind="rule", evidence=evidence)
     review = add_review(agent, reason="Too few conversations.")
     make_agent(tenant=globex, slug="globex-desk", name="Globex desk")
+    from memory.services_beliefs import belief_write, intention_write
+
+    belief = belief_write(
+        agent=agent,
+        principal_external_id=messages[0].conversation.principal.external_id,
+        category="likes",
+        statement="Prefers rye bread for the market stall.",
+        confidence=0.8,
+        source="direct",
+    ).belief
+    intention = intention_write(
+        agent=agent,
+        principal_external_id=belief.principal.external_id,
+        action="Order rye flour",
+        due="2030-01-01T09:00:00+00:00",
+        source="direct",
+    )
     agent.refresh_from_db()
     users = {
         "rita": make_user("rita", role="reviewer", tenants=[acme]),
@@ -62,6 +79,8 @@ def world(db) -> dict[str, Any]:
         "rule": rule,
         "review": review,
         "conversation": messages[0].conversation,
+        "belief": belief,
+        "intention": intention,
         "users": users,
     }
 
@@ -85,6 +104,11 @@ def _url(name: str, w: dict[str, Any]) -> str:
         "learning:proposal_undo": [w["applied"].pk],
         "memory:conversations": [],
         "memory:conversation": [w["conversation"].pk],
+        "memory:people": [],
+        "memory:person": [w["belief"].principal_id],
+        "memory:belief_retire": [w["belief"].pk],
+        "memory:belief_correct": [w["belief"].pk],
+        "memory:intention_state": [w["intention"].pk],
     }
     if name.endswith("#rule"):
         return reverse(name[:-5], args=[w["rule"].pk])
@@ -113,6 +137,10 @@ def _data(name: str, w: dict[str, Any]) -> dict[str, Any]:
             "reason": "matrix",
             "expected_version": str(w["agent"].persona_version),
         }
+    if name == "memory:belief_correct":
+        return {"statement": "Prefers spelt bread for the market stall."}
+    if name == "memory:intention_state":
+        return {"state": "done"}
     return {}
 
 
@@ -142,6 +170,11 @@ MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("learning:proposal_dismiss#rule", "POST"): (302, 302, 302, 302, 404, 302),
     ("memory:conversations", "GET"): (302, 200, 200, 200, 200, 200),
     ("memory:conversation", "GET"): (302, 200, 200, 200, 404, 200),
+    ("memory:people", "GET"): (302, 200, 200, 200, 200, 200),
+    ("memory:person", "GET"): (302, 200, 200, 200, 404, 200),
+    ("memory:belief_retire", "POST"): (302, 403, 302, 403, 404, 302),
+    ("memory:belief_correct", "POST"): (302, 403, 302, 403, 404, 302),
+    ("memory:intention_state", "POST"): (302, 403, 302, 403, 404, 302),
 }
 # What a POST must have done (True) or not (False) per user, for the actions whose
 # redirect hides a refusal.
@@ -184,6 +217,11 @@ def test_authorization_matrix(
     if name.endswith("#rule"):
         rule = Proposal.objects.get(pk=world["rule"].pk)
         assert (rule.status != "waiting") is RULE_DECIDED[user], f"{user}: rule is {rule.status}"
+    if name == "memory:belief_retire" and method == "POST":
+        from memory.models import Belief
+
+        retired = Belief.objects.get(pk=world["belief"].pk).status == "retired"
+        assert retired is (user in ("olivia", "root")), f"{user}: retired {retired}"
     if name == "persona:undo" and method == "POST" and user in ("rita", "olivia", "rex", "root"):
         assert Proposal.objects.get(pk=world["applied"].pk).status == "undone"
 
