@@ -126,7 +126,9 @@ def _textareas(html: str) -> list[str]:
 # --- who sees what ---------------------------------------------------------------------
 
 
-def test_a_login_without_a_link_gets_a_page_that_says_so_and_who_can_link_it(operator_client, ana):
+def test_a_login_without_a_link_gets_a_page_that_says_so_and_who_can_link_it(
+    operator_client, ana, tenant
+):
     response = operator_client.get(PAGE)
     assert response.status_code == 200
     html = response.content.decode()
