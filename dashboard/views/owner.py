@@ -92,11 +92,12 @@ def _account(request: HtmxHttpRequest) -> OwnerAccount | None:
     """The user's link to the person they are, while they are still a member of that
     person's tenant (one query). Also primes ``user.owner_account`` for the nav link."""
     user = request.user
-    qs = OwnerAccount.objects.filter(user_id=user.pk).select_related("principal__tenant")
+    uid = int(user.pk or 0)  # the views are login_required: always a real user
+    qs = OwnerAccount.objects.filter(user_id=uid).select_related("principal__tenant")
     if not getattr(user, "is_superuser", False):
-        qs = qs.filter(principal__tenant__memberships__user_id=user.pk)
+        qs = qs.filter(principal__tenant__memberships__user_id=uid)
     account = qs.first()
-    OwnerAccount.user.field.remote_field.set_cached_value(user, account)  # type: ignore[attr-defined]
+    OwnerAccount.user.field.remote_field.set_cached_value(user, account)  # type: ignore[attr-defined,arg-type]
     return account
 
 
@@ -410,10 +411,9 @@ def _render(
         for r in rows:
             r.entry = by_key.get(r.key) if r.key else None
     # the scan at load, as the prompt row runs it: a blocked entry is flagged in the form
-    saved = [r for r in rows if r.entry is not None]
-    for r, result in zip(
-        saved, scan_many([r.entry.text for r in saved], wait=_page_wait()), strict=True
-    ):
+    saved = [(r, r.entry.text) for r in rows if r.entry is not None]
+    results = scan_many([text for _, text in saved], wait=_page_wait())
+    for (r, _), result in zip(saved, results, strict=True):
         r.scan = result
     context: dict[str, Any] = {
         "account": account,

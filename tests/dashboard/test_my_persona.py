@@ -626,7 +626,7 @@ def test_review_log_counts_owner_documents(operator_client, ana, agent, tenant, 
         "affirmed": 1,
         "declined": 1,
         "withdrawn": 1,
-        "persona_changed rotations": 1,
+        "document rotations": 1,
         "stale entries": 1,
     }
     assert PlanRotation.objects.filter(reason="persona_changed").count() == 1

@@ -1,7 +1,7 @@
-"""``python manage.py persona <sub>``: the operator's command line for agent personas
-(and ``persona owner link|unlink|list``: which login is which person, for "My persona").
+"""``python manage.py persona <sub>``: the operator's command line for agent personas.
 
-``persona doc ...`` is the owner persona document (``persona/management/doc_cli.py``).
+``persona doc ...`` is the owner persona document (``persona/management/doc_cli.py``);
+``persona owner ...`` links a login to the person it is (``owner_cli.py``).
 
 Exit codes: 0 ok, 2 bad input (unknown agent or person, a limit, a secret, a refused
 guardrail write, text ``scan`` would block), 3 version conflict. Errors are one line
@@ -17,7 +17,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from persona.management import doc_cli
+from persona.management import doc_cli, owner_cli
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
 from personaweb.errors import Refusal
@@ -83,18 +83,7 @@ class Command(BaseCommand):
         p.add_argument("file", nargs="?", default="-", help="file to scan (default: stdin)")
         p.add_argument("--json", action="store_true")
 
-        p = sub.add_parser(
-            "owner", help="Link a login to the person it is (their My persona page), or unlink it."
-        )
-        owner = p.add_subparsers(dest="owner_action", required=True, metavar="ACTION")
-        q = owner.add_parser("link", help="Link USERNAME to a person of the tenant.")
-        q.add_argument("username")
-        q.add_argument("--tenant", required=True, help="tenant slug")
-        q.add_argument("--principal", required=True, help="the person's external id")
-        q = owner.add_parser("unlink", help="Remove the link of USERNAME.")
-        q.add_argument("username")
-        q = owner.add_parser("list", help="Every link, or those of one tenant.")
-        q.add_argument("--tenant", default="", help="tenant slug")
+        owner_cli.add_parser(sub)
 
     def handle(self, *args: Any, **options: Any) -> None:
         from persona.services import PersonaVersionConflict
@@ -146,6 +135,9 @@ class Command(BaseCommand):
 
     def cmd_doc(self, **options: Any) -> None:
         doc_cli.run(self.stdout, options)
+
+    def cmd_owner(self, **options: Any) -> None:
+        owner_cli.run(self.stdout, options)
 
     def cmd_show(self, *, agent: str, json: bool = False, **_: Any) -> None:
         row = self._agent(agent)
@@ -293,64 +285,6 @@ class Command(BaseCommand):
         if bad:
             raise _fail(
                 f"{bad} of {len(results)} line(s) would be blocked or refused; see the report above."
-            )
-
-    def cmd_owner(self, *, owner_action: str, **options: Any) -> None:
-        from persona.owner_accounts import owner_account_link, owner_account_unlink
-
-        if owner_action == "list":
-            self._owner_list(options.get("tenant") or "")
-            return
-        user = self._login(options["username"])
-        if owner_action == "unlink":
-            gone = owner_account_unlink(user=user)
-            if gone is None:
-                self._out(f"{user.get_username()} was not linked to a person; nothing changed.")
-            else:
-                self._out(f"{user.get_username()} is no longer linked to a person.")
-            return
-        tenant = self._tenant(options["tenant"])
-        principal = tenant.principals.filter(external_id=options["principal"]).first()
-        if principal is None:
-            raise _fail(
-                f"No person {options['principal']!r} in the tenant {tenant.slug!r}; "
-                "check the external id (the People page lists them)."
-            )
-        _, created = owner_account_link(user=user, principal=principal)
-        verb = "is now linked" if created else "was already linked"
-        self._out(
-            f"{user.get_username()} {verb} to {principal.external_id} in {tenant.slug}; "
-            "they edit their persona document on My persona."
-        )
-
-    def _login(self, username: str):
-        from django.contrib.auth import get_user_model
-
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise _fail(f"No login {username!r}; create it first (admin, Users).")
-        return user
-
-    def _tenant(self, slug: str):
-        from tenancy.models import Tenant
-
-        tenant = Tenant.objects.filter(slug=slug).first()
-        if tenant is None:
-            raise _fail(f"No tenant with the slug {slug!r}.")
-        return tenant
-
-    def _owner_list(self, slug: str) -> None:
-        from persona.models import OwnerAccount
-
-        rows = OwnerAccount.objects.select_related("user", "principal__tenant").order_by(
-            "principal__tenant__slug", "principal__external_id"
-        )
-        if slug:
-            rows = rows.filter(principal__tenant=self._tenant(slug))
-        for row in rows:
-            self._out(
-                f"{row.user.get_username()}  ->  {row.principal.external_id} "
-                f"in {row.principal.tenant.slug}"
             )
 
 
