@@ -165,6 +165,16 @@
     refreshEditor(editor);
   });
 
+  // My persona: Enter in a demote reason demotes that entry (not the form's default save).
+  document.addEventListener("keydown", function (event) {
+    var input = event.target;
+    if (event.key !== "Enter" || !input.matches || !input.matches("details.demote input")) return;
+    var button = input.closest("details.demote").querySelector("[data-action=demote]");
+    if (!button) return;
+    event.preventDefault();
+    button.click();
+  });
+
   // --- review queue keyboard -----------------------------------------------------------
   function queueRows() {
     return Array.prototype.slice.call(document.querySelectorAll(".qrow[data-waiting='1']"));

@@ -183,6 +183,19 @@ def test_owner_edits_merges_a_stale_tab_and_affirms_into_the_prompt(page, live_s
     _no_sideways_scroll(page, "my persona after affirming")
     page.screenshot(path=str(SHOTS / "my-persona-affirmed.png"), full_page=True)
 
+    # reinforce one entry; demote another with a reason (Enter in the reason demotes)
+    cycle = next(e for e in doc_head(principal.pk).entries if e.text.startswith("I cycle"))
+    page.locator(f"#entry-{cycle.key} [data-action=reinforce]").click()
+    page.wait_for_selector("#workspace .msg-success >> text=(1×)")
+    assert "reinforced 1×" in page.inner_text(f"#entry-{cycle.key}")
+    page.locator(f"#entry-{cycle.key} details.demote summary").click()
+    page.locator(f"#reason-{cycle.key}").fill("I sold the bike.")
+    page.locator(f"#reason-{cycle.key}").press("Enter")
+    page.wait_for_selector(f"#entry-{cycle.key}", state="detached")
+    assert "I sold the bike." in page.inner_text("#removed")
+    head = doc_head(principal.pk)
+    assert head.version == 6 and all(e.key != cycle.key for e in head.entries)
+
     # narrow: the same page still fits
     page.set_viewport_size(NARROW)
     page.reload()
