@@ -25,6 +25,7 @@ from learning.owners import (
 from memory.models import Message
 from memory.sealing import sealed_ids
 from persona.models import PlanRotation
+from persona.selectors import owner_doc_figures
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_next
 from personaweb.marks import evidence_conversation_ids, evidence_message_ids, quote_groups_for
@@ -36,6 +37,7 @@ from tenancy.access import (
     require_reviewer,
     scope_to_user,
     visible_agents,
+    visible_tenant_ids,
 )
 
 # --- learning settings and Review now ---------------------------------------------------
@@ -417,6 +419,15 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
     )
     if agent is not None:
         rotations = rotations.filter(plan__agent=agent)
+    rotation_counts = rotations.aggregate(
+        total=Count("id"),
+        persona_changed=Count("id", filter=Q(reason=PlanRotation.Reason.PERSONA_CHANGED)),
+    )
+    # owner documents belong to people, not to one assistant: with an assistant picked,
+    # the figures cover the people of its tenant
+    owner_figures = owner_doc_figures(
+        tenant_ids=[agent.tenant_id] if agent is not None else visible_tenant_ids(request.user)
+    )
     qs = base.select_related("agent")
     if outcome in Review.Outcome.values:
         qs = qs.filter(outcome=outcome)
@@ -430,7 +441,9 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
         "page": page,
         "counts": counts,
         "totals": totals,
-        "rotations": rotations.count(),
+        "rotations": rotation_counts["total"],
+        "persona_rotations": rotation_counts["persona_changed"],
+        "owner": owner_figures,
         "agent": agent,
         "outcome": outcome,
         "outcomes": Review.Outcome.choices,

@@ -225,9 +225,17 @@ def row_entries(
             "position"
         )
     )
+    shown, hidden = row_filter(entries, ceiling=ceiling)
+    return wanted, doc.row_state, shown, [e.key for e in hidden]
+
+
+def row_filter(
+    entries: list[OwnerEntry], *, ceiling: int
+) -> tuple[list[OwnerEntry], list[OwnerEntry]]:
+    """(entries that render under ``ceiling``, entries left out as dormant): what a plan
+    created now takes from a version's entries."""
     shown = [e for e in entries if e.sensitivity <= ceiling and not e.dormant]
-    hidden = [e.key for e in entries if e.dormant]
-    return wanted, doc.row_state, shown, hidden
+    return shown, [e for e in entries if e.dormant]
 
 
 # --- writing ---------------------------------------------------------------------------

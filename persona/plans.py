@@ -128,13 +128,55 @@ def plan_build(plan: ContextPlan) -> str:
     return _prefix_for(version, entries)
 
 
-def _prefix_for(version: AgentPersonaVersion, entries: list | None = None) -> str:
+def _prefix_for(
+    version: AgentPersonaVersion, entries: list | None = None, *, wait: bool = True
+) -> str:
     from persona.owner import render_row
 
-    text = render_persona(version)
-    row = render_row(entries or [])
+    text = render_persona(version, wait=wait)
+    row = render_row(entries or [], wait=wait)
     # an empty document adds zero bytes: the prefix is exactly the agent persona's
     return f"{text}\n\n{row}" if row else text
+
+
+@dataclass(frozen=True)
+class PrefixPreview:
+    """What a plan created now would pin, computed without writing one."""
+
+    text: str
+    row: str
+    #: entries that render, and those left out (above the ceiling, dormant)
+    shown: list
+    above_ceiling: list
+    dormant: list
+    #: some text is still being scanned (it shows as the scanning placeholder)
+    pending: bool
+
+
+def prefix_preview(
+    *,
+    version: AgentPersonaVersion,
+    entries: list,
+    max_sensitivity: str | None = None,
+    wait: bool = True,
+) -> PrefixPreview:
+    """The prefix a new plan of ``version``'s agent for the person whose document head
+    holds ``entries`` would pin (same filter, same bytes as plan creation), for a page's
+    preview. ``wait=False`` never waits for the embedding model."""
+    from memory.safety.injection import SCANNING_PLACEHOLDER
+    from persona.owner import render_row, row_filter
+
+    ceiling = _ceiling(max_sensitivity)
+    shown, dormant = row_filter(entries, ceiling=ceiling)
+    text = _prefix_for(version, shown, wait=wait)
+    return PrefixPreview(
+        text=text,
+        row=render_row(shown, wait=wait),
+        shown=shown,
+        above_ceiling=[e for e in entries if e.sensitivity > ceiling and not e.dormant],
+        dormant=dormant,
+        pending=SCANNING_PLACEHOLDER in text,
+    )
 
 
 @dataclass(frozen=True)

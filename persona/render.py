@@ -155,9 +155,11 @@ def _sections(version: AgentPersonaVersion, *, wait: bool = True) -> list[tuple[
     return out
 
 
-def render_persona(version: AgentPersonaVersion) -> str:
-    """The prefix text for ``version``: deterministic bytes, ``\\n`` line endings."""
-    return "\n\n".join(text for _, _, text in _sections(version))
+def render_persona(version: AgentPersonaVersion, *, wait: bool = True) -> str:
+    """The prefix text for ``version``: deterministic bytes, ``\\n`` line endings.
+    ``wait=False`` (a page's preview) shows text the scan has not judged yet as the
+    scanning placeholder; the prefix a plan pins always waits."""
+    return "\n\n".join(text for _, _, text in _sections(version, wait=wait))
 
 
 def render_report(version: AgentPersonaVersion, *, wait: bool = True) -> RenderReport:

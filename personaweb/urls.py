@@ -17,6 +17,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("memory/", include("dashboard.urls_memory")),
     path("persona/", include("dashboard.urls_persona")),
+    path("me/", include("dashboard.urls_owner")),
     path("learning/", include("learning.urls")),
     path("tokens/", include("api.page_urls")),
 ]

@@ -1,5 +1,6 @@
 // Dashboard behaviour that needs a script: live character and item counters, the
-// guardrail / standing-rule list editor (add, move, remove), and the review queue's
+// guardrail / standing-rule list editor (add, move, remove; also the entries of My
+// persona, with its "Use this" merge buttons), and the review queue's
 // keyboard shortcuts (j/k move, a approve, d turn down, u undo the last decision). Every page still works
 // without it: the server checks every limit again and the forms post as usual.
 (function () {
@@ -94,14 +95,51 @@
     if (counter) counter.remove();
     var remove = row.querySelector("input[name=remove]");
     if (remove) remove.checked = false;
+    // the owner's document editor: a new row has no key and the default settings
+    row.querySelectorAll("input[name=key]").forEach(function (input) { input.value = ""; });
+    row.querySelectorAll("select[data-default]").forEach(function (select) {
+      select.value = select.getAttribute("data-default");
+    });
     editor.querySelector("[data-rows]").appendChild(row);
     updateCounter(text);
     text.focus();
+    return row;
+  }
+
+  // Reload-and-merge on My persona: "Use this" copies an entry of the saved version into
+  // the unsaved edit (replacing the row with the same key, or adding it).
+  function useSaved(button) {
+    var editor = document.querySelector("#doc-form[data-list-editor]");
+    if (!editor) return;
+    var key = button.getAttribute("data-key");
+    var row = null;
+    rows(editor).forEach(function (candidate) {
+      var input = candidate.querySelector("input[name=key]");
+      if (input && key && input.value === key) row = candidate;
+    });
+    if (!row) {
+      row = newRow(editor);
+      row.querySelector("input[name=key]").value = key;
+    }
+    var text = row.querySelector("textarea");
+    text.value = button.getAttribute("data-text");
+    var sensitivity = row.querySelector("select[name=sensitivity]");
+    if (sensitivity) sensitivity.value = button.getAttribute("data-sensitivity");
+    var tier = row.querySelector("select[name=tier]");
+    if (tier) tier.value = button.getAttribute("data-tier");
+    updateCounter(text);
+    refreshEditor(editor);
+    button.textContent = "Copied into your edit";
+    button.disabled = true;
   }
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button");
     if (!button) return;
+    if (button.hasAttribute("data-merge-use")) {
+      useSaved(button);
+      return;
+    }
     var editor = button.closest("[data-list-editor]");
     if (!editor) return;
     var row = button.closest("[data-row]");
@@ -125,6 +163,16 @@
       return;
     }
     refreshEditor(editor);
+  });
+
+  // My persona: Enter in a demote reason demotes that entry (not the form's default save).
+  document.addEventListener("keydown", function (event) {
+    var input = event.target;
+    if (event.key !== "Enter" || !input.matches || !input.matches("details.demote input")) return;
+    var button = input.closest("details.demote").querySelector("[data-action=demote]");
+    if (!button) return;
+    event.preventDefault();
+    button.click();
   });
 
   // --- review queue keyboard -----------------------------------------------------------

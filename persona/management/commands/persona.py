@@ -1,6 +1,7 @@
 """``python manage.py persona <sub>``: the operator's command line for agent personas.
 
-``persona doc ...`` is the owner persona document (``persona/management/doc_cli.py``).
+``persona doc ...`` is the owner persona document (``persona/management/doc_cli.py``);
+``persona owner ...`` links a login to the person it is (``owner_cli.py``).
 
 Exit codes: 0 ok, 2 bad input (unknown agent or person, a limit, a secret, a refused
 guardrail write, text ``scan`` would block), 3 version conflict. Errors are one line
@@ -16,7 +17,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from persona.management import doc_cli
+from persona.management import doc_cli, owner_cli
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
 from personaweb.errors import Refusal
@@ -82,6 +83,8 @@ class Command(BaseCommand):
         p.add_argument("file", nargs="?", default="-", help="file to scan (default: stdin)")
         p.add_argument("--json", action="store_true")
 
+        owner_cli.add_parser(sub)
+
     def handle(self, *args: Any, **options: Any) -> None:
         from persona.services import PersonaVersionConflict
 
@@ -132,6 +135,9 @@ class Command(BaseCommand):
 
     def cmd_doc(self, **options: Any) -> None:
         doc_cli.run(self.stdout, options)
+
+    def cmd_owner(self, **options: Any) -> None:
+        owner_cli.run(self.stdout, options)
 
     def cmd_show(self, *, agent: str, json: bool = False, **_: Any) -> None:
         row = self._agent(agent)

@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from dashboard.views import owner as views
+
+app_name = "owner"
+
+# No URL names a person: every view works on the logged-in user's own document.
+urlpatterns = [
+    path("", views.my_persona, name="persona"),
+    path("save/", views.save, name="save"),
+    path("reinforce/", views.reinforce, name="reinforce"),
+    path("demote/", views.demote, name="demote"),
+    path("nominations/<int:pk>/affirm/", views.affirm, name="affirm"),
+    path("nominations/<int:pk>/decline/", views.decline, name="decline"),
+]

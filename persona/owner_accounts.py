@@ -1,0 +1,86 @@
+"""Owner accounts: a dashboard login linked to the person (principal) it is, so that
+person can curate their own persona document on "My persona" (PRODUCT.md section 3).
+
+A login is linked to at most one person and a person to at most one login. The link
+is made only inside one tenant: the login must be a member of the person's tenant.
+The command line (``manage.py persona owner link|unlink|list``) and the admin both go
+through ``owner_account_link`` / ``owner_account_unlink``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from memory.models import Principal
+from persona.errors import PersonaError
+from persona.models import OwnerAccount
+from tenancy.models import Membership
+
+logger = logging.getLogger(__name__)
+
+
+class OwnerAccountRefusal(PersonaError):
+    """The link was refused; nothing changed."""
+
+
+def owner_account_check(*, user: Any, principal: Principal) -> None:
+    """Refuse a link of ``user`` to ``principal`` that breaks a rule (with a sentence
+    saying what to do); linking a pair that is already linked is fine."""
+    username = user.get_username()
+    if not user.is_active:
+        raise OwnerAccountRefusal(
+            f"The login {username!r} is deactivated; activate it before linking it to a person."
+        )
+    if not Membership.objects.filter(user=user, tenant_id=principal.tenant_id).exists():
+        raise OwnerAccountRefusal(
+            f"The login {username!r} is not a member of the tenant {principal.tenant.slug!r} "
+            f"that {principal.external_id!r} belongs to; add the membership first."
+        )
+    mine = OwnerAccount.objects.filter(user=user).select_related("principal").first()
+    if mine is not None and mine.principal_id != principal.pk:
+        raise OwnerAccountRefusal(
+            f"The login {username!r} is already linked to the person "
+            f"{mine.principal.external_id!r}; unlink it first."
+        )
+    theirs = (
+        OwnerAccount.objects.filter(principal=principal)
+        .exclude(user=user)
+        .select_related("user")
+        .first()
+    )
+    if theirs is not None:
+        raise OwnerAccountRefusal(
+            f"The person {principal.external_id!r} is already linked to the login "
+            f"{theirs.user.get_username()!r}; unlink that login first."
+        )
+
+
+def owner_account_link(*, user: Any, principal: Principal) -> tuple[OwnerAccount, bool]:
+    """Link ``user`` to ``principal``; returns the link and whether it is new."""
+    try:
+        with transaction.atomic():
+            owner_account_check(user=user, principal=principal)
+            account, created = OwnerAccount.objects.get_or_create(user=user, principal=principal)
+    except IntegrityError:
+        # another link of this login or this person was made at the same moment
+        raise OwnerAccountRefusal(
+            "The login or the person was linked by someone else just now; look again and retry."
+        ) from None
+    if created:
+        logger.info("login %s linked to principal %s", user.pk, principal.pk)
+    return account, created
+
+
+@transaction.atomic
+def owner_account_unlink(*, user: Any) -> OwnerAccount | None:
+    """Remove the link of ``user`` (None when there was none). The person's document
+    stays; only this login can no longer edit it."""
+    account = OwnerAccount.objects.select_for_update().filter(user=user).first()
+    if account is None:
+        return None
+    account.delete()
+    logger.info("login %s unlinked from principal %s", user.pk, account.principal_id)
+    return account
