@@ -489,3 +489,15 @@ def test_the_demo_text_passes_the_scans_memory_applies(seeded: str) -> None:
         t for t, r in zip(stored, scan_many(stored, semantic=True), strict=True) if r.blocked
     ]
     assert blocked == [] and [t for t in stored if find_secrets(t)] == []
+
+
+def test_demo_people_logins_are_linked_to_themselves_for_my_persona(db):
+    from django.core.management import call_command
+
+    from persona.models import OwnerAccount
+
+    call_command("seed_demo", verbosity=0)
+    call_command("seed_demo", verbosity=0)  # twice: still one link each
+    links = {a.user.username: a.principal.external_id for a in OwnerAccount.objects.all()}
+    assert links.get("maya") == "maya"
+    assert all(user == person for user, person in links.items())

@@ -299,6 +299,26 @@ def _seed_users(*, counts: SeedCounts) -> None:
             user.groups.add(group)
             tenant = Tenant.objects.get(slug=spec.tenant_slug)
             Membership.objects.get_or_create(user=user, tenant=tenant)
+            _link_owner(user, tenant)
+
+
+def _link_owner(user: object, tenant: Tenant) -> None:
+    """A demo person's login is linked to the person it is, so "My persona" shows."""
+    from memory.models import Principal
+    from persona.models import OwnerAccount
+    from persona.owner_accounts import owner_account_link
+
+    principal = Principal.objects.filter(
+        tenant=tenant, external_id=getattr(user, "username", "")
+    ).first()
+    if principal is None:
+        return
+    if (
+        OwnerAccount.objects.filter(user=user).exists()
+        or OwnerAccount.objects.filter(principal=principal).exists()
+    ):
+        return
+    owner_account_link(user=user, principal=principal)
 
 
 def seed_demo(*, now: datetime | None = None) -> SeedCounts:
