@@ -394,7 +394,9 @@ def contact_spans(text: str) -> list[tuple[int, int, str]]:
     kind)`` per span, in order. A learned sentence or rule holding one is refused; a
     quote is cut around them (``learning.proposers.local``)."""
     spans = [
-        (m.start(), m.end(), kind) for kind, pattern in _CONTACT_KINDS for m in pattern.finditer(text)
+        (m.start(), m.end(), kind)
+        for kind, pattern in _CONTACT_KINDS
+        for m in pattern.finditer(text)
     ]
     return sorted(spans)
 

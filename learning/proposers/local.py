@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from learning import language
 from learning.proposers.base import ProposerResult
-from memory.text import STOP_WORDS, content_words, fold_case, readable_text
+from memory.text import STOP_WORDS, content_words, fold_case, readable_text, word_set
 
 if TYPE_CHECKING:
     from learning.models import LearningSettings
@@ -401,18 +401,23 @@ WRITTEN_HEADS = GENERIC_HEADS - frozenset(["checklist", "template", "form", "fil
     frozenset(["newsletter", "caption", "announcement", "notice", "apology", "documentation"])
 )
 # modifiers that say how, not what: "a short explanation", "a quick reply"
-VAGUE_MODIFIERS = frozenset(
+VAGUE_MODIFIERS = word_set(
     """short long quick brief simple plain nice good better proper detailed full rough
     clear polite friendly formal informal new old little big small first final usual
     standard same other extra whole general main real right wrong great lovely
-    different similar separate current latest recent few couple proper""".split()
+    different similar separate current latest recent few couple proper"""
 )
 # verbs that name the work whatever the object ("Reviews PRs and diffs."); a verb of
 # making ("write", "draft", "prepare") needs what is made to name it
-WORK_NAMING_VERBS = frozenset(
+WORK_NAMING_VERBS = word_set(
     """review summarise summarize translate proofread debug refactor analyse analyze
     research calculate estimate price schedule reconcile chase document explain
-    audit triage""".split()
+    audit triage"""
+)
+# "weekly report", "weekly order": a time says when, not which work
+TIME_MODIFIERS = word_set(
+    """daily weekly monthly yearly annual quarterly nightly morning evening weekend
+    today tomorrow next last"""
 )
 # topics that say nothing on their own: "replies about changes" (changes to what?)
 VAGUE_TOPICS = frozenset(["change", "update", "detail", "info", "information", "stuff"])
@@ -450,35 +455,47 @@ PEOPLE_WORDS = frozenset(
 )
 # nouns of the same messages that never qualify a theme (nor do people: "guest replies"
 # says who the work is for, not what it is)
-NON_TOPICS = META_HEADS | PEOPLE_WORDS | frozenset(
-    [
-        "app",
-        "thanks",
-        "please",
-        "morning",
-        "bit",
-        "week",
-        "weekend",
-        "day",
-        "days",
-        "time",
-        "today",
-        "tomorrow",
-        "yesterday",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ]
+NON_TOPICS = (
+    META_HEADS
+    | PEOPLE_WORDS
+    | frozenset(
+        [
+            "app",
+            "thanks",
+            "please",
+            "morning",
+            "bit",
+            "week",
+            "weekend",
+            "day",
+            "days",
+            "time",
+            "today",
+            "tomorrow",
+            "yesterday",
+            "monday",
+            "tuesday",
+            "wednesday",
+            "thursday",
+            "friday",
+            "saturday",
+            "sunday",
+        ]
+    )
 )
 # a verbless request in a message written after a reply is a correction ("Type hints
 # please") unless it opens like a new request ("Also a quote for …", "And the order")
 NEW_REQUEST_OPENERS = frozenset(["also", "and", "another", "next", "last"])
 OPENER_CLAUSE_WORDS = frozenset(
     ["last", "thing", "one", "more", "also", "and", "next", "finally", "oh"]
+    # an acknowledgement closes the last piece of work: "Good. Aftercare note for …"
+    + ["good", "great", "perfect", "lovely", "nice", "thanks", "thank", "you", "cheers"]
+    + ["ok", "okay", "fine", "brilliant", "cool"]
+)
+# "this week", "next Monday": when, after what is asked for ("Crew schedule this week")
+WHEN_WORDS = word_set(
+    """week weekend month year quarter morning afternoon evening monday tuesday
+    wednesday thursday friday saturday sunday"""
 )
 # what stands before a correction's instruction and is no part of it
 RULE_FILLER = frozenset(
@@ -819,6 +836,12 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         )
     if not words and not (verb_names_it and i < len(toks) and toks[i].low in PREPOSITIONS):
         return None
+    if (
+        j + 1 < len(toks)
+        and toks[j].low in ("this", "next", "last")
+        and toks[j + 1].low in WHEN_WORDS
+    ):
+        j += 2  # "Crew schedule this week please"
     # a verbless request is the noun phrase alone, or followed by its phrases and
     # "please", "needed", "time", "again": "Rota for next week please"
     if (
@@ -849,6 +872,20 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     while j < len(toks) and toks[j].low in PREPOSITIONS and len(phrases) < 2:
         prep = toks[j].low
         if (
+            prep == "to"
+            and not verb
+            and j + 1 < len(toks)
+            and language.can_be(toks[j + 1].low, "VERB")
+            and language.lemma(toks[j + 1].low, "VERB") == toks[j + 1].low
+            and (j + 2 >= len(toks) or toks[j + 2].low in REQUEST_TAILS)
+        ):
+            # "Another overdue invoice to chase": what is to be done with it
+            to_do = language.lemma(toks[j + 1].low, "VERB")
+            if to_do not in EDIT_VERBS and to_do not in WEAK_VERBS:
+                verb = to_do
+            j += 2
+            continue
+        if (
             prep == "in"
             and j + 1 < len(toks)
             and language.can_be(toks[j + 1].low, "ADJ")
@@ -870,9 +907,7 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         for t in pwords:
             surface.setdefault(_lemma(t), _written(t))
         j = j2
-    if head in META_HEADS or (
-        len(head) < 3 and not (head_tok and _acronym(head_tok.text))
-    ):
+    if head in META_HEADS or (len(head) < 3 and not (head_tok and _acronym(head_tok.text))):
         return None
     if not head.isalpha():
         return None
@@ -1022,6 +1057,16 @@ def find_themes(
 ) -> list[Theme]:
     """Themes that recur in enough conversations, most recurrent and coherent first.
     ``exclude``: words no theme is named after (names written in the messages)."""
+
+    def recurs(theme: Theme) -> bool:
+        """Weighed for meaning: still in enough conversations (and people), coherent."""
+        _weigh(theme, vectors)
+        return (
+            len(theme.requests) >= min_conversations
+            and (min_users is None or theme.people >= min_users)
+            and theme.coherence >= MIN_COHERENCE
+        )
+
     by_head: dict[str, list[Request]] = defaultdict(list)
     by_verb: dict[str, list[Request]] = defaultdict(list)
     for r in requests:
@@ -1109,18 +1154,55 @@ def find_themes(
                     )
                 )
         for theme in options:
-            _weigh(theme, vectors)
-            if len(theme.requests) < min_conversations:
-                continue
-            if min_users is not None and theme.people < min_users:
-                continue
-            if theme.coherence < MIN_COHERENCE:
+            if not recurs(theme):
                 continue
             if theme.kind in ("mod", "topic"):
                 theme.prefix = _prefix(theme, before, nouns, exclude)
                 theme.prefix_written = written_as.get(theme.prefix, theme.prefix)
                 if theme.qualifier in VAGUE_TOPICS and not theme.prefix:
                     continue  # "replies about changes": changes to what?
+            themes.append(theme)
+    # a modifier over several heads that name one kind of text: "aftercare sheet",
+    # "aftercare notes" -> "Writes aftercare notes."
+    by_mod: dict[str, list[Request]] = defaultdict(list)
+    for r in requests:
+        if r.head and r.head not in exclude:
+            for m in set(r.mods):
+                by_mod[m].append(r)
+    for mod, reqs in by_mod.items():
+        if len({r.head for r in reqs}) < 2 or mod in exclude or mod in by_head:
+            continue
+        if mod in VAGUE_MODIFIERS or mod in PEOPLE_WORDS or mod in TIME_MODIFIERS:
+            continue
+        if not _qualifier_ok(mod) and not language.can_be(mod, "NOUN"):
+            continue
+        theme = Theme(
+            head="",
+            qualifier=mod,
+            kind="modonly",
+            requests=_theme_requests(reqs, lambda r: True),
+        )
+        if recurs(theme):
+            themes.append(theme)
+    # a noun that is what is made in some requests and what others are about, named
+    # as the requests that make it say it: "chase the overdue invoice", "another
+    # overdue invoice to chase", "a payment reminder for an unpaid invoice" -> "Chases
+    # overdue invoices."
+    by_noun: dict[str, list[Request]] = defaultdict(list)
+    for r in requests:
+        for n in {r.head, *(p[1] for p in r.phrases)}:
+            if n and n not in exclude:
+                by_noun[n].append(r)
+    for noun, reqs in by_noun.items():
+        made = [r for r in reqs if r.head == noun]
+        if len({r.message.conversation_id for r in made}) < 2 or len({r.head for r in reqs}) < 2:
+            continue
+        if noun in GENERIC_HEADS or noun in NON_TOPICS or not any(r.verb for r in made):
+            continue
+        theme = Theme(
+            head="", qualifier=noun, kind="noun", requests=_theme_requests(reqs, lambda r: True)
+        )
+        if recurs(theme) and any(r.head == noun and r.verb for r in theme.requests.values()):
             themes.append(theme)
     # a verb and a phrase noun, whatever the object: "summarise … for engineering"; a
     # request counts when the noun is in its phrases or elsewhere in its message
@@ -1149,18 +1231,14 @@ def find_themes(
                 prep=prep,
                 requests=_theme_requests(
                     reqs,
-                    lambda r, n=noun: any(x[1] == n for x in r.phrases)
-                    or (n in nouns[r.message.id] and (not r.head or r.head in phrase_heads[n])),
+                    lambda r, n=noun, heads=phrase_heads: (
+                        any(x[1] == n for x in r.phrases)
+                        or (n in nouns[r.message.id] and (not r.head or r.head in heads[n]))
+                    ),
                 ),
             )
-            _weigh(theme, vectors)
-            if len(theme.requests) < min_conversations:
-                continue
-            if min_users is not None and theme.people < min_users:
-                continue
-            if theme.coherence < MIN_COHERENCE or not any(r.head for r in theme.requests.values()):
-                continue
-            themes.append(theme)
+            if recurs(theme) and any(r.head for r in theme.requests.values()):
+                themes.append(theme)
         # a verb that names the work on its own, over what it is done to: "Reviews PRs
         # and diffs." (every request names its object)
         if verb in WORK_NAMING_VERBS:
@@ -1170,21 +1248,27 @@ def find_themes(
                 kind="verbonly",
                 requests=_theme_requests(
                     reqs,
-                    lambda r: bool(r.head)
-                    and r.head not in exclude
-                    and r.head not in GENERIC_HEADS
-                    and r.head not in PEOPLE_WORDS,
+                    lambda r: (
+                        bool(r.head)
+                        and r.head not in exclude
+                        and r.head not in GENERIC_HEADS
+                        and r.head not in PEOPLE_WORDS
+                    ),
                 ),
             )
-            _weigh(theme, vectors)
-            if len(theme.requests) < min_conversations:
-                continue
-            if min_users is not None and theme.people < min_users:
-                continue
-            if theme.coherence >= MIN_COHERENCE:
+            if recurs(theme):
                 themes.append(theme)
     # at equal recurrence a named theme beats a bare head ("cake quotes" over "quotes")
-    kind_rank = {"mod": 4, "phrase": 3, "verb": 3, "topic": 2, "verbonly": 1, "": 0}
+    kind_rank = {
+        "mod": 4,
+        "phrase": 3,
+        "verb": 3,
+        "topic": 2,
+        "modonly": 1,
+        "noun": 1,
+        "verbonly": 1,
+        "": 0,
+    }
     # and a topic people also write before the head ("group quotes") beats one they
     # never do ("quotes about rooms")
     themes.sort(
@@ -1254,8 +1338,19 @@ def _same_work(theme: Theme, other: Theme) -> bool:
     the other's requests are mostly made with that verb ("Reviews the diffs." and
     "Reviews PRs and diffs.")."""
     mine, theirs = set(theme.requests), set(other.requests)
-    if (theme.head, theme.verb) == (other.head, other.verb):
+    if (theme.head, theme.verb) == (other.head, other.verb) and theme.kind not in (
+        "noun",
+        "modonly",
+    ):
         return len(mine & theirs) * 2 >= len(mine)
+    for anchored, named in ((theme, other), (other, theme)):
+        # a word anchors one theme and is the head or qualifier of the other
+        if anchored.kind in ("noun", "modonly") and anchored.qualifier in (
+            named.head,
+            named.qualifier,
+            named.prefix,
+        ):
+            return len(mine & theirs) * 2 >= min(len(mine), len(theirs))
     if "verbonly" not in (theme.kind, other.kind):
         return False
     verbonly, named = (theme, other) if theme.kind == "verbonly" else (other, theme)
@@ -1295,6 +1390,35 @@ def sentence_for(theme: Theme) -> str:
             # an acronym as written ("SQL") wins over the same word in lower case
             if k not in surface or (v != v.lower() and surface[k] == surface[k].lower()):
                 surface[k] = v
+    if theme.kind == "noun":
+        made = [r for r in reqs if r.head == theme.qualifier]
+        verb = Counter(r.verb for r in made if r.verb).most_common(1)[0][0]
+        mods = Counter(
+            m
+            for r in made
+            for m in set(r.mods)
+            if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
+        )
+        best = [surface.get(m, m) for m, n in mods.most_common(1) if n * 2 > len(made)]
+        noun = language.plural(surface.get(theme.qualifier, theme.qualifier))
+        text = " ".join([language.third_person(verb), *best, noun])
+        return text[:1].upper() + text[1:] + "."
+    if theme.kind == "modonly":
+        heads = Counter(r.head for r in reqs if r.head)
+        head_lemma = heads.most_common(1)[0][0]
+        verbs_used = [r.verb for r in reqs if r.verb]
+        verb = (
+            Counter(verbs_used).most_common(1)[0][0]
+            if verbs_used
+            else WRITTEN_VERB
+            if head_lemma in WRITTEN_HEADS
+            else DEFAULT_VERB
+        )
+        noun = language.plural(surface.get(head_lemma, head_lemma))
+        text = (
+            f"{language.third_person(verb)} {surface.get(theme.qualifier, theme.qualifier)} {noun}"
+        )
+        return text[:1].upper() + text[1:] + "."
     if theme.kind == "verbonly":
         heads = Counter(r.head for r in reqs if r.head)
         named = [language.plural(surface.get(h, h)) for h, _ in heads.most_common(2)]
@@ -1729,7 +1853,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         words = _words_as_written(c, toks)
         verb_first = _is_verb_here(toks, 0)
         if not verb_first and (
-            len(toks) > 5 or any(t.low in ("but", "and", "if", "because", "so") for t in toks)
+            len(toks) > 7 or any(t.low in ("but", "and", "if", "because", "so") for t in toks)
         ):
             continue  # no instruction: "same as last week but …"
         pointing = sum(1 for t in toks if t.low in POINTING_PRONOUNS)
@@ -1778,7 +1902,7 @@ class LocalProposer:
         proper = proper_words(corpus.messages)
         banned = _name_words(names) | proper
         requests = [r for m in corpus.messages for r in requests_of(m)]
-        opening = {r.head or r.verb for r in requests if not r.message.after_assistant}
+        opening = {r.head or r.verb or "" for r in requests if not r.message.after_assistant}
         requests = [r for r in requests if counts_as_request(r, opening)]
         if not requests:
             return result
