@@ -1097,7 +1097,7 @@ def find_themes(
         options: list[Theme] = []
         if head not in GENERIC_HEADS:
             options.append(Theme(head=head, requests=_theme_requests(reqs, lambda r: True)))
-        mods = Counter(m for r in reqs for m in set(r.mods))
+        mods = Counter(m for r in reqs for m in sorted(set(r.mods)))
         for mod in mods:
             if mod in PEOPLE_WORDS or mod in STOP_WORDS or mod == head or mod in exclude:
                 continue
@@ -1167,7 +1167,7 @@ def find_themes(
     by_mod: dict[str, list[Request]] = defaultdict(list)
     for r in requests:
         if r.head and r.head not in exclude:
-            for m in set(r.mods):
+            for m in sorted(set(r.mods)):
                 by_mod[m].append(r)
     for mod, reqs in by_mod.items():
         if len({r.head for r in reqs}) < 2 or mod in exclude or mod in by_head:
@@ -1270,7 +1270,9 @@ def find_themes(
         "": 0,
     }
     # and a topic people also write before the head ("group quotes") beats one they
-    # never do ("quotes about rooms")
+    # never do ("quotes about rooms"); the same answer on every run whatever the order
+    # sets were read in
+    themes.sort(key=lambda t: (t.kind, t.head, t.verb, t.qualifier, t.prefix, t.prep))
     themes.sort(
         key=lambda t: (
             len(t.requests),
@@ -1396,7 +1398,7 @@ def sentence_for(theme: Theme) -> str:
         mods = Counter(
             m
             for r in made
-            for m in set(r.mods)
+            for m in sorted(set(r.mods))
             if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
         )
         best = [surface.get(m, m) for m, n in mods.most_common(1) if n * 2 > len(made)]
@@ -1472,7 +1474,7 @@ def sentence_for(theme: Theme) -> str:
         mods = Counter(
             m
             for r in reqs
-            for m in set(r.mods)
+            for m in sorted(set(r.mods))
             if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
         )
         best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
