@@ -254,6 +254,7 @@ def _blank_code_run(match: re.Match[str]) -> str:
         return " " * len(run)
     return run
 
+
 # a pasted document in quotation marks: a quoted span of at least eight words
 _QUOTED_DOCUMENT = re.compile(
     r"[\"\u201c](?=(?:[^\"\u201c\u201d]*?\s){7})[^\"\u201c\u201d]*[\"\u201d]"
