@@ -3,34 +3,50 @@
 **A goals sentence** names a kind of work the person asks for again and again:
 
 1. It reads people's own words only: code (fenced and inline), stack traces, quoted
-   e-mail lines, URLs and pasted documents are blanked (``memory.text.readable_text``).
+   e-mail lines, URLs, identifiers and file names ("fct_orders", "load.py") and pasted
+   documents are blanked (``memory.text.readable_text``).
 2. It finds *requests*: clauses that ask for a piece of work, with a verb ("Can you
-   draft a reply to the refund request", "Write pytest tests for this view") or
-   without one ("Weekend post please", "Flour order time", "Another cake quote"). A
-   clause that edits the draft at hand ("Make it shorter", "Put the ticket number in
-   the subject", "Type hints please" after a reply) is a correction, not a request.
-   Parts of speech, lemmas and inflection come from ``learning.language``.
+   draft a reply to the refund request", "Write pytest tests for this view", "Reply
+   to a Google review"), without one ("Weekend post please", "Flour order time",
+   "Crew schedule this week") or passed on from someone else ("Hugo wants an
+   explanation of …"). A clause that edits the draft at hand ("Make it shorter",
+   "Type hints please" after a reply) is a correction, not a request; after a reply a
+   request counts when it asks for work also asked for in opening messages or names
+   it with a verb of work ("Also write pytest tests for …"). Parts of speech, lemmas
+   and inflection come from ``learning.language``.
 3. A request gives a *head* (what is made: "reply", "post", "quote"), its modifiers
    ("weekend", "cake"), the nouns of its prepositional phrases ("to the refund
-   request") and its verb. A *theme* is a head, alone or with one qualifier (a
-   modifier, a phrase noun, or for a generic head such as "reply" a noun of the same
-   messages), that recurs in ``min_conversations`` conversations (and ``min_users``
-   people in team mode).
+   request") and its verb. A *theme* recurs in ``min_conversations`` conversations
+   (and ``min_users`` people in team mode); it is a head, alone or with one
+   qualifier (a modifier, a phrase noun, a noun of the same messages), a verb with a
+   phrase noun ("summarise … for engineering"), a verb that names the work on its own
+   ("Reviews PRs and diffs."), a modifier over several texts ("aftercare sheet",
+   "aftercare notes") or a noun some requests make and others are about ("chase the
+   overdue invoice", "a reminder for an unpaid invoice"). A generic head ("reply",
+   "explanation") needs a qualifier that names the work: not a vague modifier
+   ("short"), not the people it is for ("guest replies"), not a name; a vague topic
+   ("changes") only with the word people put before it ("booking changes").
 4. Meaning, from the stored embeddings: a theme's messages must be about the same
    thing. A message far from the others (mean cosine below ``OUTLIER``) does not
    count, and a theme whose messages are too far apart (``MIN_COHERENCE``) is left
-   out; among themes equally recurrent the most coherent wins.
+   out; among themes equally recurrent the most coherent wins (ties by name, so every
+   run gives the same answer).
 5. The sentence is built from the requests' verb and object, third person, plural,
-   no article: "Drafts replies to refund requests.", "Writes weekend posts.". The
-   quotes are whole request clauses (at least four words), one per conversation,
-   free of names, contacts and capitalised words a reviewer would have to vet.
+   no article, acronyms as people write them: "Drafts replies to refund requests.",
+   "Writes SQL queries.". The quotes are whole request clauses (at least four words),
+   one per conversation, cut before any word a quote must not hold: names (known to
+   memory, or written as names in the messages read: "Hugo", "TripAdvisor"), a
+   capitalised word inside a sentence, addresses and street names, titled names,
+   postcodes and other contact details (``learning.policy.contact_spans``), code.
 
 **A standing rule** comes from corrections (user lines written after a reply) that
 give the same instruction in ``min_corrections`` conversations: a word sequence
 (compared by lemma, so "dates" and "date" agree) with at least two content words.
-Its text is the clearest variant of the instruction, verb first ("Use British
-spelling."); one-off edits, corrections that disagree on a value and rules the policy
-refuses are skipped.
+Its text is the clearest variant of the instruction: no pronoun pointing at the
+draft or at one person, verb first, hyphens kept ("Use 24-hour times."); a verbless
+one gets "Show" when it says where something goes ("Show VAT on its own line.") and
+"Use" otherwise ("Use British spelling."). One-off edits, corrections that disagree
+on a value and rules the policy refuses are skipped.
 
 It proposes; the review still verifies every quote and applies the policy. It makes
 no network call and never loads the embedding model when every message has a stored
