@@ -1860,7 +1860,8 @@ def _verbless_rule(toks: list[Tok], words: list[str]) -> str:
 
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
-    or at one person, verb first, no telegraphic phrase ("with first name"), shortest;
+    or at one person, no telegraphic phrase ("Greet with first name"), verb first,
+    shortest;
     a verbless one gets a verb in front ("British spelling" -> "Use British spelling",
     "VAT on its own line" -> "Show VAT on its own line")."""
     variants = []
@@ -1876,7 +1877,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue  # no instruction: "same as last week but …"
         pointing = sum(1 for t in toks if t.low in POINTING_PRONOUNS)
         text = " ".join(words) if verb_first else _verbless_rule(toks, words)
-        variants.append((pointing, not verb_first, _bare_singular(toks), len(toks), text))
+        variants.append((pointing, _bare_singular(toks), not verb_first, len(toks), text))
     if not variants:
         return None
     variants.sort()

@@ -189,6 +189,8 @@ def test_a_rule_is_worded_without_pointing_at_the_draft_or_one_person():
         "Greet with first name please.", "Greet them by their first name.", "Use his first name."
     )
     assert rule_for(hits) == "Greet them by their first name."
+    hits = correction_hits("Greet with first name please.", "First name please, it's Olu.")
+    assert rule_for(hits) == "Use the first name."
 
 
 def test_a_mass_noun_and_an_unknown_plural_are_not_pluralised_again():
