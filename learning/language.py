@@ -60,16 +60,17 @@ def third_person(verb: str) -> str:
 
 
 def plural(noun: str) -> str:
-    """'reply' -> 'replies', 'rota' -> 'rotas', 'PR' -> 'PRs', 'notes' stays 'notes'."""
+    """'reply' -> 'replies', 'rota' -> 'rotas', 'PR' -> 'PRs'; 'notes' and an unknown
+    word written as a plural ('docs') stay as they are."""
     if noun.isupper():
         return noun + "s"
-    if (
-        noun.endswith("s")
-        and not noun.endswith("ss")
-        and can_be(noun, "NOUN")
-        and lemma(noun, "NOUN") != noun
-    ):
-        return noun  # already plural
+    if noun.endswith("s") and not noun.endswith("ss"):
+        if can_be(noun, "NOUN") and lemma(noun, "NOUN") != noun:
+            return noun  # already plural
+        if not is_english_word(noun) and not noun.endswith(("us", "is")):
+            return noun  # an unknown word written as a plural: "docs", "rotas"
+    if is_mass(noun):
+        return noun  # "documentation", "aftercare", "research"
     forms = lemminflect.getInflection(noun, tag="NNS")
     if forms and forms[0] != noun:
         return forms[0]
@@ -78,6 +79,13 @@ def plural(noun: str) -> str:
     if noun.endswith("y") and noun[-2:-1] not in tuple("aeiou"):
         return noun[:-1] + "ies"
     return noun + "s"
+
+
+def is_mass(noun: str) -> bool:
+    """A noun the lexicon gives no plural of its own first: "documentation",
+    "aftercare", "research" (not "quote", "explanation")."""
+    forms = lemminflect.getInflection(noun.lower(), tag="NNS")
+    return bool(forms) and forms[0] == noun.lower() and can_be(noun, "NOUN")
 
 
 def is_comparative(word: str) -> bool:

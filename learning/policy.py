@@ -266,17 +266,32 @@ _URL = re.compile(
 _PHONE_RUN = re.compile(r"(?:\+|\b)\d[\d\s().-]{5,}\d\b")
 _LOCAL_PHONE = re.compile(r"\b\d{3}[-. ]\d{4}\b")
 _HANDLE = re.compile(r"(?<![\w@])@[A-Za-z_][\w.]{1,}")
+# street words: what follows a street's name ("Linden Avenue", "12 Harbour Road", "Elm Rd")
+_STREET_TYPES = (
+    r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Boulevard|Blvd|Drive|Dr|Way|Court|Ct|Place|Pl"
+    r"|Square|Sq|Terrace|Close|Crescent|Grove|Highway|Hwy|Parkway|Row|Gardens|Mews|Hill"
+    r"|Park|Parade|Walk|Rise|Wharf|Quay|Estate)"
+)
 # "12 Harbour Road", "4b Mill Lane", "221 baker street": a number, up to three words,
 # a street word (capitalised names, or one of the unmistakable street words in lower case)
 _STREET = re.compile(
-    r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][\w'’-]*\s+){1,3}"
-    r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Boulevard|Blvd|Drive|Dr|Way|Court|Ct|Place|Pl"
-    r"|Square|Sq|Terrace|Close|Crescent|Highway|Hwy|Parkway|Row|Gardens|Mews)\b"
+    r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][\w'’-]*\s+){1,3}" + _STREET_TYPES + r"\b"
     r"|\b\d{1,5}[a-z]?\s+(?:[a-z'’-]+\s+){1,3}(?:street|road|avenue|lane|boulevard|drive)\b"
+)
+# a street without its number: one to three capitalised words and a capitalised street
+# word ("on Linden Avenue", "Station Road", "the Elm Rd job"); "I" is no name
+_STREET_NAME = re.compile(r"\b(?:(?!I\s)[A-Z][\w'’-]*\s+){1,3}" + _STREET_TYPES + r"\b")
+# a flat, unit or suite number ("Flat 3", "unit 12b")
+_DWELLING = re.compile(
+    r"\b(?:flat|apartment|apt|suite|unit)\s+(?:no\.?\s*)?\d{1,4}[a-z]?\b", re.IGNORECASE
 )
 _POSTCODE = re.compile(
     r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|\bP\.?\s?O\.?\s+Box\b", re.IGNORECASE
 )
+# a US state and ZIP code ("CA 94103", "NY 10001-1234")
+_ZIP = re.compile(r"\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b")
+# a title and a capitalised word: a person ("Mrs Patel", "Dr. Okafor")
+_TITLED_NAME = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame)\.?\s+[A-Z][\w'’-]*")
 
 WORK_VERBS = word_set(
     """
@@ -351,26 +366,44 @@ class _PhoneFinder:
     """A phone number: nine or more digits in one run, seven after a "+", or "555-0123"."""
 
     @staticmethod
-    def search(text: str) -> bool:
-        if _LOCAL_PHONE.search(text):
-            return True
+    def finditer(text: str) -> list[re.Match[str]]:
+        found = list(_LOCAL_PHONE.finditer(text))
         for m in _PHONE_RUN.finditer(text):
             digits = sum(ch.isdigit() for ch in m.group(0))
             if digits >= 9 or (m.group(0).startswith("+") and digits >= 7):
-                return True
-        return False
+                found.append(m)
+        return found
+
+
+_CONTACT_KINDS: tuple[tuple[str, Any], ...] = (
+    ("an email address", _EMAIL),
+    ("a web address", _URL),
+    ("a phone number", _PhoneFinder),
+    ("a social media handle", _HANDLE),
+    ("a street address", _STREET),
+    ("a street name", _STREET_NAME),
+    ("a flat or unit number", _DWELLING),
+    ("a postal code", _POSTCODE),
+    ("a postal code", _ZIP),
+    ("a person's title and name", _TITLED_NAME),
+)
+
+
+def contact_spans(text: str) -> list[tuple[int, int, str]]:
+    """Where ``text`` holds contact or address details or a titled name: ``(start, end,
+    kind)`` per span, in order. A learned sentence or rule holding one is refused; a
+    quote is cut around them (``learning.proposers.local``)."""
+    spans = [
+        (m.start(), m.end(), kind)
+        for kind, pattern in _CONTACT_KINDS
+        for m in pattern.finditer(text)
+    ]
+    return sorted(spans)
 
 
 def _contact(text: str) -> str | None:
-    for kind, pattern in (
-        ("an email address", _EMAIL),
-        ("a web address", _URL),
-        ("a phone number", _PhoneFinder),
-        ("a social media handle", _HANDLE),
-        ("a street address", _STREET),
-        ("a postal code", _POSTCODE),
-    ):
-        if pattern.search(text):
+    for kind, pattern in _CONTACT_KINDS:
+        for _m in pattern.finditer(text):
             return kind
     return None
 
@@ -405,8 +438,10 @@ def _proper_noun(text: str) -> str | None:
         for part in tok.split("-"):
             if not any(ch.isupper() for ch in part):
                 continue
-            if part.isupper() and len(part) <= 5:
-                continue  # an acronym: VAT, PDF, HR
+            if (part.isupper() and len(part) <= 5) or (
+                part.endswith("s") and part[:-1].isupper() and 2 <= len(part) <= 6
+            ):
+                continue  # an acronym: VAT, PDF, HR, PRs
             low = part.casefold()
             if low in CAPITALISED_OK or low.removesuffix("s") in CAPITALISED_OK:
                 continue

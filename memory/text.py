@@ -237,6 +237,24 @@ _TRACE_LINE = re.compile(
     r"^\s*(?:Traceback|File \"|at [\w.$]+\(|\w+(?:\.\w+)*(?:Error|Exception):).*$", re.M
 )
 _URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+")
+# identifiers and file names pasted into a sentence: "fct_orders", "pd.read_parquet(",
+# "load_orders.py", "models/staging/stg_payments.sql" (each run of word characters,
+# dots, slashes and hyphens is read once and blanked when it is one of those)
+_CODE_RUN = re.compile(r"[\w/.-]+\(?")
+_SNAKE = re.compile(r"[^\W_]_+[^\W_]|__\w")
+_DOTTED_CALL = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\($")
+_FILE_NAME = re.compile(
+    r"\.(?:py|sql|js|ts|json|ya?ml|csv|txt|md|html|css|sh|toml|cfg|ini|rb|go|rs|java)\.?$"
+)
+
+
+def _blank_code_run(match: re.Match[str]) -> str:
+    run = match.group(0)
+    if _SNAKE.search(run) or _DOTTED_CALL.match(run) or _FILE_NAME.search(run.rstrip("(")):
+        return " " * len(run)
+    return run
+
+
 # a pasted document in quotation marks: a quoted span of at least eight words
 _QUOTED_DOCUMENT = re.compile(
     r"[\"\u201c](?=(?:[^\"\u201c\u201d]*?\s){7})[^\"\u201c\u201d]*[\"\u201d]"
@@ -249,9 +267,11 @@ def _blank(match: re.Match[str]) -> str:
 
 
 def readable_text(text: str) -> str:
-    """``text`` with code (fenced and inline), stack traces, quoted e-mail lines, URLs and
-    pasted documents in quotation marks (eight words or more) blanked out. Same length,
-    so every offset still points into the original."""
-    for pattern in (_FENCED, _INLINE_CODE, _QUOTED_LINE, _TRACE_LINE, _URL, _QUOTED_DOCUMENT):
+    """``text`` with code (fenced and inline), stack traces, quoted e-mail lines, URLs,
+    identifiers and file names ("fct_orders", "load_orders.py") and pasted documents in
+    quotation marks (eight words or more) blanked out. Same length, so every offset
+    still points into the original."""
+    for pattern in (_FENCED, _INLINE_CODE, _QUOTED_LINE, _TRACE_LINE, _URL):
         text = pattern.sub(_blank, text)
-    return text
+    text = _CODE_RUN.sub(_blank_code_run, text)
+    return _QUOTED_DOCUMENT.sub(_blank, text)

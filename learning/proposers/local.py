@@ -3,34 +3,50 @@
 **A goals sentence** names a kind of work the person asks for again and again:
 
 1. It reads people's own words only: code (fenced and inline), stack traces, quoted
-   e-mail lines, URLs and pasted documents are blanked (``memory.text.readable_text``).
+   e-mail lines, URLs, identifiers and file names ("fct_orders", "load.py") and pasted
+   documents are blanked (``memory.text.readable_text``).
 2. It finds *requests*: clauses that ask for a piece of work, with a verb ("Can you
-   draft a reply to the refund request", "Write pytest tests for this view") or
-   without one ("Weekend post please", "Flour order time", "Another cake quote"). A
-   clause that edits the draft at hand ("Make it shorter", "Put the ticket number in
-   the subject", "Type hints please" after a reply) is a correction, not a request.
-   Parts of speech, lemmas and inflection come from ``learning.language``.
+   draft a reply to the refund request", "Write pytest tests for this view", "Reply
+   to a Google review"), without one ("Weekend post please", "Flour order time",
+   "Crew schedule this week") or passed on from someone else ("Hugo wants an
+   explanation of …"). A clause that edits the draft at hand ("Make it shorter",
+   "Type hints please" after a reply) is a correction, not a request; after a reply a
+   request counts when it asks for work also asked for in opening messages or names
+   it with a verb of work ("Also write pytest tests for …"). Parts of speech, lemmas
+   and inflection come from ``learning.language``.
 3. A request gives a *head* (what is made: "reply", "post", "quote"), its modifiers
    ("weekend", "cake"), the nouns of its prepositional phrases ("to the refund
-   request") and its verb. A *theme* is a head, alone or with one qualifier (a
-   modifier, a phrase noun, or for a generic head such as "reply" a noun of the same
-   messages), that recurs in ``min_conversations`` conversations (and ``min_users``
-   people in team mode).
+   request") and its verb. A *theme* recurs in ``min_conversations`` conversations
+   (and ``min_users`` people in team mode); it is a head, alone or with one
+   qualifier (a modifier, a phrase noun, a noun of the same messages), a verb with a
+   phrase noun ("summarise … for engineering"), a verb that names the work on its own
+   ("Reviews PRs and diffs."), a modifier over several texts ("aftercare sheet",
+   "aftercare notes") or a noun some requests make and others are about ("chase the
+   overdue invoice", "a reminder for an unpaid invoice"). A generic head ("reply",
+   "explanation") needs a qualifier that names the work: not a vague modifier
+   ("short"), not the people it is for ("guest replies"), not a name; a vague topic
+   ("changes") only with the word people put before it ("booking changes").
 4. Meaning, from the stored embeddings: a theme's messages must be about the same
    thing. A message far from the others (mean cosine below ``OUTLIER``) does not
    count, and a theme whose messages are too far apart (``MIN_COHERENCE``) is left
-   out; among themes equally recurrent the most coherent wins.
+   out; among themes equally recurrent the most coherent wins (ties by name, so every
+   run gives the same answer).
 5. The sentence is built from the requests' verb and object, third person, plural,
-   no article: "Drafts replies to refund requests.", "Writes weekend posts.". The
-   quotes are whole request clauses (at least four words), one per conversation,
-   free of names, contacts and capitalised words a reviewer would have to vet.
+   no article, acronyms as people write them: "Drafts replies to refund requests.",
+   "Writes SQL queries.". The quotes are whole request clauses (at least four words),
+   one per conversation, cut before any word a quote must not hold: names (known to
+   memory, or written as names in the messages read: "Hugo", "TripAdvisor"), a
+   capitalised word inside a sentence, addresses and street names, titled names,
+   postcodes and other contact details (``learning.policy.contact_spans``), code.
 
 **A standing rule** comes from corrections (user lines written after a reply) that
 give the same instruction in ``min_corrections`` conversations: a word sequence
 (compared by lemma, so "dates" and "date" agree) with at least two content words.
-Its text is the clearest variant of the instruction, verb first ("Use British
-spelling."); one-off edits, corrections that disagree on a value and rules the policy
-refuses are skipped.
+Its text is the clearest variant of the instruction: no pronoun pointing at the
+draft or at one person, verb first, hyphens kept ("Use 24-hour times."); a verbless
+one gets "Show" when it says where something goes ("Show VAT on its own line.") and
+"Use" otherwise ("Use British spelling."). One-off edits, corrections that disagree
+on a value and rules the policy refuses are skipped.
 
 It proposes; the review still verifies every quote and applies the policy. It makes
 no network call and never loads the embedding model when every message has a stored
@@ -46,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 
 from learning import language
 from learning.proposers.base import ProposerResult
-from memory.text import STOP_WORDS, content_words, fold_case, readable_text
+from memory.text import STOP_WORDS, content_words, fold_case, readable_text, word_set
 
 if TYPE_CHECKING:
     from learning.models import LearningSettings
@@ -202,12 +218,20 @@ WEAK_VERBS = frozenset(
     ]
 )
 DEFAULT_VERB = "prepare"
+# what is written gets "Writes" when nobody named the verb ("Reply to a review please")
+WRITTEN_VERB = "write"
 # particles after a verb ("put together", "write up", "sort out")
 PARTICLES = frozenset(["up", "out", "together", "over", "through"])
 # verb + particle that name the work: "put together a quote", "write up the report"
 PHRASAL = {("put", "together"): "prepare", ("sort", "out"): "prepare", ("write", "up"): "write"}
 # one word for one kind of thing made
-HEAD_SYNONYMS = {"response": "reply", "answer": "reply", "e-mail": "email", "mail": "email"}
+HEAD_SYNONYMS = {
+    "response": "reply",
+    "answer": "reply",
+    "e-mail": "email",
+    "mail": "email",
+    "doc": "documentation",
+}
 DETERMINERS = frozenset(
     [
         "a",
@@ -374,12 +398,47 @@ GENERIC_HEADS = frozenset(
         "copy",
         "thread",
         "doc",
+        "explanation",
+        "description",
+        "overview",
+        "outline",
+        "brief",
+        "statement",
+        "report",
+        "checklist",
+        "template",
+        "form",
+        "file",
+        "plan",
     ]
 )
-# "a draft of X", "a list of X": the work is X
-OF_HEADS = frozenset(
-    ["draft", "list", "version", "copy", "summary", "set", "batch", "kind", "sort", "couple"]
+# heads that are written texts: without a verb the sentence says "Writes …"
+WRITTEN_HEADS = GENERIC_HEADS - frozenset(["checklist", "template", "form", "file", "plan"]) | (
+    frozenset(["newsletter", "caption", "announcement", "notice", "apology", "documentation"])
 )
+# modifiers that say how, not what: "a short explanation", "a quick reply"
+VAGUE_MODIFIERS = word_set(
+    """short long quick brief simple plain nice good better proper detailed full rough
+    clear polite friendly formal informal new old little big small first final usual
+    standard same other extra whole general main real right wrong great lovely
+    different similar separate current latest recent few couple proper"""
+)
+# verbs that name the work whatever the object ("Reviews PRs and diffs."); a verb of
+# making ("write", "draft", "prepare") needs what is made to name it
+WORK_NAMING_VERBS = word_set(
+    """review summarise summarize translate proofread debug refactor analyse analyze
+    research calculate estimate price schedule reconcile chase document explain
+    audit triage"""
+)
+# "weekly report", "weekly order": a time says when, not which work
+TIME_MODIFIERS = word_set(
+    """daily weekly monthly yearly annual quarterly nightly morning evening weekend
+    today tomorrow next last"""
+)
+# topics that say nothing on their own: "replies about changes" (changes to what?)
+VAGUE_TOPICS = frozenset(["change", "update", "detail", "info", "information", "stuff"])
+# "a draft of X", "a list of X": the work is X
+OF_HEADS = frozenset(["draft", "list", "version", "copy", "set", "batch", "kind", "sort", "couple"])
 # people are who the work is for, not what it is about
 PEOPLE_WORDS = frozenset(
     [
@@ -398,38 +457,61 @@ PEOPLE_WORDS = frozenset(
         "someone",
         "guest",
         "guests",
+        "member",
+        "members",
+        "staff",
+        "colleague",
+        "colleagues",
+        "visitor",
+        "visitors",
+        "reader",
+        "readers",
+        "family",
     ]
 )
-# nouns of the same messages that never qualify a theme
-NON_TOPICS = META_HEADS | frozenset(
-    [
-        "app",
-        "thanks",
-        "please",
-        "morning",
-        "bit",
-        "week",
-        "weekend",
-        "day",
-        "days",
-        "time",
-        "today",
-        "tomorrow",
-        "yesterday",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ]
+# nouns of the same messages that never qualify a theme (nor do people: "guest replies"
+# says who the work is for, not what it is)
+NON_TOPICS = (
+    META_HEADS
+    | PEOPLE_WORDS
+    | frozenset(
+        [
+            "app",
+            "thanks",
+            "please",
+            "morning",
+            "bit",
+            "week",
+            "weekend",
+            "day",
+            "days",
+            "time",
+            "today",
+            "tomorrow",
+            "yesterday",
+            "monday",
+            "tuesday",
+            "wednesday",
+            "thursday",
+            "friday",
+            "saturday",
+            "sunday",
+        ]
+    )
 )
 # a verbless request in a message written after a reply is a correction ("Type hints
 # please") unless it opens like a new request ("Also a quote for …", "And the order")
 NEW_REQUEST_OPENERS = frozenset(["also", "and", "another", "next", "last"])
 OPENER_CLAUSE_WORDS = frozenset(
     ["last", "thing", "one", "more", "also", "and", "next", "finally", "oh"]
+    # an acknowledgement closes the last piece of work: "Good. Aftercare note for …"
+    + ["good", "great", "perfect", "lovely", "nice", "thanks", "thank", "you", "cheers"]
+    + ["ok", "okay", "fine", "brilliant", "cool"]
+)
+# "this week", "next Monday": when, after what is asked for ("Crew schedule this week")
+WHEN_WORDS = word_set(
+    """week weekend month year quarter morning afternoon evening monday tuesday
+    wednesday thursday friday saturday sunday"""
 )
 # what stands before a correction's instruction and is no part of it
 RULE_FILLER = frozenset(
@@ -654,8 +736,30 @@ def _lemma(tok: Tok) -> str:
 
 
 def _proper(tok: Tok, first: Tok | None) -> bool:
-    """A capitalised word that does not open its clause: a name (a brand, a person)."""
-    return tok.text[:1].isupper() and not tok.text.isupper() and tok is not first
+    """A capitalised word that does not open its clause: a name (a brand, a person);
+    an acronym ("SQL", "PRs") is no name."""
+    return tok.text[:1].isupper() and not _acronym(tok.text) and tok is not first
+
+
+def _acronym(word: str) -> bool:
+    """Two to five capitals, a plural "s" allowed: "SQL", "VAT", "PR", "PRs", "CTEs"."""
+    core = word[:-1] if len(word) > 2 and word.endswith("s") else word
+    return core.isalpha() and core.isupper() and 2 <= len(core) <= 5
+
+
+def _written(tok: Tok) -> str:
+    """How a sentence writes the word of ``tok``: its synonym's word when it has one
+    ("docs" -> "documentation"), else ``_surface``."""
+    word = language.lemma(tok.low, "NOUN")
+    return HEAD_SYNONYMS.get(word, _surface(tok))
+
+
+def _surface(tok: Tok) -> str:
+    """A word of a theme as the sentence writes it: an acronym keeps the capitals its
+    writer gave it ("SQL", "PR" of "PRs"), any other word is lower case."""
+    if _acronym(tok.text):
+        return tok.text[:-1] if tok.text.endswith("s") and len(tok.text) > 2 else tok.text
+    return tok.low
 
 
 def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> Request | None:
@@ -690,6 +794,10 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
                 i += len(pattern)
                 noun_cue = True
                 break
+    if not (cue or noun_cue):
+        relayed = _relayed(toks, i)
+        if relayed is not None:
+            i, noun_cue = relayed, True
     if i >= len(toks):
         return None
     verb: str | None = None
@@ -731,22 +839,25 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         return Request(
             message=message, start=span[0], end=span[1], verb=verb, head="", phrases=words_only
         )
-    if not words:
-        if (
-            verb
-            and language.can_be(verb, "NOUN")
-            and (i >= len(toks) or toks[i].low in REQUEST_TAILS)
-        ):
-            # "Reply please", "Help me reply": the verb names what is made
-            return Request(
-                message=message,
-                start=message_span(readable, a, b)[0],
-                end=message_span(readable, a, b)[1],
-                verb=None,
-                head=HEAD_SYNONYMS.get(verb, verb),
-                surface={verb: verb},
-            )
+    verb_names_it = bool(verb) and language.can_be(verb or "", "NOUN")
+    if not words and verb_names_it and (i >= len(toks) or toks[i].low in REQUEST_TAILS):
+        # "Reply please", "Help me reply": the verb names what is made
+        return Request(
+            message=message,
+            start=message_span(readable, a, b)[0],
+            end=message_span(readable, a, b)[1],
+            verb=None,
+            head=HEAD_SYNONYMS.get(verb or "", verb or ""),
+            surface={verb or "": verb or ""},
+        )
+    if not words and not (verb_names_it and i < len(toks) and toks[i].low in PREPOSITIONS):
         return None
+    if (
+        j + 1 < len(toks)
+        and toks[j].low in ("this", "next", "last")
+        and toks[j + 1].low in WHEN_WORDS
+    ):
+        j += 2  # "Crew schedule this week please"
     # a verbless request is the noun phrase alone, or followed by its phrases and
     # "please", "needed", "time", "again": "Rota for next week please"
     if (
@@ -758,15 +869,38 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         return None
     # a capitalised word inside the phrase is a name (a brand, a person): not part of the theme
     first_tok = toks[0]
-    kept = [t for t in words if not _proper(t, first_tok)]
-    if not kept or kept[-1] is not words[-1]:
-        return None
-    head = _lemma(kept[-1])
-    mods = [_lemma(t) for t in kept[:-1]]
-    surface = {_lemma(t): t.low for t in kept}
+    head_tok: Tok | None
+    if words:
+        kept = [t for t in words if not _proper(t, first_tok)]
+        if not kept or kept[-1] is not words[-1]:
+            return None
+        head_tok = kept[-1]
+        head = _lemma(head_tok)
+        mods = [_lemma(t) for t in kept[:-1]]
+        surface = {_lemma(t): _written(t) for t in kept}
+    else:
+        # "Reply to a Google review", "Quote for the fence job": the verb names what is
+        # made, its phrases what it is about
+        head_tok, head, mods = None, HEAD_SYNONYMS.get(verb or "", verb or ""), []
+        surface = {head: head}
+        verb = None
     phrases: list[tuple[str, str, tuple[str, ...]]] = []
     while j < len(toks) and toks[j].low in PREPOSITIONS and len(phrases) < 2:
         prep = toks[j].low
+        if (
+            prep == "to"
+            and not verb
+            and j + 1 < len(toks)
+            and language.can_be(toks[j + 1].low, "VERB")
+            and language.lemma(toks[j + 1].low, "VERB") == toks[j + 1].low
+            and (j + 2 >= len(toks) or toks[j + 2].low in REQUEST_TAILS)
+        ):
+            # "Another overdue invoice to chase": what is to be done with it
+            to_do = language.lemma(toks[j + 1].low, "VERB")
+            if to_do not in EDIT_VERBS and to_do not in WEAK_VERBS:
+                verb = to_do
+            j += 2
+            continue
         if (
             prep == "in"
             and j + 1 < len(toks)
@@ -779,15 +913,19 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         if not pwords:
             break
         if head in OF_HEADS and prep == "of" and not phrases:
-            head, mods = _lemma(pwords[-1]), [_lemma(t) for t in pwords[:-1]]
+            head_tok = pwords[-1]
+            head, mods = _lemma(head_tok), [_lemma(t) for t in pwords[:-1]]
+            surface[head] = _written(head_tok)
         else:
             # "to the refund request": the request is meta, the refund is what it is about
             lemmas = tuple(_lemma(t) for t in pwords)
             phrases.append((prep, lemmas[-1], lemmas))
         for t in pwords:
-            surface.setdefault(_lemma(t), t.low)
+            surface.setdefault(_lemma(t), _written(t))
         j = j2
-    if head in META_HEADS or len(head) < 3 or not head.isalpha():
+    if head in META_HEADS or (len(head) < 3 and not (head_tok and _acronym(head_tok.text))):
+        return None
+    if not head.isalpha():
         return None
     return Request(
         message=message,
@@ -799,6 +937,48 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         phrases=phrases,
         surface=surface,
     )
+
+
+def counts_as_request(request: Request, opening: set[str]) -> bool:
+    """Whether ``request`` asks for a piece of work. In a message written after a reply
+    it does when it asks for work people also ask for in opening messages ("Also a
+    quote for …", ``opening``: heads and verbs of those) or names the work with a verb
+    of work and its object ("Also write pytest tests for the fix function");
+    otherwise it edits the draft at hand ("please write dates in full")."""
+    from learning.policy import WORK_VERBS
+
+    if not request.message.after_assistant:
+        return True
+    if (request.head or request.verb) in opening:
+        return True
+    return bool(request.head) and (request.verb or "") in WORK_VERBS
+
+
+# someone else asks, the person passes it on: "Hugo wants an explanation of …",
+# "Priyanka in finance asked for a summary of …", "The client needs a quote for …"
+RELAYED_CUES = (("wants",), ("needs",), ("asked", "for"), ("asks", "for"), ("would", "like"))
+
+
+def _relayed(toks: list[Tok], i: int) -> int | None:
+    """Where the object starts in a request passed on from someone else: a subject of
+    one or two words ("Hugo", "The client"), at most one short phrase ("in finance",
+    "from sales"), then ``RELAYED_CUES`` and a noun phrase (not "wants to …": what a
+    guest wants done is no piece of work for the assistant)."""
+    j = i
+    if j < len(toks) and toks[j].low in DETERMINERS:
+        j += 1
+    if j >= len(toks) or not (toks[j].text[:1].isupper() or toks[j].low in PEOPLE_WORDS):
+        return None
+    j += 1
+    if j + 1 < len(toks) and toks[j].low in PREPOSITIONS and toks[j].low != "to":
+        j += 2  # "in finance", "from sales"
+    for pattern in RELAYED_CUES:
+        if tuple(t.low for t in toks[j : j + len(pattern)]) == pattern:
+            after = j + len(pattern)
+            if after < len(toks) and toks[after].low in DETERMINERS:
+                return after
+            return None
+    return None
 
 
 def message_span(readable: str, a: int, b: int) -> tuple[int, int]:
@@ -848,8 +1028,10 @@ class Theme:
     head: str  # "" for a theme anchored on a verb
     verb: str = ""
     qualifier: str = ""
-    kind: str = ""  # "", "mod", "phrase", "topic"
+    kind: str = ""  # "", "mod", "phrase", "topic", "verb", "verbonly"
     prep: str = ""
+    prefix: str = ""  # the word people write before the qualifier ("group" booking quotes)
+    prefix_written: str = ""  # that word as written ("sales" of the lemma "sale")
     requests: dict[int, Request] = field(default_factory=dict)  # conversation -> request
     coherence: float = 0.0
     compound: bool = False  # a topic the requests also use as a modifier ("refund reply")
@@ -887,12 +1069,24 @@ def find_themes(
     *,
     min_conversations: int,
     min_users: int | None,
+    exclude: frozenset[str] | set[str] = frozenset(),
 ) -> list[Theme]:
-    """Themes that recur in enough conversations, most recurrent and coherent first."""
+    """Themes that recur in enough conversations, most recurrent and coherent first.
+    ``exclude``: words no theme is named after (names written in the messages)."""
+
+    def recurs(theme: Theme) -> bool:
+        """Weighed for meaning: still in enough conversations (and people), coherent."""
+        _weigh(theme, vectors)
+        return (
+            len(theme.requests) >= min_conversations
+            and (min_users is None or theme.people >= min_users)
+            and theme.coherence >= MIN_COHERENCE
+        )
+
     by_head: dict[str, list[Request]] = defaultdict(list)
     by_verb: dict[str, list[Request]] = defaultdict(list)
     for r in requests:
-        if r.head:
+        if r.head and r.head not in exclude:
             by_head[r.head].append(r)
         if r.verb:
             by_verb[r.verb].append(r)
@@ -900,6 +1094,17 @@ def find_themes(
     as_modifier = {m for r in requests for m in r.mods} | {
         w for r in requests for p in r.phrases for w in p[2][:-1]
     }
+    # the word written right before a noun, over all requests ("group" before "booking")
+    before: dict[str, Counter[str]] = defaultdict(Counter)
+    written_as: dict[str, str] = {}
+    for r in requests:
+        for k, v in r.surface.items():
+            written_as.setdefault(k, v)
+        written = [*r.mods, r.head] if r.head else list(r.mods)
+        for p in r.phrases:
+            written.extend(p[2])
+        for w1, w2 in zip(written, written[1:], strict=False):
+            before[w2][w1] += 1
     themes: list[Theme] = []
     for head, reqs in by_head.items():
         convs = {r.message.conversation_id for r in reqs}
@@ -908,10 +1113,12 @@ def find_themes(
         options: list[Theme] = []
         if head not in GENERIC_HEADS:
             options.append(Theme(head=head, requests=_theme_requests(reqs, lambda r: True)))
-        mods = Counter(m for r in reqs for m in set(r.mods))
+        mods = Counter(m for r in reqs for m in sorted(set(r.mods)))
         for mod in mods:
-            if mod in PEOPLE_WORDS or mod in STOP_WORDS or mod == head:
+            if mod in PEOPLE_WORDS or mod in STOP_WORDS or mod == head or mod in exclude:
                 continue
+            if mod in VAGUE_MODIFIERS or language.is_comparative(mod):
+                continue  # "short explanations": how, not what
             options.append(
                 Theme(
                     head=head,
@@ -925,6 +1132,8 @@ def find_themes(
             if noun in META_HEADS and len(lemmas) > 1:
                 noun = lemmas[-2]  # "to the refund request": about refunds
             if noun in NON_TOPICS or noun == head or (prep, noun) in seen_phrases:
+                continue
+            if noun in exclude:
                 continue
             if not _qualifier_ok(noun):
                 continue
@@ -947,6 +1156,8 @@ def find_themes(
             for topic in topic_counts:
                 if topic in NON_TOPICS or topic == head or topic in GENERIC_HEADS:
                     continue
+                if topic in exclude:
+                    continue
                 if topic in verbs_here or not _qualifier_ok(topic):
                     continue  # "Reviews diffs about reviews"
                 options.append(
@@ -959,23 +1170,73 @@ def find_themes(
                     )
                 )
         for theme in options:
-            _weigh(theme, vectors)
-            if len(theme.requests) < min_conversations:
+            if not recurs(theme):
                 continue
-            if min_users is not None and theme.people < min_users:
-                continue
-            if theme.coherence < MIN_COHERENCE:
-                continue
+            if theme.kind in ("mod", "topic"):
+                theme.prefix = _prefix(theme, before, nouns, exclude)
+                theme.prefix_written = written_as.get(theme.prefix, theme.prefix)
+                if theme.qualifier in VAGUE_TOPICS and not theme.prefix:
+                    continue  # "replies about changes": changes to what?
             themes.append(theme)
-    # a verb and a phrase noun, whatever the object: "summarise … for engineering"
+    # a modifier over several heads that name one kind of text: "aftercare sheet",
+    # "aftercare notes" -> "Writes aftercare notes."
+    by_mod: dict[str, list[Request]] = defaultdict(list)
+    for r in requests:
+        if r.head and r.head not in exclude:
+            for m in sorted(set(r.mods)):
+                by_mod[m].append(r)
+    for mod, reqs in by_mod.items():
+        if len({r.head for r in reqs}) < 2 or mod in exclude or mod in by_head:
+            continue
+        if mod in VAGUE_MODIFIERS or mod in PEOPLE_WORDS or mod in TIME_MODIFIERS:
+            continue
+        if not _qualifier_ok(mod) and not language.can_be(mod, "NOUN"):
+            continue
+        theme = Theme(
+            head="",
+            qualifier=mod,
+            kind="modonly",
+            requests=_theme_requests(reqs, lambda r: True),
+        )
+        if recurs(theme):
+            themes.append(theme)
+    # a noun that is what is made in some requests and what others are about, named
+    # as the requests that make it say it: "chase the overdue invoice", "another
+    # overdue invoice to chase", "a payment reminder for an unpaid invoice" -> "Chases
+    # overdue invoices."
+    by_noun: dict[str, list[Request]] = defaultdict(list)
+    for r in requests:
+        for n in {r.head, *(p[1] for p in r.phrases)}:
+            if n and n not in exclude:
+                by_noun[n].append(r)
+    for noun, reqs in by_noun.items():
+        made = [r for r in reqs if r.head == noun]
+        if len({r.message.conversation_id for r in made}) < 2 or len({r.head for r in reqs}) < 2:
+            continue
+        if noun in GENERIC_HEADS or noun in NON_TOPICS or not any(r.verb for r in made):
+            continue
+        theme = Theme(
+            head="", qualifier=noun, kind="noun", requests=_theme_requests(reqs, lambda r: True)
+        )
+        if recurs(theme) and any(r.head == noun and r.verb for r in theme.requests.values()):
+            themes.append(theme)
+    # a verb and a phrase noun, whatever the object: "summarise … for engineering"; a
+    # request counts when the noun is in its phrases or elsewhere in its message
+    # ("Escalation for engineering: … Summarise please.")
     for verb, reqs in by_verb.items():
         if len({r.message.conversation_id for r in reqs}) < min_conversations:
             continue
         if not any(r.head for r in reqs):
             continue  # nothing names what is made
         preps = Counter((p[1], p[0]) for r in reqs for p in r.phrases)
+        # what is made with the noun in a phrase: a request naming something else
+        # ("a SQL query" in a message that also names "the orders table") is other work
+        phrase_heads: dict[str, set[str]] = defaultdict(set)
+        for r in reqs:
+            for p in r.phrases:
+                phrase_heads[p[1]].add(r.head)
         for noun in {p[1] for r in reqs for p in r.phrases}:
-            if noun in NON_TOPICS or not _qualifier_ok(noun):
+            if noun in NON_TOPICS or noun in exclude or not _qualifier_ok(noun):
                 continue
             prep = max((n, p) for (q, p), n in preps.items() if q == noun)[1]
             theme = Theme(
@@ -984,35 +1245,136 @@ def find_themes(
                 qualifier=noun,
                 kind="verb",
                 prep=prep,
-                requests=_theme_requests(reqs, lambda r, n=noun: any(x[1] == n for x in r.phrases)),
+                requests=_theme_requests(
+                    reqs,
+                    lambda r, n=noun, heads=phrase_heads: (
+                        any(x[1] == n for x in r.phrases)
+                        or (n in nouns[r.message.id] and (not r.head or r.head in heads[n]))
+                    ),
+                ),
             )
-            _weigh(theme, vectors)
-            if len(theme.requests) < min_conversations:
-                continue
-            if min_users is not None and theme.people < min_users:
-                continue
-            if theme.coherence < MIN_COHERENCE or not any(r.head for r in theme.requests.values()):
-                continue
-            themes.append(theme)
+            if recurs(theme) and any(r.head for r in theme.requests.values()):
+                themes.append(theme)
+        # a verb that names the work on its own, over what it is done to: "Reviews PRs
+        # and diffs." (every request names its object)
+        if verb in WORK_NAMING_VERBS:
+            theme = Theme(
+                head="",
+                verb=verb,
+                kind="verbonly",
+                requests=_theme_requests(
+                    reqs,
+                    lambda r: (
+                        bool(r.head)
+                        and r.head not in exclude
+                        and r.head not in GENERIC_HEADS
+                        and r.head not in PEOPLE_WORDS
+                    ),
+                ),
+            )
+            if recurs(theme):
+                themes.append(theme)
     # at equal recurrence a named theme beats a bare head ("cake quotes" over "quotes")
-    kind_rank = {"mod": 3, "phrase": 2, "verb": 2, "topic": 1, "": 0}
+    kind_rank = {
+        "mod": 4,
+        "phrase": 3,
+        "verb": 3,
+        "topic": 2,
+        "modonly": 1,
+        "noun": 1,
+        "verbonly": 1,
+        "": 0,
+    }
+    # and a topic people also write before the head ("group quotes") beats one they
+    # never do ("quotes about rooms"); the same answer on every run whatever the order
+    # sets were read in
+    themes.sort(key=lambda t: (t.kind, t.head, t.verb, t.qualifier, t.prefix, t.prep))
     themes.sort(
-        key=lambda t: (len(t.requests), t.people, kind_rank[t.kind], round(t.coherence, 2)),
+        key=lambda t: (
+            len(t.requests),
+            t.people,
+            kind_rank[t.kind],
+            t.compound,
+            round(t.coherence, 2),
+        ),
         reverse=True,
     )
     # one group of requests is one theme: a later theme of the same head over mostly the
     # same conversations names the same work again ("posts about loaves")
     kept: list[Theme] = []
     for theme in themes:
-        mine = set(theme.requests)
-        if any(
-            (k.head, k.verb) == (theme.head, theme.verb)
-            and len(mine & set(k.requests)) * 2 >= len(mine)
-            for k in kept
-        ):
+        if any(_same_work(theme, k) for k in kept):
             continue
         kept.append(theme)
     return kept
+
+
+def _prefix(
+    theme: Theme,
+    before: dict[str, Counter[str]],
+    nouns: dict[int, set[str]],
+    exclude: frozenset[str] | set[str],
+) -> str:
+    """The word people write before the theme's qualifier, so the sentence names it as
+    they do: before a modifier when at least half of the theme's requests write it
+    there ("group" of "group booking quote"); before a vague topic ("booking" of
+    "booking change") when any request writes it there and it stands in at least half
+    of the theme's messages. The lemma; "" when there is none."""
+    reqs = list(theme.requests.values())
+
+    def usable(word: str) -> bool:
+        return (
+            word not in exclude
+            and word not in VAGUE_MODIFIERS
+            and word not in PEOPLE_WORDS
+            and word != theme.head
+            and _qualifier_ok(word)
+        )
+
+    if theme.qualifier not in VAGUE_TOPICS:
+        pairs = Counter(
+            r.mods[k - 1]
+            for r in reqs
+            for k, m in enumerate(r.mods)
+            if m == theme.qualifier and k > 0
+        )
+        for word, n in pairs.most_common(1):
+            if n * 2 >= len(reqs) and usable(word):
+                return word
+        return ""
+    for word, _ in before.get(theme.qualifier, Counter()).most_common():
+        if not usable(word):
+            continue
+        in_messages = sum(1 for r in reqs if word in nouns[r.message.id] or word in r.mods)
+        return word if in_messages * 2 >= len(reqs) else ""
+    return ""
+
+
+def _same_work(theme: Theme, other: Theme) -> bool:
+    """Whether ``theme`` names the work of ``other`` again: over mostly the same
+    conversations, with the same head and verb, or one of them is the verb alone and
+    the other's requests are mostly made with that verb ("Reviews the diffs." and
+    "Reviews PRs and diffs.")."""
+    mine, theirs = set(theme.requests), set(other.requests)
+    if (theme.head, theme.verb) == (other.head, other.verb) and theme.kind not in (
+        "noun",
+        "modonly",
+    ):
+        return len(mine & theirs) * 2 >= len(mine)
+    for anchored, named in ((theme, other), (other, theme)):
+        # a word anchors one theme and is the head or qualifier of the other
+        if anchored.kind in ("noun", "modonly") and anchored.qualifier in (
+            named.head,
+            named.qualifier,
+            named.prefix,
+        ):
+            return len(mine & theirs) * 2 >= min(len(mine), len(theirs))
+    if "verbonly" not in (theme.kind, other.kind):
+        return False
+    verbonly, named = (theme, other) if theme.kind == "verbonly" else (other, theme)
+    made_so = sum(1 for r in named.requests.values() if r.verb == verbonly.verb)
+    shared = len(mine & theirs)
+    return made_so * 2 >= len(named.requests) and shared * 2 >= min(len(mine), len(theirs))
 
 
 def _weigh(theme: Theme, vectors: dict[int, Any]) -> None:
@@ -1040,11 +1402,52 @@ def sentence_for(theme: Theme) -> str:
     """Third person, plural, no article: "Drafts replies to refund requests."."""
     reqs = list(theme.requests.values())
     verbs = Counter(r.verb for r in reqs if r.verb)
-    verb = verbs.most_common(1)[0][0] if verbs else DEFAULT_VERB
     surface: dict[str, str] = {}
     for r in reqs:
         for k, v in r.surface.items():
-            surface.setdefault(k, v)
+            # an acronym as written ("SQL") wins over the same word in lower case
+            if k not in surface or (v != v.lower() and surface[k] == surface[k].lower()):
+                surface[k] = v
+    if theme.kind == "noun":
+        made = [r for r in reqs if r.head == theme.qualifier]
+        verb = Counter(r.verb for r in made if r.verb).most_common(1)[0][0]
+        mods = Counter(
+            m
+            for r in made
+            for m in sorted(set(r.mods))
+            if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
+        )
+        best = [surface.get(m, m) for m, n in mods.most_common(1) if n * 2 > len(made)]
+        noun = language.plural(surface.get(theme.qualifier, theme.qualifier))
+        text = " ".join([language.third_person(verb), *best, noun])
+        return text[:1].upper() + text[1:] + "."
+    if theme.kind == "modonly":
+        heads = Counter(r.head for r in reqs if r.head)
+        head_lemma = heads.most_common(1)[0][0]
+        verbs_used = [r.verb for r in reqs if r.verb]
+        verb = (
+            Counter(verbs_used).most_common(1)[0][0]
+            if verbs_used
+            else WRITTEN_VERB
+            if head_lemma in WRITTEN_HEADS
+            else DEFAULT_VERB
+        )
+        noun = language.plural(surface.get(head_lemma, head_lemma))
+        text = (
+            f"{language.third_person(verb)} {surface.get(theme.qualifier, theme.qualifier)} {noun}"
+        )
+        return text[:1].upper() + text[1:] + "."
+    if theme.kind == "verbonly":
+        heads = Counter(r.head for r in reqs if r.head)
+        named = [language.plural(surface.get(h, h)) for h, _ in heads.most_common(2)]
+        text = f"{language.third_person(theme.verb)} {' and '.join(named)}"
+        return text[:1].upper() + text[1:] + "."
+    if verbs:
+        verb = verbs.most_common(1)[0][0]
+    else:
+        verb = WRITTEN_VERB if (theme.head or "") in WRITTEN_HEADS else DEFAULT_VERB
+    prefix = [theme.prefix_written or theme.prefix] if theme.prefix else []
+    qualifier = " ".join([*prefix, surface.get(theme.qualifier, theme.qualifier)])
     if theme.kind == "verb":
         heads = Counter(r.head for r in reqs if r.head)
         head_lemma = heads.most_common(1)[0][0]
@@ -1057,7 +1460,7 @@ def sentence_for(theme: Theme) -> str:
         noun = noun if noun.endswith("ing") else language.plural(noun)
         obj = f"{head} {theme.prep} {noun}"
     elif theme.kind == "mod":
-        obj = f"{surface.get(theme.qualifier, theme.qualifier)} {head}"
+        obj = f"{qualifier} {head}"
     elif theme.kind == "phrase":
         # the phrase as most often written around the noun: "to refund requests"
         forms = Counter(
@@ -1070,18 +1473,29 @@ def sentence_for(theme: Theme) -> str:
         words = [surface.get(w, w) for w in lemmas]
         if not words[-1].endswith("ing"):
             words[-1] = language.plural(words[-1])
-        obj = f"{head} {theme.prep} {' '.join(words)}"
+        as_mod = sum(1 for r in reqs if theme.qualifier in r.mods)
+        if len(lemmas) == 1 and as_mod * 2 >= len(reqs):
+            # "crew schedules": most requests write the noun before the head
+            obj = f"{surface.get(theme.qualifier, theme.qualifier)} {head}"
+        else:
+            obj = f"{head} {theme.prep} {' '.join(words)}"
     elif theme.kind == "topic":
         noun = surface.get(theme.qualifier, theme.qualifier)
         if theme.compound:  # "refund replies": the person writes it that way somewhere
-            obj = f"{noun} {head}"
+            obj = f"{qualifier} {head}"
         else:
-            obj = f"{head} about {noun if noun.endswith('ing') else language.plural(noun)}"
+            noun = noun if noun.endswith("ing") else language.plural(noun)
+            obj = f"{head} about {' '.join([*prefix, noun])}"
     else:
-        mods = Counter(m for r in reqs for m in set(r.mods))
+        mods = Counter(
+            m
+            for r in reqs
+            for m in sorted(set(r.mods))
+            if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
+        )
         best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
         obj = " ".join([surface.get(m, m) for m in best] + [head])
-    if " " not in obj:
+    if " " not in obj and not language.is_mass(obj):
         obj = f"the {obj}"  # "Prepares the rotas.": a kind of work, not a bare noun
     text = f"{language.third_person(verb)} {obj}"
     return text[:1].upper() + text[1:] + "."
@@ -1090,25 +1504,77 @@ def sentence_for(theme: Theme) -> str:
 # --- quotes -------------------------------------------------------------------------------------
 
 
-def _unclean(text: str, tok: Tok, banned: set[str]) -> bool:
-    """A word a quote must not hold: a known name (any case), a capitalised word that is
-    no English word and does not open its sentence (a person, a place), a run of seven
-    or more digits (a phone or an account number)."""
+def _opens_sentence(text: str, tok: Tok) -> bool:
+    before = text[: tok.start].rstrip()
+    return not before or before[-1] in ".!?:;\n"
+
+
+def _code_word(text: str, tok: Tok) -> bool:
+    """Part of an identifier or a dotted name: "fct_sessions", "pd.read_parquet",
+    "Booking.com", "load_batch(" (code the readable text did not blank)."""
+    before = text[tok.start - 1] if tok.start else ""
+    before2 = text[tok.start - 2] if tok.start > 1 else ""
+    after = text[tok.end] if tok.end < len(text) else ""
+    after2 = text[tok.end + 1] if tok.end + 1 < len(text) else ""
+    return (
+        "_" in (before, after)
+        or after == "("
+        or (after == "." and after2.isalnum())
+        or (before == "." and before2.isalnum())
+    )
+
+
+def _camel(word: str) -> bool:
+    """A capital after a small letter: a brand or an identifier ("TripAdvisor", "getUser")."""
+    return any(a.islower() and b.isupper() for a, b in zip(word, word[1:], strict=False))
+
+
+def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, str]]) -> bool:
+    """A word a quote must not hold: a name (``banned``: known to memory or written as a
+    name in the messages read, any case), a word inside contact or address details
+    (``learning.policy.contact_spans``: "Linden Avenue", "Mrs Patel", a postcode), a
+    capitalised word that does not open its sentence (a person, a place, a company,
+    whether or not it is also an English word) unless it is an acronym or in
+    ``CAPITALISED_OK``, a camel-case word, a run of seven or more digits (a phone or
+    an account number)."""
     from learning.policy import CAPITALISED_OK
 
-    if tok.low in banned:
+    if tok.low in banned or _camel(tok.text) or _code_word(text, tok):
         return True
     if sum(ch.isdigit() for ch in tok.text) >= 7:
         return True
-    before = text[: tok.start].rstrip()
-    opens = not before or before[-1] in ".!?:;\n"
-    return (
-        tok.text[:1].isupper()
-        and not tok.text.isupper()
-        and not opens
-        and tok.low not in CAPITALISED_OK
-        and not language.is_english_word(tok.low)
-    )
+    if any(a < tok.end and tok.start < b for a, b, _ in spans):
+        return True
+    if not tok.text[:1].isupper() or _acronym(tok.text) or tok.low in CAPITALISED_OK:
+        return False
+    return not _opens_sentence(text, tok)
+
+
+def proper_words(messages: Any) -> set[str]:
+    """Words the messages write as names: capitalised where no sentence opens and never
+    in lower case ("Linden", "Hollybank", "Hugo"), camel case ("TripAdvisor"); acronyms
+    and ``CAPITALISED_OK`` words left out. A quote holds none of them, wherever it
+    stands in its sentence ("Hugo wants …"), and no theme is named after one."""
+    from learning.policy import CAPITALISED_OK
+
+    capitalised: set[str] = set()
+    lower: set[str] = set()
+    for m in messages:
+        readable = readable_text(m.text)
+        for t in tokens(readable):
+            if not t.low.isalpha() or _acronym(t.text) or t.low in CAPITALISED_OK:
+                continue
+            if _camel(t.text):
+                capitalised.add(t.low)
+            elif t.text[:1].isupper():
+                if not _opens_sentence(readable, t):
+                    capitalised.add(t.low)
+            else:
+                lower.add(t.low)
+    return capitalised - lower
+
+
+_SENTENCE_END = re.compile(r"[.!?\n]")
 
 
 def quote_for(
@@ -1117,12 +1583,15 @@ def quote_for(
     """A verbatim quote from the clause ``[start:end]`` of the message: the clause as
     written (fillers off its start), widened past its end when shorter than four words,
     and cut around any word a quote must not hold (``_unclean``), keeping the longest
-    clean part that holds a word of ``keep`` (lemmas of the theme). None when no clean
-    part of four words or more is there."""
-    from learning.policy import _contact
+    clean part that holds a word of ``keep`` (lemmas of the theme). When the cuts leave
+    no such part, the rest of the sentence may give one ("Reply to a Google review
+    please: 5 stars" -> "review please: 5 stars"). None when no clean part of four words
+    or more is there."""
+    from learning.policy import _contact, contact_spans
 
     text = message.text
     readable = readable_text(text)
+    spans = contact_spans(text)
     toks = tokens(text, start, end)
     if len(toks) < QUOTE_MIN_WORDS:
         # too short to judge ("Weekend post!"): on into what follows, to that clause's end
@@ -1132,9 +1601,61 @@ def quote_for(
             edge = _CLAUSE_EDGE.search(readable, toks[-1].end)
             limit = edge.start() if edge else len(text)
             toks = [t for t in more if t.end <= limit] or toks
+    best = _clean_part(text, readable, toks, banned, spans, keep)
+    if len(best) < QUOTE_MIN_WORDS or not _holds(best, keep):
+        stop = _SENTENCE_END.search(readable, end)
+        wider = tokens(text, start, stop.start() if stop else len(text))[:QUOTE_MAX_WORDS]
+        other = _clean_part(text, readable, wider, banned, spans, keep)
+        if (_holds(other, keep), len(other) >= QUOTE_MIN_WORDS) > (
+            _holds(best, keep),
+            len(best) >= QUOTE_MIN_WORDS,
+        ):
+            best = other
+    if len(best) < QUOTE_MIN_WORDS:
+        return None
+    best = best[:QUOTE_MAX_WORDS]
+    quote = text[best[0].start : best[-1].end]
+    return None if _contact(quote) else quote
+
+
+def request_quote(
+    req: Request, banned: set[str], *, keep: frozenset[str], words_of_text: set[str]
+) -> str | None:
+    """The quote behind ``req``: from its own clause, or, when that gives no clean quote
+    sharing a word with the sentence (``words_of_text``), from another clause of the
+    same message that holds a word of the theme ("Summarise please." after
+    "Escalation for engineering: …")."""
+    quote = quote_for(req.message, req.start, req.end, banned, keep=keep)
+    if quote and content_words(quote) & words_of_text:
+        return quote
+    text = req.message.text
+    for a, b in clauses(readable_text(text)):
+        a, b = message_span(text, a, b)
+        if (a, b) == (req.start, req.end) or not _holds(tokens(text, a, b), keep):
+            continue
+        quote = quote_for(req.message, a, b, banned, keep=keep)
+        if quote and content_words(quote) & words_of_text:
+            return quote
+    return None
+
+
+def _holds(seg: list[Tok], keep: frozenset[str]) -> bool:
+    return any(_lemma(t) in keep or t.low in keep for t in seg)
+
+
+def _clean_part(
+    text: str,
+    readable: str,
+    toks: list[Tok],
+    banned: set[str],
+    spans: list[tuple[int, int, str]],
+    keep: frozenset[str],
+) -> list[Tok]:
+    """The longest run of ``toks`` free of blanked code and unclean words (fillers off
+    its start, stop words off its end), one holding a word of ``keep`` first."""
     segments: list[list[Tok]] = [[]]
     for t in toks:
-        if readable[t.start : t.end] != t.text or _unclean(text, t, banned):
+        if readable[t.start : t.end] != t.text or _unclean(text, t, banned, spans):
             segments.append([])  # blanked code, or a word a quote must not hold
         else:
             segments[-1].append(t)
@@ -1146,17 +1667,9 @@ def quote_for(
             seg = seg[:-1]
         if len(seg) < QUOTE_MIN_WORDS:
             continue
-        holds = any(_lemma(t) in keep or t.low in keep for t in seg)
-        if (holds, len(seg)) > (
-            any(_lemma(t) in keep or t.low in keep for t in best),
-            len(best),
-        ):
+        if (_holds(seg, keep), len(seg)) > (_holds(best, keep), len(best)):
             best = seg
-    if len(best) < QUOTE_MIN_WORDS:
-        return None
-    best = best[:QUOTE_MAX_WORDS]
-    quote = text[best[0].start : best[-1].end]
-    return None if _contact(quote) else quote
+    return best
 
 
 def _name_words(known_names: Any) -> set[str]:
@@ -1275,35 +1788,100 @@ def _variant(c: Correction) -> list[Tok]:
     return toks
 
 
-def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
-    """The clearest wording of the instruction: verb first, no pronoun, shortest;
-    a verbless one ("British spelling") gets "Use" in front."""
+# pronouns that point at the draft at hand or at one person: "Add type hints to those",
+# "Use his first name" (a rule says "them", "their" for whoever it concerns)
+POINTING_PRONOUNS = frozenset(
+    ["it", "this", "that", "these", "those", "he", "she", "him", "her", "his", "me", "my", "i"]
+)
+# where a verbless instruction puts something: "VAT on its own line" -> "Show VAT on …"
+PLACE_PREPOSITIONS = frozenset(["on", "in", "at", "next", "under", "above", "below", "beside"])
+RULE_PREPOSITIONS = frozenset(["with", "by", "in", "on", "at", "to", "for", "of", "from"])
+
+
+def _words_as_written(c: Correction, toks: list[Tok]) -> list[str]:
+    """The words of a rule as the person wrote them: an acronym or a capitalised word
+    past the first keeps its capitals, a hyphen or slash inside a word stays ("24-hour",
+    "before/after"), everything else is lower case."""
     from learning.policy import CAPITALISED_OK
 
+    text = c.message.text
+    out: list[str] = []
+    for k, t in enumerate(toks):
+        keep_case = _acronym(t.text) or (t.text[:1].isupper() and (k or t.low in CAPITALISED_OK))
+        word = t.text if keep_case else t.low
+        if k and text[toks[k - 1].end : t.start] in ("-", "/"):
+            out[-1] += text[toks[k - 1].end : t.start] + word
+        else:
+            out.append(word)
+    return out
+
+
+def _bare_singular(toks: list[Tok]) -> bool:
+    """A preposition followed by a noun phrase of two words or more with no determiner
+    and a singular noun at its end ("with first name", "by first name"): telegraphic."""
+    from learning.policy import CAPITALISED_OK
+
+    for k, t in enumerate(toks[:-2]):
+        if t.low not in RULE_PREPOSITIONS:
+            continue
+        words, _ = _noun_phrase(toks, k + 1)
+        if len(words) < 2 or words[0] is not toks[k + 1] or toks[k + 1].low in DETERMINERS:
+            continue
+        last = words[-1]
+        if not last.low.isalpha() or _acronym(last.text) or last.low in CAPITALISED_OK:
+            continue
+        if last.low.endswith("ing") or language.lemma(last.low, "NOUN") != last.low:
+            continue
+        return True
+    return False
+
+
+def _verbless_rule(toks: list[Tok], words: list[str]) -> str:
+    """A verbless instruction made a sentence: "Show" when it says where something goes
+    ("VAT on its own line"), "Use" otherwise ("British spelling"); "the" before a
+    singular noun that needs one ("Use the first name", not before "VAT", "spelling")."""
+    from learning.policy import CAPITALISED_OK
+
+    np_words, j = _noun_phrase(toks, 0)
+    verb = "show" if j < len(toks) and toks[j].low in PLACE_PREPOSITIONS else "use"
+    article = ""
+    if np_words and np_words[0] is toks[0]:
+        last = np_words[-1]
+        if (
+            last.low.isalpha()
+            and not _acronym(last.text)
+            and last.low not in CAPITALISED_OK
+            and not last.low.endswith("ing")
+            and language.lemma(last.low, "NOUN") == last.low
+        ):
+            article = "the "
+    return f"{verb} {article}{' '.join(words)}"
+
+
+def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
+    """The clearest wording of the instruction: no pronoun pointing at the draft at hand
+    or at one person, no telegraphic phrase ("Greet with first name"), verb first,
+    shortest;
+    a verbless one gets a verb in front ("British spelling" -> "Use British spelling",
+    "VAT on its own line" -> "Show VAT on its own line")."""
     variants = []
     for c, _ in hits.values():
         toks = _variant(c)
         if len(toks) < 2:
             continue
-        words = [
-            t.text
-            if t.text.isupper() or (t.text[:1].isupper() and (k or t.low in CAPITALISED_OK))
-            else t.low
-            for k, t in enumerate(toks)
-        ]
+        words = _words_as_written(c, toks)
         verb_first = _is_verb_here(toks, 0)
         if not verb_first and (
-            len(toks) > 5 or any(t.low in ("but", "and", "if", "because", "so") for t in toks)
+            len(toks) > 7 or any(t.low in ("but", "and", "if", "because", "so") for t in toks)
         ):
             continue  # no instruction: "same as last week but …"
-        pronouns = sum(1 for t in toks if t.low in PRONOUN_WORDS)
-        variants.append((not verb_first, pronouns, len(words), " ".join(words)))
+        pointing = sum(1 for t in toks if t.low in POINTING_PRONOUNS)
+        text = " ".join(words) if verb_first else _verbless_rule(toks, words)
+        variants.append((pointing, _bare_singular(toks), not verb_first, len(toks), text))
     if not variants:
         return None
     variants.sort()
-    not_verb_first, _, _, text = variants[0]
-    if not_verb_first:
-        text = "use " + text
+    text = variants[0][-1]
     return text[:1].upper() + text[1:] + "."
 
 
@@ -1340,15 +1918,11 @@ class LocalProposer:
         result = ProposerResult(calls=1)
         result.data = {"field": None, "sentence": "", "evidence": []}
         names: set[str] = getattr(corpus, "known_names", set())
-        banned = _name_words(names)
+        proper = proper_words(corpus.messages)
+        banned = _name_words(names) | proper
         requests = [r for m in corpus.messages for r in requests_of(m)]
-        # after a reply, a request counts when it asks for work people also ask for in
-        # opening messages ("Also a quote for …"); otherwise it edits the draft at hand
-        # ("please write dates in full")
-        opening = {r.head or r.verb for r in requests if not r.message.after_assistant}
-        requests = [
-            r for r in requests if not r.message.after_assistant or (r.head or r.verb) in opening
-        ]
+        opening = {r.head or r.verb or "" for r in requests if not r.message.after_assistant}
+        requests = [r for r in requests if counts_as_request(r, opening)]
         if not requests:
             return result
         vectors = self._vectors(list({r.message.id: r.message for r in requests}.values()), result)
@@ -1358,6 +1932,7 @@ class LocalProposer:
             vectors,
             min_conversations=settings.min_conversations,
             min_users=min_users,
+            exclude=banned,
         )
         left_out: list[str] = []
         tried: set[str] = set()
@@ -1366,6 +1941,10 @@ class LocalProposer:
         )
         for theme in themes[:MAX_CANDIDATES]:
             text = sentence_for(theme)
+            named = [t.text for t in tokens(text) if t.low in banned]
+            if named:
+                left_out.append(f"{text!r}: names a person, place or company ({named[0]})")
+                continue
             if content_words(text.split(" ", 1)[1]) <= covered:
                 left_out.append(f"{text!r}: the persona says this already in other words")
                 continue
@@ -1386,18 +1965,15 @@ class LocalProposer:
                 t.low for t in tokens(text)
             )
             evidence = []
+            people = set()
             words_of_text = content_words(text)
             for req in theme.requests.values():
-                quote = quote_for(req.message, req.start, req.end, banned, keep=keep)
-                if quote and content_words(quote) & words_of_text:
+                quote = request_quote(req, banned, keep=keep, words_of_text=words_of_text)
+                if quote:
                     evidence.append(
                         {"quote": quote, "conversation": req.message.conversation_label}
                     )
-            people = {
-                r.message.principal_id
-                for r in theme.requests.values()
-                if quote_for(r.message, r.start, r.end, banned, keep=keep)
-            }
+                    people.add(req.message.principal_id)
             if len(evidence) < settings.min_conversations or (
                 min_users is not None and len(people) < min_users
             ):
@@ -1422,7 +1998,7 @@ class LocalProposer:
         result = ProposerResult(calls=1)
         result.data = {"rule": None, "evidence": []}
         names: set[str] = getattr(corpus, "known_names", set())
-        banned = _name_words(names)
+        banned = _name_words(names) | proper_words(corpus.messages)
         asked = frozenset(
             r.head for m in corpus.messages if not m.after_assistant for r in requests_of(m)
         )

@@ -45,6 +45,17 @@ def corpus_of(rows: list[tuple[int, str, bool]], names=()) -> ReviewCorpus:
     )
 
 
+def sentence_check(corpus: ReviewCorpus, data: dict, min_conversations: int = 3):
+    """The verifier's answer on a proposed sentence and its evidence."""
+    return verify_quotes(
+        text=data["sentence"],
+        quotes=data["evidence"],
+        corpus=corpus,
+        min_conversations=min_conversations,
+        min_users=None,
+    )
+
+
 def settings(**kw):
     base = dict(min_conversations=3, min_users=2, across_users=False, min_corrections=2)
     base.update(kw)

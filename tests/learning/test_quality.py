@@ -18,7 +18,7 @@ from learning.selection import select_corpus
 from memory.models import Message
 from memory.verification import ALREADY_COUNTED, verify_quotes
 from tests.learning.helpers import turn
-from tests.learning.test_local_proposer import corpus_of, settings
+from tests.learning.test_local_proposer import corpus_of, sentence_check, settings
 
 # --- 1. themes, not fragments -------------------------------------------------------------
 
@@ -51,13 +51,7 @@ def test_the_sentence_names_a_kind_of_work_from_verb_and_object(bag_of_words):
         "draft the monthly newsletter",
         "Time for the monthly newsletter",
     ]
-    check = verify_quotes(
-        text=result.data["sentence"],
-        quotes=result.data["evidence"],
-        corpus=corpus,
-        min_conversations=3,
-        min_users=None,
-    )
+    check = sentence_check(corpus, result.data)
     assert check.ok, check.reason
 
 
