@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -302,7 +303,7 @@ def _seed_users(*, counts: SeedCounts) -> None:
             _link_owner(user, tenant)
 
 
-def _link_owner(user: object, tenant: Tenant) -> None:
+def _link_owner(user: Any, tenant: Tenant) -> None:
     """A demo person's login is linked to the person it is, so "My persona" shows."""
     from memory.models import Principal
     from persona.models import OwnerAccount
