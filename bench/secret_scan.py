@@ -1,12 +1,16 @@
 """Secret scan figures: detection on credentials and false alarms on look-alikes, per family.
 
-    .venv/bin/python bench/secret_scan.py            # tune and test parts
+    .venv/bin/python bench/secret_scan.py            # every part
     .venv/bin/python bench/secret_scan.py --misses   # also list every miss and false alarm
 
 The labelled texts are in ``memory/safety/data/secrets_<part>.jsonl`` (``{"text",
 "label": "secret" | "ordinary", "family"}``). The ``tune`` part was used while writing the
-rules in ``memory.safety.secrets``; the ``test`` part was written after they were
-frozen and is only measured. No live credential is in either file.
+rules in ``memory.safety.secrets``. ``seen1`` was the first test part: written after the
+rules were frozen, measured once (100 % / 4.9 %), then its two false alarms (a hash after
+"cherry-pick", ``api_key = "your-api-key-here"``) were used to change the rules, so it is
+a seen part now. ``test`` was written independently (by someone who never saw the rules or
+the other parts), committed after the rules were frozen again, and is only measured. No
+live credential is in any file.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ django.setup()
 from memory.safety import secrets  # noqa: E402
 
 DATA = ROOT / "memory" / "safety" / "data"
-PARTS = ("tune", "test")
+PARTS = ("tune", "seen1", "test")
 
 
 def load(part: str) -> list[dict]:

@@ -124,7 +124,8 @@ _KEYWORD = re.compile(
 )
 _PLACEHOLDER = re.compile(
     r"^(?:<.*>|\$\{?\w+\}?|\{\{?.*\}?\}|\[.*\]|\*+|x+|\.+|redacted|hidden|none|null|n/a|changeme"
-    r"|change[_-]?me|your[_-]\w+|example|placeholder|secret|password|xxx+|todo|tbd|\w+_here)$",
+    r"|change[_-]?me|your[_-][\w-]+|(?:[\w-]*[_-])?(?:example|placeholder|dummy|sample)(?:[_-][\w-]*)?|secret|password|xxx+|todo"
+    r"|tbd|[\w-]+[_-]here)$",
     re.IGNORECASE,
 )
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_.\-])[A-Za-z0-9+/=_\-]{20,}(?![A-Za-z0-9+/=_\-])")
@@ -132,7 +133,9 @@ _HEX = re.compile(r"^[0-9a-fA-F]{32,}$")
 #: Words that say a hex string is a digest, not a key (looked for shortly before it).
 _DIGEST_CONTEXT = re.compile(
     r"\b(?:commit|commits|sha(?:1|256|512)?|checksum|checksums|digest|hash|md5|revision|rev|build"
-    r"|etag|fingerprint|tag|version|release|changeset|object|blob|tree)\b",
+    r"|etag|fingerprint|tag|version|release|changeset|object|blob|tree|cherry-pick|cherry-picked|rebase"
+    r"|rebased|revert|reverted|merge|merged|checkout|bisect|diff|blame|squash|squashed|amend|head|ref"
+    r"|branch|pushed)\b",
     re.IGNORECASE,
 )
 _BASE64 = Base64HighEntropyString(limit=4.0)
@@ -264,7 +267,11 @@ def _scan(text: str) -> tuple[str, ...]:
     lines = text.splitlines() or [text]
     with transient_settings(_SETTINGS):
         for line in lines:
-            kinds.extend(s.type for s in scan_line(line))
+            kinds.extend(
+                s.type
+                for s in scan_line(line)
+                if not (s.secret_value and _PLACEHOLDER.match(s.secret_value))
+            )
     for line in lines:
         kinds.extend(kind for kind, rx in _EXTRA_PREFIXES if rx.search(line))
         if BASIC_AUTH_KIND not in kinds and _url_credentials(line):

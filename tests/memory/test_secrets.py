@@ -148,6 +148,9 @@ def test_passwords_in_urls_and_prose_are_found(text):
     "text",
     [
         "Fixed in commit 3f786850e387550fdab836ed7e6dc881de23001b.",
+        "Cherry-pick 0beec7b5ea3f0fdbc95d0dd47f3c5bc275da8a33 onto the release branch.",
+        'api_key = "your-api-key-here"',
+        "DB_PASSWORD=example-password",
         "sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
         "Verify the download against checksum 6f1ed002ab5595859014ebf0951522d9",
         "The file's digest is e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
@@ -174,7 +177,9 @@ def _labelled(part: str) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-@pytest.mark.parametrize(("part", "floor", "ceiling"), [("tune", 0.98, 0.05), ("test", 0.98, 0.05)])
+@pytest.mark.parametrize(
+    ("part", "floor", "ceiling"), [("tune", 0.98, 0.05), ("seen1", 0.98, 0.05)]
+)
 def test_labelled_parts_meet_the_targets(part, floor, ceiling):
     rows = _labelled(part)
     secret = [bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret"]
