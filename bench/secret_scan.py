@@ -34,7 +34,7 @@ django.setup()
 from memory.safety import secrets  # noqa: E402
 
 DATA = ROOT / "memory" / "safety" / "data"
-PARTS = ("tune", "seen1", "test")
+PARTS = ("tune", "seen1", "seen2", "test")
 
 
 def load(part: str) -> list[dict]:

@@ -36,6 +36,7 @@ import base64
 import binascii
 import functools
 import re
+import threading
 from typing import TypedDict
 
 from detect_secrets.core.scan import scan_line
@@ -44,7 +45,7 @@ from detect_secrets.plugins.high_entropy_strings import (
     Base64HighEntropyString,
     HexHighEntropyString,
 )
-from detect_secrets.settings import transient_settings
+from detect_secrets.settings import cache_bust, configure_settings_from_baseline
 
 from personaweb.errors import Refusal
 
@@ -95,6 +96,26 @@ _FILTERS = [
     )
 ]
 _SETTINGS = {"plugins_used": _PLUGINS, "filters_used": _FILTERS}
+_configure_lock = threading.Lock()
+_configured = False
+
+
+def _configure_detect_secrets() -> None:
+    """Apply our plugin and filter choice to detect-secrets' settings, once per process.
+
+    detect-secrets keeps its settings in one process-wide object; ``transient_settings``
+    swaps them for one block and back, which costs more than the scan itself (it rebuilds
+    every plugin and filter cache twice). personaweb is the only user of detect-secrets in
+    its processes, so the settings are set once and kept.
+    """
+    global _configured
+    if _configured:
+        return
+    with _configure_lock:
+        if not _configured:
+            cache_bust()  # drops every cached plugin, filter and the settings object
+            configure_settings_from_baseline(_SETTINGS)
+            _configured = True
 
 
 class SecretFound(Refusal):
@@ -112,14 +133,44 @@ class SecretFound(Refusal):
 KEYWORD_KIND = "Secret Keyword"  # detect-secrets' name for a keyword-assigned secret
 BASIC_AUTH_KIND = "Basic Auth Credentials"
 
+#: Words that name a password, a PIN or a login secret, in the languages persona text uses.
+_PASSWORD_WORDS = (
+    r"pass(?:word|wd|phrase|code)?s?|pwd|pw|pin|contrase(?:ñ|n)a|clave|mot de passe|mdp|passwort|kennwort"
+    r"|senha|wachtwoord|parola d'ordine|parola chiave|(?:alarm|door|gate|safe|key safe|lock|entry|access"
+    r"|security|wifi|wi-fi) ?code"
+)
 _KEYWORD = re.compile(
     r"(?<![A-Za-z])(?P<kw>(?:[a-z]+_)?pass(?:word|wd|phrase|code)?s?|pwd|api[ _-]?keys?|access[ _-]?keys?"
     r"|secret[ _-]?keys?|client[ _-]?secrets?|secrets?|(?:auth|access|bearer|api|refresh|session)[ _-]?tokens?"
-    r"|tokens?|bearer|private[ _-]?keys?|pin|contrase(?:ñ|n)a|mot de passe|passwort|kennwort|senha"
-    r"|wachtwoord|password|key)(?![A-Za-z])"
-    r"(?:\s+(?:for|of|to|on)\s+(?:the\s+)?[\w.@-]+(?:\s+[\w.@-]+)?)?"
-    r"(?P<sep>\s*(?:is|was|are|=|:|:=|=>|->|es|est|ist|lautet|e|é|è|is)\s*|\s+)"
+    r"|tokens?|bearer|private[ _-]?keys?|" + _PASSWORD_WORDS + r"|key)(?![A-Za-z])"
+    # up to four words naming what it is for: "password for the vet portal is", "mot de passe
+    # du routeur est", "Senha do painel:", "Kennwort für das Kassensystem:"
+    # what it is for: "password for the vet portal is", "mot de passe du routeur est",
+    # "Senha do painel:", "Kennwort für das Kassensystem:"; one other word only before ":" or
+    # "=" ("mot de passe provisoire : ..."); never before a bare space
+    r"(?:(?P<what>\s+(?:for|of|to|on|at|du|de|des|del|della|dell'|da|do|dos|das|für|fur|voor|van|per|pour"
+    r"|para|zum|zur|f[üu]r)(?:\s+[^\s:=\"'`]+){1,3}?)(?P<sep1>\s*(?:is|was|are|=|:|es|est|ist|lautet|é|è)\s*)"
+    r"|(?P<what1>\s+[^\s:=\"'`]+)(?P<sep2>\s*[:=]\s*)"
+    r"|(?P<sep>\s*(?:is|was|are|=|:|:=|=>|->|es|est|ist|lautet|e|é|è)\s*|\s+))"
     r"(?P<q>[\"'`])?(?P<value>[^\s\"'`]{4,}|(?<=[\"'`])[^\"'`\n]{4,}(?=[\"'`]))",
+    re.IGNORECASE,
+)
+#: A password-ish word near a value that can only be a password ("log in as drkim with
+#: Beagle2Beagle!", "Remember the shared account password, Otter!Canoe55, ...", "Use
+#: hunter2-Blue as the login").
+_LOGIN_WORDS = re.compile(
+    r"(?<![A-Za-z])(?:"
+    + _PASSWORD_WORDS
+    + r"|log ?in|sign ?in|credentials|creds|zugangsdaten|identifiants"
+    r"|credenciales|credenziali|inloggegevens)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_STRONG_VALUE = re.compile(r"(?<![\w@/.:+-])[^\s\"'`,;()<>\[\]]{8,64}(?![\w@/])")
+#: Numeric codes count only after a word that makes them secret ("the PIN is 4471").
+_NUMERIC_CODE = re.compile(
+    r"(?<![A-Za-z])(?:pin|passcode|(?:alarm|door|gate|safe|key safe|lock|entry|security) ?code|code pin"
+    r"|c[oó]digo(?: pin)?|code d'acc[eè]s|tuercode|codice)(?![A-Za-z])"
+    r"(?:\s+\w+){0,3}?\s*(?:is|was|=|:|es|est|ist|lautet|é|è)\s*(?P<value>\d{4,12})\b",
     re.IGNORECASE,
 )
 _PLACEHOLDER = re.compile(
@@ -135,9 +186,15 @@ _DIGEST_CONTEXT = re.compile(
     r"\b(?:commit|commits|sha(?:1|256|512)?|checksum|checksums|digest|hash|md5|revision|rev|build"
     r"|etag|fingerprint|tag|version|release|changeset|object|blob|tree|cherry-pick|cherry-picked|rebase"
     r"|rebased|revert|reverted|merge|merged|checkout|bisect|diff|blame|squash|squashed|amend|head|ref"
-    r"|branch|pushed)\b",
+    r"|branch|pushed|parent|submodule|bumped|pinned|pin|image|integrity|h1|sha256sum|sha1sum|md5sum)\b",
     re.IGNORECASE,
 )
+#: The same for a base64 digest (``SHA256:...`` fingerprints, ``sha512-...`` integrity).
+_BASE64_DIGEST_CONTEXT = re.compile(
+    r"(?:\b(?:fingerprint|integrity|checksum|digest|hash|etag)\b[^\n]{0,20}|\b(?:sha(?:1|256|384|512)|md5|h1):)$",
+    re.IGNORECASE,
+)
+_BASE64_DIGEST_PREFIX = re.compile(r"sha(?:1|256|384|512)-", re.IGNORECASE)
 _BASE64 = Base64HighEntropyString(limit=4.0)
 _HEXES = HexHighEntropyString(limit=3.0)
 _EXTRA_PREFIXES = (
@@ -203,30 +260,71 @@ def _keyword_hits(line: str) -> bool:
     for m in _KEYWORD.finditer(line):
         quoted = m.group("q") is not None
         value = m.group("value")
-        if not quoted and not m.group("sep").strip():
-            # no "is" / "=" / ":" between keyword and value: only an unmistakable token
+        bare = m.group("sep") is not None and not m.group("sep").strip()
+        if not quoted and bare:
+            # no "is" / "=" / ":" between keyword and value ("pw espresso-doppio-7"): only a
+            # value shaped like a password, never an ordinary word
             if (
-                len(value) >= 16
-                and _classes(value) >= 3
+                len(value.rstrip(".,;:!?)")) >= 8
+                and _classes(value.rstrip(".,;:!?)")) >= 3
                 and _credential_like(value, quoted=False, line=line)
             ):
                 return True
             continue
         if _credential_like(value, quoted=quoted, line=line):
             return True
+    return bool(_NUMERIC_CODE.search(line)) or _near_login_word(line)
+
+
+def _strong(value: str, line: str) -> bool:
+    """A token that can only be a password: 8+ characters, letters and digits, and a symbol
+    or both cases; never a URL, an e-mail address, a date, a version or a placeholder."""
+    value = value.rstrip(".!?")
+    if len(value) < 8 or "://" in value or "@" in value or _PLACEHOLDER.match(value):
+        return False
+    if re.fullmatch(r"v?\d+(?:[./:-]\d+)+[\w.-]*", value) or _filtered_out(value, line):
+        return False
+    letters = sum(c.isalpha() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    symbol = any(not c.isalnum() for c in value)
+    inner_digit = any(c.isdigit() for c in value[1:-1])
+    # "Beagle2Beagle", "Summer2024", "Otter!Canoe55"; not a product name such as "1Password"
+    return (
+        letters >= 2
+        and digits >= 1
+        and _classes(value) >= 3
+        and (symbol or digits >= 2 or inner_digit)
+    )
+
+
+def _near_login_word(line: str) -> bool:
+    for m in _LOGIN_WORDS.finditer(line):
+        window = line[max(0, m.start() - 40) : m.end() + 50]
+        if any(_strong(v.group(0), line) for v in _STRONG_VALUE.finditer(window)):
+            return True
     return False
 
 
 def _decodes_to_words(token: str) -> bool:
-    """Base64 of plain text (a greeting, a sentence) is an encoding, not a key."""
-    raw = token.replace("-", "+").replace("_", "/")
-    raw += "=" * (-len(raw) % 4)
+    """Base64 of text (a greeting, JSON, CSV, an SVG; also a truncated one) is an encoding,
+    not a key: random key bytes almost never decode to printable UTF-8."""
+    token = re.sub(r"^[\w-]+=(?=[A-Za-z0-9+/])", "", token)  # "cursor=eyJ..." is key=value
+    raw = token.replace("-", "+").replace("_", "/").rstrip("=")
+    raw = raw[: len(raw) - len(raw) % 4] if len(raw) % 4 == 1 else raw + "=" * (-len(raw) % 4)
     try:
-        text = base64.b64decode(raw, validate=True).decode("utf-8")
+        text = base64.b64decode(raw, validate=True).decode("utf-8", errors="strict")
     except (binascii.Error, ValueError, UnicodeDecodeError):
+        try:  # a truncated encoding may end inside a character
+            text = base64.b64decode(raw[: len(raw) - len(raw) % 4 - 4], validate=True).decode(
+                "utf-8"
+            )
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            return False
+    if len(text) < 8:
         return False
-    letters = sum(1 for c in text if c.isalpha() or c == " ")
-    return len(text) >= 8 and letters >= 0.85 * len(text) and " " in text
+    printable = sum(1 for c in text if c.isprintable() or c in "\n\r\t")
+    words = sum(1 for c in text if c.isalpha() or c in ' ,:{}"\n')
+    return printable == len(text) and words >= 0.6 * len(text)
 
 
 def _entropy_hits(line: str) -> list[str]:
@@ -235,13 +333,16 @@ def _entropy_hits(line: str) -> list[str]:
         token = m.group(0)
         if _filtered_out(token, line) or _PLACEHOLDER.match(token) or token.startswith("/"):
             continue  # a leading slash makes it a path (/srv/app/releases/...), not a key
+        before = line[max(0, m.start() - 40) : m.start()]
         if _HEX.match(token):
-            before = line[max(0, m.start() - 40) : m.start()]
-            if _DIGEST_CONTEXT.search(before):
-                continue
+            after = line[m.end() : m.end() + 3]
+            if _DIGEST_CONTEXT.search(before) or re.match(r"(?:  | \*)\S", after):
+                continue  # a digest by what precedes it, or a sha256sum output line
             mixed = any(c.isalpha() for c in token) and any(c.isdigit() for c in token)
             if mixed and _HEXES.calculate_shannon_entropy(token) > _HEXES.entropy_limit:
                 kinds.append(_HEXES.secret_type)
+        elif _BASE64_DIGEST_CONTEXT.search(before) or _BASE64_DIGEST_PREFIX.match(token):
+            continue  # an SSH fingerprint, a subresource integrity value, a go.sum hash
         elif (
             len(token) >= 24
             and _classes(token.replace("-", "").replace("_", "")) >= 3
@@ -265,14 +366,13 @@ def _url_credentials(line: str) -> bool:
 def _scan(text: str) -> tuple[str, ...]:
     kinds: list[str] = []
     lines = text.splitlines() or [text]
-    with transient_settings(_SETTINGS):
-        for line in lines:
-            kinds.extend(
-                s.type
-                for s in scan_line(line)
-                if not (s.secret_value and _PLACEHOLDER.match(s.secret_value))
-            )
+    _configure_detect_secrets()
     for line in lines:
+        kinds.extend(
+            s.type
+            for s in scan_line(line)
+            if not (s.secret_value and _PLACEHOLDER.match(s.secret_value))
+        )
         kinds.extend(kind for kind, rx in _EXTRA_PREFIXES if rx.search(line))
         if BASIC_AUTH_KIND not in kinds and _url_credentials(line):
             kinds.append(BASIC_AUTH_KIND)
