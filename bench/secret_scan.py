@@ -5,11 +5,16 @@
 
 The labelled texts are in ``memory/safety/data/secrets_<part>.jsonl`` (``{"text",
 "label": "secret" | "ordinary", "family"}``). The ``tune`` part was used while writing the
-rules in ``memory.safety.secrets``. ``seen1`` was the first test part: written after the
-rules were frozen, measured once (100 % / 4.9 %), then its two false alarms (a hash after
-"cherry-pick", ``api_key = "your-api-key-here"``) were used to change the rules, so it is
-a seen part now. ``test`` was written independently (by someone who never saw the rules or
-the other parts), committed after the rules were frozen again, and is only measured. No
+rules in ``memory.safety.secrets``. Every later part was written independently
+(by someone who never saw the rules or the other parts), measured once right after the
+rules were frozen, and then used to change them, which makes it a seen part:
+
+- ``seen1`` (74 texts): 100 % detected / 4.9 % false alarms;
+- ``seen2`` (181 texts): 77.8 % / 13.2 % (the first truly independent set);
+- ``seen3`` (217 texts): 83.9 % / 7.6 %.
+
+``test`` is the newest independent part, committed after the rules were frozen again,
+and only measured. No
 live credential is in any file.
 """
 
@@ -34,7 +39,7 @@ django.setup()
 from memory.safety import secrets  # noqa: E402
 
 DATA = ROOT / "memory" / "safety" / "data"
-PARTS = ("tune", "seen1", "seen2", "test")
+PARTS = ("tune", "seen1", "seen2", "seen3", "test")
 
 
 def load(part: str) -> list[dict]:

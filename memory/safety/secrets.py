@@ -136,8 +136,9 @@ BASIC_AUTH_KIND = "Basic Auth Credentials"
 #: Words that name a password, a PIN or a login secret, in the languages persona text uses.
 _PASSWORD_WORDS = (
     r"pass(?:word|wd|phrase|code)?s?|pwd|pw|pin|contrase(?:ñ|n)a|clave|mot de passe|mdp|passwort|kennwort"
-    r"|senha|wachtwoord|parola d'ordine|parola chiave|(?:alarm|door|gate|safe|key safe|lock|entry|access"
-    r"|security|wifi|wi-fi) ?code"
+    r"|senha|wachtwoord|parola d'ordine|parola chiave|has(?:ł|l)o|(?:ş|s)ifre|_?auth(?:token)?"
+    r"|(?:alarm|door|gate|safe|key safe|lock|entry|access|security|wifi|wi-fi) ?code"
+    r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|كلمة المرور|كلمة السر"
 )
 _KEYWORD = re.compile(
     r"(?<![A-Za-z])(?P<kw>(?:[a-z]+_)?pass(?:word|wd|phrase|code)?s?|pwd|api[ _-]?keys?|access[ _-]?keys?"
@@ -155,6 +156,9 @@ _KEYWORD = re.compile(
     r"(?P<q>[\"'`])?(?P<value>[^\s\"'`]{4,}|(?<=[\"'`])[^\"'`\n]{4,}(?=[\"'`]))",
     re.IGNORECASE,
 )
+_KEY_WORD = re.compile(
+    r"secrets?|tokens?|(?:api|access|secret)[ _-]?keys?|key|bearer", re.IGNORECASE
+)
 #: A password-ish word near a value that can only be a password ("log in as drkim with
 #: Beagle2Beagle!", "Remember the shared account password, Otter!Canoe55, ...", "Use
 #: hunter2-Blue as the login").
@@ -165,14 +169,42 @@ _LOGIN_WORDS = re.compile(
     r"|credenciales|credenziali|inloggegevens)(?![A-Za-z])",
     re.IGNORECASE,
 )
-_STRONG_VALUE = re.compile(r"(?<![\w@/.:+-])[^\s\"'`,;()<>\[\]]{8,64}(?![\w@/])")
-#: Numeric codes count only after a word that makes them secret ("the PIN is 4471").
-_NUMERIC_CODE = re.compile(
-    r"(?<![A-Za-z])(?:pin|passcode|(?:alarm|door|gate|safe|key safe|lock|entry|security) ?code|code pin"
-    r"|c[oó]digo(?: pin)?|code d'acc[eè]s|tuercode|codice)(?![A-Za-z])"
-    r"(?:\s+\w+){0,3}?\s*(?:is|was|=|:|es|est|ist|lautet|é|è)\s*(?P<value>\d{4,12})\b",
+_STRONG_VALUE = re.compile(r"(?<![\w@/.:+-])[^\s\"'`,;()<>\[\]，。、：；！？]{8,64}(?![\w@/])")
+#: Numeric codes count only after a word that makes them secret ("the PIN is 4471", "Alarm
+#: disarm code: 6048", "combinación del candado: 2-19-33"); a bare "code" needs a word for
+#: a door, an alarm, a safe or a lock near it, so "discount code" and "status code" pass.
+_CODE_VALUE = re.compile(
+    r"(?:\b(?:is|was|=|es|est|ist|é|è|lautet)\b|[:=：]|は|是|هي|هو)\s*[*#]?(?P<value>\d[\dA-Z]{2,9}|\d{1,3}(?:-\d{1,3}){2,3})#?"
+    r"(?![\w.,/-]\d)",
     re.IGNORECASE,
 )
+_PIN_WORDS = re.compile(
+    r"(?<![A-Za-z])(?:pin|pins|pincode|pin code|passcode|combination|combinaison|combinaci[oó]n|combina[cç][aã]o"
+    r"|combinazione|PIN-Code|PIN-Nummer)(?![A-Za-z])|暗証番号|密码|密碼|口令|暗码|비밀번호|رمز",
+    re.IGNORECASE,
+)
+_CODE_WORDS = re.compile(
+    r"(?<![A-Za-z])(?:codes?|c[oó]digo|codice|c[oó]digos|zahlencode)(?![A-Za-z])|コード", re.I
+)
+_LOCK_WORDS = re.compile(
+    r"(?<![A-Za-z])(?:alarm\w*|door|doors|gate|safe|lock|padlock|lockbox|key ?safe|keypad|entry|garage|vault"
+    r"|disarm|porte|portail|coffre|puerta|port[oó]n|caja fuerte|alarma|alarme|port[aã]o|cofre|cadeado"
+    r"|cancello|allarme|cassaforte|lucchetto|deur|poort|kluis|alarminstallatie|t[üu]r|tor|tresor"
+    r"|schloss|alarmanlage)(?![A-Za-z])|门禁|门|保险箱|金庫|ドア|玄関",
+    re.IGNORECASE,
+)
+
+
+def _secret_code(line: str) -> bool:
+    for m in _CODE_VALUE.finditer(line):
+        before = line[max(0, m.start() - 60) : m.start()]
+        if _PIN_WORDS.search(before):
+            return True
+        if _CODE_WORDS.search(before) and _LOCK_WORDS.search(before):
+            return True
+    return False
+
+
 _PLACEHOLDER = re.compile(
     r"^(?:<.*>|\$\{?\w+\}?|\{\{?.*\}?\}|\[.*\]|\*+|x+|\.+|redacted|hidden|none|null|n/a|changeme"
     r"|change[_-]?me|your[_-][\w-]+|(?:[\w-]*[_-])?(?:example|placeholder|dummy|sample)(?:[_-][\w-]*)?|secret|password|xxx+|todo"
@@ -186,12 +218,13 @@ _DIGEST_CONTEXT = re.compile(
     r"\b(?:commit|commits|sha(?:1|256|512)?|checksum|checksums|digest|hash|md5|revision|rev|build"
     r"|etag|fingerprint|tag|version|release|changeset|object|blob|tree|cherry-pick|cherry-picked|rebase"
     r"|rebased|revert|reverted|merge|merged|checkout|bisect|diff|blame|squash|squashed|amend|head|ref"
-    r"|branch|pushed|parent|submodule|bumped|pinned|pin|image|integrity|h1|sha256sum|sha1sum|md5sum)\b",
+    r"|branch|pushed|parent|submodule|bumped|pinned|pin|image|integrity|h1|sha256sum|sha1sum|md5sum"
+    r"|event|trace|span|request|correlation|bisect|bad|good)\b",
     re.IGNORECASE,
 )
 #: The same for a base64 digest (``SHA256:...`` fingerprints, ``sha512-...`` integrity).
 _BASE64_DIGEST_CONTEXT = re.compile(
-    r"(?:\b(?:fingerprint|integrity|checksum|digest|hash|etag)\b[^\n]{0,20}|\b(?:sha(?:1|256|384|512)|md5|h1):)$",
+    r"(?:\b(?:fingerprint|integrity|checksum|digest|hash|etag)\b[^\n]{0,20}|\b(?:sha(?:1|256|384|512)|md5|h1):\s*)$",
     re.IGNORECASE,
 )
 _BASE64_DIGEST_PREFIX = re.compile(r"sha(?:1|256|384|512)-", re.IGNORECASE)
@@ -225,10 +258,21 @@ def _classes(value: str) -> int:
     )
 
 
+#: Public object ids of payment APIs (``cus_...``, ``price_...``): names, not credentials.
+_OBJECT_ID = re.compile(
+    r"^(?:cus|price|prod|sub|si|acct|pi|ch|in|ii|txn|evt|pm|seti|cs|plink|po|tr|re|cn|ba|card|src|tok|ord)_"
+    r"[A-Za-z0-9]{8,}$"
+)
+#: A filled-in example value: a run of X, x, * or 0 where the random part would be.
+_MASKED = re.compile(r"(?:X{6,}|x{6,}|\*{4,}|0{10,}|•{4,}|\.{4,})")
+
+
 def _filtered_out(value: str, line: str) -> bool:
     """detect-secrets' heuristic filters, as its own scan applies them to a candidate."""
     return (
-        heuristic.is_sequential_string(value)
+        bool(_MASKED.search(value))
+        or bool(_OBJECT_ID.match(value))
+        or heuristic.is_sequential_string(value)
         or heuristic.is_potential_uuid(value)
         or heuristic.is_templated_secret(value)
         or heuristic.is_prefixed_with_dollar_sign(value)
@@ -264,23 +308,60 @@ def _keyword_hits(line: str) -> bool:
         if not quoted and bare:
             # no "is" / "=" / ":" between keyword and value ("pw espresso-doppio-7"): only a
             # value shaped like a password, never an ordinary word
+            bare_value = value.rstrip(".,;:!?)")
             if (
-                len(value.rstrip(".,;:!?)")) >= 8
-                and _classes(value.rstrip(".,;:!?)")) >= 3
+                len(bare_value) >= 8
+                and _classes(bare_value) >= 3
+                and _credential_like(value, quoted=False, line=line)
+            ):
+                return True
+            if (  # "secret 803cb98dc935deae6d00": a long random value after a key word
+                _KEY_WORD.fullmatch(m.group("kw"))
+                and len(bare_value) >= 16
                 and _credential_like(value, quoted=False, line=line)
             ):
                 return True
             continue
         if _credential_like(value, quoted=quoted, line=line):
             return True
-    return bool(_NUMERIC_CODE.search(line)) or _near_login_word(line)
+    return _secret_code(line) or _near_login_word(line) or _quoted_pair(line) or _passphrase(line)
+
+
+#: ``define('DB_PASSWORD', '...')``, ``{'api_key', '...'}``: a credential key in quotes, then
+#: its quoted value.
+_QUOTED_PAIR = re.compile(
+    r"[\"'](?P<kw>\w*(?:pass(?:word|wd)?|secret|token|api_?key|auth)\w*)[\"']\s*(?:,|=>|:|=)\s*[\"']"
+    r"(?P<value>[^\"'\n]{6,})[\"']",
+    re.IGNORECASE,
+)
+_PASSPHRASE = re.compile(
+    r"(?<![A-Za-z])(?:pass ?phrase|seed phrase|recovery phrase|mnemonic)(?:\s+[^\s:=]+){0,5}?\s*(?:is|:|=)\s*"
+    r"(?P<value>(?:[A-Za-z0-9]+\s+){3,}[A-Za-z0-9]+)",
+    re.IGNORECASE,
+)
+
+
+def _quoted_pair(line: str) -> bool:
+    return any(
+        _credential_like(m.group("value"), quoted=True, line=line)
+        for m in _QUOTED_PAIR.finditer(line)
+    )
+
+
+def _passphrase(line: str) -> bool:
+    return any(not _PLACEHOLDER.match(m.group("value")) for m in _PASSPHRASE.finditer(line))
 
 
 def _strong(value: str, line: str) -> bool:
     """A token that can only be a password: 8+ characters, letters and digits, and a symbol
     or both cases; never a URL, an e-mail address, a date, a version or a placeholder."""
     value = value.rstrip(".!?")
-    if len(value) < 8 or "://" in value or "@" in value or _PLACEHOLDER.match(value):
+    if (
+        len(value) < 8
+        or "://" in value
+        or re.search(r"@[\w-]+\.[A-Za-z]{2,}", value)
+        or _PLACEHOLDER.match(value)
+    ):
         return False
     if re.fullmatch(r"v?\d+(?:[./:-]\d+)+[\w.-]*", value) or _filtered_out(value, line):
         return False
@@ -335,9 +416,18 @@ def _entropy_hits(line: str) -> list[str]:
             continue  # a leading slash makes it a path (/srv/app/releases/...), not a key
         before = line[max(0, m.start() - 40) : m.start()]
         if _HEX.match(token):
-            after = line[m.end() : m.end() + 3]
-            if _DIGEST_CONTEXT.search(before) or re.match(r"(?:  | \*)\S", after):
-                continue  # a digest by what precedes it, or a sha256sum output line
+            after = line[m.end() : m.end() + 30]
+            if (
+                _DIGEST_CONTEXT.search(before)
+                or _DIGEST_CONTEXT.search(after)  # "b25f... is the first bad commit"
+                or before.endswith(
+                    "@"
+                )  # a pinned git ref: actions/checkout@<sha>, git+https://...@<sha>
+                or re.match(
+                    r"(?:  ?| \*)[\w.-]*/[\w./-]+|  \S", after
+                )  # "<sha>  file", "<sha> vendor/x"
+            ):
+                continue
             mixed = any(c.isalpha() for c in token) and any(c.isdigit() for c in token)
             if mixed and _HEXES.calculate_shannon_entropy(token) > _HEXES.entropy_limit:
                 kinds.append(_HEXES.secret_type)
@@ -371,7 +461,10 @@ def _scan(text: str) -> tuple[str, ...]:
         kinds.extend(
             s.type
             for s in scan_line(line)
-            if not (s.secret_value and _PLACEHOLDER.match(s.secret_value))
+            if not (
+                s.secret_value
+                and (_PLACEHOLDER.match(s.secret_value) or _MASKED.search(s.secret_value))
+            )
         )
         kinds.extend(kind for kind, rx in _EXTRA_PREFIXES if rx.search(line))
         if BASIC_AUTH_KIND not in kinds and _url_credentials(line):

@@ -187,3 +187,42 @@ def test_labelled_parts_meet_the_targets(part, floor, ceiling):
     assert len(secret) >= 30 and len(ordinary) >= 40
     assert sum(secret) / len(secret) >= floor
     assert sum(ordinary) / len(ordinary) <= ceiling
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kennwort für das Kassensystem: Apfel-Strudel-19",
+        "Le mot de passe du routeur est Baguette-Ciel42.",
+        'Password for the supplier portal is "tea and toast 99".',
+        "Guest network CafeLuna, pw espresso-doppio-7",
+        "For the vet portal, log in as drkim with Beagle2Beagle!",
+        "The alarm code is 9320 and the key safe PIN is 4471.",
+        "De pincode van de alarminstallatie is 9051.",
+        "门禁密码：860427#，请不要告诉访客。",
+        "管理画面のパスワードは sakura_Mochi42 です。",
+        "define( 'DB_PASSWORD', 'Wq83kLmz0pTz' );",
+        "Passphrase for the backup drive: sorrel tangent mosaic 71 quiver",
+    ],
+)
+def test_passwords_pins_and_codes_in_prose_and_config_are_found(text):
+    assert find_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The password manager is 1Password; everyone has an account.",
+        "The discount code is SUMMER10 for newsletter readers.",
+        "A status code of 404 means the page moved.",
+        "next_cursor=eyJwYWdlIjozLCJwZXJfcGFnZSI6NTB9",
+        "- uses: actions/setup-node@9854ccec1833fcf08810d2daaa016fb6fcd83197 # v4.0.2",
+        "b25f1060336392750ec2458870715c8498ec62ec is the first bad commit",
+        "In the docs example, the Stripe key goes here: sk_live_XXXXXXXXXXXXXXXXXXXXXXXX",
+        "Customer cus_dayJh2SXZOg0c4 is on price_A5g9oylf4nNJqjIYREMqCW6D (monthly).",
+        "ED25519 key fingerprint is SHA256:wIpXrPCl9R2hL3uRZbUmDuQpBhNVWTXNqUQfpXb9n6E.",
+        "Reset your password from the login page; never ask a customer for their PIN.",
+    ],
+)
+def test_look_alikes_of_codes_ids_and_digests_pass(text):
+    assert find_secrets(text) == []
