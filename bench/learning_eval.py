@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -14,10 +14,13 @@ proposes nothing (nothing changed, so the next one would propose nothing either)
 
 The key was written, and committed on its own, before the harness first ran on the
 proposer. Parts: ``tune`` may be tuned on; ``heldout`` was never tuned on, but its results
-have been looked at, so it is a seen part now (still reported, never fitted to); ``fresh``
-was written later, with its key, before any proposer ran on it, and is the never-tuned
-part: report it, never fit to it. ``--part all`` (the default) includes every part; while
-tuning, run ``--part tune``.
+have been looked at, so it is a seen part (still reported, never fitted to); ``fresh`` was
+written later, with its key, before any proposer ran on it, but its results were looked at
+on 2026-12-01 and used to change the proposer, so it is a seen part too; ``fresh2`` was
+written after that, with its key, before any proposer ran on it, and is the never-tuned
+part: report it, never fit to it. ``--part seen`` (the default) runs tune, heldout and
+fresh; ``fresh2`` runs only when asked for by name or with ``--part all``. While tuning,
+run ``--part tune``.
 
 Matching rules (mechanical, applied by the functions below and by
 ``tests/learning/test_eval_key.py``):
@@ -68,7 +71,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "learning_eval"
 KEY = DATA / "key.json"
-PARTS = ("tune", "heldout", "fresh")
+PARTS = ("tune", "heldout", "fresh", "fresh2")
+SEEN_PARTS = ("tune", "heldout", "fresh")  # looked at; fresh2 is the never-tuned part
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
 
@@ -551,14 +555,27 @@ def print_report(mode: str, summary: dict[str, Any]) -> None:
             print(f"    {n} x {reason}")
 
 
-def main(argv: list[str] | None = None) -> int:
+def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> list[str]:
+    """The assistants ``--part`` (and ``--assistant``) pick: ``all`` is every part, ``seen``
+    every part in ``SEEN_PARTS`` (never fresh2), any other value that part only."""
+    return [
+        n
+        for n, spec in key["assistants"].items()
+        if (
+            part == "all" or spec["part"] == part or (part == "seen" and spec["part"] in SEEN_PARTS)
+        )
+        and (not only or n in only)
+    ]
+
+
+def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    # the default leaves out the never-tuned part: nobody sees fresh figures by accident
+    # the default leaves out the never-tuned part: nobody sees fresh2 figures by accident
     parser.add_argument(
         "--part",
         choices=[*PARTS, "all", "seen"],
         default="seen",
-        help="seen = tune + heldout (default); fresh is the never-tuned part: ask for it by name",
+        help="seen = tune + heldout + fresh (default); fresh2 is the never-tuned part: ask for it by name",
     )
     parser.add_argument("--assistant", action="append", help="only this assistant (repeatable)")
     parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS)
@@ -576,19 +593,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--proposer", choices=["local", "openai"], default=None)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = make_parser()
     args = parser.parse_args(argv)
 
     key = load_key()
-    names = [
-        n
-        for n, spec in key["assistants"].items()
-        if (
-            args.part == "all"
-            or spec["part"] == args.part
-            or (args.part == "seen" and spec["part"] != "fresh")
-        )
-        and (not args.assistant or n in args.assistant)
-    ]
+    names = select(key, args.part, args.assistant)
     if not names:
         parser.error("no assistant selected")
     log = (lambda s: print(s, file=sys.stderr)) if args.json else print
