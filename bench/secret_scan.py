@@ -11,7 +11,8 @@ rules were frozen, and then used to change them, which makes it a seen part:
 
 - ``seen1`` (74 texts): 100 % detected / 4.9 % false alarms;
 - ``seen2`` (181 texts): 77.8 % / 13.2 % (the first truly independent set);
-- ``seen3`` (217 texts): 83.9 % / 7.6 %.
+- ``seen3`` (217 texts): 83.9 % / 7.6 %;
+- ``seen4`` (239 texts): 91.7 % / 11.8 %.
 
 ``test`` is the newest independent part, committed after the rules were frozen again,
 and only measured. No
@@ -39,7 +40,7 @@ django.setup()
 from memory.safety import secrets  # noqa: E402
 
 DATA = ROOT / "memory" / "safety" / "data"
-PARTS = ("tune", "seen1", "seen2", "seen3", "test")
+PARTS = ("tune", "seen1", "seen2", "seen3", "seen4", "test")
 
 
 def load(part: str) -> list[dict]:

@@ -136,7 +136,7 @@ BASIC_AUTH_KIND = "Basic Auth Credentials"
 #: Words that name a password, a PIN or a login secret, in the languages persona text uses.
 _PASSWORD_WORDS = (
     r"pass(?:word|wd|phrase|code)?s?|pwd|pw|pin|contrase(?:ñ|n)a|clave|mot de passe|mdp|passwort|kennwort"
-    r"|senha|wachtwoord|parola d'ordine|parola chiave|has(?:ł|l)o|(?:ş|s)ifre|_?auth(?:token)?"
+    r"|senha|wachtwoord|parola d'ordine|parola chiave|has(?:ł|l)[oa]|(?:ş|s)ifre(?:si|niz|n)?|(?:totp|otp|2fa|mfa)[ _-]?(?:seed|secret|key)|_?auth(?:token)?"
     r"|(?:alarm|door|gate|safe|key safe|lock|entry|access|security|wifi|wi-fi) ?code"
     r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|كلمة المرور|كلمة السر"
 )
@@ -149,13 +149,14 @@ _KEYWORD = re.compile(
     # what it is for: "password for the vet portal is", "mot de passe du routeur est",
     # "Senha do painel:", "Kennwort für das Kassensystem:"; one other word only before ":" or
     # "=" ("mot de passe provisoire : ..."); never before a bare space
-    r"(?:(?P<what>\s+(?:for|of|to|on|at|du|de|des|del|della|dell'|da|do|dos|das|für|fur|voor|van|per|pour"
-    r"|para|zum|zur|f[üu]r)(?:\s+[^\s:=\"'`]+){1,3}?)(?P<sep1>\s*(?:is|was|are|=|:|es|est|ist|lautet|é|è)\s*)"
+    r"(?:(?P<what>\s+(?:for|of|to|on|at|from|du|de|des|del|della|dell'|da|do|dos|das|für|fur|voor|van|per|pour"
+    r"|para|zum|zur|f[üu]r)(?:\s+[^\s:=\"'`]+){1,4}?)(?P<sep1>\s*(?:is|was|are|=|:|es|est|ist|lautet|é|è)\s*)"
     r"|(?P<what1>\s+[^\s:=\"'`]+)(?P<sep2>\s*[:=]\s*)"
     r"|(?P<sep>\s*(?:is|was|are|=|:|:=|=>|->|es|est|ist|lautet|e|é|è)\s*|\s+))"
     r"(?P<q>[\"'`])?(?P<value>[^\s\"'`]{4,}|(?<=[\"'`])[^\"'`\n]{4,}(?=[\"'`]))",
     re.IGNORECASE,
 )
+_PASSWORD_KW = re.compile(r"(?:[a-z]+_)?(?:" + _PASSWORD_WORDS + r")", re.IGNORECASE)
 _KEY_WORD = re.compile(
     r"secrets?|tokens?|(?:api|access|secret)[ _-]?keys?|key|bearer", re.IGNORECASE
 )
@@ -169,12 +170,13 @@ _LOGIN_WORDS = re.compile(
     r"|credenciales|credenziali|inloggegevens)(?![A-Za-z])",
     re.IGNORECASE,
 )
-_STRONG_VALUE = re.compile(r"(?<![\w@/.:+-])[^\s\"'`,;()<>\[\]，。、：；！？]{8,64}(?![\w@/])")
+_STRONG_VALUE = re.compile(r"(?<![\w@/.:+=?&#-])[^\s\"'`,;()<>\[\]，。、：；！？]{8,64}(?![\w@/])")
 #: Numeric codes count only after a word that makes them secret ("the PIN is 4471", "Alarm
 #: disarm code: 6048", "combinación del candado: 2-19-33"); a bare "code" needs a word for
 #: a door, an alarm, a safe or a lock near it, so "discount code" and "status code" pass.
 _CODE_VALUE = re.compile(
-    r"(?:\b(?:is|was|=|es|est|ist|é|è|lautet)\b|[:=：]|は|是|هي|هو)\s*[*#]?(?P<value>\d[\dA-Z]{2,9}|\d{1,3}(?:-\d{1,3}){2,3})#?"
+    r"(?:\b(?:is|was|=|es|est|ist|é|è|lautet|with)\b|[:=：]|は|是|هي|هو|\s)\s*[*#]?"
+    r"(?P<value>\d[\dA-Z]{2,9}|\d{1,3}(?:-\d{1,3}){2,3})#?"
     r"(?![\w.,/-]\d)",
     re.IGNORECASE,
 )
@@ -195,13 +197,23 @@ _LOCK_WORDS = re.compile(
 )
 
 
+_RECOVERY_CODES = re.compile(
+    r"(?<![A-Za-z])(?:recovery|backup|2fa|mfa|one-time|otp) codes?\b[^:=\n]{0,40}[:=]\s*\w*\d\w*",
+    re.I,
+)
+
+
 def _secret_code(line: str) -> bool:
+    if _RECOVERY_CODES.search(line):
+        return True
     for m in _CODE_VALUE.finditer(line):
-        before = line[max(0, m.start() - 60) : m.start()]
-        if _PIN_WORDS.search(before):
+        before = line[max(0, m.start() - 60) : m.start() + 1]
+        spaced = not line[m.start() : m.start("value")].strip(" *#")
+        if _PIN_WORDS.search(before) and not spaced:  # "the PIN is 4471"; not "desk pin 4721"
             return True
-        if _CODE_WORDS.search(before) and _LOCK_WORDS.search(before):
-            return True
+        lock = _LOCK_WORDS.search(before)
+        if lock and (_CODE_WORDS.search(before) or "-" in m.group("value")):
+            return True  # "door code 0192"; a lockbox combination "0-9-6-3"
     return False
 
 
@@ -216,10 +228,10 @@ _HEX = re.compile(r"^[0-9a-fA-F]{32,}$")
 #: Words that say a hex string is a digest, not a key (looked for shortly before it).
 _DIGEST_CONTEXT = re.compile(
     r"\b(?:commit|commits|sha(?:1|256|512)?|checksum|checksums|digest|hash|md5|revision|rev|build"
-    r"|etag|fingerprint|tag|version|release|changeset|object|blob|tree|cherry-pick|cherry-picked|rebase"
+    r"|etag|fingerprint|tag|version|release|changeset|object|blob|tree|cherry[- ]pick(?:ed)?|rebase"
     r"|rebased|revert|reverted|merge|merged|checkout|bisect|diff|blame|squash|squashed|amend|head|ref"
     r"|branch|pushed|parent|submodule|bumped|pinned|pin|image|integrity|h1|sha256sum|sha1sum|md5sum"
-    r"|event|trace|span|request|correlation|bisect|bad|good)\b",
+    r"|event|trace|span|request|correlation|bisect|bad|good|hashes)\b",
     re.IGNORECASE,
 )
 #: The same for a base64 digest (``SHA256:...`` fingerprints, ``sha512-...`` integrity).
@@ -264,13 +276,38 @@ _OBJECT_ID = re.compile(
     r"[A-Za-z0-9]{8,}$"
 )
 #: A filled-in example value: a run of X, x, * or 0 where the random part would be.
-_MASKED = re.compile(r"(?:X{6,}|x{6,}|\*{4,}|0{10,}|•{4,}|\.{4,})")
+_MASKED = re.compile(r"(?:X{6,}|x{6,}|\*{4,}|0{10,}|•{4,}|\.{3,}|…)")
+#: Keys that are public by design: publishable payment keys, map tokens, captcha site keys.
+_PUBLIC_KEY = re.compile(r"^(?:pk_(?:live|test)_|pk\.|rk_test_|sk_test_)")
+
+
+def _token_around(line: str, value: str | None) -> str:
+    """The whole token of ``line`` holding ``value`` (a plugin may report only a prefix)."""
+    if not value:
+        return ""
+    at = line.find(value)
+    if at < 0:
+        return value
+    start, end = at, at + len(value)
+    stop = " \t\"'`,;()<>[]{}"
+    while start > 0 and line[start - 1] not in stop:
+        start -= 1
+    while end < len(line) and line[end] not in stop:
+        end += 1
+    return line[start:end].split("=", 1)[-1] if "=" in line[start:at] else line[start:end]
+
+
+def _example_value(value: str) -> bool:
+    """A documented placeholder, a masked key or a public key, not a credential."""
+    return bool(
+        value and (_PLACEHOLDER.match(value) or _MASKED.search(value) or _PUBLIC_KEY.match(value))
+    )
 
 
 def _filtered_out(value: str, line: str) -> bool:
     """detect-secrets' heuristic filters, as its own scan applies them to a candidate."""
     return (
-        bool(_MASKED.search(value))
+        _example_value(value)
         or bool(_OBJECT_ID.match(value))
         or heuristic.is_sequential_string(value)
         or heuristic.is_potential_uuid(value)
@@ -282,11 +319,19 @@ def _filtered_out(value: str, line: str) -> bool:
     )
 
 
-def _credential_like(value: str, *, quoted: bool, line: str) -> bool:
-    """A value after a credential keyword that is plausibly the credential itself."""
+def _credential_like(value: str, *, quoted: bool, line: str, password: bool = False) -> bool:
+    """A value after a credential keyword that is plausibly the credential itself.
+
+    After a password word (``password``, ``senha``, ``PIN`` ...) and a real separator a
+    four-digit number or an id-shaped value is the password ("Minha senha do banco é
+    73915", ``password 10d8e14c-...``); after other keywords they are ids."""
     value = value.strip().rstrip(".,;:!?)")
+    if password and re.fullmatch(r"\d{4,12}", value):
+        return True
     if len(value) < (4 if quoted else 6) or _PLACEHOLDER.match(value):
         return False
+    if password and heuristic.is_potential_uuid(value):
+        return True
     if _filtered_out(value, line):
         return False
     if quoted:
@@ -315,6 +360,12 @@ def _keyword_hits(line: str) -> bool:
                 and _credential_like(value, quoted=False, line=line)
             ):
                 return True
+            if (  # .netrc: "password 10d8e14c-9fb2-..."
+                _PASSWORD_KW.fullmatch(m.group("kw"))
+                and len(bare_value) >= 16
+                and heuristic.is_potential_uuid(bare_value)
+            ):
+                return True
             if (  # "secret 803cb98dc935deae6d00": a long random value after a key word
                 _KEY_WORD.fullmatch(m.group("kw"))
                 and len(bare_value) >= 16
@@ -322,7 +373,8 @@ def _keyword_hits(line: str) -> bool:
             ):
                 return True
             continue
-        if _credential_like(value, quoted=quoted, line=line):
+        password = bool(_PASSWORD_KW.fullmatch(m.group("kw"))) and not bare
+        if _credential_like(value, quoted=quoted, line=line, password=password):
             return True
     return _secret_code(line) or _near_login_word(line) or _quoted_pair(line) or _passphrase(line)
 
@@ -408,21 +460,45 @@ def _decodes_to_words(token: str) -> bool:
     return printable == len(text) and words >= 0.6 * len(text)
 
 
+#: Ids that look random by design: trace, span, request and event ids, ksuids, site keys.
+_ID_CONTEXT = re.compile(
+    r"\b(?:trace|span|request|correlation|event|message|ksuid|ulid|uuid|guid|snowflake|site ?key|sitekey"
+    r"|publishable|public|idempotency)(?: ?ids?)?\b",
+    re.IGNORECASE,
+)
+
+
+def _words_of(text: str) -> str:
+    """``targetRevision``, ``GIT_SHA``, ``data-sitekey`` read as words for the context rules."""
+    return re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ").replace("-", " ")
+
+
 def _entropy_hits(line: str) -> list[str]:
     kinds = []
     for m in _TOKEN.finditer(line):
         token = m.group(0)
+        before = line[max(0, m.start() - 40) : m.start()]
+        pair = re.match(r"^([A-Za-z_][\w-]*)=(?=[A-Za-z0-9+/])", token)
+        if pair:  # GIT_SHA=c064..., trace_id=6b0b...: judge the value, with its key as context
+            before += pair.group(1) + "="
+            token = token[pair.end() :]
+            if re.search(r"pass|pwd|secret|token|key|auth|sess|cookie", pair.group(1), re.I):
+                if _credential_like(token, quoted=False, line=line, password=True):
+                    kinds.append(KEYWORD_KIND)  # PGPASSWORD=..., PHPSESSID=...
+                continue
         if _filtered_out(token, line) or _PLACEHOLDER.match(token) or token.startswith("/"):
             continue  # a leading slash makes it a path (/srv/app/releases/...), not a key
-        before = line[max(0, m.start() - 40) : m.start()]
+        words = _words_of(before)
+        if _ID_CONTEXT.search(words) or re.search(r"base64,$", before):
+            continue  # an id by what precedes it, the payload of a data: URI
         if _HEX.match(token):
             after = line[m.end() : m.end() + 30]
             if (
-                _DIGEST_CONTEXT.search(before)
+                _DIGEST_CONTEXT.search(words)
                 or _DIGEST_CONTEXT.search(after)  # "b25f... is the first bad commit"
-                or before.endswith(
-                    "@"
-                )  # a pinned git ref: actions/checkout@<sha>, git+https://...@<sha>
+                or re.search(
+                    r"(?:@|\.git#|\b(?:h1|zh):)$", before
+                )  # a pinned git ref, a lock-file hash
                 or re.match(
                     r"(?:  ?| \*)[\w.-]*/[\w./-]+|  \S", after
                 )  # "<sha>  file", "<sha> vendor/x"
@@ -462,8 +538,8 @@ def _scan(text: str) -> tuple[str, ...]:
             s.type
             for s in scan_line(line)
             if not (
-                s.secret_value
-                and (_PLACEHOLDER.match(s.secret_value) or _MASKED.search(s.secret_value))
+                _example_value(s.secret_value or "")
+                or _example_value(_token_around(line, s.secret_value))
             )
         )
         kinds.extend(kind for kind, rx in _EXTRA_PREFIXES if rx.search(line))

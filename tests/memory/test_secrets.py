@@ -226,3 +226,38 @@ def test_passwords_pins_and_codes_in_prose_and_config_are_found(text):
 )
 def test_look_alikes_of_codes_ids_and_digests_pass(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "machine api.example.com\n  login ops@example.dev\n  password 10d8e14c-9fb2-465d-9351-235fb951a053",
+        "PGPASSWORD=v9Rt-Qm22-Lk8z psql -h db.internal -U reports",
+        "Garage opener code 7731, side door code 0192.",
+        "The key lockbox at the cabin opens with 0-9-6-3.",
+        "Recovery codes for the admin 2FA: 53qv-kkkx 7akl-33ie",
+        "Wi-Fi şifresi: Lale_Bahce77",
+        "Minha senha do banco é 73915.",
+        "TOTP seed for the shared ops account: GE4FWDIX42RQ374I2J7H7PMOYFVWVI7T",
+    ],
+)
+def test_config_pairs_codes_and_seeds_are_found(text):
+    assert find_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "Your key on file: sk-...4f2a (only the last four characters are shown)",
+        "GIT_SHA=c06402c26bf1ef9316fd54030b6546d5e4b236ab",
+        "targetRevision: 62cfc0b3e1f7d2a9c4b8e5f6a7d1c3b2e4f5a6d7",
+        "trace_id=6b0b537b46b4b80f217ae531b2e0a147 span_id=dbea8e5beee2f037",
+        '<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk">',
+        "DATABASE_URL=postgres://user:password@localhost:5432/mydb",
+        "https://app.example.com/login?state=eyJyZXR1cm5fdG8iOiIvZGFzaGJvYXJkIn0",
+        "Reports to Dan; desk pin 4721.",
+    ],
+)
+def test_masked_keys_refs_ids_and_payloads_pass(text):
+    assert find_secrets(text) == []
