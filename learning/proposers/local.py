@@ -80,8 +80,13 @@ MAX_CANDIDATES = 40
 # --- word lists (small and deliberate) ---------------------------------------------------
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
-# a clause ends at sentence punctuation, a colon, a semicolon, a comma, a dash or a bracket
-_CLAUSE_EDGE = re.compile(r"[.!?;:,\n()\[\]\u2014\u2013\"\u201c\u201d]|\s-\s|\s{2,}")
+# a clause ends at sentence punctuation, a colon, a semicolon, a comma, a dash, a
+# bracket or an emoji ("Worth a try 😅 Then draft a quote"); a full stop or comma
+# between digits is part of a number ("0.9.3", "£73.50", "1,500")
+_CLAUSE_EDGE = re.compile(
+    r"(?<!\d)[.,]|[.,](?!\d)|[!?;:\n()\[\]\u2014\u2013\"\u201c\u201d]"
+    r"|\s-\s|\s{2,}|[\u2600-\u27bf\U0001f000-\U0001faff]+"
+)
 
 LEAD_FILLERS = frozenset(
     [
@@ -120,6 +125,10 @@ CUES = (
     ("could", "you"),
     ("would", "you"),
     ("will", "you"),
+    ("can", "u"),
+    ("could", "u"),
+    ("would", "u"),
+    ("will", "u"),
     ("can", "i", "have"),
     ("i", "need", "you", "to"),
     ("i", "need", "to"),
@@ -137,6 +146,8 @@ CUES = (
     ("also",),
     ("just",),
 )
+# "… can you draft a reply": a request asked in the middle of a clause
+MID_CUE_MODALS = frozenset(["can", "could", "would", "will"])
 # "I need X", "Time for X", "Need X": a verbless request follows
 NOUN_CUES = (("i", "need"), ("need",), ("time", "for"), ("we", "need"), ("i'd", "like"))
 # verbs that edit the draft at hand or instruct, never a kind of work
@@ -195,6 +206,9 @@ EDIT_VERBS = frozenset(
         "been",
     ]
 )
+# edit verbs that begin a new piece of work when "a"/"an" follows ("start a glossary",
+# "open a ticket"); the sentence names the work with its own verb
+CREATE_VERBS = frozenset(["start", "open"])
 # verbs too weak to name the work ("do the rota", "get me a quote"): the sentence uses
 # DEFAULT_VERB instead
 WEAK_VERBS = frozenset(
@@ -809,7 +823,9 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         if i < len(toks) and toks[i].low in PARTICLES:
             verb = PHRASAL.get((verb, toks[i].low), verb)
             i += 1
-        if verb in EDIT_VERBS:
+        if verb in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
+            verb = None  # "start a terminology glossary": a new piece of work, named below
+        elif verb in EDIT_VERBS:
             return None
         if verb in WEAK_VERBS:
             verb = None
@@ -967,6 +983,13 @@ def _relayed(toks: list[Tok], i: int) -> int | None:
     j = i
     if j < len(toks) and toks[j].low in DETERMINERS:
         j += 1
+    if (
+        j + 1 < len(toks)
+        and toks[j + 1].low in PEOPLE_WORDS
+        and language.can_be(toks[j].low, "ADJ")
+        and toks[j].text[:1].islower()
+    ):
+        j += 1  # "A direct client wants …", "a new patient needs …"
     if j >= len(toks) or not (toks[j].text[:1].isupper() or toks[j].low in PEOPLE_WORDS):
         return None
     j += 1
@@ -997,6 +1020,14 @@ def requests_of(message: Any) -> list[Request]:
     after_opener = False
     for k, (a, b) in enumerate(clauses(readable)):
         req = _request_in(message, readable, a, b, fresh=(k == 0 and opener) or after_opener)
+        if req is None:
+            # a request asked after some context, in the same clause: "Got an email from
+            # a family asking about X can you write back", "mum asking why … can u draft"
+            toks = tokens(readable, a, b)
+            for i in range(1, len(toks) - 2):
+                if toks[i].low in MID_CUE_MODALS and toks[i + 1].low in ("you", "u"):
+                    req = _request_in(message, readable, toks[i].start, b, fresh=False)
+                    break
         if req is not None:
             found.append(req)
         # "Last thing, the allergen label …", "One more thing: …"
