@@ -802,6 +802,9 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         else:
             break
     noun_cue = False
+    if cue and i < len(toks) and toks[i].low == "with" and toks[i - 1].low == "me":
+        i += 1  # "help me with the patch notes": what is made follows
+        noun_cue = True
     if not cue:
         for pattern in NOUN_CUES:
             if tuple(t.low for t in toks[i : i + len(pattern)]) == pattern:
@@ -1094,6 +1097,20 @@ def _qualifier_ok(word: str) -> bool:
     )
 
 
+def _names_other_work(request: Request, topic: str) -> bool:
+    """Whether ``request`` names its kind of work with a modifier other than ``topic``:
+    "reminder" of "tomorrow's reminder texts" (not "short", "weekly", "customer")."""
+    return any(
+        m != topic
+        and m not in VAGUE_MODIFIERS
+        and m not in TIME_MODIFIERS
+        and m not in PEOPLE_WORDS
+        and language.can_be(m, "NOUN")
+        and not language.is_comparative(m)
+        for m in request.mods
+    )
+
+
 def find_themes(
     requests: list[Request],
     vectors: dict[int, Any],
@@ -1197,7 +1214,14 @@ def find_themes(
                         qualifier=topic,
                         kind="topic",
                         compound=topic in as_modifier,
-                        requests=_theme_requests(reqs, lambda r, t=topic: t in nouns[r.message.id]),
+                        # a request that names its own kind of work ("reminder texts")
+                        # is not about the topic of the others ("texts about appointments")
+                        requests=_theme_requests(
+                            reqs,
+                            lambda r, t=topic: (
+                                t in nouns[r.message.id] and not _names_other_work(r, t)
+                            ),
+                        ),
                     )
                 )
         for theme in options:
@@ -1547,6 +1571,8 @@ def _code_word(text: str, tok: Tok) -> bool:
     before2 = text[tok.start - 2] if tok.start > 1 else ""
     after = text[tok.end] if tok.end < len(text) else ""
     after2 = text[tok.end + 1] if tok.end + 1 < len(text) else ""
+    if tok.text.isdigit() and not (before.isalpha() or after.isalpha()):
+        return False  # a number, a version or a price: "0.9.3", "73.50"
     return (
         "_" in (before, after)
         or after == "("
@@ -1804,6 +1830,38 @@ def recurring_instructions(
     return kept
 
 
+def _values_refusal(
+    rule: str, quoted: list[tuple[str, int, int]], corrections: list[Correction], needed: int
+) -> str | None:
+    """Why a number in ``rule`` is no standing value, or None: each value the rule gives
+    ("max 6 bullets") must be given, the same, by the corrections of ``needed``
+    conversations it quotes, and no other correction may give another value for the
+    same thing ("keep it to 5 bullet points", "8 bullet points is fine")."""
+    from learning.policy import _clause_around, _values
+
+    wanted = _values(rule)
+    if not wanted:
+        return None
+    for unit, vals in wanted.items():
+        agreeing = sum(
+            1 for text, a, b in quoted if _values(_clause_around(text, a, b)).get(unit) == vals
+        )
+        if agreeing < needed:
+            return (
+                f"only {agreeing} of the corrections give {'/'.join(sorted(vals))} {unit}…; "
+                "a standing value needs corrections that agree"
+            )
+        for c in corrections:
+            other = _values(c.message.text[c.start : c.end]).get(unit)
+            if other is not None and other != vals:
+                return (
+                    f"The corrections disagree ({'/'.join(sorted(vals))} against "
+                    f"{'/'.join(sorted(other))} {unit}…); a standing rule needs corrections "
+                    "that agree."
+                )
+    return None
+
+
 def _inside(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
     n = len(shorter)
     return any(longer[i : i + n] == shorter for i in range(len(longer) - n + 1))
@@ -1824,6 +1882,8 @@ def _variant(c: Correction) -> list[Tok]:
 POINTING_PRONOUNS = frozenset(
     ["it", "this", "that", "these", "those", "he", "she", "him", "her", "his", "me", "my", "i"]
 )
+# the object of an edit to the draft at hand: "write it in German", "make this shorter"
+DRAFT_PRONOUNS = frozenset(["it", "this", "that", "these", "those"])
 # where a verbless instruction puts something: "VAT on its own line" -> "Show VAT on …"
 PLACE_PREPOSITIONS = frozenset(["on", "in", "at", "next", "under", "above", "below", "beside"])
 RULE_PREPOSITIONS = frozenset(["with", "by", "in", "on", "at", "to", "for", "of", "from"])
@@ -1906,6 +1966,8 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             len(toks) > 7 or any(t.low in ("but", "and", "if", "because", "so") for t in toks)
         ):
             continue  # no instruction: "same as last week but …"
+        if verb_first and len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS:
+            continue  # "Write it in German", "Make it shorter": an edit of the draft at hand
         pointing = sum(1 for t in toks if t.low in POINTING_PRONOUNS)
         text = " ".join(words) if verb_first else _verbless_rule(toks, words)
         variants.append((pointing, _bare_singular(toks), not verb_first, len(toks), text))
@@ -2078,7 +2140,9 @@ class LocalProposer:
             ):
                 left_out.append(f"{text!r}: too few conversations with a clean quote")
                 continue
-            disagree = policy.corrections_disagree(rule=text, quoted=quoted)
+            disagree = policy.corrections_disagree(rule=text, quoted=quoted) or _values_refusal(
+                text, quoted, corrections, settings.min_corrections
+            )
             if disagree:
                 left_out.append(f"{text!r}: {disagree}")
                 continue
