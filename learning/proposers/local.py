@@ -452,7 +452,9 @@ TIME_MODIFIERS = word_set(
 # topics that say nothing on their own: "replies about changes" (changes to what?)
 VAGUE_TOPICS = frozenset(["change", "update", "detail", "info", "information", "stuff"])
 # "a draft of X", "a list of X": the work is X
-OF_HEADS = frozenset(["draft", "list", "version", "copy", "set", "batch", "kind", "sort", "couple"])
+OF_HEADS = frozenset(
+    ["draft", "list", "version", "copy", "set", "batch", "kind", "sort", "couple", "bit", "piece"]
+)
 # people are who the work is for, not what it is about
 PEOPLE_WORDS = frozenset(
     [
@@ -1310,6 +1312,34 @@ def find_themes(
             )
             if recurs(theme) and any(r.head for r in theme.requests.values()):
                 themes.append(theme)
+        # a verb that names the work on its own and a noun of what it is done to,
+        # wherever the request puts it: "proofread a paragraph of my translation",
+        # "proofread this bit of my translation", "Proofread please" under a pasted
+        # translation -> "Proofreads translations."
+        if verb in WORK_NAMING_VERBS:
+            objects = {
+                id(r): (
+                    {r.head, *r.mods, *(p[1] for p in r.phrases)} - {""}
+                    if r.head or r.phrases
+                    else nouns[r.message.id]
+                )
+                for r in reqs
+            }
+            counts = Counter(n for r in reqs for n in objects[id(r)])
+            for noun, n in counts.items():
+                if n < min_conversations or noun in NON_TOPICS or noun in exclude:
+                    continue
+                if noun in GENERIC_HEADS or noun == verb or not _qualifier_ok(noun):
+                    continue
+                theme = Theme(
+                    head="",
+                    verb=verb,
+                    qualifier=noun,
+                    kind="verbnoun",
+                    requests=_theme_requests(reqs, lambda r, x=noun: x in objects[id(r)]),
+                )
+                if recurs(theme):
+                    themes.append(theme)
         # a verb that names the work on its own, over what it is done to: "Reviews PRs
         # and diffs." (every request names its object)
         if verb in WORK_NAMING_VERBS:
@@ -1334,6 +1364,7 @@ def find_themes(
         "mod": 4,
         "phrase": 3,
         "verb": 3,
+        "verbnoun": 2,
         "topic": 2,
         "modonly": 1,
         "noun": 1,
@@ -1491,6 +1522,11 @@ def sentence_for(theme: Theme) -> str:
         text = (
             f"{language.third_person(verb)} {surface.get(theme.qualifier, theme.qualifier)} {noun}"
         )
+        return text[:1].upper() + text[1:] + "."
+    if theme.kind == "verbnoun":
+        noun = surface.get(theme.qualifier, theme.qualifier)
+        noun = noun if language.is_mass(noun) else f"the {language.plural(noun)}"
+        text = f"{language.third_person(theme.verb)} {noun}"
         return text[:1].upper() + text[1:] + "."
     if theme.kind == "verbonly":
         heads = Counter(r.head for r in reqs if r.head)
@@ -2038,7 +2074,10 @@ class LocalProposer:
             if named:
                 left_out.append(f"{text!r}: names a person, place or company ({named[0]})")
                 continue
-            if content_words(text.split(" ", 1)[1]) <= covered:
+            # the object says what the work is, unless the verb names it ("Proofreads
+            # translations." is news to a persona about translation jobs)
+            said = text if theme.kind == "verbnoun" else text.split(" ", 1)[1]
+            if content_words(said) <= covered:
                 left_out.append(f"{text!r}: the persona says this already in other words")
                 continue
             key = policy.content_key(text)
