@@ -1277,6 +1277,29 @@ def find_themes(
         )
         if recurs(theme) and any(r.head == noun and r.verb for r in theme.requests.values()):
             themes.append(theme)
+    # a noun that names the work wherever the request puts it: what is made ("start a
+    # terminology glossary"), a modifier ("Glossary update") or what a phrase is for
+    # ("pull out the key terms for a glossary") -> "Prepares terminology glossaries."; it
+    # is made in at least one request, so it is a kind of work, not a topic
+    by_key: dict[str, list[Request]] = defaultdict(list)
+    for r in requests:
+        if r.head:
+            for n in {r.head, *r.mods, *(p[1] for p in r.phrases)}:
+                by_key[n].append(r)
+    for noun, reqs in by_key.items():
+        if noun in exclude or noun in GENERIC_HEADS or noun in NON_TOPICS:
+            continue
+        if noun in VAGUE_MODIFIERS or noun in TIME_MODIFIERS or noun in VAGUE_TOPICS:
+            continue
+        if not language.can_be(noun, "NOUN") or not _qualifier_ok(noun):
+            continue
+        if not any(r.head == noun for r in reqs):
+            continue
+        theme = Theme(
+            head="", qualifier=noun, kind="key", requests=_theme_requests(reqs, lambda r: True)
+        )
+        if recurs(theme) and any(r.head == noun for r in theme.requests.values()):
+            themes.append(theme)
     # a verb and a phrase noun, whatever the object: "summarise … for engineering"; a
     # request counts when the noun is in its phrases or elsewhere in its message
     # ("Escalation for engineering: … Summarise please.")
@@ -1365,6 +1388,7 @@ def find_themes(
         "phrase": 3,
         "verb": 3,
         "verbnoun": 2,
+        "key": 1,
         "topic": 2,
         "modonly": 1,
         "noun": 1,
@@ -1445,11 +1469,12 @@ def _same_work(theme: Theme, other: Theme) -> bool:
     if (theme.head, theme.verb) == (other.head, other.verb) and theme.kind not in (
         "noun",
         "modonly",
+        "key",
     ):
         return len(mine & theirs) * 2 >= len(mine)
     for anchored, named in ((theme, other), (other, theme)):
         # a word anchors one theme and is the head or qualifier of the other
-        if anchored.kind in ("noun", "modonly") and anchored.qualifier in (
+        if anchored.kind in ("noun", "modonly", "key", "verbnoun") and anchored.qualifier in (
             named.head,
             named.qualifier,
             named.prefix,
@@ -1522,6 +1547,29 @@ def sentence_for(theme: Theme) -> str:
         text = (
             f"{language.third_person(verb)} {surface.get(theme.qualifier, theme.qualifier)} {noun}"
         )
+        return text[:1].upper() + text[1:] + "."
+    if theme.kind == "key":
+        made = [r for r in reqs if r.head == theme.qualifier]
+        used = [r for r in reqs if theme.qualifier in (r.head, *r.mods)]
+        verbs_used = Counter(r.verb for r in used if r.verb)
+        mods = Counter(
+            m
+            for r in made
+            for m in sorted(set(r.mods))
+            if m not in VAGUE_MODIFIERS
+            and m not in PEOPLE_WORDS
+            and m not in TIME_MODIFIERS
+            and not language.is_comparative(m)
+        )
+        best = [surface.get(m, m) for m, n in mods.most_common(1) if n * 2 > len(made)]
+        if verbs_used:
+            verb = verbs_used.most_common(1)[0][0]
+        else:
+            verb = WRITTEN_VERB if theme.qualifier in WRITTEN_HEADS else DEFAULT_VERB
+        obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
+        if " " not in obj and not language.is_mass(obj):
+            obj = f"the {obj}"
+        text = f"{language.third_person(verb)} {obj}"
         return text[:1].upper() + text[1:] + "."
     if theme.kind == "verbnoun":
         noun = surface.get(theme.qualifier, theme.qualifier)

@@ -112,3 +112,38 @@ def test_agreeing_values_still_make_a_rule(bag_of_words):
     ]
     result = LocalProposer().propose_rule(corpus_of(rows), {"standing_rules": []}, settings())
     assert result.data["rule"] and "6 bullets" in result.data["rule"]
+
+
+# --- themes named from verb and object -----------------------------------------------------------
+
+
+def test_a_verb_naming_the_work_and_its_object_anywhere_in_the_request_make_a_theme(bag_of_words):
+    rows = [
+        (1, "Could you proofread a paragraph of my translation? It's for a winery.", False),
+        (1, "Can you proofread this bit of my translation for me? A product page.", False),
+        (1, "Proofread please, a line from my translation of the hotel website.", False),
+    ]
+    corpus = corpus_of(rows)
+    result = LocalProposer().propose_sentence(
+        corpus, {"goals": "Handle the admin around translation jobs."}, settings()
+    )
+    assert result.data["sentence"] == "Proofreads the translations."
+    assert sentence_check(corpus, result.data).ok
+
+
+def test_a_noun_made_in_one_request_and_named_in_others_makes_a_theme(bag_of_words):
+    rows = [
+        (1, "Can you start a terminology glossary for the pump project?", False),
+        (1, "Glossary update, new terms from the pump brochure.", False),
+        (1, "Can you pull out the key terms for a glossary before I start?", False),
+    ]
+    corpus = corpus_of(rows)
+    result = LocalProposer().propose_sentence(corpus, {"goals": ""}, settings())
+    assert result.data["sentence"] == "Prepares terminology glossaries."
+    assert sentence_check(corpus, result.data).ok
+
+
+def test_third_person_of_a_closed_compound_verb_is_one_word():
+    from learning.language import third_person
+
+    assert third_person("proofread") == "proofreads"
