@@ -22,7 +22,11 @@
    phrase noun ("summarise … for engineering"), a verb that names the work on its own
    ("Reviews PRs and diffs."), a modifier over several texts ("aftercare sheet",
    "aftercare notes") or a noun some requests make and others are about ("chase the
-   overdue invoice", "a reminder for an unpaid invoice"). A generic head ("reply",
+   overdue invoice", "a reminder for an unpaid invoice"), a noun made in one request
+   and named in others ("start a terminology glossary", "Glossary update"), or a verb
+   that names the work with a noun of its object wherever the request puts it
+   ("proofread a paragraph of my translation", "Proofread please" under a pasted
+   translation -> "Proofreads the translations."). A generic head ("reply",
    "explanation") needs a qualifier that names the work: not a vague modifier
    ("short"), not the people it is for ("guest replies"), not a name; a vague topic
    ("changes") only with the word people put before it ("booking changes").
@@ -46,7 +50,10 @@ Its text is the clearest variant of the instruction: no pronoun pointing at the
 draft or at one person, verb first, hyphens kept ("Use 24-hour times."); a verbless
 one gets "Show" when it says where something goes ("Show VAT on its own line.") and
 "Use" otherwise ("Use British spelling."). One-off edits, corrections that disagree
-on a value and rules the policy refuses are skipped.
+on a value and rules the policy refuses are skipped: an edit of the draft at hand
+("Write it in German", "Make it shorter") is no rule however often it recurs, and a
+value in a rule ("max 6 bullets") must be given alike in ``min_corrections``
+conversations and contradicted by no other correction ("8 bullet points is fine").
 
 It proposes; the review still verifies every quote and applies the policy. It makes
 no network call and never loads the embedding model when every message has a stored
@@ -1359,7 +1366,7 @@ def find_themes(
                     verb=verb,
                     qualifier=noun,
                     kind="verbnoun",
-                    requests=_theme_requests(reqs, lambda r, x=noun: x in objects[id(r)]),
+                    requests=_theme_requests(reqs, lambda r, x=noun, o=objects: x in o[id(r)]),
                 )
                 if recurs(theme):
                     themes.append(theme)
