@@ -49,8 +49,8 @@ def lemma(word: str, pos: str) -> str:
 
 def third_person(verb: str) -> str:
     """'draft' -> 'drafts', 'summarise' -> 'summarises', 'reply' -> 'replies'."""
-    forms = lemminflect.getInflection(verb, tag="VBZ")
-    if forms:
+    forms = [f for f in lemminflect.getInflection(verb, tag="VBZ") if f.isalpha()]
+    if forms:  # never "proof-reads" for "proofread"
         return forms[0]
     if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"

@@ -22,7 +22,11 @@
    phrase noun ("summarise … for engineering"), a verb that names the work on its own
    ("Reviews PRs and diffs."), a modifier over several texts ("aftercare sheet",
    "aftercare notes") or a noun some requests make and others are about ("chase the
-   overdue invoice", "a reminder for an unpaid invoice"). A generic head ("reply",
+   overdue invoice", "a reminder for an unpaid invoice"), a noun made in one request
+   and named in others ("start a terminology glossary", "Glossary update"), or a verb
+   that names the work with a noun of its object wherever the request puts it
+   ("proofread a paragraph of my translation", "Proofread please" under a pasted
+   translation -> "Proofreads the translations."). A generic head ("reply",
    "explanation") needs a qualifier that names the work: not a vague modifier
    ("short"), not the people it is for ("guest replies"), not a name; a vague topic
    ("changes") only with the word people put before it ("booking changes").
@@ -46,7 +50,10 @@ Its text is the clearest variant of the instruction: no pronoun pointing at the
 draft or at one person, verb first, hyphens kept ("Use 24-hour times."); a verbless
 one gets "Show" when it says where something goes ("Show VAT on its own line.") and
 "Use" otherwise ("Use British spelling."). One-off edits, corrections that disagree
-on a value and rules the policy refuses are skipped.
+on a value and rules the policy refuses are skipped: an edit of the draft at hand
+("Write it in German", "Make it shorter") is no rule however often it recurs, and a
+value in a rule ("max 6 bullets") must be given alike in ``min_corrections``
+conversations and contradicted by no other correction ("8 bullet points is fine").
 
 It proposes; the review still verifies every quote and applies the policy. It makes
 no network call and never loads the embedding model when every message has a stored
@@ -80,8 +87,13 @@ MAX_CANDIDATES = 40
 # --- word lists (small and deliberate) ---------------------------------------------------
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
-# a clause ends at sentence punctuation, a colon, a semicolon, a comma, a dash or a bracket
-_CLAUSE_EDGE = re.compile(r"[.!?;:,\n()\[\]\u2014\u2013\"\u201c\u201d]|\s-\s|\s{2,}")
+# a clause ends at sentence punctuation, a colon, a semicolon, a comma, a dash, a
+# bracket or an emoji ("Worth a try 😅 Then draft a quote"); a full stop or comma
+# between digits is part of a number ("0.9.3", "£73.50", "1,500")
+_CLAUSE_EDGE = re.compile(
+    r"(?<!\d)[.,]|[.,](?!\d)|[!?;:\n()\[\]\u2014\u2013\"\u201c\u201d]"
+    r"|\s-\s|\s{2,}|[\u2600-\u27bf\U0001f000-\U0001faff]+"
+)
 
 LEAD_FILLERS = frozenset(
     [
@@ -120,6 +132,10 @@ CUES = (
     ("could", "you"),
     ("would", "you"),
     ("will", "you"),
+    ("can", "u"),
+    ("could", "u"),
+    ("would", "u"),
+    ("will", "u"),
     ("can", "i", "have"),
     ("i", "need", "you", "to"),
     ("i", "need", "to"),
@@ -137,6 +153,8 @@ CUES = (
     ("also",),
     ("just",),
 )
+# "… can you draft a reply": a request asked in the middle of a clause
+MID_CUE_MODALS = frozenset(["can", "could", "would", "will"])
 # "I need X", "Time for X", "Need X": a verbless request follows
 NOUN_CUES = (("i", "need"), ("need",), ("time", "for"), ("we", "need"), ("i'd", "like"))
 # verbs that edit the draft at hand or instruct, never a kind of work
@@ -195,6 +213,9 @@ EDIT_VERBS = frozenset(
         "been",
     ]
 )
+# edit verbs that begin a new piece of work when "a"/"an" follows ("start a glossary",
+# "open a ticket"); the sentence names the work with its own verb
+CREATE_VERBS = frozenset(["start", "open"])
 # verbs too weak to name the work ("do the rota", "get me a quote"): the sentence uses
 # DEFAULT_VERB instead
 WEAK_VERBS = frozenset(
@@ -438,7 +459,9 @@ TIME_MODIFIERS = word_set(
 # topics that say nothing on their own: "replies about changes" (changes to what?)
 VAGUE_TOPICS = frozenset(["change", "update", "detail", "info", "information", "stuff"])
 # "a draft of X", "a list of X": the work is X
-OF_HEADS = frozenset(["draft", "list", "version", "copy", "set", "batch", "kind", "sort", "couple"])
+OF_HEADS = frozenset(
+    ["draft", "list", "version", "copy", "set", "batch", "kind", "sort", "couple", "bit", "piece"]
+)
 # people are who the work is for, not what it is about
 PEOPLE_WORDS = frozenset(
     [
@@ -788,6 +811,9 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         else:
             break
     noun_cue = False
+    if cue and i < len(toks) and toks[i].low == "with" and toks[i - 1].low == "me":
+        i += 1  # "help me with the patch notes": what is made follows
+        noun_cue = True
     if not cue:
         for pattern in NOUN_CUES:
             if tuple(t.low for t in toks[i : i + len(pattern)]) == pattern:
@@ -809,7 +835,9 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         if i < len(toks) and toks[i].low in PARTICLES:
             verb = PHRASAL.get((verb, toks[i].low), verb)
             i += 1
-        if verb in EDIT_VERBS:
+        if verb in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
+            verb = None  # "start a terminology glossary": a new piece of work, named below
+        elif verb in EDIT_VERBS:
             return None
         if verb in WEAK_VERBS:
             verb = None
@@ -967,6 +995,13 @@ def _relayed(toks: list[Tok], i: int) -> int | None:
     j = i
     if j < len(toks) and toks[j].low in DETERMINERS:
         j += 1
+    if (
+        j + 1 < len(toks)
+        and toks[j + 1].low in PEOPLE_WORDS
+        and language.can_be(toks[j].low, "ADJ")
+        and toks[j].text[:1].islower()
+    ):
+        j += 1  # "A direct client wants …", "a new patient needs …"
     if j >= len(toks) or not (toks[j].text[:1].isupper() or toks[j].low in PEOPLE_WORDS):
         return None
     j += 1
@@ -997,6 +1032,14 @@ def requests_of(message: Any) -> list[Request]:
     after_opener = False
     for k, (a, b) in enumerate(clauses(readable)):
         req = _request_in(message, readable, a, b, fresh=(k == 0 and opener) or after_opener)
+        if req is None:
+            # a request asked after some context, in the same clause: "Got an email from
+            # a family asking about X can you write back", "mum asking why … can u draft"
+            toks = tokens(readable, a, b)
+            for i in range(1, len(toks) - 2):
+                if toks[i].low in MID_CUE_MODALS and toks[i + 1].low in ("you", "u"):
+                    req = _request_in(message, readable, toks[i].start, b, fresh=False)
+                    break
         if req is not None:
             found.append(req)
         # "Last thing, the allergen label …", "One more thing: …"
@@ -1060,6 +1103,20 @@ def _qualifier_ok(word: str) -> bool:
         and word not in DETERMINERS
         and word not in STOP_WORDS
         and not language.can_be(word, "ADJ")
+    )
+
+
+def _names_other_work(request: Request, topic: str) -> bool:
+    """Whether ``request`` names its kind of work with a modifier other than ``topic``:
+    "reminder" of "tomorrow's reminder texts" (not "short", "weekly", "customer")."""
+    return any(
+        m != topic
+        and m not in VAGUE_MODIFIERS
+        and m not in TIME_MODIFIERS
+        and m not in PEOPLE_WORDS
+        and language.can_be(m, "NOUN")
+        and not language.is_comparative(m)
+        for m in request.mods
     )
 
 
@@ -1166,7 +1223,14 @@ def find_themes(
                         qualifier=topic,
                         kind="topic",
                         compound=topic in as_modifier,
-                        requests=_theme_requests(reqs, lambda r, t=topic: t in nouns[r.message.id]),
+                        # a request that names its own kind of work ("reminder texts")
+                        # is not about the topic of the others ("texts about appointments")
+                        requests=_theme_requests(
+                            reqs,
+                            lambda r, t=topic: (
+                                t in nouns[r.message.id] and not _names_other_work(r, t)
+                            ),
+                        ),
                     )
                 )
         for theme in options:
@@ -1220,6 +1284,29 @@ def find_themes(
         )
         if recurs(theme) and any(r.head == noun and r.verb for r in theme.requests.values()):
             themes.append(theme)
+    # a noun that names the work wherever the request puts it: what is made ("start a
+    # terminology glossary"), a modifier ("Glossary update") or what a phrase is for
+    # ("pull out the key terms for a glossary") -> "Prepares terminology glossaries."; it
+    # is made in at least one request, so it is a kind of work, not a topic
+    by_key: dict[str, list[Request]] = defaultdict(list)
+    for r in requests:
+        if r.head:
+            for n in {r.head, *r.mods, *(p[1] for p in r.phrases)}:
+                by_key[n].append(r)
+    for noun, reqs in by_key.items():
+        if noun in exclude or noun in GENERIC_HEADS or noun in NON_TOPICS:
+            continue
+        if noun in VAGUE_MODIFIERS or noun in TIME_MODIFIERS or noun in VAGUE_TOPICS:
+            continue
+        if not language.can_be(noun, "NOUN") or not _qualifier_ok(noun):
+            continue
+        if not any(r.head == noun for r in reqs):
+            continue
+        theme = Theme(
+            head="", qualifier=noun, kind="key", requests=_theme_requests(reqs, lambda r: True)
+        )
+        if recurs(theme) and any(r.head == noun for r in theme.requests.values()):
+            themes.append(theme)
     # a verb and a phrase noun, whatever the object: "summarise … for engineering"; a
     # request counts when the noun is in its phrases or elsewhere in its message
     # ("Escalation for engineering: … Summarise please.")
@@ -1255,6 +1342,34 @@ def find_themes(
             )
             if recurs(theme) and any(r.head for r in theme.requests.values()):
                 themes.append(theme)
+        # a verb that names the work on its own and a noun of what it is done to,
+        # wherever the request puts it: "proofread a paragraph of my translation",
+        # "proofread this bit of my translation", "Proofread please" under a pasted
+        # translation -> "Proofreads translations."
+        if verb in WORK_NAMING_VERBS:
+            objects = {
+                id(r): (
+                    {r.head, *r.mods, *(p[1] for p in r.phrases)} - {""}
+                    if r.head or r.phrases
+                    else nouns[r.message.id]
+                )
+                for r in reqs
+            }
+            counts = Counter(n for r in reqs for n in objects[id(r)])
+            for noun, n in counts.items():
+                if n < min_conversations or noun in NON_TOPICS or noun in exclude:
+                    continue
+                if noun in GENERIC_HEADS or noun == verb or not _qualifier_ok(noun):
+                    continue
+                theme = Theme(
+                    head="",
+                    verb=verb,
+                    qualifier=noun,
+                    kind="verbnoun",
+                    requests=_theme_requests(reqs, lambda r, x=noun, o=objects: x in o[id(r)]),
+                )
+                if recurs(theme):
+                    themes.append(theme)
         # a verb that names the work on its own, over what it is done to: "Reviews PRs
         # and diffs." (every request names its object)
         if verb in WORK_NAMING_VERBS:
@@ -1279,6 +1394,8 @@ def find_themes(
         "mod": 4,
         "phrase": 3,
         "verb": 3,
+        "verbnoun": 2,
+        "key": 1,
         "topic": 2,
         "modonly": 1,
         "noun": 1,
@@ -1359,11 +1476,12 @@ def _same_work(theme: Theme, other: Theme) -> bool:
     if (theme.head, theme.verb) == (other.head, other.verb) and theme.kind not in (
         "noun",
         "modonly",
+        "key",
     ):
         return len(mine & theirs) * 2 >= len(mine)
     for anchored, named in ((theme, other), (other, theme)):
         # a word anchors one theme and is the head or qualifier of the other
-        if anchored.kind in ("noun", "modonly") and anchored.qualifier in (
+        if anchored.kind in ("noun", "modonly", "key", "verbnoun") and anchored.qualifier in (
             named.head,
             named.qualifier,
             named.prefix,
@@ -1436,6 +1554,34 @@ def sentence_for(theme: Theme) -> str:
         text = (
             f"{language.third_person(verb)} {surface.get(theme.qualifier, theme.qualifier)} {noun}"
         )
+        return text[:1].upper() + text[1:] + "."
+    if theme.kind == "key":
+        made = [r for r in reqs if r.head == theme.qualifier]
+        used = [r for r in reqs if theme.qualifier in (r.head, *r.mods)]
+        verbs_used = Counter(r.verb for r in used if r.verb)
+        mods = Counter(
+            m
+            for r in made
+            for m in sorted(set(r.mods))
+            if m not in VAGUE_MODIFIERS
+            and m not in PEOPLE_WORDS
+            and m not in TIME_MODIFIERS
+            and not language.is_comparative(m)
+        )
+        best = [surface.get(m, m) for m, n in mods.most_common(1) if n * 2 > len(made)]
+        if verbs_used:
+            verb = verbs_used.most_common(1)[0][0]
+        else:
+            verb = WRITTEN_VERB if theme.qualifier in WRITTEN_HEADS else DEFAULT_VERB
+        obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
+        if " " not in obj and not language.is_mass(obj):
+            obj = f"the {obj}"
+        text = f"{language.third_person(verb)} {obj}"
+        return text[:1].upper() + text[1:] + "."
+    if theme.kind == "verbnoun":
+        noun = surface.get(theme.qualifier, theme.qualifier)
+        noun = noun if language.is_mass(noun) else f"the {language.plural(noun)}"
+        text = f"{language.third_person(theme.verb)} {noun}"
         return text[:1].upper() + text[1:] + "."
     if theme.kind == "verbonly":
         heads = Counter(r.head for r in reqs if r.head)
@@ -1516,6 +1662,8 @@ def _code_word(text: str, tok: Tok) -> bool:
     before2 = text[tok.start - 2] if tok.start > 1 else ""
     after = text[tok.end] if tok.end < len(text) else ""
     after2 = text[tok.end + 1] if tok.end + 1 < len(text) else ""
+    if tok.text.isdigit() and not (before.isalpha() or after.isalpha()):
+        return False  # a number, a version or a price: "0.9.3", "73.50"
     return (
         "_" in (before, after)
         or after == "("
@@ -1773,6 +1921,38 @@ def recurring_instructions(
     return kept
 
 
+def _values_refusal(
+    rule: str, quoted: list[tuple[str, int, int]], corrections: list[Correction], needed: int
+) -> str | None:
+    """Why a number in ``rule`` is no standing value, or None: each value the rule gives
+    ("max 6 bullets") must be given, the same, by the corrections of ``needed``
+    conversations it quotes, and no other correction may give another value for the
+    same thing ("keep it to 5 bullet points", "8 bullet points is fine")."""
+    from learning.policy import _clause_around, _values
+
+    wanted = _values(rule)
+    if not wanted:
+        return None
+    for unit, vals in wanted.items():
+        agreeing = sum(
+            1 for text, a, b in quoted if _values(_clause_around(text, a, b)).get(unit) == vals
+        )
+        if agreeing < needed:
+            return (
+                f"only {agreeing} of the corrections give {'/'.join(sorted(vals))} {unit}…; "
+                "a standing value needs corrections that agree"
+            )
+        for c in corrections:
+            other = _values(c.message.text[c.start : c.end]).get(unit)
+            if other is not None and other != vals:
+                return (
+                    f"The corrections disagree ({'/'.join(sorted(vals))} against "
+                    f"{'/'.join(sorted(other))} {unit}…); a standing rule needs corrections "
+                    "that agree."
+                )
+    return None
+
+
 def _inside(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
     n = len(shorter)
     return any(longer[i : i + n] == shorter for i in range(len(longer) - n + 1))
@@ -1793,6 +1973,8 @@ def _variant(c: Correction) -> list[Tok]:
 POINTING_PRONOUNS = frozenset(
     ["it", "this", "that", "these", "those", "he", "she", "him", "her", "his", "me", "my", "i"]
 )
+# the object of an edit to the draft at hand: "write it in German", "make this shorter"
+DRAFT_PRONOUNS = frozenset(["it", "this", "that", "these", "those"])
 # where a verbless instruction puts something: "VAT on its own line" -> "Show VAT on …"
 PLACE_PREPOSITIONS = frozenset(["on", "in", "at", "next", "under", "above", "below", "beside"])
 RULE_PREPOSITIONS = frozenset(["with", "by", "in", "on", "at", "to", "for", "of", "from"])
@@ -1875,6 +2057,8 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             len(toks) > 7 or any(t.low in ("but", "and", "if", "because", "so") for t in toks)
         ):
             continue  # no instruction: "same as last week but …"
+        if verb_first and len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS:
+            continue  # "Write it in German", "Make it shorter": an edit of the draft at hand
         pointing = sum(1 for t in toks if t.low in POINTING_PRONOUNS)
         text = " ".join(words) if verb_first else _verbless_rule(toks, words)
         variants.append((pointing, _bare_singular(toks), not verb_first, len(toks), text))
@@ -1945,7 +2129,10 @@ class LocalProposer:
             if named:
                 left_out.append(f"{text!r}: names a person, place or company ({named[0]})")
                 continue
-            if content_words(text.split(" ", 1)[1]) <= covered:
+            # the object says what the work is, unless the verb names it ("Proofreads
+            # translations." is news to a persona about translation jobs)
+            said = text if theme.kind == "verbnoun" else text.split(" ", 1)[1]
+            if content_words(said) <= covered:
                 left_out.append(f"{text!r}: the persona says this already in other words")
                 continue
             key = policy.content_key(text)
@@ -2047,7 +2234,9 @@ class LocalProposer:
             ):
                 left_out.append(f"{text!r}: too few conversations with a clean quote")
                 continue
-            disagree = policy.corrections_disagree(rule=text, quoted=quoted)
+            disagree = policy.corrections_disagree(rule=text, quoted=quoted) or _values_refusal(
+                text, quoted, corrections, settings.min_corrections
+            )
             if disagree:
                 left_out.append(f"{text!r}: {disagree}")
                 continue
