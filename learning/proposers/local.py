@@ -1025,9 +1025,66 @@ def message_span(readable: str, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
+# a pasted block (fenced code, a log) or a trace line, and an error named inside it: an
+# error or exception type, a log level, a trace, a fatal signal, a panic
+_PASTED = re.compile(
+    r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|^[ \t]*(?:Traceback|File \"|at [\w.$]+\()[^\n]*",
+    re.S | re.M,
+)
+_ERROR_IN_PASTE = re.compile(
+    r"(?i:\w*(?:error|exception)s?|traceback|fatal|panic|segmentation fault)\b"
+)
+DEBUG_VERB = "debug"
+# what people call the problem they paste ("Getting this error", "Another stack trace",
+# "new bug from a player log"); "error" when their words name none
+PROBLEM_NOUNS = frozenset(["error", "exception", "crash", "bug", "trace"])
+DEFAULT_PROBLEM = "error"
+
+
+def error_report(message: Any, readable: str) -> Request | None:
+    """An opening message that pastes an error with the person's own words around it
+    ("every time I load a save I get this: <trace> why is it null??"): a request to
+    debug it, though it has no verb of work. Its clause is the nearest before the paste
+    that names the problem ("Getting this error when saving a manifest"), else the
+    nearest before it of four words or more, else the first after it; what is made is
+    the problem as named there."""
+    if message.after_assistant:
+        return None
+    pasted = [m for m in _PASTED.finditer(message.text) if _ERROR_IN_PASTE.search(m.group(0))]
+    if not pasted:
+        return None
+    at = pasted[0].start()
+    spans = [message_span(readable, a, b) for a, b in clauses(readable)]
+
+    def problem(a: int, b: int) -> str:
+        lemmas = [language.lemma(t.low, "NOUN") for t in tokens(readable, a, b)]
+        return next((w for w in lemmas if w in PROBLEM_NOUNS), "")
+
+    before = [(a, b) for a, b in spans if b <= at]
+    long_enough = [(a, b) for a, b in spans if len(tokens(readable, a, b)) >= QUOTE_MIN_WORDS]
+    chosen = next((span for span in reversed(before) if problem(*span)), None) or next(
+        (span for span in reversed(long_enough) if span[1] <= at),
+        next((span for span in long_enough if span[0] >= at), None),
+    )
+    if chosen is None:
+        return None
+    head = problem(*chosen) or DEFAULT_PROBLEM
+    return Request(
+        message=message,
+        start=chosen[0],
+        end=chosen[1],
+        verb=DEBUG_VERB,
+        head=head,
+        surface={head: head},
+    )
+
+
 def requests_of(message: Any) -> list[Request]:
     readable = readable_text(message.text)
     found = []
+    report = error_report(message, readable)
+    if report is not None:
+        found.append(report)
     opener = not message.after_assistant
     after_opener = False
     for k, (a, b) in enumerate(clauses(readable)):

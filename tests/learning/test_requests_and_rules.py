@@ -147,3 +147,70 @@ def test_third_person_of_a_closed_compound_verb_is_one_word():
     from learning.language import third_person
 
     assert third_person("proofread") == "proofreads"
+
+
+ERROR_REPORTS = [
+    (
+        1,
+        "Getting this error when saving a manifest, any idea?\n```\nTraceback (most recent call"
+        " last):\n  File \"app/services.py\", line 88, in save\nKeyError: 'zone'\n```",
+        False,
+    ),
+    (
+        1,
+        "Another stack trace, from the worker this time:\n```\nTraceback (most recent call last):\n"
+        "AttributeError: 'NoneType' object has no attribute 'id'\n```",
+        False,
+    ),
+    (
+        1,
+        "ok this is driving me nuts. every time I load a save I get this:\n```\n"
+        "NullReferenceException: Object reference not set to an instance of an object\n```\n"
+        "Can you debug this one?",
+        False,
+    ),
+]
+
+
+def debug_request(text: str):
+    found = [r for r in requests_of(corpus_of([(1, text, False)]).messages[0]) if r.verb == "debug"]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_a_pasted_error_is_a_request_to_debug_the_problem_its_words_name():
+    req = debug_request(ERROR_REPORTS[0][1])
+    assert (req.verb, req.head) == ("debug", "error")
+    assert ERROR_REPORTS[0][1][req.start : req.end] == "Getting this error when saving a manifest"
+    req = debug_request(ERROR_REPORTS[1][1])
+    assert (req.verb, req.head) == ("debug", "trace")
+    # no word for the problem: the clause that introduces the paste, and "error"
+    text = "every time I load a save I get this:\n```\nNullReferenceException: not set\n```"
+    req = debug_request(text)
+    assert (req.verb, req.head, text[req.start : req.end]) == (
+        "debug",
+        "error",
+        "every time I load a save I get this",
+    )
+
+
+def test_pasted_code_or_a_profile_without_an_error_is_no_request_to_debug():
+    for text in (
+        "Write pytest tests for this view:\n```python\ndef tracking(request, code):\n"
+        "    return render(request, 'x.html')\n```",
+        "frame drops in the town scene, the profiler says:\n```\nPlayerLoop 28.4ms\n"
+        "  Update.ScriptRunBehaviourUpdate 19.1ms\n```",
+    ):
+        found = requests_of(corpus_of([(1, text, False)]).messages[0])
+        assert all(r.verb != "debug" for r in found)
+    # an error pasted after a reply is about the draft at hand, not a new request
+    found = requests_of(corpus_of([(1, ERROR_REPORTS[0][1], True)]).messages[0])
+    assert all(r.verb != "debug" for r in found)
+
+
+def test_errors_pasted_in_several_conversations_are_a_theme(bag_of_words):
+    corpus = corpus_of(ERROR_REPORTS)
+    result = LocalProposer().propose_sentence(corpus, {"goals": ""}, settings())
+    assert result.data["sentence"] == "Debugs errors and traces."
+    assert len(result.data["evidence"]) == 3
+    assert sentence_check(corpus, result.data).ok
