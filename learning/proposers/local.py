@@ -8,8 +8,12 @@
 2. It finds *requests*: clauses that ask for a piece of work, with a verb ("Can you
    draft a reply to the refund request", "Write pytest tests for this view", "Reply
    to a Google review"), without one ("Weekend post please", "Flour order time",
-   "Crew schedule this week") or passed on from someone else ("Hugo wants an
-   explanation of …"). A clause that edits the draft at hand ("Make it shorter",
+   "Crew schedule this week"), passed on from someone else ("Hugo wants an
+   explanation of …") or made by pasting an error (a trace, a log naming an error) in
+   an opening message: a request to debug the problem the person's words around it
+   name ("Getting this error when saving", "Another stack trace"; "error" when they
+   name none), its quote the clause that introduces the paste, and no topic theme
+   from the paste's surroundings. A clause that edits the draft at hand ("Make it shorter",
    "Type hints please" after a reply) is a correction, not a request; after a reply a
    request counts when it asks for work also asked for in opening messages or names
    it with a verb of work ("Also write pytest tests for …"). Parts of speech, lemmas
@@ -717,6 +721,7 @@ class Request:
     # (preposition, head lemma, lemmas of the phrase's noun phrase)
     phrases: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
     surface: dict[str, str] = field(default_factory=dict)  # lemma -> word as written
+    reported: bool = False  # an error pasted and reported (``error_report``)
 
 
 def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
@@ -1076,6 +1081,7 @@ def error_report(message: Any, readable: str) -> Request | None:
         verb=DEBUG_VERB,
         head=head,
         surface={head: head},
+        reported=True,
     )
 
 
@@ -1285,7 +1291,10 @@ def find_themes(
                         requests=_theme_requests(
                             reqs,
                             lambda r, t=topic: (
-                                t in nouns[r.message.id] and not _names_other_work(r, t)
+                                t in nouns[r.message.id]
+                                and not _names_other_work(r, t)
+                                # what a reported error is about is in the paste
+                                and not r.reported
                             ),
                         ),
                     )
