@@ -43,7 +43,20 @@ TARGET_FALSE_ALARMS = 0.02
 
 
 def split_path(split: str) -> Path:
+    """The main file of a split (``injection_<split>.jsonl``); see ``split_paths``."""
     return DATA_DIR / f"injection_{split}.jsonl"
+
+
+def split_paths(split: str) -> list[Path]:
+    """Every file of a split that exists: ``injection_<split>.jsonl``, then each
+    ``injection_<split>_<part>.jsonl`` in name order (parts are added by hand, in batches)."""
+    main = split_path(split)
+    parts = sorted(DATA_DIR.glob(f"injection_{split}_*.jsonl"))
+    return ([main] if main.exists() else []) + parts
+
+
+def split_exists(split: str) -> bool:
+    return bool(split_paths(split))
 
 
 @dataclass(frozen=True)
@@ -56,24 +69,26 @@ class LabelledText:
 
 
 def load_split(split: str) -> list[LabelledText]:
-    """Rows of one labelled split (``{"text", "label", "family", "lang", "view"}`` per line)."""
+    """Rows of one labelled split (``{"text", "label", "family", "lang", "view"}`` per
+    line), from every file of ``split_paths(split)``; a split with no file has no rows."""
     rows = []
-    with split_path(split).open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            if row["label"] not in ("hostile", "ordinary"):
-                raise ValueError(f"unknown label {row['label']!r} in {split}")
-            rows.append(
-                LabelledText(
-                    text=row["text"],
-                    hostile=row["label"] == "hostile",
-                    family=row["family"],
-                    lang=row["lang"],
-                    view=row.get("view", "plain"),
+    for path in split_paths(split):
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                if not line.strip():
+                    continue
+                row = json.loads(line)
+                if row["label"] not in ("hostile", "ordinary"):
+                    raise ValueError(f"unknown label {row['label']!r} in {path.name}")
+                rows.append(
+                    LabelledText(
+                        text=row["text"],
+                        hostile=row["label"] == "hostile",
+                        family=row["family"],
+                        lang=row["lang"],
+                        view=row.get("view", "plain"),
+                    )
                 )
-            )
     return rows
 
 
@@ -431,8 +446,9 @@ def choose_threshold(ordinary_scores: Sequence[float], *, allowed: int) -> float
 def data_digest() -> dict[str, str]:
     """sha256 of the labelled files the model was built from (recorded in the model)."""
     return {
-        split: hashlib.sha256(split_path(split).read_bytes()).hexdigest()
+        path.name: hashlib.sha256(path.read_bytes()).hexdigest()
         for split in ("train", "validation")
+        for path in split_paths(split)
     }
 
 

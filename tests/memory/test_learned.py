@@ -19,7 +19,8 @@ from memory.safety.learned import (
     get_model,
     load_split,
     rates,
-    split_path,
+    split_exists,
+    split_paths,
     train,
 )
 
@@ -44,7 +45,7 @@ def _texts(split: str) -> set[str]:
 def test_splits_are_kept_apart():
     train_texts, validation = _texts("train"), _texts("validation")
     assert not train_texts & validation
-    if split_path("test").exists():
+    if split_exists("test"):
         test = _texts("test")
         assert not test & train_texts
         assert not test & validation
@@ -69,8 +70,9 @@ def test_splits_cover_every_family_and_language(split):
 def test_shipped_model_was_built_from_the_labelled_files():
     model = get_model()
     assert model.meta["data_sha256"] == {
-        split: hashlib.sha256(split_path(split).read_bytes()).hexdigest()
+        path.name: hashlib.sha256(path.read_bytes()).hexdigest()
         for split in ("train", "validation")
+        for path in split_paths(split)
     }, "the labelled files changed: run `manage.py safety train`"
     assert 0.0 < model.threshold < 1.0
     assert model.coef.shape == (384 + len(CUE_NAMES),)

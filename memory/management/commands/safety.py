@@ -50,11 +50,11 @@ class Command(BaseCommand):
 
     def evaluate(self, split: str | None) -> None:
         from memory.safety.injection import scan_many
-        from memory.safety.learned import load_split, rates, split_path
+        from memory.safety.learned import load_split, rates, split_exists
 
         for name in [split] if split else list(SPLITS):
-            if not split_path(name).exists():
-                self.stdout.write(f"{name:10s} (no labelled file)")
+            if not split_exists(name):
+                self.stdout.write(f"{name:10s} ({name} split not written yet)")
                 continue
             rows = load_split(name)
             flagged = [r.blocked for r in scan_many([r.text for r in rows], semantic=True)]
