@@ -500,7 +500,7 @@ def learned_scores(
             best[owner] = k
     if best:
         rows = sorted(set(best.values()))
-        names = dict(zip(rows, model.family_of(features[rows]), strict=True))
+        names = dict(zip(rows, model.family_of(features.rows(rows)), strict=True))
         for owner, k in best.items():
             results[owner] = LearnedScore(
                 probability=float(probs[k]), family=names[k], view=unique[k]
