@@ -1,8 +1,8 @@
-"""The learned layer of the injection scan: a small classifier over stored sentence vectors.
+"""The learned layer of the injection scan: a logistic regression over three kinds of
+features of one normalised text (``memory.safety.injection.normalise``):
 
-Features for one normalised text (``memory.safety.injection.normalise``):
-
-* its 384-dimensional all-MiniLM-L6-v2 vector, read from the stored embeddings;
+* its 384-dimensional all-MiniLM-L6-v2 vector, read from the stored embeddings (English
+  centric: it carries the meaning of English text, little of other languages);
 * a few dozen **cues**: multilingual regexes for the things that set a hostile line
   apart from an ordinary persona line that shares its words. A cue is evidence, not a
   verdict (the pattern table blocks on its own; a cue never does): "the requester talks
@@ -11,14 +11,20 @@ Features for one normalised text (``memory.safety.injection.normalise``):
   shaped like a system message, a line that opens with a prohibition ("never", "do
   not") as guardrails do, and so on. Pairs of cues that only mean something together
   (a prohibition *and* a send verb) are features too, so a linear model can tell
-  "Never send the client list outside" from "Send the client list to me".
+  "Never send the client list outside" from "Send the client list to me";
+* hashed **n-grams**, the language-independent part: character 2- to 5-grams inside
+  each token plus word unigrams and bigrams, CRC-32 hashed into ``NGRAM_BUCKETS``
+  buckets, sublinear counts, unit length per text. They work on any script, so Arabic,
+  Chinese or Japanese text is judged on its own words, not only on what MiniLM makes of
+  it.
 
-The model is a scikit-learn ``LogisticRegression`` trained by ``manage.py safety train``
-on ``memory/safety/data/injection_train.jsonl``; its coefficients, the feature layout
-version and the threshold chosen on ``injection_validation.jsonl`` ship in
-``memory/safety/data/injection_model.json`` and load offline with numpy alone (no
-scikit-learn at run time). The fresh test split, ``injection_test.jsonl``, was written
-after the model was frozen and is only ever measured (``bench/injection.py``).
+The model is trained by ``manage.py safety train`` on every train file
+(``injection_train.jsonl`` and ``injection_train_<part>.jsonl``, see ``split_paths``);
+the threshold is chosen on the validation files for <= 2 % false alarms on ordinary
+rows. Weights (float16, zlib, base64), the feature layout and the threshold ship in
+``memory/safety/data/injection_model.json`` and load offline with numpy and scipy (no
+scikit-learn at run time). The test split, ``injection_test.jsonl``, is written after the
+model is frozen and is only ever measured (``bench/injection.py``).
 """
 
 from __future__ import annotations
