@@ -374,6 +374,44 @@ def feature_matrix(texts: Sequence[str], vectors: np.ndarray) -> Features:
     return Features(dense, ngram_matrix(texts))
 
 
+# --- nearest labelled neighbours ------------------------------------------------------
+# How close a text's sentence vector comes to the hostile and to the ordinary train
+# texts (mean cosine of the ``k`` nearest of each): a non-linear view of the vector that
+# a linear model cannot build on its own. The train vectors ship with the model.
+
+NEIGHBOURS_K = 3
+NEIGHBOUR_NAMES = ("near_hostile", "near_ordinary", "near_hostile-near_ordinary")
+
+
+def neighbour_features(
+    vectors: np.ndarray,
+    reference: np.ndarray,
+    reference_hostile: np.ndarray,
+    *,
+    k: int = NEIGHBOURS_K,
+    exclude: np.ndarray | None = None,
+) -> np.ndarray:
+    """``(n, 3)`` rows of NEIGHBOUR_NAMES for unit ``vectors`` against ``reference`` rows.
+
+    ``exclude`` (``(n, n_reference)`` booleans) hides reference rows from a row: in
+    training, a text never counts as its own neighbour, nor do sentences of the same row.
+    """
+    if not len(reference) or not len(vectors):
+        return np.zeros((len(vectors), len(NEIGHBOUR_NAMES)), dtype=np.float32)
+    sims = np.asarray(vectors, np.float32)[:, : reference.shape[1]] @ reference.T
+    if exclude is not None:
+        sims[exclude] = -1.0
+    means = []
+    for cls in (True, False):
+        part = sims[:, reference_hostile == cls]
+        if not part.shape[1]:
+            means.append(np.zeros(len(vectors), np.float32))
+            continue
+        kk = min(k, part.shape[1])
+        means.append(np.partition(part, part.shape[1] - kk, axis=1)[:, -kk:].mean(axis=1))
+    return np.stack([means[0], means[1], means[0] - means[1]], axis=1).astype(np.float32)
+
+
 # --- the shipped model --------------------------------------------------------------
 
 
@@ -383,6 +421,32 @@ def _pack(a: np.ndarray) -> str:
 
 def _unpack(data: str) -> np.ndarray:
     return np.frombuffer(zlib.decompress(base64.b64decode(data)), "<f2").astype(np.float32)
+
+
+def _pack_rows(a: np.ndarray) -> dict[str, str]:
+    """Unit-scale rows as int8 with one float16 scale per row (a quarter of float32)."""
+    a = np.asarray(a, np.float32)
+    scale = (np.abs(a).max(axis=1, initial=0.0) / 127.0).astype(np.float16)
+    safe = np.where(scale > 0, scale.astype(np.float32), 1.0)[:, None]
+    q = np.clip(np.rint(a / safe), -127, 127).astype(np.int8)
+    return {
+        "int8": base64.b64encode(zlib.compress(q.tobytes(), 9)).decode("ascii"),
+        "scale": _pack(scale),
+    }
+
+
+def _unpack_rows(doc: dict[str, str], rows: int) -> np.ndarray:
+    q = np.frombuffer(zlib.decompress(base64.b64decode(doc["int8"])), np.int8)
+    scale = _unpack(doc["scale"])
+    return (q.reshape(rows, -1).astype(np.float32) * scale[:, None]).astype(np.float32)
+
+
+def _rows_as_stored(a: np.ndarray) -> np.ndarray:
+    """``a`` as ``_pack_rows`` stores it."""
+    a = np.asarray(a, np.float32)
+    if not len(a):
+        return a
+    return _unpack_rows(_pack_rows(a), len(a))
 
 
 def _half(a: np.ndarray) -> np.ndarray:
@@ -401,6 +465,9 @@ class InjectionModel:
 
     dense_coef: np.ndarray  # (384 + cues,)
     ngram_coef: np.ndarray  # (NGRAM_BUCKETS,)
+    neighbour_coef: np.ndarray  # (len(NEIGHBOUR_NAMES),)
+    reference: np.ndarray  # (n, 384) unit train vectors for the neighbour features
+    reference_hostile: np.ndarray  # (n,) bool
     intercept: float
     threshold: float
     families: tuple[str, ...]
@@ -408,10 +475,14 @@ class InjectionModel:
     family_intercept: np.ndarray
     meta: dict[str, Any]
 
+    def neighbours(self, features: Features) -> np.ndarray:
+        return neighbour_features(features.dense, self.reference, self.reference_hostile)
+
     def decision(self, features: Features) -> np.ndarray:
         return (
             features.dense @ self.dense_coef
             + features.ngrams @ self.ngram_coef
+            + self.neighbours(features) @ self.neighbour_coef
             + self.intercept
         ).astype(np.float64)
 
@@ -435,6 +506,13 @@ class InjectionModel:
             "threshold": round(float(self.threshold), 7),
             "dense_coef": _pack(self.dense_coef),
             "ngram_coef": _pack(self.ngram_coef),
+            "neighbours_k": NEIGHBOURS_K,
+            "neighbour_coef": _pack(self.neighbour_coef),
+            "reference": _pack_rows(self.reference),
+            "reference_hostile": base64.b64encode(
+                np.packbits(np.asarray(self.reference_hostile, bool)).tobytes()
+            ).decode("ascii"),
+            "reference_rows": len(self.reference),
             "families": list(self.families),
             "family_intercept": floats(self.family_intercept),
             "family_coef": [_pack(row) for row in self.family_coef],
@@ -450,13 +528,20 @@ class InjectionModel:
             or tuple(doc["cue_names"]) != CUE_NAMES
             or doc.get("ngram_buckets") != NGRAM_BUCKETS
             or tuple(doc.get("char_ngrams", ())) != CHAR_NGRAMS
+            or doc.get("neighbours_k") != NEIGHBOURS_K
         ):
             raise ValueError(
                 "The injection model file was built for other features; run `manage.py safety train`."
             )
+        n_reference = int(doc["reference_rows"])
         return cls(
             dense_coef=_unpack(doc["dense_coef"]),
             ngram_coef=_unpack(doc["ngram_coef"]),
+            neighbour_coef=_unpack(doc["neighbour_coef"]),
+            reference=_unpack_rows(doc["reference"], n_reference),
+            reference_hostile=np.unpackbits(
+                np.frombuffer(base64.b64decode(doc["reference_hostile"]), np.uint8)
+            )[:n_reference].astype(bool),
             intercept=float(doc["intercept"]),
             threshold=float(doc["threshold"]),
             families=tuple(doc["families"]),
@@ -516,30 +601,49 @@ def fit(
     hostile: np.ndarray,
     families: Sequence[str],
     *,
+    groups: Sequence[int] | None = None,
     c: float = C_REGULARISATION,
     ngram_scale: float = NGRAM_SCALE,
+    neighbours: bool = True,
 ) -> InjectionModel:
     """Fit the decision model and the family namer; deterministic for the same input.
 
-    ``families`` names the family of each hostile row (ignored for ordinary rows). The
-    threshold is left at 0.5 here; ``choose_threshold`` sets it from validation.
+    ``families`` names the family of each hostile row (ignored for ordinary rows);
+    ``groups`` marks rows cut from the same labelled text (they are never each other's
+    neighbours). The threshold is left at 0.5 here; ``choose_threshold`` sets it from
+    validation.
     """
     from sklearn.linear_model import LogisticRegression
 
     width = features.dense.shape[1]
+    reference = (
+        _rows_as_stored(features.dense[:, :384]) if neighbours else np.zeros((0, 384), np.float32)
+    )
+    group = np.asarray(groups if groups is not None else range(len(features)))
+    near = neighbour_features(
+        features.dense,
+        reference,
+        hostile,
+        exclude=(group[:, None] == group[None, :]) if neighbours else None,
+    )
     design = sparse.hstack(
-        [sparse.csr_matrix(features.dense), features.ngrams * ngram_scale], format="csr"
+        [sparse.csr_matrix(features.dense), sparse.csr_matrix(near), features.ngrams * ngram_scale],
+        format="csr",
     )
     decision = LogisticRegression(C=c, class_weight="balanced", max_iter=5000, solver="lbfgs")
     decision.fit(design, hostile)
     coef = decision.coef_[0]
+    n_near = len(NEIGHBOUR_NAMES)
     hostile_idx = [int(i) for i in np.flatnonzero(hostile)]
     names, family_coef, family_intercept = _namer(
         features.dense[hostile_idx], [families[i] for i in hostile_idx]
     )
     return InjectionModel(
         dense_coef=_half(coef[:width]),
-        ngram_coef=_half(coef[width:] * ngram_scale),
+        neighbour_coef=_half(coef[width : width + n_near]),
+        ngram_coef=_half(coef[width + n_near :] * ngram_scale),
+        reference=reference,
+        reference_hostile=np.asarray(hostile, bool) if neighbours else np.zeros(0, bool),
         intercept=float(decision.intercept_[0]),
         threshold=0.5,
         families=names,
@@ -614,8 +718,9 @@ FIT_ORDINARY_SENTENCES = True
 
 def training_texts(
     rows: Sequence[LabelledText], *, ordinary_sentences: bool = FIT_ORDINARY_SENTENCES
-) -> tuple[list[str], np.ndarray, list[str]]:
-    """Normalised texts, hostile flags and families fitted from labelled ``rows``.
+) -> tuple[list[str], np.ndarray, list[str], list[int]]:
+    """Normalised texts, hostile flags, families and groups (the index of the labelled row
+    each text comes from) fitted from labelled ``rows``.
 
     Only ``plain`` rows are fitted: an encoded row (base64, ROT13, ...) is scored through
     its decoded view at scan time, and its raw normalised form teaches nothing.
@@ -625,8 +730,9 @@ def training_texts(
     texts: list[str] = []
     hostile: list[bool] = []
     families: list[str] = []
+    groups: list[int] = []
     seen: set[str] = set()
-    for r in rows:
+    for n, r in enumerate(rows):
         if r.view != "plain":
             continue
         found = views(r.text)
@@ -642,7 +748,8 @@ def training_texts(
             texts.append(text)
             hostile.append(r.hostile)
             families.append(r.family)
-    return texts, np.array(hostile, dtype=bool), families
+            groups.append(n)
+    return texts, np.array(hostile, dtype=bool), families, groups
 
 
 def train(
@@ -651,6 +758,7 @@ def train(
     c: float = C_REGULARISATION,
     ngram_scale: float = NGRAM_SCALE,
     ordinary_sentences: bool = FIT_ORDINARY_SENTENCES,
+    neighbours: bool = True,
 ) -> tuple[InjectionModel, SplitRates]:
     """Fit on the train split, choose the threshold on the validation split.
 
@@ -660,12 +768,18 @@ def train(
     """
     from memory.safety.injection import _decoded_views, _pattern_hits, learned_scores, normalise
 
-    texts, hostile, families = training_texts(
+    texts, hostile, families, groups = training_texts(
         load_split("train"), ordinary_sentences=ordinary_sentences
     )
     vectors = vector_source(texts) if texts else np.zeros((0, 384), np.float32)
     model = fit(
-        feature_matrix(texts, vectors), hostile, families, c=c, ngram_scale=ngram_scale
+        feature_matrix(texts, vectors),
+        hostile,
+        families,
+        groups=groups,
+        c=c,
+        ngram_scale=ngram_scale,
+        neighbours=neighbours,
     )
 
     validation = load_split("validation")
@@ -697,6 +811,7 @@ def train(
             "c": c,
             "ngram_scale": ngram_scale,
             "ordinary_sentences": ordinary_sentences,
+            "neighbours": neighbours,
             "data_sha256": data_digest(),
             "validation": {
                 "detected": result.detected,
