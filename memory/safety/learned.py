@@ -16,7 +16,11 @@ features of one normalised text (``memory.safety.injection.normalise``):
   each token plus word unigrams and bigrams, CRC-32 hashed into ``NGRAM_BUCKETS``
   buckets, sublinear counts, unit length per text. They work on any script, so Arabic,
   Chinese or Japanese text is judged on its own words, not only on what MiniLM makes of
-  it.
+  it;
+* three **neighbour** features: the mean cosine of the vector to its 3 nearest hostile
+  and to its 3 nearest ordinary train texts, and their difference (the train vectors ship
+  in the model file as int8 rows). They let the linear model bend around clusters that
+  one hyperplane over the vector cannot separate.
 
 The model is trained by ``manage.py safety train`` on every train file
 (``injection_train.jsonl`` and ``injection_train_<part>.jsonl``, see ``split_paths``);
@@ -388,7 +392,7 @@ def neighbour_features(
     reference: np.ndarray,
     reference_hostile: np.ndarray,
     *,
-    k: int = NEIGHBOURS_K,
+    k: int | None = None,
     exclude: np.ndarray | None = None,
 ) -> np.ndarray:
     """``(n, 3)`` rows of NEIGHBOUR_NAMES for unit ``vectors`` against ``reference`` rows.
@@ -401,6 +405,7 @@ def neighbour_features(
     sims = np.asarray(vectors, np.float32)[:, : reference.shape[1]] @ reference.T
     if exclude is not None:
         sims[exclude] = -1.0
+    k = k or NEIGHBOURS_K
     means = []
     for cls in (True, False):
         part = sims[:, reference_hostile == cls]
@@ -575,7 +580,7 @@ def set_model(model: InjectionModel | None) -> None:
 # --- training -----------------------------------------------------------------------
 
 #: Inverse regularisation strength of the decision model.
-C_REGULARISATION = 3.0
+C_REGULARISATION = 1.0
 #: Weight of the n-gram block against the dense block (both have unit-scale rows).
 NGRAM_SCALE = 1.0
 

@@ -89,7 +89,13 @@ def test_model_file_round_trips():
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("cue_names", ["me"]), ("ngram_buckets", 1 << 10), ("char_ngrams", [1, 3]), ("feature_version", 1)],
+    [
+        ("cue_names", ["me"]),
+        ("ngram_buckets", 1 << 10),
+        ("char_ngrams", [1, 3]),
+        ("neighbours_k", 7),
+        ("feature_version", 1),
+    ],
 )
 def test_model_for_other_features_is_refused(key, value):
     doc = json.loads(get_model().to_json())
