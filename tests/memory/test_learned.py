@@ -78,7 +78,7 @@ def test_shipped_model_was_built_from_the_labelled_files():
     assert model.dense_coef.shape == (384 + len(CUE_NAMES),)
     assert model.ngram_coef.shape == (learned.NGRAM_BUCKETS,)
     assert set(model.families) <= FAMILIES | {"html", "obfuscated"}
-    assert learned.MODEL_PATH.stat().st_size < 3_000_000  # small enough to ship
+    assert learned.MODEL_PATH.stat().st_size < 5_000_000  # small enough to ship
 
 
 def test_model_file_round_trips():
