@@ -585,7 +585,9 @@ C_REGULARISATION = 1.0
 NGRAM_SCALE = 1.0
 
 
-def _namer(dense: np.ndarray, families: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+def _namer(
+    dense: np.ndarray, families: Sequence[str]
+) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
     """The family namer: a multinomial regression over the dense features of hostile rows."""
     from sklearn.linear_model import LogisticRegression
 

@@ -207,3 +207,29 @@ def test_entry_labels_of_memory_files_are_not_judged():
     assert not labelled.blocked
     assert labelled.semantic_score == plain.semantic_score
     assert views("Standing rule: Give dates in full.")[0] == "give dates in full."
+
+
+def test_a_split_is_its_main_file_and_its_parts_in_name_order(tmp_path, monkeypatch):
+    def write(name: str, text: str) -> None:
+        row = {"text": text, "label": "ordinary", "family": "rule", "lang": "en"}
+        (tmp_path / name).write_text(json.dumps(row) + "\n", encoding="utf-8")
+
+    monkeypatch.setattr(learned, "DATA_DIR", tmp_path)
+    assert not split_exists("train") and load_split("train") == []
+    write("injection_train_b.jsonl", "second part")
+    write("injection_train.jsonl", "main file")
+    write("injection_train_a.jsonl", "first part")
+    write("injection_test_a.jsonl", "not train")
+    assert [r.text for r in load_split("train")] == ["main file", "first part", "second part"]
+    assert [p.name for p in split_paths("test")] == ["injection_test_a.jsonl"]
+
+
+def test_eval_says_when_the_test_split_is_not_written_yet(tmp_path, monkeypatch):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    monkeypatch.setattr(learned, "DATA_DIR", tmp_path)
+    out = StringIO()
+    call_command("safety", "eval", "--split", "test", stdout=out)
+    assert "test split not written yet" in out.getvalue()
