@@ -310,9 +310,17 @@ def cue_vector(text: str) -> np.ndarray:
 NGRAM_BUCKETS = 1 << 18
 CHAR_NGRAMS = (2, 5)
 _TOKEN = re.compile(r"\w+|[^\w\s]+")
+# Spelling variants that carry no meaning for the n-grams: Arabic short vowels and
+# tatweel, and the alef / yeh / teh marbuta forms that writers interchange.
+_NGRAM_FOLD = str.maketrans(
+    {"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ى": "ي", "ة": "ه", "ـ": None}
+    | {chr(c): None for c in range(0x064B, 0x0660)}
+    | {"\u0670": None}
+)
 
 
 def _ngram_counts(text: str) -> dict[int, int]:
+    text = text.translate(_NGRAM_FOLD)
     counts: dict[int, int] = {}
     mask = NGRAM_BUCKETS - 1
     low, high = CHAR_NGRAMS
