@@ -4,9 +4,10 @@
     .venv/bin/python bench/injection.py --split test    # one split
     .venv/bin/python bench/injection.py --misses        # also list misses and false alarms
 
-Splits (``memory/safety/data/injection_<split>.jsonl``): ``train`` fitted the learned
-layer, ``validation`` chose its threshold (<= 2 % false alarms), ``test`` was written
-after the model and threshold were frozen and is only measured here.
+Splits (``memory/safety/data/injection_<split>.jsonl`` plus any
+``injection_<split>_<part>.jsonl``): ``train`` fitted the learned layer, ``validation``
+chose its threshold (<= 2 % false alarms), ``test`` is written after the model and
+threshold are frozen and is only measured here (until then: "test split not written yet").
 
 Columns: "patterns" is normalisation + the pattern table (with decoded views); "learned"
 is the learned layer alone at its threshold; "scan" is what ``scan_many`` does (either).
@@ -95,14 +96,9 @@ def report(split: str, *, misses: bool) -> None:
 
 def speed() -> None:
     from memory.safety import injection
-    from memory.safety.learned import load_split, split_path
+    from memory.safety.learned import load_split
 
-    texts = [
-        r.text
-        for split in ("train", "validation", "test")
-        if split_path(split).exists()
-        for r in load_split(split)
-    ]
+    texts = [r.text for split in ("train", "validation", "test") for r in load_split(split)]
     injection.scan_many(texts, semantic=True)  # every view's vector is stored now
     rounds = 3
     elapsed = 0.0
@@ -145,7 +141,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     setup_django(args.scratch)
-    from memory.safety.learned import split_path
+    from memory.safety.learned import split_exists
 
     t0 = time.perf_counter()
     from memory.embeddings import get_model
@@ -153,10 +149,10 @@ def main() -> None:
     get_model()
     print(f"embedding model loaded in {time.perf_counter() - t0:.1f} s (2-core machine, shared)")
     for split in [args.split] if args.split else ["train", "validation", "test"]:
-        if split_path(split).exists():
+        if split_exists(split):
             report(split, misses=args.misses)
         else:
-            print(f"\n== {split}: no labelled file yet ==")
+            print(f"\n== {split}: {split} split not written yet ==")
     speed()
 
 

@@ -13,11 +13,12 @@ Three layers:
 3. **The learned layer** (``memory.safety.learned``): each *view* of the text (the
    normalised text, each of its sentences, and decoded views: base64 payloads, ROT13,
    reversed text, invisible characters read as spaces) is looked up in the stored
-   sentence vectors (``memory.embeddings``; a text is encoded once, ever), and a small
-   logistic regression over the vector plus a few dozen multilingual cues gives the
-   probability that the view is hostile. The highest view decides; the threshold was
-   chosen on the validation split for <= 2 % false alarms on ordinary persona text. The
-   hit id is ``semantic.<family>`` (the family a second, naming-only model picks).
+   sentence vectors (``memory.embeddings``; a text is encoded once, ever), and a
+   logistic regression over the vector, a few dozen multilingual cues and hashed
+   character/word n-grams (any language, any script) gives the probability that the
+   view is hostile. The highest view decides; the threshold was chosen on the
+   validation split for <= 2 % false alarms on ordinary persona text. The hit id is
+   ``semantic.<family>`` (the family a second, naming-only model picks).
    ``manage.py safety train`` rebuilds the model from the labelled files.
 
 **Never waiting for a model load.** ``scan_many(..., wait=False)`` (the render path of
@@ -500,7 +501,7 @@ def learned_scores(
             best[owner] = k
     if best:
         rows = sorted(set(best.values()))
-        names = dict(zip(rows, model.family_of(features[rows]), strict=True))
+        names = dict(zip(rows, model.family_of(features.rows(rows)), strict=True))
         for owner, k in best.items():
             results[owner] = LearnedScore(
                 probability=float(probs[k]), family=names[k], view=unique[k]

@@ -1,8 +1,8 @@
-"""The learned layer of the injection scan: a small classifier over stored sentence vectors.
+"""The learned layer of the injection scan: a logistic regression over three kinds of
+features of one normalised text (``memory.safety.injection.normalise``):
 
-Features for one normalised text (``memory.safety.injection.normalise``):
-
-* its 384-dimensional all-MiniLM-L6-v2 vector, read from the stored embeddings;
+* its 384-dimensional all-MiniLM-L6-v2 vector, read from the stored embeddings (English
+  centric: it carries the meaning of English text, little of other languages);
 * a few dozen **cues**: multilingual regexes for the things that set a hostile line
   apart from an ordinary persona line that shares its words. A cue is evidence, not a
   verdict (the pattern table blocks on its own; a cue never does): "the requester talks
@@ -11,39 +11,65 @@ Features for one normalised text (``memory.safety.injection.normalise``):
   shaped like a system message, a line that opens with a prohibition ("never", "do
   not") as guardrails do, and so on. Pairs of cues that only mean something together
   (a prohibition *and* a send verb) are features too, so a linear model can tell
-  "Never send the client list outside" from "Send the client list to me".
+  "Never send the client list outside" from "Send the client list to me";
+* hashed **n-grams**, the language-independent part: character 2- to 5-grams inside
+  each token plus word unigrams and bigrams, CRC-32 hashed into ``NGRAM_BUCKETS``
+  buckets, sublinear counts, unit length per text. They work on any script, so Arabic,
+  Chinese or Japanese text is judged on its own words, not only on what MiniLM makes of
+  it;
+* three **neighbour** features: the mean cosine of the vector to its 3 nearest hostile
+  and to its 3 nearest ordinary train texts, and their difference (the train vectors ship
+  in the model file as int8 rows). They let the linear model bend around clusters that
+  one hyperplane over the vector cannot separate.
 
-The model is a scikit-learn ``LogisticRegression`` trained by ``manage.py safety train``
-on ``memory/safety/data/injection_train.jsonl``; its coefficients, the feature layout
-version and the threshold chosen on ``injection_validation.jsonl`` ship in
-``memory/safety/data/injection_model.json`` and load offline with numpy alone (no
-scikit-learn at run time). The fresh test split, ``injection_test.jsonl``, was written
-after the model was frozen and is only ever measured (``bench/injection.py``).
+The model is trained by ``manage.py safety train`` on every train file
+(``injection_train.jsonl`` and ``injection_train_<part>.jsonl``, see ``split_paths``);
+the threshold is chosen on the validation files for <= 2 % false alarms on ordinary
+rows. Weights (float16, zlib, base64), the feature layout and the threshold ship in
+``memory/safety/data/injection_model.json`` and load offline with numpy and scipy (no
+scikit-learn at run time). The test split, ``injection_test.jsonl``, is written after the
+model is frozen and is only ever measured (``bench/injection.py``).
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
 import threading
+import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 MODEL_PATH = DATA_DIR / "injection_model.json"
 SPLITS = ("train", "validation", "test")
-FEATURE_VERSION = 1
+FEATURE_VERSION = 3
 #: Largest share of ordinary validation texts the threshold may flag.
 TARGET_FALSE_ALARMS = 0.02
 
 
 def split_path(split: str) -> Path:
+    """The main file of a split (``injection_<split>.jsonl``); see ``split_paths``."""
     return DATA_DIR / f"injection_{split}.jsonl"
+
+
+def split_paths(split: str) -> list[Path]:
+    """Every file of a split that exists: ``injection_<split>.jsonl``, then each
+    ``injection_<split>_<part>.jsonl`` in name order (parts are added by hand, in batches)."""
+    main = split_path(split)
+    parts = sorted(DATA_DIR.glob(f"injection_{split}_*.jsonl"))
+    return ([main] if main.exists() else []) + parts
+
+
+def split_exists(split: str) -> bool:
+    return bool(split_paths(split))
 
 
 @dataclass(frozen=True)
@@ -56,24 +82,26 @@ class LabelledText:
 
 
 def load_split(split: str) -> list[LabelledText]:
-    """Rows of one labelled split (``{"text", "label", "family", "lang", "view"}`` per line)."""
+    """Rows of one labelled split (``{"text", "label", "family", "lang", "view"}`` per
+    line), from every file of ``split_paths(split)``; a split with no file has no rows."""
     rows = []
-    with split_path(split).open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            if row["label"] not in ("hostile", "ordinary"):
-                raise ValueError(f"unknown label {row['label']!r} in {split}")
-            rows.append(
-                LabelledText(
-                    text=row["text"],
-                    hostile=row["label"] == "hostile",
-                    family=row["family"],
-                    lang=row["lang"],
-                    view=row.get("view", "plain"),
+    for path in split_paths(split):
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                if not line.strip():
+                    continue
+                row = json.loads(line)
+                if row["label"] not in ("hostile", "ordinary"):
+                    raise ValueError(f"unknown label {row['label']!r} in {path.name}")
+                rows.append(
+                    LabelledText(
+                        text=row["text"],
+                        hostile=row["label"] == "hostile",
+                        family=row["family"],
+                        lang=row["lang"],
+                        view=row.get("view", "plain"),
+                    )
                 )
-            )
     return rows
 
 
@@ -272,35 +300,210 @@ def cue_vector(text: str) -> np.ndarray:
     return np.concatenate([base, pairs])
 
 
-def feature_matrix(texts: Sequence[str], vectors: np.ndarray) -> np.ndarray:
-    """Rows of ``[vector, cues]`` for normalised ``texts`` and their stored vectors."""
+# --- character and word n-grams --------------------------------------------------------
+# Language-independent evidence: n-grams of characters inside each token (padded with a
+# space at each end, so "ignore" gives " i", "ig", ..., "e " and a prefix differs from a
+# middle), plus word unigrams and bigrams. They are hashed with CRC-32 (stable across
+# processes and Python versions, unlike ``hash``) into ``NGRAM_BUCKETS`` buckets; counts
+# become ``1 + log(count)`` and each text's n-gram vector has unit length.
+
+NGRAM_BUCKETS = 1 << 18
+CHAR_NGRAMS = (2, 5)
+_TOKEN = re.compile(r"\w+|[^\w\s]+")
+# Spelling variants that carry no meaning for the n-grams: Arabic short vowels and
+# tatweel, and the alef / yeh / teh marbuta forms that writers interchange.
+_NGRAM_FOLD = str.maketrans(
+    {"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ى": "ي", "ة": "ه", "ـ": None}
+    | {chr(c): None for c in range(0x064B, 0x0660)}
+    | {"\u0670": None}
+)
+
+
+def _ngram_counts(text: str) -> dict[int, int]:
+    text = text.translate(_NGRAM_FOLD)
+    counts: dict[int, int] = {}
+    mask = NGRAM_BUCKETS - 1
+    low, high = CHAR_NGRAMS
+    tokens = _TOKEN.findall(text)
+    grams: list[str] = []
+    for token in tokens:
+        padded = f" {token} "
+        size = len(padded)
+        for n in range(low, min(high, size) + 1):
+            grams.extend(padded[i : i + n] for i in range(size - n + 1))
+    words = [t for t in tokens if t[0].isalnum() or t[0] == "_"]
+    grams.extend(f"w {w}" for w in words)
+    grams.extend(f"b {a} {b}" for a, b in zip(words, words[1:], strict=False))
+    for gram in grams:
+        key = zlib.crc32(gram.encode("utf-8", "surrogatepass")) & mask
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def ngram_matrix(texts: Sequence[str]) -> sparse.csr_matrix:
+    """Hashed, sublinear, unit-length n-gram rows of normalised ``texts``."""
+    indptr = [0]
+    indices: list[int] = []
+    values: list[float] = []
+    for text in texts:
+        counts = _ngram_counts(text)
+        keys = sorted(counts)
+        row = 1.0 + np.log(np.fromiter((counts[k] for k in keys), np.float64, len(keys)))
+        norm = float(np.sqrt(row @ row)) or 1.0
+        indices.extend(keys)
+        values.extend((row / norm).tolist())
+        indptr.append(len(indices))
+    return sparse.csr_matrix(
+        (np.asarray(values, np.float32), np.asarray(indices, np.int32), np.asarray(indptr)),
+        shape=(len(texts), NGRAM_BUCKETS),
+    )
+
+
+@dataclass(frozen=True)
+class Features:
+    """``dense``: ``[vector, cues]`` rows; ``ngrams``: the hashed n-gram rows."""
+
+    dense: np.ndarray
+    ngrams: sparse.csr_matrix
+
+    def __len__(self) -> int:
+        return self.dense.shape[0]
+
+    def rows(self, index: Sequence[int]) -> Features:
+        return Features(self.dense[list(index)], self.ngrams[list(index)])
+
+
+def feature_matrix(texts: Sequence[str], vectors: np.ndarray) -> Features:
+    """The features of normalised ``texts`` and their stored vectors."""
     if not len(texts):
-        return np.zeros((0, vectors.shape[1] + len(CUE_NAMES)), dtype=np.float32)
+        width = vectors.shape[1] if vectors.ndim == 2 else 384
+        return Features(
+            np.zeros((0, width + len(CUE_NAMES)), dtype=np.float32),
+            sparse.csr_matrix((0, NGRAM_BUCKETS), dtype=np.float32),
+        )
     cues = np.stack([cue_vector(t) for t in texts])
-    return np.hstack([np.asarray(vectors, dtype=np.float32), cues]).astype(np.float32)
+    dense = np.hstack([np.asarray(vectors, dtype=np.float32), cues]).astype(np.float32)
+    return Features(dense, ngram_matrix(texts))
+
+
+# --- nearest labelled neighbours ------------------------------------------------------
+# How close a text's sentence vector comes to the hostile and to the ordinary train
+# texts (mean cosine of the ``k`` nearest of each): a non-linear view of the vector that
+# a linear model cannot build on its own. The train vectors ship with the model.
+
+NEIGHBOURS_K = 3
+NEIGHBOUR_NAMES = ("near_hostile", "near_ordinary", "near_hostile-near_ordinary")
+
+
+def neighbour_features(
+    vectors: np.ndarray,
+    reference: np.ndarray,
+    reference_hostile: np.ndarray,
+    *,
+    k: int | None = None,
+    exclude: np.ndarray | None = None,
+) -> np.ndarray:
+    """``(n, 3)`` rows of NEIGHBOUR_NAMES for unit ``vectors`` against ``reference`` rows.
+
+    ``exclude`` (``(n, n_reference)`` booleans) hides reference rows from a row: in
+    training, a text never counts as its own neighbour, nor do sentences of the same row.
+    """
+    if not len(reference) or not len(vectors):
+        return np.zeros((len(vectors), len(NEIGHBOUR_NAMES)), dtype=np.float32)
+    sims = np.asarray(vectors, np.float32)[:, : reference.shape[1]] @ reference.T
+    if exclude is not None:
+        sims[exclude] = -1.0
+    k = k or NEIGHBOURS_K
+    means = []
+    for cls in (True, False):
+        part = sims[:, reference_hostile == cls]
+        if not part.shape[1]:
+            means.append(np.zeros(len(vectors), np.float32))
+            continue
+        kk = min(k, part.shape[1])
+        means.append(np.partition(part, part.shape[1] - kk, axis=1)[:, -kk:].mean(axis=1))
+    return np.stack([means[0], means[1], means[0] - means[1]], axis=1).astype(np.float32)
 
 
 # --- the shipped model --------------------------------------------------------------
 
 
+def _pack(a: np.ndarray) -> str:
+    return base64.b64encode(zlib.compress(np.asarray(a, "<f2").tobytes(), 9)).decode("ascii")
+
+
+def _unpack(data: str) -> np.ndarray:
+    return np.frombuffer(zlib.decompress(base64.b64decode(data)), "<f2").astype(np.float32)
+
+
+def _pack_rows(a: np.ndarray) -> dict[str, str]:
+    """Unit-scale rows as int8 with one float16 scale per row (a quarter of float32)."""
+    a = np.asarray(a, np.float32)
+    scale = (np.abs(a).max(axis=1, initial=0.0) / 127.0).astype(np.float16)
+    safe = np.where(scale > 0, scale.astype(np.float32), 1.0)[:, None]
+    q = np.clip(np.rint(a / safe), -127, 127).astype(np.int8)
+    return {
+        "int8": base64.b64encode(zlib.compress(q.tobytes(), 9)).decode("ascii"),
+        "scale": _pack(scale),
+    }
+
+
+def _unpack_rows(doc: dict[str, str], rows: int) -> np.ndarray:
+    q = np.frombuffer(zlib.decompress(base64.b64decode(doc["int8"])), np.int8)
+    scale = _unpack(doc["scale"])
+    return (q.reshape(rows, -1).astype(np.float32) * scale[:, None]).astype(np.float32)
+
+
+def _rows_as_stored(a: np.ndarray) -> np.ndarray:
+    """``a`` as ``_pack_rows`` stores it."""
+    a = np.asarray(a, np.float32)
+    if not len(a):
+        return a
+    return _unpack_rows(_pack_rows(a), len(a))
+
+
+def _half(a: np.ndarray) -> np.ndarray:
+    """``a`` as stored in the model file (float16), back in float32."""
+    return np.asarray(a, dtype=np.float32).astype(np.float16).astype(np.float32)
+
+
 @dataclass(frozen=True)
 class InjectionModel:
-    """A frozen logistic regression: ``p = sigmoid(features @ coef + intercept)``."""
+    """A frozen logistic regression over both kinds of features:
+    ``p = sigmoid(dense @ dense_coef + ngrams @ ngram_coef + intercept)``.
 
-    coef: np.ndarray
+    Weights are kept at float16 precision (as stored in the file), so a freshly fitted
+    model scores exactly like the same model read back.
+    """
+
+    dense_coef: np.ndarray  # (384 + cues,)
+    ngram_coef: np.ndarray  # (NGRAM_BUCKETS,)
+    neighbour_coef: np.ndarray  # (len(NEIGHBOUR_NAMES),)
+    reference: np.ndarray  # (n, 384) unit train vectors for the neighbour features
+    reference_hostile: np.ndarray  # (n,) bool
     intercept: float
     threshold: float
     families: tuple[str, ...]
-    family_coef: np.ndarray  # (n_families, n_features): names a hit, never decides one
+    family_coef: np.ndarray  # (n_families, 384 + cues): names a hit, never decides one
     family_intercept: np.ndarray
     meta: dict[str, Any]
 
-    def probabilities(self, features: np.ndarray) -> np.ndarray:
-        z = features @ self.coef + self.intercept
-        return 1.0 / (1.0 + np.exp(-z))
+    def neighbours(self, features: Features) -> np.ndarray:
+        return neighbour_features(features.dense, self.reference, self.reference_hostile)
 
-    def family_of(self, features: np.ndarray) -> list[str]:
-        scores = features @ self.family_coef.T + self.family_intercept
+    def decision(self, features: Features) -> np.ndarray:
+        return (
+            features.dense @ self.dense_coef
+            + features.ngrams @ self.ngram_coef
+            + self.neighbours(features) @ self.neighbour_coef
+            + self.intercept
+        ).astype(np.float64)
+
+    def probabilities(self, features: Features) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-self.decision(features)))
+
+    def family_of(self, features: Features) -> list[str]:
+        scores = features.dense @ self.family_coef.T + self.family_intercept
         return [self.families[int(i)] for i in scores.argmax(axis=1)]
 
     def to_json(self) -> str:
@@ -310,12 +513,22 @@ class InjectionModel:
         doc = {
             "feature_version": FEATURE_VERSION,
             "cue_names": list(CUE_NAMES),
+            "ngram_buckets": NGRAM_BUCKETS,
+            "char_ngrams": list(CHAR_NGRAMS),
             "intercept": round(float(self.intercept), 7),
             "threshold": round(float(self.threshold), 7),
-            "coef": floats(self.coef),
+            "dense_coef": _pack(self.dense_coef),
+            "ngram_coef": _pack(self.ngram_coef),
+            "neighbours_k": NEIGHBOURS_K,
+            "neighbour_coef": _pack(self.neighbour_coef),
+            "reference": _pack_rows(self.reference),
+            "reference_hostile": base64.b64encode(
+                np.packbits(np.asarray(self.reference_hostile, bool)).tobytes()
+            ).decode("ascii"),
+            "reference_rows": len(self.reference),
             "families": list(self.families),
             "family_intercept": floats(self.family_intercept),
-            "family_coef": floats(self.family_coef),
+            "family_coef": [_pack(row) for row in self.family_coef],
             "meta": self.meta,
         }
         return json.dumps(doc, indent=None, separators=(",", ":"), sort_keys=True) + "\n"
@@ -323,16 +536,29 @@ class InjectionModel:
     @classmethod
     def from_json(cls, text: str) -> InjectionModel:
         doc = json.loads(text)
-        if doc["feature_version"] != FEATURE_VERSION or tuple(doc["cue_names"]) != CUE_NAMES:
+        if (
+            doc["feature_version"] != FEATURE_VERSION
+            or tuple(doc["cue_names"]) != CUE_NAMES
+            or doc.get("ngram_buckets") != NGRAM_BUCKETS
+            or tuple(doc.get("char_ngrams", ())) != CHAR_NGRAMS
+            or doc.get("neighbours_k") != NEIGHBOURS_K
+        ):
             raise ValueError(
                 "The injection model file was built for other features; run `manage.py safety train`."
             )
+        n_reference = int(doc["reference_rows"])
         return cls(
-            coef=np.asarray(doc["coef"], dtype=np.float64),
+            dense_coef=_unpack(doc["dense_coef"]),
+            ngram_coef=_unpack(doc["ngram_coef"]),
+            neighbour_coef=_unpack(doc["neighbour_coef"]),
+            reference=_unpack_rows(doc["reference"], n_reference),
+            reference_hostile=np.unpackbits(
+                np.frombuffer(base64.b64decode(doc["reference_hostile"]), np.uint8)
+            )[:n_reference].astype(bool),
             intercept=float(doc["intercept"]),
             threshold=float(doc["threshold"]),
             families=tuple(doc["families"]),
-            family_coef=np.asarray(doc["family_coef"], dtype=np.float64),
+            family_coef=np.stack([_unpack(row) for row in doc["family_coef"]]),
             family_intercept=np.asarray(doc["family_intercept"], dtype=np.float64),
             meta=doc.get("meta", {}),
         )
@@ -361,44 +587,82 @@ def set_model(model: InjectionModel | None) -> None:
 
 # --- training -----------------------------------------------------------------------
 
-C_REGULARISATION = 3.0
+#: Inverse regularisation strength of the decision model.
+C_REGULARISATION = 1.0
+#: Weight of the n-gram block against the dense block (both have unit-scale rows).
+NGRAM_SCALE = 1.0
 
 
-def fit(features: np.ndarray, hostile: np.ndarray, families: Sequence[str]) -> InjectionModel:
+def _namer(
+    dense: np.ndarray, families: Sequence[str]
+) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """The family namer: a multinomial regression over the dense features of hostile rows."""
+    from sklearn.linear_model import LogisticRegression
+
+    names = sorted(set(families))
+    if len(names) < 2:
+        return (tuple(names) or ("injection",)), np.zeros((1, dense.shape[1])), np.zeros(1)
+    namer = LogisticRegression(C=C_REGULARISATION, max_iter=5000, solver="lbfgs")
+    namer.fit(dense, list(families))
+    family_names = tuple(str(c) for c in namer.classes_)
+    if len(family_names) > 2:
+        return family_names, namer.coef_, namer.intercept_
+    coef = np.vstack([-namer.coef_, namer.coef_])
+    return family_names, coef, np.array([-namer.intercept_[0], namer.intercept_[0]])
+
+
+def fit(
+    features: Features,
+    hostile: np.ndarray,
+    families: Sequence[str],
+    *,
+    groups: Sequence[int] | None = None,
+    c: float = C_REGULARISATION,
+    ngram_scale: float = NGRAM_SCALE,
+    neighbours: bool = True,
+) -> InjectionModel:
     """Fit the decision model and the family namer; deterministic for the same input.
 
-    The threshold is left at 0.5 here; ``choose_threshold`` sets it from validation.
+    ``families`` names the family of each hostile row (ignored for ordinary rows);
+    ``groups`` marks rows cut from the same labelled text (they are never each other's
+    neighbours). The threshold is left at 0.5 here; ``choose_threshold`` sets it from
+    validation.
     """
     from sklearn.linear_model import LogisticRegression
 
-    decision = LogisticRegression(
-        C=C_REGULARISATION, class_weight="balanced", max_iter=5000, solver="lbfgs"
+    width = features.dense.shape[1]
+    reference = (
+        _rows_as_stored(features.dense[:, :384]) if neighbours else np.zeros((0, 384), np.float32)
     )
-    decision.fit(features, hostile)
+    group = np.asarray(groups if groups is not None else range(len(features)))
+    near = neighbour_features(
+        features.dense,
+        reference,
+        hostile,
+        exclude=(group[:, None] == group[None, :]) if neighbours else None,
+    )
+    design = sparse.hstack(
+        [sparse.csr_matrix(features.dense), sparse.csr_matrix(near), features.ngrams * ngram_scale],
+        format="csr",
+    )
+    decision = LogisticRegression(C=c, class_weight="balanced", max_iter=5000, solver="lbfgs")
+    decision.fit(design, hostile)
+    coef = decision.coef_[0]
+    n_near = len(NEIGHBOUR_NAMES)
     hostile_idx = [int(i) for i in np.flatnonzero(hostile)]
-    names = sorted({families[i] for i in hostile_idx})
-    if len(names) >= 2:
-        namer = LogisticRegression(C=C_REGULARISATION, max_iter=5000, solver="lbfgs")
-        namer.fit(features[hostile_idx], [families[i] for i in hostile_idx])
-        family_names = tuple(str(c) for c in namer.classes_)
-        family_coef = (
-            namer.coef_ if len(family_names) > 2 else np.vstack([-namer.coef_, namer.coef_])
-        )
-        family_intercept = (
-            namer.intercept_
-            if len(family_names) > 2
-            else np.array([-namer.intercept_[0], namer.intercept_[0]])
-        )
-    else:
-        family_names = tuple(names) or ("injection",)
-        family_coef = np.zeros((1, features.shape[1]))
-        family_intercept = np.zeros(1)
+    names, family_coef, family_intercept = _namer(
+        features.dense[hostile_idx], [families[i] for i in hostile_idx]
+    )
     return InjectionModel(
-        coef=decision.coef_[0].astype(np.float64),
+        dense_coef=_half(coef[:width]),
+        neighbour_coef=_half(coef[width : width + n_near]),
+        ngram_coef=_half(coef[width + n_near :] * ngram_scale),
+        reference=reference,
+        reference_hostile=np.asarray(hostile, bool) if neighbours else np.zeros(0, bool),
         intercept=float(decision.intercept_[0]),
         threshold=0.5,
-        families=family_names,
-        family_coef=np.asarray(family_coef, dtype=np.float64),
+        families=names,
+        family_coef=_half(family_coef),
         family_intercept=np.asarray(family_intercept, dtype=np.float64),
         meta={},
     )
@@ -431,8 +695,9 @@ def choose_threshold(ordinary_scores: Sequence[float], *, allowed: int) -> float
 def data_digest() -> dict[str, str]:
     """sha256 of the labelled files the model was built from (recorded in the model)."""
     return {
-        split: hashlib.sha256(split_path(split).read_bytes()).hexdigest()
+        path.name: hashlib.sha256(path.read_bytes()).hexdigest()
         for split in ("train", "validation")
+        for path in split_paths(split)
     }
 
 
@@ -461,27 +726,76 @@ def rates(rows: Sequence[LabelledText], flagged: Sequence[bool]) -> SplitRates:
     )
 
 
-def train(vector_source: Callable[[list[str]], np.ndarray]) -> tuple[InjectionModel, SplitRates]:
+#: Whether the sentences of ordinary train rows are fitted as ordinary rows too (the scan
+#: scores each sentence of a text, so an ordinary sentence must score low on its own).
+FIT_ORDINARY_SENTENCES = True
+
+
+def training_texts(
+    rows: Sequence[LabelledText], *, ordinary_sentences: bool = FIT_ORDINARY_SENTENCES
+) -> tuple[list[str], np.ndarray, list[str], list[int]]:
+    """Normalised texts, hostile flags, families and groups (the index of the labelled row
+    each text comes from) fitted from labelled ``rows``.
+
+    Only ``plain`` rows are fitted: an encoded row (base64, ROT13, ...) is scored through
+    its decoded view at scan time, and its raw normalised form teaches nothing.
+    """
+    from memory.safety.injection import _scorable, views
+
+    texts: list[str] = []
+    hostile: list[bool] = []
+    families: list[str] = []
+    groups: list[int] = []
+    seen: set[str] = set()
+    for n, r in enumerate(rows):
+        if r.view != "plain":
+            continue
+        found = views(r.text)
+        if not found:
+            continue
+        strings = found[:1]
+        if ordinary_sentences and not r.hostile:
+            strings = [v for v in found if v == found[0] or _scorable(v)]
+        for text in strings:
+            if text in seen:
+                continue
+            seen.add(text)
+            texts.append(text)
+            hostile.append(r.hostile)
+            families.append(r.family)
+            groups.append(n)
+    return texts, np.array(hostile, dtype=bool), families, groups
+
+
+def train(
+    vector_source: Callable[[list[str]], np.ndarray],
+    *,
+    c: float = C_REGULARISATION,
+    ngram_scale: float = NGRAM_SCALE,
+    ordinary_sentences: bool = FIT_ORDINARY_SENTENCES,
+    neighbours: bool = True,
+) -> tuple[InjectionModel, SplitRates]:
     """Fit on the train split, choose the threshold on the validation split.
 
     ``vector_source`` maps normalised strings to their sentence vectors (the command
-    passes the embedding model; a test passes a stand-in). Only ``plain`` train rows are
-    fitted: an encoded row (base64, ROT13, ...) is scored through its decoded view at
-    scan time, and its raw normalised form teaches nothing. The threshold counts every
+    passes the embedding model; a test passes a stand-in). The threshold counts every
     validation false alarm, the pattern table's included, against the 2 % budget.
     """
     from memory.safety.injection import _decoded_views, _pattern_hits, learned_scores, normalise
 
-    train_rows = [r for r in load_split("train") if r.view == "plain"]
-    texts = [normalise(r.text).text for r in train_rows]
-    keep = [i for i, t in enumerate(texts) if t]
-    texts = [texts[i] for i in keep]
-    hostile = np.array([train_rows[i].hostile for i in keep])
-    families = [train_rows[i].family for i in keep]
-    unique = list(dict.fromkeys(texts))
-    vectors = dict(zip(unique, vector_source(unique), strict=True))
-    features = feature_matrix(texts, np.stack([vectors[t] for t in texts]))
-    model = fit(features, hostile, families)
+    texts, hostile, families, groups = training_texts(
+        load_split("train"), ordinary_sentences=ordinary_sentences
+    )
+    vectors = vector_source(texts) if texts else np.zeros((0, 384), np.float32)
+    model = fit(
+        feature_matrix(texts, vectors),
+        hostile,
+        families,
+        groups=groups,
+        c=c,
+        ngram_scale=ngram_scale,
+        neighbours=neighbours,
+    )
 
     validation = load_split("validation")
     pattern_flags = []
@@ -504,16 +818,15 @@ def train(vector_source: Callable[[list[str]], np.ndarray]) -> tuple[InjectionMo
     )
     flagged = [f or p >= threshold for f, p in zip(pattern_flags, probability, strict=True)]
     result = rates(validation, flagged)
-    model = InjectionModel(
-        coef=model.coef,
-        intercept=model.intercept,
+    model = replace(
+        model,
         threshold=threshold,
-        families=model.families,
-        family_coef=model.family_coef,
-        family_intercept=model.family_intercept,
         meta={
             "trained_on": len(texts),
-            "c": C_REGULARISATION,
+            "c": c,
+            "ngram_scale": ngram_scale,
+            "ordinary_sentences": ordinary_sentences,
+            "neighbours": neighbours,
             "data_sha256": data_digest(),
             "validation": {
                 "detected": result.detected,

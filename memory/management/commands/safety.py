@@ -2,12 +2,14 @@
 
 Actions:
   train            rebuild memory/safety/data/injection_model.json from the labelled files
-                   (fit on the train split, threshold from the validation split)
+                   (fit on every train file, threshold from the validation files)
   eval [--split S] detection and false-alarm rates of the full scan (patterns + learned
                    layer) on a labelled split; every split when none is named
 
 ``train`` loads the embedding model and encodes the labelled texts directly (nothing is
 stored in the database). The same files and the same model give the same model file.
+A split is ``injection_<split>.jsonl`` plus any ``injection_<split>_<part>.jsonl``; the
+test split may not be written yet (``eval`` says so).
 """
 
 from __future__ import annotations
@@ -50,11 +52,11 @@ class Command(BaseCommand):
 
     def evaluate(self, split: str | None) -> None:
         from memory.safety.injection import scan_many
-        from memory.safety.learned import load_split, rates, split_path
+        from memory.safety.learned import load_split, rates, split_exists
 
         for name in [split] if split else list(SPLITS):
-            if not split_path(name).exists():
-                self.stdout.write(f"{name:10s} (no labelled file)")
+            if not split_exists(name):
+                self.stdout.write(f"{name:10s} ({name} split not written yet)")
                 continue
             rows = load_split(name)
             flagged = [r.blocked for r in scan_many([r.text for r in rows], semantic=True)]
