@@ -1782,7 +1782,8 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
 
 def proper_words(messages: Any) -> set[str]:
     """Words the messages write as names: capitalised where no sentence opens and never
-    in lower case ("Linden", "Hollybank", "Hugo"), camel case ("TripAdvisor"); acronyms
+    in lower case, or in lower case too when English has no such word ("Linden",
+    "Hollybank", "Hugo", "tyler" of "Tyler"), camel case ("TripAdvisor"); acronyms
     and ``CAPITALISED_OK`` words left out. A quote holds none of them, wherever it
     stands in its sentence ("Hugo wants …"), and no theme is named after one."""
     from learning.policy import CAPITALISED_OK
@@ -1801,7 +1802,9 @@ def proper_words(messages: Any) -> set[str]:
                     capitalised.add(t.low)
             else:
                 lower.add(t.low)
-    return capitalised - lower
+    # a word also written in lower case is a name only when English has no such word:
+    # "rose" may be a flower, "tyler" written small is still Tyler
+    return capitalised - {w for w in lower if language.is_english_word(w)}
 
 
 _SENTENCE_END = re.compile(r"[.!?\n]")
@@ -2178,6 +2181,11 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue  # "Write it in German", "Make it shorter": an edit of the draft at hand
         if verb_first and _removes_from_draft(toks):
             continue  # "Drop the weekly figure", "Lose the X": takes a part out of this draft
+        if toks[-1].low in DRAFT_PRONOUNS or any(
+            a.low in ("like", "as") and b.low in DRAFT_PRONOUNS
+            for a, b in zip(toks, toks[1:], strict=False)
+        ):
+            continue  # "every lesson starts like that": points at what was said, says nothing
         if not verb_first and toks[0].low in QUESTION_STARTS:
             continue  # "how every lesson starts at our school": a statement, no instruction
         if not verb_first and _negated(c, toks):

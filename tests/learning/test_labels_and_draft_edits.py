@@ -27,7 +27,9 @@ def test_a_verbless_request_opening_on_a_label_is_found():
 
 
 def test_a_bare_number_before_a_hyphen_stays_out_of_the_theme():
-    found = requests_of(corpus_of([(1, "2-star rating on the forum: reply to it", False)]).messages[0])
+    found = requests_of(
+        corpus_of([(1, "2-star rating on the forum: reply to it", False)]).messages[0]
+    )
     assert all("star" not in r.mods for r in found)
 
 
@@ -96,3 +98,19 @@ def test_a_statement_about_how_things_are_is_no_rule(bag_of_words):
     ]
     result = LocalProposer().propose_rule(corpus_of(rows), {"standing_rules": []}, settings())
     assert not (result.data["rule"] or "").startswith("Use how")
+
+
+def test_an_instruction_pointing_at_what_was_said_is_no_rule(bag_of_words):
+    rows = [
+        (1, "good. every shift starts like that", True),
+        (1, "fine, every shift starts like that here", True),
+    ]
+    result = LocalProposer().propose_rule(corpus_of(rows), {"standing_rules": []}, settings())
+    assert result.data["rule"] is None
+
+
+def test_a_name_written_small_once_is_still_a_name():
+    from learning.proposers.local import proper_words
+
+    corpus = corpus_of([(1, 'Mum wrote: "Tyler says hi"', False), (1, "report for tyler", False)])
+    assert "tyler" in proper_words(corpus.messages)
