@@ -1790,6 +1790,7 @@ def proper_words(messages: Any) -> set[str]:
 
     capitalised: set[str] = set()
     lower: set[str] = set()
+    pasted: set[str] = set()
     for m in messages:
         readable = readable_text(m.text)
         for t in tokens(readable):
@@ -1802,9 +1803,15 @@ def proper_words(messages: Any) -> set[str]:
                     capitalised.add(t.low)
             else:
                 lower.add(t.low)
+        # a name inside what the person pasted or quoted ('Mum wrote: "Tyler says …"')
+        # and written small in their own words ("report for tyler")
+        for t in tokens(m.text):
+            if t.text[:1].isupper() and not _camel(t.text) and not _acronym(t.text):
+                pasted.add(t.low)
     # a word also written in lower case is a name only when English has no such word:
     # "rose" may be a flower, "tyler" written small is still Tyler
-    return capitalised - {w for w in lower if language.is_english_word(w)}
+    unknown = {w for w in lower if w not in STOP_WORDS and not language.is_english_word(w)}
+    return (capitalised | pasted) & unknown | capitalised - lower
 
 
 _SENTENCE_END = re.compile(r"[.!?\n]")

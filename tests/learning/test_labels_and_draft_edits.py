@@ -112,5 +112,7 @@ def test_an_instruction_pointing_at_what_was_said_is_no_rule(bag_of_words):
 def test_a_name_written_small_once_is_still_a_name():
     from learning.proposers.local import proper_words
 
-    corpus = corpus_of([(1, 'Mum wrote: "Tyler says hi"', False), (1, "report for tyler", False)])
+    corpus = corpus_of(
+        [(1, 'Mum wrote: "Tyler says he is ill", reply pls', False), (1, "report for tyler", False)]
+    )
     assert "tyler" in proper_words(corpus.messages)
