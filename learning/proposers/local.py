@@ -1806,7 +1806,12 @@ def proper_words(messages: Any) -> set[str]:
         # a name inside what the person pasted or quoted ('Mum wrote: "Tyler says …"')
         # and written small in their own words ("report for tyler")
         for t in tokens(m.text):
-            if t.text[:1].isupper() and not _camel(t.text) and not _acronym(t.text):
+            if (
+                t.text[:1].isupper()
+                and not _camel(t.text)
+                and not _acronym(t.text)
+                and not _opens_sentence(m.text, t)  # "Rota for next week": no name
+            ):
                 pasted.add(t.low)
     # a word also written in lower case is a name only when English has no such word:
     # "rose" may be a flower, "tyler" written small is still Tyler

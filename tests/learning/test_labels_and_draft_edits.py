@@ -116,3 +116,5 @@ def test_a_name_written_small_once_is_still_a_name():
         [(1, 'Mum wrote: "Tyler says he is ill", reply pls', False), (1, "report for tyler", False)]
     )
     assert "tyler" in proper_words(corpus.messages)
+    rows = [(1, "Rota for next week please.", False), (1, "rota for the bank holiday", False)]
+    assert "rota" not in proper_words(corpus_of(rows).messages)
