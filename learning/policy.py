@@ -273,10 +273,11 @@ _STREET_TYPES = (
     r"|Park|Parade|Walk|Rise|Wharf|Quay|Estate)"
 )
 # "12 Harbour Road", "4b Mill Lane", "221 baker street": a number, up to three words,
-# a street word (capitalised names, or one of the unmistakable street words in lower case)
+# a street word (capitalised names, or one of the unmistakable street words in lower
+# case, "rd" and "ave" included: "14 chandos rd")
 _STREET = re.compile(
     r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][\w'’-]*\s+){1,3}" + _STREET_TYPES + r"\b"
-    r"|\b\d{1,5}[a-z]?\s+(?:[a-z'’-]+\s+){1,3}(?:street|road|avenue|lane|boulevard|drive)\b"
+    r"|\b\d{1,5}[a-z]?\s+(?:[a-z'’-]+\s+){1,3}(?:street|road|avenue|lane|boulevard|drive|rd|ave)\b"
 )
 # a street without its number: one to three capitalised words and a capitalised street
 # word ("on Linden Avenue", "Station Road", "the Elm Rd job"); "I" is no name

@@ -215,7 +215,9 @@ def stem(word: str) -> str:
         for suffix in _SUFFIXES:
             if word.endswith(suffix) and len(word) - len(suffix) >= 3:
                 word = word[: -len(suffix)]
-                if suffix in ("ing", "ings", "ed", "er", "ers") and _DOUBLE.search(word):
+                if suffix == "ies":
+                    word += "y"  # replies -> reply, stemmed on as "reply" is
+                if suffix in ("ing", "ings", "ed", "er", "ers", "es") and _DOUBLE.search(word):
                     word = word[:-1]  # planning -> plann -> plan
                 break
         else:

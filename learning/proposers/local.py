@@ -731,6 +731,10 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
     words: list[Tok] = []
     while i < len(toks) and len(words) < 4:
         tok = toks[i]
+        if _code_label(tok) and i + 1 < len(toks) and _is_noun_word(toks[i + 1]):
+            # a label with digits says which one, not what: "a Y9 lesson"
+            i += 1
+            continue
         if not _is_noun_word(tok):
             # a verb used as a modifier: "a commit message", "a login help reply"
             if not (
@@ -756,6 +760,15 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
         words.pop()
         i -= 1
     return words, i
+
+
+def _code_label(tok: Tok) -> bool:
+    """A short label of letters and digits: "Y9", "y10", "2nd", "A4" (a bare number is
+    no label: "1-star review", "3 bed flat" stay as they were read)."""
+    w = tok.low
+    return (
+        any(c.isdigit() for c in w) and any(c.isalpha() for c in w) and w.isalnum() and len(w) <= 6
+    )
 
 
 def _lemma(tok: Tok) -> str:
@@ -799,8 +812,11 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         i += 1
     if i >= len(toks):
         return None
-    if toks[i].low in QUESTION_STARTS and not any(
-        tuple(t.low for t in toks[i : i + len(c)]) == c for c in CUES
+    if (
+        toks[i].low in QUESTION_STARTS
+        and not any(tuple(t.low for t in toks[i : i + len(c)]) == c for c in CUES)
+        # "do me a quiz", "do us a rota": an imperative with its beneficiary
+        and not (toks[i].low == "do" and i + 1 < len(toks) and toks[i + 1].low in ("me", "us"))
     ):
         return None  # "Why does this blow up?", "How do I …": a question, not a request
     opened_new = i > 0 and toks[i - 1].low in NEW_REQUEST_OPENERS or toks[i].low in ("another",)
@@ -1766,13 +1782,15 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
 
 def proper_words(messages: Any) -> set[str]:
     """Words the messages write as names: capitalised where no sentence opens and never
-    in lower case ("Linden", "Hollybank", "Hugo"), camel case ("TripAdvisor"); acronyms
+    in lower case, or in lower case too when English has no such word ("Linden",
+    "Hollybank", "Hugo", "tyler" of "Tyler"), camel case ("TripAdvisor"); acronyms
     and ``CAPITALISED_OK`` words left out. A quote holds none of them, wherever it
     stands in its sentence ("Hugo wants …"), and no theme is named after one."""
     from learning.policy import CAPITALISED_OK
 
     capitalised: set[str] = set()
     lower: set[str] = set()
+    pasted: set[str] = set()
     for m in messages:
         readable = readable_text(m.text)
         for t in tokens(readable):
@@ -1785,7 +1803,20 @@ def proper_words(messages: Any) -> set[str]:
                     capitalised.add(t.low)
             else:
                 lower.add(t.low)
-    return capitalised - lower
+        # a name inside what the person pasted or quoted ('Mum wrote: "Tyler says …"')
+        # and written small in their own words ("report for tyler")
+        for t in tokens(m.text):
+            if (
+                t.text[:1].isupper()
+                and not _camel(t.text)
+                and not _acronym(t.text)
+                and not _opens_sentence(m.text, t)  # "Rota for next week": no name
+            ):
+                pasted.add(t.low)
+    # a word also written in lower case is a name only when English has no such word:
+    # "rose" may be a flower, "tyler" written small is still Tyler
+    unknown = {w for w in lower if w not in STOP_WORDS and not language.is_english_word(w)}
+    return (capitalised | pasted) & unknown | capitalised - lower
 
 
 _SENTENCE_END = re.compile(r"[.!?\n]")
@@ -1931,6 +1962,17 @@ def _content(word: str) -> bool:
     return word not in STOP_WORDS and word not in RULE_FILLER and len(word) > 1 and word.isalpha()
 
 
+def _said_content(phrase: tuple[str, ...]) -> int:
+    """Content words of an instruction; a time reference ("last lesson", "next week")
+    says when, not what to do, and counts for nothing."""
+    n = 0
+    for k, w in enumerate(phrase):
+        if w in ("last", "next", "previous") or (k and phrase[k - 1] in ("last", "next")):
+            continue
+        n += _content(w)
+    return n
+
+
 def recurring_instructions(
     corrections: list[Correction], *, min_conversations: int, min_users: int | None
 ) -> list[tuple[tuple[str, ...], dict[int, tuple[Correction, int]]]]:
@@ -1946,7 +1988,7 @@ def recurring_instructions(
                 if i + n > len(ws):
                     break
                 phrase = tuple(ws[i : i + n])
-                if not _content(phrase[-1]) or sum(_content(w) for w in phrase) < 2:
+                if not _content(phrase[-1]) or _said_content(phrase) < 2:
                     continue
                 found[phrase].setdefault(c.message.conversation_id, (c, i))
     out = []
@@ -2106,6 +2148,30 @@ def _verbless_rule(toks: list[Tok], words: list[str]) -> str:
     return f"{verb} {article}{' '.join(words)}"
 
 
+# verbs that take a part out of a text: with "the", "this" or a possessive after them
+# they point at a part of the draft at hand ("drop the weekly figure", "cut the intro")
+REMOVING_VERBS = frozenset(["drop", "cut", "lose", "remove", "delete", "strip", "omit", "take"])
+NEGATIONS = frozenset(["no", "not", "never", "don't", "dont", "without"])
+
+
+def _removes_from_draft(toks: list[Tok]) -> bool:
+    if language.lemma(toks[0].low, "VERB") not in REMOVING_VERBS:
+        return False
+    k = 1
+    if k < len(toks) and toks[k].low in PARTICLES | {"off", "away"}:
+        k += 1  # "take out the …"
+    return k < len(toks) and (
+        toks[k].low in ("the", "this", "that", "these", "those") or toks[k].low.endswith("'s")
+    )
+
+
+def _negated(c: Correction, toks: list[Tok]) -> bool:
+    """Whether a negation stands right before the instruction ("no weekly figure"):
+    a verbless one said as "Use …" would ask for the very thing refused."""
+    before = [t.low for t in c.toks if t.end <= toks[0].start]
+    return any(w in NEGATIONS for w in before[-2:])
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -2125,6 +2191,17 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue  # no instruction: "same as last week but …"
         if verb_first and len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS:
             continue  # "Write it in German", "Make it shorter": an edit of the draft at hand
+        if verb_first and _removes_from_draft(toks):
+            continue  # "Drop the weekly figure", "Lose the X": takes a part out of this draft
+        if toks[-1].low in DRAFT_PRONOUNS or any(
+            a.low in ("like", "as") and b.low in DRAFT_PRONOUNS
+            for a, b in zip(toks, toks[1:], strict=False)
+        ):
+            continue  # "every lesson starts like that": points at what was said, says nothing
+        if not verb_first and toks[0].low in QUESTION_STARTS:
+            continue  # "how every lesson starts at our school": a statement, no instruction
+        if not verb_first and _negated(c, toks):
+            continue  # "no weekly figure": never "Use the weekly figure"
         pointing = sum(1 for t in toks if t.low in POINTING_PRONOUNS)
         text = " ".join(words) if verb_first else _verbless_rule(toks, words)
         variants.append((pointing, _bare_singular(toks), not verb_first, len(toks), text))
