@@ -62,6 +62,10 @@ class _Piece:
     section: str
     label: str
     text: str
+    #: Words personaweb writes around the text (a learned sentence's provenance); they are
+    #: not persona text, so they are not scanned, and they stay around a placeholder.
+    before: str = ""
+    after: str = ""
 
 
 @dataclass
@@ -118,7 +122,9 @@ def _learned_pieces(version: AgentPersonaVersion, section: str) -> list[_Piece]:
         _Piece(
             section,
             f"learned note {i}",
-            _one_line(f'(Learned: "{entry["sentence"]}" ({entry["note"]}).)'),
+            _one_line(entry["sentence"]),
+            before='(Learned: "',
+            after=_one_line(f'" ({entry["note"]}).)'),
         )
         for i, entry in enumerate(
             (e for e in (version.learned or []) if e.get("field") == section), start=1
@@ -132,7 +138,7 @@ def _sections(version: AgentPersonaVersion, *, wait: bool = True) -> list[tuple[
     safe: dict[str, list[tuple[str, str]]] = {}
     rendered = _render_safe_all([p.text for p in pieces], wait=wait)
     for piece, text in zip(pieces, rendered, strict=True):
-        safe.setdefault(piece.section, []).append((piece.label, text))
+        safe.setdefault(piece.section, []).append((piece.label, piece.before + text + piece.after))
     out: list[tuple[str, str, str]] = []
     if safe.get("guardrails"):
         body = "\n".join(f"{i}. {text}" for i, (_, text) in enumerate(safe["guardrails"], start=1))
