@@ -52,7 +52,9 @@ ev = _load_harness()
 KEY = ev.load_key()
 NAMES = list(KEY["assistants"])
 # the parts written complete per assistant (every trap that applies to each assistant)
-COMPLETE = [n for n in NAMES if KEY["assistants"][n]["part"] in ("fresh", "fresh2", "fresh3")]
+COMPLETE = [
+    n for n in NAMES if KEY["assistants"][n]["part"] in ("fresh", "fresh2", "fresh3", "fresh4")
+]
 
 
 @dataclass
@@ -106,7 +108,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
     parts = defaultdict(list)
     for name, spec in KEY["assistants"].items():
         parts[spec["part"]].append(name)
-    assert set(parts) == set(ev.PARTS) == {"tune", "heldout", "fresh", "fresh2", "fresh3"}
+    assert set(parts) == set(ev.PARTS) == {"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4"}
     assert all(len(names) >= 3 for names in parts.values())
     conversations = {p: sum(len(DATA[n][1]) for n in names) for p, names in parts.items()}
     assert all(count >= 60 for count in conversations.values()), conversations
@@ -117,16 +119,22 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
 
 
 def test_the_never_tuned_part_runs_only_when_asked_for():
-    """fresh3 is never in the default (seen) selection; fresh and fresh2, looked at, now are."""
+    """fresh4 is never in the default (seen) selection; fresh, fresh2 and fresh3, looked at, now are."""
     seen = ev.select(KEY, "seen")
-    assert {KEY["assistants"][n]["part"] for n in seen} == {"tune", "heldout", "fresh", "fresh2"}
+    assert {KEY["assistants"][n]["part"] for n in seen} == {
+        "tune",
+        "heldout",
+        "fresh",
+        "fresh2",
+        "fresh3",
+    }
+    assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh4")} == {"fresh4"}
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh3")} == {"fresh3"}
-    assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh2")} == {"fresh2"}
     assert set(ev.select(KEY, "all")) == set(NAMES)
-    assert ev.select(KEY, "fresh3", ["loaf-desk"]) == []
+    assert ev.select(KEY, "fresh4", ["loaf-desk"]) == []
     parser = ev.make_parser()
     assert parser.parse_args([]).part == "seen"
-    assert parser.parse_args(["--part", "fresh3"]).part == "fresh3"
+    assert parser.parse_args(["--part", "fresh4"]).part == "fresh4"
 
 
 def test_every_kind_of_trap_the_issue_names_is_in_each_part_of_the_key():
@@ -190,7 +198,7 @@ def test_the_descriptions_of_themes_and_rules_are_true_proposals(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
-    """fresh, fresh2 and fresh3 are complete per assistant, not only per part: one person's
+    """fresh, fresh2, fresh3 and fresh4 are complete per assistant, not only per part: one person's
     taste wherever a team shares the assistant, code wherever a developer pastes it."""
     config, convs = DATA[name]
     need = ISSUE_TRAP_KINDS - {"one_person_taste", "code"}
@@ -207,7 +215,7 @@ def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_fresh_contacts_include_a_street_address_a_phone_number_and_an_email(name):
-    """Each fresh, fresh2 and fresh3 assistant's data holds a street address (a house number and a road), a
+    """Each fresh, fresh2, fresh3 and fresh4 assistant's data holds a street address (a house number and a road), a
     phone number and an e-mail address, and its contacts trap catches every one of them."""
     _, convs = DATA[name]
     trap = next(t for t in KEY["assistants"][name]["traps"] if t["kind"] == "contact")
