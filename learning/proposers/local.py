@@ -2172,6 +2172,46 @@ def _negated(c: Correction, toks: list[Tok]) -> bool:
     return any(w in NEGATIONS for w in before[-2:])
 
 
+# how a prohibition opens: "never deploy floating tags", "don't use latest", "do not …"
+PROHIBITIONS = {"never": "never", "don't": "do not", "dont": "do not", "do": "do not"}
+# verbs whose object is a wording: "say put to sleep" -> 'Say "put to sleep".'
+SAYING_VERBS = frozenset(["say"])
+_QUOTED = re.compile(r"['\"\u2018\u201c]([^'\"\u2018\u2019\u201c\u201d]+)['\"\u2019\u201d]")
+
+
+def _prohibition(c: Correction, toks: list[Tok]) -> tuple[str | None, list[Tok]]:
+    """The negation that opens an instruction, as a rule writes it ("never", "do not"),
+    and the instruction after it; a "not" or "no" right before the clause kept as
+    ``_variant`` left it (``_negated``) is a "do not" too. (None, toks) when the
+    instruction is no prohibition."""
+    if len(toks) > 1 and toks[0].low in PROHIBITIONS:
+        if toks[0].low != "do":
+            return PROHIBITIONS[toks[0].low], toks[1:]
+        if toks[1].low == "not":
+            return "do not", toks[2:]
+    if _negated(c, toks):
+        return "do not", toks
+    return None, toks
+
+
+def _wording(c: Correction, toks: list[Tok], words: list[str], negative: bool) -> list[str]:
+    """A rule about wording quotes the wording: 'say "put to sleep"'. The phrase is what
+    the person put in quotes after the verb, else (a positive rule only: "never say
+    euthanasia to owners" may go on past the phrase) all that follows the verb."""
+    if language.lemma(toks[0].low, "VERB") not in SAYING_VERBS or len(toks) < 2:
+        return words
+    text = c.message.text
+    quoted = _QUOTED.match(text, toks[1].start - 1) if toks[1].start else None
+    if quoted and quoted.start(1) == toks[1].start:
+        inside = [k for k, t in enumerate(toks) if t.end <= quoted.end(1)]
+        rest = toks[inside[-1] + 1 :]
+        tail = _words_as_written(c, rest) if rest else []
+        return [words[0], f'"{quoted.group(1).strip()}"', *tail]
+    if negative:
+        return words
+    return [words[0], '"' + " ".join(words[1:]) + '"']
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -2181,10 +2221,13 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     variants = []
     for c, _ in hits.values():
         toks = _variant(c)
+        negation, toks = _prohibition(c, toks)
         if len(toks) < 2:
             continue
         words = _words_as_written(c, toks)
         verb_first = _is_verb_here(toks, 0)
+        if negation and not verb_first:
+            continue  # "no weekly figure", "never floating tags": never "Use the weekly figure"
         if not verb_first and (
             len(toks) > 7 or any(t.low in ("but", "and", "if", "because", "so") for t in toks)
         ):
@@ -2200,10 +2243,12 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue  # "every lesson starts like that": points at what was said, says nothing
         if not verb_first and toks[0].low in QUESTION_STARTS:
             continue  # "how every lesson starts at our school": a statement, no instruction
-        if not verb_first and _negated(c, toks):
-            continue  # "no weekly figure": never "Use the weekly figure"
         pointing = sum(1 for t in toks if t.low in POINTING_PRONOUNS)
+        if verb_first:
+            words = _wording(c, toks, words, negative=bool(negation))
         text = " ".join(words) if verb_first else _verbless_rule(toks, words)
+        if negation:
+            text = f"{negation} {text}"  # "Never deploy floating tags.", "Do not use …"
         variants.append((pointing, _bare_singular(toks), not verb_first, len(toks), text))
     if not variants:
         return None
