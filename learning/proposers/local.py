@@ -90,7 +90,8 @@ MAX_CANDIDATES = 40
 
 # --- word lists (small and deliberate) ---------------------------------------------------
 
-_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+# a word: letters, with an apostrophe ("don't") or a hyphen ("pre-op", "24-hour") inside
+_WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
 # a clause ends at sentence punctuation, a colon, a semicolon, a comma, a dash, a
 # bracket or an emoji ("Worth a try 😅 Then draft a quote"); a full stop or comma
 # between digits is part of a number ("0.9.3", "£73.50", "1,500")
@@ -676,11 +677,17 @@ NOUN_STOP_WORDS = frozenset(
 REQUEST_TAILS = frozenset(["time", "please", "pls", "needed", "again", "asap"])
 
 
+def _wordlike(word: str) -> bool:
+    """Letters only, or words of letters joined by hyphens ("pre-op", "follow-up"): a
+    hyphenated word is one word, and its prefix ("pre", "non", "co") never one alone."""
+    return word.replace("-", "").isalpha()
+
+
 def _is_noun_word(tok: Tok) -> bool:
     w = tok.low
     if (w in STOP_WORDS and w not in NOUN_STOP_WORDS) or w in DETERMINERS or w in PREPOSITIONS:
         return False
-    if not w.isalpha() or w in REQUEST_TAILS:
+    if not _wordlike(w) or w in REQUEST_TAILS:
         return False
     if language.can_be(w, "NOUN") or language.can_be(w, "ADJ"):
         return True
@@ -738,7 +745,7 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
         if not _is_noun_word(tok):
             # a verb used as a modifier: "a commit message", "a login help reply"
             if not (
-                tok.low.isalpha()
+                _wordlike(tok.low)
                 and tok.low not in STOP_WORDS
                 and language.can_be(tok.low, "VERB")
                 and i + 1 < len(toks)
@@ -974,7 +981,7 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         j = j2
     if head in META_HEADS or (len(head) < 3 and not (head_tok and _acronym(head_tok.text))):
         return None
-    if not head.isalpha():
+    if not _wordlike(head):
         return None
     return Request(
         message=message,
@@ -1176,7 +1183,7 @@ def _theme_requests(
 def _qualifier_ok(word: str) -> bool:
     """A noun a theme may be about: a word, not a pronoun, not an adjective ("in full")."""
     return (
-        word.isalpha()
+        _wordlike(word)
         and len(word) >= 3
         and word not in PRONOUN_WORDS
         and word not in DETERMINERS
@@ -1959,7 +1966,7 @@ def corrections_of(message: Any, asked: frozenset[str] = frozenset()) -> list[Co
 
 
 def _content(word: str) -> bool:
-    return word not in STOP_WORDS and word not in RULE_FILLER and len(word) > 1 and word.isalpha()
+    return word not in STOP_WORDS and word not in RULE_FILLER and len(word) > 1 and _wordlike(word)
 
 
 def _said_content(phrase: tuple[str, ...]) -> int:

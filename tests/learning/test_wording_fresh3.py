@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from learning.policy import rule_refusal
-from learning.proposers.local import rule_for
+from learning.proposers.local import find_themes, requests_of, rule_for, sentence_for, tokens
+from tests.learning.test_local_proposer import corpus_of, same_vectors
 from tests.learning.test_wording import correction_hits
 
 # --- a negative correction is a prohibition, never "Use never …" ------------------------------
@@ -65,3 +66,37 @@ def test_a_rule_about_wording_quotes_the_phrase(texts, rule):
     got = rule_for(correction_hits(*texts))
     assert got == rule
     assert rule_refusal(rule=got, persona={}, known_names=set()) is None
+
+
+# --- a hyphenated word stays whole ----------------------------------------------------------
+
+PRE_OP = [
+    (1, "Write the pre-op note for the spay tomorrow", False),
+    (2, "can you write the pre-op text for cat neuters", False),
+    (1, "Can you write her a pre-op note, she's in on friday", False),
+    (2, "Can you do the standard pre-op sheet for dog spays", False),
+]
+
+
+def test_a_hyphenated_word_stays_whole_in_a_sentence():
+    corpus = corpus_of(PRE_OP)
+    requests = [r for m in corpus.messages for r in requests_of(m)]
+    themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
+    sentences = [sentence_for(t) for t in themes]
+    assert sentences and "Writes pre-op notes." in sentences, sentences
+    for sentence in sentences:
+        assert not {"pre", "post", "op"} & {w.strip(".").lower() for w in sentence.split()}
+
+
+@pytest.mark.parametrize("prefix", ["pre", "post", "non", "re", "co", "self", "anti"])
+def test_a_prefix_is_never_a_word_of_its_own(prefix):
+    toks = tokens(f"the {prefix}-op note and a {prefix}-booked slot")
+    assert [t.low for t in toks] == [
+        "the",
+        f"{prefix}-op",
+        "note",
+        "and",
+        "a",
+        f"{prefix}-booked",
+        "slot",
+    ]
