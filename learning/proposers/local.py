@@ -1827,15 +1827,24 @@ def proper_words(messages: Any) -> set[str]:
 
 
 _SENTENCE_END = re.compile(r"[.!?\n]")
+# where a sentence ends: a full stop that is no decimal point ("grafana 11.3.1"), ! ? or a line break
+_FULL_STOP = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?\n]")
 
 
 def quote_for(
-    message: Any, start: int, end: int, banned: set[str], *, keep: frozenset[str] = frozenset()
+    message: Any,
+    start: int,
+    end: int,
+    banned: set[str],
+    *,
+    keep: frozenset[str] = frozenset(),
+    own_sentence: bool = False,
 ) -> str | None:
     """A verbatim quote from the clause ``[start:end]`` of the message: the clause as
     written (fillers off its start), widened past its end when shorter than four words,
     and cut around any word a quote must not hold (``_unclean``), keeping the longest
-    clean part that holds a word of ``keep`` (lemmas of the theme). When the cuts leave
+    clean part that holds a word of ``keep`` (lemmas of the theme); with ``own_sentence``
+    (a correction) it widens within the clause's sentence only. When the cuts leave
     no such part, the rest of the sentence may give one ("Reply to a Google review
     please: 5 stars" -> "review please: 5 stars"). None when no clean part of four words
     or more is there."""
@@ -1846,13 +1855,20 @@ def quote_for(
     spans = contact_spans(text)
     toks = tokens(text, start, end)
     if len(toks) < QUOTE_MIN_WORDS:
-        # too short to judge ("Weekend post!"): on into what follows, to that clause's end
-        more = tokens(text, start)[:12]
-        toks = more[:QUOTE_MIN_WORDS]
-        if len(toks) == QUOTE_MIN_WORDS:
+        # too short to judge ("Weekend post!"): on into what follows, to that clause's
+        # end; a correction's quote never past the end of its sentence ("use the name. And
+        # make it shorter" would quote another edit), but back to where the sentence starts
+        stop = _FULL_STOP.search(readable, end) if own_sentence else None
+        sentence_end = stop.start() if stop else len(text)
+        more = tokens(text, start, sentence_end)[:12]
+        if len(more) >= QUOTE_MIN_WORDS or not own_sentence:
+            toks = more[:QUOTE_MIN_WORDS]
             edge = _CLAUSE_EDGE.search(readable, toks[-1].end)
             limit = edge.start() if edge else len(text)
             toks = [t for t in more if t.end <= limit] or toks
+        else:
+            back = [m.end() for m in _FULL_STOP.finditer(readable, 0, start)]
+            toks = tokens(text, back[-1] if back else 0, sentence_end)[-QUOTE_MAX_WORDS:]
     best = _clean_part(text, readable, toks, banned, spans, keep)
     if len(best) < QUOTE_MIN_WORDS or not _holds(best, keep):
         stop = _SENTENCE_END.search(readable, end)
@@ -2417,7 +2433,12 @@ class LocalProposer:
                 if not toks:
                     continue
                 quote = quote_for(
-                    c.message, toks[0].start, toks[-1].end, banned, keep=frozenset(_phrase)
+                    c.message,
+                    toks[0].start,
+                    toks[-1].end,
+                    banned,
+                    keep=frozenset(_phrase),
+                    own_sentence=True,
                 )
                 if quote and content_words(quote) & content_words(text):
                     evidence.append({"quote": quote, "conversation": c.message.conversation_label})

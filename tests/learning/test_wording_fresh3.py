@@ -8,9 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from learning.policy import rule_refusal
-from learning.proposers.local import find_themes, requests_of, rule_for, sentence_for, tokens
-from tests.learning.test_local_proposer import corpus_of, same_vectors
+from learning.policy import one_off_edit, rule_refusal
+from learning.proposers.local import (
+    LocalProposer,
+    find_themes,
+    quote_for,
+    requests_of,
+    rule_for,
+    sentence_for,
+    tokens,
+)
+from tests.learning.test_local_proposer import corpus_of, same_vectors, settings
 from tests.learning.test_wording import correction_hits
 
 # --- a negative correction is a prohibition, never "Use never …" ------------------------------
@@ -100,3 +108,29 @@ def test_a_prefix_is_never_a_word_of_its_own(prefix):
         f"{prefix}-booked",
         "slot",
     ]
+
+
+# --- a rule's quote stays in its own sentence ------------------------------------------------
+
+
+def test_a_correction_quote_never_runs_on_into_the_next_sentence():
+    text = "It's Pepper, not 'your dog', same as always, use the name. And can you make it shorter."
+    m = corpus_of([(1, text, True)]).messages[0]
+    a = text.index("use the name")
+    quote = quote_for(m, a, a + len("use the name"), {"pepper"}, own_sentence=True)
+    assert quote == "not 'your dog', same as always, use the name"
+
+
+def test_a_rule_whose_quotes_carry_a_one_off_edit_is_not_proposed_with_them():
+    rows = [
+        (1, "It's Pepper, not 'your dog', use the name. And can you make it shorter.", True),
+        (
+            2,
+            "Say Dash, not 'your dog', please, we always use the name. And add the estimate.",
+            True,
+        ),
+    ]
+    corpus = corpus_of(rows, names=("Pepper", "Dash"))
+    result = LocalProposer().propose_rule(corpus, {}, settings(min_users=None))
+    quotes = [e["quote"] for e in result.data["evidence"]]
+    assert quotes and not any(one_off_edit(q) or "shorter" in q or "estimate" in q for q in quotes)
