@@ -2235,6 +2235,25 @@ def _wording(c: Correction, toks: list[Tok], words: list[str], negative: bool) -
     return [words[0], '"' + " ".join(words[1:]) + '"']
 
 
+# what a correction refuses in quotes: "not 'your dog'", "Not 'euthanasia' please"
+_NOT_QUOTED = re.compile(
+    r"\bnot\s+['\"\u2018\u201c]([^'\"\u2018\u2019\u201c\u201d.!?\n]{1,40})['\"\u2019\u201d]",
+    re.IGNORECASE,
+)
+
+
+def _contrast(message_text: str, rule: str) -> str | None:
+    """The one wording the correction's message refuses in quotes ("not 'your dog'"),
+    when the rule does not say it already: a positive rule names what it replaces."""
+    found = {" ".join(m.group(1).split()) for m in _NOT_QUOTED.finditer(message_text)}
+    found = {f for f in found if f and len(f.split()) <= 4}
+    if len(found) != 1:
+        return None
+    phrase = found.pop()
+    said = {t.low for t in tokens(rule)}
+    return None if {t.low for t in tokens(phrase)} <= said else phrase
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -2272,7 +2291,12 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         text = " ".join(words) if verb_first else _verbless_rule(toks, words)
         if negation:
             text = f"{negation} {text}"  # "Never deploy floating tags.", "Do not use …"
-        variants.append((pointing, _bare_singular(toks), not verb_first, len(toks), text))
+        contrast = None if negation else _contrast(c.message.text, text)
+        if contrast:
+            text = f'{text}, not "{contrast}"'  # 'Use the name, not "your dog".'
+        variants.append(
+            (pointing, _bare_singular(toks), not verb_first, not contrast, len(toks), text)
+        )
     if not variants:
         return None
     variants.sort()

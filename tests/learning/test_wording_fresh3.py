@@ -134,3 +134,37 @@ def test_a_rule_whose_quotes_carry_a_one_off_edit_is_not_proposed_with_them():
     result = LocalProposer().propose_rule(corpus, {}, settings(min_users=None))
     quotes = [e["quote"] for e in result.data["evidence"]]
     assert quotes and not any(one_off_edit(q) or "shorter" in q or "estimate" in q for q in quotes)
+
+
+# --- a positive rule names the wording it replaces ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rows", "names", "rule"),
+    [
+        (
+            [
+                (1, "It's Pepper, not 'your dog', same as always, use the name.", True),
+                (2, "Say Dash, not 'your dog', please, we always use the name.", True),
+            ],
+            ("Pepper", "Dash"),
+            'Use the name, not "your dog".',
+        ),
+        (
+            [
+                (1, "Not 'euthanasia' please, even on Facebook. We always say put to sleep.", True),
+                (
+                    2,
+                    "please don't write euthanasia to owners, we say put to sleep. so clinical",
+                    True,
+                ),
+            ],
+            (),
+            'Say "put to sleep", not "euthanasia".',
+        ),
+    ],
+)
+def test_a_rule_names_the_quoted_wording_it_replaces(rows, names, rule):
+    corpus = corpus_of(rows, names=names)
+    result = LocalProposer().propose_rule(corpus, {}, settings(min_users=None))
+    assert result.data["rule"] == rule
