@@ -2242,6 +2242,9 @@ _NOT_QUOTED = re.compile(
 )
 
 
+_CONTRAST_TAIL = re.compile(r', not "[^"]*"\.$')
+
+
 def _contrast(message_text: str, rule: str) -> str | None:
     """The one wording the correction's message refuses in quotes ("not 'your dog'"),
     when the rule does not say it already: a positive rule names what it replaces."""
@@ -2437,6 +2440,9 @@ class LocalProposer:
             text = rule_for(hits)
             if not text:
                 continue
+            plain = _CONTRAST_TAIL.sub(".", text)
+            if plain != text and policy.rule_refusal(rule=text, persona=persona, known_names=names):
+                text = plain  # the refused wording may read as a name ("Hi there"): leave it out
             if any(content_words(text) <= have for have in rules_now):
                 left_out.append(f"{text!r}: the persona holds this rule already in other words")
                 continue

@@ -168,3 +168,12 @@ def test_a_rule_names_the_quoted_wording_it_replaces(rows, names, rule):
     corpus = corpus_of(rows, names=names)
     result = LocalProposer().propose_rule(corpus, {}, settings(min_users=None))
     assert result.data["rule"] == rule
+
+
+def test_a_refused_wording_that_reads_as_a_name_is_left_out_of_the_rule():
+    rows = [
+        (1, 'Greet them by their first name, not "Hi there". It\'s Tom.', True),
+        (2, "Greet them by their first name please.", True),
+    ]
+    result = LocalProposer().propose_rule(corpus_of(rows), {}, settings(min_users=None))
+    assert result.data["rule"] == "Greet them by their first name."
