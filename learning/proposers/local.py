@@ -90,7 +90,8 @@ MAX_CANDIDATES = 40
 
 # --- word lists (small and deliberate) ---------------------------------------------------
 
-_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+# a word: letters, with an apostrophe ("don't") or a hyphen ("pre-op", "24-hour") inside
+_WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
 # a clause ends at sentence punctuation, a colon, a semicolon, a comma, a dash, a
 # bracket or an emoji ("Worth a try 😅 Then draft a quote"); a full stop or comma
 # between digits is part of a number ("0.9.3", "£73.50", "1,500")
@@ -676,11 +677,17 @@ NOUN_STOP_WORDS = frozenset(
 REQUEST_TAILS = frozenset(["time", "please", "pls", "needed", "again", "asap"])
 
 
+def _wordlike(word: str) -> bool:
+    """Letters only, or words of letters joined by hyphens ("pre-op", "follow-up"): a
+    hyphenated word is one word, and its prefix ("pre", "non", "co") never one alone."""
+    return word.replace("-", "").isalpha()
+
+
 def _is_noun_word(tok: Tok) -> bool:
     w = tok.low
     if (w in STOP_WORDS and w not in NOUN_STOP_WORDS) or w in DETERMINERS or w in PREPOSITIONS:
         return False
-    if not w.isalpha() or w in REQUEST_TAILS:
+    if not _wordlike(w) or w in REQUEST_TAILS:
         return False
     if language.can_be(w, "NOUN") or language.can_be(w, "ADJ"):
         return True
@@ -738,7 +745,7 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
         if not _is_noun_word(tok):
             # a verb used as a modifier: "a commit message", "a login help reply"
             if not (
-                tok.low.isalpha()
+                _wordlike(tok.low)
                 and tok.low not in STOP_WORDS
                 and language.can_be(tok.low, "VERB")
                 and i + 1 < len(toks)
@@ -974,7 +981,7 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         j = j2
     if head in META_HEADS or (len(head) < 3 and not (head_tok and _acronym(head_tok.text))):
         return None
-    if not head.isalpha():
+    if not _wordlike(head):
         return None
     return Request(
         message=message,
@@ -1176,7 +1183,7 @@ def _theme_requests(
 def _qualifier_ok(word: str) -> bool:
     """A noun a theme may be about: a word, not a pronoun, not an adjective ("in full")."""
     return (
-        word.isalpha()
+        _wordlike(word)
         and len(word) >= 3
         and word not in PRONOUN_WORDS
         and word not in DETERMINERS
@@ -1820,15 +1827,24 @@ def proper_words(messages: Any) -> set[str]:
 
 
 _SENTENCE_END = re.compile(r"[.!?\n]")
+# where a sentence ends: a full stop that is no decimal point ("grafana 11.3.1"), ! ? or a line break
+_FULL_STOP = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?\n]")
 
 
 def quote_for(
-    message: Any, start: int, end: int, banned: set[str], *, keep: frozenset[str] = frozenset()
+    message: Any,
+    start: int,
+    end: int,
+    banned: set[str],
+    *,
+    keep: frozenset[str] = frozenset(),
+    own_sentence: bool = False,
 ) -> str | None:
     """A verbatim quote from the clause ``[start:end]`` of the message: the clause as
     written (fillers off its start), widened past its end when shorter than four words,
     and cut around any word a quote must not hold (``_unclean``), keeping the longest
-    clean part that holds a word of ``keep`` (lemmas of the theme). When the cuts leave
+    clean part that holds a word of ``keep`` (lemmas of the theme); with ``own_sentence``
+    (a correction) it widens within the clause's sentence only. When the cuts leave
     no such part, the rest of the sentence may give one ("Reply to a Google review
     please: 5 stars" -> "review please: 5 stars"). None when no clean part of four words
     or more is there."""
@@ -1839,13 +1855,20 @@ def quote_for(
     spans = contact_spans(text)
     toks = tokens(text, start, end)
     if len(toks) < QUOTE_MIN_WORDS:
-        # too short to judge ("Weekend post!"): on into what follows, to that clause's end
-        more = tokens(text, start)[:12]
-        toks = more[:QUOTE_MIN_WORDS]
-        if len(toks) == QUOTE_MIN_WORDS:
+        # too short to judge ("Weekend post!"): on into what follows, to that clause's
+        # end; a correction's quote never past the end of its sentence ("use the name. And
+        # make it shorter" would quote another edit), but back to where the sentence starts
+        stop = _FULL_STOP.search(readable, end) if own_sentence else None
+        sentence_end = stop.start() if stop else len(text)
+        more = tokens(text, start, sentence_end)[:12]
+        if len(more) >= QUOTE_MIN_WORDS or not own_sentence:
+            toks = more[:QUOTE_MIN_WORDS]
             edge = _CLAUSE_EDGE.search(readable, toks[-1].end)
             limit = edge.start() if edge else len(text)
             toks = [t for t in more if t.end <= limit] or toks
+        else:
+            back = [m.end() for m in _FULL_STOP.finditer(readable, 0, start)]
+            toks = tokens(text, back[-1] if back else 0, sentence_end)[-QUOTE_MAX_WORDS:]
     best = _clean_part(text, readable, toks, banned, spans, keep)
     if len(best) < QUOTE_MIN_WORDS or not _holds(best, keep):
         stop = _SENTENCE_END.search(readable, end)
@@ -1959,7 +1982,7 @@ def corrections_of(message: Any, asked: frozenset[str] = frozenset()) -> list[Co
 
 
 def _content(word: str) -> bool:
-    return word not in STOP_WORDS and word not in RULE_FILLER and len(word) > 1 and word.isalpha()
+    return word not in STOP_WORDS and word not in RULE_FILLER and len(word) > 1 and _wordlike(word)
 
 
 def _said_content(phrase: tuple[str, ...]) -> int:
@@ -2172,6 +2195,68 @@ def _negated(c: Correction, toks: list[Tok]) -> bool:
     return any(w in NEGATIONS for w in before[-2:])
 
 
+# how a prohibition opens: "never deploy floating tags", "don't use latest", "do not …"
+PROHIBITIONS = {"never": "never", "don't": "do not", "dont": "do not", "do": "do not"}
+# verbs whose object is a wording: "say put to sleep" -> 'Say "put to sleep".'
+SAYING_VERBS = frozenset(["say"])
+_QUOTED = re.compile(r"['\"\u2018\u201c]([^'\"\u2018\u2019\u201c\u201d]+)['\"\u2019\u201d]")
+
+
+def _prohibition(c: Correction, toks: list[Tok]) -> tuple[str | None, list[Tok]]:
+    """The negation that opens an instruction, as a rule writes it ("never", "do not"),
+    and the instruction after it; a "not" or "no" right before the clause kept as
+    ``_variant`` left it (``_negated``) is a "do not" too. (None, toks) when the
+    instruction is no prohibition."""
+    if len(toks) > 1 and toks[0].low in PROHIBITIONS:
+        if toks[0].low != "do":
+            return PROHIBITIONS[toks[0].low], toks[1:]
+        if toks[1].low == "not":
+            return "do not", toks[2:]
+    if _negated(c, toks):
+        return "do not", toks
+    return None, toks
+
+
+def _wording(c: Correction, toks: list[Tok], words: list[str], negative: bool) -> list[str]:
+    """A rule about wording quotes the wording: 'say "put to sleep"'. The phrase is what
+    the person put in quotes after the verb, else (a positive rule only: "never say
+    euthanasia to owners" may go on past the phrase) all that follows the verb."""
+    if language.lemma(toks[0].low, "VERB") not in SAYING_VERBS or len(toks) < 2:
+        return words
+    text = c.message.text
+    quoted = _QUOTED.match(text, toks[1].start - 1) if toks[1].start else None
+    if quoted and quoted.start(1) == toks[1].start:
+        inside = [k for k, t in enumerate(toks) if t.end <= quoted.end(1)]
+        rest = toks[inside[-1] + 1 :]
+        tail = _words_as_written(c, rest) if rest else []
+        return [words[0], f'"{quoted.group(1).strip()}"', *tail]
+    if negative:
+        return words
+    return [words[0], '"' + " ".join(words[1:]) + '"']
+
+
+# what a correction refuses in quotes: "not 'your dog'", "Not 'euthanasia' please"
+_NOT_QUOTED = re.compile(
+    r"\bnot\s+['\"\u2018\u201c]([^'\"\u2018\u2019\u201c\u201d.!?\n]{1,40})['\"\u2019\u201d]",
+    re.IGNORECASE,
+)
+
+
+_CONTRAST_TAIL = re.compile(r', not "[^"]*"\.$')
+
+
+def _contrast(message_text: str, rule: str) -> str | None:
+    """The one wording the correction's message refuses in quotes ("not 'your dog'"),
+    when the rule does not say it already: a positive rule names what it replaces."""
+    found = {" ".join(m.group(1).split()) for m in _NOT_QUOTED.finditer(message_text)}
+    found = {f for f in found if f and len(f.split()) <= 4}
+    if len(found) != 1:
+        return None
+    phrase = found.pop()
+    said = {t.low for t in tokens(rule)}
+    return None if {t.low for t in tokens(phrase)} <= said else phrase
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -2181,10 +2266,13 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     variants = []
     for c, _ in hits.values():
         toks = _variant(c)
+        negation, toks = _prohibition(c, toks)
         if len(toks) < 2:
             continue
         words = _words_as_written(c, toks)
         verb_first = _is_verb_here(toks, 0)
+        if negation and not verb_first:
+            continue  # "no weekly figure", "never floating tags": never "Use the weekly figure"
         if not verb_first and (
             len(toks) > 7 or any(t.low in ("but", "and", "if", "because", "so") for t in toks)
         ):
@@ -2200,11 +2288,18 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue  # "every lesson starts like that": points at what was said, says nothing
         if not verb_first and toks[0].low in QUESTION_STARTS:
             continue  # "how every lesson starts at our school": a statement, no instruction
-        if not verb_first and _negated(c, toks):
-            continue  # "no weekly figure": never "Use the weekly figure"
         pointing = sum(1 for t in toks if t.low in POINTING_PRONOUNS)
+        if verb_first:
+            words = _wording(c, toks, words, negative=bool(negation))
         text = " ".join(words) if verb_first else _verbless_rule(toks, words)
-        variants.append((pointing, _bare_singular(toks), not verb_first, len(toks), text))
+        if negation:
+            text = f"{negation} {text}"  # "Never deploy floating tags.", "Do not use …"
+        contrast = None if negation else _contrast(c.message.text, text)
+        if contrast:
+            text = f'{text}, not "{contrast}"'  # 'Use the name, not "your dog".'
+        variants.append(
+            (pointing, _bare_singular(toks), not verb_first, not contrast, len(toks), text)
+        )
     if not variants:
         return None
     variants.sort()
@@ -2345,6 +2440,9 @@ class LocalProposer:
             text = rule_for(hits)
             if not text:
                 continue
+            plain = _CONTRAST_TAIL.sub(".", text)
+            if plain != text and policy.rule_refusal(rule=text, persona=persona, known_names=names):
+                text = plain  # the refused wording may read as a name ("Hi there"): leave it out
             if any(content_words(text) <= have for have in rules_now):
                 left_out.append(f"{text!r}: the persona holds this rule already in other words")
                 continue
@@ -2365,7 +2463,12 @@ class LocalProposer:
                 if not toks:
                     continue
                 quote = quote_for(
-                    c.message, toks[0].start, toks[-1].end, banned, keep=frozenset(_phrase)
+                    c.message,
+                    toks[0].start,
+                    toks[-1].end,
+                    banned,
+                    keep=frozenset(_phrase),
+                    own_sentence=True,
                 )
                 if quote and content_words(quote) & content_words(text):
                     evidence.append({"quote": quote, "conversation": c.message.conversation_label})

@@ -129,7 +129,7 @@ def test_a_short_clause_is_widened_to_the_end_of_the_next_clause():
     corpus = corpus_of([(1, "Kiln schedule please! Two firings next week, thanks.", False)])
     m = corpus.messages[0]
     quote = quote_for(m, 0, len("Kiln schedule please"), set())
-    assert quote == "Kiln schedule please! Two firings next week"
+    assert quote == "Kiln schedule please! Two firings next week"  # a request: on past "!"
 
 
 def test_proposer_end_to_end_notes_messages_without_stored_vectors(bag_of_words):

@@ -1,0 +1,179 @@
+"""What the never-tuned part fresh3 showed (one test per defect): a negative correction
+became 'Use never deploy floating tags.', a hyphenated word was split ('Writes pre
+notes.'), a rule's quote ran on into the next sentence and carried a one-off edit
+('use the name. And can you make it shorter'), and a rule about wording read 'Say put
+to sleep.'. Every test here failed on the code before this round."""
+
+from __future__ import annotations
+
+import pytest
+
+from learning.policy import one_off_edit, rule_refusal
+from learning.proposers.local import (
+    LocalProposer,
+    find_themes,
+    quote_for,
+    requests_of,
+    rule_for,
+    sentence_for,
+    tokens,
+)
+from tests.learning.test_local_proposer import corpus_of, same_vectors, settings
+from tests.learning.test_wording import correction_hits
+
+# --- a negative correction is a prohibition, never "Use never …" ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("texts", "rule"),
+    [
+        (
+            ("we never deploy floating tags, you can't tell", "Never deploy floating tags again."),
+            "Never deploy floating tags.",
+        ),
+        (("don't use the latest tag, pin it", "Don't use the latest tag please."), None),
+        (("do not use the latest tag.", "please do not use the latest tag"), None),
+        (
+            ("please don't write euthanasia to owners", "don't write euthanasia to owners"),
+            "Do not write euthanasia to owners.",
+        ),
+    ],
+)
+def test_a_negative_correction_becomes_a_prohibition(texts, rule):
+    got = rule_for(correction_hits(*texts))
+    assert got == (rule or "Do not use the latest tag.")
+    assert rule_refusal(rule=got, persona={}, known_names=set()) is None
+
+
+def test_a_negated_noun_phrase_gives_no_rule():
+    assert rule_for(correction_hits("no floating tags", "no floating tags please")) is None
+
+
+# --- a rule about wording quotes the wording --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("texts", "rule"),
+    [
+        (
+            ("we say put to sleep. it reads", "We always say put to sleep, it's gentler."),
+            'Say "put to sleep".',
+        ),
+        (
+            ("never say 'euthanasia' to owners", "Never say 'euthanasia' to owners, please."),
+            'Never say "euthanasia" to owners.',
+        ),
+        # unquoted, a prohibition may go on past the phrase: left as written
+        (
+            ("never say euthanasia to owners", "never say euthanasia to owners"),
+            "Never say euthanasia to owners.",
+        ),
+    ],
+)
+def test_a_rule_about_wording_quotes_the_phrase(texts, rule):
+    got = rule_for(correction_hits(*texts))
+    assert got == rule
+    assert rule_refusal(rule=got, persona={}, known_names=set()) is None
+
+
+# --- a hyphenated word stays whole ----------------------------------------------------------
+
+PRE_OP = [
+    (1, "Write the pre-op note for the spay tomorrow", False),
+    (2, "can you write the pre-op text for cat neuters", False),
+    (1, "Can you write her a pre-op note, she's in on friday", False),
+    (2, "Can you do the standard pre-op sheet for dog spays", False),
+]
+
+
+def test_a_hyphenated_word_stays_whole_in_a_sentence():
+    corpus = corpus_of(PRE_OP)
+    requests = [r for m in corpus.messages for r in requests_of(m)]
+    themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
+    sentences = [sentence_for(t) for t in themes]
+    assert sentences and "Writes pre-op notes." in sentences, sentences
+    for sentence in sentences:
+        assert not {"pre", "post", "op"} & {w.strip(".").lower() for w in sentence.split()}
+
+
+@pytest.mark.parametrize("prefix", ["pre", "post", "non", "re", "co", "self", "anti"])
+def test_a_prefix_is_never_a_word_of_its_own(prefix):
+    toks = tokens(f"the {prefix}-op note and a {prefix}-booked slot")
+    assert [t.low for t in toks] == [
+        "the",
+        f"{prefix}-op",
+        "note",
+        "and",
+        "a",
+        f"{prefix}-booked",
+        "slot",
+    ]
+
+
+# --- a rule's quote stays in its own sentence ------------------------------------------------
+
+
+def test_a_correction_quote_never_runs_on_into_the_next_sentence():
+    text = "It's Pepper, not 'your dog', same as always, use the name. And can you make it shorter."
+    m = corpus_of([(1, text, True)]).messages[0]
+    a = text.index("use the name")
+    quote = quote_for(m, a, a + len("use the name"), {"pepper"}, own_sentence=True)
+    assert quote == "not 'your dog', same as always, use the name"
+
+
+def test_a_rule_whose_quotes_carry_a_one_off_edit_is_not_proposed_with_them():
+    rows = [
+        (1, "It's Pepper, not 'your dog', use the name. And can you make it shorter.", True),
+        (
+            2,
+            "Say Dash, not 'your dog', please, we always use the name. And add the estimate.",
+            True,
+        ),
+    ]
+    corpus = corpus_of(rows, names=("Pepper", "Dash"))
+    result = LocalProposer().propose_rule(corpus, {}, settings(min_users=None))
+    quotes = [e["quote"] for e in result.data["evidence"]]
+    assert quotes and not any(one_off_edit(q) or "shorter" in q or "estimate" in q for q in quotes)
+
+
+# --- a positive rule names the wording it replaces ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rows", "names", "rule"),
+    [
+        (
+            [
+                (1, "It's Pepper, not 'your dog', same as always, use the name.", True),
+                (2, "Say Dash, not 'your dog', please, we always use the name.", True),
+            ],
+            ("Pepper", "Dash"),
+            'Use the name, not "your dog".',
+        ),
+        (
+            [
+                (1, "Not 'euthanasia' please, even on Facebook. We always say put to sleep.", True),
+                (
+                    2,
+                    "please don't write euthanasia to owners, we say put to sleep. so clinical",
+                    True,
+                ),
+            ],
+            (),
+            'Say "put to sleep", not "euthanasia".',
+        ),
+    ],
+)
+def test_a_rule_names_the_quoted_wording_it_replaces(rows, names, rule):
+    corpus = corpus_of(rows, names=names)
+    result = LocalProposer().propose_rule(corpus, {}, settings(min_users=None))
+    assert result.data["rule"] == rule
+
+
+def test_a_refused_wording_that_reads_as_a_name_is_left_out_of_the_rule():
+    rows = [
+        (1, 'Greet them by their first name, not "Hi there". It\'s Tom.', True),
+        (2, "Greet them by their first name please.", True),
+    ]
+    result = LocalProposer().propose_rule(corpus_of(rows), {}, settings(min_users=None))
+    assert result.data["rule"] == "Greet them by their first name."
