@@ -2245,6 +2245,23 @@ _NOT_QUOTED = re.compile(
 _CONTRAST_TAIL = re.compile(r', not "[^"]*"\.$')
 
 
+def _sentence_of(c: Correction) -> str:
+    """Where a correction's refused wording may stand: its own sentence ("Please write
+    dates in full, like 12 March.", never the next one, "And say 'closed', not
+    'finalised'."), and a neighbouring sentence that is nothing but a refusal ("Not
+    'euthanasia' please. We always say put to sleep.")."""
+    text = c.message.text
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    start = max((e for e in ends if e <= c.start), default=0)
+    end = min((e for e in ends if e >= c.end), default=len(text))
+    own = text[start:end]
+    prev_start = max((e for e in ends if e < start), default=0)
+    next_end = min((e for e in ends if e > end), default=len(text))
+    around = [text[prev_start:start], text[end:next_end]]
+    refusals = [s for s in around if s.strip().lower().startswith("not ")]
+    return " ".join([own, *refusals])
+
+
 def _contrast(message_text: str, rule: str) -> str | None:
     """The one wording the correction's message refuses in quotes ("not 'your dog'"),
     when the rule does not say it already: a positive rule names what it replaces."""
@@ -2294,7 +2311,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         text = " ".join(words) if verb_first else _verbless_rule(toks, words)
         if negation:
             text = f"{negation} {text}"  # "Never deploy floating tags.", "Do not use …"
-        contrast = None if negation else _contrast(c.message.text, text)
+        contrast = None if negation else _contrast(_sentence_of(c), text)
         if contrast:
             text = f'{text}, not "{contrast}"'  # 'Use the name, not "your dog".'
         variants.append(

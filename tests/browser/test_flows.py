@@ -99,6 +99,7 @@ def wait_for_text(page: Any, selector: str, text: str, timeout: int = 30_000) ->
         "([s, t]) => { const el = document.querySelector(s); return el && el.innerText.includes(t); }",
         arg=[selector, text],
         timeout=timeout,
+        polling=100,
     )
 
 

@@ -187,7 +187,8 @@ def test_correct_retire_and_recall_on_a_persons_memory(
     page.get_by_role("button", name="Ask").click()
     page.wait_for_function(
         "() => (document.querySelector('#recall-result .pack-statement') || {}).textContent"
-        " === 'Prefers white tea in the afternoon'"
+        " === 'Prefers white tea in the afternoon'",
+        polling=100,
     )
     first = page.locator("#recall-result .pack-item").first.inner_text()
     assert "words" in first and "retention" in first and "prefer green tea" in first

@@ -169,7 +169,8 @@ def test_owner_edits_merges_a_stale_tab_and_affirms_into_the_prompt(page, live_s
     page.locator(f"#nomination-{ana['walks'].pk} [data-action=affirm]").click()
     page.wait_for_function(
         "() => Array.from(document.querySelectorAll('#doc-form textarea[name=text]'))"
-        ".some(a => a.value === 'Likes long walks by the canal')"
+        ".some(a => a.value === 'Likes long walks by the canal')",
+        polling=100,
     )
     assert "Affirmed: it is in your document now (version 5)" in page.inner_text("#workspace")
     assert "No suggestion waits for you." in page.inner_text("#nominations")

@@ -72,7 +72,9 @@ def test_approve_then_undo_restores_the_persona(page, live_server, login, desk):
     assert proposal.text in goals(desk)
     page.keyboard.press("u")  # the key undoes the last decision
     page.wait_for_function(
-        "s => document.querySelector(s).innerText.includes('Approval undone')", arg=row
+        "s => document.querySelector(s).innerText.includes('Approval undone')",
+        arg=row,
+        polling=100,  # rAF polling can stall in headless Chromium after a key press
     )
     assert goals(desk) == before
     assert Proposal.objects.get(pk=proposal.pk).status == "undone"

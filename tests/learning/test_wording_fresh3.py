@@ -177,3 +177,17 @@ def test_a_refused_wording_that_reads_as_a_name_is_left_out_of_the_rule():
     ]
     result = LocalProposer().propose_rule(corpus_of(rows), {}, settings(min_users=None))
     assert result.data["rule"] == "Greet them by their first name."
+
+
+def test_the_refused_wording_comes_from_the_correction_s_own_sentence():
+    from types import SimpleNamespace
+
+    from learning.proposers.local import _contrast, _sentence_of, corrections_of
+
+    message = SimpleNamespace(
+        text="Please write dates in full, like 12 March. And say 'closed', not 'finalised'."
+    )
+    dates = next(c for c in corrections_of(message) if "dates" in [t.low for t in c.toks])
+    assert _contrast(_sentence_of(dates), "Write dates in full") is None
+    closed = next(c for c in corrections_of(message) if "closed" in [t.low for t in c.toks])
+    assert _contrast(_sentence_of(closed), 'Say "closed"') == "finalised"
