@@ -180,7 +180,9 @@
     return Array.prototype.slice.call(document.querySelectorAll(".qrow[data-waiting='1']"));
   }
 
-  var lastDecided = null; // the card of the last decision, for "u"
+  // the id of the card of the last decision, for "u" (set once htmx has processed the new
+  // card, so its Undo posts through htmx and the page stays put)
+  var lastDecidedId = null;
 
   function current() {
     return document.querySelector(".qrow.current");
@@ -215,7 +217,7 @@
     else if (key === "k") move(-1);
     else if (key === "u") {
       // undo the last decision made on this page (its card keeps the Undo button)
-      var decided = lastDecided && document.body.contains(lastDecided) ? lastDecided : null;
+      var decided = lastDecidedId ? document.getElementById(lastDecidedId) : null;
       var undo = decided && decided.querySelector("[data-action=undo]");
       if (!undo) return;
       undo.click();
@@ -242,7 +244,8 @@
       return;
     }
     swapped.classList.remove("current");
-    if (swapped.querySelector("[data-action=undo]")) lastDecided = swapped;
+    if (swapped.querySelector("[data-action=undo]") && swapped.id) lastDecidedId = swapped.id;
+    swapped.setAttribute("data-ready", "1"); // its buttons now post through htmx
     var following = queueRows().filter(function (row) {
       return swapped.compareDocumentPosition(row) & Node.DOCUMENT_POSITION_FOLLOWING;
     });

@@ -68,7 +68,8 @@ def test_approve_then_undo_restores_the_persona(page, live_server, login, desk):
     open_queue(page, live_server, login)
     row = f"#proposal-{proposal.pk}"
     page.keyboard.press("a")
-    page.wait_for_selector(f"{row}[data-waiting='0']")
+    # data-ready: htmx has processed the decided card, so "u" undoes through htmx
+    page.wait_for_selector(f"{row}[data-waiting='0'][data-ready='1']")
     assert proposal.text in goals(desk)
     page.keyboard.press("u")  # the key undoes the last decision
     page.wait_for_function(
