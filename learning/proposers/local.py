@@ -1445,8 +1445,8 @@ def find_themes(
                 for r in reqs
             }
             counts = Counter(n for r in reqs for n in objects[id(r)])
-            for noun, n in counts.items():
-                if n < min_conversations or noun in NON_TOPICS or noun in exclude:
+            for noun, times in counts.items():
+                if times < min_conversations or noun in NON_TOPICS or noun in exclude:
                     continue
                 if noun in GENERIC_HEADS or noun == verb or not _qualifier_ok(noun):
                     continue
@@ -1647,8 +1647,8 @@ def sentence_for(theme: Theme) -> str:
     if theme.kind == "key":
         made = [r for r in reqs if r.head == theme.qualifier]
         used = [r for r in reqs if theme.qualifier in (r.head, *r.mods)]
-        verbs_used = Counter(r.verb for r in used if r.verb)
-        mods = Counter(
+        verb_counts = Counter(r.verb for r in used if r.verb)
+        made_mods = Counter(
             m
             for r in made
             for m in sorted(set(r.mods))
@@ -1657,9 +1657,9 @@ def sentence_for(theme: Theme) -> str:
             and m not in TIME_MODIFIERS
             and not language.is_comparative(m)
         )
-        best = [surface.get(m, m) for m, n in mods.most_common(1) if n * 2 > len(made)]
-        if verbs_used:
-            verb = verbs_used.most_common(1)[0][0]
+        best = [surface.get(m, m) for m, n in made_mods.most_common(1) if n * 2 > len(made)]
+        if verb_counts:
+            verb = verb_counts.most_common(1)[0][0]
         else:
             verb = WRITTEN_VERB if theme.qualifier in WRITTEN_HEADS else DEFAULT_VERB
         obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
