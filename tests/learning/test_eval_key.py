@@ -53,7 +53,9 @@ KEY = ev.load_key()
 NAMES = list(KEY["assistants"])
 # the parts written complete per assistant (every trap that applies to each assistant)
 COMPLETE = [
-    n for n in NAMES if KEY["assistants"][n]["part"] in ("fresh", "fresh2", "fresh3", "fresh4")
+    n
+    for n in NAMES
+    if KEY["assistants"][n]["part"] in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5")
 ]
 
 
@@ -108,7 +110,11 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
     parts = defaultdict(list)
     for name, spec in KEY["assistants"].items():
         parts[spec["part"]].append(name)
-    assert set(parts) == set(ev.PARTS) == {"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4"}
+    assert (
+        set(parts)
+        == set(ev.PARTS)
+        == {"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5"}
+    )
     assert all(len(names) >= 3 for names in parts.values())
     conversations = {p: sum(len(DATA[n][1]) for n in names) for p, names in parts.items()}
     assert all(count >= 60 for count in conversations.values()), conversations
@@ -119,7 +125,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
 
 
 def test_the_never_tuned_part_runs_only_when_asked_for():
-    """fresh4 is never in the default (seen) selection; fresh, fresh2 and fresh3, looked at, now are."""
+    """fresh5 is never in the default (seen) selection; fresh to fresh4, looked at, now are."""
     seen = ev.select(KEY, "seen")
     assert {KEY["assistants"][n]["part"] for n in seen} == {
         "tune",
@@ -127,14 +133,15 @@ def test_the_never_tuned_part_runs_only_when_asked_for():
         "fresh",
         "fresh2",
         "fresh3",
+        "fresh4",
     }
-    assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh4")} == {"fresh4"}
+    assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh5")} == {"fresh5"}
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh3")} == {"fresh3"}
     assert set(ev.select(KEY, "all")) == set(NAMES)
-    assert ev.select(KEY, "fresh4", ["loaf-desk"]) == []
+    assert ev.select(KEY, "fresh5", ["loaf-desk"]) == []
     parser = ev.make_parser()
     assert parser.parse_args([]).part == "seen"
-    assert parser.parse_args(["--part", "fresh4"]).part == "fresh4"
+    assert parser.parse_args(["--part", "fresh5"]).part == "fresh5"
 
 
 def test_every_kind_of_trap_the_issue_names_is_in_each_part_of_the_key():
@@ -198,7 +205,7 @@ def test_the_descriptions_of_themes_and_rules_are_true_proposals(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
-    """fresh, fresh2, fresh3 and fresh4 are complete per assistant, not only per part: one person's
+    """fresh to fresh5 are complete per assistant, not only per part: one person's
     taste wherever a team shares the assistant, code wherever a developer pastes it."""
     config, convs = DATA[name]
     need = ISSUE_TRAP_KINDS - {"one_person_taste", "code"}
@@ -215,13 +222,13 @@ def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_fresh_contacts_include_a_street_address_a_phone_number_and_an_email(name):
-    """Each fresh, fresh2, fresh3 and fresh4 assistant's data holds a street address (a house number and a road), a
+    """Each fresh to fresh5 assistant's data holds a street address (a house number and a road), a
     phone number and an e-mail address, and its contacts trap catches every one of them."""
     _, convs = DATA[name]
     trap = next(t for t in KEY["assistants"][name]["traps"] if t["kind"] == "contact")
     texts = [t for c in convs.values() for _, t in c.messages]
     shapes = {
-        "street address": r"\b\d+ [A-Z]\w+ (\w+ )?(Road|Close|Street|Lane|Avenue)\b",
+        "street address": r"\b\d+ [A-Z]\w+ (\w+ )?(Road|Close|Street|Lane|Avenue|Row|Rise|Way|Drive|Crescent|Court|Place)\b",
         "phone number": r"(\+44 ?|\b0)\d{3,4} ?\d{3} ?\d{3,4}\b",
         "e-mail address": r"[\w.+-]+@[\w-]+(\.[\w-]+)+",
     }
