@@ -176,23 +176,27 @@ _STRONG_VALUE = re.compile(r"(?<![\w@/.:+=?&#-])[^\s\"'`,;()<>\[\]，。、：�
 #: a door, an alarm, a safe or a lock near it, so "discount code" and "status code" pass.
 _CODE_VALUE = re.compile(
     r"(?:\b(?:is|was|=|es|est|ist|é|è|lautet|with)\b|[:=：]|は|是|هي|هو|\s)\s*[*#]?"
-    r"(?P<value>\d[\dA-Z]{2,9}|\d{1,3}(?:-\d{1,3}){2,3})#?"
+    r"(?P<value>\d[\dA-ZА-ЯЁ]{2,9}|\d{1,3}(?:-\d{1,3}){2,3})#?"
     r"(?![\w.,/-]\d)",
     re.IGNORECASE,
 )
 _PIN_WORDS = re.compile(
-    r"(?<![A-Za-z])(?:pin|pins|pincode|pin code|passcode|combination|combinaison|combinaci[oó]n|combina[cç][aã]o"
+    r"(?<![A-Za-z])(?:pin|pins|puk|pincode|pin code|passcode|unlock code|combination|combinaison|combinaci[oó]n|combina[cç][aã]o"
     r"|combinazione|PIN-Code|PIN-Nummer)(?![A-Za-z])|暗証番号|密码|密碼|口令|暗码|비밀번호|رمز",
     re.IGNORECASE,
 )
 _CODE_WORDS = re.compile(
-    r"(?<![A-Za-z])(?:codes?|c[oó]digo|codice|c[oó]digos|zahlencode)(?![A-Za-z])|コード", re.I
+    r"(?<![A-Za-z])(?:codes?|c[oó]digo|codice|c[oó]digos|zahlencode|kod|kodu|koden)(?![A-Za-z])"
+    r"|(?<![^\W\d_])код\w*|コード|코드|رمز|密码|代码",
+    re.I
 )
 _LOCK_WORDS = re.compile(
     r"(?<![A-Za-z])(?:alarm\w*|door|doors|gate|safe|lock|padlock|lockbox|key ?safe|keypad|entry|garage|vault"
     r"|disarm|porte|portail|coffre|puerta|port[oó]n|caja fuerte|alarma|alarme|port[aã]o|cofre|cadeado"
     r"|cancello|allarme|cassaforte|lucchetto|deur|poort|kluis|alarminstallatie|t[üu]r|tor|tresor"
-    r"|schloss|alarmanlage)(?![A-Za-z])|门禁|门|保险箱|金庫|ドア|玄関",
+    r"|schloss|alarmanlage|unlock|unlocks|master|intercom|drzwi|domofon|sejf|brama|kap(?:ı|i)|kasa"
+    r"|d(?:ö|o)rr|larm|kassask(?:å|a)p|дверь|двери|домофона?|подъезда?|сейфа?|замка?|сигнализаци\w*"
+    r"|калитки|ворот)(?![^\W\d_])|门禁|门|保险箱|金庫|ドア|玄関|도어락|현관|باب|خزنة",
     re.IGNORECASE,
 )
 
@@ -203,8 +207,15 @@ _RECOVERY_CODES = re.compile(
 )
 
 
+_TYPED_CODE = re.compile(
+    r"\b(?:type|enter|press|dial|key in|punch in|tap)\s+\*?\d[\d *#-]{2,12}\s+(?:\w+\s+){0,2}"
+    r"(?:to|and)\s+(?:then\s+)?(?:unlock|disarm|open|arm|get in|enter|OFF)\b",
+    re.I,
+)
+
+
 def _secret_code(line: str) -> bool:
-    if _RECOVERY_CODES.search(line):
+    if _RECOVERY_CODES.search(line) or _TYPED_CODE.search(line):
         return True
     for m in _CODE_VALUE.finditer(line):
         before = line[max(0, m.start() - 60) : m.start() + 1]
@@ -220,7 +231,8 @@ def _secret_code(line: str) -> bool:
 _PLACEHOLDER = re.compile(
     r"^(?:<.*>|\$\{?\w+\}?|\{\{?.*\}?\}|\[.*\]|\*+|x+|\.+|redacted|hidden|none|null|n/a|changeme"
     r"|change[_-]?me|your[_-][\w-]+|(?:[\w-]*[_-])?(?:example|placeholder|dummy|sample)(?:[_-][\w-]*)?|secret|password|xxx+|todo"
-    r"|tbd|[\w-]+[_-]here)$",
+    r"|tbd|fixme|[\w-]+[_-]here|replace[_-]?(?:me|this)|fill[_-]?(?:me|in)|insert[_-][\w-]+|set[_-]?me"
+    r"|unset|empty|undefined|not[_-]set|redact(?:ed)?|masked|\.\.\.|…|%\w+%)$",
     re.IGNORECASE,
 )
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_.\-])[A-Za-z0-9+/=_\-]{20,}(?![A-Za-z0-9+/=_\-])")
@@ -231,7 +243,8 @@ _DIGEST_CONTEXT = re.compile(
     r"|etag|fingerprint|tag|version|release|changeset|object|blob|tree|cherry[- ]pick(?:ed)?|rebase"
     r"|rebased|revert|reverted|merge|merged|checkout|bisect|diff|blame|squash|squashed|amend|head|ref"
     r"|branch|pushed|parent|submodule|bumped|pinned|pin|image|integrity|h1|sha256sum|sha1sum|md5sum"
-    r"|event|trace|span|request|correlation|bisect|bad|good|hashes)\b",
+    r"|event|trace|span|request|correlation|bisect|bad|good|hashes|deploy|deployed|deploying|rollback"
+    r"|rolled|roll back|reference|resolved|lock|locked|upstream|sum|compare|sha\d*sum|oid|git|github|gitlab)\b",
     re.IGNORECASE,
 )
 #: The same for a base64 digest (``SHA256:...`` fingerprints, ``sha512-...`` integrity).
@@ -256,7 +269,9 @@ _EXTRA_PREFIXES = (
 )
 # ``scheme://user:password@host`` for any scheme (postgres, redis, ftp ...); the user may
 # be empty (``redis://:pw@host``).
-_URL_CREDENTIALS = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]*:(?P<pw>[^\s/@]{3,})@[\w.-]+", re.I)
+_URL_CREDENTIALS = re.compile(
+    r"\b[a-z][a-z0-9+.-]*://(?:[^\s:/@]*@)?[^\s:/@]*:(?P<pw>[^\s/@]{3,})@[\w.-]+", re.I
+)
 
 
 def _classes(value: str) -> int:
@@ -279,6 +294,17 @@ _OBJECT_ID = re.compile(
 _MASKED = re.compile(r"(?:X{6,}|x{6,}|\*{4,}|0{10,}|•{4,}|\.{3,}|…)")
 #: Keys that are public by design: publishable payment keys, map tokens, captcha site keys.
 _PUBLIC_KEY = re.compile(r"^(?:pk_(?:live|test)_|pk\.|rk_test_|sk_test_)")
+
+
+def _named_as_id(line: str, value: str | None) -> bool:
+    """A plugin hit that the text names as an id ("Account SID AC...", "client_id: ...")."""
+    at = line.find(value) if value else -1
+    return at > 0 and bool(
+        re.search(
+            r"(?i)\b(?:s?id|ids)\b\s*[:=]?\s*[\"']?$", _words_of(line[max(0, at - 30) : at])
+        )
+        and not re.search(r"(?i)key|token|secret", line[max(0, at - 30) : at])
+    )
 
 
 def _token_around(line: str, value: str | None) -> str:
@@ -408,8 +434,10 @@ def _strong(value: str, line: str) -> bool:
     """A token that can only be a password: 8+ characters, letters and digits, and a symbol
     or both cases; never a URL, an e-mail address, a date, a version or a placeholder."""
     value = value.rstrip(".!?")
+    value = re.sub(r"^[A-Za-z_][\w.-]*=", "", value)  # host=db1: a pair, judged by its value
     if (
-        len(value) < 8
+        _named_as_id(line, value)
+        or len(value) < 8
         or "://" in value
         or re.search(r"@[\w-]+\.[A-Za-z]{2,}", value)
         or _PLACEHOLDER.match(value)
@@ -453,11 +481,11 @@ def _decodes_to_words(token: str) -> bool:
             )
         except (binascii.Error, ValueError, UnicodeDecodeError):
             return False
-    if len(text) < 8:
-        return False
+    if len(text) < 8 or re.fullmatch(r"[\w.@+-]{1,64}:[^\s:]{4,}", text):
+        return False  # "ci-bot:s2a5E7..." is a user:password pair, not text
     printable = sum(1 for c in text if c.isprintable() or c in "\n\r\t")
-    words = sum(1 for c in text if c.isalpha() or c in ' ,:{}"\n')
-    return printable == len(text) and words >= 0.6 * len(text)
+    letters = sum(1 for c in text if c.isalpha())
+    return printable == len(text) and letters >= 0.3 * len(text)
 
 
 #: Ids that look random by design: trace, span, request and event ids, ksuids, site keys.
@@ -489,7 +517,11 @@ def _entropy_hits(line: str) -> list[str]:
         if _filtered_out(token, line) or _PLACEHOLDER.match(token) or token.startswith("/"):
             continue  # a leading slash makes it a path (/srv/app/releases/...), not a key
         words = _words_of(before)
-        if _ID_CONTEXT.search(words) or re.search(r"base64,$", before):
+        if (
+            _ID_CONTEXT.search(words)
+            or re.search(r"base64,$", before)
+            or re.search(r"(?i)\b(?:s?id|ids)\s*[:=]?\s*[\"']?$", words)
+        ):
             continue  # an id by what precedes it, the payload of a data: URI
         if _HEX.match(token):
             after = line[m.end() : m.end() + 30]
@@ -528,6 +560,265 @@ def _url_credentials(line: str) -> bool:
     return False
 
 
+# ---------------------------------------------------------------------------------------
+# General mechanisms. The rules above grew one shape at a time; these state the shapes
+# once, so a form nobody listed is still read: a credential word in any of ~20 languages
+# followed (within a few words, or on the next line of a config) by a value that looks
+# like a credential; a provider-style prefix on a random tail; credentials in any
+# connection string; an Authorization header of any scheme. Every candidate value passes
+# the same look-alike checks (placeholders, masked or templated values, references to a
+# secret store, digests, UUIDs, ids, base64 of text, public keys).
+
+#: A password, a PIN or a login secret: after these any non-trivial value is the secret.
+_GEN_PW_WORDS = (
+    r"pass(?:word|wd|phrase|code)?s?|pwd|pw|pin|pincode|credentials?|creds|log ?in|sign ?in"
+    r"|contrase(?:ñ|n)as?|clave|senhas?|palavra[- ]passe|mot de passe|mdp|passwort|kennwort"
+    r"|wachtwoord\w*|parola d'ordine|has(?:ł|l)\w*|(?:ş|s)ifre\w*|parol(?:a|ă|ası|asi)"
+    r"|парол\w*|пин-код\w*|l(?:ö|o)senord\w*|adgangskode\w*|passord\w*|kodeord\w*|salasan\w*"
+    r"|hesl\w*|jelsz\w*|κωδικ\w*|συνθηματικ\w*|סיסמ\w*|पासवर्ड|mật khẩu|kata sandi|kata laluan"
+    r"|contrasenya|รหัสผ่าน|رمز عبور|passwor\w*|kennw\w*"
+    r"|zugangsdaten|identifiants|credenciales|credenziali|inloggegevens"
+    r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호|كلمة المرور|كلمة السر|كلمة مرور"
+)
+#: A key, a token or a secret: after these the value must look random.
+_GEN_KEY_WORDS = (
+    r"(?:api|access|secret|private|signing|encryption|master|license|licence|auth|app|client"
+    r"|consumer|webhook|hmac|session|bearer|refresh|bot|deploy|service|account)?[ _-]?"
+    r"(?:keys?|tokens?|secrets?)|apikey|bearer|cookie|session ?id|signature|sig"
+    r"|llave|cl(?:é|e)|jeton|schl(?:ü|u)ssel|geheimnis|chave|segredo|chiave|segreto|sleutel"
+    r"|geheim|klucz|anahtar(?:ı)?|ключ|токен|секрет|nyckel|nøgle|avain|kulcs"
+    r"|密钥|秘钥|令牌|トークン|シークレット|キー|토큰|키|مفتاح|رمز"
+)
+_GEN_WORD = re.compile(
+    r"(?:(?<![^\W_])|(?-i:(?<=[a-z])(?=[A-Z]))|(?=[\u3000-\u9fff\uac00-\ud7af\u0600-\u06ff]))"
+    r"(?:(?P<pw>" + _GEN_PW_WORDS + r")|(?P<key>" + _GEN_KEY_WORDS + r"))"
+    r"(?:(?![^\W_])|(?-i:(?<=[a-z])(?=[A-Z]))|(?<=[\u3000-\u9fff\uac00-\ud7af\u0600-\u06ff]))",
+    re.IGNORECASE,
+)
+#: A word that makes the next value an id, a name or a number, not the secret.
+_GEN_ID_WORD = re.compile(
+    r"(?:\b(?:ids?|user(?:name)?|usuario|utilisateur|benutzer|utente|gebruiker|login|account"
+    r"|email|e-mail|mail|number|no\.?|nr\.?|order|ref(?:erence)?|sku|serial|tracking|invoice"
+    r"|ticket|booking|confirmation|fingerprint|version|host|port|region|zone|user ?id|uid)"
+    r"|用户名|ユーザー|아이디)\s*(?:is|:|=|#)?\s*$",
+    re.IGNORECASE,
+)
+_GEN_VALUE = re.compile(r"[^\s\"'`,;()<>\[\]{}|&，。、：；！？]+")
+#: References to a secret kept elsewhere: the text names it, it does not hold it.
+_SECRET_REFERENCE = re.compile(
+    r"os\.environ|process\.env|getenv|\bENV\[|\benv\(|\bvault:|op://|secretsmanager|ssm:"
+    r"|secretKeyRef|valueFrom|@Value\(|!secret\b|\bsecrets\.\w|\$\(|\$\{|\{\{|%\(\w+\)s|%\w+%",
+    re.IGNORECASE,
+)
+_HOST_OR_FILE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.(?:[A-Za-z]{2,6}|\d+)$")
+
+
+def _entropy(value: str) -> float:
+    return _BASE64.calculate_shannon_entropy(value)
+
+
+def _looks_random(value: str, *, pw: bool) -> bool:
+    """A value that can only be a credential, judged by its shape alone.
+
+    ``pw`` (after a password word) accepts a human password ("Tr0ut!Lake2024",
+    "pelican-harbor-73"); otherwise the value must look machine-made (16+ characters of
+    mixed classes, or a 16+ hex key)."""
+    v = value.strip(".,;:!?)(\"'`*#")
+    if len(v) < 8 or len(v) > 400:
+        return False
+    if (
+        "://" in v
+        or re.search(r"@[\w-]+\.[A-Za-z]{2,}", v)
+        or v[0] in "/~.\\@$%"
+        or _HOST_OR_FILE.match(v)
+        or re.fullmatch(r"[vV]?\d+(?:[./:,-]\d+)+[\w.+-]*", v)  # versions, dates, times
+        or _example_value(v)
+        or _OBJECT_ID.match(v)
+        or heuristic.is_sequential_string(v)
+        or heuristic.is_templated_secret(v)
+        or _SECRET_REFERENCE.search(v)
+        or (len(v) >= 16 and _decodes_to_words(v))
+    ):
+        return False
+    letters = sum(c.isalpha() for c in v)
+    digits = sum(c.isdigit() for c in v)
+    upper = any(c.isupper() for c in v)
+    lower = any(c.islower() for c in v)
+    symbols = {c for c in v if not c.isalnum()}
+    if _HEX.match(v) or re.fullmatch(r"[0-9a-f]{16,}", v):
+        return not pw or len(v) >= 16  # a hex key; digests were set aside by their context
+    if heuristic.is_potential_uuid(v):
+        return pw  # .netrc "password 10d8e14c-..."; elsewhere a UUID is an id
+    if digits == len(v) or letters < 2:
+        return False  # numbers are PINs or ids: the code rules judge them
+    if not digits:
+        # letters and symbols: "Ulivo$Verde" is a password, "ops_admin" a name; a long
+        # mixed-case run of letters is a random key ("UOfHoUSDAgqtTwi3...")
+        if pw and upper and lower and symbols - set("-_."):
+            return True
+        return (
+            len(v) >= 20
+            and upper
+            and lower
+            and not re.fullmatch(r"(?:[A-Z]?[a-z]+[-_.]?)+", v)
+            and _entropy(v) >= 3.5
+        )
+    if len(v) >= 16 and _entropy(v) >= 3.5 and (upper + lower + bool(symbols) + 1) >= 2:
+        return True  # a machine-made key
+    if not pw:
+        return False
+    inner_digit = any(c.isdigit() for c in v[1:-1])
+    return (
+        (upper and lower) or bool(symbols) or len(v) >= 10
+    ) and (bool(symbols) or digits >= 2 or inner_digit)
+
+
+def _after(text: str, end: int) -> str:
+    """The value region after a credential word: the rest of its line, or the next line
+    when the word ends its line (``- name: DB_PASSWORD`` / ``value: ...``)."""
+    nl = text.find("\n", end)
+    rest = text[end : nl if nl >= 0 else len(text)]
+    if nl >= 0 and not re.sub(r"[\s:=\"'`,{}\[\]-]", "", rest):
+        nxt = text.find("\n", nl + 1)
+        rest += " " + text[nl + 1 : nxt if nxt >= 0 else len(text)]
+    return rest[:120]
+
+
+def _general_word_hits(text: str) -> bool:
+    for m in _GEN_WORD.finditer(text):
+        pw = m.group("pw") is not None
+        if text[m.start() - 1 : m.start()] in ("/", ".") and text[m.end() : m.end() + 1] in "?/#.":
+            continue  # a path or a host name (/login?state=...), not a label
+        if not pw and re.match(r"\s*(?:ids?|name|names|fingerprint)\b", text[m.end() :], re.I):
+            continue  # "key id", "token name"
+        before = _words_of(text[max(0, m.start() - 30) : m.start()])
+        if _ID_CONTEXT.search(before + " " + m.group(0)) and not pw:
+            continue  # "publishable key", "site key", "idempotency key"
+        region = _after(text, m.end())
+        if _SECRET_REFERENCE.search(region[:60]):
+            continue
+        for k, v in enumerate(_GEN_VALUE.finditer(region)):
+            if k >= 8:
+                break
+            if _GEN_ID_WORD.search(region[: v.start()]) or v.group(0).startswith("/"):
+                continue
+            value = v.group(0).lstrip("=:")
+            pair = re.match(r"^([A-Za-z_][\w.-]*)=", value)
+            if pair:  # "sessionid=...; csrftoken=..." after "Cookie": machine-made values only
+                if re.search(r"(?i)(?:^|[_.-])(?:s?id|name|user|host|port|mode|type)$", pair.group(1)):
+                    continue
+                value, pw = value[pair.end() :], False
+            if _looks_random(value, pw=pw):
+                return True
+    return False
+
+
+#: A provider-style key: a short lowercase prefix, optional segments, a random tail
+#: (``shpat_...``, ``dop_v1_...``, ``glsa_...``, ``lin_api_...``, ``xyz_live_...``).
+_GEN_PREFIXED = re.compile(
+    r"(?<![\w.@/:+-])(?P<prefix>[A-Za-z]{2,8})(?P<mid>(?:[_-][A-Za-z0-9]{1,6}){0,2})[_-]"
+    r"(?P<tail>[A-Za-z0-9_-]{20,})(?![\w/+=])"
+)
+_KEYISH_SEGMENT = re.compile(r"(?:^|[_-])(?:live|test|prod|api|pat|key|sk|token|secret|access|auth|v\d)$", re.I)
+_NOT_KEY_PREFIX = re.compile(
+    r"^(?:sha\d*|md5|crc\d*|blake\d*|pk|pub|public|id|uuid|ulid|req|evt|sub|ch|cus|acct|txn|order|inv|ref|build|rev|v)$",
+    re.IGNORECASE,
+)
+
+
+def _prefixed_key(text: str) -> bool:
+    for m in _GEN_PREFIXED.finditer(text):
+        tail = m.group("tail").strip("_-")
+        token = m.group(0)
+        if (
+            _NOT_KEY_PREFIX.match(m.group("prefix"))
+            or _OBJECT_ID.match(token)
+            or _example_value(token)
+            or not any(c.isdigit() for c in tail)
+            or not any(c.isalpha() for c in tail)
+            or "--" in tail
+            or tail.count("-") + tail.count("_") > len(tail) // 6
+            or _ID_CONTEXT.search(_words_of(text[max(0, m.start() - 30) : m.start()]))
+        ):
+            continue
+        keyish = _KEYISH_SEGMENT.search(m.group("prefix") + m.group("mid"))
+        if (len(tail) >= 30 or keyish) and _entropy(tail) >= 3.3:
+            return True
+    return False
+
+
+#: ``Authorization: <scheme> <credentials>`` of any scheme, and the API-key headers.
+_AUTH_HEADER = re.compile(
+    r"(?:\b(?:proxy-)?authori[sz]ation\b(?:\s+header)?|\b[Xx]-[\w-]*?(?:key|token|secret|auth|signature|session)[\w-]*"
+    r"|\b(?:private|api|access|auth)-(?:token|key)\b|\bapi[-_]?key\b)"
+    r"\s*[:=]\s*[\"']?(?:(?P<scheme>[A-Za-z][\w-]*)\s+)?(?P<value>[^\s\"',;]{8,})",
+    re.IGNORECASE,
+)
+
+
+def _auth_header(text: str) -> bool:
+    for m in _AUTH_HEADER.finditer(text):
+        value = m.group("value").rstrip(".")
+        if _example_value(value) or _SECRET_REFERENCE.search(value) or heuristic.is_templated_secret(value):
+            continue
+        if heuristic.is_potential_uuid(value) and "idempotency" in m.group(0).lower():
+            continue
+        if _looks_random(value, pw=True) or len(value) >= 16 and _entropy(value) >= 3.0:
+            return True
+    return False
+
+
+#: Credentials in connection strings without ``scheme://``: Oracle ``user/pw@host``,
+#: ``curl -u user:pw``, command-line flags (``--password x``, ``mysql -pX``).
+_CONNECT_FORMS = re.compile(
+    r"(?<![\w/.-])[A-Za-z_][\w.-]*[/:](?P<pw1>[^\s/@:]{4,})@(?://)?[\w-]+\.[\w.-]+"
+    r"|(?:\s-u|--user)\s+[^\s:]+:(?P<pw2>[^\s\"']{4,})"
+    r"|(?:\s--(?:password|passwd|pass|pwd|token|secret|api[-_]key|auth[-_]token|access[-_]token)[= ]|\smysql\S*\s.*?\s-p)"
+    r"[\"']?(?P<pw3>[^\s\"']{4,})",
+    re.IGNORECASE,
+)
+
+
+def _connect_forms(text: str) -> bool:
+    for m in _CONNECT_FORMS.finditer(text):
+        value = m.group("pw1") or m.group("pw2") or m.group("pw3")
+        if value and not (_example_value(value) or _SECRET_REFERENCE.search(value)):
+            if _looks_random(value, pw=True) or (m.group("pw3") and len(value) >= 6 and any(c.isdigit() for c in value)):
+                return True
+    return False
+
+
+#: A value assigned a few lines after a name that says it is a credential (Terraform
+#: ``variable "db_password" { default = "..." }``, Kubernetes ``- name: API_TOKEN`` /
+#: ``value: ...``, XML ``<key>password</key><string>...</string>``).
+_NAMED_VALUE = re.compile(
+    r"(?P<name>[\w.-]*(?:pass(?:word|wd)?|pwd|secret|token|api[_-]?key|private[_-]?key|credential)[\w.-]*)"
+    r"[\"']?\s*(?:\{|</\w+>|\n)(?:[^\n]*\n){0,3}?[^\n]*?\b(?:value|default|val|string|data)\b[\"']?"
+    r"\s*(?:[:=>]|=>)\s*[\"']?(?P<value>[^\s\"'<>]{4,})",
+    re.IGNORECASE,
+)
+
+
+def _named_values(text: str) -> bool:
+    for m in _NAMED_VALUE.finditer(text):
+        value = m.group("value")
+        if not (_SECRET_REFERENCE.search(value) or _example_value(value)):
+            if _credential_like(value, quoted=False, line=m.group(0), password=True):
+                return True
+    return False
+
+
+def _general_hits(text: str) -> bool:
+    return (
+        _general_word_hits(text)
+        or _prefixed_key(text)
+        or _auth_header(text)
+        or _connect_forms(text)
+        or _named_values(text)
+        or bool(_RECOVERY_CODES.search(text))
+    )
+
+
 @functools.lru_cache(maxsize=4096)
 def _scan(text: str) -> tuple[str, ...]:
     kinds: list[str] = []
@@ -540,6 +831,7 @@ def _scan(text: str) -> tuple[str, ...]:
             if not (
                 _example_value(s.secret_value or "")
                 or _example_value(_token_around(line, s.secret_value))
+                or _named_as_id(line, s.secret_value)
             )
         )
         kinds.extend(kind for kind, rx in _EXTRA_PREFIXES if rx.search(line))
@@ -548,6 +840,8 @@ def _scan(text: str) -> tuple[str, ...]:
         if _keyword_hits(line):
             kinds.append(KEYWORD_KIND)
         kinds.extend(_entropy_hits(line))
+    if not kinds and _general_hits(text):
+        kinds.append(KEYWORD_KIND)
     # A keyword or entropy hit on a value a shape plugin already named adds nothing.
     shapes = set(kinds) - {KEYWORD_KIND, _BASE64.secret_type, _HEXES.secret_type}
     if shapes:
