@@ -39,13 +39,20 @@ import re
 import threading
 from typing import TypedDict
 
-from detect_secrets.core.scan import scan_line
+from detect_secrets.core import scan as ds_scan
+from detect_secrets.core.potential_secret import PotentialSecret
 from detect_secrets.filters import heuristic
 from detect_secrets.plugins.high_entropy_strings import (
     Base64HighEntropyString,
     HexHighEntropyString,
 )
-from detect_secrets.settings import cache_bust, configure_settings_from_baseline
+from detect_secrets.settings import (
+    cache_bust,
+    configure_settings_from_baseline,
+    get_plugins,
+    get_settings,
+)
+from detect_secrets.util.code_snippet import get_code_snippet
 
 from personaweb.errors import Refusal
 
@@ -115,7 +122,40 @@ def _configure_detect_secrets() -> None:
         if not _configured:
             cache_bust()  # drops every cached plugin, filter and the settings object
             configure_settings_from_baseline(_SETTINGS)
+            # what ``scan_line`` does on every call (ad-hoc text has no file to judge)
+            get_settings().disable_filters("detect_secrets.filters.common.is_invalid_file")
             _configured = True
+
+
+_ADHOC = "adhoc-string-scan"
+
+
+def scan_line(line: str) -> list[PotentialSecret]:
+    """``detect_secrets.core.scan.scan_line`` without its per-call set-up.
+
+    The library's version clears its filter cache and resolves every plugin's arguments by
+    signature inspection on each call, which is most of its cost; here each plugin is
+    called directly and detect-secrets' own filter chain judges every candidate found, as
+    in ``scan_line``."""
+    context = get_code_snippet(lines=[line], line_number=1)
+    found = []
+    for plugin in get_plugins():
+        for secret in plugin.analyze_line(
+            filename=_ADHOC, line=line, line_number=0, context=context
+        ):
+            if not any(
+                ds_scan._is_filtered_out(
+                    required_filter_parameters=[required],
+                    filename=secret.filename,
+                    secret=secret.secret_value,
+                    plugin=plugin,
+                    line=line,
+                    context=context,
+                )
+                for required in ("secret", "context")
+            ):
+                found.append(secret)
+    return found
 
 
 class SecretFound(Refusal):
@@ -188,7 +228,7 @@ _PIN_WORDS = re.compile(
 _CODE_WORDS = re.compile(
     r"(?<![A-Za-z])(?:codes?|c[oó]digo|codice|c[oó]digos|zahlencode|kod|kodu|koden)(?![A-Za-z])"
     r"|(?<![^\W\d_])код\w*|コード|코드|رمز|密码|代码",
-    re.I
+    re.I,
 )
 _LOCK_WORDS = re.compile(
     r"(?<![A-Za-z])(?:alarm\w*|door|doors|gate|safe|lock|padlock|lockbox|key ?safe|keypad|entry|garage|vault"
@@ -300,9 +340,7 @@ def _named_as_id(line: str, value: str | None) -> bool:
     """A plugin hit that the text names as an id ("Account SID AC...", "client_id: ...")."""
     at = line.find(value) if value else -1
     return at > 0 and bool(
-        re.search(
-            r"(?i)\b(?:s?id|ids)\b\s*[:=]?\s*[\"']?$", _words_of(line[max(0, at - 30) : at])
-        )
+        re.search(r"(?i)\b(?:s?id|ids)\b\s*[:=]?\s*[\"']?$", _words_of(line[max(0, at - 30) : at]))
         and not re.search(r"(?i)key|token|secret", line[max(0, at - 30) : at])
     )
 
@@ -330,6 +368,12 @@ def _example_value(value: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=1024)
+def _indirect_reference(line: str) -> bool:
+    """detect-secrets' ``get_secret("x")`` filter; its regex is slow, and lines repeat."""
+    return heuristic.is_indirect_reference(line)
+
+
 def _filtered_out(value: str, line: str) -> bool:
     """detect-secrets' heuristic filters, as its own scan applies them to a candidate."""
     return (
@@ -340,7 +384,7 @@ def _filtered_out(value: str, line: str) -> bool:
         or heuristic.is_templated_secret(value)
         or heuristic.is_prefixed_with_dollar_sign(value)
         or heuristic.is_likely_id_string(value, line)
-        or heuristic.is_indirect_reference(line)
+        or _indirect_reference(line)
         or heuristic.is_not_alphanumeric_string(value)
     )
 
@@ -668,9 +712,9 @@ def _looks_random(value: str, *, pw: bool) -> bool:
     if not pw:
         return False
     inner_digit = any(c.isdigit() for c in v[1:-1])
-    return (
-        (upper and lower) or bool(symbols) or len(v) >= 10
-    ) and (bool(symbols) or digits >= 2 or inner_digit)
+    return ((upper and lower) or bool(symbols) or len(v) >= 10) and (
+        bool(symbols) or digits >= 2 or inner_digit
+    )
 
 
 def _after(text: str, end: int) -> str:
@@ -705,7 +749,9 @@ def _general_word_hits(text: str) -> bool:
             value = v.group(0).lstrip("=:")
             pair = re.match(r"^([A-Za-z_][\w.-]*)=", value)
             if pair:  # "sessionid=...; csrftoken=..." after "Cookie": machine-made values only
-                if re.search(r"(?i)(?:^|[_.-])(?:s?id|name|user|host|port|mode|type)$", pair.group(1)):
+                if re.search(
+                    r"(?i)(?:^|[_.-])(?:s?id|name|user|host|port|mode|type)$", pair.group(1)
+                ):
                     continue
                 value, pw = value[pair.end() :], False
             if _looks_random(value, pw=pw):
@@ -719,7 +765,9 @@ _GEN_PREFIXED = re.compile(
     r"(?<![\w.@/:+-])(?P<prefix>[A-Za-z]{2,8})(?P<mid>(?:[_-][A-Za-z0-9]{1,6}){0,2})[_-]"
     r"(?P<tail>[A-Za-z0-9_-]{20,})(?![\w/+=])"
 )
-_KEYISH_SEGMENT = re.compile(r"(?:^|[_-])(?:live|test|prod|api|pat|key|sk|token|secret|access|auth|v\d)$", re.I)
+_KEYISH_SEGMENT = re.compile(
+    r"(?:^|[_-])(?:live|test|prod|api|pat|key|sk|token|secret|access|auth|v\d)$", re.I
+)
 _NOT_KEY_PREFIX = re.compile(
     r"^(?:sha\d*|md5|crc\d*|blake\d*|pk|pub|public|id|uuid|ulid|req|evt|sub|ch|cus|acct|txn|order|inv|ref|build|rev|v)$",
     re.IGNORECASE,
@@ -759,7 +807,11 @@ _AUTH_HEADER = re.compile(
 def _auth_header(text: str) -> bool:
     for m in _AUTH_HEADER.finditer(text):
         value = m.group("value").rstrip(".")
-        if _example_value(value) or _SECRET_REFERENCE.search(value) or heuristic.is_templated_secret(value):
+        if (
+            _example_value(value)
+            or _SECRET_REFERENCE.search(value)
+            or heuristic.is_templated_secret(value)
+        ):
             continue
         if heuristic.is_potential_uuid(value) and "idempotency" in m.group(0).lower():
             continue
@@ -783,7 +835,9 @@ def _connect_forms(text: str) -> bool:
     for m in _CONNECT_FORMS.finditer(text):
         value = m.group("pw1") or m.group("pw2") or m.group("pw3")
         if value and not (_example_value(value) or _SECRET_REFERENCE.search(value)):
-            if _looks_random(value, pw=True) or (m.group("pw3") and len(value) >= 6 and any(c.isdigit() for c in value)):
+            if _looks_random(value, pw=True) or (
+                m.group("pw3") and len(value) >= 6 and any(c.isdigit() for c in value)
+            ):
                 return True
     return False
 
@@ -800,6 +854,8 @@ _NAMED_VALUE = re.compile(
 
 
 def _named_values(text: str) -> bool:
+    if "\n" not in text and "<" not in text and "{" not in text:
+        return False
     for m in _NAMED_VALUE.finditer(text):
         value = m.group("value")
         if not (_SECRET_REFERENCE.search(value) or _example_value(value)):
