@@ -193,7 +193,7 @@ _KEYWORD = re.compile(
     r"|para|zum|zur|f[üu]r)(?:\s+[^\s:=\"'`]+){1,4}?)(?P<sep1>\s*(?:is|was|are|=|:|es|est|ist|lautet|é|è)\s*)"
     r"|(?P<what1>\s+[^\s:=\"'`]+)(?P<sep2>\s*[:=]\s*)"
     r"|(?P<sep>\s*(?:is|was|are|=|:|:=|=>|->|es|est|ist|lautet|e|é|è)\s*|\s+))"
-    r"(?P<q>[\"'`])?(?P<value>[^\s\"'`]{4,}|(?<=[\"'`])[^\"'`\n]{4,}(?=[\"'`]))",
+    r"(?P<q>[\"'`])?(?P<value>(?<=[\"'`])[^\"'`\n]{4,}(?=[\"'`])|[^\s\"'`]{4,})",
     re.IGNORECASE,
 )
 _PASSWORD_KW = re.compile(r"(?:[a-z]+_)?(?:" + _PASSWORD_WORDS + r")", re.IGNORECASE)
@@ -215,7 +215,7 @@ _STRONG_VALUE = re.compile(r"(?<![\w@/.:+=?&#-])[^\s\"'`,;()<>\[\]，。、：�
 #: disarm code: 6048", "combinación del candado: 2-19-33"); a bare "code" needs a word for
 #: a door, an alarm, a safe or a lock near it, so "discount code" and "status code" pass.
 _CODE_VALUE = re.compile(
-    r"(?:\b(?:is|was|=|es|est|ist|é|è|lautet|with)\b|[:=：]|は|是|هي|هو|\s)\s*[*#]?"
+    r"(?:\b(?:is|was|=|es|est|ist|é|è|lautet|with|to|now)\b|[:=：]|は|是|هي|هو|\s)\s*[*#]?"
     r"(?P<value>\d[\dA-ZА-ЯЁ]{2,9}|\d{1,3}(?:-\d{1,3}){2,3})#?"
     r"(?![\w.,/-]\d)",
     re.IGNORECASE,
@@ -389,6 +389,13 @@ def _filtered_out(value: str, line: str) -> bool:
     )
 
 
+_EXAMPLE_WORD = re.compile(
+    r"example|placeholder|dummy|sample|changeme|change_me|replace_?me|do_?not_?use|not_?real|your_|insert"
+    r"|redacted",
+    re.IGNORECASE,
+)
+
+
 def _credential_like(value: str, *, quoted: bool, line: str, password: bool = False) -> bool:
     """A value after a credential keyword that is plausibly the credential itself.
 
@@ -396,6 +403,8 @@ def _credential_like(value: str, *, quoted: bool, line: str, password: bool = Fa
     four-digit number or an id-shaped value is the password ("Minha senha do banco é
     73915", ``password 10d8e14c-...``); after other keywords they are ids."""
     value = value.strip().rstrip(".,;:!?)")
+    if _EXAMPLE_WORD.search(value):
+        return False
     if password and re.fullmatch(r"\d{4,12}", value):
         return True
     if len(value) < (4 if quoted else 6) or _PLACEHOLDER.match(value):
@@ -417,6 +426,8 @@ def _credential_like(value: str, *, quoted: bool, line: str, password: bool = Fa
 
 def _keyword_hits(line: str) -> bool:
     for m in _KEYWORD.finditer(line):
+        if _ID_CONTEXT.search(_words_of(line[max(0, m.start() - 30) : m.end("kw")])):
+            continue  # "Idempotency-Key: ...", "site key ...": an id
         quoted = m.group("q") is not None
         value = m.group("value")
         bare = m.group("sep") is not None and not m.group("sep").strip()
@@ -545,8 +556,22 @@ def _words_of(text: str) -> str:
     return re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ").replace("-", " ")
 
 
+#: Public keys and certificates are meant to be shared: an ``authorized_keys`` line, a PEM
+#: block of a public key or a certificate.
+_SSH_PUBLIC_KEY = re.compile(
+    r"\b(?:ssh-(?:rsa|dss|ed25519)|(?:sk-)?ecdsa-sha2-\S+|sk-ssh-\S+)\s+AAAA"
+)
+_PUBLIC_BLOCK = re.compile(
+    r"-----BEGIN (?P<what>(?:[A-Z]+ )*(?:PUBLIC KEY|CERTIFICATE|PUBLIC KEY BLOCK))-----.*?"
+    r"(?:-----END (?P=what)-----|\Z)",
+    re.DOTALL,
+)
+
+
 def _entropy_hits(line: str) -> list[str]:
-    kinds = []
+    kinds: list[str] = []
+    if _SSH_PUBLIC_KEY.search(line):
+        return kinds
     for m in _TOKEN.finditer(line):
         token = m.group(0)
         before = line[max(0, m.start() - 40) : m.start()]
@@ -681,6 +706,7 @@ def _looks_random(value: str, *, pw: bool) -> bool:
         or heuristic.is_sequential_string(v)
         or heuristic.is_templated_secret(v)
         or _SECRET_REFERENCE.search(v)
+        or _EXAMPLE_WORD.search(v)
         or (len(v) >= 16 and _decodes_to_words(v))
     ):
         return False
@@ -813,10 +839,17 @@ def _auth_header(text: str) -> bool:
             or heuristic.is_templated_secret(value)
         ):
             continue
-        if heuristic.is_potential_uuid(value) and "idempotency" in m.group(0).lower():
-            continue
+        if _ID_CONTEXT.search(_words_of(m.group(0))):
+            continue  # Idempotency-Key, X-Request-Id: ids, not credentials
         if _looks_random(value, pw=True) or len(value) >= 16 and _entropy(value) >= 3.0:
             return True
+        if m.group("scheme") and "author" in m.group(0).lower():
+            rest = text[m.start("value") : text.find("\n", m.start("value")) % (len(text) + 1)]
+            if any(
+                _looks_random(v.group(0).split("=")[-1], pw=False)
+                for v in _GEN_VALUE.finditer(rest)
+            ):
+                return True  # Digest username="...", response="6629fae4..."
     return False
 
 
@@ -825,7 +858,8 @@ def _auth_header(text: str) -> bool:
 _CONNECT_FORMS = re.compile(
     r"(?<![\w/.-])[A-Za-z_][\w.-]*[/:](?P<pw1>[^\s/@:]{4,})@(?://)?[\w-]+\.[\w.-]+"
     r"|(?:\s-u|--user)\s+[^\s:]+:(?P<pw2>[^\s\"']{4,})"
-    r"|(?:\s--(?:password|passwd|pass|pwd|token|secret|api[-_]key|auth[-_]token|access[-_]token)[= ]|\smysql\S*\s.*?\s-p)"
+    r"|(?:\s--(?:password|passwd|pass|pwd|token|secret|api[-_]key|auth[-_]token|access[-_]token)[= ]"
+    r"|\bmysql\S*\s.*?\s-p|\bredis-cli\s.*?\s-a\s+)"
     r"[\"']?(?P<pw3>[^\s\"']{4,})",
     re.IGNORECASE,
 )
@@ -878,6 +912,7 @@ def _general_hits(text: str) -> bool:
 @functools.lru_cache(maxsize=4096)
 def _scan(text: str) -> tuple[str, ...]:
     kinds: list[str] = []
+    text = _PUBLIC_BLOCK.sub("(a public key)", text)
     lines = text.splitlines() or [text]
     _configure_detect_secrets()
     for line in lines:
