@@ -215,7 +215,7 @@ _STRONG_VALUE = re.compile(r"(?<![\w@/.:+=?&#-])[^\s\"'`,;()<>\[\]，。、：�
 #: disarm code: 6048", "combinación del candado: 2-19-33"); a bare "code" needs a word for
 #: a door, an alarm, a safe or a lock near it, so "discount code" and "status code" pass.
 _CODE_VALUE = re.compile(
-    r"(?:\b(?:is|was|=|es|est|ist|é|è|lautet|with|to|now)\b|[:=：]|は|是|هي|هو|\s)\s*[*#]?"
+    r"(?:\b(?:is|was|=|es|est|ist|é|è|lautet|with|to|now|it's|it is)\b|[:=：]|は|是|هي|هو|\s)\s*[*#]?"
     r"(?P<value>\d[\dA-ZА-ЯЁ]{2,9}|\d{1,3}(?:-\d{1,3}){2,3})#?"
     r"(?![\w.,/-]\d)",
     re.IGNORECASE,
@@ -248,6 +248,7 @@ _RECOVERY_CODES = re.compile(
 
 
 _TYPED_CODE = re.compile(
+    r"\b(?:unlock|open|disarm)(?:s|ed)?\s+(?:it\s+)?with\s+(?:the\s+)?(?:code\s+)?\*?\d[\d-]{3,9}\b|"
     r"\b(?:type|enter|press|dial|key in|punch in|tap)\s+\*?\d[\d *#-]{2,12}\s+(?:\w+\s+){0,2}"
     r"(?:to|and)\s+(?:then\s+)?(?:unlock|disarm|open|arm|get in|enter|OFF)\b",
     re.I,
@@ -327,8 +328,10 @@ def _classes(value: str) -> int:
 
 #: Public object ids of payment APIs (``cus_...``, ``price_...``): names, not credentials.
 _OBJECT_ID = re.compile(
-    r"^(?:cus|price|prod|sub|si|acct|pi|ch|in|ii|txn|evt|pm|seti|cs|plink|po|tr|re|cn|ba|card|src|tok|ord)_"
-    r"[A-Za-z0-9]{8,}$"
+    r"^(?:(?:cus|price|prod|sub|si|acct|pi|ch|in|ii|txn|evt|pm|seti|cs|plink|po|tr|re|cn|ba|card|src|tok"
+    r"|ord|we|file|link|pyr|dp|du|il|btok|setatt|py|pst|trr|mbur|ich|bpc|ipi|prv|ph|cbtxn)_[A-Za-z0-9]{8,}"
+    # the shape of any Stripe-style object id: a short prefix, then a shard digit and a capital
+    r"|[a-z]{2,6}_[0-9][A-Z][A-Za-z0-9]{12,28})$"
 )
 #: A filled-in example value: a run of X, x, * or 0 where the random part would be.
 _MASKED = re.compile(r"(?:X{6,}|x{6,}|\*{4,}|0{10,}|•{4,}|\.{3,}|…)")
@@ -411,7 +414,7 @@ def _credential_like(value: str, *, quoted: bool, line: str, password: bool = Fa
         return False
     if password and heuristic.is_potential_uuid(value):
         return True
-    if _filtered_out(value, line):
+    if _filtered_out(value, line) or _CODE_REFERENCE.match(value):
         return False
     if quoted:
         return True  # password is "correct horse battery staple"
@@ -596,10 +599,9 @@ def _entropy_hits(line: str) -> list[str]:
             after = line[m.end() : m.end() + 30]
             if (
                 _DIGEST_CONTEXT.search(words)
+                or _DIGEST_CONTEXT.search(_words_of(line[: m.start()]))
                 or _DIGEST_CONTEXT.search(after)  # "b25f... is the first bad commit"
-                or re.search(
-                    r"(?:@|\.git#|\b(?:h1|zh):)$", before
-                )  # a pinned git ref, a lock-file hash
+                or re.search(r"(?:@|#|\b(?:h1|zh):)$", before)  # a pinned git ref, a lock-file hash
                 or re.match(
                     r"(?:  ?| \*)[\w.-]*/[\w./-]+|  \S", after
                 )  # "<sha>  file", "<sha> vendor/x"
@@ -647,6 +649,9 @@ _GEN_PW_WORDS = (
     r"|hesl\w*|jelsz\w*|κωδικ\w*|συνθηματικ\w*|סיסמ\w*|पासवर्ड|mật khẩu|kata sandi|kata laluan"
     r"|contrasenya|รหัสผ่าน|رمز عبور|passwor\w*|kennw\w*"
     r"|zugangsdaten|identifiants|credenciales|credenziali|inloggegevens"
+    r"|(?:zugangs|toegangs|adgangs|tür|deur|access|entry|security|door|gate|alarm)[ -]?code"
+    r"|c(?:ó|o)digo de acce(?:s)?so|code d'acc(?:è|e)s|codice di accesso|kod dost(?:ę|e)pu|eri(?:ş|s)im kodu"
+    r"|код\w* доступа|пин-код\w*|كلمة (?:ال)?(?:سر|مرور)|رمز (?:ال)?(?:دخول|سري)"
     r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호|كلمة المرور|كلمة السر|كلمة مرور"
 )
 #: A key, a token or a secret: after these the value must look random.
@@ -679,6 +684,10 @@ _SECRET_REFERENCE = re.compile(
     r"|secretKeyRef|valueFrom|@Value\(|!secret\b|\bsecrets\.\w|\$\(|\$\{|\{\{|%\(\w+\)s|%\w+%",
     re.IGNORECASE,
 )
+_CODE_REFERENCE = re.compile(
+    r"^(?:(?:settings|config|conf|cfg|env|os|process|self|this|app|secrets|vault|params|options|args"
+    r"|credentials|creds|st\.secrets)\.[\w.\[\]'\"]+|(?:[a-z_]\w*\.)+(?:[A-Z][A-Z0-9_]+|[a-z]+_[a-z_]+))$"
+)
 _HOST_OR_FILE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.(?:[A-Za-z]{2,6}|\d+)$")
 
 
@@ -706,6 +715,7 @@ def _looks_random(value: str, *, pw: bool) -> bool:
         or heuristic.is_sequential_string(v)
         or heuristic.is_templated_secret(v)
         or _SECRET_REFERENCE.search(v)
+        or _CODE_REFERENCE.match(v)
         or _EXAMPLE_WORD.search(v)
         or (len(v) >= 16 and _decodes_to_words(v))
     ):
@@ -754,6 +764,21 @@ def _after(text: str, end: int) -> str:
     return rest[:120]
 
 
+_EXPLICIT_SEPARATOR = re.compile(
+    r"\s*(?:[:=：]|\b(?:is|es|est|ist|lautet|é|è|er|är|jest|to)\b|是|は|は、|：)", re.IGNORECASE
+)
+
+
+def _keyed_password(value: str) -> bool:
+    """After "WLAN-Schlüssel:", "Clé WPA :", "API key is" a human password is the secret too
+    ("Sonnenblume#4711"), when it is unmistakably one: both cases or a real symbol, and a
+    digit ("cache key: user-profile-v2" is a name)."""
+    v = value.strip(".,;:!?)(\"'`")
+    has_cases = any(c.isupper() for c in v) and any(c.islower() for c in v)
+    special = bool({c for c in v if not c.isalnum()} - set("-_."))
+    return (has_cases or special) and _looks_random(v, pw=True)
+
+
 def _general_word_hits(text: str) -> bool:
     for m in _GEN_WORD.finditer(text):
         pw = m.group("pw") is not None
@@ -765,14 +790,19 @@ def _general_word_hits(text: str) -> bool:
         if _ID_CONTEXT.search(before + " " + m.group(0)) and not pw:
             continue  # "publishable key", "site key", "idempotency key"
         region = _after(text, m.end())
+        explicit = _EXPLICIT_SEPARATOR.match(region)
         if _SECRET_REFERENCE.search(region[:60]):
             continue
-        for k, v in enumerate(_GEN_VALUE.finditer(region)):
+        k = -1
+        for v in _GEN_VALUE.finditer(region):
+            value = v.group(0).lstrip("=:")
+            if not value:
+                continue
+            k += 1
             if k >= 8:
                 break
-            if _GEN_ID_WORD.search(region[: v.start()]) or v.group(0).startswith("/"):
+            if _GEN_ID_WORD.search(region[: v.start()]) or value.startswith("/"):
                 continue
-            value = v.group(0).lstrip("=:")
             pair = re.match(r"^([A-Za-z_][\w.-]*)=", value)
             if pair:  # "sessionid=...; csrftoken=..." after "Cookie": machine-made values only
                 if re.search(
@@ -781,6 +811,8 @@ def _general_word_hits(text: str) -> bool:
                     continue
                 value, pw = value[pair.end() :], False
             if _looks_random(value, pw=pw):
+                return True
+            if k == 0 and explicit and _keyed_password(value):
                 return True
     return False
 
@@ -841,7 +873,7 @@ def _auth_header(text: str) -> bool:
             continue
         if _ID_CONTEXT.search(_words_of(m.group(0))):
             continue  # Idempotency-Key, X-Request-Id: ids, not credentials
-        if _looks_random(value, pw=True) or len(value) >= 16 and _entropy(value) >= 3.0:
+        if _looks_random(value, pw=True):
             return True
         if m.group("scheme") and "author" in m.group(0).lower():
             rest = text[m.start("value") : text.find("\n", m.start("value")) % (len(text) + 1)]
@@ -923,6 +955,7 @@ def _scan(text: str) -> tuple[str, ...]:
                 _example_value(s.secret_value or "")
                 or _example_value(_token_around(line, s.secret_value))
                 or _named_as_id(line, s.secret_value)
+                or _CODE_REFERENCE.match(_token_around(line, s.secret_value))
             )
         )
         kinds.extend(kind for kind, rx in _EXTRA_PREFIXES if rx.search(line))
