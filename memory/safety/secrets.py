@@ -46,6 +46,7 @@ from detect_secrets.plugins.high_entropy_strings import (
     Base64HighEntropyString,
     HexHighEntropyString,
 )
+from detect_secrets.plugins.keyword import KeywordDetector
 from detect_secrets.settings import (
     cache_bust,
     configure_settings_from_baseline,
@@ -54,6 +55,7 @@ from detect_secrets.settings import (
 )
 from detect_secrets.util.code_snippet import get_code_snippet
 
+from memory.safety import secret_scorer
 from personaweb.errors import Refusal
 
 # Plugins that look for a credential by its shape or by a keyword next to it. The bare
@@ -128,6 +130,8 @@ def _configure_detect_secrets() -> None:
 
 
 _ADHOC = "adhoc-string-scan"
+#: Every word of ``KeywordDetector``'s deny list contains one of these.
+_KEYWORD_GATE = re.compile(r"key|pass|pwd|secret|contrase", re.IGNORECASE)
 
 
 def scan_line(line: str) -> list[PotentialSecret]:
@@ -140,6 +144,8 @@ def scan_line(line: str) -> list[PotentialSecret]:
     context = get_code_snippet(lines=[line], line_number=1)
     found = []
     for plugin in get_plugins():
+        if isinstance(plugin, KeywordDetector) and not _KEYWORD_GATE.search(line):
+            continue  # none of its keywords is in the line: its regexes cannot match
         for secret in plugin.analyze_line(
             filename=_ADHOC, line=line, line_number=0, context=context
         ):
@@ -172,6 +178,7 @@ class SecretFound(Refusal):
 
 KEYWORD_KIND = "Secret Keyword"  # detect-secrets' name for a keyword-assigned secret
 BASIC_AUTH_KIND = "Basic Auth Credentials"
+LEARNED_KIND = "Credential (learned score)"
 
 #: Words that name a password, a PIN or a login secret, in the languages persona text uses.
 _PASSWORD_WORDS = (
@@ -900,11 +907,12 @@ _CONNECT_FORMS = re.compile(
 def _connect_forms(text: str) -> bool:
     for m in _CONNECT_FORMS.finditer(text):
         value = m.group("pw1") or m.group("pw2") or m.group("pw3")
-        if value and not (_example_value(value) or _SECRET_REFERENCE.search(value)):
-            if _looks_random(value, pw=True) or (
-                m.group("pw3") and len(value) >= 6 and any(c.isdigit() for c in value)
-            ):
-                return True
+        if not value or _example_value(value) or _SECRET_REFERENCE.search(value):
+            continue
+        if _looks_random(value, pw=True) or (
+            m.group("pw3") and len(value) >= 6 and any(c.isdigit() for c in value)
+        ):
+            return True
     return False
 
 
@@ -924,9 +932,10 @@ def _named_values(text: str) -> bool:
         return False
     for m in _NAMED_VALUE.finditer(text):
         value = m.group("value")
-        if not (_SECRET_REFERENCE.search(value) or _example_value(value)):
-            if _credential_like(value, quoted=False, line=m.group(0), password=True):
-                return True
+        if _SECRET_REFERENCE.search(value) or _example_value(value):
+            continue
+        if _credential_like(value, quoted=False, line=m.group(0), password=True):
+            return True
     return False
 
 
@@ -970,6 +979,14 @@ def _scan(text: str) -> tuple[str, ...]:
     shapes = set(kinds) - {KEYWORD_KIND, _BASE64.secret_type, _HEXES.secret_type}
     if shapes:
         kinds = [k for k in kinds if k in shapes]
+    # The learned layer judges what the generic rules found (never a provider's own shape)
+    # and flags a text no rule caught only when it is very sure.
+    p = None if shapes else secret_scorer.score(text)
+    if p is not None:
+        if kinds and not shapes and p < secret_scorer.VETO_BELOW:
+            kinds = []
+        elif not kinds and p >= secret_scorer.FLAG_ABOVE:
+            kinds = [LEARNED_KIND]
     return tuple(dict.fromkeys(kinds))
 
 
