@@ -7,7 +7,8 @@ Features of one text, CRC-32 hashed into ``BUCKETS`` buckets:
 * its words (camelCase and snake_case split, lowercased), unigrams and bigrams;
 * for each token of 6+ characters, its **shape**: character classes, length band,
   entropy band, hex or not, and its run-length class pattern (``Aa9!a9``);
-* each such shape paired with each of the three words before it ("password" + a
+* each such shape paired with each of the three words before it, and those words
+  alone ("password" + a
   mixed 12-character token, "commit" + a 40-character hex token);
 * the best token's classes x entropy, and how many tokens the text has.
 
@@ -93,6 +94,7 @@ def features(text: str) -> Counter[int]:
             key = f"cl{classes}_L{min(len(token) // 8, 6)}_E{int(entropy)}_H{int(hexy)}"
             keys += ["t:" + key, "s:" + _shape(token)]
             keys += [f"c:{w}|{key}" for w in context]
+            keys += ["cw:" + w for w in context]
             best = max(best, entropy * classes)
         context = (context + _words(token))[-3:]
     f: Counter[int] = Counter(zlib.crc32(k.encode()) % BUCKETS for k in keys)
