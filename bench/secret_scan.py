@@ -162,8 +162,8 @@ def forward() -> None:
             kind = name.split(": ")[1].split(" of ")[0]
             totals[kind] = [a + b for a, b in zip(totals[kind], rates, strict=True)]
             print(_line(name, *rates))
-    for kind, rates in totals.items():
-        print(_line(f"pooled: {kind}", *rates))
+    for kind, sums in totals.items():
+        print(_line(f"pooled: {kind}", *sums))
 
 
 def main() -> None:

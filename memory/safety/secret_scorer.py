@@ -72,7 +72,7 @@ def _words(text: str) -> list[str]:
     return [w for w in _NOT_WORD.split(_CAMEL.sub(" ", text).lower()) if w]
 
 
-def features(text: str) -> Counter[int]:
+def features(text: str) -> dict[int, float]:
     """Hashed feature counts of one text (bucket -> value)."""
     keys: list[str] = []
     words = _words(text)
@@ -97,9 +97,10 @@ def features(text: str) -> Counter[int]:
             keys += ["cw:" + w for w in context]
             best = max(best, entropy * classes)
         context = (context + _words(token))[-3:]
-    f: Counter[int] = Counter(zlib.crc32(k.encode()) % BUCKETS for k in keys)
-    f[zlib.crc32(b"best") % BUCKETS] += best / 10
-    f[zlib.crc32(b"n_toks") % BUCKETS] += min(len(tokens), 50) / 50
+    f: dict[int, float] = dict(Counter(h % BUCKETS for h in map(zlib.crc32, map(str.encode, keys))))
+    for name, value in ((b"best", best / 10), (b"n_toks", min(len(tokens), 50) / 50)):
+        bucket = zlib.crc32(name) % BUCKETS
+        f[bucket] = f.get(bucket, 0.0) + value
     return f
 
 

@@ -207,17 +207,6 @@ _PASSWORD_KW = re.compile(r"(?:[a-z]+_)?(?:" + _PASSWORD_WORDS + r")", re.IGNORE
 _KEY_WORD = re.compile(
     r"secrets?|tokens?|(?:api|access|secret)[ _-]?keys?|key|bearer", re.IGNORECASE
 )
-#: A password-ish word near a value that can only be a password ("log in as drkim with
-#: Beagle2Beagle!", "Remember the shared account password, Otter!Canoe55, ...", "Use
-#: hunter2-Blue as the login").
-_LOGIN_WORDS = re.compile(
-    r"(?<![A-Za-z])(?:"
-    + _PASSWORD_WORDS
-    + r"|log ?in|sign ?in|credentials|creds|zugangsdaten|identifiants"
-    r"|credenciales|credenziali|inloggegevens)(?![A-Za-z])",
-    re.IGNORECASE,
-)
-_STRONG_VALUE = re.compile(r"(?<![\w@/.:+=?&#-])[^\s\"'`,;()<>\[\]，。、：；！？]{8,64}(?![\w@/])")
 #: Numeric codes count only after a word that makes them secret ("the PIN is 4471", "Alarm
 #: disarm code: 6048", "combinación del candado: 2-19-33"); a bare "code" needs a word for
 #: a door, an alarm, a safe or a lock near it, so "discount code" and "status code" pass.
@@ -467,16 +456,9 @@ def _keyword_hits(line: str) -> bool:
         password = bool(_PASSWORD_KW.fullmatch(m.group("kw"))) and not bare
         if _credential_like(value, quoted=quoted, line=line, password=password):
             return True
-    return _secret_code(line) or _near_login_word(line) or _quoted_pair(line) or _passphrase(line)
+    return _secret_code(line) or _passphrase(line)
 
 
-#: ``define('DB_PASSWORD', '...')``, ``{'api_key', '...'}``: a credential key in quotes, then
-#: its quoted value.
-_QUOTED_PAIR = re.compile(
-    r"[\"'](?P<kw>\w*(?:pass(?:word|wd)?|secret|token|api_?key|auth)\w*)[\"']\s*(?:,|=>|:|=)\s*[\"']"
-    r"(?P<value>[^\"'\n]{6,})[\"']",
-    re.IGNORECASE,
-)
 _PASSPHRASE = re.compile(
     r"(?<![A-Za-z])(?:pass ?phrase|seed phrase|recovery phrase|mnemonic)(?:\s+[^\s:=]+){0,5}?\s*(?:is|:|=)\s*"
     r"(?P<value>(?:[A-Za-z0-9]+\s+){3,}[A-Za-z0-9]+)",
@@ -484,51 +466,8 @@ _PASSPHRASE = re.compile(
 )
 
 
-def _quoted_pair(line: str) -> bool:
-    return any(
-        _credential_like(m.group("value"), quoted=True, line=line)
-        for m in _QUOTED_PAIR.finditer(line)
-    )
-
-
 def _passphrase(line: str) -> bool:
     return any(not _PLACEHOLDER.match(m.group("value")) for m in _PASSPHRASE.finditer(line))
-
-
-def _strong(value: str, line: str) -> bool:
-    """A token that can only be a password: 8+ characters, letters and digits, and a symbol
-    or both cases; never a URL, an e-mail address, a date, a version or a placeholder."""
-    value = value.rstrip(".!?")
-    value = re.sub(r"^[A-Za-z_][\w.-]*=", "", value)  # host=db1: a pair, judged by its value
-    if (
-        _named_as_id(line, value)
-        or len(value) < 8
-        or "://" in value
-        or re.search(r"@[\w-]+\.[A-Za-z]{2,}", value)
-        or _PLACEHOLDER.match(value)
-    ):
-        return False
-    if re.fullmatch(r"v?\d+(?:[./:-]\d+)+[\w.-]*", value) or _filtered_out(value, line):
-        return False
-    letters = sum(c.isalpha() for c in value)
-    digits = sum(c.isdigit() for c in value)
-    symbol = any(not c.isalnum() for c in value)
-    inner_digit = any(c.isdigit() for c in value[1:-1])
-    # "Beagle2Beagle", "Summer2024", "Otter!Canoe55"; not a product name such as "1Password"
-    return (
-        letters >= 2
-        and digits >= 1
-        and _classes(value) >= 3
-        and (symbol or digits >= 2 or inner_digit)
-    )
-
-
-def _near_login_word(line: str) -> bool:
-    for m in _LOGIN_WORDS.finditer(line):
-        window = line[max(0, m.start() - 40) : m.end() + 50]
-        if any(_strong(v.group(0), line) for v in _STRONG_VALUE.finditer(window)):
-            return True
-    return False
 
 
 def _decodes_to_words(token: str) -> bool:
@@ -695,7 +634,7 @@ _CODE_REFERENCE = re.compile(
     r"^(?:(?:settings|config|conf|cfg|env|os|process|self|this|app|secrets|vault|params|options|args"
     r"|credentials|creds|st\.secrets)\.[\w.\[\]'\"]+|(?:[a-z_]\w*\.)+(?:[A-Z][A-Z0-9_]+|[a-z]+_[a-z_]+))$"
 )
-_HOST_OR_FILE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.(?:[A-Za-z]{2,6}|\d+)$")
+_HOST_OR_FILE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,6}$")
 
 
 def _entropy(value: str) -> float:
@@ -709,6 +648,7 @@ def _looks_random(value: str, *, pw: bool) -> bool:
     "pelican-harbor-73"); otherwise the value must look machine-made (16+ characters of
     mixed classes, or a 16+ hex key)."""
     v = value.strip(".,;:!?)(\"'`*#")
+    v = re.sub(r"^[A-Za-z_][\w.-]*=", "", v)  # host=db1: a pair, judged by its value
     if len(v) < 8 or len(v) > 400:
         return False
     if (
@@ -786,9 +726,20 @@ def _keyed_password(value: str) -> bool:
     return (has_cases or special) and _looks_random(v, pw=True)
 
 
+_CAMEL_NAME = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+|[A-Z]{2,4})*[0-9]{0,2}")
+
+
 def _general_word_hits(text: str) -> bool:
     for m in _GEN_WORD.finditer(text):
         pw = m.group("pw") is not None
+        if text[m.start() - 1 : m.start()].isalpha() and m.group(0).isascii():
+            # a camelCase part counts only inside a camelCase name (SmtpPassword,
+            # accessToken), not inside a random token ("...MinPbPw")
+            left = re.search(r"[A-Za-z0-9]*$", text[: m.start()])
+            right = re.match(r"[A-Za-z0-9]*", text[m.end() :])
+            name = (left.group(0) if left else "") + m.group(0) + (right.group(0) if right else "")
+            if not _CAMEL_NAME.fullmatch(name):
+                continue
         if text[m.start() - 1 : m.start()] in ("/", ".") and text[m.end() : m.end() + 1] in "?/#.":
             continue  # a path or a host name (/login?state=...), not a label
         if not pw and re.match(r"\s*(?:ids?|name|names|fingerprint)\b", text[m.end() :], re.I):
@@ -796,6 +747,10 @@ def _general_word_hits(text: str) -> bool:
         before = _words_of(text[max(0, m.start() - 30) : m.start()])
         if _ID_CONTEXT.search(before + " " + m.group(0)) and not pw:
             continue  # "publishable key", "site key", "idempotency key"
+        if pw:  # "Use hunter2-Blue as the login", "Copper!Fern81 is the VPN password"
+            back = text[max(0, m.start() - 40) : m.start()].rsplit("\n", 1)[-1]
+            if any(_looks_random(v.group(0), pw=True) for v in _GEN_VALUE.finditer(back)):
+                return True
         region = _after(text, m.end())
         explicit = _EXPLICIT_SEPARATOR.match(region)
         if _SECRET_REFERENCE.search(region[:60]):
@@ -810,14 +765,15 @@ def _general_word_hits(text: str) -> bool:
                 break
             if _GEN_ID_WORD.search(region[: v.start()]) or value.startswith("/"):
                 continue
+            human = pw
             pair = re.match(r"^([A-Za-z_][\w.-]*)=", value)
             if pair:  # "sessionid=...; csrftoken=..." after "Cookie": machine-made values only
                 if re.search(
                     r"(?i)(?:^|[_.-])(?:s?id|name|user|host|port|mode|type)$", pair.group(1)
                 ):
                     continue
-                value, pw = value[pair.end() :], False
-            if _looks_random(value, pw=pw):
+                value, human = value[pair.end() :], False
+            if _looks_random(value, pw=human):
                 return True
             if k == 0 and explicit and _keyed_password(value):
                 return True
@@ -941,19 +897,20 @@ def _named_values(text: str) -> bool:
 
 def _general_hits(text: str) -> bool:
     return (
-        _general_word_hits(text)
-        or _prefixed_key(text)
+        _prefixed_key(text)
         or _auth_header(text)
         or _connect_forms(text)
-        or _named_values(text)
         or bool(_RECOVERY_CODES.search(text))
+        or _named_values(text)
+        or _general_word_hits(text)
     )
 
 
 @functools.lru_cache(maxsize=4096)
 def _scan(text: str) -> tuple[str, ...]:
     kinds: list[str] = []
-    text = _PUBLIC_BLOCK.sub("(a public key)", text)
+    if "-----BEGIN" in text:
+        text = _PUBLIC_BLOCK.sub("(a public key)", text)
     lines = text.splitlines() or [text]
     _configure_detect_secrets()
     for line in lines:
