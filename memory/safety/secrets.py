@@ -179,6 +179,9 @@ class SecretFound(Refusal):
 KEYWORD_KIND = "Secret Keyword"  # detect-secrets' name for a keyword-assigned secret
 BASIC_AUTH_KIND = "Basic Auth Credentials"
 LEARNED_KIND = "Credential (learned score)"
+PREFIXED_KIND = "Provider-style Key"
+AUTH_HEADER_KIND = "Authorization Header"
+PASSPHRASE_KIND = "Passphrase"
 
 #: Words that name a password, a PIN or a login secret, in the languages persona text uses.
 _PASSWORD_WORDS = (
@@ -217,7 +220,8 @@ _CODE_VALUE = re.compile(
     re.IGNORECASE,
 )
 _PIN_WORDS = re.compile(
-    r"(?<![A-Za-z])(?:pin|pins|puk|pincode|pin code|passcode|unlock code|combination|combinaison|combinaci[oó]n|combina[cç][aã]o"
+    r"(?<![A-Za-z])(?:pin|pins|puk|pincode|pin code|passcode|unlock|unlock code|combination|combinaison"
+    r"|combinaci[oó]n|combina[cç][aã]o"
     r"|combinazione|PIN-Code|PIN-Nummer)(?![A-Za-z])|暗証番号|密码|密碼|口令|暗码|비밀번호|رمز",
     re.IGNORECASE,
 )
@@ -230,7 +234,8 @@ _LOCK_WORDS = re.compile(
     r"(?<![A-Za-z])(?:alarm\w*|door|doors|gate|safe|lock|padlock|lockbox|key ?safe|keypad|entry|garage|vault"
     r"|disarm|porte|portail|coffre|puerta|port[oó]n|caja fuerte|alarma|alarme|port[aã]o|cofre|cadeado"
     r"|cancello|allarme|cassaforte|lucchetto|deur|poort|kluis|alarminstallatie|t[üu]r|tor|tresor"
-    r"|schloss|alarmanlage|unlock|unlocks|master|intercom|drzwi|domofon|sejf|brama|kap(?:ı|i)|kasa"
+    r"|schloss|alarmanlage|unlock|unlocks|master|intercom|drzwi|domofon\w*|sejf\w*|bram\w*|kap(?:ı|i)\w*"
+    r"|kasa\w*|ipad|iphone|phone|tablet|laptop|override"
     r"|d(?:ö|o)rr|larm|kassask(?:å|a)p|дверь|двери|домофона?|подъезда?|сейфа?|замка?|сигнализаци\w*"
     r"|калитки|ворот)(?![^\W\d_])|门禁|门|保险箱|金庫|ドア|玄関|도어락|현관|باب|خزنة",
     re.IGNORECASE,
@@ -251,6 +256,11 @@ _TYPED_CODE = re.compile(
 )
 
 
+_ENTRY_VERB = re.compile(
+    r"\b(?:enter|dial|type|key in|punch in|press|tap|use|input)\s*[*#]?$", re.IGNORECASE
+)
+
+
 def _secret_code(line: str) -> bool:
     if _RECOVERY_CODES.search(line) or _TYPED_CODE.search(line):
         return True
@@ -262,6 +272,13 @@ def _secret_code(line: str) -> bool:
         lock = _LOCK_WORDS.search(before)
         if lock and (_CODE_WORDS.search(before) or "-" in m.group("value")):
             return True  # "door code 0192"; a lockbox combination "0-9-6-3"
+        if (
+            lock
+            and _ENTRY_VERB.search(line[: m.start("value")])
+            and sum(c.isdigit() for c in m.group("value")) >= 4
+            and not re.match(r"\s\d{2,}", line[m.end() :])  # "dial 0800 123 4567": a phone
+        ):
+            return True  # "at the intercom dial 0815", "manager override, enter 7391"
     return False
 
 
@@ -593,7 +610,8 @@ _GEN_PW_WORDS = (
     r"|wachtwoord\w*|parola d'ordine|has(?:ł|l)\w*|(?:ş|s)ifre\w*|parol(?:a|ă|ası|asi)"
     r"|парол\w*|пин-код\w*|l(?:ö|o)senord\w*|adgangskode\w*|passord\w*|kodeord\w*|salasan\w*"
     r"|hesl\w*|jelsz\w*|κωδικ\w*|συνθηματικ\w*|סיסמ\w*|पासवर्ड|mật khẩu|kata sandi|kata laluan"
-    r"|contrasenya|รหัสผ่าน|رمز عبور|passwor\w*|kennw\w*"
+    r"|contrasenya|รหัสผ่าน|رمز عبور|passwor\w*|kennw\w*|lozink\w*|лозинк\w*|gesl(?:o|a|om)|(?:š|s)ifr\w*"
+    r"|parool\w*|salas(?:õ|o)na\w*|parole|slapta(?:ž|z)od\w*|nenosiri|পাসওয়ার্ড|கடவுச்சொல்"
     r"|zugangsdaten|identifiants|credenciales|credenziali|inloggegevens"
     r"|(?:zugangs|toegangs|adgangs|tür|deur|access|entry|security|door|gate|alarm)[ -]?code"
     r"|c(?:ó|o)digo de acce(?:s)?so|code d'acc(?:è|e)s|codice di accesso|kod dost(?:ę|e)pu|eri(?:ş|s)im kodu"
@@ -604,7 +622,8 @@ _GEN_PW_WORDS = (
 _GEN_KEY_WORDS = (
     r"(?:api|access|secret|private|signing|encryption|master|license|licence|auth|app|client"
     r"|consumer|webhook|hmac|session|bearer|refresh|bot|deploy|service|account)?[ _-]?"
-    r"(?:keys?|tokens?|secrets?)|apikey|bearer|cookie|session ?id|signature|sig"
+    r"(?:keys?|tokens?|secrets?)|apikey|bearer|cookie|session ?id|signature|sig|pat"
+    r"|personal access token"
     r"|llave|cl(?:é|e)|jeton|schl(?:ü|u)ssel|geheimnis|chave|segredo|chiave|segreto|sleutel"
     r"|geheim|klucz|anahtar(?:ı)?|ключ|токен|секрет|nyckel|nøgle|avain|kulcs"
     r"|密钥|秘钥|令牌|トークン|シークレット|キー|토큰|키|مفتاح|رمز"
@@ -623,7 +642,9 @@ _GEN_ID_WORD = re.compile(
     r"|用户名|ユーザー|아이디)\s*(?:is|:|=|#)?\s*$",
     re.IGNORECASE,
 )
-_GEN_VALUE = re.compile(r"[^\s\"'`,;()<>\[\]{}|&，。、：；！？]+")
+_GEN_VALUE = re.compile(
+    r"(?:[^\s\"'`,;()<>\[\]{}|&\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]|&(?!\w+=))+"
+)
 #: References to a secret kept elsewhere: the text names it, it does not hold it.
 _SECRET_REFERENCE = re.compile(
     r"os\.environ|process\.env|getenv|\bENV\[|\benv\(|\bvault:|op://|secretsmanager|ssm:"
@@ -726,10 +747,27 @@ def _keyed_password(value: str) -> bool:
     return (has_cases or special) and _looks_random(v, pw=True)
 
 
+_QUOTED_PHRASE = re.compile(r"[\"'‘“«]([^\"'’”»\n]{8,64})[\"'’”»]")
+
+
+def _quoted_phrase(region: str) -> bool:
+    """A quoted passphrase after a password word ("changed to 'Lighthouse Keeper 1987'")."""
+    for q in _QUOTED_PHRASE.finditer(region[:80]):
+        phrase = q.group(1).strip()
+        if (
+            phrase.count(" ") >= 2
+            and re.search(r"[\d!#$%&*+=?@^~]", phrase)
+            and not (_example_value(phrase) or _EXAMPLE_WORD.search(phrase))
+            and not _SECRET_REFERENCE.search(phrase)
+        ):
+            return True
+    return False
+
+
 _CAMEL_NAME = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+|[A-Z]{2,4})*[0-9]{0,2}")
 
 
-def _general_word_hits(text: str) -> bool:
+def _general_word_hits(text: str) -> str | None:
     for m in _GEN_WORD.finditer(text):
         pw = m.group("pw") is not None
         if text[m.start() - 1 : m.start()].isalpha() and m.group(0).isascii():
@@ -750,8 +788,10 @@ def _general_word_hits(text: str) -> bool:
         if pw:  # "Use hunter2-Blue as the login", "Copper!Fern81 is the VPN password"
             back = text[max(0, m.start() - 40) : m.start()].rsplit("\n", 1)[-1]
             if any(_looks_random(v.group(0), pw=True) for v in _GEN_VALUE.finditer(back)):
-                return True
+                return KEYWORD_KIND
         region = _after(text, m.end())
+        if pw and _quoted_phrase(region):
+            return PASSPHRASE_KIND
         explicit = _EXPLICIT_SEPARATOR.match(region)
         if _SECRET_REFERENCE.search(region[:60]):
             continue
@@ -774,10 +814,10 @@ def _general_word_hits(text: str) -> bool:
                     continue
                 value, human = value[pair.end() :], False
             if _looks_random(value, pw=human):
-                return True
+                return KEYWORD_KIND
             if k == 0 and explicit and _keyed_password(value):
-                return True
-    return False
+                return KEYWORD_KIND
+    return None
 
 
 #: A provider-style key: a short lowercase prefix, optional segments, a random tail
@@ -895,15 +935,19 @@ def _named_values(text: str) -> bool:
     return False
 
 
-def _general_hits(text: str) -> bool:
-    return (
-        _prefixed_key(text)
-        or _auth_header(text)
-        or _connect_forms(text)
-        or bool(_RECOVERY_CODES.search(text))
-        or _named_values(text)
-        or _general_word_hits(text)
-    )
+def _general_hits(text: str) -> str | None:
+    """The kind the general mechanisms find in ``text``, if any. Structural evidence (a
+    provider-style prefix, an Authorization header, a connection string, a quoted
+    passphrase) gets its own kind, which the learned layer never overrules."""
+    if _prefixed_key(text):
+        return PREFIXED_KIND
+    if _auth_header(text):
+        return AUTH_HEADER_KIND
+    if _connect_forms(text):
+        return BASIC_AUTH_KIND
+    if _RECOVERY_CODES.search(text) or _named_values(text):
+        return KEYWORD_KIND
+    return _general_word_hits(text)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -930,8 +974,8 @@ def _scan(text: str) -> tuple[str, ...]:
         if _keyword_hits(line):
             kinds.append(KEYWORD_KIND)
         kinds.extend(_entropy_hits(line))
-    if not kinds and _general_hits(text):
-        kinds.append(KEYWORD_KIND)
+    if not kinds and (general := _general_hits(text)):
+        kinds.append(general)
     # A keyword or entropy hit on a value a shape plugin already named adds nothing.
     shapes = set(kinds) - {KEYWORD_KIND, _BASE64.secret_type, _HEXES.secret_type}
     if shapes:
