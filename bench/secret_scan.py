@@ -17,6 +17,22 @@ rules were frozen, and then used to change them, which makes it a seen part:
 - ``seen4`` (239 texts): 91.7 % / 11.8 %;
 - ``seen5`` (258 texts): 90.7 % / 6.2 % (was ``test``).
 
+After seen5 the rules were rewritten as general mechanisms (see ``memory.safety.secrets``)
+plus a learned layer. Honest figures for that change (none of them on a part the change
+was fitted to):
+
+- the first version of the general mechanisms, written looking at seen1..seen4 only,
+  measured once on seen5: 94.6 % / 7.8 % (with the learned layer trained on tune..seen4
+  stacked on it: 94.6 % / 4.7 %);
+- ``--forward``: rules as frozen before each part + the learned layer trained on the
+  earlier parts, pooled over seen2..seen5: rules 86.7 % / 9.5 %, stacked 87.4 % / 7.4 %;
+- ``--lopo``: the learned layer alone, one part left out at a time, pooled: 88.5 % / 10.1 %
+  (not enough alone; it is only used stacked on the rules).
+
+Every seen part now reads 100 % detected and at most 0.8 % false alarms (the one
+false alarm is AWS's documented example key, refused on purpose): those figures are
+fitted and say nothing about fresh text.
+
 ``test`` is the next independent part: it is added after the rules are frozen again and
 only measured (the bench reports "no labelled file" until then). No live credential is in
 any file.

@@ -3,7 +3,8 @@
 The injection scan lives in ``memory.safety.injection``. This module refuses
 credential-shaped values, using detect-secrets the way the library intends:
 
-* **Its plugins**, run through ``detect_secrets.core.scan.scan_line``: the provider
+* **Its plugins**, run as ``detect_secrets.core.scan.scan_line`` runs them (``scan_line``
+  below, without its per-call set-up): the provider
   detectors (AWS, GitHub, Slack, Stripe, JWT, private keys ...), ``KeywordDetector``
   (``password = "..."``) and ``BasicAuthDetector`` (``https://user:pass@host``).
 * **Its heuristic filters** (``detect_secrets.filters.heuristic``) on every candidate:
@@ -11,22 +12,38 @@ credential-shaped values, using detect-secrets the way the library intends:
   (``{x}``, ``<x>``, ``${X}``), values starting with ``$``, indirect references
   (``get_secret("x")``), non-alphanumeric values, lock and swagger files.
 
-Persona text is prose, not code, so three narrow additions read it as prose:
+Persona text is prose, not code, so more rules read it as prose. The older ones were
+written one shape at a time (keyword forms such as ``password = hunter2`` and "the
+password is ...", numeric PINs and door codes next to a lock word, high-entropy tokens
+judged by their context: a hex string after "commit" or "sha" is a digest, base64 of text
+is an encoding, a UUID is an id). Each new independent part brought new shapes, so the
+**general mechanisms** (below ``_GEN_PW_WORDS``) state the shapes once:
 
-* **keyword forms in prose and config**: ``password = hunter2``, ``pwd: ...``, "the
-  password is ...", ``Passwort: ...``, "la contraseña es ..."; the value must look like
-  a credential (no spaces unless quoted, long enough, letters with digits or symbols),
-  so "the wifi password is on the fridge" passes;
-* **high-entropy tokens** measured with detect-secrets' own entropy functions, only on
-  single tokens shaped like a credential, and never when the context says what they
-  are: a hex string next to "commit", "sha", "checksum", "digest", "hash", "revision",
-  "build", "etag" is a digest; base64 that decodes to plain words is an encoding; a
-  UUID is an id;
-* **key prefixes** the installed plugins do not know: OpenAI project / service keys,
-  Anthropic, Google API keys, GitHub fine-grained tokens, Hugging Face tokens.
+* a credential word in ~30 languages (password, PIN, passcode, login, key, token,
+  secret, cookie and their translations, inflected forms included) followed within a
+  few words, or on the next line of a config, by a value that looks like a credential
+  (``_looks_random``: a human password after a password word, a machine-made value
+  after a key word), or a password just before a login word;
+* a provider-style key (``<prefix>_<segment>_<random tail>``) of any provider;
+* an Authorization header of any scheme and the API-key headers;
+* credentials in connection strings without ``scheme://`` (Oracle ``user/pw@host``,
+  ``curl -u``, ``--password``, ``mysql -p``, ``redis-cli -a``) and name-then-value configs
+  (Terraform ``default =``, Kubernetes ``name:``/``value:``);
+
+and every candidate passes the same look-alike checks: placeholders, masked or templated
+values, references to a secret store or to code (``settings.API_KEY``), example values,
+hex digests, UUIDs, ids named as ids (``client_id``, ``Account SID``), Stripe-style object
+ids, base64 of any text, public keys and certificates.
+
+A **learned layer** (``memory.safety.secret_scorer``) is stacked on top: it vetoes a
+generic hit (keyword or entropy) it scores below ``VETO_BELOW`` and flags a text no rule
+caught when it scores at least ``FLAG_ABOVE``; provider shapes and structural hits are
+never vetoed.
 
 Judgement calls: a bare 32+ hex string with no context is refused (hex API keys exist
-and a persona has no need for one); placeholders such as ``<redacted>``, ``${TOKEN}``,
+and a persona has no need for one); AWS's documented example key ``AKIAIOSFODNN7EXAMPLE``
+is refused (the AWS plugin's own judgement; other values spelled as examples pass);
+placeholders such as ``<redacted>``, ``${TOKEN}``,
 ``****``, ``changeme``, ``YOUR_API_KEY`` pass.
 """
 
