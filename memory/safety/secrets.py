@@ -208,7 +208,7 @@ _PASSWORD_WORDS = (
     r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|كلمة المرور|كلمة السر"
 )
 _KEYWORD = re.compile(
-    r"(?<![A-Za-z])(?P<kw>(?:[a-z]+_)?pass(?:word|wd|phrase|code)?s?|pwd|api[ _-]?keys?|access[ _-]?keys?"
+    r"(?<![A-Za-z0-9])(?P<kw>(?:[a-z]+_)?pass(?:word|wd|phrase|code)?s?|pwd|api[ _-]?keys?|access[ _-]?keys?"
     r"|secret[ _-]?keys?|client[ _-]?secrets?|secrets?|(?:auth|access|bearer|api|refresh|session)[ _-]?tokens?"
     r"|tokens?|bearer|private[ _-]?keys?|" + _PASSWORD_WORDS + r"|key)(?![A-Za-z])"
     # up to four words naming what it is for: "password for the vet portal is", "mot de passe
@@ -315,7 +315,8 @@ _DIGEST_CONTEXT = re.compile(
     r"|rebased|revert|reverted|merge|merged|checkout|bisect|diff|blame|squash|squashed|amend|head|ref"
     r"|branch|pushed|parent|submodule|bumped|pinned|pin|image|integrity|h1|sha256sum|sha1sum|md5sum"
     r"|event|trace|span|request|correlation|bisect|bad|good|hashes|deploy|deployed|deploying|rollback"
-    r"|rolled|roll back|reference|resolved|lock|locked|upstream|sum|compare|sha\d*sum|oid|git|github|gitlab)\b",
+    r"|rolled|roll back|reference|resolved|lock|locked|upstream|sum|compare|sha\d*sum|oid|git|github|gitlab"
+    r"|blake\w*|b\d?sum|xxh\w*|keccak\w*|ripemd\w*|sm3|crc\w*)\b",
     re.IGNORECASE,
 )
 #: The same for a base64 digest (``SHA256:...`` fingerprints, ``sha512-...`` integrity).
@@ -367,6 +368,17 @@ _OBJECT_ID = re.compile(
 _MASKED = re.compile(r"(?:X{6,}|x{6,}|\*{4,}|0{10,}|•{4,}|\.{3,}|…)")
 #: Keys that are public by design: publishable payment keys, map tokens, captcha site keys.
 _PUBLIC_KEY = re.compile(r"^(?:pk_(?:live|test)_|pk\.|rk_test_|sk_test_)")
+
+
+def _in_angle_brackets(line: str, value: str | None) -> bool:
+    """A value inside ``<...>`` is a description of one (``<set in 1Password: 'Admin'>``)."""
+    at = line.find(value) if value else -1
+    if at < 0 or not value:
+        return False
+    if re.search(r"=\s*[\"']?$", line[:at]):
+        return False  # an XML attribute value: <add key="SmtpPassword" value="..." />
+    opened = line.rfind("<", 0, at + 1)
+    return opened >= 0 and ">" not in line[opened:at] and ">" in line[at + len(value) :]
 
 
 def _named_as_id(line: str, value: str | None) -> bool:
@@ -444,7 +456,12 @@ def _credential_like(value: str, *, quoted: bool, line: str, password: bool = Fa
         return False
     if password and heuristic.is_potential_uuid(value):
         return True
-    if _filtered_out(value, line) or _CODE_REFERENCE.match(value):
+    if (
+        _filtered_out(value, line)
+        or _CODE_REFERENCE.match(value)
+        or _SECRET_REFERENCE.search(value)
+        or _in_angle_brackets(line, value)
+    ):
         return False
     if quoted:
         return True  # password is "correct horse battery staple"
@@ -519,7 +536,7 @@ def _decodes_to_words(token: str) -> bool:
             )
         except (binascii.Error, ValueError, UnicodeDecodeError):
             return False
-    if len(text) < 8 or re.fullmatch(r"[\w.@+-]{1,64}:[^\s:]{4,}", text):
+    if len(text) < 8 or re.fullmatch(r"[\w.@+-]{1,64}:[^\s:,=]{4,64}", text):
         return False  # "ci-bot:s2a5E7..." is a user:password pair, not text
     printable = sum(1 for c in text if c.isprintable() or c in "\n\r\t")
     letters = sum(1 for c in text if c.isalpha())
@@ -529,7 +546,9 @@ def _decodes_to_words(token: str) -> bool:
 #: Ids that look random by design: trace, span, request and event ids, ksuids, site keys.
 _ID_CONTEXT = re.compile(
     r"\b(?:trace|span|request|correlation|event|message|ksuid|ulid|uuid|guid|snowflake|site ?key|sitekey"
-    r"|publishable|public|idempotency)(?: ?ids?)?\b",
+    r"|publishable|public|idempotency|playlist|track|video|channel|file|doc|document|folder|sheet"
+    r"|spreadsheet|form|album|post|item|record|asset|image|photo|run|job|task|workflow|board|issue)"
+    r"(?: ?ids?)?\b",
     re.IGNORECASE,
 )
 
@@ -665,7 +684,8 @@ _GEN_VALUE = re.compile(
 #: References to a secret kept elsewhere: the text names it, it does not hold it.
 _SECRET_REFERENCE = re.compile(
     r"os\.environ|process\.env|getenv|\bENV\[|\benv\(|\bvault:|op://|secretsmanager|ssm:"
-    r"|secretKeyRef|valueFrom|@Value\(|!secret\b|\bsecrets\.\w|\$\(|\$\{|\{\{|%\(\w+\)s|%\w+%",
+    r"|secretKeyRef|valueFrom|@Value\(|!secret\b|\bsecrets\.\w|\$\(|\$\{|\{\{|%\(\w+\)s|%\w+%"
+    r"|\bENC\[|\$ANSIBLE_VAULT|!vault\b|BEGIN PGP MESSAGE",  # encrypted: not the secret in clear
     re.IGNORECASE,
 )
 _CODE_REFERENCE = re.compile(
@@ -705,6 +725,8 @@ def _looks_random(value: str, *, pw: bool) -> bool:
         or (len(v) >= 16 and _decodes_to_words(v))
     ):
         return False
+    if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", v):
+        return False  # an UPPER_SNAKE name (AES256_GCM, DB_PASSWORD_2)
     letters = sum(c.isalpha() for c in v)
     digits = sum(c.isdigit() for c in v)
     upper = any(c.isupper() for c in v)
@@ -767,6 +789,10 @@ def _keyed_password(value: str) -> bool:
 _QUOTED_PHRASE = re.compile(r"[\"'‘“«]([^\"'’”»\n]{8,64})[\"'’”»]")
 
 
+#: A generated app password: four groups of four letters ("abcd efgh ijkl mnop").
+_APP_PASSWORD = re.compile(r"(?<![\w-])[a-z]{4}(?:[ -][a-z]{4}){3}(?![\w-])")
+
+
 def _quoted_phrase(region: str) -> bool:
     """A quoted passphrase after a password word ("changed to 'Lighthouse Keeper 1987'")."""
     for q in _QUOTED_PHRASE.finditer(region[:80]):
@@ -807,7 +833,7 @@ def _general_word_hits(text: str) -> str | None:
             if any(_looks_random(v.group(0), pw=True) for v in _GEN_VALUE.finditer(back)):
                 return KEYWORD_KIND
         region = _after(text, m.end())
-        if pw and _quoted_phrase(region):
+        if pw and (_quoted_phrase(region) or _APP_PASSWORD.search(region[:60])):
             return PASSPHRASE_KIND
         explicit = _EXPLICIT_SEPARATOR.match(region)
         if _SECRET_REFERENCE.search(region[:60]):
@@ -967,6 +993,21 @@ def _general_hits(text: str) -> str | None:
     return _general_word_hits(text)
 
 
+def has_candidate(text: str) -> bool:
+    """Whether ``text`` holds anything a credential could be: a token shaped like one
+    that is not a digest, a path or a URL, or a number of 4 to 10 digits (a PIN). The
+    learned layer flags a text no rule caught only when it does."""
+    if _SECRET_REFERENCE.search(text):
+        return False
+    for v in _GEN_VALUE.finditer(text):
+        token = v.group(0)
+        if re.fullmatch(r"\d{4,10}#?", token):
+            return True
+        if not _BASE64_DIGEST_PREFIX.match(token) and _looks_random(token, pw=True):
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=4096)
 def _scan(text: str) -> tuple[str, ...]:
     kinds: list[str] = []
@@ -983,6 +1024,7 @@ def _scan(text: str) -> tuple[str, ...]:
                 or _example_value(_token_around(line, s.secret_value))
                 or _named_as_id(line, s.secret_value)
                 or _CODE_REFERENCE.match(_token_around(line, s.secret_value))
+                or _in_angle_brackets(line, s.secret_value)
             )
         )
         kinds.extend(kind for kind, rx in _EXTRA_PREFIXES if rx.search(line))
@@ -1003,7 +1045,7 @@ def _scan(text: str) -> tuple[str, ...]:
     if p is not None:
         if kinds and not shapes and p < secret_scorer.VETO_BELOW:
             kinds = []
-        elif not kinds and p >= secret_scorer.FLAG_ABOVE:
+        elif not kinds and p >= secret_scorer.FLAG_ABOVE and has_candidate(text):
             kinds = [LEARNED_KIND]
     return tuple(dict.fromkeys(kinds))
 

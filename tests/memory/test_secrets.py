@@ -293,6 +293,11 @@ def test_masked_keys_refs_ids_and_payloads_pass(text):
         "GitHub recovery codes:\n18a29-86c65  f1be3-5f20b  c0db5-63703",
         "The tablet at the front desk unlocks with 2580.",
         "If the card reader asks for the merchant PIN, it's 6613.",
+        "Standing rule: when the POS asks for the manager override, enter 7391.",
+        "the CMS password got changed to 'Lighthouse Keeper 1987'",
+        "the imap app password for the shared inbox is abcd efgh ijkl mnop",
+        "Lozinka za wifi je Jadran#2024",
+        "Owner doc: Canva team login -> design@studio.example / Pastel&Ink2024",
     ],
 )
 def test_shapes_no_labelled_part_lists_are_found(text):
@@ -316,6 +321,12 @@ def test_shapes_no_labelled_part_lists_are_found(text):
         "fixture_csv_b64: ZGF0ZSxza3UscXR5CjIwMjQtMDUtMDEsTVVHLTAxLDQK",
         "Пароль должен содержать не менее 12 символов.",
         "Use a passphrase of at least four random words.",
+        "password: <set in 1Password: 'Studio admin'>",
+        "secret: ENC[AES256_GCM,data:Kx8Lm,iv:Q2zP,tag:9vR4,type:str]",
+        "BLAKE2b-256: 6d3f9c0e1b2a4f5e8d7c6b5a49382716fedcba9876543210fedcba9876543210",
+        "YouTube playlist PLKx8LmQ2zP9vR4tN7wB1yC5hD3gS0aE2r",
+        "パスワードは8文字以上にしてください。",
+        "postgres://app@db.internal:5432/orders (password from the vault)",
     ],
 )
 def test_look_alikes_no_labelled_part_lists_pass(text):
