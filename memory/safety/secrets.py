@@ -199,6 +199,9 @@ LEARNED_KIND = "Credential (learned score)"
 PREFIXED_KIND = "Provider-style Key"
 AUTH_HEADER_KIND = "Authorization Header"
 PASSPHRASE_KIND = "Passphrase"
+#: A PIN, a door or alarm code, a lock combination: a number next to a word that makes it
+#: secret. The learned layer never vetoes it (its features do not see short numbers).
+CODE_KIND = "PIN or Access Code"
 
 #: Words that name a password, a PIN or a login secret, in the languages persona text uses.
 _PASSWORD_WORDS = (
@@ -232,12 +235,12 @@ _KEY_WORD = re.compile(
 #: a door, an alarm, a safe or a lock near it, so "discount code" and "status code" pass.
 _CODE_VALUE = re.compile(
     r"(?:\b(?:is|was|=|es|est|ist|é|è|lautet|with|to|now|it's|it is)\b|[:=：]|は|是|هي|هو|\s)\s*[*#]?"
-    r"(?P<value>\d[\dA-ZА-ЯЁ]{2,9}|\d{1,3}(?:-\d{1,3}){2,3})#?"
+    r"(?P<value>\d[\dA-ZА-ЯЁ]{2,9}|\d{1,3}(?:[- ]\d{1,3}){2,3})#?"
     r"(?![\w.,/-]\d)",
     re.IGNORECASE,
 )
 _PIN_WORDS = re.compile(
-    r"(?<![A-Za-z])(?:pin|pins|puk|pincode|pin code|passcode|unlock|unlock code|combination|combinaison"
+    r"(?<![A-Za-z])(?:pin|pins|puk|pincode|pin code|passcode|unlock|unlock code|combination|combo|combinaison"
     r"|combinaci[oó]n|combina[cç][aã]o"
     r"|combinazione|PIN-Code|PIN-Nummer)(?![A-Za-z])|暗証番号|密码|密碼|口令|暗码|비밀번호|رمز",
     re.IGNORECASE,
@@ -278,16 +281,22 @@ _ENTRY_VERB = re.compile(
 )
 
 
+_OWNED_PIN = re.compile(
+    r"\b(?:sim|card|phone|mobile|bank|debit|credit|atm|voicemail|account|admin|master|puk)\s+pin\b",
+    re.IGNORECASE,
+)
+
+
 def _secret_code(line: str) -> bool:
     if _RECOVERY_CODES.search(line) or _TYPED_CODE.search(line):
         return True
     for m in _CODE_VALUE.finditer(line):
         before = line[max(0, m.start() - 60) : m.start() + 1]
         spaced = not line[m.start() : m.start("value")].strip(" *#")
-        if _PIN_WORDS.search(before) and not spaced:  # "the PIN is 4471"; not "desk pin 4721"
-            return True
+        if _PIN_WORDS.search(before) and (not spaced or _OWNED_PIN.search(before)):
+            return True  # "the PIN is 4471", "SIM PIN 7310"; not "desk pin 4721"
         lock = _LOCK_WORDS.search(before)
-        if lock and (_CODE_WORDS.search(before) or "-" in m.group("value")):
+        if lock and (_CODE_WORDS.search(before) or re.search(r"[- ]", m.group("value"))):
             return True  # "door code 0192"; a lockbox combination "0-9-6-3"
         if (
             lock
@@ -454,6 +463,8 @@ def _credential_like(value: str, *, quoted: bool, line: str, password: bool = Fa
         return True
     if len(value) < (4 if quoted else 6) or _PLACEHOLDER.match(value):
         return False
+    if re.match(r"(?i)(?:sha\d*|md5|blake\w*)[:-]", value) or _PATH.fullmatch(value):
+        return False  # SHA256:... is a fingerprint, uploads/2024/06/x.jpg a path
     if password and heuristic.is_potential_uuid(value):
         return True
     if (
@@ -507,7 +518,7 @@ def _keyword_hits(line: str) -> bool:
         password = bool(_PASSWORD_KW.fullmatch(m.group("kw"))) and not bare
         if _credential_like(value, quoted=quoted, line=line, password=password):
             return True
-    return _secret_code(line) or _passphrase(line)
+    return False
 
 
 _PASSPHRASE = re.compile(
@@ -519,6 +530,10 @@ _PASSPHRASE = re.compile(
 
 def _passphrase(line: str) -> bool:
     return any(not _PLACEHOLDER.match(m.group("value")) for m in _PASSPHRASE.finditer(line))
+
+
+#: Base64 of a file starts with its signature: PNG, GIF, JPEG, PDF, zip, gzip, RIFF, WOFF2.
+_ENCODED_FILE = re.compile(r"^(?:iVBORw0KGgo|R0lGOD|/9j/|JVBERi0|UEsDB|H4sI|UklGR|d09GMg)")
 
 
 def _decodes_to_words(token: str) -> bool:
@@ -585,7 +600,13 @@ def _entropy_hits(line: str) -> list[str]:
                 if _credential_like(token, quoted=False, line=line, password=True):
                     kinds.append(KEYWORD_KIND)  # PGPASSWORD=..., PHPSESSID=...
                 continue
-        if _filtered_out(token, line) or _PLACEHOLDER.match(token) or token.startswith("/"):
+        if (
+            _filtered_out(token, line)
+            or _PLACEHOLDER.match(token)
+            or token.startswith("/")
+            or _ENCODED_FILE.match(token)
+            or _PATH.fullmatch(token)
+        ):
             continue  # a leading slash makes it a path (/srv/app/releases/...), not a key
         words = _words_of(before)
         if (
@@ -692,6 +713,8 @@ _CODE_REFERENCE = re.compile(
     r"^(?:(?:settings|config|conf|cfg|env|os|process|self|this|app|secrets|vault|params|options|args"
     r"|credentials|creds|st\.secrets)\.[\w.\[\]'\"]+|(?:[a-z_]\w*\.)+(?:[A-Z][A-Z0-9_]+|[a-z]+_[a-z_]+))$"
 )
+#: A path: two or more slashes and a segment that is a word or a number (uploads/2024/06/x).
+_PATH = re.compile(r"(?=.*(?:^|/)(?:[a-z]{3,}|\d+)(?:/|$))[\w.-]+(?:/[\w.-]+){2,}/?")
 _HOST_OR_FILE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,6}$")
 
 
@@ -714,6 +737,9 @@ def _looks_random(value: str, *, pw: bool) -> bool:
         or re.search(r"@[\w-]+\.[A-Za-z]{2,}", v)
         or v[0] in "/~.\\@$%"
         or _HOST_OR_FILE.match(v)
+        or _PATH.fullmatch(v)
+        or _ENCODED_FILE.match(v)
+        or re.match(r"(?i)(?:sha\d*|md5|blake\w*)[:-]", v)  # SHA256:..., sha512-...: a digest
         or re.fullmatch(r"[vV]?\d+(?:[./:,-]\d+)+[\w.+-]*", v)  # versions, dates, times
         or _example_value(v)
         or _OBJECT_ID.match(v)
@@ -821,8 +847,11 @@ def _general_word_hits(text: str) -> str | None:
             name = (left.group(0) if left else "") + m.group(0) + (right.group(0) if right else "")
             if not _CAMEL_NAME.fullmatch(name):
                 continue
-        if text[m.start() - 1 : m.start()] in ("/", ".") and text[m.end() : m.end() + 1] in "?/#.":
-            continue  # a path or a host name (/login?state=...), not a label
+        left = text[: m.start()].rsplit(None, 1)[-1] if text[: m.start()].strip() else ""
+        if ("/" in left or text[m.start() - 1 : m.start()] == ".") and text[
+            m.end() : m.end() + 1
+        ] not in ("=", ":"):
+            continue  # a path, a branch or a host name (/login?state=..., feat/password-reset)
         if not pw and re.match(r"\s*(?:ids?|name|names|fingerprint)\b", text[m.end() :], re.I):
             continue  # "key id", "token name"
         before = _words_of(text[max(0, m.start() - 30) : m.start()])
@@ -937,7 +966,8 @@ _CONNECT_FORMS = re.compile(
     r"(?<![\w/.-])[A-Za-z_][\w.-]*[/:](?P<pw1>[^\s/@:]{4,})@(?://)?[\w-]+\.[\w.-]+"
     r"|(?:\s-u|--user)\s+[^\s:]+:(?P<pw2>[^\s\"']{4,})"
     r"|(?:\s--(?:password|passwd|pass|pwd|token|secret|api[-_]key|auth[-_]token|access[-_]token)[= ]"
-    r"|\bmysql\S*\s.*?\s-p|\bredis-cli\s.*?\s-a\s+)"
+    r"|\bmysql\S*\s.*?\s-p|\bredis-cli\s.*?\s-a\s+"
+    r"|\b(?:admin|root|administrator|superuser|sa|postgres|ubuntu|pi)\s+/\s+)"
     r"[\"']?(?P<pw3>[^\s\"']{4,})",
     re.IGNORECASE,
 )
@@ -1032,6 +1062,10 @@ def _scan(text: str) -> tuple[str, ...]:
             kinds.append(BASIC_AUTH_KIND)
         if _keyword_hits(line):
             kinds.append(KEYWORD_KIND)
+        if _secret_code(line):
+            kinds.append(CODE_KIND)
+        if _passphrase(line):
+            kinds.append(PASSPHRASE_KIND)
         kinds.extend(_entropy_hits(line))
     if not kinds and (general := _general_hits(text)):
         kinds.append(general)

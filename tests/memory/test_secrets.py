@@ -298,6 +298,9 @@ def test_masked_keys_refs_ids_and_payloads_pass(text):
         "the imap app password for the shared inbox is abcd efgh ijkl mnop",
         "Lozinka za wifi je Jadran#2024",
         "Owner doc: Canva team login -> design@studio.example / Pastel&Ink2024",
+        "Safe combo: 12 34 56",
+        "Dashboard: https://grafana.example.com (admin / Gr@fana2024)",
+        "my phone's unlock pattern is Z, and the SIM PIN 7310",
     ],
 )
 def test_shapes_no_labelled_part_lists_are_found(text):
@@ -327,6 +330,10 @@ def test_shapes_no_labelled_part_lists_are_found(text):
         "YouTube playlist PLKx8LmQ2zP9vR4tN7wB1yC5hD3gS0aE2r",
         "パスワードは8文字以上にしてください。",
         "postgres://app@db.internal:5432/orders (password from the vault)",
+        "git checkout -b feat/password-reset-2024",
+        "Object key: uploads/2024/06/Kx8LmQ2zP9vR4tN7.jpg",
+        "SSH key fingerprint: SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8",
+        "Base64 logo: iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
     ],
 )
 def test_look_alikes_no_labelled_part_lists_pass(text):
