@@ -253,7 +253,7 @@ _CODE_WORDS = re.compile(
 _LOCK_WORDS = re.compile(
     r"(?<![A-Za-z])(?:alarm\w*|door|doors|gate|safe|lock|padlock|lockbox|key ?safe|keypad|entry|garage|vault"
     r"|disarm|porte|portail|coffre|puerta|port[oó]n|caja fuerte|alarma|alarme|port[aã]o|cofre|cadeado"
-    r"|cancello|allarme|cassaforte|lucchetto|deur|poort|kluis|alarminstallatie|t[üu]r|tor|tresor"
+    r"|cancello|allarme|cassaforte|lucchetto|deur|poort|hek|kluis|alarminstallatie|t[üu]r|tor|tresor"
     r"|schloss|alarmanlage|unlock|unlocks|master|intercom|drzwi|domofon\w*|sejf\w*|bram\w*|kap(?:ı|i)\w*"
     r"|kasa\w*|ipad|iphone|phone|tablet|laptop|override"
     r"|d(?:ö|o)rr|larm|kassask(?:å|a)p|дверь|двери|домофона?|подъезда?|сейфа?|замка?|сигнализаци\w*"
