@@ -25,6 +25,7 @@ train-secrets``).
 from __future__ import annotations
 
 import base64
+import hashlib
 import itertools
 import json
 import math
@@ -115,12 +116,14 @@ class Model:
 
     def to_json(self, *, trained_on: Iterable[str]) -> str:
         packed = struct.pack(f"<{len(self.weights)}e", *self.weights)
+        parts = list(trained_on)
         return json.dumps(
             {
                 "buckets": len(self.weights),
                 "bias": self.bias,
                 "weights": base64.b64encode(zlib.compress(packed, 9)).decode("ascii"),
-                "trained_on": list(trained_on),
+                "trained_on": parts,
+                "data_sha256": data_digest(parts),
             },
             indent=1,
         )
@@ -155,6 +158,14 @@ def training_parts() -> list[str]:
     """Every labelled part but ``test`` (measured only, never learned from)."""
     names = sorted(p.stem.removeprefix("secrets_") for p in DATA_DIR.glob("secrets_*.jsonl"))
     return [n for n in names if n != "test"]
+
+
+def data_digest(parts: Iterable[str]) -> str:
+    """SHA-256 of the labelled files a model was trained on (a stale model shows)."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update((DATA_DIR / f"secrets_{part}.jsonl").read_bytes())
+    return digest.hexdigest()
 
 
 def load_part(part: str) -> list[dict]:

@@ -348,3 +348,13 @@ def test_the_learned_layer_ships_and_never_learns_from_the_test_part():
     low = secret_scorer.score("Loves mythic fantasy and answers in short sentences.")
     assert high is not None and low is not None
     assert 0.0 <= low < high <= 1.0
+
+
+def test_the_shipped_learned_layer_was_trained_on_the_labelled_files_as_they_are():
+    from memory.safety import secret_scorer
+
+    shipped = json.loads(secret_scorer.MODEL_PATH.read_text(encoding="utf-8"))
+    assert shipped["trained_on"] == secret_scorer.training_parts()
+    assert shipped["data_sha256"] == secret_scorer.data_digest(shipped["trained_on"]), (
+        "the labelled files changed: run `manage.py safety train-secrets`"
+    )
