@@ -847,8 +847,8 @@ def _general_word_hits(text: str) -> str | None:
             name = (left.group(0) if left else "") + m.group(0) + (right.group(0) if right else "")
             if not _CAMEL_NAME.fullmatch(name):
                 continue
-        left = text[: m.start()].rsplit(None, 1)[-1] if text[: m.start()].strip() else ""
-        if ("/" in left or text[m.start() - 1 : m.start()] == ".") and text[
+        chunk = text[: m.start()].rsplit(None, 1)[-1] if text[: m.start()].strip() else ""
+        if ("/" in chunk or text[m.start() - 1 : m.start()] == ".") and text[
             m.end() : m.end() + 1
         ] not in ("=", ":"):
             continue  # a path, a branch or a host name (/login?state=..., feat/password-reset)
