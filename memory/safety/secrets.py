@@ -319,7 +319,7 @@ _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_.\-])[A-Za-z0-9+/=_\-]{20,}(?![A-Za-z0-9
 _HEX = re.compile(r"^[0-9a-fA-F]{32,}$")
 #: Words that say a hex string is a digest, not a key (looked for shortly before it).
 _DIGEST_CONTEXT = re.compile(
-    r"\b(?:commit|commits|sha(?:1|256|512)?|checksum|checksums|digest|hash|md5|revision|rev|build"
+    r"\b(?:commit|commits|sha|sha(?:\d|sum|-\d)\w*|checksum|checksums|digest|hash|md5|revision|rev|build"
     r"|etag|fingerprint|tag|version|release|changeset|object|blob|tree|cherry[- ]pick(?:ed)?|rebase"
     r"|rebased|revert|reverted|merge|merged|checkout|bisect|diff|blame|squash|squashed|amend|head|ref"
     r"|branch|pushed|parent|submodule|bumped|pinned|pin|image|integrity|h1|sha256sum|sha1sum|md5sum"
@@ -833,6 +833,10 @@ def _quoted_phrase(region: str) -> bool:
     return False
 
 
+_SAID_PUBLIC = re.compile(
+    r"\b(?:public|publishable|not (?:a )?secret|safe to (?:share|expose|publish)|client-side)\b",
+    re.IGNORECASE,
+)
 _CAMEL_NAME = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+|[A-Z]{2,4})*[0-9]{0,2}")
 
 
@@ -877,6 +881,8 @@ def _general_word_hits(text: str) -> str | None:
                 break
             if _GEN_ID_WORD.search(region[: v.start()]) or value.startswith("/"):
                 continue
+            if not pw and _SAID_PUBLIC.search(region[: v.start()]):
+                break  # "write key is public in the browser snippet: ..."
             human = pw
             pair = re.match(r"^([A-Za-z_][\w.-]*)=", value)
             if pair:  # "sessionid=...; csrftoken=..." after "Cookie": machine-made values only

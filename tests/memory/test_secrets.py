@@ -334,6 +334,8 @@ def test_shapes_no_labelled_part_lists_are_found(text):
         "Object key: uploads/2024/06/Kx8LmQ2zP9vR4tN7.jpg",
         "SSH key fingerprint: SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8",
         "Base64 logo: iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+        "SHASUM256: 2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+        "Segment write key is public in the browser snippet: Kx8LmQ2zP9vR4tN7wB1yC5hD3gS0aE2r",
     ],
 )
 def test_look_alikes_no_labelled_part_lists_pass(text):
