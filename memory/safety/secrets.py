@@ -1081,11 +1081,12 @@ def _scan(text: str) -> tuple[str, ...]:
         kinds = [k for k in kinds if k in shapes]
     # The learned layer judges what the generic rules found (never a provider's own shape)
     # and flags a text no rule caught only when it is very sure.
-    p = None if shapes else secret_scorer.score(text)
-    if p is not None:
-        if kinds and not shapes and p < secret_scorer.VETO_BELOW:
+    vetoable = bool(kinds) and not shapes
+    if vetoable or (not kinds and has_candidate(text)):
+        p = secret_scorer.score(text)
+        if p is not None and vetoable and p < secret_scorer.VETO_BELOW:
             kinds = []
-        elif not kinds and p >= secret_scorer.FLAG_ABOVE and has_candidate(text):
+        elif p is not None and not kinds and p >= secret_scorer.FLAG_ABOVE:
             kinds = [LEARNED_KIND]
     return tuple(dict.fromkeys(kinds))
 
