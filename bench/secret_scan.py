@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/secret_scan.py            # every part
     .venv/bin/python bench/secret_scan.py --misses   # also list every miss and false alarm
+    .venv/bin/python bench/secret_scan.py --lopo     # the learned layer, leaving one part out
+    .venv/bin/python bench/secret_scan.py --forward  # frozen rules + scorer, forward in time
 
 The labelled texts are in ``memory/safety/data/secrets_<part>.jsonl`` (``{"text",
 "label": "secret" | "ordinary", "family"}``). The ``tune`` part was used while writing the
@@ -12,11 +14,28 @@ rules were frozen, and then used to change them, which makes it a seen part:
 - ``seen1`` (74 texts): 100 % detected / 4.9 % false alarms;
 - ``seen2`` (181 texts): 77.8 % / 13.2 % (the first truly independent set);
 - ``seen3`` (217 texts): 83.9 % / 7.6 %;
-- ``seen4`` (239 texts): 91.7 % / 11.8 %.
+- ``seen4`` (239 texts): 91.7 % / 11.8 %;
+- ``seen5`` (258 texts): 90.7 % / 6.2 % (was ``test``).
 
-``test`` is the newest independent part, committed after the rules were frozen again,
-and only measured. No
-live credential is in any file.
+After seen5 the rules were rewritten as general mechanisms (see ``memory.safety.secrets``)
+plus a learned layer. Honest figures for that change (none of them on a part the change
+was fitted to):
+
+- the first version of the general mechanisms, written looking at seen1..seen4 only,
+  measured once on seen5: 94.6 % / 7.8 % (with the learned layer trained on tune..seen4
+  stacked on it: 93.8 % / 4.7 %);
+- ``--forward``: rules as frozen before each part + the learned layer trained on the
+  earlier parts, pooled over seen2..seen5: rules 86.7 % / 9.5 %, stacked 87.1 % / 7.4 %;
+- ``--lopo``: the learned layer alone, one part left out at a time, pooled: 88.5 % / 10.1 %
+  (not enough alone; it is only used stacked on the rules).
+
+Every seen part now reads 100 % detected and at most 0.8 % false alarms (the one
+false alarm is AWS's documented example key, refused on purpose): those figures are
+fitted and say nothing about fresh text.
+
+``test`` is the next independent part: it is added after the rules are frozen again and
+only measured (the bench reports "no labelled file" until then). No live credential is in
+any file.
 """
 
 from __future__ import annotations
@@ -37,10 +56,10 @@ import django  # noqa: E402
 
 django.setup()
 
-from memory.safety import secrets  # noqa: E402
+from memory.safety import secret_scorer, secrets  # noqa: E402
 
 DATA = ROOT / "memory" / "safety" / "data"
-PARTS = ("tune", "seen1", "seen2", "seen3", "seen4", "test")
+PARTS = ("tune", "seen1", "seen2", "seen3", "seen4", "seen5", "test")
 
 
 def load(part: str) -> list[dict]:
@@ -84,12 +103,97 @@ def speed(rows: list[dict]) -> None:
     print(f"speed {n / (time.perf_counter() - start):8.0f} texts/s (uncached)")
 
 
+def _rates(pred: list[bool], rows: list[dict]) -> tuple[int, int, int, int]:
+    pos = [p for p, r in zip(pred, rows, strict=True) if r["label"] == "secret"]
+    neg = [p for p, r in zip(pred, rows, strict=True) if r["label"] != "secret"]
+    return sum(pos), len(pos), sum(neg), len(neg)
+
+
+def _line(name: str, tp: int, n_pos: int, fp: int, n_neg: int) -> str:
+    return f"{name:34s} detection {tp / n_pos:6.1%}   false alarms {fp / n_neg:6.1%}"
+
+
+def lopo() -> None:
+    """The scorer alone, trained on every other part and measured on the one left out.
+
+    This is the honest estimate for the learned layer on its own; the rules were written
+    while looking at every part, so no such estimate exists for them."""
+    parts = [p for p in PARTS if p != "test" and load(p)]
+    total = [0, 0, 0, 0]
+    for held in parts:
+        model = secret_scorer.train([r for p in parts if p != held for r in load(p)])
+        rows = load(held)
+        rates = _rates([model.score(r["text"]) >= 0.5 for r in rows], rows)
+        total = [a + b for a, b in zip(total, rates, strict=True)]
+        print(_line(f"scorer, {held} left out", *rates))
+    print(_line("scorer, pooled", *total))
+
+
+#: The rules as they were frozen before each independent part was first measured.
+FROZEN = (("seen2", "ee44a94"), ("seen3", "f54c0d0"), ("seen4", "08c9ef6"), ("seen5", "4a1e705"))
+
+
+def forward() -> None:
+    """Forward in time: the rules frozen before part N (read from git), the scorer trained
+    on the parts before N, both measured on N. Reproduces each part's one fresh
+    measurement, then shows what the learned layer (veto below ``VETO_BELOW``, flag at
+    ``FLAG_ABOVE``) would have changed."""
+    import importlib.util
+    import subprocess
+    import tempfile
+
+    generic = {secrets.KEYWORD_KIND, "Base64 High Entropy String", "Hex High Entropy String"}
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for held, commit in FROZEN:
+        source = subprocess.run(
+            ["git", "show", f"{commit}:memory/safety/secrets.py"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+            f.write(source)
+        spec = importlib.util.spec_from_file_location(f"rules_{commit}", f.name)
+        assert spec and spec.loader
+        rules = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(rules)
+        os.unlink(f.name)
+        before = PARTS[: PARTS.index(held)]
+        model = secret_scorer.train([r for p in before for r in load(p)])
+        rows = load(held)
+        kinds = [set(rules.find_secrets(r["text"])) for r in rows]
+        prob = [model.score(r["text"]) for r in rows]
+        stacked = [
+            (bool(k) and not (k <= generic and p < secret_scorer.VETO_BELOW))
+            or (not k and p >= secret_scorer.FLAG_ABOVE and secrets.has_candidate(r["text"]))
+            for k, p, r in zip(kinds, prob, rows, strict=True)
+        ]
+        for name, pred in (
+            (f"{held}: rules of {commit}", [bool(k) for k in kinds]),
+            (f"{held}: scorer alone", [p >= 0.5 for p in prob]),
+            (f"{held}: rules + scorer", stacked),
+        ):
+            rates = _rates(pred, rows)
+            kind = name.split(": ")[1].split(" of ")[0]
+            totals[kind] = [a + b for a, b in zip(totals[kind], rates, strict=True)]
+            print(_line(name, *rates))
+    for kind, sums in totals.items():
+        print(_line(f"pooled: {kind}", *sums))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--misses", action="store_true", help="list misses and false alarms")
+    parser.add_argument("--lopo", action="store_true", help="scorer, leaving one part out")
+    parser.add_argument("--forward", action="store_true", help="frozen rules + scorer in time")
     args = parser.parse_args()
+    if args.lopo or args.forward:
+        lopo() if args.lopo else None
+        forward() if args.forward else None
+        return
     everything = []
     for part in PARTS:
         rows = load(part)

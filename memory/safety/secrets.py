@@ -3,7 +3,8 @@
 The injection scan lives in ``memory.safety.injection``. This module refuses
 credential-shaped values, using detect-secrets the way the library intends:
 
-* **Its plugins**, run through ``detect_secrets.core.scan.scan_line``: the provider
+* **Its plugins**, run as ``detect_secrets.core.scan.scan_line`` runs them (``scan_line``
+  below, without its per-call set-up): the provider
   detectors (AWS, GitHub, Slack, Stripe, JWT, private keys ...), ``KeywordDetector``
   (``password = "..."``) and ``BasicAuthDetector`` (``https://user:pass@host``).
 * **Its heuristic filters** (``detect_secrets.filters.heuristic``) on every candidate:
@@ -11,22 +12,38 @@ credential-shaped values, using detect-secrets the way the library intends:
   (``{x}``, ``<x>``, ``${X}``), values starting with ``$``, indirect references
   (``get_secret("x")``), non-alphanumeric values, lock and swagger files.
 
-Persona text is prose, not code, so three narrow additions read it as prose:
+Persona text is prose, not code, so more rules read it as prose. The older ones were
+written one shape at a time (keyword forms such as ``password = hunter2`` and "the
+password is ...", numeric PINs and door codes next to a lock word, high-entropy tokens
+judged by their context: a hex string after "commit" or "sha" is a digest, base64 of text
+is an encoding, a UUID is an id). Each new independent part brought new shapes, so the
+**general mechanisms** (below ``_GEN_PW_WORDS``) state the shapes once:
 
-* **keyword forms in prose and config**: ``password = hunter2``, ``pwd: ...``, "the
-  password is ...", ``Passwort: ...``, "la contraseña es ..."; the value must look like
-  a credential (no spaces unless quoted, long enough, letters with digits or symbols),
-  so "the wifi password is on the fridge" passes;
-* **high-entropy tokens** measured with detect-secrets' own entropy functions, only on
-  single tokens shaped like a credential, and never when the context says what they
-  are: a hex string next to "commit", "sha", "checksum", "digest", "hash", "revision",
-  "build", "etag" is a digest; base64 that decodes to plain words is an encoding; a
-  UUID is an id;
-* **key prefixes** the installed plugins do not know: OpenAI project / service keys,
-  Anthropic, Google API keys, GitHub fine-grained tokens, Hugging Face tokens.
+* a credential word in ~30 languages (password, PIN, passcode, login, key, token,
+  secret, cookie and their translations, inflected forms included) followed within a
+  few words, or on the next line of a config, by a value that looks like a credential
+  (``_looks_random``: a human password after a password word, a machine-made value
+  after a key word), or a password just before a login word;
+* a provider-style key (``<prefix>_<segment>_<random tail>``) of any provider;
+* an Authorization header of any scheme and the API-key headers;
+* credentials in connection strings without ``scheme://`` (Oracle ``user/pw@host``,
+  ``curl -u``, ``--password``, ``mysql -p``, ``redis-cli -a``) and name-then-value configs
+  (Terraform ``default =``, Kubernetes ``name:``/``value:``);
+
+and every candidate passes the same look-alike checks: placeholders, masked or templated
+values, references to a secret store or to code (``settings.API_KEY``), example values,
+hex digests, UUIDs, ids named as ids (``client_id``, ``Account SID``), Stripe-style object
+ids, base64 of any text, public keys and certificates.
+
+A **learned layer** (``memory.safety.secret_scorer``) is stacked on top: it vetoes a
+generic hit (keyword or entropy) it scores below ``VETO_BELOW`` and flags a text no rule
+caught when it scores at least ``FLAG_ABOVE``; provider shapes and structural hits are
+never vetoed.
 
 Judgement calls: a bare 32+ hex string with no context is refused (hex API keys exist
-and a persona has no need for one); placeholders such as ``<redacted>``, ``${TOKEN}``,
+and a persona has no need for one); AWS's documented example key ``AKIAIOSFODNN7EXAMPLE``
+is refused (the AWS plugin's own judgement; other values spelled as examples pass);
+placeholders such as ``<redacted>``, ``${TOKEN}``,
 ``****``, ``changeme``, ``YOUR_API_KEY`` pass.
 """
 
@@ -39,14 +56,23 @@ import re
 import threading
 from typing import TypedDict
 
-from detect_secrets.core.scan import scan_line
+from detect_secrets.core import scan as ds_scan
+from detect_secrets.core.potential_secret import PotentialSecret
 from detect_secrets.filters import heuristic
 from detect_secrets.plugins.high_entropy_strings import (
     Base64HighEntropyString,
     HexHighEntropyString,
 )
-from detect_secrets.settings import cache_bust, configure_settings_from_baseline
+from detect_secrets.plugins.keyword import KeywordDetector
+from detect_secrets.settings import (
+    cache_bust,
+    configure_settings_from_baseline,
+    get_plugins,
+    get_settings,
+)
+from detect_secrets.util.code_snippet import get_code_snippet
 
+from memory.safety import secret_scorer
 from personaweb.errors import Refusal
 
 # Plugins that look for a credential by its shape or by a keyword next to it. The bare
@@ -115,7 +141,44 @@ def _configure_detect_secrets() -> None:
         if not _configured:
             cache_bust()  # drops every cached plugin, filter and the settings object
             configure_settings_from_baseline(_SETTINGS)
+            # what ``scan_line`` does on every call (ad-hoc text has no file to judge)
+            get_settings().disable_filters("detect_secrets.filters.common.is_invalid_file")
             _configured = True
+
+
+_ADHOC = "adhoc-string-scan"
+#: Every word of ``KeywordDetector``'s deny list contains one of these.
+_KEYWORD_GATE = re.compile(r"key|pass|pwd|secret|contrase", re.IGNORECASE)
+
+
+def scan_line(line: str) -> list[PotentialSecret]:
+    """``detect_secrets.core.scan.scan_line`` without its per-call set-up.
+
+    The library's version clears its filter cache and resolves every plugin's arguments by
+    signature inspection on each call, which is most of its cost; here each plugin is
+    called directly and detect-secrets' own filter chain judges every candidate found, as
+    in ``scan_line``."""
+    context = get_code_snippet(lines=[line], line_number=1)
+    found = []
+    for plugin in get_plugins():
+        if isinstance(plugin, KeywordDetector) and not _KEYWORD_GATE.search(line):
+            continue  # none of its keywords is in the line: its regexes cannot match
+        for secret in plugin.analyze_line(
+            filename=_ADHOC, line=line, line_number=0, context=context
+        ):
+            if not any(
+                ds_scan._is_filtered_out(
+                    required_filter_parameters=[required],
+                    filename=secret.filename,
+                    secret=secret.secret_value,
+                    plugin=plugin,
+                    line=line,
+                    context=context,
+                )
+                for required in ("secret", "context")
+            ):
+                found.append(secret)
+    return found
 
 
 class SecretFound(Refusal):
@@ -132,6 +195,13 @@ class SecretFound(Refusal):
 
 KEYWORD_KIND = "Secret Keyword"  # detect-secrets' name for a keyword-assigned secret
 BASIC_AUTH_KIND = "Basic Auth Credentials"
+LEARNED_KIND = "Credential (learned score)"
+PREFIXED_KIND = "Provider-style Key"
+AUTH_HEADER_KIND = "Authorization Header"
+PASSPHRASE_KIND = "Passphrase"
+#: A PIN, a door or alarm code, a lock combination: a number next to a word that makes it
+#: secret. The learned layer never vetoes it (its features do not see short numbers).
+CODE_KIND = "PIN or Access Code"
 
 #: Words that name a password, a PIN or a login secret, in the languages persona text uses.
 _PASSWORD_WORDS = (
@@ -141,7 +211,7 @@ _PASSWORD_WORDS = (
     r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|كلمة المرور|كلمة السر"
 )
 _KEYWORD = re.compile(
-    r"(?<![A-Za-z])(?P<kw>(?:[a-z]+_)?pass(?:word|wd|phrase|code)?s?|pwd|api[ _-]?keys?|access[ _-]?keys?"
+    r"(?<![A-Za-z0-9])(?P<kw>(?:[a-z]+_)?pass(?:word|wd|phrase|code)?s?|pwd|api[ _-]?keys?|access[ _-]?keys?"
     r"|secret[ _-]?keys?|client[ _-]?secrets?|secrets?|(?:auth|access|bearer|api|refresh|session)[ _-]?tokens?"
     r"|tokens?|bearer|private[ _-]?keys?|" + _PASSWORD_WORDS + r"|key)(?![A-Za-z])"
     # up to four words naming what it is for: "password for the vet portal is", "mot de passe
@@ -153,46 +223,41 @@ _KEYWORD = re.compile(
     r"|para|zum|zur|f[üu]r)(?:\s+[^\s:=\"'`]+){1,4}?)(?P<sep1>\s*(?:is|was|are|=|:|es|est|ist|lautet|é|è)\s*)"
     r"|(?P<what1>\s+[^\s:=\"'`]+)(?P<sep2>\s*[:=]\s*)"
     r"|(?P<sep>\s*(?:is|was|are|=|:|:=|=>|->|es|est|ist|lautet|e|é|è)\s*|\s+))"
-    r"(?P<q>[\"'`])?(?P<value>[^\s\"'`]{4,}|(?<=[\"'`])[^\"'`\n]{4,}(?=[\"'`]))",
+    r"(?P<q>[\"'`])?(?P<value>(?<=[\"'`])[^\"'`\n]{4,}(?=[\"'`])|[^\s\"'`]{4,})",
     re.IGNORECASE,
 )
 _PASSWORD_KW = re.compile(r"(?:[a-z]+_)?(?:" + _PASSWORD_WORDS + r")", re.IGNORECASE)
 _KEY_WORD = re.compile(
     r"secrets?|tokens?|(?:api|access|secret)[ _-]?keys?|key|bearer", re.IGNORECASE
 )
-#: A password-ish word near a value that can only be a password ("log in as drkim with
-#: Beagle2Beagle!", "Remember the shared account password, Otter!Canoe55, ...", "Use
-#: hunter2-Blue as the login").
-_LOGIN_WORDS = re.compile(
-    r"(?<![A-Za-z])(?:"
-    + _PASSWORD_WORDS
-    + r"|log ?in|sign ?in|credentials|creds|zugangsdaten|identifiants"
-    r"|credenciales|credenziali|inloggegevens)(?![A-Za-z])",
-    re.IGNORECASE,
-)
-_STRONG_VALUE = re.compile(r"(?<![\w@/.:+=?&#-])[^\s\"'`,;()<>\[\]，。、：；！？]{8,64}(?![\w@/])")
 #: Numeric codes count only after a word that makes them secret ("the PIN is 4471", "Alarm
 #: disarm code: 6048", "combinación del candado: 2-19-33"); a bare "code" needs a word for
 #: a door, an alarm, a safe or a lock near it, so "discount code" and "status code" pass.
 _CODE_VALUE = re.compile(
-    r"(?:\b(?:is|was|=|es|est|ist|é|è|lautet|with)\b|[:=：]|は|是|هي|هو|\s)\s*[*#]?"
-    r"(?P<value>\d[\dA-Z]{2,9}|\d{1,3}(?:-\d{1,3}){2,3})#?"
+    r"(?:\b(?:is|was|=|es|est|ist|é|è|lautet|with|to|now|it's|it is)\b|[:=：]|は|是|هي|هو|\s)\s*[*#]?"
+    r"(?P<value>\d[\dA-ZА-ЯЁ]{2,9}|\d{1,3}(?:[- ]\d{1,3}){2,3})#?"
     r"(?![\w.,/-]\d)",
     re.IGNORECASE,
 )
 _PIN_WORDS = re.compile(
-    r"(?<![A-Za-z])(?:pin|pins|pincode|pin code|passcode|combination|combinaison|combinaci[oó]n|combina[cç][aã]o"
+    r"(?<![A-Za-z])(?:pin|pins|puk|pincode|pin code|passcode|unlock|unlock code|combination|combo|combinaison"
+    r"|combinaci[oó]n|combina[cç][aã]o"
     r"|combinazione|PIN-Code|PIN-Nummer)(?![A-Za-z])|暗証番号|密码|密碼|口令|暗码|비밀번호|رمز",
     re.IGNORECASE,
 )
 _CODE_WORDS = re.compile(
-    r"(?<![A-Za-z])(?:codes?|c[oó]digo|codice|c[oó]digos|zahlencode)(?![A-Za-z])|コード", re.I
+    r"(?<![A-Za-z])(?:codes?|c[oó]digo|codice|c[oó]digos|zahlencode|kod|kodu|koden)(?![A-Za-z])"
+    r"|(?<![^\W\d_])код\w*|コード|코드|رمز|密码|代码",
+    re.I,
 )
 _LOCK_WORDS = re.compile(
     r"(?<![A-Za-z])(?:alarm\w*|door|doors|gate|safe|lock|padlock|lockbox|key ?safe|keypad|entry|garage|vault"
     r"|disarm|porte|portail|coffre|puerta|port[oó]n|caja fuerte|alarma|alarme|port[aã]o|cofre|cadeado"
-    r"|cancello|allarme|cassaforte|lucchetto|deur|poort|kluis|alarminstallatie|t[üu]r|tor|tresor"
-    r"|schloss|alarmanlage)(?![A-Za-z])|门禁|门|保险箱|金庫|ドア|玄関",
+    r"|cancello|allarme|cassaforte|lucchetto|deur|poort|hek|kluis|alarminstallatie|t[üu]r|tor|tresor"
+    r"|schloss|alarmanlage|unlock|unlocks|master|intercom|drzwi|domofon\w*|sejf\w*|bram\w*|kap(?:ı|i)\w*"
+    r"|kasa\w*|ipad|iphone|phone|tablet|laptop|override"
+    r"|d(?:ö|o)rr|larm|kassask(?:å|a)p|дверь|двери|домофона?|подъезда?|сейфа?|замка?|сигнализаци\w*"
+    r"|калитки|ворот)(?![^\W\d_])|门禁|门|保险箱|金庫|ドア|玄関|도어락|현관|باب|خزنة",
     re.IGNORECASE,
 )
 
@@ -203,35 +268,64 @@ _RECOVERY_CODES = re.compile(
 )
 
 
+_TYPED_CODE = re.compile(
+    r"\b(?:unlock|open|disarm)(?:s|ed)?\s+(?:it\s+)?with\s+(?:the\s+)?(?:code\s+)?\*?\d[\d-]{3,9}\b|"
+    r"\b(?:type|enter|press|dial|key in|punch in|tap)\s+\*?\d[\d *#-]{2,12}\s+(?:\w+\s+){0,2}"
+    r"(?:to|and)\s+(?:then\s+)?(?:unlock|disarm|open|arm|get in|enter|OFF)\b",
+    re.I,
+)
+
+
+_ENTRY_VERB = re.compile(
+    r"\b(?:enter|dial|type|key in|punch in|press|tap|use|input)\s*[*#]?$", re.IGNORECASE
+)
+
+
+_OWNED_PIN = re.compile(
+    r"\b(?:sim|card|phone|mobile|bank|debit|credit|atm|voicemail|account|admin|master|puk)\s+pin\b",
+    re.IGNORECASE,
+)
+
+
 def _secret_code(line: str) -> bool:
-    if _RECOVERY_CODES.search(line):
+    if _RECOVERY_CODES.search(line) or _TYPED_CODE.search(line):
         return True
     for m in _CODE_VALUE.finditer(line):
         before = line[max(0, m.start() - 60) : m.start() + 1]
         spaced = not line[m.start() : m.start("value")].strip(" *#")
-        if _PIN_WORDS.search(before) and not spaced:  # "the PIN is 4471"; not "desk pin 4721"
-            return True
+        if _PIN_WORDS.search(before) and (not spaced or _OWNED_PIN.search(before)):
+            return True  # "the PIN is 4471", "SIM PIN 7310"; not "desk pin 4721"
         lock = _LOCK_WORDS.search(before)
-        if lock and (_CODE_WORDS.search(before) or "-" in m.group("value")):
+        if lock and (_CODE_WORDS.search(before) or re.search(r"[- ]", m.group("value"))):
             return True  # "door code 0192"; a lockbox combination "0-9-6-3"
+        if (
+            lock
+            and _ENTRY_VERB.search(line[: m.start("value")])
+            and sum(c.isdigit() for c in m.group("value")) >= 4
+            and not re.match(r"\s\d{2,}", line[m.end() :])  # "dial 0800 123 4567": a phone
+        ):
+            return True  # "at the intercom dial 0815", "manager override, enter 7391"
     return False
 
 
 _PLACEHOLDER = re.compile(
     r"^(?:<.*>|\$\{?\w+\}?|\{\{?.*\}?\}|\[.*\]|\*+|x+|\.+|redacted|hidden|none|null|n/a|changeme"
     r"|change[_-]?me|your[_-][\w-]+|(?:[\w-]*[_-])?(?:example|placeholder|dummy|sample)(?:[_-][\w-]*)?|secret|password|xxx+|todo"
-    r"|tbd|[\w-]+[_-]here)$",
+    r"|tbd|fixme|[\w-]+[_-]here|replace[_-]?(?:me|this)|fill[_-]?(?:me|in)|insert[_-][\w-]+|set[_-]?me"
+    r"|unset|empty|undefined|not[_-]set|redact(?:ed)?|masked|\.\.\.|…|%\w+%)$",
     re.IGNORECASE,
 )
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_.\-])[A-Za-z0-9+/=_\-]{20,}(?![A-Za-z0-9+/=_\-])")
 _HEX = re.compile(r"^[0-9a-fA-F]{32,}$")
 #: Words that say a hex string is a digest, not a key (looked for shortly before it).
 _DIGEST_CONTEXT = re.compile(
-    r"\b(?:commit|commits|sha(?:1|256|512)?|checksum|checksums|digest|hash|md5|revision|rev|build"
+    r"\b(?:commit|commits|sha|sha(?:\d|sum|-\d)\w*|checksum|checksums|digest|hash|md5|revision|rev|build"
     r"|etag|fingerprint|tag|version|release|changeset|object|blob|tree|cherry[- ]pick(?:ed)?|rebase"
     r"|rebased|revert|reverted|merge|merged|checkout|bisect|diff|blame|squash|squashed|amend|head|ref"
     r"|branch|pushed|parent|submodule|bumped|pinned|pin|image|integrity|h1|sha256sum|sha1sum|md5sum"
-    r"|event|trace|span|request|correlation|bisect|bad|good|hashes)\b",
+    r"|event|trace|span|request|correlation|bisect|bad|good|hashes|deploy|deployed|deploying|rollback"
+    r"|rolled|roll back|reference|resolved|lock|locked|upstream|sum|compare|sha\d*sum|oid|git|github|gitlab"
+    r"|blake\w*|b\d?sum|xxh\w*|keccak\w*|ripemd\w*|sm3|crc\w*)\b",
     re.IGNORECASE,
 )
 #: The same for a base64 digest (``SHA256:...`` fingerprints, ``sha512-...`` integrity).
@@ -256,7 +350,9 @@ _EXTRA_PREFIXES = (
 )
 # ``scheme://user:password@host`` for any scheme (postgres, redis, ftp ...); the user may
 # be empty (``redis://:pw@host``).
-_URL_CREDENTIALS = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]*:(?P<pw>[^\s/@]{3,})@[\w.-]+", re.I)
+_URL_CREDENTIALS = re.compile(
+    r"\b[a-z][a-z0-9+.-]*://(?:[^\s:/@]*@)?[^\s:/@]*:(?P<pw>[^\s/@]{3,})@[\w.-]+", re.I
+)
 
 
 def _classes(value: str) -> int:
@@ -272,13 +368,35 @@ def _classes(value: str) -> int:
 
 #: Public object ids of payment APIs (``cus_...``, ``price_...``): names, not credentials.
 _OBJECT_ID = re.compile(
-    r"^(?:cus|price|prod|sub|si|acct|pi|ch|in|ii|txn|evt|pm|seti|cs|plink|po|tr|re|cn|ba|card|src|tok|ord)_"
-    r"[A-Za-z0-9]{8,}$"
+    r"^(?:(?:cus|price|prod|sub|si|acct|pi|ch|in|ii|txn|evt|pm|seti|cs|plink|po|tr|re|cn|ba|card|src|tok"
+    r"|ord|we|file|link|pyr|dp|du|il|btok|setatt|py|pst|trr|mbur|ich|bpc|ipi|prv|ph|cbtxn)_[A-Za-z0-9]{8,}"
+    # the shape of any Stripe-style object id: a short prefix, then a shard digit and a capital
+    r"|[a-z]{2,6}_[0-9][A-Z][A-Za-z0-9]{12,28})$"
 )
 #: A filled-in example value: a run of X, x, * or 0 where the random part would be.
 _MASKED = re.compile(r"(?:X{6,}|x{6,}|\*{4,}|0{10,}|•{4,}|\.{3,}|…)")
 #: Keys that are public by design: publishable payment keys, map tokens, captcha site keys.
 _PUBLIC_KEY = re.compile(r"^(?:pk_(?:live|test)_|pk\.|rk_test_|sk_test_)")
+
+
+def _in_angle_brackets(line: str, value: str | None) -> bool:
+    """A value inside ``<...>`` is a description of one (``<set in 1Password: 'Admin'>``)."""
+    at = line.find(value) if value else -1
+    if at < 0 or not value:
+        return False
+    if re.search(r"=\s*[\"']?$", line[:at]):
+        return False  # an XML attribute value: <add key="SmtpPassword" value="..." />
+    opened = line.rfind("<", 0, at + 1)
+    return opened >= 0 and ">" not in line[opened:at] and ">" in line[at + len(value) :]
+
+
+def _named_as_id(line: str, value: str | None) -> bool:
+    """A plugin hit that the text names as an id ("Account SID AC...", "client_id: ...")."""
+    at = line.find(value) if value else -1
+    return at > 0 and bool(
+        re.search(r"(?i)\b(?:s?id|ids)\b\s*[:=]?\s*[\"']?$", _words_of(line[max(0, at - 30) : at]))
+        and not re.search(r"(?i)key|token|secret", line[max(0, at - 30) : at])
+    )
 
 
 def _token_around(line: str, value: str | None) -> str:
@@ -304,6 +422,12 @@ def _example_value(value: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=1024)
+def _indirect_reference(line: str) -> bool:
+    """detect-secrets' ``get_secret("x")`` filter; its regex is slow, and lines repeat."""
+    return heuristic.is_indirect_reference(line)
+
+
 def _filtered_out(value: str, line: str) -> bool:
     """detect-secrets' heuristic filters, as its own scan applies them to a candidate."""
     return (
@@ -314,9 +438,16 @@ def _filtered_out(value: str, line: str) -> bool:
         or heuristic.is_templated_secret(value)
         or heuristic.is_prefixed_with_dollar_sign(value)
         or heuristic.is_likely_id_string(value, line)
-        or heuristic.is_indirect_reference(line)
+        or _indirect_reference(line)
         or heuristic.is_not_alphanumeric_string(value)
     )
+
+
+_EXAMPLE_WORD = re.compile(
+    r"example|placeholder|dummy|sample|changeme|change_me|replace_?me|do_?not_?use|not_?real|your_|insert"
+    r"|redacted",
+    re.IGNORECASE,
+)
 
 
 def _credential_like(value: str, *, quoted: bool, line: str, password: bool = False) -> bool:
@@ -326,13 +457,22 @@ def _credential_like(value: str, *, quoted: bool, line: str, password: bool = Fa
     four-digit number or an id-shaped value is the password ("Minha senha do banco é
     73915", ``password 10d8e14c-...``); after other keywords they are ids."""
     value = value.strip().rstrip(".,;:!?)")
+    if _EXAMPLE_WORD.search(value):
+        return False
     if password and re.fullmatch(r"\d{4,12}", value):
         return True
     if len(value) < (4 if quoted else 6) or _PLACEHOLDER.match(value):
         return False
+    if re.match(r"(?i)(?:sha\d*|md5|blake\w*)[:-]", value) or _PATH.fullmatch(value):
+        return False  # SHA256:... is a fingerprint, uploads/2024/06/x.jpg a path
     if password and heuristic.is_potential_uuid(value):
         return True
-    if _filtered_out(value, line):
+    if (
+        _filtered_out(value, line)
+        or _CODE_REFERENCE.match(value)
+        or _SECRET_REFERENCE.search(value)
+        or _in_angle_brackets(line, value)
+    ):
         return False
     if quoted:
         return True  # password is "correct horse battery staple"
@@ -347,6 +487,8 @@ def _credential_like(value: str, *, quoted: bool, line: str, password: bool = Fa
 
 def _keyword_hits(line: str) -> bool:
     for m in _KEYWORD.finditer(line):
+        if _ID_CONTEXT.search(_words_of(line[max(0, m.start() - 30) : m.end("kw")])):
+            continue  # "Idempotency-Key: ...", "site key ...": an id
         quoted = m.group("q") is not None
         value = m.group("value")
         bare = m.group("sep") is not None and not m.group("sep").strip()
@@ -376,16 +518,9 @@ def _keyword_hits(line: str) -> bool:
         password = bool(_PASSWORD_KW.fullmatch(m.group("kw"))) and not bare
         if _credential_like(value, quoted=quoted, line=line, password=password):
             return True
-    return _secret_code(line) or _near_login_word(line) or _quoted_pair(line) or _passphrase(line)
+    return False
 
 
-#: ``define('DB_PASSWORD', '...')``, ``{'api_key', '...'}``: a credential key in quotes, then
-#: its quoted value.
-_QUOTED_PAIR = re.compile(
-    r"[\"'](?P<kw>\w*(?:pass(?:word|wd)?|secret|token|api_?key|auth)\w*)[\"']\s*(?:,|=>|:|=)\s*[\"']"
-    r"(?P<value>[^\"'\n]{6,})[\"']",
-    re.IGNORECASE,
-)
 _PASSPHRASE = re.compile(
     r"(?<![A-Za-z])(?:pass ?phrase|seed phrase|recovery phrase|mnemonic)(?:\s+[^\s:=]+){0,5}?\s*(?:is|:|=)\s*"
     r"(?P<value>(?:[A-Za-z0-9]+\s+){3,}[A-Za-z0-9]+)",
@@ -393,49 +528,12 @@ _PASSPHRASE = re.compile(
 )
 
 
-def _quoted_pair(line: str) -> bool:
-    return any(
-        _credential_like(m.group("value"), quoted=True, line=line)
-        for m in _QUOTED_PAIR.finditer(line)
-    )
-
-
 def _passphrase(line: str) -> bool:
     return any(not _PLACEHOLDER.match(m.group("value")) for m in _PASSPHRASE.finditer(line))
 
 
-def _strong(value: str, line: str) -> bool:
-    """A token that can only be a password: 8+ characters, letters and digits, and a symbol
-    or both cases; never a URL, an e-mail address, a date, a version or a placeholder."""
-    value = value.rstrip(".!?")
-    if (
-        len(value) < 8
-        or "://" in value
-        or re.search(r"@[\w-]+\.[A-Za-z]{2,}", value)
-        or _PLACEHOLDER.match(value)
-    ):
-        return False
-    if re.fullmatch(r"v?\d+(?:[./:-]\d+)+[\w.-]*", value) or _filtered_out(value, line):
-        return False
-    letters = sum(c.isalpha() for c in value)
-    digits = sum(c.isdigit() for c in value)
-    symbol = any(not c.isalnum() for c in value)
-    inner_digit = any(c.isdigit() for c in value[1:-1])
-    # "Beagle2Beagle", "Summer2024", "Otter!Canoe55"; not a product name such as "1Password"
-    return (
-        letters >= 2
-        and digits >= 1
-        and _classes(value) >= 3
-        and (symbol or digits >= 2 or inner_digit)
-    )
-
-
-def _near_login_word(line: str) -> bool:
-    for m in _LOGIN_WORDS.finditer(line):
-        window = line[max(0, m.start() - 40) : m.end() + 50]
-        if any(_strong(v.group(0), line) for v in _STRONG_VALUE.finditer(window)):
-            return True
-    return False
+#: Base64 of a file starts with its signature: PNG, GIF, JPEG, PDF, zip, gzip, RIFF, WOFF2.
+_ENCODED_FILE = re.compile(r"^(?:iVBORw0KGgo|R0lGOD|/9j/|JVBERi0|UEsDB|H4sI|UklGR|d09GMg)")
 
 
 def _decodes_to_words(token: str) -> bool:
@@ -453,17 +551,19 @@ def _decodes_to_words(token: str) -> bool:
             )
         except (binascii.Error, ValueError, UnicodeDecodeError):
             return False
-    if len(text) < 8:
-        return False
+    if len(text) < 8 or re.fullmatch(r"[\w.@+-]{1,64}:[^\s:,=]{4,64}", text):
+        return False  # "ci-bot:s2a5E7..." is a user:password pair, not text
     printable = sum(1 for c in text if c.isprintable() or c in "\n\r\t")
-    words = sum(1 for c in text if c.isalpha() or c in ' ,:{}"\n')
-    return printable == len(text) and words >= 0.6 * len(text)
+    letters = sum(1 for c in text if c.isalpha())
+    return printable == len(text) and letters >= 0.3 * len(text)
 
 
 #: Ids that look random by design: trace, span, request and event ids, ksuids, site keys.
 _ID_CONTEXT = re.compile(
     r"\b(?:trace|span|request|correlation|event|message|ksuid|ulid|uuid|guid|snowflake|site ?key|sitekey"
-    r"|publishable|public|idempotency)(?: ?ids?)?\b",
+    r"|publishable|public|idempotency|playlist|track|video|channel|file|doc|document|folder|sheet"
+    r"|spreadsheet|form|album|post|item|record|asset|image|photo|run|job|task|workflow|board|issue)"
+    r"(?: ?ids?)?\b",
     re.IGNORECASE,
 )
 
@@ -473,8 +573,22 @@ def _words_of(text: str) -> str:
     return re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ").replace("-", " ")
 
 
+#: Public keys and certificates are meant to be shared: an ``authorized_keys`` line, a PEM
+#: block of a public key or a certificate.
+_SSH_PUBLIC_KEY = re.compile(
+    r"\b(?:ssh-(?:rsa|dss|ed25519)|(?:sk-)?ecdsa-sha2-\S+|sk-ssh-\S+)\s+AAAA"
+)
+_PUBLIC_BLOCK = re.compile(
+    r"-----BEGIN (?P<what>(?:[A-Z]+ )*(?:PUBLIC KEY|CERTIFICATE|PUBLIC KEY BLOCK))-----.*?"
+    r"(?:-----END (?P=what)-----|\Z)",
+    re.DOTALL,
+)
+
+
 def _entropy_hits(line: str) -> list[str]:
-    kinds = []
+    kinds: list[str] = []
+    if _SSH_PUBLIC_KEY.search(line):
+        return kinds
     for m in _TOKEN.finditer(line):
         token = m.group(0)
         before = line[max(0, m.start() - 40) : m.start()]
@@ -486,19 +600,28 @@ def _entropy_hits(line: str) -> list[str]:
                 if _credential_like(token, quoted=False, line=line, password=True):
                     kinds.append(KEYWORD_KIND)  # PGPASSWORD=..., PHPSESSID=...
                 continue
-        if _filtered_out(token, line) or _PLACEHOLDER.match(token) or token.startswith("/"):
+        if (
+            _filtered_out(token, line)
+            or _PLACEHOLDER.match(token)
+            or token.startswith("/")
+            or _ENCODED_FILE.match(token)
+            or _PATH.fullmatch(token)
+        ):
             continue  # a leading slash makes it a path (/srv/app/releases/...), not a key
         words = _words_of(before)
-        if _ID_CONTEXT.search(words) or re.search(r"base64,$", before):
+        if (
+            _ID_CONTEXT.search(words)
+            or re.search(r"base64,$", before)
+            or re.search(r"(?i)\b(?:s?id|ids)\s*[:=]?\s*[\"']?$", words)
+        ):
             continue  # an id by what precedes it, the payload of a data: URI
         if _HEX.match(token):
             after = line[m.end() : m.end() + 30]
             if (
                 _DIGEST_CONTEXT.search(words)
+                or _DIGEST_CONTEXT.search(_words_of(line[: m.start()]))
                 or _DIGEST_CONTEXT.search(after)  # "b25f... is the first bad commit"
-                or re.search(
-                    r"(?:@|\.git#|\b(?:h1|zh):)$", before
-                )  # a pinned git ref, a lock-file hash
+                or re.search(r"(?:@|#|\b(?:h1|zh):)$", before)  # a pinned git ref, a lock-file hash
                 or re.match(
                     r"(?:  ?| \*)[\w.-]*/[\w./-]+|  \S", after
                 )  # "<sha>  file", "<sha> vendor/x"
@@ -528,9 +651,404 @@ def _url_credentials(line: str) -> bool:
     return False
 
 
+# ---------------------------------------------------------------------------------------
+# General mechanisms. The rules above grew one shape at a time; these state the shapes
+# once, so a form nobody listed is still read: a credential word in any of ~20 languages
+# followed (within a few words, or on the next line of a config) by a value that looks
+# like a credential; a provider-style prefix on a random tail; credentials in any
+# connection string; an Authorization header of any scheme. Every candidate value passes
+# the same look-alike checks (placeholders, masked or templated values, references to a
+# secret store, digests, UUIDs, ids, base64 of text, public keys).
+
+#: A password, a PIN or a login secret: after these any non-trivial value is the secret.
+_GEN_PW_WORDS = (
+    r"pass(?:word|wd|phrase|code)?s?|pwd|pw|pin|pincode|credentials?|creds|log ?in|sign ?in"
+    r"|contrase(?:ñ|n)as?|clave|senhas?|palavra[- ]passe|mot de passe|mdp|passwort|kennwort"
+    r"|wachtwoord\w*|parola d'ordine|has(?:ł|l)\w*|(?:ş|s)ifre\w*|parol(?:a|ă|ası|asi)"
+    r"|парол\w*|пин-код\w*|l(?:ö|o)senord\w*|adgangskode\w*|passord\w*|kodeord\w*|salasan\w*"
+    r"|hesl\w*|jelsz\w*|κωδικ\w*|συνθηματικ\w*|סיסמ\w*|पासवर्ड|mật khẩu|kata sandi|kata laluan"
+    r"|contrasenya|รหัสผ่าน|رمز عبور|passwor\w*|kennw\w*|lozink\w*|лозинк\w*|gesl(?:o|a|om)|(?:š|s)ifr\w*"
+    r"|parool\w*|salas(?:õ|o)na\w*|parole|slapta(?:ž|z)od\w*|nenosiri|পাসওয়ার্ড|கடவுச்சொல்"
+    r"|zugangsdaten|identifiants|credenciales|credenziali|inloggegevens"
+    r"|(?:zugangs|toegangs|adgangs|tür|deur|access|entry|security|door|gate|alarm)[ -]?code"
+    r"|c(?:ó|o)digo de acce(?:s)?so|code d'acc(?:è|e)s|codice di accesso|kod dost(?:ę|e)pu|eri(?:ş|s)im kodu"
+    r"|код\w* доступа|пин-код\w*|كلمة (?:ال)?(?:سر|مرور)|رمز (?:ال)?(?:دخول|سري)"
+    r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호|كلمة المرور|كلمة السر|كلمة مرور"
+)
+#: A key, a token or a secret: after these the value must look random.
+_GEN_KEY_WORDS = (
+    r"(?:api|access|secret|private|signing|encryption|master|license|licence|auth|app|client"
+    r"|consumer|webhook|hmac|session|bearer|refresh|bot|deploy|service|account)?[ _-]?"
+    r"(?:keys?|tokens?|secrets?)|apikey|bearer|cookie|session ?id|signature|sig|pat"
+    r"|personal access token"
+    r"|llave|cl(?:é|e)|jeton|schl(?:ü|u)ssel|geheimnis|chave|segredo|chiave|segreto|sleutel"
+    r"|geheim|klucz|anahtar(?:ı)?|ключ|токен|секрет|nyckel|nøgle|avain|kulcs"
+    r"|密钥|秘钥|令牌|トークン|シークレット|キー|토큰|키|مفتاح|رمز"
+)
+_GEN_WORD = re.compile(
+    r"(?:(?<![^\W_])|(?-i:(?<=[a-z])(?=[A-Z]))|(?=[\u3000-\u9fff\uac00-\ud7af\u0600-\u06ff]))"
+    r"(?:(?P<pw>" + _GEN_PW_WORDS + r")|(?P<key>" + _GEN_KEY_WORDS + r"))"
+    r"(?:(?![^\W_])|(?-i:(?<=[a-z])(?=[A-Z]))|(?<=[\u3000-\u9fff\uac00-\ud7af\u0600-\u06ff]))",
+    re.IGNORECASE,
+)
+#: A word that makes the next value an id, a name or a number, not the secret.
+_GEN_ID_WORD = re.compile(
+    r"(?:\b(?:ids?|user(?:name)?|usuario|utilisateur|benutzer|utente|gebruiker|login|account"
+    r"|email|e-mail|mail|number|no\.?|nr\.?|order|ref(?:erence)?|sku|serial|tracking|invoice"
+    r"|ticket|booking|confirmation|fingerprint|version|host|port|region|zone|user ?id|uid)"
+    r"|用户名|ユーザー|아이디)\s*(?:is|:|=|#)?\s*$",
+    re.IGNORECASE,
+)
+_GEN_VALUE = re.compile(
+    r"(?:[^\s\"'`,;()<>\[\]{}|&\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]|&(?!\w+=))+"
+)
+#: References to a secret kept elsewhere: the text names it, it does not hold it.
+_SECRET_REFERENCE = re.compile(
+    r"os\.environ|process\.env|getenv|\bENV\[|\benv\(|\bvault:|op://|secretsmanager|ssm:"
+    r"|secretKeyRef|valueFrom|@Value\(|!secret\b|\bsecrets\.\w|\$\(|\$\{|\{\{|%\(\w+\)s|%\w+%"
+    r"|\bENC\[|\$ANSIBLE_VAULT|!vault\b|BEGIN PGP MESSAGE",  # encrypted: not the secret in clear
+    re.IGNORECASE,
+)
+_CODE_REFERENCE = re.compile(
+    r"^(?:(?:settings|config|conf|cfg|env|os|process|self|this|app|secrets|vault|params|options|args"
+    r"|credentials|creds|st\.secrets)\.[\w.\[\]'\"]+|(?:[a-z_]\w*\.)+(?:[A-Z][A-Z0-9_]+|[a-z]+_[a-z_]+))$"
+)
+#: A path: two or more slashes and a segment that is a word or a number (uploads/2024/06/x).
+_PATH = re.compile(r"(?=.*(?:^|/)(?:[a-z]{3,}|\d+)(?:/|$))[\w.-]+(?:/[\w.-]+){2,}/?")
+_HOST_OR_FILE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,6}$")
+
+
+def _entropy(value: str) -> float:
+    return _BASE64.calculate_shannon_entropy(value)
+
+
+def _looks_random(value: str, *, pw: bool) -> bool:
+    """A value that can only be a credential, judged by its shape alone.
+
+    ``pw`` (after a password word) accepts a human password ("Tr0ut!Lake2024",
+    "pelican-harbor-73"); otherwise the value must look machine-made (16+ characters of
+    mixed classes, or a 16+ hex key)."""
+    v = value.strip(".,;:!?)(\"'`*#")
+    v = re.sub(r"^[A-Za-z_][\w.-]*=", "", v)  # host=db1: a pair, judged by its value
+    if len(v) < 8 or len(v) > 400:
+        return False
+    if (
+        "://" in v
+        or re.search(r"@[\w-]+\.[A-Za-z]{2,}", v)
+        or v[0] in "/~.\\@$%"
+        or _HOST_OR_FILE.match(v)
+        or _PATH.fullmatch(v)
+        or _ENCODED_FILE.match(v)
+        or re.match(r"(?i)(?:sha\d*|md5|blake\w*)[:-]", v)  # SHA256:..., sha512-...: a digest
+        or re.fullmatch(r"[vV]?\d+(?:[./:,-]\d+)+[\w.+-]*", v)  # versions, dates, times
+        or _example_value(v)
+        or _OBJECT_ID.match(v)
+        or heuristic.is_sequential_string(v)
+        or heuristic.is_templated_secret(v)
+        or _SECRET_REFERENCE.search(v)
+        or _CODE_REFERENCE.match(v)
+        or _EXAMPLE_WORD.search(v)
+        or (len(v) >= 16 and _decodes_to_words(v))
+    ):
+        return False
+    if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", v):
+        return False  # an UPPER_SNAKE name (AES256_GCM, DB_PASSWORD_2)
+    letters = sum(c.isalpha() for c in v)
+    digits = sum(c.isdigit() for c in v)
+    upper = any(c.isupper() for c in v)
+    lower = any(c.islower() for c in v)
+    symbols = {c for c in v if not c.isalnum()}
+    if _HEX.match(v) or re.fullmatch(r"[0-9a-f]{16,}", v):
+        return not pw or len(v) >= 16  # a hex key; digests were set aside by their context
+    if heuristic.is_potential_uuid(v):
+        return pw  # .netrc "password 10d8e14c-..."; elsewhere a UUID is an id
+    if digits == len(v) or letters < 2:
+        return False  # numbers are PINs or ids: the code rules judge them
+    if not digits:
+        # letters and symbols: "Ulivo$Verde" is a password, "ops_admin" a name; a long
+        # mixed-case run of letters is a random key ("UOfHoUSDAgqtTwi3...")
+        if pw and upper and lower and symbols - set("-_."):
+            return True
+        return (
+            len(v) >= 20
+            and upper
+            and lower
+            and not re.fullmatch(r"(?:[A-Z]?[a-z]+[-_.]?)+", v)
+            and _entropy(v) >= 3.5
+        )
+    if len(v) >= 16 and _entropy(v) >= 3.5 and (upper + lower + bool(symbols) + 1) >= 2:
+        return True  # a machine-made key
+    if not pw:
+        return False
+    inner_digit = any(c.isdigit() for c in v[1:-1])
+    return ((upper and lower) or bool(symbols) or len(v) >= 10) and (
+        bool(symbols) or digits >= 2 or inner_digit
+    )
+
+
+def _after(text: str, end: int) -> str:
+    """The value region after a credential word: the rest of its line, or the next line
+    when the word ends its line (``- name: DB_PASSWORD`` / ``value: ...``)."""
+    nl = text.find("\n", end)
+    rest = text[end : nl if nl >= 0 else len(text)]
+    if nl >= 0 and not re.sub(r"[\s:=\"'`,{}\[\]-]", "", rest):
+        nxt = text.find("\n", nl + 1)
+        rest += " " + text[nl + 1 : nxt if nxt >= 0 else len(text)]
+    return rest[:120]
+
+
+_EXPLICIT_SEPARATOR = re.compile(
+    r"\s*(?:[:=：]|\b(?:is|es|est|ist|lautet|é|è|er|är|jest|to)\b|是|は|は、|：)", re.IGNORECASE
+)
+
+
+def _keyed_password(value: str) -> bool:
+    """After "WLAN-Schlüssel:", "Clé WPA :", "API key is" a human password is the secret too
+    ("Sonnenblume#4711"), when it is unmistakably one: both cases or a real symbol, and a
+    digit ("cache key: user-profile-v2" is a name)."""
+    v = value.strip(".,;:!?)(\"'`")
+    has_cases = any(c.isupper() for c in v) and any(c.islower() for c in v)
+    special = bool({c for c in v if not c.isalnum()} - set("-_."))
+    return (has_cases or special) and _looks_random(v, pw=True)
+
+
+_QUOTED_PHRASE = re.compile(r"[\"'‘“«]([^\"'’”»\n]{8,64})[\"'’”»]")
+
+
+#: A generated app password: four groups of four letters ("abcd efgh ijkl mnop").
+_APP_PASSWORD = re.compile(r"(?<![\w-])[a-z]{4}(?:[ -][a-z]{4}){3}(?![\w-])")
+
+
+def _quoted_phrase(region: str) -> bool:
+    """A quoted passphrase after a password word ("changed to 'Lighthouse Keeper 1987'")."""
+    for q in _QUOTED_PHRASE.finditer(region[:80]):
+        phrase = q.group(1).strip()
+        if (
+            phrase.count(" ") >= 2
+            and re.search(r"[\d!#$%&*+=?@^~]", phrase)
+            and not (_example_value(phrase) or _EXAMPLE_WORD.search(phrase))
+            and not _SECRET_REFERENCE.search(phrase)
+        ):
+            return True
+    return False
+
+
+_SAID_PUBLIC = re.compile(
+    r"\b(?:public|publishable|not (?:a )?secret|safe to (?:share|expose|publish)|client-side)\b",
+    re.IGNORECASE,
+)
+_CAMEL_NAME = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+|[A-Z]{2,4})*[0-9]{0,2}")
+
+
+def _general_word_hits(text: str) -> str | None:
+    for m in _GEN_WORD.finditer(text):
+        pw = m.group("pw") is not None
+        if text[m.start() - 1 : m.start()].isalpha() and m.group(0).isascii():
+            # a camelCase part counts only inside a camelCase name (SmtpPassword,
+            # accessToken), not inside a random token ("...MinPbPw")
+            left = re.search(r"[A-Za-z0-9]*$", text[: m.start()])
+            right = re.match(r"[A-Za-z0-9]*", text[m.end() :])
+            name = (left.group(0) if left else "") + m.group(0) + (right.group(0) if right else "")
+            if not _CAMEL_NAME.fullmatch(name):
+                continue
+        chunk = text[: m.start()].rsplit(None, 1)[-1] if text[: m.start()].strip() else ""
+        if ("/" in chunk or text[m.start() - 1 : m.start()] == ".") and text[
+            m.end() : m.end() + 1
+        ] not in ("=", ":"):
+            continue  # a path, a branch or a host name (/login?state=..., feat/password-reset)
+        if not pw and re.match(r"\s*(?:ids?|name|names|fingerprint)\b", text[m.end() :], re.I):
+            continue  # "key id", "token name"
+        before = _words_of(text[max(0, m.start() - 30) : m.start()])
+        if _ID_CONTEXT.search(before + " " + m.group(0)) and not pw:
+            continue  # "publishable key", "site key", "idempotency key"
+        if pw:  # "Use hunter2-Blue as the login", "Copper!Fern81 is the VPN password"
+            back = text[max(0, m.start() - 40) : m.start()].rsplit("\n", 1)[-1]
+            if any(_looks_random(v.group(0), pw=True) for v in _GEN_VALUE.finditer(back)):
+                return KEYWORD_KIND
+        region = _after(text, m.end())
+        if pw and (_quoted_phrase(region) or _APP_PASSWORD.search(region[:60])):
+            return PASSPHRASE_KIND
+        explicit = _EXPLICIT_SEPARATOR.match(region)
+        if _SECRET_REFERENCE.search(region[:60]):
+            continue
+        k = -1
+        for v in _GEN_VALUE.finditer(region):
+            value = v.group(0).lstrip("=:")
+            if not value:
+                continue
+            k += 1
+            if k >= 8:
+                break
+            if _GEN_ID_WORD.search(region[: v.start()]) or value.startswith("/"):
+                continue
+            if not pw and _SAID_PUBLIC.search(region[: v.start()]):
+                break  # "write key is public in the browser snippet: ..."
+            human = pw
+            pair = re.match(r"^([A-Za-z_][\w.-]*)=", value)
+            if pair:  # "sessionid=...; csrftoken=..." after "Cookie": machine-made values only
+                if re.search(
+                    r"(?i)(?:^|[_.-])(?:s?id|name|user|host|port|mode|type)$", pair.group(1)
+                ):
+                    continue
+                value, human = value[pair.end() :], False
+            if _looks_random(value, pw=human):
+                return KEYWORD_KIND
+            if k == 0 and explicit and _keyed_password(value):
+                return KEYWORD_KIND
+    return None
+
+
+#: A provider-style key: a short lowercase prefix, optional segments, a random tail
+#: (``shpat_...``, ``dop_v1_...``, ``glsa_...``, ``lin_api_...``, ``xyz_live_...``).
+_GEN_PREFIXED = re.compile(
+    r"(?<![\w.@/:+-])(?P<prefix>[A-Za-z]{2,8})(?P<mid>(?:[_-][A-Za-z0-9]{1,6}){0,2})[_-]"
+    r"(?P<tail>[A-Za-z0-9_-]{20,})(?![\w/+=])"
+)
+_KEYISH_SEGMENT = re.compile(
+    r"(?:^|[_-])(?:live|test|prod|api|pat|key|sk|token|secret|access|auth|v\d)$", re.I
+)
+_NOT_KEY_PREFIX = re.compile(
+    r"^(?:sha\d*|md5|crc\d*|blake\d*|pk|pub|public|id|uuid|ulid|req|evt|sub|ch|cus|acct|txn|order|inv|ref|build|rev|v)$",
+    re.IGNORECASE,
+)
+
+
+def _prefixed_key(text: str) -> bool:
+    for m in _GEN_PREFIXED.finditer(text):
+        tail = m.group("tail").strip("_-")
+        token = m.group(0)
+        if (
+            _NOT_KEY_PREFIX.match(m.group("prefix"))
+            or _OBJECT_ID.match(token)
+            or _example_value(token)
+            or not any(c.isdigit() for c in tail)
+            or not any(c.isalpha() for c in tail)
+            or "--" in tail
+            or tail.count("-") + tail.count("_") > len(tail) // 6
+            or _ID_CONTEXT.search(_words_of(text[max(0, m.start() - 30) : m.start()]))
+        ):
+            continue
+        keyish = _KEYISH_SEGMENT.search(m.group("prefix") + m.group("mid"))
+        if (len(tail) >= 30 or keyish) and _entropy(tail) >= 3.3:
+            return True
+    return False
+
+
+#: ``Authorization: <scheme> <credentials>`` of any scheme, and the API-key headers.
+_AUTH_HEADER = re.compile(
+    r"(?:\b(?:proxy-)?authori[sz]ation\b(?:\s+header)?|\b[Xx]-[\w-]*?(?:key|token|secret|auth|signature|session)[\w-]*"
+    r"|\b(?:private|api|access|auth)-(?:token|key)\b|\bapi[-_]?key\b)"
+    r"\s*[:=]\s*[\"']?(?:(?P<scheme>[A-Za-z][\w-]*)\s+)?(?P<value>[^\s\"',;]{8,})",
+    re.IGNORECASE,
+)
+
+
+def _auth_header(text: str) -> bool:
+    for m in _AUTH_HEADER.finditer(text):
+        value = m.group("value").rstrip(".")
+        if (
+            _example_value(value)
+            or _SECRET_REFERENCE.search(value)
+            or heuristic.is_templated_secret(value)
+        ):
+            continue
+        if _ID_CONTEXT.search(_words_of(m.group(0))):
+            continue  # Idempotency-Key, X-Request-Id: ids, not credentials
+        if _looks_random(value, pw=True):
+            return True
+        if m.group("scheme") and "author" in m.group(0).lower():
+            rest = text[m.start("value") : text.find("\n", m.start("value")) % (len(text) + 1)]
+            if any(
+                _looks_random(v.group(0).split("=")[-1], pw=False)
+                for v in _GEN_VALUE.finditer(rest)
+            ):
+                return True  # Digest username="...", response="6629fae4..."
+    return False
+
+
+#: Credentials in connection strings without ``scheme://``: Oracle ``user/pw@host``,
+#: ``curl -u user:pw``, command-line flags (``--password x``, ``mysql -pX``).
+_CONNECT_FORMS = re.compile(
+    r"(?<![\w/.-])[A-Za-z_][\w.-]*[/:](?P<pw1>[^\s/@:]{4,})@(?://)?[\w-]+\.[\w.-]+"
+    r"|(?:\s-u|--user)\s+[^\s:]+:(?P<pw2>[^\s\"']{4,})"
+    r"|(?:\s--(?:password|passwd|pass|pwd|token|secret|api[-_]key|auth[-_]token|access[-_]token)[= ]"
+    r"|\bmysql\S*\s.*?\s-p|\bredis-cli\s.*?\s-a\s+"
+    r"|\b(?:admin|root|administrator|superuser|sa|postgres|ubuntu|pi)\s+/\s+)"
+    r"[\"']?(?P<pw3>[^\s\"']{4,})",
+    re.IGNORECASE,
+)
+
+
+def _connect_forms(text: str) -> bool:
+    for m in _CONNECT_FORMS.finditer(text):
+        value = m.group("pw1") or m.group("pw2") or m.group("pw3")
+        if not value or _example_value(value) or _SECRET_REFERENCE.search(value):
+            continue
+        if _looks_random(value, pw=True) or (
+            m.group("pw3") and len(value) >= 6 and any(c.isdigit() for c in value)
+        ):
+            return True
+    return False
+
+
+#: A value assigned a few lines after a name that says it is a credential (Terraform
+#: ``variable "db_password" { default = "..." }``, Kubernetes ``- name: API_TOKEN`` /
+#: ``value: ...``, XML ``<key>password</key><string>...</string>``).
+_NAMED_VALUE = re.compile(
+    r"(?P<name>[\w.-]*(?:pass(?:word|wd)?|pwd|secret|token|api[_-]?key|private[_-]?key|credential)[\w.-]*)"
+    r"[\"']?\s*(?:\{|</\w+>|\n)(?:[^\n]*\n){0,3}?[^\n]*?\b(?:value|default|val|string|data)\b[\"']?"
+    r"\s*(?:[:=>]|=>)\s*[\"']?(?P<value>[^\s\"'<>]{4,})",
+    re.IGNORECASE,
+)
+
+
+def _named_values(text: str) -> bool:
+    if "\n" not in text and "<" not in text and "{" not in text:
+        return False
+    for m in _NAMED_VALUE.finditer(text):
+        value = m.group("value")
+        if _SECRET_REFERENCE.search(value) or _example_value(value):
+            continue
+        if _credential_like(value, quoted=False, line=m.group(0), password=True):
+            return True
+    return False
+
+
+def _general_hits(text: str) -> str | None:
+    """The kind the general mechanisms find in ``text``, if any. Structural evidence (a
+    provider-style prefix, an Authorization header, a connection string, a quoted
+    passphrase) gets its own kind, which the learned layer never overrules."""
+    if _prefixed_key(text):
+        return PREFIXED_KIND
+    if _auth_header(text):
+        return AUTH_HEADER_KIND
+    if _connect_forms(text):
+        return BASIC_AUTH_KIND
+    if _RECOVERY_CODES.search(text) or _named_values(text):
+        return KEYWORD_KIND
+    return _general_word_hits(text)
+
+
+def has_candidate(text: str) -> bool:
+    """Whether ``text`` holds anything a credential could be: a token shaped like one
+    that is not a digest, a path or a URL, or a number of 4 to 10 digits (a PIN). The
+    learned layer flags a text no rule caught only when it does."""
+    if _SECRET_REFERENCE.search(text):
+        return False
+    for v in _GEN_VALUE.finditer(text):
+        token = v.group(0)
+        if re.fullmatch(r"\d{4,10}#?", token):
+            return True
+        if not _BASE64_DIGEST_PREFIX.match(token) and _looks_random(token, pw=True):
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=4096)
 def _scan(text: str) -> tuple[str, ...]:
     kinds: list[str] = []
+    if "-----BEGIN" in text:
+        text = _PUBLIC_BLOCK.sub("(a public key)", text)
     lines = text.splitlines() or [text]
     _configure_detect_secrets()
     for line in lines:
@@ -540,6 +1058,9 @@ def _scan(text: str) -> tuple[str, ...]:
             if not (
                 _example_value(s.secret_value or "")
                 or _example_value(_token_around(line, s.secret_value))
+                or _named_as_id(line, s.secret_value)
+                or _CODE_REFERENCE.match(_token_around(line, s.secret_value))
+                or _in_angle_brackets(line, s.secret_value)
             )
         )
         kinds.extend(kind for kind, rx in _EXTRA_PREFIXES if rx.search(line))
@@ -547,11 +1068,26 @@ def _scan(text: str) -> tuple[str, ...]:
             kinds.append(BASIC_AUTH_KIND)
         if _keyword_hits(line):
             kinds.append(KEYWORD_KIND)
+        if _secret_code(line):
+            kinds.append(CODE_KIND)
+        if _passphrase(line):
+            kinds.append(PASSPHRASE_KIND)
         kinds.extend(_entropy_hits(line))
+    if not kinds and (general := _general_hits(text)):
+        kinds.append(general)
     # A keyword or entropy hit on a value a shape plugin already named adds nothing.
     shapes = set(kinds) - {KEYWORD_KIND, _BASE64.secret_type, _HEXES.secret_type}
     if shapes:
         kinds = [k for k in kinds if k in shapes]
+    # The learned layer judges what the generic rules found (never a provider's own shape)
+    # and flags a text no rule caught only when it is very sure.
+    vetoable = bool(kinds) and not shapes
+    if vetoable or (not kinds and has_candidate(text)):
+        p = secret_scorer.score(text)
+        if p is not None and vetoable and p < secret_scorer.VETO_BELOW:
+            kinds = []
+        elif p is not None and not kinds and p >= secret_scorer.FLAG_ABOVE:
+            kinds = [LEARNED_KIND]
     return tuple(dict.fromkeys(kinds))
 
 

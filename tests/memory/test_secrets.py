@@ -178,7 +178,8 @@ def _labelled(part: str) -> list[dict]:
 
 
 @pytest.mark.parametrize(
-    ("part", "floor", "ceiling"), [("tune", 0.98, 0.05), ("seen1", 0.98, 0.05)]
+    ("part", "floor", "ceiling"),
+    [(part, 0.98, 0.05) for part in ("tune", "seen1", "seen2", "seen3", "seen4", "seen5")],
 )
 def test_labelled_parts_meet_the_targets(part, floor, ceiling):
     rows = _labelled(part)
@@ -261,3 +262,101 @@ def test_config_pairs_codes_and_seeds_are_found(text):
 )
 def test_masked_keys_refs_ids_and_payloads_pass(text):
     assert find_secrets(text) == []
+
+
+# Shapes no labelled part lists, written to check that the general mechanisms reach them:
+# a credential word in another language or another position, a provider-style prefix, an
+# Authorization header of any scheme, a connection string without a scheme, a name-then-
+# value config.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Пароль от роутера: Медведь-Лес42",
+        "Lösenordet till kassasystemet är Hjortron#41.",
+        "Heslo k serveru je Praha#2024x",
+        "Mật khẩu wifi là CaPhe!Sua99",
+        "관리자 암호는 Hangang#2290 입니다",
+        "API-ключ: 7fG2kLq9Xz4mN8vR1tP5wB3yC6",
+        "WLAN-Schlüssel: Sonnenblume#4711",
+        "Toegangscode voor het portaal: Molen!Wiek58",
+        "服务器的root密码是 bi3#GceyF1，请不要外传。",
+        "DATABRICKS_TOKEN=dapi8f3a9c2b7e1d4f6a0b5c8e2d9f1a3b7c",
+        "shopify: 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",
+        "Authorization: Basic YWRtaW46U3VwZXJTZWNyZXQxMjM=",
+        'Authorization: Digest username="ops", response="6629fae49393a05397450978507c4ef1"',
+        "Ocp-Apim-Subscription-Key: 9f8e7d6c5b4a39281f0e1d2c3b4a5968",
+        "sqlplus hr_app/ICR2U2SaVlE@//ora-prod.example.internal:1521/ORCLPDB1",
+        "curl -u admin:Kx8LmQ2zP9 https://jenkins.internal/api/json",
+        "redis-cli -h cache.internal -a Kx8LmQ2zP9vR4tN7 ping",
+        'variable "db_admin_password" {\n  type    = string\n  default = "!SA2$9@BwzbnAOG2%D"\n}',
+        '- name: STRIPE_SECRET\n  value: "Kx8LmQ2zP9vR4tN7wB1yC5hD"',
+        "GitHub recovery codes:\n18a29-86c65  f1be3-5f20b  c0db5-63703",
+        "The tablet at the front desk unlocks with 2580.",
+        "If the card reader asks for the merchant PIN, it's 6613.",
+        "Standing rule: when the POS asks for the manager override, enter 7391.",
+        "the CMS password got changed to 'Lighthouse Keeper 1987'",
+        "the imap app password for the shared inbox is abcd efgh ijkl mnop",
+        "Lozinka za wifi je Jadran#2024",
+        "Owner doc: Canva team login -> design@studio.example / Pastel&Ink2024",
+        "Safe combo: 12 34 56",
+        "Dashboard: https://grafana.example.com (admin / Gr@fana2024)",
+        "my phone's unlock pattern is Z, and the SIM PIN 7310",
+    ],
+)
+def test_shapes_no_labelled_part_lists_are_found(text):
+    assert find_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk8LmQ2zP9vR4tN7wB1yC5hD3gS0aE2rT8uJ6kMx9 ana@laptop",
+        "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAx8LmQ2zP9vR4tN7wB1y\n"
+        "-----END PUBLIC KEY-----",
+        "api_key = settings.WEATHER_API_KEY",
+        'api_key: "<insert your key>"',
+        "AWS_SECRET_ACCESS_KEY=EXAMPLEKEY_do_not_use",
+        "Idempotency-Key: 9f8e7d6c5b4a39281f0e1d2c3b4a5968",
+        "Webhook endpoint we_1Kx8LmQ2zP9vR4tN7wB1yC5h is active.",
+        "Twilio Account SID AC87389b6a542b46d24e33c2671cf07a36 (the auth token is in the vault)",
+        'yarn.lock: resolved "https://registry.yarnpkg.com/lodash/-/lodash-4.17.21.tgz#679591c564c3bffaae8454cf0b3df370c3d6911c"',
+        "Deployed 226a3baf67bcf8da3bf494995821ebbe23cf4be3 to production; rollback target is de597de7.",
+        "fixture_csv_b64: ZGF0ZSxza3UscXR5CjIwMjQtMDUtMDEsTVVHLTAxLDQK",
+        "Пароль должен содержать не менее 12 символов.",
+        "Use a passphrase of at least four random words.",
+        "password: <set in 1Password: 'Studio admin'>",
+        "secret: ENC[AES256_GCM,data:Kx8Lm,iv:Q2zP,tag:9vR4,type:str]",
+        "BLAKE2b-256: 6d3f9c0e1b2a4f5e8d7c6b5a49382716fedcba9876543210fedcba9876543210",
+        "YouTube playlist PLKx8LmQ2zP9vR4tN7wB1yC5hD3gS0aE2r",
+        "パスワードは8文字以上にしてください。",
+        "postgres://app@db.internal:5432/orders (password from the vault)",
+        "git checkout -b feat/password-reset-2024",
+        "Object key: uploads/2024/06/Kx8LmQ2zP9vR4tN7.jpg",
+        "SSH key fingerprint: SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8",
+        "Base64 logo: iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+        "SHASUM256: 2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+        "Segment write key is public in the browser snippet: Kx8LmQ2zP9vR4tN7wB1yC5hD3gS0aE2r",
+    ],
+)
+def test_look_alikes_no_labelled_part_lists_pass(text):
+    assert find_secrets(text) == []
+
+
+def test_the_learned_layer_ships_and_never_learns_from_the_test_part():
+    from memory.safety import secret_scorer
+
+    assert "test" not in secret_scorer.training_parts()
+    high = secret_scorer.score("refresh token: 1//0gqZxz8hZBptrudO-pkIlTRMEzNkIqmaiHbJNIPHm")
+    low = secret_scorer.score("Loves mythic fantasy and answers in short sentences.")
+    assert high is not None and low is not None
+    assert 0.0 <= low < high <= 1.0
+
+
+def test_the_shipped_learned_layer_was_trained_on_the_labelled_files_as_they_are():
+    from memory.safety import secret_scorer
+
+    shipped = json.loads(secret_scorer.MODEL_PATH.read_text(encoding="utf-8"))
+    assert shipped["trained_on"] == secret_scorer.training_parts()
+    assert shipped["data_sha256"] == secret_scorer.data_digest(shipped["trained_on"]), (
+        "the labelled files changed: run `manage.py safety train-secrets`"
+    )

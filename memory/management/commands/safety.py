@@ -3,6 +3,8 @@
 Actions:
   train            rebuild memory/safety/data/injection_model.json from the labelled files
                    (fit on every train file, threshold from the validation files)
+  train-secrets    rebuild memory/safety/data/secrets_model.json (the secret scan's learned
+                   layer) from every labelled secrets_<part>.jsonl but the test part
   eval [--split S] detection and false-alarm rates of the full scan (patterns + learned
                    layer) on a labelled split; every split when none is named
 
@@ -28,12 +30,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser: ArgumentParser) -> None:
         actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
         actions.add_parser("train", help="Rebuild the shipped model from the labelled files.")
+        actions.add_parser("train-secrets", help="Rebuild the secret scan's learned layer.")
         ev = actions.add_parser("eval", help="Rates of the full scan on the labelled splits.")
         ev.add_argument("--split", choices=SPLITS, default=None)
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["action"] == "train":
             self.train()
+        elif options["action"] == "train-secrets":
+            self.train_secrets()
         else:
             self.evaluate(options["split"])
 
@@ -48,6 +53,18 @@ class Command(BaseCommand):
             f"Wrote {MODEL_PATH.name}: threshold {model.threshold:.4f}; validation detection "
             f"{result.detection:.1%} ({result.detected}/{result.hostile}), false alarms "
             f"{result.false_alarm_rate:.1%} ({result.false_alarms}/{result.ordinary})."
+        )
+
+    def train_secrets(self) -> None:
+        from memory.safety import secret_scorer
+
+        parts = secret_scorer.training_parts()
+        rows = [row for part in parts for row in secret_scorer.load_part(part)]
+        model = secret_scorer.train(rows)
+        secret_scorer.MODEL_PATH.write_text(model.to_json(trained_on=parts), encoding="utf-8")
+        secret_scorer.set_model(None)
+        self.stdout.write(
+            f"Wrote {secret_scorer.MODEL_PATH.name} from {len(rows)} texts ({', '.join(parts)})."
         )
 
     def evaluate(self, split: str | None) -> None:
