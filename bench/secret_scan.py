@@ -15,7 +15,9 @@ rules were frozen, and then used to change them, which makes it a seen part:
 - ``seen2`` (181 texts): 77.8 % / 13.2 % (the first truly independent set);
 - ``seen3`` (217 texts): 83.9 % / 7.6 %;
 - ``seen4`` (239 texts): 91.7 % / 11.8 %;
-- ``seen5`` (258 texts): 90.7 % / 6.2 % (was ``test``).
+- ``seen5`` (258 texts): 90.7 % / 6.2 % (was ``test``);
+- ``seen6`` (288 texts): 96.6 % / 5.7 % (was ``test``; the first part measured on the
+  general mechanisms with the learned layer stacked on them).
 
 After seen5 the rules were rewritten as general mechanisms (see ``memory.safety.secrets``)
 plus a learned layer. Honest figures for that change (none of them on a part the change
@@ -59,7 +61,7 @@ django.setup()
 from memory.safety import secret_scorer, secrets  # noqa: E402
 
 DATA = ROOT / "memory" / "safety" / "data"
-PARTS = ("tune", "seen1", "seen2", "seen3", "seen4", "seen5", "test")
+PARTS = ("tune", "seen1", "seen2", "seen3", "seen4", "seen5", "seen6", "test")
 
 
 def load(part: str) -> list[dict]:
