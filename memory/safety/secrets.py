@@ -246,13 +246,15 @@ _PIN_WORDS = re.compile(
     re.IGNORECASE,
 )
 _CODE_WORDS = re.compile(
-    r"(?<![A-Za-z])(?:codes?|c[oó]digo|codice|c[oó]digos|zahlencode|kod|kodu|koden)(?![A-Za-z])"
+    # a keypad only ever takes a code: "Garage keypad: 8315" is one
+    r"(?<![A-Za-z])(?:codes?|c[oó]digo|codice|c[oó]digos|zahlencode|kod|kodu|koden|keypads?|keypad"
+    r"|tastiera|teclado|clavier|tastenfeld)(?![A-Za-z])"
     r"|(?<![^\W\d_])код\w*|コード|코드|رمز|密码|代码",
     re.I,
 )
 _LOCK_WORDS = re.compile(
     r"(?<![A-Za-z])(?:alarm\w*|door|doors|gate|safe|lock|padlock|lockbox|key ?safe|keypad|entry|garage|vault"
-    r"|disarm|porte|portail|coffre|puerta|port[oó]n|caja fuerte|alarma|alarme|port[aã]o|cofre|cadeado"
+    r"|disarm|locker|lockers|opener|porte|portail|coffre|puerta|port[oó]n|caja fuerte|alarma|alarme|port[aã]o|cofre|cadeado"
     r"|cancello|allarme|cassaforte|lucchetto|deur|poort|hek|kluis|alarminstallatie|t[üu]r|tor|tresor"
     r"|schloss|alarmanlage|unlock|unlocks|master|intercom|drzwi|domofon\w*|sejf\w*|bram\w*|kap(?:ı|i)\w*"
     r"|kasa\w*|ipad|iphone|phone|tablet|laptop|override"
@@ -287,14 +289,50 @@ _OWNED_PIN = re.compile(
 )
 
 
+#: A key written in groups after a word naming a key: a TOTP setup key in base32
+#: (``jbsw y3dp ehpk 3pxp``), a BitLocker or backup recovery key (``401236-558910-...``),
+#: a licence key (``7KQ2M-XW9PD-...``).
+_GROUPED_KEY = re.compile(
+    r"(?<![\w-])(?P<value>[A-Za-z0-9]{4,6}(?:[ -][A-Za-z0-9]{4,6}){3,})(?![\w-])"
+)
+_GROUPED_KEY_CONTEXT = re.compile(
+    r"(?<![A-Za-z])(?:key|keys|secret|seed|recovery|setup|2fa|mfa|totp|otp|authenticator"
+    r"|licen[cs]e|serial key|product key|bitlocker|filevault|backup code|unlock)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _grouped_key(line: str) -> bool:
+    for m in _GROUPED_KEY.finditer(line):
+        groups = re.split(r"[ -]", m.group("value"))
+        body = groups[:-1]  # the last group may be shorter
+        if len({len(g) for g in body}) != 1 or len(groups[-1]) > len(body[0]):
+            continue
+        with_digit = sum(any(c.isdigit() for c in g) for g in groups)
+        numeric = all(g.isdigit() for g in groups)
+        if not (numeric or with_digit >= 2):
+            continue
+        if numeric and sum(map(len, groups)) < 20:
+            continue  # a phone or card number, a date
+        before = line[max(0, m.start() - 60) : m.start()]
+        if _GROUPED_KEY_CONTEXT.search(before) and not re.search(
+            r"(?i)fingerprint|\bfpr\b|checksum|digest|hash|\bid\b", before
+        ):
+            return True
+    return False
+
+
 def _secret_code(line: str) -> bool:
-    if _RECOVERY_CODES.search(line) or _TYPED_CODE.search(line):
+    if _RECOVERY_CODES.search(line) or _TYPED_CODE.search(line) or _grouped_key(line):
         return True
     for m in _CODE_VALUE.finditer(line):
         before = line[max(0, m.start() - 60) : m.start() + 1]
         spaced = not line[m.start() : m.start("value")].strip(" *#")
-        if _PIN_WORDS.search(before) and (not spaced or _OWNED_PIN.search(before)):
-            return True  # "the PIN is 4471", "SIM PIN 7310"; not "desk pin 4721"
+        if _PIN_WORDS.search(before) and (
+            not spaced or _OWNED_PIN.search(before) or re.search(r"[- ]", m.group("value"))
+        ):
+            # "the PIN is 4471", "SIM PIN 7310", "combination 07-29-15"; not "desk pin 4721"
+            return True
         lock = _LOCK_WORDS.search(before)
         if lock and (_CODE_WORDS.search(before) or re.search(r"[- ]", m.group("value"))):
             return True  # "door code 0192"; a lockbox combination "0-9-6-3"
@@ -309,7 +347,8 @@ def _secret_code(line: str) -> bool:
 
 
 _PLACEHOLDER = re.compile(
-    r"^(?:<.*>|\$\{?\w+\}?|\{\{?.*\}?\}|\[.*\]|\*+|x+|\.+|redacted|hidden|none|null|n/a|changeme"
+    r"^(?:<.*>|\$\{?\w+\}?|\{\{?.*\}?\}|\[.*\]|\(\w*\)|\*+|x+|\.+|redacted|hidden|none|null|n/a|changeme"
+    r"|filtered|scrubbed|removed|omitted|masked|censored|sanitized|elided|obfuscated|withheld"
     r"|change[_-]?me|your[_-][\w-]+|(?:[\w-]*[_-])?(?:example|placeholder|dummy|sample)(?:[_-][\w-]*)?|secret|password|xxx+|todo"
     r"|tbd|fixme|[\w-]+[_-]here|replace[_-]?(?:me|this)|fill[_-]?(?:me|in)|insert[_-][\w-]+|set[_-]?me"
     r"|unset|empty|undefined|not[_-]set|redact(?:ed)?|masked|\.\.\.|…|%\w+%)$",
@@ -465,6 +504,8 @@ def _credential_like(value: str, *, quoted: bool, line: str, password: bool = Fa
         return False
     if re.match(r"(?i)(?:sha\d*|md5|blake\w*)[:-]", value) or _PATH.fullmatch(value):
         return False  # SHA256:... is a fingerprint, uploads/2024/06/x.jpg a path
+    if len(value) >= 16 and _decodes_to_words(value):
+        return False  # base64 of a path, a CSV, a sentence: an encoding, not a key
     if password and heuristic.is_potential_uuid(value):
         return True
     if (
@@ -553,9 +594,16 @@ def _decodes_to_words(token: str) -> bool:
             return False
     if len(text) < 8 or re.fullmatch(r"[\w.@+-]{1,64}:[^\s:,=]{4,64}", text):
         return False  # "ci-bot:s2a5E7..." is a user:password pair, not text
+    if not re.search(r"\s", text) and _looks_random(text, pw=True):
+        return False  # base64 of a password (a Kubernetes Secret's data): still the secret
     printable = sum(1 for c in text if c.isprintable() or c in "\n\r\t")
     letters = sum(1 for c in text if c.isalpha())
-    return printable == len(text) and letters >= 0.3 * len(text)
+    words = sum(1 for c in text if c.isalnum())
+    # text, or a table of numbers (CSV, a log): random bytes are almost never all printable
+    return printable == len(text) and (
+        letters >= 0.3 * len(text)
+        or (letters >= 3 and words >= 0.5 * len(text) and bool(re.search(r"[,;\t\n ]", text)))
+    )
 
 
 #: Ids that look random by design: trace, span, request and event ids, ksuids, site keys.
@@ -578,10 +626,39 @@ def _words_of(text: str) -> str:
 _SSH_PUBLIC_KEY = re.compile(
     r"\b(?:ssh-(?:rsa|dss|ed25519)|(?:sk-)?ecdsa-sha2-\S+|sk-ssh-\S+)\s+AAAA"
 )
+#: A whole ``authorized_keys``-style public key, comment included: shared by design, so no
+#: rule and not the learned layer reads it.
+_SSH_PUBLIC_KEY_TOKEN = re.compile(
+    r"\b(?:ssh-(?:rsa|dss|ed25519)|(?:sk-)?ecdsa-sha2-\S+|sk-ssh-\S+)\s+AAAA[A-Za-z0-9+/]+=*"
+    r"(?:\s+[\w.+-]+@[\w.-]+)?"
+)
+#: A PEM block whose body is prose, not base64 ("...paste your key file here..."): a
+#: template of a key, not one. A block with no body at all still counts (a pasted header).
+_PEM_TEMPLATE = re.compile(
+    r"-----BEGIN (?P<what>[A-Z0-9 ]+)-----(?P<body>(?:(?!-----)[\s\S])*?)-----END (?P=what)-----"
+)
+
+
+def _pem_template(m: re.Match[str]) -> str:
+    body = m.group("body").replace("\\n", "\n")
+    if body.strip() and not re.search(r"[A-Za-z0-9+/=]{16,}", body):
+        return "(a key template)"
+    return m.group(0)
+
+
 _PUBLIC_BLOCK = re.compile(
     r"-----BEGIN (?P<what>(?:[A-Z]+ )*(?:PUBLIC KEY|CERTIFICATE|PUBLIC KEY BLOCK))-----.*?"
     r"(?:-----END (?P=what)-----|\Z)",
     re.DOTALL,
+)
+
+
+#: Query parameters that name media, lists, pages and tracking ids, never a credential.
+_URL_ID_PARAM = re.compile(
+    r"v|vi|list|index|idx|id|ids|t|p|pp|page|q|query|search|feature|si|ref|lang|hl|start|end"
+    r"|playlist|video|track|album|artist|item|post|story|photo|set|album_id|gclid|fbclid|dclid"
+    r"|msclkid|mc_eid|igshid|utm_\w+|(?!sess)\w+_id",
+    re.IGNORECASE,
 )
 
 
@@ -596,6 +673,8 @@ def _entropy_hits(line: str) -> list[str]:
         if pair:  # GIT_SHA=c064..., trace_id=6b0b...: judge the value, with its key as context
             before += pair.group(1) + "="
             token = token[pair.end() :]
+            if _URL_ID_PARAM.fullmatch(pair.group(1)) and re.search(r"[?&]$", line[: m.start()]):
+                continue  # ?v=...&list=PL...&index=4: a media, list or page id in a URL
             if re.search(r"pass|pwd|secret|token|key|auth|sess|cookie", pair.group(1), re.I):
                 if _credential_like(token, quoted=False, line=line, password=True):
                     kinds.append(KEYWORD_KIND)  # PGPASSWORD=..., PHPSESSID=...
@@ -621,7 +700,8 @@ def _entropy_hits(line: str) -> list[str]:
                 _DIGEST_CONTEXT.search(words)
                 or _DIGEST_CONTEXT.search(_words_of(line[: m.start()]))
                 or _DIGEST_CONTEXT.search(after)  # "b25f... is the first bad commit"
-                or re.search(r"(?:@|#|\b(?:h1|zh):)$", before)  # a pinned git ref, a lock-file hash
+                or re.search(r"(?:@|#|\b(?:h1|zh):|\burn:[\w.-]+:(?:[\w.-]+:)?)$", before)
+                # a pinned git ref, a lock-file hash, a content address (urn:btih:, urn:sha1:)
                 or re.match(
                     r"(?:  ?| \*)[\w.-]*/[\w./-]+|  \S", after
                 )  # "<sha>  file", "<sha> vendor/x"
@@ -630,7 +710,11 @@ def _entropy_hits(line: str) -> list[str]:
             mixed = any(c.isalpha() for c in token) and any(c.isdigit() for c in token)
             if mixed and _HEXES.calculate_shannon_entropy(token) > _HEXES.entropy_limit:
                 kinds.append(_HEXES.secret_type)
-        elif _BASE64_DIGEST_CONTEXT.search(before) or _BASE64_DIGEST_PREFIX.match(token):
+        elif (
+            _BASE64_DIGEST_CONTEXT.search(before)
+            or _BASE64_DIGEST_PREFIX.match(token)
+            or re.search(r"\burn:[\w.-]+:(?:[\w.-]+:)?$", before)
+        ):
             continue  # an SSH fingerprint, a subresource integrity value, a go.sum hash
         elif (
             len(token) >= 24
@@ -662,7 +746,7 @@ def _url_credentials(line: str) -> bool:
 
 #: A password, a PIN or a login secret: after these any non-trivial value is the secret.
 _GEN_PW_WORDS = (
-    r"pass(?:word|wd|phrase|code)?s?|pwd|pw|pin|pincode|credentials?|creds|log ?in|sign ?in"
+    r"pass(?:word|wd|phrase|code)?s?|pwd|pw|pin|pincode|credentials?|creds|log ?in(?:to)?|sign ?in(?:to)?"
     r"|contrase(?:ñ|n)as?|clave|senhas?|palavra[- ]passe|mot de passe|mdp|passwort|kennwort"
     r"|wachtwoord\w*|parola d'ordine|has(?:ł|l)\w*|(?:ş|s)ifre\w*|parol(?:a|ă|ası|asi)"
     r"|парол\w*|пин-код\w*|l(?:ö|o)senord\w*|adgangskode\w*|passord\w*|kodeord\w*|salasan\w*"
@@ -722,6 +806,22 @@ def _entropy(value: str) -> float:
     return _BASE64.calculate_shannon_entropy(value)
 
 
+_TIMESTAMP = re.compile(
+    r"\d{2,4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?"
+)
+#: A redaction marker in any bracket: [FILTERED], [REDACTED], <hidden>, (removed), ***.
+_REDACTION = re.compile(
+    r"[\[<({]?\s*(?:filtered|redacted|redact|hidden|removed|omitted|masked|scrubbed|censored"
+    r"|sanitized|elided|obfuscated|withheld|secret|sensitive|private|not shown)\s*[\])>}]?"
+    r"|\*{3,}|•{3,}|x{4,}|X{4,}",
+    re.IGNORECASE,
+)
+
+
+def _redacted(value: str) -> bool:
+    return bool(_REDACTION.fullmatch(value.strip(".,;:!?\"'`")))
+
+
 def _looks_random(value: str, *, pw: bool) -> bool:
     """A value that can only be a credential, judged by its shape alone.
 
@@ -741,6 +841,7 @@ def _looks_random(value: str, *, pw: bool) -> bool:
         or _ENCODED_FILE.match(v)
         or re.match(r"(?i)(?:sha\d*|md5|blake\w*)[:-]", v)  # SHA256:..., sha512-...: a digest
         or re.fullmatch(r"[vV]?\d+(?:[./:,-]\d+)+[\w.+-]*", v)  # versions, dates, times
+        or _TIMESTAMP.fullmatch(v)  # 2025-11-30T10:14:22Z, a log line's time
         or _example_value(v)
         or _OBJECT_ID.match(v)
         or heuristic.is_sequential_string(v)
@@ -861,6 +962,9 @@ def _general_word_hits(text: str) -> str | None:
         before = _words_of(text[max(0, m.start() - 30) : m.start()])
         if _ID_CONTEXT.search(before + " " + m.group(0)) and not pw:
             continue  # "publishable key", "site key", "idempotency key"
+        first = re.match(r"\s*(?:[:=]|is\b)?\s*[\"']?([^\s\"',;]+)", text[m.end() : m.end() + 60])
+        if first and _redacted(first.group(1)):
+            continue  # "password=[FILTERED]", "token: <hidden>": the log withheld it
         if pw:  # "Use hunter2-Blue as the login", "Copper!Fern81 is the VPN password"
             back = text[max(0, m.start() - 40) : m.start()].rsplit("\n", 1)[-1]
             if any(_looks_random(v.group(0), pw=True) for v in _GEN_VALUE.finditer(back)):
@@ -1049,6 +1153,9 @@ def _scan(text: str) -> tuple[str, ...]:
     kinds: list[str] = []
     if "-----BEGIN" in text:
         text = _PUBLIC_BLOCK.sub("(a public key)", text)
+        text = _PEM_TEMPLATE.sub(_pem_template, text)
+    if "AAAA" in text:
+        text = _SSH_PUBLIC_KEY_TOKEN.sub("(a public key)", text)
     lines = text.splitlines() or [text]
     _configure_detect_secrets()
     for line in lines:
