@@ -360,3 +360,76 @@ def test_the_shipped_learned_layer_was_trained_on_the_labelled_files_as_they_are
     assert shipped["data_sha256"] == secret_scorer.data_digest(shipped["trained_on"]), (
         "the labelled files changed: run `manage.py safety train-secrets`"
     )
+
+
+@pytest.fixture
+def rules_only(monkeypatch):
+    """The learned layer neutral (it neither vetoes nor flags): the rules alone decide."""
+    from memory.safety import secret_scorer, secrets
+
+    monkeypatch.setattr(secret_scorer, "score", lambda text: 0.5)
+    secrets._scan.cache_clear()
+    yield
+    secrets._scan.cache_clear()
+
+
+# The mechanisms behind seen6's misses, each shown on an example of its own: a keypad or
+# a locker takes a code, a combination of grouped numbers, "log into ... and use <pw>", a
+# key written in groups (a base32 authenticator setup key, a numeric recovery key).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Shed keypad is 7720, press enter after.",
+        "Pool locker combination 31-04-18 (left side).",
+        "Log into the staff tablet as 'barista' and use Crema#2025 afterwards.",
+        "Authenticator setup key for the payroll site: JBSW Y3DP EHPK 3PXP 4KQZ M7NA",
+        "Recovery key for the backup drive: 401236-558910-220187-649302-118845-730219-502271",
+    ],
+)
+def test_codes_logins_and_grouped_keys_are_found_by_the_rules(rules_only, text):
+    assert find_secrets(text)
+
+
+# The mechanisms behind seen6's false alarms: a content address (urn:btih:, urn:sha1:)
+# holds a digest; base64 of a table or a path is an encoding wherever it sits, truncated
+# too; a redaction marker after a credential word is not the credential (nor is the log's
+# timestamp before it); a PEM block whose body is prose is a template; query ids of
+# media, list and page parameters are ids.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "magnet:?xt=urn:btih:c9e15763f722f23e98a29decdfae341b98d53056&tr=udp://tracker.example:1337",
+        "Mirror list entry urn:sha1:3b0e29f7a1c84d6e5f20a9b1c7d8e6f4a2b3c9d1",
+        '{"meter": {"type": "text/csv", "body": "ZGF5LGt3aCxwZWFrCjIwMjYtMDEtMDEsMTIuNCwzLjEKMjAyNi0wMS0wMiwxMS45LDIuOAoyMDI2LTAxLTAzLDEzLjEsMy4"}}',
+        "Cache entry key: L2ltZy9sb2dvLnN2Zz92PTMuMi4x",
+        "2026-01-04T08:12:44.120Z auth ok login=ops passwd=[SCRUBBED] ip=10.0.0.7",
+        "api_key=<hidden> in the request log, password (removed) in the audit export",
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n<your private key goes here>\n-----END OPENSSH PRIVATE KEY-----",
+        "https://media.example.org/player?feature=share&list=OLAK5uy_Kx8LmQ2zP9vR4tN7wB1yC5hD3gS",
+    ],
+)
+def test_digests_encodings_redactions_templates_and_url_ids_pass_the_rules(rules_only, text):
+    assert find_secrets(text) == []
+
+
+def test_a_public_key_is_never_flagged_by_the_learned_layer(monkeypatch):
+    from memory.safety import secret_scorer, secrets
+
+    monkeypatch.setattr(secret_scorer, "score", lambda text: 1.0)
+    secrets._scan.cache_clear()
+    key = (
+        "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBKx8LmQ2zP9vR4"
+        "tN7wB1yC5hD3gS0aE2rT8uJ6kMx9Qw3rTy9UiOp ops@bastion"
+    )
+    try:
+        assert find_secrets(f"Add this to authorized_keys on the NAS: {key}") == []
+    finally:
+        secrets._scan.cache_clear()
+
+
+def test_a_private_key_header_or_body_is_still_refused():
+    assert find_secrets("-----BEGIN EC PRIVATE KEY-----")
+    assert find_secrets(
+        "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIKzuvFMiA0VVz7qVRCGVITnH4fnz61QzFVGiF37h3uj\n"
+        "-----END EC PRIVATE KEY-----"
+    )
