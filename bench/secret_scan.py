@@ -28,8 +28,19 @@ was fitted to):
   stacked on it: 93.8 % / 4.7 %);
 - ``--forward``: rules as frozen before each part + the learned layer trained on the
   earlier parts, pooled over seen2..seen5: rules 86.7 % / 9.5 %, stacked 87.1 % / 7.4 %;
+  with seen6 (whose frozen rules already stack the layer, so its "rules" line is the
+  96.6 % / 5.7 % above): rules 89.1 % / 8.6 %, stacked 89.5 % / 7.2 %;
 - ``--lopo``: the learned layer alone, one part left out at a time, pooled: 88.5 % / 10.1 %
-  (not enough alone; it is only used stacked on the rules).
+  over tune..seen5, 90.7 % / 11.4 % with seen6 (not enough alone; it is only used stacked
+  on the rules).
+
+seen6's five misses and seven false alarms (the eighth is AWS's example key) were then
+fixed by their general causes (keypad, locker and combination codes; "log into ... and
+use <password>"; keys written in groups; urn: content hashes; base64 of any text, tables
+and paths included; redaction markers; PEM blocks whose body is prose; public keys kept
+from the learned layer; media, list and page ids in URL queries). With those rules and
+the learned layer of before seen6 (trained on tune..seen5), seen6 reads 100 % / 0.7 %;
+that too is fitted.
 
 Every seen part now reads 100 % detected and at most 0.8 % false alarms (the one
 false alarm is AWS's documented example key, refused on purpose): those figures are
@@ -132,7 +143,13 @@ def lopo() -> None:
 
 
 #: The rules as they were frozen before each independent part was first measured.
-FROZEN = (("seen2", "ee44a94"), ("seen3", "f54c0d0"), ("seen4", "08c9ef6"), ("seen5", "4a1e705"))
+FROZEN = (
+    ("seen2", "ee44a94"),
+    ("seen3", "f54c0d0"),
+    ("seen4", "08c9ef6"),
+    ("seen5", "4a1e705"),
+    ("seen6", "ce2bb4d"),  # its rules already stack the learned layer
+)
 
 
 def forward() -> None:
@@ -163,8 +180,10 @@ def forward() -> None:
         os.unlink(f.name)
         before = PARTS[: PARTS.index(held)]
         model = secret_scorer.train([r for p in before for r in load(p)])
+        secret_scorer.set_model(model)  # rules that stack the scorer use the one of their time
         rows = load(held)
         kinds = [set(rules.find_secrets(r["text"])) for r in rows]
+        secret_scorer.set_model(None)
         prob = [model.score(r["text"]) for r in rows]
         stacked = [
             (bool(k) and not (k <= generic and p < secret_scorer.VETO_BELOW))

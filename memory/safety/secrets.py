@@ -30,10 +30,16 @@ is an encoding, a UUID is an id). Each new independent part brought new shapes, 
   ``curl -u``, ``--password``, ``mysql -p``, ``redis-cli -a``) and name-then-value configs
   (Terraform ``default =``, Kubernetes ``name:``/``value:``);
 
-and every candidate passes the same look-alike checks: placeholders, masked or templated
-values, references to a secret store or to code (``settings.API_KEY``), example values,
-hex digests, UUIDs, ids named as ids (``client_id``, ``Account SID``), Stripe-style object
-ids, base64 of any text, public keys and certificates.
+* a key written in groups after a word naming a key (a base32 authenticator setup key, a
+  numeric recovery key), a code after a keypad, a locker or a combination;
+
+and every candidate passes the same look-alike checks: placeholders and redaction markers
+(``[FILTERED]``, ``<hidden>``), masked or templated values, references to a secret store
+or to code (``settings.API_KEY``), example values, hex digests (content addresses such as
+``urn:btih:`` included), UUIDs, ids named as ids (``client_id``, ``Account SID``, media
+and list ids in a URL query), Stripe-style object ids, base64 of any text (a table, a
+path, truncated or not), PEM blocks whose body is prose, public keys and certificates
+(which the learned layer never reads either).
 
 A **learned layer** (``memory.safety.secret_scorer``) is stacked on top: it vetoes a
 generic hit (keyword or entropy) it scores below ``VETO_BELOW`` and flags a text no rule
@@ -107,10 +113,9 @@ _PLUGINS = [
         "TwilioKeyDetector",
     )
 ]
-_FILTERS = [
+_FILTERS = [{"path": "memory.safety.secrets.is_indirect_reference"}] + [
     {"path": f"detect_secrets.filters.heuristic.{name}"}
     for name in (
-        "is_indirect_reference",
         "is_likely_id_string",
         "is_lock_file",
         "is_not_alphanumeric_string",
@@ -461,10 +466,21 @@ def _example_value(value: str) -> bool:
     )
 
 
+#: What detect-secrets' indirect-reference regex needs at the least: a name, then ``(`` or ``[``.
+_CALL_OR_INDEX = re.compile(r"[\w.-][\[(]")
+
+
+def is_indirect_reference(line: str) -> bool:
+    """detect-secrets' ``get_secret("x")`` filter (``heuristic.is_indirect_reference``),
+    registered in its place: its regex backtracks over the whole line, so a line without a
+    call or an index is answered without it. Same answers."""
+    return bool(_CALL_OR_INDEX.search(line)) and heuristic.is_indirect_reference(line)
+
+
 @functools.lru_cache(maxsize=1024)
 def _indirect_reference(line: str) -> bool:
-    """detect-secrets' ``get_secret("x")`` filter; its regex is slow, and lines repeat."""
-    return heuristic.is_indirect_reference(line)
+    """The same filter for our own candidates; lines repeat."""
+    return is_indirect_reference(line)
 
 
 def _filtered_out(value: str, line: str) -> bool:
