@@ -46,9 +46,14 @@ Every seen part now reads 100 % detected and at most 0.8 % false alarms (the one
 false alarm is AWS's documented example key, refused on purpose): those figures are
 fitted and say nothing about fresh text.
 
-``test`` is the next independent part: it is added after the rules are frozen again and
-only measured (the bench reports "no labelled file" until then). No live credential is in
-any file.
+``test`` (270 texts, written by a helper who never saw the rules or any other part,
+committed after the seen6 round was frozen at c9df8bf) was measured once on
+2026-12-01: **98.6 % detected (142/144) / 3.2 % false alarms (4/126)**; misses: a Mailgun
+``api:key-<hex>`` pair, "gate pin 2087"; false alarms: a bare ``git rev-parse HEAD`` hash
+on the line after the command, base64 of browser hints in a header, AWS's example key
+(refused on purpose), "a good passphrase is four or five random words". It has not been
+used to change anything; when it is, rename it ``seen7`` and write the next ``test``.
+No live credential is in any file.
 """
 
 from __future__ import annotations
