@@ -87,6 +87,14 @@ OUTLIER = 0.1
 #: a theme whose messages are further apart than this (mean pairwise cosine) is left out
 MIN_COHERENCE = 0.15
 MAX_CANDIDATES = 40
+#: two request clauses ask for the same kind of work when the mean cosine between their
+#: groups is at least this (average linkage). Chosen on the tune part: the lowest value at
+#: which pairs of request clauses from different conversations judged alike are about one
+#: key theme three times in four (0.45: 0.73, 0.5: 0.75, 0.55: 0.81).
+SAME_WORK = 0.5
+#: a group of requests alike in meaning is named after words that at least this many of
+#: its conversations share (never after one request's words)
+NAMING_CONVERSATIONS = 2
 
 # --- word lists (small and deliberate) ---------------------------------------------------
 
@@ -1164,6 +1172,8 @@ class Theme:
     requests: dict[int, Request] = field(default_factory=dict)  # conversation -> request
     coherence: float = 0.0
     compound: bool = False  # a topic the requests also use as a modifier ("refund reply")
+    # a theme grown by meaning (``meaning_themes``): the sentence its naming members give
+    name: str = ""
 
     @property
     def people(self) -> int:
@@ -1213,9 +1223,13 @@ def find_themes(
     min_conversations: int,
     min_users: int | None,
     exclude: frozenset[str] | set[str] = frozenset(),
+    clause_vectors: Any = None,
 ) -> list[Theme]:
     """Themes that recur in enough conversations, most recurrent and coherent first.
-    ``exclude``: words no theme is named after (names written in the messages)."""
+    ``exclude``: words no theme is named after (names written in the messages).
+    ``clause_vectors``: one row per request, the embedding of its clause; with them,
+    requests alike in meaning are grouped too, whatever words they use
+    (``meaning_themes``)."""
 
     def recurs(theme: Theme) -> bool:
         """Weighed for meaning: still in enough conversations (and people), coherent."""
@@ -1478,6 +1492,16 @@ def find_themes(
             )
             if recurs(theme):
                 themes.append(theme)
+    if clause_vectors is not None:
+        for theme in meaning_themes(
+            requests,
+            clause_vectors,
+            vectors,
+            min_conversations=min_conversations,
+            exclude=exclude,
+        ):
+            if recurs(theme):
+                themes.append(theme)
     # at equal recurrence a named theme beats a bare head ("cake quotes" over "quotes")
     kind_rank = {
         "mod": 4,
@@ -1513,6 +1537,98 @@ def find_themes(
             continue
         kept.append(theme)
     return kept
+
+
+def meaning_clusters(clause_vectors: Any, threshold: float = SAME_WORK) -> list[list[int]]:
+    """Groups of rows alike in meaning (average-linkage agglomerative clustering over
+    cosine): the two groups whose rows are closest on average merge while that mean is
+    at least ``threshold``. Rows are L2-normalised vectors; groups of two rows or more,
+    each sorted, in order of their first row (the same answer on every run)."""
+    import numpy as np
+
+    n = len(clause_vectors)
+    if n < 2:
+        return []
+    mat = np.asarray(clause_vectors, dtype=np.float64)
+    sims = mat @ mat.T
+    np.fill_diagonal(sims, -np.inf)
+    members: dict[int, list[int]] = {k: [k] for k in range(n)}
+    while True:
+        a, b = divmod(int(np.argmax(sims)), n)
+        if sims[a, b] < threshold:
+            break
+        # Lance-Williams update for average linkage: the merged group's mean to each other
+        # group is the size-weighted mean of its two parts' means
+        na, nb = len(members[a]), len(members[b])
+        row = (na * sims[a] + nb * sims[b]) / (na + nb)
+        sims[a, :] = row
+        sims[:, a] = row
+        sims[a, a] = -np.inf
+        sims[b, :] = -np.inf
+        sims[:, b] = -np.inf
+        members[a].extend(members.pop(b))
+    return sorted((sorted(m) for m in members.values() if len(m) > 1), key=lambda m: m[0])
+
+
+def meaning_themes(
+    requests: list[Request],
+    clause_vectors: Any,
+    vectors: dict[int, Any],
+    *,
+    min_conversations: int,
+    exclude: frozenset[str] | set[str] = frozenset(),
+) -> list[Theme]:
+    """Themes of requests grouped by meaning (``meaning_clusters`` over the embeddings of
+    their clauses), so requests for one kind of work phrased with different words count
+    together ("Need cover for Friday's shift", "redo the rota", "sort the October
+    rota"). A group in ``min_conversations`` conversations is named as the word-level
+    themes name work (``sentence_for``), after the theme its members most share, found
+    among the group alone in ``NAMING_CONVERSATIONS`` conversations and covering at least
+    half of the group's conversations; a group with no such theme is left out (never a
+    fragment or one request's words). Its requests: one per conversation, the naming
+    theme's own first, then the member closest to the group's centre. Not yet weighed
+    against ``min_users`` or coherence: ``find_themes`` does that."""
+    import numpy as np
+
+    out: list[Theme] = []
+    for group in meaning_clusters(clause_vectors):
+        members = [requests[k] for k in group]
+        conversations = {r.message.conversation_id for r in members}
+        if len(conversations) < min_conversations:
+            continue
+        seeds = find_themes(
+            members,
+            vectors,
+            min_conversations=min(NAMING_CONVERSATIONS, min_conversations),
+            min_users=None,
+            exclude=exclude,
+        )
+        if not seeds or len(seeds[0].requests) * 2 < len(conversations):
+            continue
+        seed = seeds[0]
+        chosen = dict(seed.requests)
+        rows = np.asarray(clause_vectors)[group]
+        centre = rows.mean(axis=0)
+        closest = sorted(range(len(group)), key=lambda k: (-float(rows[k] @ centre), k))
+        for k in closest:
+            chosen.setdefault(members[k].message.conversation_id, members[k])
+        if len(chosen) == len(seed.requests):
+            continue  # the word-level theme says it all
+        out.append(
+            Theme(
+                head=seed.head,
+                verb=seed.verb,
+                qualifier=seed.qualifier,
+                kind=seed.kind,
+                prep=seed.prep,
+                prefix=seed.prefix,
+                prefix_written=seed.prefix_written,
+                requests=chosen,
+                compound=seed.compound,
+                name=sentence_for(seed),
+            )
+        )
+    return out
 
 
 def _prefix(
@@ -1607,6 +1723,8 @@ def _weigh(theme: Theme, vectors: dict[int, Any]) -> None:
 
 def sentence_for(theme: Theme) -> str:
     """Third person, plural, no article: "Drafts replies to refund requests."."""
+    if theme.name:
+        return theme.name
     reqs = list(theme.requests.values())
     verbs = Counter(r.verb for r in reqs if r.verb)
     surface: dict[str, str] = {}
@@ -2344,6 +2462,13 @@ class LocalProposer:
                 stored[message.id] = vector
         return stored
 
+    def _clause_vectors(self, requests: list[Request]) -> Any:
+        """One row per request: the embedding of its clause, all encoded in one batch
+        (each distinct clause once ever: ``vectors_for_texts`` stores them)."""
+        from memory.embeddings import vectors_for_texts
+
+        return vectors_for_texts([r.message.text[r.start : r.end] for r in requests])
+
     def propose_sentence(
         self,
         corpus: ReviewCorpus,
@@ -2372,6 +2497,7 @@ class LocalProposer:
             min_conversations=settings.min_conversations,
             min_users=min_users,
             exclude=banned,
+            clause_vectors=self._clause_vectors(requests),
         )
         left_out: list[str] = []
         tried: set[str] = set()
@@ -2411,6 +2537,13 @@ class LocalProposer:
             words_of_text = content_words(text)
             for req in theme.requests.values():
                 quote = request_quote(req, banned, keep=keep, words_of_text=words_of_text)
+                if quote is None and theme.name:
+                    # a request grouped in by meaning asks for the work in its own words:
+                    # its own clause, holding its own verb or noun of work
+                    own = frozenset(w for w in (req.head, req.verb) if w)
+                    quote = quote_for(req.message, req.start, req.end, banned, keep=own)
+                    if quote and not _holds(tokens(quote), own):
+                        quote = None
                 if quote:
                     evidence.append(
                         {"quote": quote, "conversation": req.message.conversation_label}
