@@ -38,7 +38,12 @@
    thing. A message far from the others (mean cosine below ``OUTLIER``) does not
    count, and a theme whose messages are too far apart (``MIN_COHERENCE``) is left
    out; among themes equally recurrent the most coherent wins (ties by name, so every
-   run gives the same answer).
+   run gives the same answer). Requests are also grouped by meaning, whatever words
+   they use: the embeddings of their clauses are clustered (average linkage, cosine at
+   least ``SAME_WORK``) and a group in ``min_conversations`` conversations is a theme
+   named after the word-level theme most of its members share ("Need cover for
+   Friday's shift" joins "redo the rota" and "sort the October rota"); a group no
+   shared words name is left out (``meaning_themes``).
 5. The sentence is built from the requests' verb and object, third person, plural,
    no article, acronyms as people write them: "Drafts replies to refund requests.",
    "Writes SQL queries.". The quotes are whole request clauses (at least four words),
@@ -60,8 +65,8 @@ value in a rule ("max 6 bullets") must be given alike in ``min_corrections``
 conversations and contradicted by no other correction ("8 bullet points is fine").
 
 It proposes; the review still verifies every quote and applies the policy. It makes
-no network call and never loads the embedding model when every message has a stored
-vector.
+no network call; it encodes the request clauses of a review in one batch (the model is
+loaded once per process), and messages without a stored vector.
 """
 
 from __future__ import annotations
@@ -1580,38 +1585,68 @@ def meaning_themes(
 ) -> list[Theme]:
     """Themes of requests grouped by meaning (``meaning_clusters`` over the embeddings of
     their clauses), so requests for one kind of work phrased with different words count
-    together ("Need cover for Friday's shift", "redo the rota", "sort the October
-    rota"). A group in ``min_conversations`` conversations is named as the word-level
-    themes name work (``sentence_for``), after the theme its members most share, found
-    among the group alone in ``NAMING_CONVERSATIONS`` conversations and covering at least
-    half of the group's conversations; a group with no such theme is left out (never a
-    fragment or one request's words). Its requests: one per conversation, the naming
-    theme's own first, then the member closest to the group's centre. Not yet weighed
-    against ``min_users`` or coherence: ``find_themes`` does that."""
+    together ("can u do the oct newsletter", "Can you start on the September newsletter
+    for volunteers", "november newsletter pls"). A group in ``min_conversations``
+    conversations is named as the word-level themes name work (``sentence_for``): after
+    a theme found among the group alone in ``NAMING_CONVERSATIONS`` conversations, the one
+    whose object (the sentence without its verb) the messages of most of the group's
+    conversations name, at least half of them; a group with no such theme is left out
+    (never a fragment or one request's words). Its requests: one per conversation, the
+    naming theme's own first, then the members closest to the group's centre whose
+    message names the object (a quote must share a word with the sentence), unless the
+    member names other work: a modifier of its own (``_names_other_work``) or a head
+    other conversations ask for as work of its own ("a quiz" is no lesson plan, however
+    close in meaning). Not yet weighed against ``min_users`` or coherence: ``find_themes``
+    does that."""
     import numpy as np
 
+    heads: dict[str, set[int]] = defaultdict(set)
+    for r in requests:
+        if r.head:
+            heads[r.head].add(r.message.conversation_id)
+    words_of = {r.message.id: content_words(readable_text(r.message.text)) for r in requests}
     out: list[Theme] = []
     for group in meaning_clusters(clause_vectors):
         members = [requests[k] for k in group]
         conversations = {r.message.conversation_id for r in members}
         if len(conversations) < min_conversations:
             continue
-        seeds = find_themes(
+        rows = np.asarray(clause_vectors)[group]
+        centre = rows.mean(axis=0)
+        closest = sorted(range(len(group)), key=lambda k: (-float(rows[k] @ centre), k))
+        best: tuple[int, Theme, str, dict[int, Request]] | None = None
+        for seed in find_themes(
             members,
             vectors,
             min_conversations=min(NAMING_CONVERSATIONS, min_conversations),
             min_users=None,
             exclude=exclude,
-        )
-        if not seeds or len(seeds[0].requests) * 2 < len(conversations):
+        ):
+            name = sentence_for(seed)
+            obj = content_words(name.split(" ", 1)[1])
+            own = {seed.head, seed.qualifier, seed.verb} - {""}
+            chosen = dict(seed.requests)
+            for k in closest:
+                r = members[k]
+                if not words_of[r.message.id] & obj or _names_other_work(
+                    r, seed.qualifier or seed.head
+                ):
+                    continue
+                if (
+                    r.head
+                    and r.head not in own
+                    and r.head not in GENERIC_HEADS
+                    and len(heads[r.head]) >= NAMING_CONVERSATIONS
+                ):
+                    continue  # work of its own kind, asked for elsewhere too
+                chosen.setdefault(r.message.conversation_id, r)
+            if len(chosen) * 2 < len(conversations):
+                continue
+            if best is None or len(chosen) > best[0]:
+                best = (len(chosen), seed, name, chosen)
+        if best is None:
             continue
-        seed = seeds[0]
-        chosen = dict(seed.requests)
-        rows = np.asarray(clause_vectors)[group]
-        centre = rows.mean(axis=0)
-        closest = sorted(range(len(group)), key=lambda k: (-float(rows[k] @ centre), k))
-        for k in closest:
-            chosen.setdefault(members[k].message.conversation_id, members[k])
+        _, seed, name, chosen = best
         if len(chosen) == len(seed.requests):
             continue  # the word-level theme says it all
         out.append(
@@ -1625,7 +1660,7 @@ def meaning_themes(
                 prefix_written=seed.prefix_written,
                 requests=chosen,
                 compound=seed.compound,
-                name=sentence_for(seed),
+                name=name,
             )
         )
     return out
@@ -1863,12 +1898,15 @@ def _opens_sentence(text: str, tok: Tok) -> bool:
 
 
 def _code_word(text: str, tok: Tok) -> bool:
-    """Part of an identifier or a dotted name: "fct_sessions", "pd.read_parquet",
-    "Booking.com", "load_batch(" (code the readable text did not blank)."""
+    """Part of an identifier, a dotted name or an assignment: "fct_sessions",
+    "pd.read_parquet", "Booking.com", "load_batch(", "n=12,300" (code or output the
+    readable text did not blank)."""
     before = text[tok.start - 1] if tok.start else ""
     before2 = text[tok.start - 2] if tok.start > 1 else ""
     after = text[tok.end] if tok.end < len(text) else ""
     after2 = text[tok.end + 1] if tok.end + 1 < len(text) else ""
+    if "=" in (before, after):
+        return True  # a key=value pair, a comparison: output, not the person's words
     if tok.text.isdigit() and not (before.isalpha() or after.isalpha()):
         return False  # a number, a version or a price: "0.9.3", "73.50"
     return (
@@ -2445,6 +2483,23 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
 # --- the proposer -----------------------------------------------------------------------------------
 
 
+def verified_evidence(
+    text: str, evidence: list[dict[str, Any]], corpus: ReviewCorpus
+) -> list[dict[str, Any]]:
+    """The items of ``evidence`` whose quote the review's verifier accepts for ``text``
+    (found word for word, four words or more, sharing a word with it), in order."""
+    from memory.verification import verify_quotes
+
+    kept: list[dict[str, Any]] = []
+    for at in range(0, len(evidence), MAX_QUOTES):
+        part = evidence[at : at + MAX_QUOTES]
+        check = verify_quotes(
+            text=text, quotes=part, corpus=corpus, min_conversations=1, min_users=None
+        )
+        kept.extend(item for item, v in zip(part, check.verdicts, strict=True) if v.ok)
+    return kept
+
+
 class LocalProposer:
     name = "local"
 
@@ -2464,10 +2519,16 @@ class LocalProposer:
 
     def _clause_vectors(self, requests: list[Request]) -> Any:
         """One row per request: the embedding of its clause, all encoded in one batch
-        (each distinct clause once ever: ``vectors_for_texts`` stores them)."""
-        from memory.embeddings import vectors_for_texts
+        (each distinct clause once). Clauses are not stored: a review's requests are a
+        few hundred short clauses at most."""
+        import numpy as np
 
-        return vectors_for_texts([r.message.text[r.start : r.end] for r in requests])
+        from memory.embeddings import encode
+
+        texts = [r.message.text[r.start : r.end] for r in requests]
+        distinct = list(dict.fromkeys(texts))
+        rows = dict(zip(distinct, encode(distinct), strict=True))
+        return np.vstack([rows[t] for t in texts])
 
     def propose_sentence(
         self,
@@ -2478,6 +2539,7 @@ class LocalProposer:
         avoid=frozenset(),
     ) -> ProposerResult:
         from learning import policy
+        from memory.verification import verify_quotes
 
         result = ProposerResult(calls=1)
         result.data = {"field": None, "sentence": "", "evidence": []}
@@ -2537,13 +2599,6 @@ class LocalProposer:
             words_of_text = content_words(text)
             for req in theme.requests.values():
                 quote = request_quote(req, banned, keep=keep, words_of_text=words_of_text)
-                if quote is None and theme.name:
-                    # a request grouped in by meaning asks for the work in its own words:
-                    # its own clause, holding its own verb or noun of work
-                    own = frozenset(w for w in (req.head, req.verb) if w)
-                    quote = quote_for(req.message, req.start, req.end, banned, keep=own)
-                    if quote and not _holds(tokens(quote), own):
-                        quote = None
                 if quote:
                     evidence.append(
                         {"quote": quote, "conversation": req.message.conversation_label}
@@ -2553,6 +2608,20 @@ class LocalProposer:
                 min_users is not None and len(people) < min_users
             ):
                 left_out.append(f"{text!r}: too few conversations with a clean quote")
+                continue
+            # the review verifies the quotes and refuses the whole proposal over one it
+            # rejects, and the next review would make the same proposal: keep only the
+            # quotes it accepts, and pass on to the next theme when too few are left
+            evidence = verified_evidence(text, evidence, corpus)
+            check = verify_quotes(
+                text=text,
+                quotes=evidence[:MAX_QUOTES],
+                corpus=corpus,
+                min_conversations=settings.min_conversations,
+                min_users=min_users,
+            )
+            if not check.ok:
+                left_out.append(f"{text!r}: {check.reason}")
                 continue
             result.data = {"field": "goals", "sentence": text, "evidence": evidence[:MAX_QUOTES]}
             break
