@@ -261,6 +261,8 @@ DEFAULT_VERB = "prepare"
 WRITTEN_VERB = "write"
 # particles after a verb ("put together", "write up", "sort out")
 PARTICLES = frozenset(["up", "out", "together", "over", "through"])
+# a verb whose object follows a preposition: "help with the cards", "start on the report"
+OBJECT_AFTER_PREPOSITION = frozenset([("help", "with"), ("start", "on"), ("work", "on")])
 # verb + particle that name the work: "put together a quote", "write up the report"
 PHRASAL = {("put", "together"): "prepare", ("sort", "out"): "prepare", ("write", "up"): "write"}
 # one word for one kind of thing made
@@ -745,8 +747,11 @@ class Request:
 
 
 def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
-    """The noun phrase starting at ``i`` (determiners skipped): its words and the index after it."""
+    """The noun phrase starting at ``i`` (determiners and a count skipped: "the 3 overdue
+    invoices"): its words and the index after it."""
     while i < len(toks) and (toks[i].low in DETERMINERS or toks[i].low.endswith("'s")):
+        i += 1
+    if i + 1 < len(toks) and toks[i].low.isdigit() and _is_noun_word(toks[i + 1]):
         i += 1
     words: list[Tok] = []
     while i < len(toks) and len(words) < 4:
@@ -792,6 +797,8 @@ def _code_label(tok: Tok) -> bool:
 
 
 def _lemma(tok: Tok) -> str:
+    if len(tok.text) > 2 and tok.text.isupper() and tok.text.isalpha():
+        return tok.low  # an acronym ending in a capital S is no plural: "DBS", "GPS"
     word = language.lemma(tok.low, "NOUN")
     return HEAD_SYNONYMS.get(word, word)
 
@@ -854,6 +861,14 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     noun_cue = False
     if cue and i < len(toks) and toks[i].low == "with" and toks[i - 1].low == "me":
         i += 1  # "help me with the patch notes": what is made follows
+        noun_cue = True
+    elif (
+        cue
+        and i + 1 < len(toks)
+        and (toks[i].low, toks[i + 1].low) in OBJECT_AFTER_PREPOSITION
+        and not (i + 2 < len(toks) and toks[i + 2].low in PRONOUN_WORDS)
+    ):
+        i += 2  # "can you help with thank you cards", "can you start on the newsletter"
         noun_cue = True
     if not cue:
         for pattern in NOUN_CUES:
