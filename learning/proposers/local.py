@@ -1137,6 +1137,8 @@ def error_report(message: Any, readable: str) -> Request | None:
 
 
 def requests_of(message: Any) -> list[Request]:
+    from learning.policy import WORK_VERBS
+
     readable = readable_text(message.text)
     found = []
     report = error_report(message, readable)
@@ -1154,6 +1156,14 @@ def requests_of(message: Any) -> list[Request]:
                 if toks[i].low in MID_CUE_MODALS and toks[i + 1].low in ("you", "u"):
                     req = _request_in(message, readable, toks[i].start, b, fresh=False)
                     break
+            # in an opening message, a second request joined by "and" to a check of the
+            # first: "can you check it over and draft the welcome" (after a reply it may
+            # be an edit of the draft at hand)
+            for i in range(1, len(toks) - 2):
+                if req is not None or message.after_assistant:
+                    break
+                if toks[i].low == "and" and toks[i + 1].low in WORK_VERBS - EDIT_VERBS:
+                    req = _request_in(message, readable, toks[i + 1].start, b, fresh=False)
         if req is not None:
             found.append(req)
         # "Last thing, the allergen label …", "One more thing: …"

@@ -41,3 +41,14 @@ def test_a_verb_whose_object_follows_a_preposition(text):
 
 def test_help_with_a_pronoun_is_no_request():
     assert read("Can you help with it?") == []
+
+
+def test_a_request_joined_by_and_to_a_check_of_the_first():
+    assert read("new starter form just came in, can you check it over and draft the welcome?") == [
+        ("draft", "welcome", [])
+    ]
+
+
+def test_after_a_reply_a_joined_request_is_no_new_request():
+    message = corpus_of([(1, "Nice, read it again and write a shorter intro", True)]).messages[0]
+    assert [r.head for r in requests_of(message)] == []
