@@ -2443,11 +2443,18 @@ def _sentence_of(c: Correction) -> str:
     return " ".join([own, *refusals])
 
 
+_NOT_WORD_AT_END = re.compile(r",\s*not\s+([^\W\d_]+(?:-[^\W\d_]+)?)\s*[.!]?\s*$")
+
+
 def _contrast(message_text: str, rule: str) -> str | None:
-    """The one wording the correction's message refuses in quotes ("not 'your dog'"),
-    when the rule does not say it already: a positive rule names what it replaces."""
+    """The one wording the correction's message refuses in quotes ("not 'your dog'"), or
+    as one unquoted word closing its sentence ("I say client, not patient"), when the
+    rule does not say it already: a positive rule names what it replaces."""
     found = {" ".join(m.group(1).split()) for m in _NOT_QUOTED.finditer(message_text)}
     found = {f for f in found if f and len(f.split()) <= 4}
+    if not found:
+        # one unquoted word closing the sentence: "I say client, not patient"
+        found = {m.group(1) for m in _NOT_WORD_AT_END.finditer(message_text)}
     if len(found) != 1:
         return None
     phrase = found.pop()
@@ -2462,6 +2469,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     a verbless one gets a verb in front ("British spelling" -> "Use British spelling",
     "VAT on its own line" -> "Show VAT on its own line")."""
     variants = []
+    contrasts: set[str] = set()
     for c, _ in hits.values():
         toks = _variant(c)
         negation, toks = _prohibition(c, toks)
@@ -2494,14 +2502,29 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             text = f"{negation} {text}"  # "Never deploy floating tags.", "Do not use …"
         contrast = None if negation else _contrast(_sentence_of(c), text)
         if contrast:
+            contrasts.add(contrast)
             text = f'{text}, not "{contrast}"'  # 'Use the name, not "your dog".'
         variants.append(
-            (pointing, _bare_singular(toks), not verb_first, not contrast, len(toks), text)
+            (
+                pointing,
+                _bare_singular(toks),
+                not verb_first,
+                not contrast,
+                len(toks),
+                text,
+                bool(negation),
+            )
         )
     if not variants:
         return None
     variants.sort()
-    text = variants[0][-1]
+    *_, no_contrast, _, text, negated = variants[0]
+    if no_contrast and not negated and len(contrasts) == 1:
+        # another correction of the same instruction names what it replaces: "I say
+        # clients." and "I say client, not patient" -> 'Say "clients", not "patient".'
+        (contrast,) = contrasts
+        if not {t.low for t in tokens(contrast)} <= {t.low for t in tokens(text)}:
+            text = f'{text}, not "{contrast}"'
     return text[:1].upper() + text[1:] + "."
 
 
