@@ -1431,9 +1431,14 @@ def find_themes(
             continue
         if noun in VAGUE_MODIFIERS or noun in TIME_MODIFIERS or noun in VAGUE_TOPICS:
             continue
-        if not language.can_be(noun, "NOUN") or not _qualifier_ok(noun):
+        if not language.can_be(noun, "NOUN"):
             continue
-        if not any(r.head == noun for r in reqs):
+        made_in = {r.message.conversation_id for r in reqs if r.head == noun}
+        if not made_in:
+            continue
+        # a word that can be an adjective too is a noun where two requests make it: "draft
+        # the welcome", "write a welcome for the new starters"
+        if not _qualifier_ok(noun) and not (_wordlike(noun) and len(made_in) >= 2):
             continue
         theme = Theme(
             head="", qualifier=noun, kind="key", requests=_theme_requests(reqs, lambda r: True)
@@ -1841,6 +1846,14 @@ def sentence_for(theme: Theme) -> str:
         else:
             verb = WRITTEN_VERB if theme.qualifier in WRITTEN_HEADS else DEFAULT_VERB
         obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
+        modified = Counter(r.head for r in used if theme.qualifier in r.mods and r.head)
+        if not best and language.can_be(theme.qualifier, "ADJ") and modified:
+            # "the welcomes" reads oddly: the word as people put it before what is made,
+            # "welcome emails"
+            head_lemma = modified.most_common(1)[0][0]
+            obj = f"{surface.get(theme.qualifier, theme.qualifier)} " + language.plural(
+                surface.get(head_lemma, head_lemma)
+            )
         if " " not in obj and not language.is_mass(obj):
             obj = f"the {obj}"
         text = f"{language.third_person(verb)} {obj}"

@@ -118,3 +118,17 @@ def test_a_key_value_pair_of_pasted_output_is_never_quoted():
     quote = quote_for(corpus.messages[0], 0, len(text), set())
     assert quote == "ab test on the new checkout button colour: control"
     assert "=" not in quote
+
+
+def test_a_word_that_can_be_an_adjective_is_a_theme_where_requests_make_it():
+    rows = [
+        (1, "Can you do a welcome email for the new volunteers?", False),
+        (2, "Form just came in, can you check it over and draft the welcome?", False),
+        (3, "Can you write a welcome for the two new starters?", False),
+    ]
+    corpus = corpus_of(rows)
+    requests = [r for m in corpus.messages for r in requests_of(m)]
+    themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=2)
+    # named as people put the word before what is made, not "the welcomes"
+    assert [sentence_for(t) for t in themes] == ["Drafts welcome emails."]
+    assert sorted(themes[0].requests) == [100, 101, 102]
