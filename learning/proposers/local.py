@@ -2456,7 +2456,7 @@ def _sentence_of(c: Correction) -> str:
     return " ".join([own, *refusals])
 
 
-_NOT_WORD_AT_END = re.compile(r",\s*not\s+([^\W\d_]+(?:-[^\W\d_]+)?)\s*[.!]?\s*$")
+_NOT_WORD_AT_END = re.compile(r"([^\W\d_]+),\s*not\s+([^\W\d_]+(?:-[^\W\d_]+)?)\s*[.!]?\s*$")
 
 
 def _contrast(message_text: str, rule: str) -> str | None:
@@ -2466,8 +2466,15 @@ def _contrast(message_text: str, rule: str) -> str | None:
     found = {" ".join(m.group(1).split()) for m in _NOT_QUOTED.finditer(message_text)}
     found = {f for f in found if f and len(f.split()) <= 4}
     if not found:
-        # one unquoted word closing the sentence: "I say client, not patient"
-        found = {m.group(1) for m in _NOT_WORD_AT_END.finditer(message_text)}
+        # one unquoted word closing the sentence, refused in favour of a word of the rule:
+        # "I say client, not patient" for 'Say "clients"'; not for another instruction
+        # sharing the sentence ("Type hints please, and plain pytest functions, not
+        # classes" says nothing against type hints)
+        found = {
+            m.group(2)
+            for m in _NOT_WORD_AT_END.finditer(message_text)
+            if content_words(m.group(1)) <= content_words(rule)
+        }
     if len(found) != 1:
         return None
     phrase = found.pop()
@@ -2482,7 +2489,6 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     a verbless one gets a verb in front ("British spelling" -> "Use British spelling",
     "VAT on its own line" -> "Show VAT on its own line")."""
     variants = []
-    contrasts: set[str] = set()
     for c, _ in hits.values():
         toks = _variant(c)
         negation, toks = _prohibition(c, toks)
@@ -2515,7 +2521,6 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             text = f"{negation} {text}"  # "Never deploy floating tags.", "Do not use …"
         contrast = None if negation else _contrast(_sentence_of(c), text)
         if contrast:
-            contrasts.add(contrast)
             text = f'{text}, not "{contrast}"'  # 'Use the name, not "your dog".'
         variants.append(
             (
@@ -2532,12 +2537,13 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         return None
     variants.sort()
     *_, no_contrast, _, text, negated = variants[0]
-    if no_contrast and not negated and len(contrasts) == 1:
-        # another correction of the same instruction names what it replaces: "I say
-        # clients." and "I say client, not patient" -> 'Say "clients", not "patient".'
-        (contrast,) = contrasts
-        if not {t.low for t in tokens(contrast)} <= {t.low for t in tokens(text)}:
-            text = f'{text}, not "{contrast}"'
+    if no_contrast and not negated:
+        # another correction of the same instruction names what the chosen wording
+        # replaces: "I say clients." and "I say client, not patient" -> 'Say "clients",
+        # not "patient".'
+        others = {_contrast(_sentence_of(c), text) for c, _ in hits.values()} - {None}
+        if len(others) == 1:
+            text = f'{text}, not "{others.pop()}"'
     return text[:1].upper() + text[1:] + "."
 
 

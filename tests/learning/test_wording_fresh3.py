@@ -203,3 +203,12 @@ def test_a_rule_names_one_unquoted_word_that_closes_the_correction():
     assert result.data["rule"] == 'Say "clients", not "patient".'
     # a number is no wording: "not 04" names nothing to avoid
     assert _contrast("Write dates in full, not 04", "Write dates in full.") is None
+
+
+def test_an_unquoted_word_refused_next_to_another_instruction_stays_out_of_the_rule():
+    rows = [
+        (1, "Type hints please, and plain pytest functions, not classes.", True),
+        (1, "And add type hints to the test helpers.", True),
+    ]
+    result = LocalProposer().propose_rule(corpus_of(rows), {"standing_rules": []}, settings())
+    assert "classes" not in (result.data["rule"] or "")
