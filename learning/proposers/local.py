@@ -1847,9 +1847,17 @@ def sentence_for(theme: Theme) -> str:
             verb = WRITTEN_VERB if theme.qualifier in WRITTEN_HEADS else DEFAULT_VERB
         obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
         modified = Counter(r.head for r in used if theme.qualifier in r.mods and r.head)
-        if not best and language.can_be(theme.qualifier, "ADJ") and modified:
-            # "the welcomes" reads oddly: the word as people put it before what is made,
-            # "welcome emails"
+        if (
+            not best
+            and modified
+            and (
+                language.can_be(theme.qualifier, "ADJ")
+                or modified.most_common(1)[0][1] > len({r.message.conversation_id for r in made})
+            )
+        ):
+            # "the welcomes" reads oddly, and "the appointments" says less than most
+            # requests do: the word as people put it before what is made, "welcome
+            # emails", "appointment confirmations"
             head_lemma = modified.most_common(1)[0][0]
             obj = f"{surface.get(theme.qualifier, theme.qualifier)} " + language.plural(
                 surface.get(head_lemma, head_lemma)

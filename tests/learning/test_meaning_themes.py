@@ -132,3 +132,17 @@ def test_a_word_that_can_be_an_adjective_is_a_theme_where_requests_make_it():
     # named as people put the word before what is made, not "the welcomes"
     assert [sentence_for(t) for t in themes] == ["Drafts welcome emails."]
     assert sorted(themes[0].requests) == [100, 101, 102]
+
+
+def test_a_key_theme_is_named_as_most_requests_put_the_word():
+    rows = [
+        (1, "Can you write an appointment confirmation template?", False),
+        (1, "can you write her the appointment confirmation? 10am.", False),
+        (1, "Another appointment reminder needed, the day-before one.", False),
+        (1, "Write a post: book January appointments now.", False),
+    ]
+    corpus = corpus_of(rows)
+    requests = [r for m in corpus.messages for r in requests_of(m)]
+    themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
+    # not "Writes the appointments.": most requests put the word before what they make
+    assert [sentence_for(t) for t in themes] == ["Writes appointment confirmations."]
