@@ -136,10 +136,10 @@ def test_a_word_that_can_be_an_adjective_is_a_theme_where_requests_make_it():
 
 def test_a_key_theme_is_named_as_most_requests_put_the_word():
     rows = [
+        (1, "Write a post: book January appointments now.", False),  # "appointments" as written
         (1, "Can you write an appointment confirmation template?", False),
         (1, "can you write her the appointment confirmation? 10am.", False),
         (1, "Another appointment reminder needed, the day-before one.", False),
-        (1, "Write a post: book January appointments now.", False),
     ]
     corpus = corpus_of(rows)
     requests = [r for m in corpus.messages for r in requests_of(m)]
