@@ -38,7 +38,12 @@
    thing. A message far from the others (mean cosine below ``OUTLIER``) does not
    count, and a theme whose messages are too far apart (``MIN_COHERENCE``) is left
    out; among themes equally recurrent the most coherent wins (ties by name, so every
-   run gives the same answer).
+   run gives the same answer). Requests are also grouped by meaning, whatever words
+   they use: the embeddings of their clauses are clustered (average linkage, cosine at
+   least ``SAME_WORK``) and a group in ``min_conversations`` conversations is a theme
+   named after the word-level theme most of its members share ("Need cover for
+   Friday's shift" joins "redo the rota" and "sort the October rota"); a group no
+   shared words name is left out (``meaning_themes``).
 5. The sentence is built from the requests' verb and object, third person, plural,
    no article, acronyms as people write them: "Drafts replies to refund requests.",
    "Writes SQL queries.". The quotes are whole request clauses (at least four words),
@@ -60,8 +65,8 @@ value in a rule ("max 6 bullets") must be given alike in ``min_corrections``
 conversations and contradicted by no other correction ("8 bullet points is fine").
 
 It proposes; the review still verifies every quote and applies the policy. It makes
-no network call and never loads the embedding model when every message has a stored
-vector.
+no network call; it encodes the request clauses of a review in one batch (the model is
+loaded once per process), and messages without a stored vector.
 """
 
 from __future__ import annotations
@@ -87,6 +92,14 @@ OUTLIER = 0.1
 #: a theme whose messages are further apart than this (mean pairwise cosine) is left out
 MIN_COHERENCE = 0.15
 MAX_CANDIDATES = 40
+#: two request clauses ask for the same kind of work when the mean cosine between their
+#: groups is at least this (average linkage). Chosen on the tune part: the lowest value at
+#: which pairs of request clauses from different conversations judged alike are about one
+#: key theme three times in four (0.45: 0.73, 0.5: 0.75, 0.55: 0.81).
+SAME_WORK = 0.5
+#: a group of requests alike in meaning is named after words that at least this many of
+#: its conversations share (never after one request's words)
+NAMING_CONVERSATIONS = 2
 
 # --- word lists (small and deliberate) ---------------------------------------------------
 
@@ -248,6 +261,8 @@ DEFAULT_VERB = "prepare"
 WRITTEN_VERB = "write"
 # particles after a verb ("put together", "write up", "sort out")
 PARTICLES = frozenset(["up", "out", "together", "over", "through"])
+# a verb whose object follows a preposition: "help with the cards", "start on the report"
+OBJECT_AFTER_PREPOSITION = frozenset([("help", "with"), ("start", "on"), ("work", "on")])
 # verb + particle that name the work: "put together a quote", "write up the report"
 PHRASAL = {("put", "together"): "prepare", ("sort", "out"): "prepare", ("write", "up"): "write"}
 # one word for one kind of thing made
@@ -732,8 +747,11 @@ class Request:
 
 
 def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
-    """The noun phrase starting at ``i`` (determiners skipped): its words and the index after it."""
+    """The noun phrase starting at ``i`` (determiners and a count skipped: "the 3 overdue
+    invoices"): its words and the index after it."""
     while i < len(toks) and (toks[i].low in DETERMINERS or toks[i].low.endswith("'s")):
+        i += 1
+    if i + 1 < len(toks) and toks[i].low.isdigit() and _is_noun_word(toks[i + 1]):
         i += 1
     words: list[Tok] = []
     while i < len(toks) and len(words) < 4:
@@ -779,6 +797,8 @@ def _code_label(tok: Tok) -> bool:
 
 
 def _lemma(tok: Tok) -> str:
+    if len(tok.text) > 2 and tok.text.isupper() and tok.text.isalpha():
+        return tok.low  # an acronym ending in a capital S is no plural: "DBS", "GPS"
     word = language.lemma(tok.low, "NOUN")
     return HEAD_SYNONYMS.get(word, word)
 
@@ -841,6 +861,14 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     noun_cue = False
     if cue and i < len(toks) and toks[i].low == "with" and toks[i - 1].low == "me":
         i += 1  # "help me with the patch notes": what is made follows
+        noun_cue = True
+    elif (
+        cue
+        and i + 1 < len(toks)
+        and (toks[i].low, toks[i + 1].low) in OBJECT_AFTER_PREPOSITION
+        and not (i + 2 < len(toks) and toks[i + 2].low in PRONOUN_WORDS)
+    ):
+        i += 2  # "can you help with thank you cards", "can you start on the newsletter"
         noun_cue = True
     if not cue:
         for pattern in NOUN_CUES:
@@ -1109,6 +1137,8 @@ def error_report(message: Any, readable: str) -> Request | None:
 
 
 def requests_of(message: Any) -> list[Request]:
+    from learning.policy import WORK_VERBS
+
     readable = readable_text(message.text)
     found = []
     report = error_report(message, readable)
@@ -1126,6 +1156,14 @@ def requests_of(message: Any) -> list[Request]:
                 if toks[i].low in MID_CUE_MODALS and toks[i + 1].low in ("you", "u"):
                     req = _request_in(message, readable, toks[i].start, b, fresh=False)
                     break
+            # in an opening message, a second request joined by "and" to a check of the
+            # first: "can you check it over and draft the welcome" (after a reply it may
+            # be an edit of the draft at hand)
+            for i in range(1, len(toks) - 2):
+                if req is not None or message.after_assistant:
+                    break
+                if toks[i].low == "and" and toks[i + 1].low in WORK_VERBS - EDIT_VERBS:
+                    req = _request_in(message, readable, toks[i + 1].start, b, fresh=False)
         if req is not None:
             found.append(req)
         # "Last thing, the allergen label …", "One more thing: …"
@@ -1164,6 +1202,8 @@ class Theme:
     requests: dict[int, Request] = field(default_factory=dict)  # conversation -> request
     coherence: float = 0.0
     compound: bool = False  # a topic the requests also use as a modifier ("refund reply")
+    # a theme grown by meaning (``meaning_themes``): the sentence its naming members give
+    name: str = ""
 
     @property
     def people(self) -> int:
@@ -1213,9 +1253,13 @@ def find_themes(
     min_conversations: int,
     min_users: int | None,
     exclude: frozenset[str] | set[str] = frozenset(),
+    clause_vectors: Any = None,
 ) -> list[Theme]:
     """Themes that recur in enough conversations, most recurrent and coherent first.
-    ``exclude``: words no theme is named after (names written in the messages)."""
+    ``exclude``: words no theme is named after (names written in the messages).
+    ``clause_vectors``: one row per request, the embedding of its clause; with them,
+    requests alike in meaning are grouped too, whatever words they use
+    (``meaning_themes``)."""
 
     def recurs(theme: Theme) -> bool:
         """Weighed for meaning: still in enough conversations (and people), coherent."""
@@ -1387,9 +1431,14 @@ def find_themes(
             continue
         if noun in VAGUE_MODIFIERS or noun in TIME_MODIFIERS or noun in VAGUE_TOPICS:
             continue
-        if not language.can_be(noun, "NOUN") or not _qualifier_ok(noun):
+        if not language.can_be(noun, "NOUN"):
             continue
-        if not any(r.head == noun for r in reqs):
+        made_in = {r.message.conversation_id for r in reqs if r.head == noun}
+        if not made_in:
+            continue
+        # a word that can be an adjective too is a noun where two requests make it: "draft
+        # the welcome", "write a welcome for the new starters"
+        if not _qualifier_ok(noun) and not (_wordlike(noun) and len(made_in) >= 2):
             continue
         theme = Theme(
             head="", qualifier=noun, kind="key", requests=_theme_requests(reqs, lambda r: True)
@@ -1478,6 +1527,16 @@ def find_themes(
             )
             if recurs(theme):
                 themes.append(theme)
+    if clause_vectors is not None:
+        for theme in meaning_themes(
+            requests,
+            clause_vectors,
+            vectors,
+            min_conversations=min_conversations,
+            exclude=exclude,
+        ):
+            if recurs(theme):
+                themes.append(theme)
     # at equal recurrence a named theme beats a bare head ("cake quotes" over "quotes")
     kind_rank = {
         "mod": 4,
@@ -1513,6 +1572,128 @@ def find_themes(
             continue
         kept.append(theme)
     return kept
+
+
+def meaning_clusters(clause_vectors: Any, threshold: float = SAME_WORK) -> list[list[int]]:
+    """Groups of rows alike in meaning (average-linkage agglomerative clustering over
+    cosine): the two groups whose rows are closest on average merge while that mean is
+    at least ``threshold``. Rows are L2-normalised vectors; groups of two rows or more,
+    each sorted, in order of their first row (the same answer on every run)."""
+    import numpy as np
+
+    n = len(clause_vectors)
+    if n < 2:
+        return []
+    mat = np.asarray(clause_vectors, dtype=np.float64)
+    sims = mat @ mat.T
+    np.fill_diagonal(sims, -np.inf)
+    members: dict[int, list[int]] = {k: [k] for k in range(n)}
+    while True:
+        a, b = divmod(int(np.argmax(sims)), n)
+        if sims[a, b] < threshold:
+            break
+        # Lance-Williams update for average linkage: the merged group's mean to each other
+        # group is the size-weighted mean of its two parts' means
+        na, nb = len(members[a]), len(members[b])
+        row = (na * sims[a] + nb * sims[b]) / (na + nb)
+        sims[a, :] = row
+        sims[:, a] = row
+        sims[a, a] = -np.inf
+        sims[b, :] = -np.inf
+        sims[:, b] = -np.inf
+        members[a].extend(members.pop(b))
+    return sorted((sorted(m) for m in members.values() if len(m) > 1), key=lambda m: m[0])
+
+
+def meaning_themes(
+    requests: list[Request],
+    clause_vectors: Any,
+    vectors: dict[int, Any],
+    *,
+    min_conversations: int,
+    exclude: frozenset[str] | set[str] = frozenset(),
+) -> list[Theme]:
+    """Themes of requests grouped by meaning (``meaning_clusters`` over the embeddings of
+    their clauses), so requests for one kind of work phrased with different words count
+    together ("can u do the oct newsletter", "Can you start on the September newsletter
+    for volunteers", "november newsletter pls"). A group in ``min_conversations``
+    conversations is named as the word-level themes name work (``sentence_for``): after
+    a theme found among the group alone in ``NAMING_CONVERSATIONS`` conversations, the one
+    whose object (the sentence without its verb) the messages of most of the group's
+    conversations name, at least half of them; a group with no such theme is left out
+    (never a fragment or one request's words). Its requests: one per conversation, the
+    naming theme's own first, then the members closest to the group's centre whose
+    message names the object (a quote must share a word with the sentence), unless the
+    member names other work: a modifier of its own (``_names_other_work``) or a head
+    other conversations ask for as work of its own ("a quiz" is no lesson plan, however
+    close in meaning). Not yet weighed against ``min_users`` or coherence: ``find_themes``
+    does that."""
+    import numpy as np
+
+    heads: dict[str, set[int]] = defaultdict(set)
+    for r in requests:
+        if r.head:
+            heads[r.head].add(r.message.conversation_id)
+    words_of = {r.message.id: content_words(readable_text(r.message.text)) for r in requests}
+    out: list[Theme] = []
+    for group in meaning_clusters(clause_vectors):
+        members = [requests[k] for k in group]
+        conversations = {r.message.conversation_id for r in members}
+        if len(conversations) < min_conversations:
+            continue
+        rows = np.asarray(clause_vectors)[group]
+        centre = rows.mean(axis=0)
+        closest = sorted(range(len(group)), key=lambda k: (-float(rows[k] @ centre), k))
+        best: tuple[int, Theme, str, dict[int, Request]] | None = None
+        for seed in find_themes(
+            members,
+            vectors,
+            min_conversations=min(NAMING_CONVERSATIONS, min_conversations),
+            min_users=None,
+            exclude=exclude,
+        ):
+            name = sentence_for(seed)
+            obj = content_words(name.split(" ", 1)[1])
+            own = {seed.head, seed.qualifier, seed.verb} - {""}
+            chosen = dict(seed.requests)
+            for k in closest:
+                r = members[k]
+                if not words_of[r.message.id] & obj or _names_other_work(
+                    r, seed.qualifier or seed.head
+                ):
+                    continue
+                if (
+                    r.head
+                    and r.head not in own
+                    and r.head not in GENERIC_HEADS
+                    and len(heads[r.head]) >= NAMING_CONVERSATIONS
+                ):
+                    continue  # work of its own kind, asked for elsewhere too
+                chosen.setdefault(r.message.conversation_id, r)
+            if len(chosen) * 2 < len(conversations):
+                continue
+            if best is None or len(chosen) > best[0]:
+                best = (len(chosen), seed, name, chosen)
+        if best is None:
+            continue
+        _, seed, name, chosen = best
+        if len(chosen) == len(seed.requests):
+            continue  # the word-level theme says it all
+        out.append(
+            Theme(
+                head=seed.head,
+                verb=seed.verb,
+                qualifier=seed.qualifier,
+                kind=seed.kind,
+                prep=seed.prep,
+                prefix=seed.prefix,
+                prefix_written=seed.prefix_written,
+                requests=chosen,
+                compound=seed.compound,
+                name=name,
+            )
+        )
+    return out
 
 
 def _prefix(
@@ -1607,6 +1788,8 @@ def _weigh(theme: Theme, vectors: dict[int, Any]) -> None:
 
 def sentence_for(theme: Theme) -> str:
     """Third person, plural, no article: "Drafts replies to refund requests."."""
+    if theme.name:
+        return theme.name
     reqs = list(theme.requests.values())
     verbs = Counter(r.verb for r in reqs if r.verb)
     surface: dict[str, str] = {}
@@ -1663,6 +1846,27 @@ def sentence_for(theme: Theme) -> str:
         else:
             verb = WRITTEN_VERB if theme.qualifier in WRITTEN_HEADS else DEFAULT_VERB
         obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
+        modified = Counter(r.head for r in used if theme.qualifier in r.mods and r.head)
+        if (
+            not best
+            and modified
+            and (
+                language.can_be(theme.qualifier, "ADJ")
+                or modified.most_common(1)[0][1] > len({r.message.conversation_id for r in made})
+            )
+        ):
+            # "the welcomes" reads oddly, and "the appointments" says less than most
+            # requests do: the word as people put it before what is made, "welcome
+            # emails", "appointment confirmations"
+            head_lemma = modified.most_common(1)[0][0]
+            # the word as written before a head ("appointment", not the "appointments"
+            # of "book appointments")
+            as_mod = next(
+                r.surface.get(theme.qualifier, theme.qualifier)
+                for r in used
+                if theme.qualifier in r.mods and r.head == head_lemma
+            )
+            obj = f"{as_mod} " + language.plural(surface.get(head_lemma, head_lemma))
         if " " not in obj and not language.is_mass(obj):
             obj = f"the {obj}"
         text = f"{language.third_person(verb)} {obj}"
@@ -1745,12 +1949,15 @@ def _opens_sentence(text: str, tok: Tok) -> bool:
 
 
 def _code_word(text: str, tok: Tok) -> bool:
-    """Part of an identifier or a dotted name: "fct_sessions", "pd.read_parquet",
-    "Booking.com", "load_batch(" (code the readable text did not blank)."""
+    """Part of an identifier, a dotted name or an assignment: "fct_sessions",
+    "pd.read_parquet", "Booking.com", "load_batch(", "n=12,300" (code or output the
+    readable text did not blank)."""
     before = text[tok.start - 1] if tok.start else ""
     before2 = text[tok.start - 2] if tok.start > 1 else ""
     after = text[tok.end] if tok.end < len(text) else ""
     after2 = text[tok.end + 1] if tok.end + 1 < len(text) else ""
+    if "=" in (before, after):
+        return True  # a key=value pair, a comparison: output, not the person's words
     if tok.text.isdigit() and not (before.isalpha() or after.isalpha()):
         return False  # a number, a version or a price: "0.9.3", "73.50"
     return (
@@ -2262,11 +2469,25 @@ def _sentence_of(c: Correction) -> str:
     return " ".join([own, *refusals])
 
 
+_NOT_WORD_AT_END = re.compile(r"([^\W\d_]+),\s*not\s+([^\W\d_]+(?:-[^\W\d_]+)?)\s*[.!]?\s*$")
+
+
 def _contrast(message_text: str, rule: str) -> str | None:
-    """The one wording the correction's message refuses in quotes ("not 'your dog'"),
-    when the rule does not say it already: a positive rule names what it replaces."""
+    """The one wording the correction's message refuses in quotes ("not 'your dog'"), or
+    as one unquoted word closing its sentence ("I say client, not patient"), when the
+    rule does not say it already: a positive rule names what it replaces."""
     found = {" ".join(m.group(1).split()) for m in _NOT_QUOTED.finditer(message_text)}
     found = {f for f in found if f and len(f.split()) <= 4}
+    if not found:
+        # one unquoted word closing the sentence, refused in favour of a word of the rule:
+        # "I say client, not patient" for 'Say "clients"'; not for another instruction
+        # sharing the sentence ("Type hints please, and plain pytest functions, not
+        # classes" says nothing against type hints)
+        found = {
+            m.group(2)
+            for m in _NOT_WORD_AT_END.finditer(message_text)
+            if content_words(m.group(1)) <= content_words(rule)
+        }
     if len(found) != 1:
         return None
     phrase = found.pop()
@@ -2315,16 +2536,48 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         if contrast:
             text = f'{text}, not "{contrast}"'  # 'Use the name, not "your dog".'
         variants.append(
-            (pointing, _bare_singular(toks), not verb_first, not contrast, len(toks), text)
+            (
+                pointing,
+                _bare_singular(toks),
+                not verb_first,
+                not contrast,
+                len(toks),
+                text,
+                bool(negation),
+            )
         )
     if not variants:
         return None
     variants.sort()
-    text = variants[0][-1]
+    *_, no_contrast, _, text, negated = variants[0]
+    if no_contrast and not negated:
+        # another correction of the same instruction names what the chosen wording
+        # replaces: "I say clients." and "I say client, not patient" -> 'Say "clients",
+        # not "patient".'
+        others = {_contrast(_sentence_of(c), text) for c, _ in hits.values()} - {None}
+        if len(others) == 1:
+            text = f'{text}, not "{others.pop()}"'
     return text[:1].upper() + text[1:] + "."
 
 
 # --- the proposer -----------------------------------------------------------------------------------
+
+
+def verified_evidence(
+    text: str, evidence: list[dict[str, Any]], corpus: ReviewCorpus
+) -> list[dict[str, Any]]:
+    """The items of ``evidence`` whose quote the review's verifier accepts for ``text``
+    (found word for word, four words or more, sharing a word with it), in order."""
+    from memory.verification import verify_quotes
+
+    kept: list[dict[str, Any]] = []
+    for at in range(0, len(evidence), MAX_QUOTES):
+        part = evidence[at : at + MAX_QUOTES]
+        check = verify_quotes(
+            text=text, quotes=part, corpus=corpus, min_conversations=1, min_users=None
+        )
+        kept.extend(item for item, v in zip(part, check.verdicts, strict=True) if v.ok)
+    return kept
 
 
 class LocalProposer:
@@ -2344,6 +2597,19 @@ class LocalProposer:
                 stored[message.id] = vector
         return stored
 
+    def _clause_vectors(self, requests: list[Request]) -> Any:
+        """One row per request: the embedding of its clause, all encoded in one batch
+        (each distinct clause once). Clauses are not stored: a review's requests are a
+        few hundred short clauses at most."""
+        import numpy as np
+
+        from memory.embeddings import encode
+
+        texts = [r.message.text[r.start : r.end] for r in requests]
+        distinct = list(dict.fromkeys(texts))
+        rows = dict(zip(distinct, encode(distinct), strict=True))
+        return np.vstack([rows[t] for t in texts])
+
     def propose_sentence(
         self,
         corpus: ReviewCorpus,
@@ -2353,6 +2619,7 @@ class LocalProposer:
         avoid=frozenset(),
     ) -> ProposerResult:
         from learning import policy
+        from memory.verification import verify_quotes
 
         result = ProposerResult(calls=1)
         result.data = {"field": None, "sentence": "", "evidence": []}
@@ -2372,6 +2639,7 @@ class LocalProposer:
             min_conversations=settings.min_conversations,
             min_users=min_users,
             exclude=banned,
+            clause_vectors=self._clause_vectors(requests),
         )
         left_out: list[str] = []
         tried: set[str] = set()
@@ -2420,6 +2688,20 @@ class LocalProposer:
                 min_users is not None and len(people) < min_users
             ):
                 left_out.append(f"{text!r}: too few conversations with a clean quote")
+                continue
+            # the review verifies the quotes and refuses the whole proposal over one it
+            # rejects, and the next review would make the same proposal: keep only the
+            # quotes it accepts, and pass on to the next theme when too few are left
+            evidence = verified_evidence(text, evidence, corpus)
+            check = verify_quotes(
+                text=text,
+                quotes=evidence[:MAX_QUOTES],
+                corpus=corpus,
+                min_conversations=settings.min_conversations,
+                min_users=min_users,
+            )
+            if not check.ok:
+                left_out.append(f"{text!r}: {check.reason}")
                 continue
             result.data = {"field": "goals", "sentence": text, "evidence": evidence[:MAX_QUOTES]}
             break

@@ -11,6 +11,7 @@ import pytest
 from learning.policy import one_off_edit, rule_refusal
 from learning.proposers.local import (
     LocalProposer,
+    _contrast,
     find_themes,
     quote_for,
     requests_of,
@@ -191,3 +192,23 @@ def test_the_refused_wording_comes_from_the_correction_s_own_sentence():
     assert _contrast(_sentence_of(dates), "Write dates in full") is None
     closed = next(c for c in corrections_of(message) if "closed" in [t.low for t in c.toks])
     assert _contrast(_sentence_of(closed), 'Say "closed"') == "finalised"
+
+
+def test_a_rule_names_one_unquoted_word_that_closes_the_correction():
+    rows = [
+        (1, "And change 'patients' anywhere if it comes up, I say clients.", True),
+        (1, "'patient-care team' is a bit odd. and you know I say client, not patient", True),
+    ]
+    result = LocalProposer().propose_rule(corpus_of(rows), {"standing_rules": []}, settings())
+    assert result.data["rule"] == 'Say "clients", not "patient".'
+    # a number is no wording: "not 04" names nothing to avoid
+    assert _contrast("Write dates in full, not 04", "Write dates in full.") is None
+
+
+def test_an_unquoted_word_refused_next_to_another_instruction_stays_out_of_the_rule():
+    rows = [
+        (1, "Type hints please, and plain pytest functions, not classes.", True),
+        (1, "And add type hints to the test helpers.", True),
+    ]
+    result = LocalProposer().propose_rule(corpus_of(rows), {"standing_rules": []}, settings())
+    assert "classes" not in (result.data["rule"] or "")
