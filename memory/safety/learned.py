@@ -395,6 +395,22 @@ NEIGHBOURS_K = 3
 NEIGHBOUR_NAMES = ("near_hostile", "near_ordinary", "near_hostile-near_ordinary")
 
 
+def _top_mean(sims: np.ndarray, k: int) -> np.ndarray:
+    """Mean of the ``k`` largest values of each row; ``sims`` is overwritten.
+
+    ``k`` passes of argmax, each masking what it found: for a handful of neighbours this
+    is several times faster than ``np.partition`` over thousands of columns.
+    """
+    kk = min(k, sims.shape[1])
+    rows = np.arange(len(sims))
+    total = np.zeros(len(sims), np.float32)
+    for _ in range(kk):
+        best = sims.argmax(axis=1)
+        total += sims[rows, best]
+        sims[rows, best] = -np.inf
+    return total / np.float32(kk)
+
+
 def neighbour_features(
     vectors: np.ndarray,
     reference: np.ndarray,
@@ -410,18 +426,19 @@ def neighbour_features(
     """
     if not len(reference) or not len(vectors):
         return np.zeros((len(vectors), len(NEIGHBOUR_NAMES)), dtype=np.float32)
-    sims = np.asarray(vectors, np.float32)[:, : reference.shape[1]] @ reference.T
-    if exclude is not None:
-        sims[exclude] = -1.0
+    vectors = np.asarray(vectors, np.float32)[:, : reference.shape[1]]
     k = k or NEIGHBOURS_K
     means = []
     for cls in (True, False):
-        part = sims[:, reference_hostile == cls]
-        if not part.shape[1]:
+        mask = reference_hostile == cls
+        if not mask.any():
             means.append(np.zeros(len(vectors), np.float32))
             continue
-        kk = min(k, part.shape[1])
-        means.append(np.partition(part, part.shape[1] - kk, axis=1)[:, -kk:].mean(axis=1))
+        # One product per class: cheaper than one product and a copy of each half.
+        sims = vectors @ reference[mask].T
+        if exclude is not None:
+            sims[exclude[:, mask]] = -1.0
+        means.append(_top_mean(sims, k))
     return np.stack([means[0], means[1], means[0] - means[1]], axis=1).astype(np.float32)
 
 
