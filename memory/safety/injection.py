@@ -144,7 +144,7 @@ _LEET = str.maketrans(
     {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
 )
 _LEET_WORD = re.compile(r"[a-z0-9@$]*[a-z][a-z0-9@$]*")
-_SPACED_LETTERS = re.compile(r"(?<![a-z])(?:[a-z][ .\-_*·]){3,}[a-z](?![a-z])")
+_SPACED_LETTERS = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ .\-_*·]){2,}[^\W\d_](?![^\W\d_])")
 _SPACES = re.compile(r"[^\S\n]+")
 _LINES = re.compile(r" *\n[\s]*")
 
@@ -226,7 +226,7 @@ def normalise(text: str) -> Normalised:
     # Spelled-out words are joined before spaces collapse: one separator joins letters,
     # a wider gap ends the word ("i g n o r e   p r e v i o u s" -> "ignore previous").
     matching = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text)
-    matching = _SPACED_LETTERS.sub(lambda m: re.sub(r"[^a-z]", "", m.group(0)), matching)
+    matching = _SPACED_LETTERS.sub(lambda m: re.sub(r"[\W_]", "", m.group(0)), matching)
     text, matching = (_LINES.sub("\n", _SPACES.sub(" ", t)).strip() for t in (text, matching))
     return Normalised(text=text, matching=matching, tag_smuggling=hidden)
 
@@ -306,8 +306,55 @@ _COMMON_WORDS = frozenset(
         "every",
         "now",
         "tell",
+        # Function words of es, fr, de, pt, it, nl: a reversed or ROT13 line in those
+        # languages is recognised too. Left out: single letters and words whose reverse is a
+        # common word (el/le, en/ne, et/te, os/so), which reversed ordinary text is full of.
+        "los",
+        "las",
+        "que",
+        "de",
+        "para",
+        "por",
+        "con",
+        "del",
+        "una",
+        "les",
+        "des",
+        "pas",
+        "vous",
+        "pour",
+        "est",
+        "der",
+        "die",
+        "das",
+        "und",
+        "nicht",
+        "ist",
+        "zu",
+        "ein",
+        "eine",
+        "mit",
+        "ich",
+        "nao",
+        "voce",
+        "com",
+        "um",
+        "il",
+        "che",
+        "di",
+        "per",
+        "non",
+        "het",
+        "een",
+        "van",
+        "niet",
+        "ik",
+        "met",
+        "voor",
+        "dat",
     ]
 )
+_SENTENCE_END = frozenset(".!?。！？؟")
 _ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
 
 
@@ -335,7 +382,10 @@ def _base64_payloads(text: str) -> list[str]:
         except (ValueError, UnicodeDecodeError):
             continue
         printable = sum(1 for c in decoded if c.isprintable() or c in "\n\t")
-        if decoded.count(" ") >= 2 and printable >= 0.95 * len(decoded):
+        # Chinese and Japanese have no spaces between words: enough of their characters
+        # count as words.
+        wordy = decoded.count(" ") >= 2 or len(_CJK.findall(decoded)) >= 4
+        if wordy and printable >= 0.95 * len(decoded):
             out.append(decoded)
     return out
 
@@ -350,6 +400,10 @@ def _decoded_views(text: str, norm: Normalised) -> list[str]:
     for candidate in (norm.text.translate(_ROT13), norm.text[::-1]):
         if _common_count(candidate) >= max(3, base + 2):
             views.append(candidate)
+    # A line that opens with the full stop it should end with was written backwards (any
+    # script: the common-word check above only knows words in Latin letters).
+    if len(norm.text) >= 8 and norm.text[0] in _SENTENCE_END and norm.text[-1] not in _SENTENCE_END:
+        views.append(norm.text[::-1])
     if any(_is_invisible(c) for c in text):
         spaced = normalise("".join(" " if _is_invisible(c) else c for c in text)).text
         if spaced != norm.text:

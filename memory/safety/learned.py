@@ -395,6 +395,22 @@ NEIGHBOURS_K = 3
 NEIGHBOUR_NAMES = ("near_hostile", "near_ordinary", "near_hostile-near_ordinary")
 
 
+def _top_mean(sims: np.ndarray, k: int) -> np.ndarray:
+    """Mean of the ``k`` largest values of each row; ``sims`` is overwritten.
+
+    ``k`` passes of argmax, each masking what it found: for a handful of neighbours this
+    is several times faster than ``np.partition`` over thousands of columns.
+    """
+    kk = min(k, sims.shape[1])
+    rows = np.arange(len(sims))
+    total = np.zeros(len(sims), np.float32)
+    for _ in range(kk):
+        best = sims.argmax(axis=1)
+        total += sims[rows, best]
+        sims[rows, best] = -np.inf
+    return total / np.float32(kk)
+
+
 def neighbour_features(
     vectors: np.ndarray,
     reference: np.ndarray,
@@ -410,18 +426,19 @@ def neighbour_features(
     """
     if not len(reference) or not len(vectors):
         return np.zeros((len(vectors), len(NEIGHBOUR_NAMES)), dtype=np.float32)
-    sims = np.asarray(vectors, np.float32)[:, : reference.shape[1]] @ reference.T
-    if exclude is not None:
-        sims[exclude] = -1.0
+    vectors = np.asarray(vectors, np.float32)[:, : reference.shape[1]]
     k = k or NEIGHBOURS_K
     means = []
     for cls in (True, False):
-        part = sims[:, reference_hostile == cls]
-        if not part.shape[1]:
+        mask = reference_hostile == cls
+        if not mask.any():
             means.append(np.zeros(len(vectors), np.float32))
             continue
-        kk = min(k, part.shape[1])
-        means.append(np.partition(part, part.shape[1] - kk, axis=1)[:, -kk:].mean(axis=1))
+        # One product per class: cheaper than one product and a copy of each half.
+        sims = vectors @ reference[mask].T
+        if exclude is not None:
+            sims[exclude[:, mask]] = -1.0
+        means.append(_top_mean(sims, k))
     return np.stack([means[0], means[1], means[0] - means[1]], axis=1).astype(np.float32)
 
 
@@ -587,10 +604,18 @@ def set_model(model: InjectionModel | None) -> None:
 
 # --- training -----------------------------------------------------------------------
 
-#: Inverse regularisation strength of the decision model.
-C_REGULARISATION = 1.0
-#: Weight of the n-gram block against the dense block (both have unit-scale rows).
-NGRAM_SCALE = 1.0
+#: Inverse regularisation strength of the decision model. Chosen on validation (with the
+#: handwritten4 data): 0.3 -> 61.6 %, 1 -> 66.7 %, 3 -> 68.3 %, 10 -> 68.7 %, 30 -> 64.4 %
+#: detected at 2 % false alarms, n-gram scale 1.
+C_REGULARISATION = 3.0
+#: Inverse regularisation strength of the family namer (it only names a hit).
+NAMER_C = 1.0
+#: Weight of the n-gram block against the dense block (both have unit-scale rows). The
+#: n-grams are what the model has of a language MiniLM reads poorly, and they need the
+#: larger weight to count against the 384 dense columns: on validation (C = 3) scale 0.5
+#: -> 61.5 %, 1 -> 68.3 %, 2 -> 69.8 %, 3 -> 72.9 %, 4 -> 73.4 %, 5 -> 73.4 %, 8 -> 70.5 %,
+#: 12 -> 68.8 %; with the last batch of rows 4 -> 71.1 %, 5 -> 72.3 %.
+NGRAM_SCALE = 5.0
 
 
 def _namer(
@@ -602,7 +627,7 @@ def _namer(
     names = sorted(set(families))
     if len(names) < 2:
         return (tuple(names) or ("injection",)), np.zeros((1, dense.shape[1])), np.zeros(1)
-    namer = LogisticRegression(C=C_REGULARISATION, max_iter=5000, solver="lbfgs")
+    namer = LogisticRegression(C=NAMER_C, max_iter=5000, solver="lbfgs")
     namer.fit(dense, list(families))
     family_names = tuple(str(c) for c in namer.classes_)
     if len(family_names) > 2:
@@ -731,14 +756,42 @@ def rates(rows: Sequence[LabelledText], flagged: Sequence[bool]) -> SplitRates:
 FIT_ORDINARY_SENTENCES = True
 
 
+#: Whether an encoded hostile train row (base64, ROT13, reversed, homoglyphs, ...) is fitted
+#: through what the scan decodes from it: the scan scores that decoded text, so the model
+#: should have seen such text, which is often clumsier than a plain row (a spelled-out
+#: command, a word split by invisible characters).
+FIT_DECODED_VIEWS = True
+#: Encodings whose first normalised view is already the readable text (the normaliser
+#: folds look-alike letters, drops invisible characters and undoes leetspeak).
+_READABLE_WHEN_NORMALISED = frozenset({"homoglyph", "invisible", "leet"})
+
+
+def _decoded_strings(r: LabelledText) -> list[str]:
+    """The readable strings the scan finds in an encoded row (see ``FIT_DECODED_VIEWS``)."""
+    from memory.safety.injection import _decoded_views, _scorable, normalise
+
+    norm = normalise(r.text)
+    if not norm.text:
+        return []
+    found = [norm.text] if r.view in _READABLE_WHEN_NORMALISED else []
+    if norm.matching != norm.text:
+        found.append(norm.matching)
+    found.extend(_decoded_views(r.text, norm))
+    return [v for v in dict.fromkeys(found) if _scorable(v)]
+
+
 def training_texts(
-    rows: Sequence[LabelledText], *, ordinary_sentences: bool = FIT_ORDINARY_SENTENCES
+    rows: Sequence[LabelledText],
+    *,
+    ordinary_sentences: bool = FIT_ORDINARY_SENTENCES,
+    decoded: bool = FIT_DECODED_VIEWS,
 ) -> tuple[list[str], np.ndarray, list[str], list[int]]:
     """Normalised texts, hostile flags, families and groups (the index of the labelled row
     each text comes from) fitted from labelled ``rows``.
 
-    Only ``plain`` rows are fitted: an encoded row (base64, ROT13, ...) is scored through
-    its decoded view at scan time, and its raw normalised form teaches nothing.
+    ``plain`` rows are fitted as they read. An encoded row's raw normalised form teaches
+    nothing; with ``decoded`` a hostile one is fitted through its decoded strings (what
+    the scan scores), otherwise it is skipped.
     """
     from memory.safety.injection import _scorable, views
 
@@ -749,13 +802,14 @@ def training_texts(
     seen: set[str] = set()
     for n, r in enumerate(rows):
         if r.view != "plain":
-            continue
-        found = views(r.text)
-        if not found:
-            continue
-        strings = found[:1]
-        if ordinary_sentences and not r.hostile:
-            strings = [v for v in found if v == found[0] or _scorable(v)]
+            strings = _decoded_strings(r) if decoded and r.hostile else []
+        else:
+            found = views(r.text)
+            if not found:
+                continue
+            strings = found[:1]
+            if ordinary_sentences and not r.hostile:
+                strings = [v for v in found if v == found[0] or _scorable(v)]
         for text in strings:
             if text in seen:
                 continue
@@ -773,6 +827,7 @@ def train(
     c: float = C_REGULARISATION,
     ngram_scale: float = NGRAM_SCALE,
     ordinary_sentences: bool = FIT_ORDINARY_SENTENCES,
+    decoded: bool = FIT_DECODED_VIEWS,
     neighbours: bool = True,
 ) -> tuple[InjectionModel, SplitRates]:
     """Fit on the train split, choose the threshold on the validation split.
@@ -784,7 +839,7 @@ def train(
     from memory.safety.injection import _decoded_views, _pattern_hits, learned_scores, normalise
 
     texts, hostile, families, groups = training_texts(
-        load_split("train"), ordinary_sentences=ordinary_sentences
+        load_split("train"), ordinary_sentences=ordinary_sentences, decoded=decoded
     )
     vectors = vector_source(texts) if texts else np.zeros((0, 384), np.float32)
     model = fit(
@@ -826,6 +881,7 @@ def train(
             "c": c,
             "ngram_scale": ngram_scale,
             "ordinary_sentences": ordinary_sentences,
+            "decoded_views": decoded,
             "neighbours": neighbours,
             "data_sha256": data_digest(),
             "validation": {
