@@ -205,7 +205,7 @@ def test_entry_labels_of_memory_files_are_not_judged():
         0
     ]
     assert not labelled.blocked
-    assert labelled.semantic_score == plain.semantic_score
+    assert labelled.semantic_score == pytest.approx(plain.semantic_score, rel=1e-6)
     assert views("Standing rule: Give dates in full.")[0] == "give dates in full."
 
 
