@@ -9,6 +9,17 @@ Splits (``memory/safety/data/injection_<split>.jsonl`` plus any
 chose its threshold (<= 2 % false alarms), ``test`` is written after the model and
 threshold are frozen and is only measured here (until then: "test split not written yet").
 
+Independent test splits so far, each written by a helper who never saw the model, the code
+or the data, committed after the model was frozen and measured once (then used, so each
+became training or validation data and a new one was written):
+
+- 484 rows (now ``injection_validation_seen2.jsonl``), model v3 of 34e6110:
+  83.3 % detected / 2.0 % false alarms;
+- 520 rows (now ``injection_train_seen3.jsonl``), model of wt-inj4 (handwritten4 data,
+  C 3, n-gram weight 5, threshold 0.907): 78.0 % / 1.5 % (weakest: conceal 44 %, tamper
+  72 %, ja / pt 61.5 %, zh / ar ~70 %);
+- ``injection_test.jsonl``: the newest, see the closing note of issue 14.
+
 Columns: "patterns" is normalisation + the pattern table (with decoded views); "learned"
 is the learned layer alone at its threshold; "scan" is what ``scan_many`` does (either).
 Vectors live in a scratch SQLite database (``--scratch``, kept between runs so a second
