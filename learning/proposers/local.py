@@ -173,8 +173,17 @@ CUES = (
 )
 # "… can you draft a reply": a request asked in the middle of a clause
 MID_CUE_MODALS = frozenset(["can", "could", "would", "will"])
-# "I need X", "Time for X", "Need X": a verbless request follows
-NOUN_CUES = (("i", "need"), ("need",), ("time", "for"), ("we", "need"), ("i'd", "like"))
+# "I need X", "Time for X", "Need X", "want X for Y": a verbless request follows
+NOUN_CUES = (
+    ("i", "need"),
+    ("need",),
+    ("time", "for"),
+    ("we", "need"),
+    ("i'd", "like"),
+    ("i", "want"),
+    ("we", "want"),
+    ("want",),
+)
 # verbs that edit the draft at hand or instruct, never a kind of work
 EDIT_VERBS = frozenset(
     [
@@ -474,7 +483,9 @@ WORK_NAMING_VERBS = word_set(
 # "weekly report", "weekly order": a time says when, not which work
 TIME_MODIFIERS = word_set(
     """daily weekly monthly yearly annual quarterly nightly morning evening weekend
-    today tomorrow next last"""
+    today tomorrow tonight next last monday tuesday wednesday thursday friday saturday
+    sunday january february march april may june july august september october november
+    december"""
 )
 # topics that say nothing on their own: "replies about changes" (changes to what?)
 VAGUE_TOPICS = frozenset(["change", "update", "detail", "info", "information", "stuff"])
