@@ -1022,10 +1022,20 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         return None
     if not _wordlike(head):
         return None
+    span = message_span(readable, a, b)
+    if (
+        0 < j < len(toks) - 1
+        and toks[j].low == "and"
+        and toks[j + 1].low not in PRONOUN_WORDS
+        and _is_verb_here(toks, j + 1)
+    ):
+        # "make the reminder messages and stick them in a table …": a second instruction
+        # (how to lay it out, where to put it) is not part of what is asked for
+        span = (span[0], toks[j - 1].end)
     return Request(
         message=message,
-        start=message_span(readable, a, b)[0],
-        end=message_span(readable, a, b)[1],
+        start=span[0],
+        end=span[1],
         verb=verb,
         head=head,
         mods=mods,

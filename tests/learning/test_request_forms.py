@@ -45,3 +45,11 @@ def test_reminders_the_work_makes_are_no_note_to_self():
     # a note to the assistant is still refused
     assert refuse("Reminder to use plain English.")
     assert refuse("Writes reminders to check the date.")
+
+
+def test_a_second_instruction_joined_by_and_is_not_part_of_the_request():
+    message = corpus_of(
+        [(1, "can you draft the rota emails and put them in a spreadsheet by team", False)]
+    ).messages[0]
+    [req] = requests_of(message)
+    assert message.text[req.start : req.end] == "can you draft the rota emails"
