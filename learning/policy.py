@@ -126,6 +126,10 @@ ADDRESSED = _words_re(
     information, fyi, just so you know
     """
 )
+# reminders as what the work makes, not one addressed to the assistant: a verb in the
+# third person, at most two words saying which, then the noun ("Writes service
+# reminders.", "Sends payment reminders.")
+_MAKES_REMINDERS = re.compile(r"(?!remember)[a-z]+s (?:[a-z][a-z-]* ){0,2}reminders\.?")
 # a goals/background sentence is about the assistant's work, in the third person
 PERSON_WORDS = _words_re(
     """
@@ -590,7 +594,7 @@ def sentence_refusal(
     if rec:
         return f'The sentence holds a recommendation ("{rec}"): a rule or recommendation, not a kind of work.'
     addressed = _first(ADDRESSED, norm)
-    if addressed:
+    if addressed and not _MAKES_REMINDERS.fullmatch(norm):
         return (
             f'The sentence is a reminder addressed to the assistant ("{addressed}"), not a '
             "description of the work."
@@ -662,7 +666,7 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
     if aimed:
         return f'The rule holds wording aimed at the model ("{aimed}").'
     addressed = _first(ADDRESSED, norm)
-    if addressed:
+    if addressed and not _MAKES_REMINDERS.fullmatch(norm):
         return (
             f'The rule is a reminder ("{addressed}"), not a standing rule; write it as one, '
             'like "Use British spelling."'

@@ -173,8 +173,17 @@ CUES = (
 )
 # "… can you draft a reply": a request asked in the middle of a clause
 MID_CUE_MODALS = frozenset(["can", "could", "would", "will"])
-# "I need X", "Time for X", "Need X": a verbless request follows
-NOUN_CUES = (("i", "need"), ("need",), ("time", "for"), ("we", "need"), ("i'd", "like"))
+# "I need X", "Time for X", "Need X", "want X for Y": a verbless request follows
+NOUN_CUES = (
+    ("i", "need"),
+    ("need",),
+    ("time", "for"),
+    ("we", "need"),
+    ("i'd", "like"),
+    ("i", "want"),
+    ("we", "want"),
+    ("want",),
+)
 # verbs that edit the draft at hand or instruct, never a kind of work
 EDIT_VERBS = frozenset(
     [
@@ -474,7 +483,9 @@ WORK_NAMING_VERBS = word_set(
 # "weekly report", "weekly order": a time says when, not which work
 TIME_MODIFIERS = word_set(
     """daily weekly monthly yearly annual quarterly nightly morning evening weekend
-    today tomorrow next last"""
+    today tomorrow tonight next last monday tuesday wednesday thursday friday saturday
+    sunday january february march april may june july august september october november
+    december"""
 )
 # topics that say nothing on their own: "replies about changes" (changes to what?)
 VAGUE_TOPICS = frozenset(["change", "update", "detail", "info", "information", "stuff"])
@@ -1011,10 +1022,20 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         return None
     if not _wordlike(head):
         return None
+    span = message_span(readable, a, b)
+    if (
+        0 < j < len(toks) - 1
+        and toks[j].low == "and"
+        and toks[j + 1].low not in PRONOUN_WORDS
+        and _is_verb_here(toks, j + 1)
+    ):
+        # "make the reminder messages and stick them in a table …": a second instruction
+        # (how to lay it out, where to put it) is not part of what is asked for
+        span = (span[0], toks[j - 1].end)
     return Request(
         message=message,
-        start=message_span(readable, a, b)[0],
-        end=message_span(readable, a, b)[1],
+        start=span[0],
+        end=span[1],
         verb=verb,
         head=head,
         mods=mods,
