@@ -447,6 +447,19 @@ def _call(part: PartResult, usage: ProposerResult, fn, *args, **kwargs) -> Propo
     return result
 
 
+def _nothing_found(result: ProposerResult, what: str) -> str:
+    """Why a part proposed nothing: none recurred, or each that did was left out (then
+    the proposer's own note says why, shortened)."""
+    prefix = "Candidates left out: "
+    for note in result.notes:
+        if note.startswith(prefix):
+            why = note[len(prefix) :]
+            if len(why) > 300:
+                why = why[:299].rstrip() + "…"
+            return f"Every {what} that recurs across conversations was left out: {why}"
+    return f"The proposer found no {what} that recurs across conversations."
+
+
 def _clean_text(value: Any) -> str:
     return " ".join(str(value).split()) if isinstance(value, str) else ""
 
@@ -474,7 +487,7 @@ def _run_sentence(
     field_name = data.get("field")
     text = _clean_text(data.get("sentence"))
     if field_name is None or not text:
-        part.reason = "The proposer found no pattern that recurs across conversations."
+        part.reason = _nothing_found(result, "pattern")
         return
     part.field, part.text = field_name, text
     quotes = data.get("evidence") or []
@@ -567,7 +580,7 @@ def _run_rule(
         return
     text = _clean_text(result.data.get("rule"))
     if not text:
-        part.reason = "The proposer found no correction that recurs across conversations."
+        part.reason = _nothing_found(result, "correction")
         return
     part.field, part.text = "standing_rules", text
     verification = verify_quotes(

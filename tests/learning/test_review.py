@@ -316,3 +316,23 @@ def test_at_most_five_rules_wait(agent):
     review = run(agent, proposer)
     assert proposer.rule_calls == 0
     assert "5 standing rules are waiting" in review.details["parts"]["rule"]["reason"]
+
+
+def test_a_review_that_left_every_candidate_out_says_why_instead_of_nothing_recurs(agent):
+    """Themes that recur but are all refused are not 'no pattern': the review's reason
+    carries the proposer's own note, so the operator sees why nothing was proposed."""
+
+    class LeftOut(ScriptedProposer):
+        def propose_sentence(self, corpus, persona, settings, *, avoid=frozenset()):
+            result = super().propose_sentence(corpus, persona, settings, avoid=avoid)
+            result.notes.append(
+                "Candidates left out: 'Prices the orders.': the persona says this already"
+            )
+            return result
+
+    learning_on(agent)
+    seed_work(agent, n=4)
+    review = run(agent, LeftOut({"field": None, "sentence": "", "evidence": []}))
+    assert review.outcome == Review.Outcome.NOTHING
+    assert "was left out: 'Prices the orders.': the persona says this already" in review.reason
+    assert "no pattern that recurs" not in review.reason
