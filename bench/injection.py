@@ -18,7 +18,10 @@ became training or validation data and a new one was written):
 - 520 rows (now ``injection_train_seen3.jsonl``), model of wt-inj4 (handwritten4 data,
   C 3, n-gram weight 5, threshold 0.907): 78.0 % / 1.5 % (weakest: conceal 44 %, tamper
   72 %, ja / pt 61.5 %, zh / ar ~70 %);
-- ``injection_test.jsonl``: the newest, see the closing note of issue 14.
+- ``injection_test.jsonl`` (492 rows, the newest; model retrained with train_seen3, threshold
+  0.906): measured once on 2026-12-01: 79.6 % detected / 1.6 % false alarms (weakest: conceal
+  50 %, void_rules 62.5 %, tamper 66.7 %, identity 75 %; zh 61.5 %, de 64.3 %, ja 69.2 %).
+  Not used to change anything yet.
 
 Columns: "patterns" is normalisation + the pattern table (with decoded views); "learned"
 is the learned layer alone at its threshold; "scan" is what ``scan_many`` does (either).
