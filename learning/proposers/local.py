@@ -1882,12 +1882,12 @@ def sentence_for(theme: Theme) -> str:
             head_lemma = modified.most_common(1)[0][0]
             # the word as written before a head ("appointment", not the "appointments"
             # of "book appointments")
-            as_mod = next(
+            written_mod = next(
                 r.surface.get(theme.qualifier, theme.qualifier)
                 for r in used
                 if theme.qualifier in r.mods and r.head == head_lemma
             )
-            obj = f"{as_mod} " + language.plural(surface.get(head_lemma, head_lemma))
+            obj = f"{written_mod} " + language.plural(surface.get(head_lemma, head_lemma))
         if " " not in obj and not language.is_mass(obj):
             obj = f"the {obj}"
         text = f"{language.third_person(verb)} {obj}"
