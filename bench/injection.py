@@ -61,7 +61,16 @@ def _pct(hit: int, n: int) -> str:
     return f"{hit / n:6.1%} ({hit}/{n})" if n else "     -"
 
 
-def report(split: str, *, misses: bool) -> None:
+def report(split: str, *, misses: bool, by_file: bool = False) -> None:
+    from memory.safety.learned import load_file, load_split, split_paths
+
+    if by_file and len(split_paths(split)) > 1:
+        for path in split_paths(split):
+            _report_rows(f"{split}: {path.name}", load_file(path), misses=misses)
+    _report_rows(split, load_split(split), misses=misses)
+
+
+def _report_rows(title: str, rows: list, *, misses: bool) -> None:
     from memory.safety.injection import (
         _decoded_views,
         _pattern_hits,
@@ -70,9 +79,7 @@ def report(split: str, *, misses: bool) -> None:
         normalise,
         scan_many,
     )
-    from memory.safety.learned import load_split
 
-    rows = load_split(split)
     texts = [r.text for r in rows]
     pattern = []
     for t in texts:
@@ -91,7 +98,7 @@ def report(split: str, *, misses: bool) -> None:
         fa = _pct(sum(scan[i] for i in ordinary), len(ordinary))
         return f"  {label:22s} {cols[0]:>16s} {cols[1]:>16s} {cols[2]:>16s}   {fa:>16s}"
 
-    print(f"\n== {split} (threshold {threshold:.3f}) ==")
+    print(f"\n== {title} (threshold {threshold:.3f}) ==")
     print(f"  {'':22s} {'patterns':>16s} {'learned':>16s} {'scan':>16s}   {'false alarms':>16s}")
     print(line("all", list(range(len(rows)))))
     for key in ("family", "lang"):
@@ -148,6 +155,9 @@ def main() -> None:
     parser.add_argument("--split", choices=("train", "validation", "test"), default=None)
     parser.add_argument("--misses", action="store_true", help="list misses and false alarms")
     parser.add_argument(
+        "--by-file", action="store_true", help="also report each file of a split on its own"
+    )
+    parser.add_argument(
         "--scratch",
         type=Path,
         default=Path("/tmp/personaweb-bench-injection"),
@@ -164,7 +174,7 @@ def main() -> None:
     print(f"embedding model loaded in {time.perf_counter() - t0:.1f} s (2-core machine, shared)")
     for split in [args.split] if args.split else ["train", "validation", "test"]:
         if split_exists(split):
-            report(split, misses=args.misses)
+            report(split, misses=args.misses, by_file=args.by_file)
         else:
             print(f"\n== {split}: {split} split not written yet ==")
     speed()

@@ -84,24 +84,28 @@ class LabelledText:
 def load_split(split: str) -> list[LabelledText]:
     """Rows of one labelled split (``{"text", "label", "family", "lang", "view"}`` per
     line), from every file of ``split_paths(split)``; a split with no file has no rows."""
+    return [row for path in split_paths(split) for row in load_file(path)]
+
+
+def load_file(path: Path) -> list[LabelledText]:
+    """Rows of one labelled file (one JSON object per line)."""
     rows = []
-    for path in split_paths(split):
-        with path.open(encoding="utf-8") as fh:
-            for line in fh:
-                if not line.strip():
-                    continue
-                row = json.loads(line)
-                if row["label"] not in ("hostile", "ordinary"):
-                    raise ValueError(f"unknown label {row['label']!r} in {path.name}")
-                rows.append(
-                    LabelledText(
-                        text=row["text"],
-                        hostile=row["label"] == "hostile",
-                        family=row["family"],
-                        lang=row["lang"],
-                        view=row.get("view", "plain"),
-                    )
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if row["label"] not in ("hostile", "ordinary"):
+                raise ValueError(f"unknown label {row['label']!r} in {path.name}")
+            rows.append(
+                LabelledText(
+                    text=row["text"],
+                    hostile=row["label"] == "hostile",
+                    family=row["family"],
+                    lang=row["lang"],
+                    view=row.get("view", "plain"),
                 )
+            )
     return rows
 
 
