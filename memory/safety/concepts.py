@@ -68,6 +68,13 @@ _NEG_REACH_CJK = 10
 #: How far back a Japanese negation (after the verb) reaches.
 _NEG_REACH_AFTER = 5
 
+#: Buckets for the triples of items that share a sentence (hashed: k ** 3 is too many to
+#: enumerate). On validation (C 3, n-gram weight 3, concept weight 1.5) they moved the
+#: mean detection over 1-3 % false alarms from 75.4 % to 76.4 %; pairs of items anywhere
+#: in the text (not only in one sentence) and unscaled 0/1 rows did not help (77.6 / 72.9 %
+#: at 2 % against 77.2 %), so the space has neither.
+TRIPLE_BUCKETS = 8192
+
 _TOKEN = re.compile(r"\w+")
 _SENTENCE_BREAK = re.compile(r"[.!?;\n。！？；؟]")
 _CLAUSE_BREAK = re.compile(r"[.!?;\n。！？；؟,，、:：،]")
@@ -235,8 +242,11 @@ class ConceptSpace:
         self.neg_item = len(self.item_names) - 1
         k = len(self.item_names)
         self.n_items = k
-        #: presence (k), pairs in one sentence (k * k, a < b), order in one sentence (k * k)
-        self.width = k + 2 * k * k
+        #: presence (k), pairs in one sentence (k * k, a < b), order in one sentence (k * k),
+        #: hashed triples in one sentence (TRIPLE_BUCKETS)
+        self.triple_buckets = TRIPLE_BUCKETS
+        self._triple_offset = k + 2 * k * k
+        self.width = self._triple_offset + self.triple_buckets
 
     def occurrences(self, text: str) -> list[Occurrence]:
         """The items of normalised ``text`` in order, each with its sentence number."""
@@ -327,6 +337,13 @@ class ConceptSpace:
                 if item != previous and previous >= 0:
                     cols.add(k + k * k + previous * k + item)
                 previous = item
+            if self.triple_buckets and len(distinct) >= 3:
+                for x, a in enumerate(distinct):
+                    for y in range(x + 1, len(distinct)):
+                        for b in distinct[y + 1 :]:
+                            # Knuth's multiplicative hash: stable across processes.
+                            key = ((a * k + distinct[y]) * k + b) * 2654435761 % (1 << 32)
+                            cols.add(self._triple_offset + key % self.triple_buckets)
         return sorted(cols)
 
     def matrix(self, texts: Sequence[str]) -> sparse.csr_matrix:
