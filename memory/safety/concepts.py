@@ -10,19 +10,22 @@ time) cannot give the model.
 Matching runs on normalised text (``memory.safety.injection.normalise``: lower case, Latin
 accents dropped):
 
-* Latin-script entries match whole tokens: an entry of up to 3 characters, or one that
-  ends with a space, is a whole word; a longer one is a stem prefix ("verberg" matches
-  "verbergen"); a phrase is consecutive tokens. German and Dutch entries of 5 or more
-  characters also match inside a compound ("regel" in "sicherheitsregeln").
+* Latin-script entries (and ASCII ones of any language: "api", "cc") match whole tokens:
+  an entry of up to 4 characters, or one that ends with a space, is a whole word unless
+  it ends with "*"; a longer one is a stem prefix ("verberg" matches "verbergen"); a
+  phrase is consecutive tokens. German and Dutch entries of 5 or more characters also
+  match inside a compound ("regel" in "sicherheitsregeln").
 * Chinese, Japanese and Arabic entries match as substrings (no spaces between Chinese or
   Japanese words; Arabic glues articles and prepositions to the word).
 * A negation word ("never", "nicht", "不要"; Japanese "ないで" after the verb) turns the
   next *action* concept of its clause into its negated form: "never share customer data"
   gives ``!SEND``, not ``SEND``, so an ordinary guardrail and "share the data" differ.
 
-``concept_matrix`` turns texts into sparse 0/1 rows: which concepts (and negated actions)
-occur, which pairs occur in one sentence, and which follow each other in one sentence.
-Numpy / scipy only; a text costs tens of microseconds.
+``ConceptSpace.matrix`` turns texts into sparse rows (unit length): which concepts (and
+negated actions) occur, which pairs occur in one sentence, which follow each other in one
+sentence, and hashed triples in one sentence. Numpy / scipy only; a text costs about 60
+microseconds. The shipped model records the lexicon's digest and refuses another one, so
+an edit to the lexicon needs ``manage.py safety train``.
 """
 
 from __future__ import annotations
@@ -56,7 +59,6 @@ ACTIONS = (
     "OMIT",
     "MEMORY",
 )
-_LATIN_SCRIPT = frozenset({"en", "es", "fr", "de", "pt", "it", "nl"})
 _COMPOUNDING = frozenset({"de", "nl"})
 _INFIX_MIN = 5
 #: Latin-script entries this short are whole words unless they end with "*" (a stem
@@ -262,7 +264,10 @@ class ConceptSpace:
         any_negation = False
         for neg in negations:
             # A negation word inside a longer concept phrase ("no limits") is part of it.
-            if any(c.start <= neg.start and neg.end <= c.end and c.end - c.start > neg.end - neg.start for c in concepts):
+            if any(
+                c.start <= neg.start and neg.end <= c.end and c.end - c.start > neg.end - neg.start
+                for c in concepts
+            ):
                 continue
             any_negation = True
             clause = bisect.bisect_left(clause_ends, neg.start)
@@ -272,13 +277,18 @@ class ConceptSpace:
                 for j, c in enumerate(concepts):
                     if c.start < neg.end or c.concept not in actions:
                         continue
-                    if c.start - neg.end <= reach and bisect.bisect_left(clause_ends, c.start) == clause:
+                    if (
+                        c.start - neg.end <= reach
+                        and bisect.bisect_left(clause_ends, c.start) == clause
+                    ):
                         target = j
                     break
                 if target is None and not neg.cjk:
                     # German, Dutch, French put the negation after the verb of a main
                     # clause ("erwähne es nicht", "zeg het niet"): the action before it.
-                    target = self._action_before(concepts, neg, clause_ends, clause, _NEG_REACH_LATIN)
+                    target = self._action_before(
+                        concepts, neg, clause_ends, clause, _NEG_REACH_LATIN
+                    )
                 if target is not None:
                     negated.add(target)
             else:
@@ -375,7 +385,3 @@ def get_space() -> ConceptSpace:
                 doc = json.loads(LEXICON_PATH.read_text(encoding="utf-8"))
                 _space = ConceptSpace(Lexicon(doc))
     return _space
-
-
-def concept_matrix(texts: Sequence[str]) -> sparse.csr_matrix:
-    return get_space().matrix(texts)
