@@ -17,6 +17,11 @@ features of one normalised text (``memory.safety.injection.normalise``):
   buckets, sublinear counts, unit length per text. They work on any script, so Arabic,
   Chinese or Japanese text is judged on its own words, not only on what MiniLM makes of
   it;
+* **concepts** (``memory.safety.concepts``): a hand-written lexicon in ten languages maps
+  words to a few dozen concepts that attacks combine (CONCEAL, TELL, USER, RULES, VOID,
+  YOUR + CONFIG + CHANGE, ...), with negation ("never share" gives ``!SEND``); the block
+  holds which concepts occur, which pairs share a sentence and which follow each other.
+  The same attempt in German or Chinese gives the same columns;
 * three **neighbour** features: the mean cosine of the vector to its 3 nearest hostile
   and to its 3 nearest ordinary train texts, and their difference (the train vectors ship
   in the model file as int8 rows). They let the linear model bend around clusters that
@@ -47,10 +52,12 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from memory.safety.concepts import get_space
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 MODEL_PATH = DATA_DIR / "injection_model.json"
 SPLITS = ("train", "validation", "test")
-FEATURE_VERSION = 3
+FEATURE_VERSION = 4
 #: Largest share of ordinary validation texts the threshold may flag.
 TARGET_FALSE_ALARMS = 0.02
 
@@ -365,29 +372,34 @@ def ngram_matrix(texts: Sequence[str]) -> sparse.csr_matrix:
 
 @dataclass(frozen=True)
 class Features:
-    """``dense``: ``[vector, cues]`` rows; ``ngrams``: the hashed n-gram rows."""
+    """``dense``: ``[vector, cues]`` rows; ``ngrams``: the hashed n-gram rows;
+    ``concepts``: the concept rows (``memory.safety.concepts``)."""
 
     dense: np.ndarray
     ngrams: sparse.csr_matrix
+    concepts: sparse.csr_matrix
 
     def __len__(self) -> int:
         return self.dense.shape[0]
 
     def rows(self, index: Sequence[int]) -> Features:
-        return Features(self.dense[list(index)], self.ngrams[list(index)])
+        idx = list(index)
+        return Features(self.dense[idx], self.ngrams[idx], self.concepts[idx])
 
 
 def feature_matrix(texts: Sequence[str], vectors: np.ndarray) -> Features:
     """The features of normalised ``texts`` and their stored vectors."""
+    space = get_space()
     if not len(texts):
         width = vectors.shape[1] if vectors.ndim == 2 else 384
         return Features(
             np.zeros((0, width + len(CUE_NAMES)), dtype=np.float32),
             sparse.csr_matrix((0, NGRAM_BUCKETS), dtype=np.float32),
+            sparse.csr_matrix((0, space.width), dtype=np.float32),
         )
     cues = np.stack([cue_vector(t) for t in texts])
     dense = np.hstack([np.asarray(vectors, dtype=np.float32), cues]).astype(np.float32)
-    return Features(dense, ngram_matrix(texts))
+    return Features(dense, ngram_matrix(texts), space.matrix(texts))
 
 
 # --- nearest labelled neighbours ------------------------------------------------------
@@ -499,6 +511,7 @@ class InjectionModel:
 
     dense_coef: np.ndarray  # (384 + cues,)
     ngram_coef: np.ndarray  # (NGRAM_BUCKETS,)
+    concept_coef: np.ndarray  # (concept space width,)
     neighbour_coef: np.ndarray  # (len(NEIGHBOUR_NAMES),)
     reference: np.ndarray  # (n, 384) unit train vectors for the neighbour features
     reference_hostile: np.ndarray  # (n,) bool
@@ -516,6 +529,7 @@ class InjectionModel:
         return (
             features.dense @ self.dense_coef
             + features.ngrams @ self.ngram_coef
+            + features.concepts @ self.concept_coef
             + self.neighbours(features) @ self.neighbour_coef
             + self.intercept
         ).astype(np.float64)
@@ -540,6 +554,9 @@ class InjectionModel:
             "threshold": round(float(self.threshold), 7),
             "dense_coef": _pack(self.dense_coef),
             "ngram_coef": _pack(self.ngram_coef),
+            "concept_lexicon": get_space().lexicon.digest,
+            "concept_width": get_space().width,
+            "concept_coef": _pack(self.concept_coef),
             "neighbours_k": NEIGHBOURS_K,
             "neighbour_coef": _pack(self.neighbour_coef),
             "reference": _pack_rows(self.reference),
@@ -563,6 +580,8 @@ class InjectionModel:
             or doc.get("ngram_buckets") != NGRAM_BUCKETS
             or tuple(doc.get("char_ngrams", ())) != CHAR_NGRAMS
             or doc.get("neighbours_k") != NEIGHBOURS_K
+            or doc.get("concept_lexicon") != get_space().lexicon.digest
+            or doc.get("concept_width") != get_space().width
         ):
             raise ValueError(
                 "The injection model file was built for other features; run `manage.py safety train`."
@@ -571,6 +590,7 @@ class InjectionModel:
         return cls(
             dense_coef=_unpack(doc["dense_coef"]),
             ngram_coef=_unpack(doc["ngram_coef"]),
+            concept_coef=_unpack(doc["concept_coef"]),
             neighbour_coef=_unpack(doc["neighbour_coef"]),
             reference=_unpack_rows(doc["reference"], n_reference),
             reference_hostile=np.unpackbits(
@@ -618,8 +638,16 @@ NAMER_C = 1.0
 #: n-grams are what the model has of a language MiniLM reads poorly, and they need the
 #: larger weight to count against the 384 dense columns: on validation (C = 3) scale 0.5
 #: -> 61.5 %, 1 -> 68.3 %, 2 -> 69.8 %, 3 -> 72.9 %, 4 -> 73.4 %, 5 -> 73.4 %, 8 -> 70.5 %,
-#: 12 -> 68.8 %; with the last batch of rows 4 -> 71.1 %, 5 -> 72.3 %.
-NGRAM_SCALE = 5.0
+#: 12 -> 68.8 %; with the last batch of rows 4 -> 71.1 %, 5 -> 72.3 %. With the concept
+#: block the n-grams need less weight (the concepts carry what they carried across
+#: languages): see CONCEPT_SCALE.
+NGRAM_SCALE = 3.0
+#: Weight of the concept block (unit-length rows, like the n-grams). On validation (C 3;
+#: detected at 2 % false alarms / mean over 1, 1.5, 2, 2.5, 3 %): without concepts, n-gram
+#: weight 5 -> 72.9 / 70.9 %, 3 -> 71.2 / 69.5 %; n-gram weight 3 and concept weight 1 ->
+#: 77.2 / 75.1 %, 1.25 -> 79.7 / 76.4 %, 1.5 -> 79.4 / 76.4 %, 2 -> 79.3 / 77.0 %, 3 -> 73.9 %
+#: (without triples); n-gram weight 2 / 4 with concept weight 1.5 -> 78.4 / 77.9 %.
+CONCEPT_SCALE = 2.0
 
 
 def _namer(
@@ -648,6 +676,7 @@ def fit(
     groups: Sequence[int] | None = None,
     c: float = C_REGULARISATION,
     ngram_scale: float = NGRAM_SCALE,
+    concept_scale: float = CONCEPT_SCALE,
     neighbours: bool = True,
 ) -> InjectionModel:
     """Fit the decision model and the family namer; deterministic for the same input.
@@ -671,13 +700,19 @@ def fit(
         exclude=(group[:, None] == group[None, :]) if neighbours else None,
     )
     design = sparse.hstack(
-        [sparse.csr_matrix(features.dense), sparse.csr_matrix(near), features.ngrams * ngram_scale],
+        [
+            sparse.csr_matrix(features.dense),
+            sparse.csr_matrix(near),
+            features.ngrams * ngram_scale,
+            features.concepts * concept_scale,
+        ],
         format="csr",
     )
     decision = LogisticRegression(C=c, class_weight="balanced", max_iter=5000, solver="lbfgs")
     decision.fit(design, hostile)
     coef = decision.coef_[0]
     n_near = len(NEIGHBOUR_NAMES)
+    n_ngram = features.ngrams.shape[1]
     hostile_idx = [int(i) for i in np.flatnonzero(hostile)]
     names, family_coef, family_intercept = _namer(
         features.dense[hostile_idx], [families[i] for i in hostile_idx]
@@ -685,7 +720,8 @@ def fit(
     return InjectionModel(
         dense_coef=_half(coef[:width]),
         neighbour_coef=_half(coef[width : width + n_near]),
-        ngram_coef=_half(coef[width + n_near :] * ngram_scale),
+        ngram_coef=_half(coef[width + n_near : width + n_near + n_ngram] * ngram_scale),
+        concept_coef=_half(coef[width + n_near + n_ngram :] * concept_scale),
         reference=reference,
         reference_hostile=np.asarray(hostile, bool) if neighbours else np.zeros(0, bool),
         intercept=float(decision.intercept_[0]),
@@ -830,6 +866,7 @@ def train(
     *,
     c: float = C_REGULARISATION,
     ngram_scale: float = NGRAM_SCALE,
+    concept_scale: float = CONCEPT_SCALE,
     ordinary_sentences: bool = FIT_ORDINARY_SENTENCES,
     decoded: bool = FIT_DECODED_VIEWS,
     neighbours: bool = True,
@@ -853,6 +890,7 @@ def train(
         groups=groups,
         c=c,
         ngram_scale=ngram_scale,
+        concept_scale=concept_scale,
         neighbours=neighbours,
     )
 
@@ -884,6 +922,7 @@ def train(
             "trained_on": len(texts),
             "c": c,
             "ngram_scale": ngram_scale,
+            "concept_scale": concept_scale,
             "ordinary_sentences": ordinary_sentences,
             "decoded_views": decoded,
             "neighbours": neighbours,
