@@ -371,6 +371,8 @@ META_HEADS = frozenset(
         "anything",
         "everything",
         "favour",
+        "correction",
+        "corrections",
         "help",
         "look",
         "point",
@@ -767,6 +769,8 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
     words: list[Tok] = []
     while i < len(toks) and len(words) < 4:
         tok = toks[i]
+        if _needs_doing(toks, i):
+            break  # "allotment renewal letters need to go out": the verb of the clause
         if _code_label(tok) and i + 1 < len(toks) and _is_noun_word(toks[i + 1]):
             # a label with digits says which one, not what: "a Y9 lesson"
             i += 1
@@ -796,6 +800,12 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
         words.pop()
         i -= 1
     return words, i
+
+
+def _needs_doing(toks: list[Tok], i: int) -> bool:
+    """Whether "need(s) to …" stands at ``i``: what comes before it is work to be done
+    ("the renewal letters need to go out", "the rota needs to be redone")."""
+    return toks[i].low in ("need", "needs") and i + 1 < len(toks) and toks[i + 1].low == "to"
 
 
 def _code_label(tok: Tok) -> bool:
@@ -890,6 +900,9 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     if not (cue or noun_cue):
         relayed = _relayed(toks, i)
         if relayed is not None:
+            if not toks[i].text[:1].isupper() and not language.is_english_word(toks[i].low):
+                # a name written in lower case is no part of the quote ("jonno wants …")
+                a = toks[relayed].start
             i, noun_cue = relayed, True
     if i >= len(toks):
         return None
@@ -960,6 +973,7 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         and not (cue or noun_cue)
         and j < len(toks)
         and toks[j].low not in PREPOSITIONS | REQUEST_TAILS
+        and not _needs_doing(toks, j)
     ):
         return None
     # a capitalised word inside the phrase is a name (a brand, a person): not part of the theme
@@ -1079,7 +1093,12 @@ def _relayed(toks: list[Tok], i: int) -> int | None:
         and toks[j].text[:1].islower()
     ):
         j += 1  # "A direct client wants …", "a new patient needs …"
-    if j >= len(toks) or not (toks[j].text[:1].isupper() or toks[j].low in PEOPLE_WORDS):
+    if j >= len(toks) or not (
+        toks[j].text[:1].isupper()
+        or toks[j].low in PEOPLE_WORDS
+        # a name written in lower case ("jonno wants a bar chart …"): no English word
+        or (toks[j].low.isalpha() and not language.is_english_word(toks[j].low))
+    ):
         return None
     j += 1
     if j + 1 < len(toks) and toks[j].low in PREPOSITIONS and toks[j].low != "to":
@@ -1168,7 +1187,21 @@ def requests_of(message: Any) -> list[Request]:
     opener = not message.after_assistant
     after_opener = False
     for k, (a, b) in enumerate(clauses(readable)):
-        req = _request_in(message, readable, a, b, fresh=(k == 0 and opener) or after_opener)
+        # "2 things." / "Two jobs:" announce requests: the clause is none, the next one
+        # opens like a first one
+        words = {t.low for t in tokens(readable, a, b)}
+        if _announces_requests(words):
+            after_opener = True
+            continue
+        fresh = (k == 0 and opener) or after_opener
+        req = _request_in(message, readable, a, b, fresh=fresh)
+        if req is None and opener and not fresh and _opens_sentence_of(readable, a):
+            # a later sentence of an opening message that is a noun phrase and what it
+            # is for ("short answers today pls. allotment inspection letter for the 4
+            # plots that are overgrown")
+            req = _request_in(message, readable, a, b, fresh=True)
+            if req is not None and not (req.phrases or _ends_like_a_request(readable, req)):
+                req = None
         if req is None:
             # a request asked after some context, in the same clause: "Got an email from
             # a family asking about X can you write back", "mum asking why … can u draft"
@@ -1188,9 +1221,31 @@ def requests_of(message: Any) -> list[Request]:
         if req is not None:
             found.append(req)
         # "Last thing, the allergen label …", "One more thing: …"
-        words = {t.low for t in tokens(readable, a, b)}
         after_opener = bool(words) and words <= OPENER_CLAUSE_WORDS
     return found
+
+
+# "2 things", "two jobs", "3 quick ones": a count of the requests that follow
+ANNOUNCED = frozenset(["thing", "things", "job", "jobs", "one", "ones", "bit", "bits"])
+COUNT_WORDS = frozenset(["two", "three", "four", "couple", "few", "of", "a", "quick", "more"])
+
+
+def _announces_requests(words: set[str]) -> bool:
+    counted = {w for w in words if w.isdigit() or w in COUNT_WORDS}
+    return bool(counted) and bool(words & ANNOUNCED) and words <= counted | ANNOUNCED
+
+
+def _opens_sentence_of(readable: str, a: int) -> bool:
+    """Whether the clause at ``a`` begins a sentence (after a full stop, a question or
+    exclamation mark or a line break), not a part of a list or of a sentence."""
+    before = readable[:a].rstrip(" \t")
+    return not before or before[-1] in ".!?\n"
+
+
+def _ends_like_a_request(readable: str, req: Request) -> bool:
+    """A verbless request that ends on "please", "needed" … ("Rota for next week please")."""
+    last = tokens(readable, req.start, req.end)
+    return bool(last) and last[-1].low in REQUEST_TAILS
 
 
 def _message_nouns(message: Any) -> set[str]:
@@ -1241,16 +1296,33 @@ def _theme_requests(
     return out
 
 
-def _qualifier_ok(word: str) -> bool:
-    """A noun a theme may be about: a word, not a pronoun, not an adjective ("in full")."""
+def _qualifier_ok(word: str, plurals: frozenset[str] | set[str] = frozenset()) -> bool:
+    """A noun a theme may be about: a word, not a pronoun, not an adjective ("in full");
+    a word that can be an adjective too is a noun when the messages write it as a
+    plural (``plurals``: "residents", "patients"), which no adjective has."""
     return (
         _wordlike(word)
         and len(word) >= 3
         and word not in PRONOUN_WORDS
         and word not in DETERMINERS
         and word not in STOP_WORDS
-        and not language.can_be(word, "ADJ")
+        and (not language.can_be(word, "ADJ") or word in plurals)
     )
+
+
+def plural_nouns(messages: Any) -> set[str]:
+    """Lemmas of the nouns the messages' readable text writes as plurals ("residents"
+    -> "resident"): a word written so is a noun there, whatever else it can be."""
+    out = set()
+    for message in messages:
+        for t in tokens(readable_text(message.text)):
+            w = t.low
+            if len(w) < 4 or not w.endswith("s") or not _wordlike(w):
+                continue
+            lemma = language.lemma(w, "NOUN")
+            if lemma != w and language.can_be(w, "NOUN") and language.can_be(lemma, "NOUN"):
+                out.add(lemma)
+    return out
 
 
 def _names_other_work(request: Request, topic: str) -> bool:
@@ -1299,6 +1371,11 @@ def find_themes(
         if r.verb:
             by_verb[r.verb].append(r)
     nouns = {r.message.id: _message_nouns(r.message) for r in requests}
+    plurals = plural_nouns({r.message.id: r.message for r in requests}.values())
+
+    def qualifier_ok(word: str) -> bool:
+        return _qualifier_ok(word, plurals)
+
     as_modifier = {m for r in requests for m in r.mods} | {
         w for r in requests for p in r.phrases for w in p[2][:-1]
     }
@@ -1343,7 +1420,7 @@ def find_themes(
                 continue
             if noun in exclude:
                 continue
-            if not _qualifier_ok(noun):
+            if not qualifier_ok(noun):
                 continue
             seen_phrases.add((prep, noun))
             options.append(
@@ -1366,7 +1443,7 @@ def find_themes(
                     continue
                 if topic in exclude:
                     continue
-                if topic in verbs_here or not _qualifier_ok(topic):
+                if topic in verbs_here or not qualifier_ok(topic):
                     continue  # "Reviews diffs about reviews"
                 options.append(
                     Theme(
@@ -1408,7 +1485,7 @@ def find_themes(
             continue
         if mod in VAGUE_MODIFIERS or mod in PEOPLE_WORDS or mod in TIME_MODIFIERS:
             continue
-        if not _qualifier_ok(mod) and not language.can_be(mod, "NOUN"):
+        if not qualifier_ok(mod) and not language.can_be(mod, "NOUN"):
             continue
         theme = Theme(
             head="",
@@ -1459,7 +1536,7 @@ def find_themes(
             continue
         # a word that can be an adjective too is a noun where two requests make it: "draft
         # the welcome", "write a welcome for the new starters"
-        if not _qualifier_ok(noun) and not (_wordlike(noun) and len(made_in) >= 2):
+        if not qualifier_ok(noun) and not (_wordlike(noun) and len(made_in) >= 2):
             continue
         theme = Theme(
             head="", qualifier=noun, kind="key", requests=_theme_requests(reqs, lambda r: True)
@@ -1482,7 +1559,7 @@ def find_themes(
             for p in r.phrases:
                 phrase_heads[p[1]].add(r.head)
         for noun in {p[1] for r in reqs for p in r.phrases}:
-            if noun in NON_TOPICS or noun in exclude or not _qualifier_ok(noun):
+            if noun in NON_TOPICS or noun in exclude or not qualifier_ok(noun):
                 continue
             prep = max((n, p) for (q, p), n in preps.items() if q == noun)[1]
             theme = Theme(
@@ -1518,7 +1595,7 @@ def find_themes(
             for noun, times in counts.items():
                 if times < min_conversations or noun in NON_TOPICS or noun in exclude:
                     continue
-                if noun in GENERIC_HEADS or noun == verb or not _qualifier_ok(noun):
+                if noun in GENERIC_HEADS or noun == verb or not qualifier_ok(noun):
                     continue
                 theme = Theme(
                     head="",
@@ -2601,6 +2678,18 @@ def verified_evidence(
     return kept
 
 
+_STATEMENT_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+
+
+def persona_statements(persona: dict[str, Any]) -> list[set[str]]:
+    """The content words of each sentence of the persona's goals and background. A
+    theme the persona already says is said in one of them: "Writes allotment letters."
+    is news to a persona that helps "with letters to residents" in one sentence and
+    "runs the allotments" in another."""
+    text = "\n".join(str(persona.get(f) or "") for f in ("goals", "background"))
+    return [words for part in _STATEMENT_END.split(text) if (words := content_words(part))]
+
+
 class LocalProposer:
     name = "local"
 
@@ -2664,9 +2753,7 @@ class LocalProposer:
         )
         left_out: list[str] = []
         tried: set[str] = set()
-        covered = content_words(
-            " ".join(str(persona.get(f) or "") for f in ("goals", "background"))
-        )
+        covered = persona_statements(persona)
         for theme in themes[:MAX_CANDIDATES]:
             text = sentence_for(theme)
             named = [t.text for t in tokens(text) if t.low in banned]
@@ -2676,7 +2763,7 @@ class LocalProposer:
             # the object says what the work is, unless the verb names it ("Proofreads
             # translations." is news to a persona about translation jobs)
             said = text if theme.kind == "verbnoun" else text.split(" ", 1)[1]
-            if content_words(said) <= covered:
+            if any(content_words(said) <= statement for statement in covered):
                 left_out.append(f"{text!r}: the persona says this already in other words")
                 continue
             key = policy.content_key(text)
