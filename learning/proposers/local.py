@@ -2678,6 +2678,21 @@ def verified_evidence(
     return kept
 
 
+def _paste_holds_secret(message: Any) -> bool:
+    """Whether a line of a block the message pastes (code, a log, a config) holds a
+    credential. The review never reads a message the secret scan flags; a paste is
+    scanned line by line as well, since a token among log lines may pass a scan of the
+    whole text ("HW_CLOUD_TOKEN: …" above a CMake error)."""
+    from memory.safety.secrets import find_secrets
+
+    return any(
+        find_secrets(line)
+        for m in _PASTED.finditer(message.text)
+        for line in m.group(0).splitlines()
+        if line.strip()
+    )
+
+
 _STATEMENT_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 
@@ -2786,6 +2801,8 @@ class LocalProposer:
             people = set()
             words_of_text = content_words(text)
             for req in theme.requests.values():
+                if _paste_holds_secret(req.message):
+                    continue
                 quote = request_quote(req, banned, keep=keep, words_of_text=words_of_text)
                 if quote:
                     evidence.append(

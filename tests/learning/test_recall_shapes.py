@@ -5,12 +5,15 @@ written in lower case passing a request on, a noun that can be an adjective too
 from __future__ import annotations
 
 from learning.proposers.local import (
+    _paste_holds_secret,
     _qualifier_ok,
     find_themes,
+    persona_statements,
     plural_nouns,
     requests_of,
     sentence_for,
 )
+from memory.text import content_words
 from tests.learning.test_local_proposer import corpus_of, same_vectors
 
 
@@ -44,10 +47,79 @@ def test_replies_to_residents_are_a_theme():
         [
             (1, "resident emailed about dog mess on the field. can you draft a reply", False),
             (1, "reply needed for a resident whose streetlight is out", False),
-            (1, "plot holder emailed about bonfires. reply pls. and same tone for residents", False),
+            (
+                1,
+                "plot holder emailed about bonfires. reply pls. and same tone for residents",
+                False,
+            ),
         ]
     )
     requests = [r for m in corpus.messages for r in requests_of(m)]
     themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
     sentences = [sentence_for(t) for t in themes]
     assert any("resident" in s for s in sentences), sentences
+
+
+def test_work_that_needs_to_be_done_is_a_request():
+    assert read("allotment renewal letters need to go out, there's 31 plot holders") == [
+        (None, "letter", ["allotment", "renewal"], "allotment renewal letters need to go out")
+    ]
+
+
+def test_a_count_of_requests_announces_them_and_is_none():
+    found = read("allotments again. 2 things. the waiting list letter for the people waiting")
+    assert [(verb, head) for verb, head, _, _ in found] == [(None, "allotment"), (None, "letter")]
+    assert read("2 jobs. email them to swap it by thursday") == [
+        (None, "email", [], "email them to swap it by thursday")
+    ]
+
+
+def test_a_later_sentence_of_an_opening_message_names_the_work_and_what_it_is_for():
+    found = read("short answers today pls, long covid flare. inspection letter for the 4 plots")
+    assert [(head, quote) for _, head, _, quote in found] == [
+        ("letter", "inspection letter for the 4 plots")
+    ]
+
+
+def test_a_later_sentence_that_is_only_a_noun_phrase_is_no_request():
+    assert [
+        head for _, head, _, _ in read("Can you draft the agenda? Tues 13 Oct village hall.")
+    ] == ["agenda"]
+
+
+def test_after_a_reply_a_later_sentence_is_no_new_request():
+    message = corpus_of([(1, "make it shorter. inspection letter for the plots", True)]).messages[0]
+    assert requests_of(message) == []
+
+
+def test_a_correction_of_earlier_facts_is_no_work():
+    assert read("correction on allotments - the rent is lower") == []
+
+
+def test_the_persona_says_a_theme_only_within_one_sentence():
+    statements = persona_statements(
+        {
+            "goals": "Help the clerk with agendas, minutes and letters to residents.",
+            "background": "The council runs the allotments. The clerk works from home.",
+        }
+    )
+    letters, allotments = content_words("letters"), content_words("allotments")
+    assert any(letters <= s for s in statements)
+    assert any(allotments <= s for s in statements)
+    assert not any(letters | allotments <= s for s in statements)
+
+
+def test_a_token_among_the_lines_of_a_paste_keeps_the_message_from_evidence():
+    fence = "`" * 3
+    text = (
+        "CI build fails on the release job. workflow env + the error:\n"
+        f"{fence}\nenv:\n  HW_CLOUD_URL: https://ota.example.io\n"
+        "  HW_CLOUD_TOKEN: hwk_live_5f8Qz2LmT9rX\n"
+        "CMake Error at cmake/version.cmake:7 (message):\n"
+        "  git describe failed: fatal: No names found\n"
+        f"{fence}"
+    )
+    message = corpus_of([(1, text, False)]).messages[0]
+    assert _paste_holds_secret(message)
+    clean = corpus_of([(1, text.replace("hwk_live_5f8Qz2LmT9rX", "(set in CI)"), False)])
+    assert not _paste_holds_secret(clean.messages[0])
