@@ -146,6 +146,8 @@ LEAD_FILLERS = frozenset(
 )
 # "can you (please) (also)", "i need (you) to", "help me": what comes after is the work
 CUES = (
+    ("would", "you", "mind"),
+    ("would", "u", "mind"),
     ("can", "you"),
     ("could", "you"),
     ("would", "you"),
@@ -155,6 +157,14 @@ CUES = (
     ("would", "u"),
     ("will", "u"),
     ("can", "i", "have"),
+    ("can", "i", "get"),
+    ("could", "i", "have"),
+    ("could", "i", "get"),
+    ("can", "we", "get"),
+    ("can", "we", "have"),
+    ("is", "it", "possible", "to"),
+    ("i", "need", "help"),
+    ("need", "help"),
     ("i", "need", "you", "to"),
     ("i", "need", "to"),
     ("we", "need", "to"),
@@ -180,6 +190,7 @@ NOUN_CUES = (
     ("time", "for"),
     ("we", "need"),
     ("i'd", "like"),
+    ("i'd", "love"),
     ("i", "want"),
     ("we", "want"),
     ("want",),
@@ -388,7 +399,6 @@ META_HEADS = frozenset(
         "batch",
         "version",
         "copy",
-        "list",
         "lot",
         "week",
         "weekend",
@@ -462,12 +472,13 @@ GENERIC_HEADS = frozenset(
         "form",
         "file",
         "plan",
+        "list",
     ]
 )
 # heads that are written texts: without a verb the sentence says "Writes …"
-WRITTEN_HEADS = GENERIC_HEADS - frozenset(["checklist", "template", "form", "file", "plan"]) | (
-    frozenset(["newsletter", "caption", "announcement", "notice", "apology", "documentation"])
-)
+WRITTEN_HEADS = GENERIC_HEADS - frozenset(
+    ["checklist", "template", "form", "file", "plan", "list"]
+) | (frozenset(["newsletter", "caption", "announcement", "notice", "apology", "documentation"]))
 # modifiers that say how, not what: "a short explanation", "a quick reply"
 VAGUE_MODIFIERS = word_set(
     """short long quick brief simple plain nice good better proper detailed full rough
@@ -865,6 +876,13 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         and not any(tuple(t.low for t in toks[i : i + len(c)]) == c for c in CUES)
         # "do me a quiz", "do us a rota": an imperative with its beneficiary
         and not (toks[i].low == "do" and i + 1 < len(toks) and toks[i + 1].low in ("me", "us"))
+        # "do the induction checklist": an imperative with its object, not a question
+        and not (
+            toks[i].low == "do"
+            and i + 1 < len(toks)
+            and toks[i + 1].low in ("the", "a", "an")
+            and not readable[b : b + 2].lstrip().startswith("?")
+        )
     ):
         return None  # "Why does this blow up?", "How do I …": a question, not a request
     opened_new = i > 0 and toks[i - 1].low in NEW_REQUEST_OPENERS or toks[i].low in ("another",)
@@ -880,8 +898,8 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         else:
             break
     noun_cue = False
-    if cue and i < len(toks) and toks[i].low == "with" and toks[i - 1].low == "me":
-        i += 1  # "help me with the patch notes": what is made follows
+    if cue and i < len(toks) and toks[i].low == "with" and toks[i - 1].low in ("me", "help"):
+        i += 1  # "help me with the patch notes", "I need help with": what is made follows
         noun_cue = True
     elif (
         cue
@@ -1195,12 +1213,16 @@ def requests_of(message: Any) -> list[Request]:
             continue
         fresh = (k == 0 and opener) or after_opener
         req = _request_in(message, readable, a, b, fresh=fresh)
-        if req is None and opener and not fresh and _opens_sentence_of(readable, a):
+        if req is None and opener and not fresh:
             # a later sentence of an opening message that is a noun phrase and what it
             # is for ("short answers today pls. allotment inspection letter for the 4
-            # plots that are overgrown")
+            # plots that are overgrown"), or a later clause that is a noun phrase and
+            # "please" ("got a new starter monday, welcome email pls")
             req = _request_in(message, readable, a, b, fresh=True)
-            if req is not None and not (req.phrases or _ends_like_a_request(readable, req)):
+            if req is not None and not (
+                _ends_like_a_request(readable, req)
+                or (req.phrases and _opens_sentence_of(readable, a))
+            ):
                 req = None
         if req is None:
             # a request asked after some context, in the same clause: "Got an email from
@@ -1209,6 +1231,10 @@ def requests_of(message: Any) -> list[Request]:
             for i in range(1, len(toks) - 2):
                 if toks[i].low in MID_CUE_MODALS and toks[i + 1].low in ("you", "u"):
                     req = _request_in(message, readable, toks[i].start, b, fresh=False)
+                    break
+                # "any chance you could write up …", "wondering if you could draft …"
+                if toks[i].low in ("you", "u") and toks[i + 1].low in MID_CUE_MODALS:
+                    req = _request_in(message, readable, toks[i + 2].start, b, fresh=False)
                     break
             # in an opening message, a second request joined by "and" to a check of the
             # first: "can you check it over and draft the welcome" (after a reply it may

@@ -4,6 +4,8 @@ written in lower case passing a request on, a noun that can be an adjective too
 
 from __future__ import annotations
 
+import pytest
+
 from learning.proposers.local import (
     _paste_holds_secret,
     _qualifier_ok,
@@ -123,3 +125,39 @@ def test_a_token_among_the_lines_of_a_paste_keeps_the_message_from_evidence():
     assert _paste_holds_secret(message)
     clean = corpus_of([(1, text.replace("hwk_live_5f8Qz2LmT9rX", "(set in CI)"), False)])
     assert not _paste_holds_secret(clean.messages[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "you could" inside a clause: what follows is the work
+        ("any chance you could write up the meeting notes", ("write", "note", ["meeting"])),
+        (
+            "wondering if you could draft the welcome email",
+            ("draft", "email", ["welcome"]),
+        ),
+        # "would you mind" and a gerund
+        ("would you mind drafting a reply to the landlord", ("draft", "reply", [])),
+        # asking to be given something
+        ("can I get a price for a boiler swap", (None, "price", [])),
+        ("is it possible to get a quote for the bathroom job", (None, "quote", [])),
+        ("I'd love a caption for this photo", (None, "caption", [])),
+        ("i need help writing a reply to a complaint", ("write", "reply", [])),
+        ("i need help with the volunteer newsletter", (None, "newsletter", ["volunteer"])),
+        # "do the …" with its object is an imperative, not a question
+        ("do the induction checklist for the new volunteer", (None, "checklist", ["induction"])),
+        # a list of a kind is a thing made
+        ("make me an action list from the minutes", (None, "list", ["action"])),
+    ],
+)
+def test_more_ways_to_ask(text, expected):
+    assert [(verb, head, mods) for verb, head, mods, _ in read(text)] == [expected]
+
+
+def test_do_the_in_a_question_is_no_request():
+    assert read("do the numbers add up? they look off") == []
+
+
+def test_a_later_clause_of_a_noun_phrase_and_please_is_a_request():
+    found = read("got a new starter monday, welcome email pls")
+    assert (None, "email", ["welcome"], "welcome email pls") in found
