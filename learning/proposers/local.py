@@ -966,8 +966,13 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
             message=message, start=span[0], end=span[1], verb=verb, head="", phrases=words_only
         )
     verb_names_it = bool(verb) and language.can_be(verb or "", "NOUN")
-    if not words and verb_names_it and (i >= len(toks) or toks[i].low in REQUEST_TAILS):
-        # "Reply please", "Help me reply": the verb names what is made
+    if (
+        not words
+        and verb_names_it
+        and (i >= len(toks) or toks[i].low in REQUEST_TAILS or toks[i].low == "and")
+    ):
+        # "Reply please", "Help me reply", "reply and tell them …": the verb names what
+        # is made
         return Request(
             message=message,
             start=message_span(readable, a, b)[0],

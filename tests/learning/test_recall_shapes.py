@@ -161,3 +161,8 @@ def test_do_the_in_a_question_is_no_request():
 def test_a_later_clause_of_a_noun_phrase_and_please_is_a_request():
     found = read("got a new starter monday, welcome email pls")
     assert (None, "email", ["welcome"], "welcome email pls") in found
+
+
+def test_a_verb_that_names_the_work_before_and_is_a_request():
+    found = read('1-star review: "widget is broken." reply and tell them I will refund them')
+    assert [(verb, head) for verb, head, _, _ in found] == [(None, "reply")]
