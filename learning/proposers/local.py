@@ -1289,9 +1289,15 @@ def _message_nouns(message: Any) -> set[str]:
         opens = not before or before[-1] in ".!?:;\n"
         if t.text[:1].isupper() and not opens:
             continue
-        if _is_noun_word(t) and language.can_be(t.low, "NOUN"):
+        if _is_noun_word(t) and (language.can_be(t.low, "NOUN") or _plural_gerund(t.low)):
             out.add(_lemma(t))
     return out
+
+
+def _plural_gerund(word: str) -> bool:
+    """A verb's "-ing" form made a plural noun ("viewings", "fittings"): a noun, though
+    the lexicon knows the "-ing" form only as a verb."""
+    return word.endswith("ings") and language.can_be(word[:-1], "VERB")
 
 
 # --- themes -----------------------------------------------------------------------------------
@@ -1487,7 +1493,7 @@ def find_themes(
                         requests=_theme_requests(
                             reqs,
                             lambda r, t=topic: (
-                                t in nouns[r.message.id]
+                                (t in nouns[r.message.id] or any(t in p[2] for p in r.phrases))
                                 and not _names_other_work(r, t)
                                 # what a reported error is about is in the paste
                                 and not r.reported

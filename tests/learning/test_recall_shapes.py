@@ -166,3 +166,23 @@ def test_a_later_clause_of_a_noun_phrase_and_please_is_a_request():
 def test_a_verb_that_names_the_work_before_and_is_a_request():
     found = read('1-star review: "widget is broken." reply and tell them I will refund them')
     assert [(verb, head) for verb, head, _, _ in found] == [(None, "reply")]
+
+
+def test_replies_about_viewings_are_a_theme():
+    # "viewings" is a noun though the lexicon knows "viewing" only as a verb's form, and
+    # a request is about what its phrases name ("reply with viewing times")
+    corpus = corpus_of(
+        [
+            (
+                1,
+                "a couple want to view on saturday. we do viewings sat 10 till 1. can u reply",
+                False,
+            ),
+            (1, "Can u reply to this? viewings Thurs 5-7 or Sat morning", False),
+            (1, "can you reply with viewing times, evenings are best", False),
+        ]
+    )
+    requests = [r for m in corpus.messages for r in requests_of(m)]
+    themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
+    sentences = [sentence_for(t) for t in themes]
+    assert any("viewing" in s for s in sentences), sentences
