@@ -782,6 +782,17 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
         tok = toks[i]
         if _needs_doing(toks, i):
             break  # "allotment renewal letters need to go out": the verb of the clause
+        if (
+            tok.low == "thank"
+            and i + 2 < len(toks)
+            and toks[i + 1].low == "you"
+            and _is_noun_word(toks[i + 2])
+        ):
+            # "a thank you note": one modifier, as "a thank-you note" writes it
+            you = toks[i + 1]
+            words.append(Tok(f"{tok.text}-{you.text}", "thank-you", tok.start, you.end))
+            i += 2
+            continue
         if _code_label(tok) and i + 1 < len(toks) and _is_noun_word(toks[i + 1]):
             # a label with digits says which one, not what: "a Y9 lesson"
             i += 1

@@ -186,3 +186,12 @@ def test_replies_about_viewings_are_a_theme():
     themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
     sentences = [sentence_for(t) for t in themes]
     assert any("viewing" in s for s in sentences), sentences
+
+
+def test_thank_you_before_a_noun_is_one_modifier():
+    assert [(head, mods) for _, head, mods, _ in read("Can you help with thank you cards?")] == [
+        ("card", ["thank-you"])
+    ]
+    assert [(head, mods) for _, head, mods, _ in read("Can you draft the thank-you message")] == [
+        ("message", ["thank-you"])
+    ]
