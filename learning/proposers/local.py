@@ -16,8 +16,16 @@
    from the paste's surroundings. A clause that edits the draft at hand ("Make it shorter",
    "Type hints please" after a reply) is a correction, not a request; after a reply a
    request counts when it asks for work also asked for in opening messages or names
-   it with a verb of work ("Also write pytest tests for …"). Parts of speech, lemmas
-   and inflection come from ``learning.language``.
+   it with a verb of work ("Also write pytest tests for …"). People ask in many more
+   ways, and those count too: "any chance you could write up …", "would you mind
+   drafting …", "can I get a price for …", "I'd love a caption …", "do the induction
+   checklist …", "allotment renewal letters need to go out", a request passed on by a
+   name written small ("jonno wants a bar chart …", the name no part of the quote), a
+   count that announces requests ("2 things.", itself none), and in an opening message
+   a later sentence that names the work and what it is for ("… long covid flare.
+   allotment inspection letter for the 4 plots") or a later clause of a noun phrase and
+   "pls" ("welcome email pls"). Parts of speech, lemmas and inflection come from
+   ``learning.language``.
 3. A request gives a *head* (what is made: "reply", "post", "quote"), its modifiers
    ("weekend", "cake"), the nouns of its prepositional phrases ("to the refund
    request") and its verb. A *theme* recurs in ``min_conversations`` conversations
@@ -2153,9 +2161,12 @@ def proper_words(messages: Any) -> set[str]:
     pasted: set[str] = set()
     for m in messages:
         readable = readable_text(m.text)
-        for t in tokens(readable):
+        toks = tokens(readable)
+        for k, t in enumerate(toks):
             if not t.low.isalpha() or _acronym(t.text) or t.low in CAPITALISED_OK:
                 continue
+            if _written_small_as_a_name(toks, k):
+                pasted.add(t.low)
             if _camel(t.text):
                 capitalised.add(t.low)
             elif t.text[:1].isupper():
@@ -2177,6 +2188,22 @@ def proper_words(messages: Any) -> set[str]:
     # "rose" may be a flower, "tyler" written small is still Tyler
     unknown = {w for w in lower if w not in STOP_WORDS and not language.is_english_word(w)}
     return (capitalised | pasted) & unknown | capitalised - lower
+
+
+# who a piece of work is for or from: "report comment for tyler", "email to jonno"
+NAME_PREPOSITIONS = frozenset(["for", "to", "from"])
+
+
+def _written_small_as_a_name(toks: list[Tok], k: int) -> bool:
+    """Whether ``toks[k]`` stands where a person's name does, written in lower case: after
+    "for", "to" or "from" ("Y10 report comment for tyler") or before "wants", "needs",
+    "asked" ("jonno wants a bar chart"). ``proper_words`` counts it as a name when
+    English has no such word."""
+    if not toks[k].text[:1].islower():
+        return False
+    before = toks[k - 1].low if k > 0 else ""
+    after = toks[k + 1].low if k + 1 < len(toks) else ""
+    return before in NAME_PREPOSITIONS or after in ("wants", "needs", "asked")
 
 
 _SENTENCE_END = re.compile(r"[.!?\n]")

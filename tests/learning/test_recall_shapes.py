@@ -12,6 +12,7 @@ from learning.proposers.local import (
     find_themes,
     persona_statements,
     plural_nouns,
+    proper_words,
     requests_of,
     sentence_for,
 )
@@ -195,3 +196,15 @@ def test_thank_you_before_a_noun_is_one_modifier():
     assert [(head, mods) for _, head, mods, _ in read("Can you draft the thank-you message")] == [
         ("message", ["thank-you"])
     ]
+
+
+def test_a_name_written_small_where_names_stand_is_a_name():
+    corpus = corpus_of(
+        [
+            (1, "Y10 report comment for tyler pls", False),
+            (1, "anyway. jonno wants a bar chart", False),
+            # English words stay words: "for everyone", "to support"
+            (1, "thanks to everyone. email to support for the parser", False),
+        ]
+    )
+    assert proper_words(corpus.messages) == {"tyler", "jonno"}
