@@ -16,8 +16,16 @@
    from the paste's surroundings. A clause that edits the draft at hand ("Make it shorter",
    "Type hints please" after a reply) is a correction, not a request; after a reply a
    request counts when it asks for work also asked for in opening messages or names
-   it with a verb of work ("Also write pytest tests for …"). Parts of speech, lemmas
-   and inflection come from ``learning.language``.
+   it with a verb of work ("Also write pytest tests for …"). People ask in many more
+   ways, and those count too: "any chance you could write up …", "would you mind
+   drafting …", "can I get a price for …", "I'd love a caption …", "do the induction
+   checklist …", "allotment renewal letters need to go out", a request passed on by a
+   name written small ("jonno wants a bar chart …", the name no part of the quote), a
+   count that announces requests ("2 things.", itself none), and in an opening message
+   a later sentence that names the work and what it is for ("… long covid flare.
+   allotment inspection letter for the 4 plots") or a later clause of a noun phrase and
+   "pls" ("welcome email pls"). Parts of speech, lemmas and inflection come from
+   ``learning.language``.
 3. A request gives a *head* (what is made: "reply", "post", "quote"), its modifiers
    ("weekend", "cake"), the nouns of its prepositional phrases ("to the refund
    request") and its verb. A *theme* recurs in ``min_conversations`` conversations
@@ -146,6 +154,8 @@ LEAD_FILLERS = frozenset(
 )
 # "can you (please) (also)", "i need (you) to", "help me": what comes after is the work
 CUES = (
+    ("would", "you", "mind"),
+    ("would", "u", "mind"),
     ("can", "you"),
     ("could", "you"),
     ("would", "you"),
@@ -155,6 +165,14 @@ CUES = (
     ("would", "u"),
     ("will", "u"),
     ("can", "i", "have"),
+    ("can", "i", "get"),
+    ("could", "i", "have"),
+    ("could", "i", "get"),
+    ("can", "we", "get"),
+    ("can", "we", "have"),
+    ("is", "it", "possible", "to"),
+    ("i", "need", "help"),
+    ("need", "help"),
     ("i", "need", "you", "to"),
     ("i", "need", "to"),
     ("we", "need", "to"),
@@ -180,6 +198,7 @@ NOUN_CUES = (
     ("time", "for"),
     ("we", "need"),
     ("i'd", "like"),
+    ("i'd", "love"),
     ("i", "want"),
     ("we", "want"),
     ("want",),
@@ -371,6 +390,8 @@ META_HEADS = frozenset(
         "anything",
         "everything",
         "favour",
+        "correction",
+        "corrections",
         "help",
         "look",
         "point",
@@ -386,7 +407,6 @@ META_HEADS = frozenset(
         "batch",
         "version",
         "copy",
-        "list",
         "lot",
         "week",
         "weekend",
@@ -460,12 +480,13 @@ GENERIC_HEADS = frozenset(
         "form",
         "file",
         "plan",
+        "list",
     ]
 )
 # heads that are written texts: without a verb the sentence says "Writes …"
-WRITTEN_HEADS = GENERIC_HEADS - frozenset(["checklist", "template", "form", "file", "plan"]) | (
-    frozenset(["newsletter", "caption", "announcement", "notice", "apology", "documentation"])
-)
+WRITTEN_HEADS = GENERIC_HEADS - frozenset(
+    ["checklist", "template", "form", "file", "plan", "list"]
+) | (frozenset(["newsletter", "caption", "announcement", "notice", "apology", "documentation"]))
 # modifiers that say how, not what: "a short explanation", "a quick reply"
 VAGUE_MODIFIERS = word_set(
     """short long quick brief simple plain nice good better proper detailed full rough
@@ -767,6 +788,19 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
     words: list[Tok] = []
     while i < len(toks) and len(words) < 4:
         tok = toks[i]
+        if _needs_doing(toks, i):
+            break  # "allotment renewal letters need to go out": the verb of the clause
+        if (
+            tok.low == "thank"
+            and i + 2 < len(toks)
+            and toks[i + 1].low == "you"
+            and _is_noun_word(toks[i + 2])
+        ):
+            # "a thank you note": one modifier, as "a thank-you note" writes it
+            you = toks[i + 1]
+            words.append(Tok(f"{tok.text}-{you.text}", "thank-you", tok.start, you.end))
+            i += 2
+            continue
         if _code_label(tok) and i + 1 < len(toks) and _is_noun_word(toks[i + 1]):
             # a label with digits says which one, not what: "a Y9 lesson"
             i += 1
@@ -796,6 +830,12 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
         words.pop()
         i -= 1
     return words, i
+
+
+def _needs_doing(toks: list[Tok], i: int) -> bool:
+    """Whether "need(s) to …" stands at ``i``: what comes before it is work to be done
+    ("the renewal letters need to go out", "the rota needs to be redone")."""
+    return toks[i].low in ("need", "needs") and i + 1 < len(toks) and toks[i + 1].low == "to"
 
 
 def _code_label(tok: Tok) -> bool:
@@ -855,6 +895,13 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         and not any(tuple(t.low for t in toks[i : i + len(c)]) == c for c in CUES)
         # "do me a quiz", "do us a rota": an imperative with its beneficiary
         and not (toks[i].low == "do" and i + 1 < len(toks) and toks[i + 1].low in ("me", "us"))
+        # "do the induction checklist": an imperative with its object, not a question
+        and not (
+            toks[i].low == "do"
+            and i + 1 < len(toks)
+            and toks[i + 1].low in ("the", "a", "an")
+            and not readable[b : b + 2].lstrip().startswith("?")
+        )
     ):
         return None  # "Why does this blow up?", "How do I …": a question, not a request
     opened_new = i > 0 and toks[i - 1].low in NEW_REQUEST_OPENERS or toks[i].low in ("another",)
@@ -870,8 +917,8 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         else:
             break
     noun_cue = False
-    if cue and i < len(toks) and toks[i].low == "with" and toks[i - 1].low == "me":
-        i += 1  # "help me with the patch notes": what is made follows
+    if cue and i < len(toks) and toks[i].low == "with" and toks[i - 1].low in ("me", "help"):
+        i += 1  # "help me with the patch notes", "I need help with": what is made follows
         noun_cue = True
     elif (
         cue
@@ -890,6 +937,9 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     if not (cue or noun_cue):
         relayed = _relayed(toks, i)
         if relayed is not None:
+            if not toks[i].text[:1].isupper() and not language.is_english_word(toks[i].low):
+                # a name written in lower case is no part of the quote ("jonno wants …")
+                a = toks[relayed].start
             i, noun_cue = relayed, True
     if i >= len(toks):
         return None
@@ -935,8 +985,13 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
             message=message, start=span[0], end=span[1], verb=verb, head="", phrases=words_only
         )
     verb_names_it = bool(verb) and language.can_be(verb or "", "NOUN")
-    if not words and verb_names_it and (i >= len(toks) or toks[i].low in REQUEST_TAILS):
-        # "Reply please", "Help me reply": the verb names what is made
+    if (
+        not words
+        and verb_names_it
+        and (i >= len(toks) or toks[i].low in REQUEST_TAILS or toks[i].low == "and")
+    ):
+        # "Reply please", "Help me reply", "reply and tell them …": the verb names what
+        # is made
         return Request(
             message=message,
             start=message_span(readable, a, b)[0],
@@ -960,6 +1015,7 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         and not (cue or noun_cue)
         and j < len(toks)
         and toks[j].low not in PREPOSITIONS | REQUEST_TAILS
+        and not _needs_doing(toks, j)
     ):
         return None
     # a capitalised word inside the phrase is a name (a brand, a person): not part of the theme
@@ -1079,7 +1135,12 @@ def _relayed(toks: list[Tok], i: int) -> int | None:
         and toks[j].text[:1].islower()
     ):
         j += 1  # "A direct client wants …", "a new patient needs …"
-    if j >= len(toks) or not (toks[j].text[:1].isupper() or toks[j].low in PEOPLE_WORDS):
+    if j >= len(toks) or not (
+        toks[j].text[:1].isupper()
+        or toks[j].low in PEOPLE_WORDS
+        # a name written in lower case ("jonno wants a bar chart …"): no English word
+        or (toks[j].low.isalpha() and not language.is_english_word(toks[j].low))
+    ):
         return None
     j += 1
     if j + 1 < len(toks) and toks[j].low in PREPOSITIONS and toks[j].low != "to":
@@ -1168,7 +1229,25 @@ def requests_of(message: Any) -> list[Request]:
     opener = not message.after_assistant
     after_opener = False
     for k, (a, b) in enumerate(clauses(readable)):
-        req = _request_in(message, readable, a, b, fresh=(k == 0 and opener) or after_opener)
+        # "2 things." / "Two jobs:" announce requests: the clause is none, the next one
+        # opens like a first one
+        words = {t.low for t in tokens(readable, a, b)}
+        if _announces_requests(words):
+            after_opener = True
+            continue
+        fresh = (k == 0 and opener) or after_opener
+        req = _request_in(message, readable, a, b, fresh=fresh)
+        if req is None and opener and not fresh:
+            # a later sentence of an opening message that is a noun phrase and what it
+            # is for ("short answers today pls. allotment inspection letter for the 4
+            # plots that are overgrown"), or a later clause that is a noun phrase and
+            # "please" ("got a new starter monday, welcome email pls")
+            req = _request_in(message, readable, a, b, fresh=True)
+            if req is not None and not (
+                _ends_like_a_request(readable, req)
+                or (req.phrases and _opens_sentence_of(readable, a))
+            ):
+                req = None
         if req is None:
             # a request asked after some context, in the same clause: "Got an email from
             # a family asking about X can you write back", "mum asking why … can u draft"
@@ -1176,6 +1255,10 @@ def requests_of(message: Any) -> list[Request]:
             for i in range(1, len(toks) - 2):
                 if toks[i].low in MID_CUE_MODALS and toks[i + 1].low in ("you", "u"):
                     req = _request_in(message, readable, toks[i].start, b, fresh=False)
+                    break
+                # "any chance you could write up …", "wondering if you could draft …"
+                if toks[i].low in ("you", "u") and toks[i + 1].low in MID_CUE_MODALS:
+                    req = _request_in(message, readable, toks[i + 2].start, b, fresh=False)
                     break
             # in an opening message, a second request joined by "and" to a check of the
             # first: "can you check it over and draft the welcome" (after a reply it may
@@ -1188,9 +1271,31 @@ def requests_of(message: Any) -> list[Request]:
         if req is not None:
             found.append(req)
         # "Last thing, the allergen label …", "One more thing: …"
-        words = {t.low for t in tokens(readable, a, b)}
         after_opener = bool(words) and words <= OPENER_CLAUSE_WORDS
     return found
+
+
+# "2 things", "two jobs", "3 quick ones": a count of the requests that follow
+ANNOUNCED = frozenset(["thing", "things", "job", "jobs", "one", "ones", "bit", "bits"])
+COUNT_WORDS = frozenset(["two", "three", "four", "couple", "few", "of", "a", "quick", "more"])
+
+
+def _announces_requests(words: set[str]) -> bool:
+    counted = {w for w in words if w.isdigit() or w in COUNT_WORDS}
+    return bool(counted) and bool(words & ANNOUNCED) and words <= counted | ANNOUNCED
+
+
+def _opens_sentence_of(readable: str, a: int) -> bool:
+    """Whether the clause at ``a`` begins a sentence (after a full stop, a question or
+    exclamation mark or a line break), not a part of a list or of a sentence."""
+    before = readable[:a].rstrip(" \t")
+    return not before or before[-1] in ".!?\n"
+
+
+def _ends_like_a_request(readable: str, req: Request) -> bool:
+    """A verbless request that ends on "please", "needed" … ("Rota for next week please")."""
+    last = tokens(readable, req.start, req.end)
+    return bool(last) and last[-1].low in REQUEST_TAILS
 
 
 def _message_nouns(message: Any) -> set[str]:
@@ -1203,9 +1308,15 @@ def _message_nouns(message: Any) -> set[str]:
         opens = not before or before[-1] in ".!?:;\n"
         if t.text[:1].isupper() and not opens:
             continue
-        if _is_noun_word(t) and language.can_be(t.low, "NOUN"):
+        if _is_noun_word(t) and (language.can_be(t.low, "NOUN") or _plural_gerund(t.low)):
             out.add(_lemma(t))
     return out
+
+
+def _plural_gerund(word: str) -> bool:
+    """A verb's "-ing" form made a plural noun ("viewings", "fittings"): a noun, though
+    the lexicon knows the "-ing" form only as a verb."""
+    return word.endswith("ings") and language.can_be(word[:-1], "VERB")
 
 
 # --- themes -----------------------------------------------------------------------------------
@@ -1241,16 +1352,33 @@ def _theme_requests(
     return out
 
 
-def _qualifier_ok(word: str) -> bool:
-    """A noun a theme may be about: a word, not a pronoun, not an adjective ("in full")."""
+def _qualifier_ok(word: str, plurals: frozenset[str] | set[str] = frozenset()) -> bool:
+    """A noun a theme may be about: a word, not a pronoun, not an adjective ("in full");
+    a word that can be an adjective too is a noun when the messages write it as a
+    plural (``plurals``: "residents", "patients"), which no adjective has."""
     return (
         _wordlike(word)
         and len(word) >= 3
         and word not in PRONOUN_WORDS
         and word not in DETERMINERS
         and word not in STOP_WORDS
-        and not language.can_be(word, "ADJ")
+        and (not language.can_be(word, "ADJ") or word in plurals)
     )
+
+
+def plural_nouns(messages: Any) -> set[str]:
+    """Lemmas of the nouns the messages' readable text writes as plurals ("residents"
+    -> "resident"): a word written so is a noun there, whatever else it can be."""
+    out = set()
+    for message in messages:
+        for t in tokens(readable_text(message.text)):
+            w = t.low
+            if len(w) < 4 or not w.endswith("s") or not _wordlike(w):
+                continue
+            lemma = language.lemma(w, "NOUN")
+            if lemma != w and language.can_be(w, "NOUN") and language.can_be(lemma, "NOUN"):
+                out.add(lemma)
+    return out
 
 
 def _names_other_work(request: Request, topic: str) -> bool:
@@ -1299,6 +1427,11 @@ def find_themes(
         if r.verb:
             by_verb[r.verb].append(r)
     nouns = {r.message.id: _message_nouns(r.message) for r in requests}
+    plurals = plural_nouns({r.message.id: r.message for r in requests}.values())
+
+    def qualifier_ok(word: str) -> bool:
+        return _qualifier_ok(word, plurals)
+
     as_modifier = {m for r in requests for m in r.mods} | {
         w for r in requests for p in r.phrases for w in p[2][:-1]
     }
@@ -1343,7 +1476,7 @@ def find_themes(
                 continue
             if noun in exclude:
                 continue
-            if not _qualifier_ok(noun):
+            if not qualifier_ok(noun):
                 continue
             seen_phrases.add((prep, noun))
             options.append(
@@ -1366,7 +1499,7 @@ def find_themes(
                     continue
                 if topic in exclude:
                     continue
-                if topic in verbs_here or not _qualifier_ok(topic):
+                if topic in verbs_here or not qualifier_ok(topic):
                     continue  # "Reviews diffs about reviews"
                 options.append(
                     Theme(
@@ -1379,7 +1512,7 @@ def find_themes(
                         requests=_theme_requests(
                             reqs,
                             lambda r, t=topic: (
-                                t in nouns[r.message.id]
+                                (t in nouns[r.message.id] or any(t in p[2] for p in r.phrases))
                                 and not _names_other_work(r, t)
                                 # what a reported error is about is in the paste
                                 and not r.reported
@@ -1408,7 +1541,7 @@ def find_themes(
             continue
         if mod in VAGUE_MODIFIERS or mod in PEOPLE_WORDS or mod in TIME_MODIFIERS:
             continue
-        if not _qualifier_ok(mod) and not language.can_be(mod, "NOUN"):
+        if not qualifier_ok(mod) and not language.can_be(mod, "NOUN"):
             continue
         theme = Theme(
             head="",
@@ -1459,7 +1592,7 @@ def find_themes(
             continue
         # a word that can be an adjective too is a noun where two requests make it: "draft
         # the welcome", "write a welcome for the new starters"
-        if not _qualifier_ok(noun) and not (_wordlike(noun) and len(made_in) >= 2):
+        if not qualifier_ok(noun) and not (_wordlike(noun) and len(made_in) >= 2):
             continue
         theme = Theme(
             head="", qualifier=noun, kind="key", requests=_theme_requests(reqs, lambda r: True)
@@ -1482,7 +1615,7 @@ def find_themes(
             for p in r.phrases:
                 phrase_heads[p[1]].add(r.head)
         for noun in {p[1] for r in reqs for p in r.phrases}:
-            if noun in NON_TOPICS or noun in exclude or not _qualifier_ok(noun):
+            if noun in NON_TOPICS or noun in exclude or not qualifier_ok(noun):
                 continue
             prep = max((n, p) for (q, p), n in preps.items() if q == noun)[1]
             theme = Theme(
@@ -1518,7 +1651,7 @@ def find_themes(
             for noun, times in counts.items():
                 if times < min_conversations or noun in NON_TOPICS or noun in exclude:
                     continue
-                if noun in GENERIC_HEADS or noun == verb or not _qualifier_ok(noun):
+                if noun in GENERIC_HEADS or noun == verb or not qualifier_ok(noun):
                     continue
                 theme = Theme(
                     head="",
@@ -2028,9 +2161,12 @@ def proper_words(messages: Any) -> set[str]:
     pasted: set[str] = set()
     for m in messages:
         readable = readable_text(m.text)
-        for t in tokens(readable):
+        toks = tokens(readable)
+        for k, t in enumerate(toks):
             if not t.low.isalpha() or _acronym(t.text) or t.low in CAPITALISED_OK:
                 continue
+            if _written_small_as_a_name(toks, k):
+                pasted.add(t.low)
             if _camel(t.text):
                 capitalised.add(t.low)
             elif t.text[:1].isupper():
@@ -2052,6 +2188,22 @@ def proper_words(messages: Any) -> set[str]:
     # "rose" may be a flower, "tyler" written small is still Tyler
     unknown = {w for w in lower if w not in STOP_WORDS and not language.is_english_word(w)}
     return (capitalised | pasted) & unknown | capitalised - lower
+
+
+# who a piece of work is for or from: "report comment for tyler", "email to jonno"
+NAME_PREPOSITIONS = frozenset(["for", "to", "from"])
+
+
+def _written_small_as_a_name(toks: list[Tok], k: int) -> bool:
+    """Whether ``toks[k]`` stands where a person's name does, written in lower case: after
+    "for", "to" or "from" ("Y10 report comment for tyler") or before "wants", "needs",
+    "asked" ("jonno wants a bar chart"). ``proper_words`` counts it as a name when
+    English has no such word."""
+    if not toks[k].text[:1].islower():
+        return False
+    before = toks[k - 1].low if k > 0 else ""
+    after = toks[k + 1].low if k + 1 < len(toks) else ""
+    return before in NAME_PREPOSITIONS or after in ("wants", "needs", "asked")
 
 
 _SENTENCE_END = re.compile(r"[.!?\n]")
@@ -2601,6 +2753,33 @@ def verified_evidence(
     return kept
 
 
+def _paste_holds_secret(message: Any) -> bool:
+    """Whether a line of a block the message pastes (code, a log, a config) holds a
+    credential. The review never reads a message the secret scan flags; a paste is
+    scanned line by line as well, since a token among log lines may pass a scan of the
+    whole text ("HW_CLOUD_TOKEN: …" above a CMake error)."""
+    from memory.safety.secrets import find_secrets
+
+    return any(
+        find_secrets(line)
+        for m in _PASTED.finditer(message.text)
+        for line in m.group(0).splitlines()
+        if line.strip()
+    )
+
+
+_STATEMENT_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+
+
+def persona_statements(persona: dict[str, Any]) -> list[set[str]]:
+    """The content words of each sentence of the persona's goals and background. A
+    theme the persona already says is said in one of them: "Writes allotment letters."
+    is news to a persona that helps "with letters to residents" in one sentence and
+    "runs the allotments" in another."""
+    text = "\n".join(str(persona.get(f) or "") for f in ("goals", "background"))
+    return [words for part in _STATEMENT_END.split(text) if (words := content_words(part))]
+
+
 class LocalProposer:
     name = "local"
 
@@ -2664,9 +2843,7 @@ class LocalProposer:
         )
         left_out: list[str] = []
         tried: set[str] = set()
-        covered = content_words(
-            " ".join(str(persona.get(f) or "") for f in ("goals", "background"))
-        )
+        covered = persona_statements(persona)
         for theme in themes[:MAX_CANDIDATES]:
             text = sentence_for(theme)
             named = [t.text for t in tokens(text) if t.low in banned]
@@ -2676,7 +2853,7 @@ class LocalProposer:
             # the object says what the work is, unless the verb names it ("Proofreads
             # translations." is news to a persona about translation jobs)
             said = text if theme.kind == "verbnoun" else text.split(" ", 1)[1]
-            if content_words(said) <= covered:
+            if any(content_words(said) <= statement for statement in covered):
                 left_out.append(f"{text!r}: the persona says this already in other words")
                 continue
             key = policy.content_key(text)
@@ -2699,6 +2876,8 @@ class LocalProposer:
             people = set()
             words_of_text = content_words(text)
             for req in theme.requests.values():
+                if _paste_holds_secret(req.message):
+                    continue
                 quote = request_quote(req, banned, keep=keep, words_of_text=words_of_text)
                 if quote:
                     evidence.append(
