@@ -55,7 +55,8 @@ NAMES = list(KEY["assistants"])
 COMPLETE = [
     n
     for n in NAMES
-    if KEY["assistants"][n]["part"] in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
+    if KEY["assistants"][n]["part"]
+    in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
 ]
 
 
@@ -113,7 +114,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
     assert (
         set(parts)
         == set(ev.PARTS)
-        == {"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"}
+        == {"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7"}
     )
     assert all(len(names) >= 3 for names in parts.values())
     conversations = {p: sum(len(DATA[n][1]) for n in names) for p, names in parts.items()}
@@ -125,7 +126,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
 
 
 def test_the_never_tuned_part_runs_only_when_asked_for():
-    """fresh6 is never in the default (seen) selection; fresh to fresh5, looked at, now are."""
+    """fresh6 and fresh7 are never in the default (seen) selection; fresh to fresh5, looked at, now are."""
     seen = ev.select(KEY, "seen")
     assert {KEY["assistants"][n]["part"] for n in seen} == {
         "tune",
@@ -137,6 +138,7 @@ def test_the_never_tuned_part_runs_only_when_asked_for():
         "fresh5",
     }
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh6")} == {"fresh6"}
+    assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh7")} == {"fresh7"}
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh3")} == {"fresh3"}
     assert set(ev.select(KEY, "all")) == set(NAMES)
     assert ev.select(KEY, "fresh6", ["loaf-desk"]) == []
@@ -206,7 +208,7 @@ def test_the_descriptions_of_themes_and_rules_are_true_proposals(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
-    """fresh to fresh6 are complete per assistant, not only per part: one person's
+    """fresh to fresh7 are complete per assistant, not only per part: one person's
     taste wherever a team shares the assistant, code wherever a developer pastes it."""
     config, convs = DATA[name]
     need = ISSUE_TRAP_KINDS - {"one_person_taste", "code"}
@@ -223,7 +225,7 @@ def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_fresh_contacts_include_a_street_address_a_phone_number_and_an_email(name):
-    """Each fresh to fresh6 assistant's data holds a street address (a house number and a road), a
+    """Each fresh to fresh7 assistant's data holds a street address (a house number and a road), a
     phone number and an e-mail address, and its contacts trap catches every one of them."""
     _, convs = DATA[name]
     trap = next(t for t in KEY["assistants"][name]["traps"] if t["kind"] == "contact")
