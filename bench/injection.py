@@ -21,7 +21,17 @@ became training or validation data and a new one was written):
 - ``injection_test.jsonl`` (492 rows, the newest; model retrained with train_seen3, threshold
   0.906): measured once on 2026-12-01: 79.6 % detected / 1.6 % false alarms (weakest: conceal
   50 %, void_rules 62.5 %, tamper 66.7 %, identity 75 %; zh 61.5 %, de 64.3 %, ja 69.2 %).
-  Not used to change anything yet.
+  Its per-family weaknesses (not its rows) named the families the concept block aims at.
+- the concept-block model (wt-inj5, threshold 0.854), measured once on 2026-12-01 with
+  ``--split test --by-file`` on both independent sets, neither used to build it:
+  ``injection_test.jsonl`` (492 rows): 84.6 % detected (203/240) / 1.2 % false alarms (3/252);
+  ``injection_test_independent4.jsonl`` (525 rows, written after the model was frozen, one
+  row that was also in validation removed): 88.1 % (229/260) / 3.4 % (9/265); both together
+  86.4 % (432/500) / 2.3 % (12/517). Weakest: conceal 56 %, void_rules 74 %, leak 82 %; ja
+  66.7 %, de 75.9 %. Most false alarms were "tricky" honest texts (a translator who
+  translates text holding instructions, a security trainer explaining injection, a game master
+  playing characters; 9/74), plus two rules that cc / forward to an address of the business.
+  Speed 1,279 texts/s on stored vectors, empty result cache (11,033 texts, loaded machine).
 
 Validation figures (the split that chooses the threshold, so they are not a fresh measure):
 the model measured on ``injection_test.jsonl`` above: 72.5 % detected (634/874) / 2.0 % false
