@@ -53,6 +53,12 @@ committed after the seen6 round was frozen at c9df8bf) was measured once on
 on the line after the command, base64 of browser hints in a header, AWS's example key
 (refused on purpose), "a good passphrase is four or five random words". It has not been
 used to change anything; when it is, rename it ``seen7`` and write the next ``test``.
+
+Later (2026-12-01, third session) the learned layer's veto judges each generic hit in its
+own lines (the hit's line and two either side), not in the whole text: a token in a pasted
+CI config above a long build log was vetoed as part of the whole message (found by the
+learning evaluation, fresh5 hivewatch-fw, not by these sets). Every figure above stayed the
+same (test 98.6 % / 3.2 %, every seen part as before); 4,010 texts/s uncached (loaded machine).
 No live credential is in any file.
 """
 

@@ -1174,7 +1174,9 @@ def _scan(text: str) -> tuple[str, ...]:
         text = _SSH_PUBLIC_KEY_TOKEN.sub("(a public key)", text)
     lines = text.splitlines() or [text]
     _configure_detect_secrets()
-    for line in lines:
+    hit_lines: list[int] = []
+    for n, line in enumerate(lines):
+        before = len(kinds)
         kinds.extend(
             s.type
             for s in scan_line(line)
@@ -1196,6 +1198,8 @@ def _scan(text: str) -> tuple[str, ...]:
         if _passphrase(line):
             kinds.append(PASSPHRASE_KIND)
         kinds.extend(_entropy_hits(line))
+        if len(kinds) > before:
+            hit_lines.append(n)
     if not kinds and (general := _general_hits(text)):
         kinds.append(general)
     # A keyword or entropy hit on a value a shape plugin already named adds nothing.
@@ -1205,13 +1209,33 @@ def _scan(text: str) -> tuple[str, ...]:
     # The learned layer judges what the generic rules found (never a provider's own shape)
     # and flags a text no rule caught only when it is very sure.
     vetoable = bool(kinds) and not shapes
-    if vetoable or (not kinds and has_candidate(text)):
-        p = secret_scorer.score(text)
-        if p is not None and vetoable and p < secret_scorer.VETO_BELOW:
+    if vetoable:
+        if _vetoed(text, lines, hit_lines):
             kinds = []
-        elif p is not None and not kinds and p >= secret_scorer.FLAG_ABOVE:
+    elif not kinds and has_candidate(text):
+        p = secret_scorer.score(text)
+        if p is not None and p >= secret_scorer.FLAG_ABOVE:
             kinds = [LEARNED_KIND]
     return tuple(dict.fromkeys(kinds))
+
+
+#: Lines either side of a line with a hit that the learned layer reads with it.
+_VETO_CONTEXT = 2
+
+
+def _vetoed(text: str, lines: list[str], hit_lines: list[int]) -> bool:
+    """Whether the learned layer calls every generic hit a look-alike. Each hit is judged
+    in its own few lines, not in the whole text: a token among the lines of a pasted
+    config stays a token however long the log or the prose around it ("HW_CLOUD_TOKEN:
+    hwk_live_…" above a CMake error). Hits found only in the whole text are judged in it."""
+    windows = [
+        "\n".join(lines[max(0, n - _VETO_CONTEXT) : n + _VETO_CONTEXT + 1]) for n in hit_lines
+    ] or [text]
+    for window in dict.fromkeys(windows):
+        p = secret_scorer.score(window)
+        if p is None or p >= secret_scorer.VETO_BELOW:
+            return False
+    return True
 
 
 def find_secrets(text: str) -> list[str]:

@@ -433,3 +433,37 @@ def test_a_private_key_header_or_body_is_still_refused():
         "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIKzuvFMiA0VVz7qVRCGVITnH4fnz61QzFVGiF37h3uj\n"
         "-----END EC PRIVATE KEY-----"
     )
+
+
+def test_a_token_in_a_pasted_config_is_judged_in_its_own_lines_not_the_whole_log():
+    """The learned layer's veto reads a few lines around each generic hit: a token among
+    the lines of a pasted CI config stays refused however much build output follows (the
+    whole message once scored below the veto line and passed)."""
+    paste = (
+        "CI build fails on the release job but not locally. workflow env + the error:\n"
+        "```\nenv:\n  HW_CLOUD_URL: https://ota.hivewatch.io\n"
+        "  HW_CLOUD_TOKEN: hwk_live_5f8Qz2LmT9rX\n  ARM_TOOLCHAIN: 12.3.rel1\n\n"
+        "Run cmake --preset fw && cmake --build build\n"
+        "CMake Error at cmake/version.cmake:7 (message):\n"
+        "  git describe failed: fatal: No names found, cannot describe anything.\n```"
+    )
+    assert find_secrets(paste)
+
+
+def test_the_veto_still_clears_a_look_alike_judged_in_its_lines(monkeypatch):
+    from memory.safety import secret_scorer, secrets
+
+    seen: list[str] = []
+
+    def low(text: str) -> float:
+        seen.append(text)
+        return 0.01
+
+    monkeypatch.setattr(secret_scorer, "score", low)
+    secrets._scan.cache_clear()
+    text = "\n".join(["line one", "line two", "line three", "password = hunter2hunter2", "end"])
+    try:
+        assert find_secrets(text) == []
+        assert seen and all("line one" not in window for window in seen)
+    finally:
+        secrets._scan.cache_clear()
