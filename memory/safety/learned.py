@@ -32,8 +32,10 @@ The model is trained by ``manage.py safety train`` on every train file
 the threshold is chosen on the validation files for <= 2 % false alarms on ordinary
 rows. Weights (float16, zlib, base64), the feature layout and the threshold ship in
 ``memory/safety/data/injection_model.json`` and load offline with numpy and scipy (no
-scikit-learn at run time). The test split, ``injection_test.jsonl``, is written after the
-model is frozen and is only ever measured (``bench/injection.py``).
+scikit-learn at run time). The test split (``injection_test.jsonl`` and its parts) is written
+after the model is frozen and is only ever measured (``bench/injection.py``); once measured it
+becomes train or validation data (``injection_train_seen*``, ``injection_validation_seen*``)
+and the split stays empty until a new independent set is written.
 """
 
 from __future__ import annotations
