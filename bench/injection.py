@@ -37,11 +37,23 @@ became training or validation data and a new one was written):
 
 Validation figures (the split that chooses the threshold, so they are not a fresh measure):
 the model measured on the 492-row set above: 72.5 % detected (634/874) / 2.0 % false
-alarms (18/909); the shipped model, with the cross-lingual concept block
-(``memory/safety/concepts.py``; wt-inj5, threshold 0.854, not yet measured on a fresh split):
-79.5 % (695/874) / 2.0 % (18/909) (conceal 49.5 -> 63.1 %, void_rules 73.9 -> 82.6 %, tamper
-79.6 -> 81.7 %, identity 75.0 -> 84.6 %; zh 44.0 -> 66.7 %, de 65.7 -> 78.6 %, ja 55.2 ->
-65.7 %, ar 55.8 -> 67.3 %).
+alarms (18/909); with the cross-lingual concept block (``memory/safety/concepts.py``; wt-inj5,
+threshold 0.854): 79.5 % (695/874) / 2.0 % (18/909) (conceal 49.5 -> 63.1 %, void_rules 73.9
+-> 82.6 %, tamper 79.6 -> 81.7 %, identity 75.0 -> 84.6 %; zh 44.0 -> 66.7 %, de 65.7 -> 78.6 %,
+ja 55.2 -> 65.7 %, ar 55.8 -> 67.3 %).
+
+Validation now holds the 525-row set too (1,134 hostile / 1,174 ordinary rows); "mean" is the
+detection averaged over thresholds for 1, 1.5, 2, 2.5 and 3 % false alarms (steadier):
+the wt-inj5 model as it was (threshold 0.854, chosen without the 525 rows): 81.5 %
+(924/1134) / 2.3 % (27/1174), mean 72.4 %; the same code retrained with the 492 rows in
+train (threshold 0.892): 77.8 % (882/1134) / 2.0 % (23/1174), mean 71.6 %; the shipped model
+(wt-inj6: concepts of honest purposes TRANSLATE, TEACH, GAME, VERIFY, OWNADDR and lexicon
+gaps for conceal / void_rules / leak; threshold 0.883): 79.7 % (904/1134) / 2.0 % (23/1174),
+mean 72.7 % (conceal 59.1 -> 59.9 %, void_rules 76.8 -> 80.0 %, leak 79.8 -> 84.0 %, exfil
+71.2 -> 75.0 %; ja 64.2 -> 71.6 %, de 70.6 -> 74.1 %, zh 61.8 -> 66.3 %). The "tricky" honest
+texts still make 13 of the 23 false alarms. How noisy these figures are: adding one concept
+with no words (it only moves the hashed triple columns) gave 75.6 % at 2 %, mean 71.4 %, so
+differences of a few points at 2 % and about one point on the mean are within noise.
 
 Columns: "patterns" is normalisation + the pattern table (with decoded views); "learned"
 is the learned layer alone at its threshold; "scan" is what ``scan_many`` does (either).
