@@ -53,7 +53,11 @@ mean 72.7 % (conceal 59.1 -> 59.9 %, void_rules 76.8 -> 80.0 %, leak 79.8 -> 84.
 71.2 -> 75.0 %; ja 64.2 -> 71.6 %, de 70.6 -> 74.1 %, zh 61.8 -> 66.3 %). The "tricky" honest
 texts still make 13 of the 23 false alarms. How noisy these figures are: adding one concept
 with no words (it only moves the hashed triple columns) gave 75.6 % at 2 %, mean 71.4 %, so
-differences of a few points at 2 % and about one point on the mean are within noise.
+differences of a few points at 2 % and about one point on the mean are within noise. The
+purpose concepts and lexicon gaps held their lead with the triples hashed into 4,096 and
+16,384 buckets instead of 8,192 (before -> after at 2 %: 77.6 -> 78.9 % and 78.0 -> 78.9 %;
+mean 71.7 -> 73.4 % and 71.7 -> 73.0 %); words for "until after they pay" (a DELAY concept)
+and more lying / mislabelling phrases did not (75.6 % and 79.2 %, mean 71.4 / 72.0 %).
 
 Columns: "patterns" is normalisation + the pattern table (with decoded views); "learned"
 is the learned layer alone at its threshold; "scan" is what ``scan_many`` does (either).
