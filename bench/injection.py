@@ -56,8 +56,10 @@ with no words (it only moves the hashed triple columns) gave 75.6 % at 2 %, mean
 differences of a few points at 2 % and about one point on the mean are within noise. The
 purpose concepts and lexicon gaps held their lead with the triples hashed into 4,096 and
 16,384 buckets instead of 8,192 (before -> after at 2 %: 77.6 -> 78.9 % and 78.0 -> 78.9 %;
-mean 71.7 -> 73.4 % and 71.7 -> 73.0 %); words for "until after they pay" (a DELAY concept)
-and more lying / mislabelling phrases did not (75.6 % and 79.2 %, mean 71.4 / 72.0 %).
+mean 71.7 -> 73.4 % and 71.7 -> 73.0 %). Not kept (no better than the shipped 79.7 % / mean
+72.7 %): a DELAY concept ("until after they pay") with more lying / mislabelling phrases and
+more words for secrets, void rules and the prompt, 74.3 % / mean 71.3 %; the lying phrases
+alone 79.2 % / 72.0 %; the secret / void / prompt words alone 78.7 % / 72.6 %.
 
 Columns: "patterns" is normalisation + the pattern table (with decoded views); "learned"
 is the learned layer alone at its threshold; "scan" is what ``scan_many`` does (either).
