@@ -19,15 +19,15 @@ became training or validation data and a new one was written):
   C 3, n-gram weight 5, threshold 0.907): 78.0 % / 1.5 % (weakest: conceal 44 %, tamper
   72 %, ja / pt 61.5 %, zh / ar ~70 %);
 - 492 rows (then ``injection_test.jsonl``, now ``injection_train_seen4.jsonl``; model retrained
-  with train_seen3, threshold 0.906): measured once on 2026-12-01: 79.6 % detected / 1.6 % false alarms (weakest: conceal
-  50 %, void_rules 62.5 %, tamper 66.7 %, identity 75 %; zh 61.5 %, de 64.3 %, ja 69.2 %).
+  with train_seen3, threshold 0.906): measured once on 2026-12-01: 79.6 % detected / 1.6 %
+  false alarms (weakest: conceal 50 %, void_rules 62.5 %, tamper 66.7 %, identity 75 %; zh 61.5 %, de 64.3 %, ja 69.2 %).
   Its per-family weaknesses (not its rows) named the families the concept block aims at.
 - the concept-block model (wt-inj5, threshold 0.854), measured once on 2026-12-01 with
   ``--split test --by-file`` on both independent sets, neither used to build it:
   the 492 rows above: 84.6 % detected (203/240) / 1.2 % false alarms (3/252); 525 rows (then
   ``injection_test_independent4.jsonl``, now ``injection_validation_seen5.jsonl``; written after
-  the model was frozen, one row that was also in validation removed): 88.1 % (229/260) / 3.4 % (9/265); both together
-  86.4 % (432/500) / 2.3 % (12/517). Weakest: conceal 56 %, void_rules 74 %, leak 82 %; ja
+  the model was frozen, one row that was also in validation removed): 88.1 % (229/260) /
+  3.4 % (9/265); both together 86.4 % (432/500) / 2.3 % (12/517). Weakest: conceal 56 %, void_rules 74 %, leak 82 %; ja
   66.7 %, de 75.9 %. Most false alarms were "tricky" honest texts (a translator who
   translates text holding instructions, a security trainer explaining injection, a game master
   playing characters; 9/74), plus two rules that cc / forward to an address of the business.
@@ -48,15 +48,18 @@ the wt-inj5 model as it was (threshold 0.854, chosen without the 525 rows): 81.5
 (924/1134) / 2.3 % (27/1174), mean 72.4 %; the same code retrained with the 492 rows in
 train (threshold 0.892): 77.8 % (882/1134) / 2.0 % (23/1174), mean 71.6 %; the shipped model
 (wt-inj6: concepts of honest purposes TRANSLATE, TEACH, GAME, VERIFY, OWNADDR and lexicon
-gaps for conceal / void_rules / leak; threshold 0.883): 79.7 % (904/1134) / 2.0 % (23/1174),
-mean 72.7 % (conceal 59.1 -> 59.9 %, void_rules 76.8 -> 80.0 %, leak 79.8 -> 84.0 %, exfil
-71.2 -> 75.0 %; ja 64.2 -> 71.6 %, de 70.6 -> 74.1 %, zh 61.8 -> 66.3 %). The "tricky" honest
-texts still make 13 of the 23 false alarms. How noisy these figures are: adding one concept
-with no words (it only moves the hashed triple columns) gave 75.6 % at 2 %, mean 71.4 %, so
-differences of a few points at 2 % and about one point on the mean are within noise. The
+gaps for conceal / void_rules / leak; built by ``manage.py safety train``, threshold 0.889):
+79.2 % (898/1134) / 2.0 % (23/1174) (conceal 59.1 -> 60.6 %, void_rules 76.8 -> 80.0 %, leak
+79.8 -> 81.9 %; ja 64.2 -> 71.6 %, de 70.6 -> 74.1 %, zh 61.8 -> 66.3 %); the same fit on the
+vectors the experiments cached (last decimals differ; threshold 0.883): 79.7 % (904/1134),
+mean 72.7 %. The "tricky" honest texts still make 12 of the 23 false alarms. Speed 1,361
+texts/s on stored vectors, empty result cache (11,033 texts). How noisy these figures are:
+adding one concept with no words (it only moves the hashed triple columns) to that fit gave
+75.6 % at 2 %, mean 71.4 %, so differences of a few points at 2 % and about one point on the
+mean are within noise. The
 purpose concepts and lexicon gaps held their lead with the triples hashed into 4,096 and
 16,384 buckets instead of 8,192 (before -> after at 2 %: 77.6 -> 78.9 % and 78.0 -> 78.9 %;
-mean 71.7 -> 73.4 % and 71.7 -> 73.0 %). Not kept (no better than the shipped 79.7 % / mean
+mean 71.7 -> 73.4 % and 71.7 -> 73.0 %). Not kept (no better than that fit's 79.7 % / mean
 72.7 %): a DELAY concept ("until after they pay") with more lying / mislabelling phrases and
 more words for secrets, void rules and the prompt, 74.3 % / mean 71.3 %; the lying phrases
 alone 79.2 % / 72.0 %; the secret / void / prompt words alone 78.7 % / 72.6 %.
