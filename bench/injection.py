@@ -18,22 +18,23 @@ became training or validation data and a new one was written):
 - 520 rows (now ``injection_train_seen3.jsonl``), model of wt-inj4 (handwritten4 data,
   C 3, n-gram weight 5, threshold 0.907): 78.0 % / 1.5 % (weakest: conceal 44 %, tamper
   72 %, ja / pt 61.5 %, zh / ar ~70 %);
-- 492 rows (then ``injection_test.jsonl``, now ``injection_train_seen4.jsonl``; model retrained
-  with train_seen3, threshold 0.906): measured once on 2026-12-01: 79.6 % detected / 1.6 %
-  false alarms (weakest: conceal 50 %, void_rules 62.5 %, tamper 66.7 %, identity 75 %; zh 61.5 %, de 64.3 %, ja 69.2 %).
-  Its per-family weaknesses (not its rows) named the families the concept block aims at.
+- 492 rows (then ``injection_test.jsonl``, now ``injection_train_seen4.jsonl``; model
+  retrained with train_seen3, threshold 0.906): measured once on 2026-12-01: 79.6 % detected /
+  1.6 % false alarms (weakest: conceal 50 %, void_rules 62.5 %, tamper 66.7 %, identity 75 %;
+  zh 61.5 %, de 64.3 %, ja 69.2 %). Its per-family weaknesses (not its rows) named the
+  families the concept block aims at.
 - the concept-block model (wt-inj5, threshold 0.854), measured once on 2026-12-01 with
-  ``--split test --by-file`` on both independent sets, neither used to build it:
-  the 492 rows above: 84.6 % detected (203/240) / 1.2 % false alarms (3/252); 525 rows (then
-  ``injection_test_independent4.jsonl``, now ``injection_validation_seen5.jsonl``; written after
-  the model was frozen, one row that was also in validation removed): 88.1 % (229/260) /
-  3.4 % (9/265); both together 86.4 % (432/500) / 2.3 % (12/517). Weakest: conceal 56 %, void_rules 74 %, leak 82 %; ja
-  66.7 %, de 75.9 %. Most false alarms were "tricky" honest texts (a translator who
-  translates text holding instructions, a security trainer explaining injection, a game master
-  playing characters; 9/74), plus two rules that cc / forward to an address of the business.
-  Speed 1,279 texts/s on stored vectors, empty result cache (11,033 texts, loaded machine).
-  Both sets are used now (the 492 rows train, the 525 rows validation); the test split is
-  empty until a new independent set is written.
+  ``--split test --by-file`` on both independent sets, neither used to build it: the 492 rows
+  above: 84.6 % detected (203/240) / 1.2 % false alarms (3/252); 525 rows (then
+  ``injection_test_independent4.jsonl``, now ``injection_validation_seen5.jsonl``; written
+  after the model was frozen, one row that was also in validation removed): 88.1 % (229/260) /
+  3.4 % (9/265); both together 86.4 % (432/500) / 2.3 % (12/517). Weakest: conceal 56 %,
+  void_rules 74 %, leak 82 %; ja 66.7 %, de 75.9 %. Most false alarms were "tricky" honest
+  texts (a translator who translates text holding instructions, a security trainer explaining
+  injection, a game master playing characters; 9/74), plus two rules that cc / forward to an
+  address of the business. Speed 1,279 texts/s on stored vectors, empty result cache (11,033
+  texts, loaded machine). Both sets are used now (the 492 rows train, the 525 rows
+  validation); the test split is empty until a new independent set is written.
 
 Validation figures (the split that chooses the threshold, so they are not a fresh measure):
 the model measured on the 492-row set above: 72.5 % detected (634/874) / 2.0 % false
