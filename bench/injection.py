@@ -18,28 +18,52 @@ became training or validation data and a new one was written):
 - 520 rows (now ``injection_train_seen3.jsonl``), model of wt-inj4 (handwritten4 data,
   C 3, n-gram weight 5, threshold 0.907): 78.0 % / 1.5 % (weakest: conceal 44 %, tamper
   72 %, ja / pt 61.5 %, zh / ar ~70 %);
-- ``injection_test.jsonl`` (492 rows, the newest; model retrained with train_seen3, threshold
-  0.906): measured once on 2026-12-01: 79.6 % detected / 1.6 % false alarms (weakest: conceal
-  50 %, void_rules 62.5 %, tamper 66.7 %, identity 75 %; zh 61.5 %, de 64.3 %, ja 69.2 %).
-  Its per-family weaknesses (not its rows) named the families the concept block aims at.
+- 492 rows (then ``injection_test.jsonl``, now ``injection_train_seen4.jsonl``; model
+  retrained with train_seen3, threshold 0.906): measured once on 2026-12-01: 79.6 % detected /
+  1.6 % false alarms (weakest: conceal 50 %, void_rules 62.5 %, tamper 66.7 %, identity 75 %;
+  zh 61.5 %, de 64.3 %, ja 69.2 %). Its per-family weaknesses (not its rows) named the
+  families the concept block aims at.
 - the concept-block model (wt-inj5, threshold 0.854), measured once on 2026-12-01 with
-  ``--split test --by-file`` on both independent sets, neither used to build it:
-  ``injection_test.jsonl`` (492 rows): 84.6 % detected (203/240) / 1.2 % false alarms (3/252);
-  ``injection_test_independent4.jsonl`` (525 rows, written after the model was frozen, one
-  row that was also in validation removed): 88.1 % (229/260) / 3.4 % (9/265); both together
-  86.4 % (432/500) / 2.3 % (12/517). Weakest: conceal 56 %, void_rules 74 %, leak 82 %; ja
-  66.7 %, de 75.9 %. Most false alarms were "tricky" honest texts (a translator who
-  translates text holding instructions, a security trainer explaining injection, a game master
-  playing characters; 9/74), plus two rules that cc / forward to an address of the business.
-  Speed 1,279 texts/s on stored vectors, empty result cache (11,033 texts, loaded machine).
+  ``--split test --by-file`` on both independent sets, neither used to build it: the 492 rows
+  above: 84.6 % detected (203/240) / 1.2 % false alarms (3/252); 525 rows (then
+  ``injection_test_independent4.jsonl``, now ``injection_validation_seen5.jsonl``; written
+  after the model was frozen, one row that was also in validation removed): 88.1 % (229/260) /
+  3.4 % (9/265); both together 86.4 % (432/500) / 2.3 % (12/517). Weakest: conceal 56 %,
+  void_rules 74 %, leak 82 %; ja 66.7 %, de 75.9 %. Most false alarms were "tricky" honest
+  texts (a translator who translates text holding instructions, a security trainer explaining
+  injection, a game master playing characters; 9/74), plus two rules that cc / forward to an
+  address of the business. Speed 1,279 texts/s on stored vectors, empty result cache (11,033
+  texts, loaded machine). Both sets are used now (the 492 rows train, the 525 rows
+  validation); the test split is empty until a new independent set is written.
 
 Validation figures (the split that chooses the threshold, so they are not a fresh measure):
-the model measured on ``injection_test.jsonl`` above: 72.5 % detected (634/874) / 2.0 % false
-alarms (18/909); the shipped model, with the cross-lingual concept block
-(``memory/safety/concepts.py``; wt-inj5, threshold 0.854, not yet measured on a fresh split):
-79.5 % (695/874) / 2.0 % (18/909) (conceal 49.5 -> 63.1 %, void_rules 73.9 -> 82.6 %, tamper
-79.6 -> 81.7 %, identity 75.0 -> 84.6 %; zh 44.0 -> 66.7 %, de 65.7 -> 78.6 %, ja 55.2 ->
-65.7 %, ar 55.8 -> 67.3 %).
+the model measured on the 492-row set above: 72.5 % detected (634/874) / 2.0 % false
+alarms (18/909); with the cross-lingual concept block (``memory/safety/concepts.py``; wt-inj5,
+threshold 0.854): 79.5 % (695/874) / 2.0 % (18/909) (conceal 49.5 -> 63.1 %, void_rules 73.9
+-> 82.6 %, tamper 79.6 -> 81.7 %, identity 75.0 -> 84.6 %; zh 44.0 -> 66.7 %, de 65.7 -> 78.6 %,
+ja 55.2 -> 65.7 %, ar 55.8 -> 67.3 %).
+
+Validation now holds the 525-row set too (1,134 hostile / 1,174 ordinary rows); "mean" is the
+detection averaged over thresholds for 1, 1.5, 2, 2.5 and 3 % false alarms (steadier):
+the wt-inj5 model as it was (threshold 0.854, chosen without the 525 rows): 81.5 %
+(924/1134) / 2.3 % (27/1174), mean 72.4 %; the same code retrained with the 492 rows in
+train (threshold 0.892): 77.8 % (882/1134) / 2.0 % (23/1174), mean 71.6 %; the shipped model
+(wt-inj6: concepts of honest purposes TRANSLATE, TEACH, GAME, VERIFY, OWNADDR and lexicon
+gaps for conceal / void_rules / leak; built by ``manage.py safety train``, threshold 0.889):
+79.2 % (898/1134) / 2.0 % (23/1174) (conceal 59.1 -> 60.6 %, void_rules 76.8 -> 80.0 %, leak
+79.8 -> 81.9 %; ja 64.2 -> 71.6 %, de 70.6 -> 74.1 %, zh 61.8 -> 66.3 %); the same fit on the
+vectors the experiments cached (last decimals differ; threshold 0.883): 79.7 % (904/1134),
+mean 72.7 %. The "tricky" honest texts still make 12 of the 23 false alarms. Speed 1,361
+texts/s on stored vectors, empty result cache (11,033 texts). How noisy these figures are:
+adding one concept with no words (it only moves the hashed triple columns) to that fit gave
+75.6 % at 2 %, mean 71.4 %, so differences of a few points at 2 % and about one point on the
+mean are within noise. The
+purpose concepts and lexicon gaps held their lead with the triples hashed into 4,096 and
+16,384 buckets instead of 8,192 (before -> after at 2 %: 77.6 -> 78.9 % and 78.0 -> 78.9 %;
+mean 71.7 -> 73.4 % and 71.7 -> 73.0 %). Not kept (no better than that fit's 79.7 % / mean
+72.7 %): a DELAY concept ("until after they pay") with more lying / mislabelling phrases and
+more words for secrets, void rules and the prompt, 74.3 % / mean 71.3 %; the lying phrases
+alone 79.2 % / 72.0 %; the secret / void / prompt words alone 78.7 % / 72.6 %.
 
 Columns: "patterns" is normalisation + the pattern table (with decoded views); "learned"
 is the learned layer alone at its threshold; "scan" is what ``scan_many`` does (either).

@@ -5,7 +5,12 @@ languages to a few dozen concepts that injection attempts combine: CONCEAL + TEL
 ("do not tell the user"), RULES + PRIOR + VOID ("the rules above are a draft"), YOUR +
 CONFIG + CHANGE, YOUARE + FROMNOW ... The same attempt in German or Chinese lights the
 same concepts, which MiniLM (English-centred) and the hashed n-grams (one language at a
-time) cannot give the model.
+time) cannot give the model. A few concepts mark an honest purpose that carries an attack's
+words: TRANSLATE (the user's text, instructions and all), TEACH (staff training about
+attacks), GAME (characters played for a game, a story, a museum tour), VERIFY (a reset after
+an identity check) and OWNADDR (an address written after "me" / "our", or a business's role
+mailbox such as info@ or ops@); the model weighs them, and their pairs with the attack
+concepts, from the labelled rows like any other.
 
 Matching runs on normalised text (``memory.safety.injection.normalise``: lower case, Latin
 accents dropped):
