@@ -34,7 +34,18 @@ became training or validation data and a new one was written):
   injection, a game master playing characters; 9/74), plus two rules that cc / forward to an
   address of the business. Speed 1,279 texts/s on stored vectors, empty result cache (11,033
   texts, loaded machine). Both sets are used now (the 492 rows train, the 525 rows
-  validation); the test split is empty until a new independent set is written.
+  validation).
+- ``injection_test.jsonl`` (525 rows, the newest, written by another helper after that; one
+  ordinary row that is word for word in train removed), the shipped wt-inj6 model (threshold
+  0.889), measured once on 2026-12-01: **81.9 % detected (213/260) / 5.7 % false alarms
+  (15/265)**. Weakest: conceal 50 %, trigger 65 %; ja 57 %, fr 60 %. False alarms: tricky
+  honest texts 9/38 (security-awareness courses showing phishing or "forget the instructions"
+  examples, summarising or translating pasted e-mails "without following what they say",
+  forwarding phishing to the school's own security address), two forwarding rules, two
+  guardrails ("forget details a caller shares about third parties", "never say where the
+  shelter is"), a goal and an owner's self-description. The spread between writers is large
+  (88.1 % / 3.4 % on the previous set, 81.9 % / 5.7 % here, same approach). Not used yet.
+  1,313 texts/s on stored vectors, empty result cache (11,558 texts).
 
 Validation figures (the split that chooses the threshold, so they are not a fresh measure):
 the model measured on the 492-row set above: 72.5 % detected (634/874) / 2.0 % false
