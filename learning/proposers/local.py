@@ -481,6 +481,9 @@ GENERIC_HEADS = frozenset(
         "file",
         "plan",
         "list",
+        # made only when asked for (``MADE_META_HEADS``): "book club questions"
+        "question",
+        "idea",
     ]
 )
 # heads that are written texts: without a verb the sentence says "Writes …"
@@ -577,11 +580,14 @@ NON_TOPICS = (
 # a verbless request in a message written after a reply is a correction ("Type hints
 # please") unless it opens like a new request ("Also a quote for …", "And the order")
 NEW_REQUEST_OPENERS = frozenset(["also", "and", "another", "next", "last"])
+GREETINGS = frozenset(["hi", "hiya", "hey", "hello", "morning", "evening", "afternoon", "yo"])
 OPENER_CLAUSE_WORDS = frozenset(
     ["last", "thing", "one", "more", "also", "and", "next", "finally", "oh"]
     # an acknowledgement closes the last piece of work: "Good. Aftercare note for …"
     + ["good", "great", "perfect", "lovely", "nice", "thanks", "thank", "you", "cheers"]
     + ["ok", "okay", "fine", "brilliant", "cool"]
+    # a greeting of its own: "hi. practice notes for Freya", "hiya, can you …"
+    + list(GREETINGS)
 )
 # "this week", "next Monday": when, after what is asked for ("Crew schedule this week")
 WHEN_WORDS = word_set(
@@ -805,6 +811,16 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
             # a label with digits says which one, not what: "a Y9 lesson"
             i += 1
             continue
+        if (
+            i + 2 < len(toks)
+            and toks[i + 1].low.isdigit()
+            and _is_noun_word(tok)
+            and _is_noun_word(toks[i + 2])
+        ):
+            # a word and a number say which one, as a label does: "grade 1 exam prep
+            # note", "year 9 reports"
+            i += 2
+            continue
         if not _is_noun_word(tok):
             # a verb used as a modifier: "a commit message", "a login help reply"
             if not (
@@ -945,9 +961,12 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         return None
     verb: str | None = None
     had_verb = False
+    made_by = ""  # the verb as asked, weak or not ("do the questions")
+    verb_tok: Tok | None = None
     if not noun_cue and _is_verb_here(toks, i):
         had_verb = True
-        verb = language.lemma(toks[i].low, "VERB")
+        verb_tok = toks[i]
+        verb = made_by = language.lemma(toks[i].low, "VERB")
         i += 1
         if i < len(toks) and toks[i].low in PARTICLES:
             verb = PHRASAL.get((verb, toks[i].low), verb)
@@ -1074,7 +1093,21 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         for t in pwords:
             surface.setdefault(_lemma(t), _written(t))
         j = j2
-    if head in META_HEADS or (len(head) < 3 and not (head_tok and _acronym(head_tok.text))):
+    if (
+        head in MADE_META_HEADS
+        and verb_tok is not None
+        and words
+        and toks.index(words[0]) == toks.index(verb_tok) + 1
+        and (verb or "") not in HEAD_SYNONYMS
+        and language.can_be(verb_tok.low, "NOUN")
+    ):
+        # "book club questions pls": a noun that can be a verb, then the rest of the
+        # compound, is no imperative ("answer customer questions" is one)
+        mods, verb, made_by = [_lemma(verb_tok), *mods], None, ""
+        surface[mods[0]] = _written(verb_tok)
+    if (head in META_HEADS and not _made_meta(head, mods, made_by, toks, j)) or (
+        len(head) < 3 and not (head_tok and _acronym(head_tok.text))
+    ):
         return None
     if not _wordlike(head):
         return None
@@ -1098,6 +1131,28 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         phrases=phrases,
         surface=surface,
     )
+
+
+# meta heads that are the work itself when asked to be made: "book club questions",
+# "do the questions", "questions pls", "blog post ideas" (not "a quick question about …")
+MADE_META_HEADS = frozenset(["question", "idea"])
+MAKING_VERBS = frozenset(["do", "write", "draft", "prepare", "make", "set", "come"])
+
+
+def _made_meta(head: str, mods: list[str], made_by: str, toks: list[Tok], j: int) -> bool:
+    """Whether the meta head ``head`` names what is made: a noun before it says what
+    for ("reading group questions"), a verb of making asks for it ("do the questions")
+    or "please" follows it at once ("questions pls")."""
+    if head not in MADE_META_HEADS:
+        return False
+    named = any(
+        language.can_be(m, "NOUN")
+        and m not in VAGUE_MODIFIERS | META_HEADS | TIME_MODIFIERS
+        and m not in PEOPLE_WORDS
+        for m in mods
+    )
+    asked = j < len(toks) and toks[j].low in ("please", "pls")
+    return named or made_by in MAKING_VERBS or asked
 
 
 def counts_as_request(request: Request, opening: set[str]) -> bool:
@@ -1232,8 +1287,9 @@ def requests_of(message: Any) -> list[Request]:
         # "2 things." / "Two jobs:" announce requests: the clause is none, the next one
         # opens like a first one
         words = {t.low for t in tokens(readable, a, b)}
-        if _announces_requests(words):
-            after_opener = True
+        if _announces_requests(words) or (words and words <= GREETINGS | {"good", "there"}):
+            # a greeting is no request either: "hiya," / "morning!" / "hi there."
+            after_opener = after_opener or k == 0 or _announces_requests(words)
             continue
         fresh = (k == 0 and opener) or after_opener
         req = _request_in(message, readable, a, b, fresh=fresh)
@@ -1383,7 +1439,10 @@ def plural_nouns(messages: Any) -> set[str]:
 
 def _names_other_work(request: Request, topic: str) -> bool:
     """Whether ``request`` names its kind of work with a modifier other than ``topic``:
-    "reminder" of "tomorrow's reminder texts" (not "short", "weekly", "customer")."""
+    "reminder" of "tomorrow's reminder texts" (not "short", "weekly", "customer"). A
+    compound that holds ``topic`` names it: "book club questions" are about the club."""
+    if topic in request.mods:
+        return False
     return any(
         m != topic
         and m not in VAGUE_MODIFIERS
@@ -1714,6 +1773,8 @@ def find_themes(
             t.people,
             kind_rank[t.kind],
             t.compound,
+            # over the same requests "book club questions" names more than "book questions"
+            bool(t.prefix),
             round(t.coherence, 2),
         ),
         reverse=True,
@@ -1879,6 +1940,13 @@ def _prefix(
             for k, m in enumerate(r.mods)
             if m == theme.qualifier and k > 0
         )
+        if theme.kind == "topic":
+            # a topic is named as the messages write it, in the request or not: "book
+            # club questions", "for book club members", "the book club pick"
+            for r in reqs:
+                if any(m == theme.qualifier and k > 0 for k, m in enumerate(r.mods)):
+                    continue
+                pairs.update(_words_before(r.message, theme.qualifier))
         for word, n in pairs.most_common(1):
             if n * 2 >= len(reqs) and usable(word):
                 return word
@@ -1889,6 +1957,16 @@ def _prefix(
         in_messages = sum(1 for r in reqs if word in nouns[r.message.id] or word in r.mods)
         return word if in_messages * 2 >= len(reqs) else ""
     return ""
+
+
+def _words_before(message: Any, noun: str) -> set[str]:
+    """Lemmas of the words a message writes right before ``noun`` (a lemma)."""
+    toks = tokens(readable_text(message.text))
+    return {
+        _lemma(a)
+        for a, b in zip(toks, toks[1:], strict=False)
+        if _lemma(b) == noun and b.start - a.end == 1 and _is_noun_word(a)
+    }
 
 
 def _same_work(theme: Theme, other: Theme) -> bool:
