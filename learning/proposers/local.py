@@ -262,6 +262,8 @@ EDIT_VERBS = frozenset(
 # edit verbs that begin a new piece of work when "a"/"an" follows ("start a glossary",
 # "open a ticket"); the sentence names the work with its own verb
 CREATE_VERBS = frozenset(["start", "open"])
+# verbs that make something of what is at hand: "turn this into a component"
+TURNING_VERBS = frozenset(["turn", "convert", "make", "rework", "rewrite"])
 # verbs too weak to name the work ("do the rota", "get me a quote"): the sentence uses
 # DEFAULT_VERB instead
 WEAK_VERBS = frozenset(
@@ -973,6 +975,16 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
             i += 1
         if verb in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
             verb = None  # "start a terminology glossary": a new piece of work, named below
+        elif (
+            verb in TURNING_VERBS
+            and i + 1 < len(toks)
+            and toks[i].low in DRAFT_PRONOUNS
+            and toks[i + 1].low in ("into", "to")
+        ):
+            # "turn this into a component", "convert it to a checklist": what it becomes
+            # is what is made
+            verb, verb_tok, made_by = None, None, ""
+            i += 2
         elif verb in EDIT_VERBS:
             return None
         if verb in WEAK_VERBS:

@@ -73,3 +73,20 @@ def test_questions_for_the_book_club_are_a_theme_named_as_people_write_it():
     requests = [r for m in corpus.messages for r in requests_of(m)]
     themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
     assert [sentence_for(t) for t in themes][:1] == ["Writes book club questions."]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("can you turn this into a component that takes the products as props", "component"),
+        ("convert this to a checklist please", "checklist"),
+        ("make this into a poster for the fair", "poster"),
+    ],
+)
+def test_what_the_thing_at_hand_is_turned_into_is_what_is_made(text, expected):
+    assert read(text) == [(None, expected, [])]
+
+
+def test_turning_into_something_vague_is_no_request():
+    assert read("can you turn it into something for our window") == []
+    assert read("make it shorter") == []
