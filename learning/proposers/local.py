@@ -1240,6 +1240,7 @@ _ERROR_IN_PASTE = re.compile(
     r"(?i:\w*(?:error|exception)s?|traceback|fatal|panic|segmentation fault)\b"
 )
 DEBUG_VERB = "debug"
+AUXILIARIES = frozenset(["do", "does", "did", "can", "could", "will", "would", "should", "to"])
 # what people call the problem they paste ("Getting this error", "Another stack trace",
 # "new bug from a player log"); "error" when their words name none
 PROBLEM_NOUNS = frozenset(["error", "exception", "crash", "bug", "trace"])
@@ -1274,13 +1275,35 @@ def error_report(message: Any, readable: str) -> Request | None:
     if chosen is None:
         return None
     head = problem(*chosen) or DEFAULT_PROBLEM
+    # what fails, in the person's words: "CI is failing on the MSRV job", "release build
+    # fails in CI only" -> "ci", "build", "job" (a theme names the errors after one)
+    toks = tokens(readable, *chosen)
+    where = [
+        t
+        for k, t in enumerate(toks)
+        if _acronym(t.text)
+        or (
+            # a verb after "does this", "to", or before "up" is no noun ("why does this
+            # blow up", "how to fix")
+            not {x.low for x in toks[max(0, k - 2) : k]} & AUXILIARIES
+            and not (k + 1 < len(toks) and toks[k + 1].low in PARTICLES)
+            and t.text.islower()
+            and _is_noun_word(t)
+            and language.can_be(t.low, "NOUN")
+            and not language.can_be(t.low, "ADJ")
+            and not t.low.endswith("ing")  # "is failing", "cross compiling"
+            and language.lemma(t.low, "NOUN") not in PROBLEM_NOUNS | TIME_MODIFIERS
+        )
+    ]
+    mods = list(dict.fromkeys(_lemma(t) for t in where))
     return Request(
         message=message,
         start=chosen[0],
         end=chosen[1],
         verb=DEBUG_VERB,
         head=head,
-        surface={head: head},
+        mods=mods,
+        surface={head: head, **{_lemma(t): _written(t) for t in where}},
         reported=True,
     )
 
@@ -1605,7 +1628,8 @@ def find_themes(
     by_mod: dict[str, list[Request]] = defaultdict(list)
     for r in requests:
         if r.head and r.head not in exclude:
-            for m in sorted(set(r.mods)):
+            # what a reported error names is what fails, not a kind of work
+            for m in sorted(set(r.mods) if not r.reported else ()):
                 by_mod[m].append(r)
     for mod, reqs in by_mod.items():
         if len({r.head for r in reqs}) < 2 or mod in exclude or mod in by_head:
@@ -1649,7 +1673,7 @@ def find_themes(
     by_key: dict[str, list[Request]] = defaultdict(list)
     for r in requests:
         if r.head:
-            for n in {r.head, *r.mods, *(p[1] for p in r.phrases)}:
+            for n in {r.head, *(r.mods if not r.reported else ()), *(p[1] for p in r.phrases)}:
                 by_key[n].append(r)
     for noun, reqs in by_key.items():
         if noun in exclude or noun in GENERIC_HEADS or noun in NON_TOPICS:
@@ -1995,6 +2019,16 @@ def _same_work(theme: Theme, other: Theme) -> bool:
         return len(mine & theirs) * 2 >= len(mine)
     for anchored, named in ((theme, other), (other, theme)):
         # a word anchors one theme and is the head or qualifier of the other
+        if (
+            anchored.kind == "verbnoun"
+            and anchored.qualifier in PROBLEM_NOUNS
+            and named.kind == "mod"
+            and named.head == anchored.qualifier
+            and named.qualifier
+        ):
+            # what fails names a narrower kind of problem: "Debugs CI errors." is other
+            # work than "Debugs the errors." (whose quotes seldom say "error")
+            continue
         if anchored.kind in ("noun", "modonly", "key", "verbnoun") and anchored.qualifier in (
             named.head,
             named.qualifier,

@@ -90,3 +90,24 @@ def test_what_the_thing_at_hand_is_turned_into_is_what_is_made(text, expected):
 def test_turning_into_something_vague_is_no_request():
     assert read("can you turn it into something for our window") == []
     assert read("make it shorter") == []
+
+
+PASTE = "\n```\nerror[E0658]: use of unstable library feature\n  --> src/filter.rs:41:18\n```"
+CI_REPORTS = [
+    (1, "CI is failing on the msrv job" + PASTE, False),
+    (1, "release build fails in CI only" + PASTE, False),
+    (1, "clippy job in CI fails on the new lint" + PASTE, False),
+]
+
+
+def test_a_reported_error_keeps_what_fails_in_the_persons_words():
+    corpus = corpus_of(CI_REPORTS[:1] + [(1, "Why does this blow up?" + PASTE, False)])
+    found = [(r.verb, r.head, r.mods) for m in corpus.messages for r in requests_of(m)]
+    assert found == [("debug", "error", ["ci", "job"]), ("debug", "error", [])]
+
+
+def test_errors_named_by_what_fails_are_a_theme_beside_the_bare_errors():
+    corpus = corpus_of(CI_REPORTS)
+    requests = [r for m in corpus.messages for r in requests_of(m)]
+    themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
+    assert "Debugs CI errors." in [sentence_for(t) for t in themes]
