@@ -789,8 +789,21 @@ class Request:
 def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
     """The noun phrase starting at ``i`` (determiners and a count skipped: "the 3 overdue
     invoices"): its words and the index after it."""
+    opened = i
     while i < len(toks) and (toks[i].low in DETERMINERS or toks[i].low.endswith("'s")):
         i += 1
+    if (
+        opened < i < len(toks)
+        and toks[opened].low in ("a", "an", "the")
+        and toks[i].low.isalpha()
+        and not _is_noun_word(toks[i])
+        and language.can_be(toks[i].low, "VERB")
+        and language.lemma(toks[i].low, "VERB") == toks[i].low
+        and (i + 1 == len(toks) or toks[i + 1].low in PREPOSITIONS | REQUEST_TAILS)
+    ):
+        # a verb after an article and alone is a noun as people say it: "draft the
+        # invite for families", "the ask"
+        return [toks[i]], i + 1
     if i + 1 < len(toks) and toks[i].low.isdigit() and _is_noun_word(toks[i + 1]):
         i += 1
     words: list[Tok] = []

@@ -111,3 +111,9 @@ def test_errors_named_by_what_fails_are_a_theme_beside_the_bare_errors():
     requests = [r for m in corpus.messages for r in requests_of(m)]
     themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
     assert "Debugs CI errors." in [sentence_for(t) for t in themes]
+
+
+def test_a_verb_after_an_article_and_alone_is_a_noun_as_people_say_it():
+    assert read("can you draft the invite for families") == [("draft", "invite", [])]
+    # a verb after an article with a noun of its own is no such noun
+    assert read("can you draft the invite list for families") == [("draft", "list", ["invite"])]
