@@ -24,7 +24,12 @@
    count that announces requests ("2 things.", itself none), and in an opening message
    a later sentence that names the work and what it is for ("… long covid flare.
    allotment inspection letter for the 4 plots") or a later clause of a noun phrase and
-   "pls" ("welcome email pls"). Parts of speech, lemmas and inflection come from
+   "pls" ("welcome email pls"), questions or ideas asked to be made ("book club
+   questions pls", "do the questions"), what the thing at hand is turned into ("turn
+   this into a component"), a verb alone after an article ("draft the invite"), after a
+   greeting of its own ("hi. practice notes for …"); a word and a number are a label
+   ("grade 1 exam prep note"), and a reported error keeps what fails ("CI is failing on
+   the job": CI errors). Parts of speech, lemmas and inflection come from
    ``learning.language``.
 3. A request gives a *head* (what is made: "reply", "post", "quote"), its modifiers
    ("weekend", "cake"), the nouns of its prepositional phrases ("to the refund
