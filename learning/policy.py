@@ -647,6 +647,25 @@ REPEAT_OVERLAP = 0.8  # both ways: the rule and an existing one hold mostly the 
 GUARDRAIL_OVERLAP = 0.6  # "shares most of a guardrail's words"
 
 
+# a participle or a word of code before a sending word makes it a thing, not an act:
+# "Use named exports.", "Prefer default exports.", "Keep pinned posts short."
+NOUN_MAKERS = frozenset(["default"])
+
+
+def _sending(norm: str) -> re.Match[str] | None:
+    """The first word of ``norm`` that sends or reveals information, skipping one used
+    as the name of a thing after a participle or a code word ("named exports"): a rule
+    about how code or posts are written sends nothing."""
+    for found in SEND_WORDS.finditer(norm):
+        before = norm[: found.start()].split()
+        prev = before[-1] if before else ""
+        participle = prev.endswith("ed") and language.can_be(prev, "VERB")
+        if (participle or prev in NOUN_MAKERS) and language.can_be(found.group(0), "NOUN"):
+            continue
+        return found
+    return None
+
+
 def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -> str | None:
     """Why ``rule`` may not become a standing rule of ``persona``, or None when it may."""
     r = " ".join((rule or "").split())
@@ -714,7 +733,7 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
     sells = _first(SELL_WORDS, norm) or _first(RECOMMEND_WORDS, norm)
     if sells:
         return f'The rule sells or recommends something ("{sells}").'
-    send = SEND_WORDS.search(norm)
+    send = _sending(norm)
     if send and not NEGATION.search(norm[: send.start()]):
         return (
             f'The rule sends or reveals information ("{send.group(0)}"); a rule may only '

@@ -24,7 +24,12 @@
    count that announces requests ("2 things.", itself none), and in an opening message
    a later sentence that names the work and what it is for ("… long covid flare.
    allotment inspection letter for the 4 plots") or a later clause of a noun phrase and
-   "pls" ("welcome email pls"). Parts of speech, lemmas and inflection come from
+   "pls" ("welcome email pls"), questions or ideas asked to be made ("book club
+   questions pls", "do the questions"), what the thing at hand is turned into ("turn
+   this into a component"), a verb alone after an article ("draft the invite"), after a
+   greeting of its own ("hi. practice notes for …"); a word and a number are a label
+   ("grade 1 exam prep note"), and a reported error keeps what fails ("CI is failing on
+   the job": CI errors). Parts of speech, lemmas and inflection come from
    ``learning.language``.
 3. A request gives a *head* (what is made: "reply", "post", "quote"), its modifiers
    ("weekend", "cake"), the nouns of its prepositional phrases ("to the refund
@@ -262,6 +267,8 @@ EDIT_VERBS = frozenset(
 # edit verbs that begin a new piece of work when "a"/"an" follows ("start a glossary",
 # "open a ticket"); the sentence names the work with its own verb
 CREATE_VERBS = frozenset(["start", "open"])
+# verbs that make something of what is at hand: "turn this into a component"
+TURNING_VERBS = frozenset(["turn", "convert", "make", "rework", "rewrite"])
 # verbs too weak to name the work ("do the rota", "get me a quote"): the sentence uses
 # DEFAULT_VERB instead
 WEAK_VERBS = frozenset(
@@ -481,6 +488,9 @@ GENERIC_HEADS = frozenset(
         "file",
         "plan",
         "list",
+        # made only when asked for (``MADE_META_HEADS``): "book club questions"
+        "question",
+        "idea",
     ]
 )
 # heads that are written texts: without a verb the sentence says "Writes …"
@@ -577,11 +587,14 @@ NON_TOPICS = (
 # a verbless request in a message written after a reply is a correction ("Type hints
 # please") unless it opens like a new request ("Also a quote for …", "And the order")
 NEW_REQUEST_OPENERS = frozenset(["also", "and", "another", "next", "last"])
+GREETINGS = frozenset(["hi", "hiya", "hey", "hello", "morning", "evening", "afternoon", "yo"])
 OPENER_CLAUSE_WORDS = frozenset(
     ["last", "thing", "one", "more", "also", "and", "next", "finally", "oh"]
     # an acknowledgement closes the last piece of work: "Good. Aftercare note for …"
     + ["good", "great", "perfect", "lovely", "nice", "thanks", "thank", "you", "cheers"]
     + ["ok", "okay", "fine", "brilliant", "cool"]
+    # a greeting of its own: "hi. practice notes for Freya", "hiya, can you …"
+    + list(GREETINGS)
 )
 # "this week", "next Monday": when, after what is asked for ("Crew schedule this week")
 WHEN_WORDS = word_set(
@@ -781,8 +794,21 @@ class Request:
 def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
     """The noun phrase starting at ``i`` (determiners and a count skipped: "the 3 overdue
     invoices"): its words and the index after it."""
+    opened = i
     while i < len(toks) and (toks[i].low in DETERMINERS or toks[i].low.endswith("'s")):
         i += 1
+    if (
+        opened < i < len(toks)
+        and toks[opened].low in ("a", "an", "the")
+        and toks[i].low.isalpha()
+        and not _is_noun_word(toks[i])
+        and language.can_be(toks[i].low, "VERB")
+        and language.lemma(toks[i].low, "VERB") == toks[i].low
+        and (i + 1 == len(toks) or toks[i + 1].low in PREPOSITIONS | REQUEST_TAILS)
+    ):
+        # a verb after an article and alone is a noun as people say it: "draft the
+        # invite for families", "the ask"
+        return [toks[i]], i + 1
     if i + 1 < len(toks) and toks[i].low.isdigit() and _is_noun_word(toks[i + 1]):
         i += 1
     words: list[Tok] = []
@@ -804,6 +830,16 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
         if _code_label(tok) and i + 1 < len(toks) and _is_noun_word(toks[i + 1]):
             # a label with digits says which one, not what: "a Y9 lesson"
             i += 1
+            continue
+        if (
+            i + 2 < len(toks)
+            and toks[i + 1].low.isdigit()
+            and _is_noun_word(tok)
+            and _is_noun_word(toks[i + 2])
+        ):
+            # a word and a number say which one, as a label does: "grade 1 exam prep
+            # note", "year 9 reports"
+            i += 2
             continue
         if not _is_noun_word(tok):
             # a verb used as a modifier: "a commit message", "a login help reply"
@@ -945,15 +981,28 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         return None
     verb: str | None = None
     had_verb = False
+    made_by = ""  # the verb as asked, weak or not ("do the questions")
+    verb_tok: Tok | None = None
     if not noun_cue and _is_verb_here(toks, i):
         had_verb = True
-        verb = language.lemma(toks[i].low, "VERB")
+        verb_tok = toks[i]
+        verb = made_by = language.lemma(toks[i].low, "VERB")
         i += 1
         if i < len(toks) and toks[i].low in PARTICLES:
             verb = PHRASAL.get((verb, toks[i].low), verb)
             i += 1
         if verb in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
             verb = None  # "start a terminology glossary": a new piece of work, named below
+        elif (
+            verb in TURNING_VERBS
+            and i + 1 < len(toks)
+            and toks[i].low in DRAFT_PRONOUNS
+            and toks[i + 1].low in ("into", "to")
+        ):
+            # "turn this into a component", "convert it to a checklist": what it becomes
+            # is what is made
+            verb, verb_tok, made_by = None, None, ""
+            i += 2
         elif verb in EDIT_VERBS:
             return None
         if verb in WEAK_VERBS:
@@ -1074,7 +1123,21 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         for t in pwords:
             surface.setdefault(_lemma(t), _written(t))
         j = j2
-    if head in META_HEADS or (len(head) < 3 and not (head_tok and _acronym(head_tok.text))):
+    if (
+        head in MADE_META_HEADS
+        and verb_tok is not None
+        and words
+        and toks.index(words[0]) == toks.index(verb_tok) + 1
+        and (verb or "") not in HEAD_SYNONYMS
+        and language.can_be(verb_tok.low, "NOUN")
+    ):
+        # "book club questions pls": a noun that can be a verb, then the rest of the
+        # compound, is no imperative ("answer customer questions" is one)
+        mods, verb, made_by = [_lemma(verb_tok), *mods], None, ""
+        surface[mods[0]] = _written(verb_tok)
+    if (head in META_HEADS and not _made_meta(head, mods, made_by, toks, j)) or (
+        len(head) < 3 and not (head_tok and _acronym(head_tok.text))
+    ):
         return None
     if not _wordlike(head):
         return None
@@ -1098,6 +1161,28 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         phrases=phrases,
         surface=surface,
     )
+
+
+# meta heads that are the work itself when asked to be made: "book club questions",
+# "do the questions", "questions pls", "blog post ideas" (not "a quick question about …")
+MADE_META_HEADS = frozenset(["question", "idea"])
+MAKING_VERBS = frozenset(["do", "write", "draft", "prepare", "make", "set", "come"])
+
+
+def _made_meta(head: str, mods: list[str], made_by: str, toks: list[Tok], j: int) -> bool:
+    """Whether the meta head ``head`` names what is made: a noun before it says what
+    for ("reading group questions"), a verb of making asks for it ("do the questions")
+    or "please" follows it at once ("questions pls")."""
+    if head not in MADE_META_HEADS:
+        return False
+    named = any(
+        language.can_be(m, "NOUN")
+        and m not in VAGUE_MODIFIERS | META_HEADS | TIME_MODIFIERS
+        and m not in PEOPLE_WORDS
+        for m in mods
+    )
+    asked = j < len(toks) and toks[j].low in ("please", "pls")
+    return named or made_by in MAKING_VERBS or asked
 
 
 def counts_as_request(request: Request, opening: set[str]) -> bool:
@@ -1173,6 +1258,7 @@ _ERROR_IN_PASTE = re.compile(
     r"(?i:\w*(?:error|exception)s?|traceback|fatal|panic|segmentation fault)\b"
 )
 DEBUG_VERB = "debug"
+AUXILIARIES = frozenset(["do", "does", "did", "can", "could", "will", "would", "should", "to"])
 # what people call the problem they paste ("Getting this error", "Another stack trace",
 # "new bug from a player log"); "error" when their words name none
 PROBLEM_NOUNS = frozenset(["error", "exception", "crash", "bug", "trace"])
@@ -1207,13 +1293,35 @@ def error_report(message: Any, readable: str) -> Request | None:
     if chosen is None:
         return None
     head = problem(*chosen) or DEFAULT_PROBLEM
+    # what fails, in the person's words: "CI is failing on the MSRV job", "release build
+    # fails in CI only" -> "ci", "build", "job" (a theme names the errors after one)
+    toks = tokens(readable, *chosen)
+    where = [
+        t
+        for k, t in enumerate(toks)
+        if _acronym(t.text)
+        or (
+            # a verb after "does this", "to", or before "up" is no noun ("why does this
+            # blow up", "how to fix")
+            not {x.low for x in toks[max(0, k - 2) : k]} & AUXILIARIES
+            and not (k + 1 < len(toks) and toks[k + 1].low in PARTICLES)
+            and t.text.islower()
+            and _is_noun_word(t)
+            and language.can_be(t.low, "NOUN")
+            and not language.can_be(t.low, "ADJ")
+            and not t.low.endswith("ing")  # "is failing", "cross compiling"
+            and language.lemma(t.low, "NOUN") not in PROBLEM_NOUNS | TIME_MODIFIERS
+        )
+    ]
+    mods = list(dict.fromkeys(_lemma(t) for t in where))
     return Request(
         message=message,
         start=chosen[0],
         end=chosen[1],
         verb=DEBUG_VERB,
         head=head,
-        surface={head: head},
+        mods=mods,
+        surface={head: head, **{_lemma(t): _written(t) for t in where}},
         reported=True,
     )
 
@@ -1232,8 +1340,9 @@ def requests_of(message: Any) -> list[Request]:
         # "2 things." / "Two jobs:" announce requests: the clause is none, the next one
         # opens like a first one
         words = {t.low for t in tokens(readable, a, b)}
-        if _announces_requests(words):
-            after_opener = True
+        if _announces_requests(words) or (words and words <= GREETINGS | {"good", "there"}):
+            # a greeting is no request either: "hiya," / "morning!" / "hi there."
+            after_opener = after_opener or k == 0 or _announces_requests(words)
             continue
         fresh = (k == 0 and opener) or after_opener
         req = _request_in(message, readable, a, b, fresh=fresh)
@@ -1383,7 +1492,10 @@ def plural_nouns(messages: Any) -> set[str]:
 
 def _names_other_work(request: Request, topic: str) -> bool:
     """Whether ``request`` names its kind of work with a modifier other than ``topic``:
-    "reminder" of "tomorrow's reminder texts" (not "short", "weekly", "customer")."""
+    "reminder" of "tomorrow's reminder texts" (not "short", "weekly", "customer"). A
+    compound that holds ``topic`` names it: "book club questions" are about the club."""
+    if topic in request.mods:
+        return False
     return any(
         m != topic
         and m not in VAGUE_MODIFIERS
@@ -1534,7 +1646,8 @@ def find_themes(
     by_mod: dict[str, list[Request]] = defaultdict(list)
     for r in requests:
         if r.head and r.head not in exclude:
-            for m in sorted(set(r.mods)):
+            # what a reported error names is what fails, not a kind of work
+            for m in sorted(set(r.mods) if not r.reported else ()):
                 by_mod[m].append(r)
     for mod, reqs in by_mod.items():
         if len({r.head for r in reqs}) < 2 or mod in exclude or mod in by_head:
@@ -1578,7 +1691,7 @@ def find_themes(
     by_key: dict[str, list[Request]] = defaultdict(list)
     for r in requests:
         if r.head:
-            for n in {r.head, *r.mods, *(p[1] for p in r.phrases)}:
+            for n in {r.head, *(r.mods if not r.reported else ()), *(p[1] for p in r.phrases)}:
                 by_key[n].append(r)
     for noun, reqs in by_key.items():
         if noun in exclude or noun in GENERIC_HEADS or noun in NON_TOPICS:
@@ -1714,6 +1827,8 @@ def find_themes(
             t.people,
             kind_rank[t.kind],
             t.compound,
+            # over the same requests "book club questions" names more than "book questions"
+            bool(t.prefix),
             round(t.coherence, 2),
         ),
         reverse=True,
@@ -1879,6 +1994,13 @@ def _prefix(
             for k, m in enumerate(r.mods)
             if m == theme.qualifier and k > 0
         )
+        if theme.kind == "topic":
+            # a topic is named as the messages write it, in the request or not: "book
+            # club questions", "for book club members", "the book club pick"
+            for r in reqs:
+                if any(m == theme.qualifier and k > 0 for k, m in enumerate(r.mods)):
+                    continue
+                pairs.update(_words_before(r.message, theme.qualifier))
         for word, n in pairs.most_common(1):
             if n * 2 >= len(reqs) and usable(word):
                 return word
@@ -1889,6 +2011,16 @@ def _prefix(
         in_messages = sum(1 for r in reqs if word in nouns[r.message.id] or word in r.mods)
         return word if in_messages * 2 >= len(reqs) else ""
     return ""
+
+
+def _words_before(message: Any, noun: str) -> set[str]:
+    """Lemmas of the words a message writes right before ``noun`` (a lemma)."""
+    toks = tokens(readable_text(message.text))
+    return {
+        _lemma(a)
+        for a, b in zip(toks, toks[1:], strict=False)
+        if _lemma(b) == noun and b.start - a.end == 1 and _is_noun_word(a)
+    }
 
 
 def _same_work(theme: Theme, other: Theme) -> bool:
@@ -1905,6 +2037,16 @@ def _same_work(theme: Theme, other: Theme) -> bool:
         return len(mine & theirs) * 2 >= len(mine)
     for anchored, named in ((theme, other), (other, theme)):
         # a word anchors one theme and is the head or qualifier of the other
+        if (
+            anchored.kind == "verbnoun"
+            and anchored.qualifier in PROBLEM_NOUNS
+            and named.kind == "mod"
+            and named.head == anchored.qualifier
+            and named.qualifier
+        ):
+            # what fails names a narrower kind of problem: "Debugs CI errors." is other
+            # work than "Debugs the errors." (whose quotes seldom say "error")
+            continue
         if anchored.kind in ("noun", "modonly", "key", "verbnoun") and anchored.qualifier in (
             named.head,
             named.qualifier,

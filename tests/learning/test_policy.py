@@ -220,3 +220,20 @@ def test_a_name_that_is_a_function_word_needs_its_capital():
 def test_a_rule_about_other_words_is_not_taken_for_a_guardrail_contradiction():
     # shares one word ("kiln") with guardrail 2, far from "most of its words"
     assert refuse_rule("Never run the kiln with the lid propped open.") is None
+
+
+@pytest.mark.parametrize(
+    "rule",
+    ["Use named exports.", "Prefer default exports over named ones.", "Keep pinned posts short."],
+)
+def test_a_sending_word_used_as_the_name_of_a_thing_is_no_disclosure(rule):
+    # fresh6 (seen since): "Use named exports." was refused as sending information
+    assert refuse_rule(rule) is None
+
+
+@pytest.mark.parametrize(
+    "rule",
+    ["Export the customer list every Friday.", "Always post the menu to the owner."],
+)
+def test_a_sending_verb_is_still_refused(rule):
+    assert "sends or reveals information" in (refuse_rule(rule) or "")
