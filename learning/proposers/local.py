@@ -2810,6 +2810,38 @@ def _contrast(message_text: str, rule: str) -> str | None:
     return None if {t.low for t in tokens(phrase)} <= said else phrase
 
 
+# what a praised or reported draft is said with before its verb: "you did …", "good, fits …"
+STATEMENT_OPENERS = frozenset(["you", "it", "good", "great", "fine", "nice", "perfect", "ok"])
+
+
+def _finite_verb(word: str) -> bool:
+    """A verb form that is no imperative: "did", "fits", "was" (not "put", "use")."""
+    return language.can_be(word, "VERB") and language.lemma(word, "VERB") != word
+
+
+def _reports_what_was_done(c: Correction, toks: list[Tok], verb_first: bool) -> bool:
+    """Whether the instruction is a report on the draft, not an order: its first word is
+    a finite verb ("did", "fits") that is no noun, or one said after a subject or praise
+    the fillers took off ("you did the job number in the subject", "good, fits in one
+    text too")."""
+    first = toks[0].low
+    if not _finite_verb(first):
+        return False
+    if verb_first and not language.can_be(first, "NOUN"):
+        return True
+    text = c.message.text
+    sentence_start = max(text.rfind(mark, 0, toks[0].start) for mark in ".!?\n") + 1
+    before = [t.low for t in tokens(text, sentence_start, toks[0].start)]
+    return bool(set(before[-3:]) & STATEMENT_OPENERS)
+
+
+def _opens_with_a_noun_phrase(toks: list[Tok]) -> bool:
+    """Whether a verbless instruction starts with the thing it is about ("British
+    spelling", "VAT on its own line"), not with a verdict ("too long for a text")."""
+    words, _ = _noun_phrase(toks, 0)
+    return bool(words) and words[0] is toks[0]
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -2830,6 +2862,10 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             len(toks) > 7 or any(t.low in ("but", "and", "if", "because", "so") for t in toks)
         ):
             continue  # no instruction: "same as last week but …"
+        if _reports_what_was_done(c, toks, verb_first):
+            continue  # "you did the job number in the subject", "good, fits in one text"
+        if not verb_first and not _opens_with_a_noun_phrase(toks):
+            continue  # "too long for a text": a verdict on the draft, no thing to use
         if verb_first and len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS:
             continue  # "Write it in German", "Make it shorter": an edit of the draft at hand
         if verb_first and _removes_from_draft(toks):

@@ -326,3 +326,20 @@ def test_a_modifier_over_several_kinds_of_text(bag_of_words):
         ]
     )
     assert result.data["sentence"] == "Writes aftercare notes."
+
+
+def test_a_report_on_the_draft_is_no_wording_of_a_rule():
+    """Praise of a draft ("you did the job number in the subject", "good, fits in one
+    text too") and a verdict ("too long for a text") said after a reply are no order:
+    the rule takes the wording that is one ("Put the job number …"), or none."""
+    hits = correction_hits(
+        "great and you did the job number in the subject, ta.",
+        "put the job number in the subject line please",
+    )
+    assert rule_for(hits) == "Put the job number in the subject line."
+    assert rule_for(correction_hits("good, fits in one text too", "good, fits in one text")) is None
+    assert rule_for(correction_hits("too long for a text again", "too long for a text")) is None
+    # an instruction that opens with a plural noun is still one
+    assert rule_for(correction_hits("dates in full please", "Dates in full again.")) == (
+        "Show dates in full."
+    )
