@@ -184,6 +184,36 @@ TIME_OR_AMOUNT = re.compile(
     + r")(?: (?:working|business|calendar))? "
     r"(?:minutes?|hours?|days?|weeks?|months?|years?|percent|pounds?|dollars?|euros?)(?![a-z0-9])"
 )
+# a rule that sets what customers pay: "Add a rush fee.", "Charge a call-out fee."
+_SETS_PRICE = re.compile(
+    r"(?<![a-z0-9])(?:add|adds|charge|charges|apply|applies|set|sets|take|takes|ask for|put on)"
+    r" (?:(?:a|an|the|our|their|any) )?(?:[a-z-]+ ){0,2}"
+    r"(?:fee|fees|surcharge|surcharges|deposit|deposits|price|prices|charge|charges|discount|"
+    r"discounts|markup|premium)(?![a-z0-9])"
+)
+# health: medical procedures and conditions by the shape of the word ("mastectomy",
+# "tracheotomy", "colostomy", "arthritis") and a maintained list; a message holding one
+# is never evidence, whatever else it asks
+_HEALTH = re.compile(
+    r"(?<![a-z0-9])(?:[a-z]+(?:ectomy|ectomies|otomy|otomies|ostomy|itis)|"
+    r"chemo\w*|radiother\w*|radiotherap\w*|surgery|surgeries|surgical|surgeon\w*|"
+    r"(?:had|having|has|after|before|recovering from) (?:an? |her |his |their |my )?operation|"
+    r"diagnos\w*|cancer\w*|tumou?r\w*|"
+    r"carcinoma\w*|lymphoma\w*|melanoma\w*|leukaemia|leukemia|pregnan\w*|miscarr\w*|"
+    r"prosthe\w*|amputat\w*|dementia|alzheimer\w*|parkinson\w*|diabet\w*|epilep\w*|"
+    r"dialysis|transplant\w*|hospice|terminally ill|ivf|"
+    r"hospital\w*|hospitali[sz]ed|burn(?:ed|t)? ?out|mental health|depress(?:ion|ed)|"
+    r"anxiety|therapist\w*|medication\w*|prescription\w*|illness\w*|"
+    r"chronic \w+)(?![a-z0-9])"
+)
+
+
+def health_word(text: str) -> str | None:
+    """A word of ``text`` about someone's health (a medical procedure or condition), or None."""
+    m = _HEALTH.search(normalize(text or "").text)
+    return m.group(0) if m else None
+
+
 _CURRENCY = re.compile(r"[£$€¥]\s?\d|\d\s?(?:%|£|€|gbp|usd|eur)\b", re.IGNORECASE)
 # a guardrail that forbids something, or allows it only under a condition
 CONDITION_WORDS = _words_re(
@@ -730,6 +760,15 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
     promise = _promise(r, norm)
     if promise:
         return f"The rule {promise}; a rule may not promise customers anything."
+    price = _SETS_PRICE.search(norm)
+    if price and not NEGATION.search(norm[: price.start()]):
+        return (
+            f'The rule sets what customers pay ("{price.group(0)}"); a price is a promise '
+            "to customers, not a standing rule."
+        )
+    health = health_word(r)
+    if health:
+        return f'The rule is about someone\'s health ("{health}").'
     sells = _first(SELL_WORDS, norm) or _first(RECOMMEND_WORDS, norm)
     if sells:
         return f'The rule sells or recommends something ("{sells}").'

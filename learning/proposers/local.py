@@ -91,7 +91,15 @@ from typing import TYPE_CHECKING, Any
 
 from learning import language
 from learning.proposers.base import ProposerResult
-from memory.text import STOP_WORDS, content_words, fold_case, readable_text, word_set
+from memory.text import (
+    STOP_WORDS,
+    content_words,
+    fold_case,
+    readable_text,
+    stem,
+    word_set,
+    words,
+)
 
 if TYPE_CHECKING:
     from learning.models import LearningSettings
@@ -1327,8 +1335,10 @@ def error_report(message: Any, readable: str) -> Request | None:
 
 
 def requests_of(message: Any) -> list[Request]:
-    from learning.policy import WORK_VERBS
+    from learning.policy import WORK_VERBS, health_word
 
+    if health_word(message.text):
+        return []  # a message about someone's health is never evidence
     readable = readable_text(message.text)
     found = []
     report = error_report(message, readable)
@@ -2264,6 +2274,21 @@ def _code_word(text: str, tok: Tok) -> bool:
     )
 
 
+# keywords and built-in names of programming languages that are no English words
+CODE_KEYWORDS = word_set(
+    """
+    func fn def struct structs nil elif impl goroutine goroutines chan println printf
+    sprintf errorf int64 int32 uint8 kwargs stdin stdout stderr isinstance typeof iota
+    """
+)
+
+
+def _code_token(text: str, tok: Tok) -> bool:
+    """A word that is code: a language keyword ("func", "nil", "def"), an identifier
+    (camel case, snake case, "x.y", "load(") or a key=value pair."""
+    return tok.low in CODE_KEYWORDS or _camel(tok.text) or _code_word(text, tok)
+
+
 def _camel(word: str) -> bool:
     """A capital after a small letter: a brand or an identifier ("TripAdvisor", "getUser")."""
     return any(a.islower() and b.isupper() for a, b in zip(word, word[1:], strict=False))
@@ -2279,7 +2304,7 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
     an account number)."""
     from learning.policy import CAPITALISED_OK
 
-    if tok.low in banned or _camel(tok.text) or _code_word(text, tok):
+    if tok.low in banned or _code_token(text, tok):
         return True
     if sum(ch.isdigit() for ch in tok.text) >= 7:
         return True
@@ -2485,7 +2510,13 @@ def corrections_of(message: Any, asked: frozenset[str] = frozenset()) -> list[Co
     """The clauses of a correction message; a clause asking for a piece of work (a verb
     of work and its object, or a kind of work people also ask for in their opening
     messages: ``asked``) is a new request ("Also write pytest tests for …"), not a
-    correction."""
+    correction. A message about someone's health is none, nor a clause that holds a
+    keyword of code ("one test func with a cases slice"); of a clause with an identifier
+    in it ("in svc.Refund wrap the error …") only the longest run of words around it."""
+    from learning.policy import health_word
+
+    if health_word(message.text):
+        return []
     readable = readable_text(message.text)
     out = []
     for a, b in clauses(readable):
@@ -2496,6 +2527,21 @@ def corrections_of(message: Any, asked: frozenset[str] = frozenset()) -> list[Co
         toks = tokens(message.text, a, b)
         if len(toks) < 2 or "  " in readable[a:b]:
             continue
+        if any(t.low in CODE_KEYWORDS for t in toks):
+            continue  # "one test func with a cases slice": a clause about code
+        if any(_code_token(message.text, t) for t in toks):
+            # an identifier inside ("and in svc.Refund wrap the error with context"):
+            # the longest run of the person's own words around it
+            runs: list[list[Tok]] = [[]]
+            for t in toks:
+                if _code_token(message.text, t):
+                    runs.append([])
+                else:
+                    runs[-1].append(t)
+            toks = max(runs, key=len)
+            if len(toks) < 2:
+                continue
+            a, b = toks[0].start, toks[-1].end
         lemmas = [
             language.lemma(t.low, "NOUN") if language.can_be(t.low, "NOUN") else t.low for t in toks
         ]
@@ -2604,6 +2650,40 @@ def _values_refusal(
                     "that agree."
                 )
     return None
+
+
+_SENTENCE_EDGE = re.compile(r"[.!?;\n]+\s*")
+_AMOUNT = re.compile(r"(?<![\w.])(?:[£$€]\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?(?:%|percent\b))")
+
+
+def _subject_values_refusal(rule: str, corrections: list[Correction]) -> str | None:
+    """Why the corrections about the thing ``rule`` names give it different values, or
+    None: every sentence of a correction message that names all the nouns of the rule
+    ("rush fee" of "Add a rush fee.") is read for amounts ("rush fee is £20 now btw",
+    "add a rush fee, £15 for 48 hour"); two different ones disagree, whatever the rule
+    itself says."""
+    subject = {stem(w) for w in words(rule)[1:] if w not in STOP_WORDS and w.isalpha()}
+    if not subject:
+        return None
+    found: dict[str, str] = {}
+    seen: set[tuple[int, str]] = set()
+    for c in corrections:
+        text = c.message.text
+        for sentence in _SENTENCE_EDGE.split(text):
+            if (id(c.message), sentence) in seen or not subject <= {
+                stem(w) for w in words(sentence)
+            }:
+                continue
+            seen.add((id(c.message), sentence))
+            for m in _AMOUNT.finditer(sentence):
+                value = re.sub(r"\s|percent", "", m.group(0).lower()).replace("%", " %")
+                found.setdefault(value, sentence.strip())
+    if len(found) < 2:
+        return None
+    return (
+        f"The corrections disagree on it ({' against '.join(sorted(found))}); a standing "
+        "rule needs corrections that agree."
+    )
 
 
 def _inside(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
@@ -3157,8 +3237,10 @@ class LocalProposer:
             ):
                 left_out.append(f"{text!r}: too few conversations with a clean quote")
                 continue
-            disagree = policy.corrections_disagree(rule=text, quoted=quoted) or _values_refusal(
-                text, quoted, corrections, settings.min_corrections
+            disagree = (
+                policy.corrections_disagree(rule=text, quoted=quoted)
+                or _values_refusal(text, quoted, corrections, settings.min_corrections)
+                or _subject_values_refusal(text, corrections)
             )
             if disagree:
                 left_out.append(f"{text!r}: {disagree}")
