@@ -2922,6 +2922,28 @@ def _opens_with_a_noun_phrase(toks: list[Tok]) -> bool:
     return bool(words) and words[0] is toks[0]
 
 
+def _ends_in_a_description(toks: list[Tok]) -> bool:
+    """Whether a verbless instruction is a thing and how it is, with no preposition
+    ("table driven", "prices included"): its last word an adjective or participle that
+    is no noun; "Use the table driven" would make no sense."""
+    last = toks[-1]
+    if not last.low.isalpha() or _acronym(last.text) or language.can_be(last.low, "NOUN"):
+        return False
+    if not language.can_be(last.low, "ADJ"):
+        return False
+    return not any(t.low in RULE_PREPOSITIONS or t.low in PLACE_PREPOSITIONS for t in toks)
+
+
+def _noun_or_verb(toks: list[Tok]) -> bool:
+    """Whether the verb reading of a verb-first instruction rests on the word alone: it
+    can be a noun too and no determiner, pronoun or particle follows ("quote ref in the
+    subject line"); a wording with a plain verb ("put the quote ref in …") reads better."""
+    nxt = toks[1].low if len(toks) > 1 else ""
+    if nxt in DETERMINERS or nxt in PRONOUN_WORDS or nxt in PARTICLES or nxt.endswith("'s"):
+        return False
+    return language.can_be(toks[0].low, "NOUN")
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -2946,6 +2968,8 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue  # "you did the job number in the subject", "good, fits in one text"
         if not verb_first and not _opens_with_a_noun_phrase(toks):
             continue  # "too long for a text": a verdict on the draft, no thing to use
+        if not verb_first and _ends_in_a_description(toks):
+            continue  # "table driven", "prices included": says how a thing is, no thing to use
         if verb_first and len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS:
             continue  # "Write it in German", "Make it shorter": an edit of the draft at hand
         if verb_first and _removes_from_draft(toks):
@@ -2971,6 +2995,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
                 pointing,
                 _bare_singular(toks),
                 not verb_first,
+                verb_first and _noun_or_verb(toks),
                 not contrast,
                 len(toks),
                 text,

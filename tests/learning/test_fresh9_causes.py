@@ -12,6 +12,7 @@ from learning.proposers.local import (
     _subject_values_refusal,
     corrections_of,
     requests_of,
+    rule_for,
 )
 from tests.learning.test_local_proposer import corpus_of, settings
 
@@ -113,3 +114,32 @@ def test_go_test_terms_make_no_rule():
     ]
     rule = propose_rule(rows).data["rule"]
     assert rule is None or not any(w in rule.lower() for w in ("func", "slice"))
+
+
+# --- 4. ungrammatical wordings ------------------------------------------------------------------
+
+
+def _hits(texts, phrase):
+    out = {}
+    for i, text in enumerate(texts):
+        msg = corpus_of([(1, text, True)]).messages[0]
+        found = [c for c in corrections_of(msg) if phrase in msg.text[c.start : c.end]]
+        out[i] = (found[0], 0)
+    return out
+
+
+def test_a_plain_verb_wording_beats_a_noun_read_as_a_verb():
+    hits = _hits(
+        [
+            "good. put the quote ref in the subject line too",
+            "quote ref in the subject line please. every time",
+        ],
+        "quote ref",
+    )
+    assert rule_for(hits) == "Put the quote ref in the subject line."
+
+
+def test_a_thing_and_how_it_is_is_no_thing_to_use():
+    hits = _hits(["no. table driven again pls", "table driven!! every time"], "table")
+    assert rule_for(hits) is None
+    assert rule_for(_hits(["no. British spelling", "British spelling pls"], "spelling"))
