@@ -86,7 +86,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from learning import language
@@ -2092,11 +2092,29 @@ def _weigh(theme: Theme, vectors: dict[int, Any]) -> None:
         theme.coherence = 0.0
 
 
+def _nouns_of(reqs: list[Request]) -> set[str]:
+    """The lemmas the requests use as nouns: heads, modifiers, nouns of their phrases."""
+    out = {r.head for r in reqs if r.head}
+    for r in reqs:
+        out.update(r.mods)
+        for _, head, phrase in r.phrases:
+            out.add(head)
+            out.update(phrase)
+    return out
+
+
 def sentence_for(theme: Theme) -> str:
     """Third person, plural, no article: "Drafts replies to refund requests."."""
     if theme.name:
         return theme.name
     reqs = list(theme.requests.values())
+    # a verb the same requests also use as a noun is a noun read as a verb: "review reply
+    # pls" beside "reply to a 3 star review" makes no "Reviews star replies."
+    as_nouns = _nouns_of(reqs)
+    reqs = [
+        replace(r, verb=None) if r.verb and r.verb in as_nouns and r.verb != r.head else r
+        for r in reqs
+    ]
     verbs = Counter(r.verb for r in reqs if r.verb)
     surface: dict[str, str] = {}
     for r in reqs:
@@ -2226,7 +2244,19 @@ def sentence_for(theme: Theme) -> str:
             obj = f"{head} {theme.prep} {' '.join(words)}"
     elif theme.kind == "topic":
         noun = surface.get(theme.qualifier, theme.qualifier)
-        if theme.compound:  # "refund replies": the person writes it that way somewhere
+        # the noun a phrase of the requests puts the topic before ("reply to a 3 star
+        # review"): the sentence names that noun ("replies to reviews"), not "star replies"
+        inside = Counter(
+            (prep, phrase_head)
+            for r in reqs
+            if theme.qualifier not in r.mods
+            for prep, phrase_head, phrase in r.phrases
+            if theme.qualifier in phrase and phrase_head != theme.qualifier
+        )
+        if theme.compound and not any(theme.qualifier in r.mods for r in reqs) and inside:
+            prep, phrase_head = inside.most_common(1)[0][0]
+            obj = f"{head} {prep} {language.plural(surface.get(phrase_head, phrase_head))}"
+        elif theme.compound:  # "refund replies": the person writes it that way somewhere
             obj = f"{qualifier} {head}"
         else:
             noun = noun if noun.endswith("ing") else language.plural(noun)

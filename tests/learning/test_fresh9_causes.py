@@ -9,10 +9,12 @@ import pytest
 from learning.policy import health_word, rule_refusal
 from learning.proposers.local import (
     LocalProposer,
+    Theme,
     _subject_values_refusal,
     corrections_of,
     requests_of,
     rule_for,
+    sentence_for,
 )
 from tests.learning.test_local_proposer import corpus_of, settings
 
@@ -143,3 +145,21 @@ def test_a_thing_and_how_it_is_is_no_thing_to_use():
     hits = _hits(["no. table driven again pls", "table driven!! every time"], "table")
     assert rule_for(hits) is None
     assert rule_for(_hits(["no. British spelling", "British spelling pls"], "spelling"))
+
+
+# --- 5. a noun read as a verb makes no sentence ------------------------------------------------
+
+
+def test_a_noun_read_as_a_verb_makes_no_sentence():
+    rows = [
+        "review reply pls, 4 stars",
+        "reply to a 3 star review",
+        "reply to this review pls",
+        "can u draft a reply",
+    ]
+    reqs = {}
+    for i, text in enumerate(rows):
+        msg = corpus_of([(1, text, False)]).messages[0]
+        reqs[i] = next(r for r in requests_of(msg) if r.head == "reply")
+    theme = Theme(head="reply", qualifier="star", kind="topic", requests=reqs, compound=True)
+    assert sentence_for(theme) == "Drafts replies to reviews."
