@@ -203,7 +203,7 @@ _HEALTH = re.compile(
     r"prosthe\w*|amputat\w*|dementia|alzheimer\w*|parkinson\w*|diabet\w*|epilep\w*|"
     r"dialysis|transplant\w*|hospice|terminally ill|ivf|"
     r"hospital\w*|hospitali[sz]ed|burn(?:ed|t)? ?out|mental health|depress(?:ion|ed)|"
-    r"anxiety|therapist\w*|medication\w*|prescription\w*|illness\w*|"
+    r"anxiety|medication\w*|prescription\w*|illness\w*|"
     r"chronic \w+)(?![a-z0-9])"
 )
 

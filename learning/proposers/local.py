@@ -2093,10 +2093,10 @@ def _weigh(theme: Theme, vectors: dict[int, Any]) -> None:
 
 
 def _nouns_of(reqs: list[Request]) -> set[str]:
-    """The lemmas the requests use as nouns: heads, modifiers, nouns of their phrases."""
-    out = {r.head for r in reqs if r.head}
+    """The lemmas the requests use as the nouns of their phrases ("review" of "reply to
+    a 3 star review"); not what they make ("plan a lesson" beside "lesson plan")."""
+    out: set[str] = set()
     for r in reqs:
-        out.update(r.mods)
         for _, head, phrase in r.phrases:
             out.add(head)
             out.update(phrase)
