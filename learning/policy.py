@@ -193,11 +193,13 @@ _SETS_PRICE = re.compile(
 )
 # health: medical procedures and conditions by the shape of the word ("mastectomy",
 # "tracheotomy", "colostomy", "arthritis") and a maintained list; a message holding one
-# is never evidence, whatever else it asks
+# is never evidence, whatever else it asks. "Surgery" and "operation" only as something
+# had ("had surgery", "after her knee operation"): a dentist's surgery is a place
 _HEALTH = re.compile(
     r"(?<![a-z0-9])(?:[a-z]+(?:ectomy|ectomies|otomy|otomies|ostomy|itis)|"
-    r"chemo\w*|radiother\w*|radiotherap\w*|surgery|surgeries|surgical|surgeon\w*|"
-    r"(?:had|having|has|after|before|recovering from) (?:an? |her |his |their |my )?operation|"
+    r"chemo\w*|radiother\w*|radiotherap\w*|surgical|surgeon\w*|"
+    r"(?:had|having|has|after|before|recovering from|needs?) "
+    r"(?:an? |her |his |their |my )?(?:\w+ )?(?:operation|surgery|surgeries)|"
     r"diagnos\w*|cancer\w*|tumou?r\w*|"
     r"carcinoma\w*|lymphoma\w*|melanoma\w*|leukaemia|leukemia|pregnan\w*|miscarr\w*|"
     r"prosthe\w*|amputat\w*|dementia|alzheimer\w*|parkinson\w*|diabet\w*|epilep\w*|"
