@@ -2245,7 +2245,8 @@ def sentence_for(theme: Theme) -> str:
     elif theme.kind == "topic":
         noun = surface.get(theme.qualifier, theme.qualifier)
         # the noun a phrase of the requests puts the topic before ("reply to a 3 star
-        # review"): the sentence names that noun ("replies to reviews"), not "star replies"
+        # review"): the sentence names that noun ("replies to star reviews", "replies with
+        # viewing times"), not "star replies"
         inside = Counter(
             (prep, phrase_head)
             for r in reqs
@@ -2255,7 +2256,8 @@ def sentence_for(theme: Theme) -> str:
         )
         if theme.compound and not any(theme.qualifier in r.mods for r in reqs) and inside:
             prep, phrase_head = inside.most_common(1)[0][0]
-            obj = f"{head} {prep} {language.plural(surface.get(phrase_head, phrase_head))}"
+            noun = language.plural(surface.get(phrase_head, phrase_head))
+            obj = f"{head} {prep} {qualifier} {noun}"
         elif theme.compound:  # "refund replies": the person writes it that way somewhere
             obj = f"{qualifier} {head}"
         else:

@@ -169,4 +169,4 @@ def test_a_noun_read_as_a_verb_makes_no_sentence():
         msg = corpus_of([(1, text, False)]).messages[0]
         reqs[i] = next(r for r in requests_of(msg) if r.head == "reply")
     theme = Theme(head="reply", qualifier="star", kind="topic", requests=reqs, compound=True)
-    assert sentence_for(theme) == "Drafts replies to reviews."
+    assert sentence_for(theme) == "Drafts replies to star reviews."
