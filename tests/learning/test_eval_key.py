@@ -67,6 +67,7 @@ COMPLETE = [
         "fresh8",
         "fresh9",
         "fresh10",
+        "fresh11",
     )
 ]
 
@@ -138,6 +139,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh8",
             "fresh9",
             "fresh10",
+            "fresh11",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
@@ -150,7 +152,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
 
 
 def test_the_never_tuned_part_runs_only_when_asked_for():
-    """fresh10 is never in the default (seen) selection; fresh to fresh9, looked at, now are."""
+    """fresh11 is never in the default (seen) selection; fresh to fresh10, looked at, now are."""
     seen = ev.select(KEY, "seen")
     assert {KEY["assistants"][n]["part"] for n in seen} == {
         "tune",
@@ -164,15 +166,16 @@ def test_the_never_tuned_part_runs_only_when_asked_for():
         "fresh7",
         "fresh8",
         "fresh9",
+        "fresh10",
     }
-    assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh10")} == {"fresh10"}
+    assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh11")} == {"fresh11"}
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh7")} == {"fresh7"}
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh3")} == {"fresh3"}
     assert set(ev.select(KEY, "all")) == set(NAMES)
-    assert ev.select(KEY, "fresh10", ["loaf-desk"]) == []
+    assert ev.select(KEY, "fresh11", ["loaf-desk"]) == []
     parser = ev.make_parser()
     assert parser.parse_args([]).part == "seen"
-    assert parser.parse_args(["--part", "fresh10"]).part == "fresh10"
+    assert parser.parse_args(["--part", "fresh11"]).part == "fresh11"
 
 
 def test_every_kind_of_trap_the_issue_names_is_in_each_part_of_the_key():
@@ -236,7 +239,7 @@ def test_the_descriptions_of_themes_and_rules_are_true_proposals(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
-    """fresh to fresh10 are complete per assistant, not only per part: one person's
+    """fresh to fresh11 are complete per assistant, not only per part: one person's
     taste wherever a team shares the assistant, code wherever a developer pastes it."""
     config, convs = DATA[name]
     need = ISSUE_TRAP_KINDS - {"one_person_taste", "code"}
@@ -253,7 +256,7 @@ def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_fresh_contacts_include_a_street_address_a_phone_number_and_an_email(name):
-    """Each fresh to fresh10 assistant's data holds a street address (a house number and a road), a
+    """Each fresh to fresh11 assistant's data holds a street address (a house number and a road), a
     phone number and an e-mail address, and its contacts trap catches every one of them."""
     _, convs = DATA[name]
     trap = next(t for t in KEY["assistants"][name]["traps"] if t["kind"] == "contact")
