@@ -2332,7 +2332,8 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
     (``learning.policy.contact_spans``: "Linden Avenue", "Mrs Patel", a postcode), a
     capitalised word that does not open its sentence (a person, a place, a company,
     whether or not it is also an English word) unless it is an acronym or in
-    ``CAPITALISED_OK``, a camel-case word, a run of seven or more digits (a phone or
+    ``CAPITALISED_OK``, a capitalised word English does not have wherever it stands
+    (``_unknown_word``: "Nina" after "script pls:"), a camel-case word, a run of seven or more digits (a phone or
     an account number)."""
     from learning.policy import CAPITALISED_OK
 
@@ -2344,13 +2345,42 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
         return True
     if not tok.text[:1].isupper() or _acronym(tok.text) or tok.low in CAPITALISED_OK:
         return False
-    return not _opens_sentence(text, tok)
+    return not _opens_sentence(text, tok) or _unknown_word(tok.low)
+
+
+# words people open a message or a line with that the lexicon does not hold: no names
+CHAT_WORDS = frozenset(
+    """
+    pls plz thx ta ok hi hiya hey yo yeah yep nope fyi btw tbh asap np hmm ugh oops re ps
+    nb eta lol imo aka diy tho cos coz gonna wanna dunno
+    """.split()
+)
+
+
+def _unknown_word(low: str) -> bool:
+    """A word English does not have ("nina", "joe", "thirsk"): written with a capital it
+    is a name wherever it stands, at the start of a sentence or a line, after a colon
+    ("script pls: Nina and Joe") or a dash too; not a chat word ("Pls", "Thx"), a
+    greeting, a stop word or a contraction of an English word ("Can't", "Let's")."""
+    if not low.replace("'", "").replace("-", "").isalpha():
+        return False
+    if low in STOP_WORDS or low in CHAT_WORDS or low in GREETINGS or low in LEAD_FILLERS:
+        return False
+    parts = [p for p in re.split(r"[-']", low) if p]
+    stem_part = parts[0] if "'" in low else None
+    if stem_part is not None:  # "can't", "let's", "we're": the word before the apostrophe
+        return not (stem_part in STOP_WORDS or language.is_english_word(stem_part))
+    return any(
+        not (p in STOP_WORDS or p in CHAT_WORDS or language.is_english_word(p)) for p in parts
+    )
 
 
 def proper_words(messages: Any) -> set[str]:
     """Words the messages write as names: capitalised where no sentence opens and never
     in lower case, or in lower case too when English has no such word ("Linden",
-    "Hollybank", "Hugo", "tyler" of "Tyler"), camel case ("TripAdvisor"); acronyms
+    "Hollybank", "Hugo", "tyler" of "Tyler"), capitalised where a sentence or line opens
+    when English has no such word and it is never written small ("Nina" of "script
+    pls: Nina and Joe"), camel case ("TripAdvisor"); acronyms
     and ``CAPITALISED_OK`` words left out. A quote holds none of them, wherever it
     stands in its sentence ("Hugo wants …"), and no theme is named after one."""
     from learning.policy import CAPITALISED_OK
@@ -2358,6 +2388,7 @@ def proper_words(messages: Any) -> set[str]:
     capitalised: set[str] = set()
     lower: set[str] = set()
     pasted: set[str] = set()
+    opening: set[str] = set()  # a word English does not have, capitalised where a sentence opens
     for m in messages:
         readable = readable_text(m.text)
         toks = tokens(readable)
@@ -2371,6 +2402,8 @@ def proper_words(messages: Any) -> set[str]:
             elif t.text[:1].isupper():
                 if not _opens_sentence(readable, t):
                     capitalised.add(t.low)
+                elif _unknown_word(t.low):
+                    opening.add(t.low)  # "script pls: Nina and Joe"
             else:
                 lower.add(t.low)
         # a name inside what the person pasted or quoted ('Mum wrote: "Tyler says …"')
@@ -2386,7 +2419,7 @@ def proper_words(messages: Any) -> set[str]:
     # a word also written in lower case is a name only when English has no such word:
     # "rose" may be a flower, "tyler" written small is still Tyler
     unknown = {w for w in lower if w not in STOP_WORDS and not language.is_english_word(w)}
-    return (capitalised | pasted) & unknown | capitalised - lower
+    return (capitalised | pasted) & unknown | (capitalised | opening) - lower
 
 
 # who a piece of work is for or from: "report comment for tyler", "email to jonno"
