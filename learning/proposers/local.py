@@ -2103,6 +2103,13 @@ def _nouns_of(reqs: list[Request]) -> set[str]:
     return out
 
 
+def _mod(word: str) -> str:
+    """A noun (or a phrase's last noun) put before another noun: singular, "reading
+    lists" (``language.modifier_form``)."""
+    *rest, last = word.split(" ")
+    return " ".join([*rest, language.modifier_form(last)])
+
+
 def sentence_for(theme: Theme) -> str:
     """Third person, plural, no article: "Drafts replies to refund requests."."""
     if theme.name:
@@ -2131,7 +2138,7 @@ def sentence_for(theme: Theme) -> str:
             for m in sorted(set(r.mods))
             if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
         )
-        best = [surface.get(m, m) for m, n in mods.most_common(1) if n * 2 > len(made)]
+        best = [_mod(surface.get(m, m)) for m, n in mods.most_common(1) if n * 2 > len(made)]
         noun = language.plural(surface.get(theme.qualifier, theme.qualifier))
         text = " ".join([language.third_person(verb), *best, noun])
         return text[:1].upper() + text[1:] + "."
@@ -2147,9 +2154,7 @@ def sentence_for(theme: Theme) -> str:
             else DEFAULT_VERB
         )
         noun = language.plural(surface.get(head_lemma, head_lemma))
-        text = (
-            f"{language.third_person(verb)} {surface.get(theme.qualifier, theme.qualifier)} {noun}"
-        )
+        text = f"{language.third_person(verb)} {_mod(surface.get(theme.qualifier, theme.qualifier))} {noun}"
         return text[:1].upper() + text[1:] + "."
     if theme.kind == "key":
         made = [r for r in reqs if r.head == theme.qualifier]
@@ -2164,7 +2169,7 @@ def sentence_for(theme: Theme) -> str:
             and m not in TIME_MODIFIERS
             and not language.is_comparative(m)
         )
-        best = [surface.get(m, m) for m, n in made_mods.most_common(1) if n * 2 > len(made)]
+        best = [_mod(surface.get(m, m)) for m, n in made_mods.most_common(1) if n * 2 > len(made)]
         if verb_counts:
             verb = verb_counts.most_common(1)[0][0]
         else:
@@ -2190,7 +2195,7 @@ def sentence_for(theme: Theme) -> str:
                 for r in used
                 if theme.qualifier in r.mods and r.head == head_lemma
             )
-            obj = f"{written_mod} " + language.plural(surface.get(head_lemma, head_lemma))
+            obj = f"{_mod(written_mod)} " + language.plural(surface.get(head_lemma, head_lemma))
         if " " not in obj and not language.is_mass(obj):
             obj = f"the {obj}"
         text = f"{language.third_person(verb)} {obj}"
@@ -2210,7 +2215,7 @@ def sentence_for(theme: Theme) -> str:
     else:
         verb = WRITTEN_VERB if (theme.head or "") in WRITTEN_HEADS else DEFAULT_VERB
     prefix = [theme.prefix_written or theme.prefix] if theme.prefix else []
-    qualifier = " ".join([*prefix, surface.get(theme.qualifier, theme.qualifier)])
+    qualifier = " ".join(_mod(w) for w in [*prefix, surface.get(theme.qualifier, theme.qualifier)])
     if theme.kind == "verb":
         heads = Counter(r.head for r in reqs if r.head)
         head_lemma = heads.most_common(1)[0][0]
@@ -2233,13 +2238,15 @@ def sentence_for(theme: Theme) -> str:
             if p[0] == theme.prep and theme.qualifier in p[2]
         )
         lemmas = forms.most_common(1)[0][0] if forms else (theme.qualifier,)
-        words = [surface.get(w, w) for w in lemmas]
+        words = [_mod(surface.get(w, w)) for w in lemmas[:-1]] + [
+            surface.get(lemmas[-1], lemmas[-1])
+        ]
         if not words[-1].endswith("ing"):
             words[-1] = language.plural(words[-1])
         as_mod = sum(1 for r in reqs if theme.qualifier in r.mods)
         if len(lemmas) == 1 and as_mod * 2 >= len(reqs):
             # "crew schedules": most requests write the noun before the head
-            obj = f"{surface.get(theme.qualifier, theme.qualifier)} {head}"
+            obj = f"{_mod(surface.get(theme.qualifier, theme.qualifier))} {head}"
         else:
             obj = f"{head} {theme.prep} {' '.join(words)}"
     elif theme.kind == "topic":
@@ -2271,7 +2278,7 @@ def sentence_for(theme: Theme) -> str:
             if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
         )
         best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
-        obj = " ".join([surface.get(m, m) for m in best] + [head])
+        obj = " ".join([_mod(surface.get(m, m)) for m in best] + [head])
     if " " not in obj and not language.is_mass(obj):
         obj = f"the {obj}"  # "Prepares the rotas.": a kind of work, not a bare noun
     text = f"{language.third_person(verb)} {obj}"
@@ -2349,11 +2356,11 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
 
 
 # words people open a message or a line with that the lexicon does not hold: no names
-CHAT_WORDS = frozenset(
+CHAT_WORDS = word_set(
     """
     pls plz thx ta ok hi hiya hey yo yeah yep nope fyi btw tbh asap np hmm ugh oops re ps
     nb eta lol imo aka diy tho cos coz gonna wanna dunno
-    """.split()
+    """
 )
 
 

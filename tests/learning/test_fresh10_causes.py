@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from learning.proposers.local import proper_words, quote_for, requests_of
-from tests.learning.test_local_proposer import corpus_of
+from learning.proposers.local import find_themes, proper_words, quote_for, requests_of, sentence_for
+from tests.learning.test_local_proposer import corpus_of, same_vectors
 
 # --- 1. a name is a name wherever it stands ---------------------------------------------------
 
@@ -54,3 +54,55 @@ def test_requests_still_read_through_a_name_at_a_line_start():
     text = "script pls: Nina and Joe, garden ceremony"
     found = requests_of(corpus_of([(1, text, False)]).messages[0])
     assert any(r.head == "script" for r in found)
+
+
+# --- 2. a noun before another noun stands in the singular ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rows", "sentence"),
+    [
+        (
+            [
+                "need a readings list for a couple who love the sea",
+                "reading for a blended family, something they could read together",
+                "can u suggest 3 readings for a beach ceremony",
+            ],
+            "Suggests reading lists.",
+        ),
+        (
+            [
+                "can u write a ratings summary for the new cafe",
+                "ratings summary for the deli pls",
+                "draft the ratings summary for the pub",
+            ],
+            "Writes rating summaries.",
+        ),
+    ],
+)
+def test_the_plural_goes_on_the_head_noun_not_its_modifier(rows, sentence):
+    corpus = corpus_of([(1, t, False) for t in rows])
+    requests = [r for m in corpus.messages for r in requests_of(m)]
+    themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
+    assert [sentence_for(t) for t in themes] == [sentence]
+
+
+@pytest.mark.parametrize(
+    ("noun", "form"),
+    [
+        ("readings", "reading"),
+        ("PRs", "PR"),
+        ("events", "event"),
+        ("sales", "sales"),
+        ("savings", "savings"),
+        ("goods", "goods"),
+        ("news", "news"),
+        ("glasses", "glasses"),
+        ("lettings", "lettings"),
+        ("wholesale", "wholesale"),
+    ],
+)
+def test_a_modifier_is_singular_unless_english_keeps_the_plural(noun, form):
+    from learning.language import modifier_form
+
+    assert modifier_form(noun) == form
