@@ -2339,8 +2339,8 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
     (``learning.policy.contact_spans``: "Linden Avenue", "Mrs Patel", a postcode), a
     capitalised word that does not open its sentence (a person, a place, a company,
     whether or not it is also an English word) unless it is an acronym or in
-    ``CAPITALISED_OK``, a capitalised word English does not have wherever it stands
-    (``_unknown_word``: "Nina" after "script pls:"), a camel-case word, a run of seven or more digits (a phone or
+    ``CAPITALISED_OK`` (a name where a sentence or a line opens, "Nina" after "script
+    pls:", is in ``banned``: ``proper_words``), a camel-case word, a run of seven or more digits (a phone or
     an account number)."""
     from learning.policy import CAPITALISED_OK
 
@@ -2352,7 +2352,7 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
         return True
     if not tok.text[:1].isupper() or _acronym(tok.text) or tok.low in CAPITALISED_OK:
         return False
-    return not _opens_sentence(text, tok) or _unknown_word(tok.low)
+    return not _opens_sentence(text, tok)
 
 
 # words people open a message or a line with that the lexicon does not hold: no names
