@@ -95,3 +95,30 @@ def is_comparative(word: str) -> bool:
         return False
     base = _lemmas(low).get("ADJ")
     return base is not None and bool(base) and base[0] != low
+
+
+# plurals English keeps before another noun ("sales reports", "arts centre")
+PLURAL_MODIFIERS = frozenset(
+    ["sales", "arts", "customs", "arms", "accounts", "communications", "operations", "admissions"]
+)
+
+
+def modifier_form(noun: str) -> str:
+    """A noun as it stands before another noun: in the singular ("reading lists", not
+    "readings lists"; "PR descriptions"), unless the lexicon holds the plural as a word
+    of its own ("goods", "savings", "news", "sports") or English keeps it
+    (``PLURAL_MODIFIERS``: "sales reports"); an unknown word stays as written."""
+    low = noun.lower()
+    if low in PLURAL_MODIFIERS or not low.endswith("s") or low.endswith("ss"):
+        return noun
+    if len(noun) > 2 and noun[:-1].isupper():
+        return noun[:-1]  # an acronym's plural: "PRs"
+    lemmas = _lemmas(low).get("NOUN")
+    if not lemmas or low in lemmas:
+        return noun
+    single = lemmas[0]
+    if plural(single) != low:
+        return noun
+    if noun == low:
+        return single
+    return single.capitalize() if noun == low.capitalize() else noun

@@ -2103,6 +2103,13 @@ def _nouns_of(reqs: list[Request]) -> set[str]:
     return out
 
 
+def _mod(word: str) -> str:
+    """A noun (or a phrase's last noun) put before another noun: singular, "reading
+    lists" (``language.modifier_form``)."""
+    *rest, last = word.split(" ")
+    return " ".join([*rest, language.modifier_form(last)])
+
+
 def sentence_for(theme: Theme) -> str:
     """Third person, plural, no article: "Drafts replies to refund requests."."""
     if theme.name:
@@ -2131,7 +2138,7 @@ def sentence_for(theme: Theme) -> str:
             for m in sorted(set(r.mods))
             if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
         )
-        best = [surface.get(m, m) for m, n in mods.most_common(1) if n * 2 > len(made)]
+        best = [_mod(surface.get(m, m)) for m, n in mods.most_common(1) if n * 2 > len(made)]
         noun = language.plural(surface.get(theme.qualifier, theme.qualifier))
         text = " ".join([language.third_person(verb), *best, noun])
         return text[:1].upper() + text[1:] + "."
@@ -2147,9 +2154,7 @@ def sentence_for(theme: Theme) -> str:
             else DEFAULT_VERB
         )
         noun = language.plural(surface.get(head_lemma, head_lemma))
-        text = (
-            f"{language.third_person(verb)} {surface.get(theme.qualifier, theme.qualifier)} {noun}"
-        )
+        text = f"{language.third_person(verb)} {_mod(surface.get(theme.qualifier, theme.qualifier))} {noun}"
         return text[:1].upper() + text[1:] + "."
     if theme.kind == "key":
         made = [r for r in reqs if r.head == theme.qualifier]
@@ -2164,7 +2169,7 @@ def sentence_for(theme: Theme) -> str:
             and m not in TIME_MODIFIERS
             and not language.is_comparative(m)
         )
-        best = [surface.get(m, m) for m, n in made_mods.most_common(1) if n * 2 > len(made)]
+        best = [_mod(surface.get(m, m)) for m, n in made_mods.most_common(1) if n * 2 > len(made)]
         if verb_counts:
             verb = verb_counts.most_common(1)[0][0]
         else:
@@ -2190,7 +2195,7 @@ def sentence_for(theme: Theme) -> str:
                 for r in used
                 if theme.qualifier in r.mods and r.head == head_lemma
             )
-            obj = f"{written_mod} " + language.plural(surface.get(head_lemma, head_lemma))
+            obj = f"{_mod(written_mod)} " + language.plural(surface.get(head_lemma, head_lemma))
         if " " not in obj and not language.is_mass(obj):
             obj = f"the {obj}"
         text = f"{language.third_person(verb)} {obj}"
@@ -2210,7 +2215,7 @@ def sentence_for(theme: Theme) -> str:
     else:
         verb = WRITTEN_VERB if (theme.head or "") in WRITTEN_HEADS else DEFAULT_VERB
     prefix = [theme.prefix_written or theme.prefix] if theme.prefix else []
-    qualifier = " ".join([*prefix, surface.get(theme.qualifier, theme.qualifier)])
+    qualifier = " ".join(_mod(w) for w in [*prefix, surface.get(theme.qualifier, theme.qualifier)])
     if theme.kind == "verb":
         heads = Counter(r.head for r in reqs if r.head)
         head_lemma = heads.most_common(1)[0][0]
@@ -2233,13 +2238,15 @@ def sentence_for(theme: Theme) -> str:
             if p[0] == theme.prep and theme.qualifier in p[2]
         )
         lemmas = forms.most_common(1)[0][0] if forms else (theme.qualifier,)
-        words = [surface.get(w, w) for w in lemmas]
+        words = [_mod(surface.get(w, w)) for w in lemmas[:-1]] + [
+            surface.get(lemmas[-1], lemmas[-1])
+        ]
         if not words[-1].endswith("ing"):
             words[-1] = language.plural(words[-1])
         as_mod = sum(1 for r in reqs if theme.qualifier in r.mods)
         if len(lemmas) == 1 and as_mod * 2 >= len(reqs):
             # "crew schedules": most requests write the noun before the head
-            obj = f"{surface.get(theme.qualifier, theme.qualifier)} {head}"
+            obj = f"{_mod(surface.get(theme.qualifier, theme.qualifier))} {head}"
         else:
             obj = f"{head} {theme.prep} {' '.join(words)}"
     elif theme.kind == "topic":
@@ -2271,7 +2278,7 @@ def sentence_for(theme: Theme) -> str:
             if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
         )
         best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
-        obj = " ".join([surface.get(m, m) for m in best] + [head])
+        obj = " ".join([_mod(surface.get(m, m)) for m in best] + [head])
     if " " not in obj and not language.is_mass(obj):
         obj = f"the {obj}"  # "Prepares the rotas.": a kind of work, not a bare noun
     text = f"{language.third_person(verb)} {obj}"
@@ -2332,7 +2339,8 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
     (``learning.policy.contact_spans``: "Linden Avenue", "Mrs Patel", a postcode), a
     capitalised word that does not open its sentence (a person, a place, a company,
     whether or not it is also an English word) unless it is an acronym or in
-    ``CAPITALISED_OK``, a camel-case word, a run of seven or more digits (a phone or
+    ``CAPITALISED_OK`` (a name where a sentence or a line opens, "Nina" after "script
+    pls:", is in ``banned``: ``proper_words``), a camel-case word, a run of seven or more digits (a phone or
     an account number)."""
     from learning.policy import CAPITALISED_OK
 
@@ -2347,10 +2355,39 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
     return not _opens_sentence(text, tok)
 
 
+# words people open a message or a line with that the lexicon does not hold: no names
+CHAT_WORDS = word_set(
+    """
+    pls plz thx ta ok hi hiya hey yo yeah yep nope fyi btw tbh asap np hmm ugh oops re ps
+    nb eta lol imo aka diy tho cos coz gonna wanna dunno
+    """
+)
+
+
+def _unknown_word(low: str) -> bool:
+    """A word English does not have ("nina", "joe", "thirsk"): written with a capital it
+    is a name wherever it stands, at the start of a sentence or a line, after a colon
+    ("script pls: Nina and Joe") or a dash too; not a chat word ("Pls", "Thx"), a
+    greeting, a stop word or a contraction of an English word ("Can't", "Let's")."""
+    if not low.replace("'", "").replace("-", "").isalpha():
+        return False
+    if low in STOP_WORDS or low in CHAT_WORDS or low in GREETINGS or low in LEAD_FILLERS:
+        return False
+    parts = [p for p in re.split(r"[-']", low) if p]
+    stem_part = parts[0] if "'" in low else None
+    if stem_part is not None:  # "can't", "let's", "we're": the word before the apostrophe
+        return not (stem_part in STOP_WORDS or language.is_english_word(stem_part))
+    return any(
+        not (p in STOP_WORDS or p in CHAT_WORDS or language.is_english_word(p)) for p in parts
+    )
+
+
 def proper_words(messages: Any) -> set[str]:
     """Words the messages write as names: capitalised where no sentence opens and never
     in lower case, or in lower case too when English has no such word ("Linden",
-    "Hollybank", "Hugo", "tyler" of "Tyler"), camel case ("TripAdvisor"); acronyms
+    "Hollybank", "Hugo", "tyler" of "Tyler"), capitalised where a sentence or line opens
+    when English has no such word and it is never written small ("Nina" of "script
+    pls: Nina and Joe"), camel case ("TripAdvisor"); acronyms
     and ``CAPITALISED_OK`` words left out. A quote holds none of them, wherever it
     stands in its sentence ("Hugo wants …"), and no theme is named after one."""
     from learning.policy import CAPITALISED_OK
@@ -2358,6 +2395,7 @@ def proper_words(messages: Any) -> set[str]:
     capitalised: set[str] = set()
     lower: set[str] = set()
     pasted: set[str] = set()
+    opening: set[str] = set()  # a word English does not have, capitalised where a sentence opens
     for m in messages:
         readable = readable_text(m.text)
         toks = tokens(readable)
@@ -2371,6 +2409,8 @@ def proper_words(messages: Any) -> set[str]:
             elif t.text[:1].isupper():
                 if not _opens_sentence(readable, t):
                     capitalised.add(t.low)
+                elif _unknown_word(t.low):
+                    opening.add(t.low)  # "script pls: Nina and Joe"
             else:
                 lower.add(t.low)
         # a name inside what the person pasted or quoted ('Mum wrote: "Tyler says …"')
@@ -2386,7 +2426,7 @@ def proper_words(messages: Any) -> set[str]:
     # a word also written in lower case is a name only when English has no such word:
     # "rose" may be a flower, "tyler" written small is still Tyler
     unknown = {w for w in lower if w not in STOP_WORDS and not language.is_english_word(w)}
-    return (capitalised | pasted) & unknown | capitalised - lower
+    return (capitalised | pasted) & unknown | (capitalised | opening) - lower
 
 
 # who a piece of work is for or from: "report comment for tyler", "email to jonno"
