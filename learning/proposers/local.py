@@ -2926,7 +2926,13 @@ def _wording(c: Correction, toks: list[Tok], words: list[str], negative: bool) -
         tail = _words_as_written(c, rest) if rest else []
         return [words[0], f'"{quoted.group(1).strip()}"', *tail]
     if negative:
-        return words
+        return words  # "never say sorry for the delay": where the wording ends is unsure
+    nots = [k for k in range(2, len(toks) - 1) if toks[k].low == "not"]
+    if len(nots) == 1:
+        # the wording and the one it replaces: 'say "garments", not "items"'
+        said = " ".join(_words_as_written(c, toks[1 : nots[0]]))
+        refused = " ".join(_words_as_written(c, toks[nots[0] + 1 :]))
+        return [words[0], f'"{said}",', "not", f'"{refused}"']
     return [words[0], '"' + " ".join(words[1:]) + '"']
 
 

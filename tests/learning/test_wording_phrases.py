@@ -75,3 +75,8 @@ def test_a_bare_countable_noun_after_with_gets_the_persons_article():
         "wrap the error with context please", "wrap the error with context again"
     )
     assert rule_for(hits) == "Wrap the error with context."
+
+
+def test_a_wording_and_the_one_it_replaces_are_quoted_apart():
+    hits = correction_hits("say garments not items please", "say garments not items")
+    assert rule_for(hits) == 'Say "garments", not "items".'
