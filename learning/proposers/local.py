@@ -2940,7 +2940,7 @@ def _wording(c: Correction, toks: list[Tok], words: list[str], negative: bool) -
 WRITING_VERBS = frozenset(["put", "write", "show", "say", "use"])
 # adjectives that stand after a noun to make a label: "gluten free", "VAT inclusive"
 POSTPOSITIVE_ADJECTIVES = frozenset(
-    ["free", "friendly", "inclusive", "exclusive", "included", "excluded", "only", "safe", "proof"]
+    ["free", "friendly", "inclusive", "exclusive", "included", "excluded", "safe", "proof"]
 )
 
 
@@ -2957,12 +2957,12 @@ def _phrase_to_write(toks: list[Tok]) -> bool:
     if first in PREPOSITIONS and first not in PLACE_PREPOSITIONS:
         return len(toks) > 1
     if (
-        first.endswith(("ing", "ed"))
+        first.endswith("ing")
         and language.can_be(first, "VERB")
         and not language.can_be(first, "NOUN")
         and not language.can_be(first, "ADJ")
     ):
-        return len(toks) > 1  # "including VAT", "made without gluten"
+        return len(toks) > 1  # "including VAT"; "named exports" is a thing
     return len(toks) > 1 and toks[-1].low in POSTPOSITIVE_ADJECTIVES and _is_noun_word(toks[-2])
 
 

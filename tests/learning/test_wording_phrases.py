@@ -46,6 +46,8 @@ def test_a_wording_to_avoid_is_quoted_and_written():
 def test_a_thing_to_use_is_no_wording():
     hits = correction_hits("Use 24-hour times in replies please.", "Use 24-hour times, 15:00.")
     assert rule_for(hits) == "Use 24-hour times."
+    hits = correction_hits("named exports. every time please", "named exports only please")
+    assert rule_for(hits) == "Use named exports."
     hits = correction_hits("VAT on its own line again.", "VAT on its own line please.")
     assert rule_for(hits) == "Show VAT on its own line."
 
