@@ -2768,9 +2768,19 @@ def _variant(c: Correction) -> list[Tok]:
     toks = list(c.toks)
     while toks and toks[0].low in RULE_FILLER:
         toks = toks[1:]
-    while toks and toks[-1].low in RULE_TAIL_FILLER:
-        toks = toks[:-1]
+    while toks:
+        if toks[-1].low in RULE_TAIL_FILLER or toks[-1].low in DEICTIC_TAIL:
+            toks = toks[:-1]
+        elif len(toks) > 2 and toks[-1].low == "time" and toks[-2].low in ("this", "that"):
+            toks = toks[:-2]  # "use the short version this time"
+        else:
+            break
     return toks
+
+
+# words that point at the draft or the moment at hand: a standing rule holds everywhere,
+# so "Use WWW/EBI here too" is "Use WWW/EBI"
+DEICTIC_TAIL = frozenset(["here", "there"])
 
 
 # pronouns that point at the draft at hand or at one person: "Add type hints to those",
@@ -2808,6 +2818,17 @@ def _bare_singular(toks: list[Tok]) -> bool:
     and a singular noun at its end ("with first name", "by first name"): telegraphic."""
     from learning.policy import CAPITALISED_OK
 
+    last = toks[-1] if toks else None
+    if (
+        len(toks) > 2
+        and toks[-2].low in ("with", "without")
+        and last.text.isalpha()
+        and last.text.islower()
+        and not last.low.endswith("ing")
+        and language.lemma(last.low, "NOUN") == last.low
+        and not language.is_mass(last.low)
+    ):
+        return True  # "private fields with underscore": one countable thing, no article
     for k, t in enumerate(toks[:-2]):
         if t.low not in RULE_PREPOSITIONS:
             continue
@@ -2905,8 +2926,93 @@ def _wording(c: Correction, toks: list[Tok], words: list[str], negative: bool) -
         tail = _words_as_written(c, rest) if rest else []
         return [words[0], f'"{quoted.group(1).strip()}"', *tail]
     if negative:
-        return words
+        return words  # "never say sorry for the delay": where the wording ends is unsure
+    nots = [k for k in range(2, len(toks) - 1) if toks[k].low == "not"]
+    if len(nots) == 1:
+        # the wording and the one it replaces: 'say "garments", not "items"'
+        said = " ".join(_words_as_written(c, toks[1 : nots[0]]))
+        refused = " ".join(_words_as_written(c, toks[nots[0] + 1 :]))
+        return [words[0], f'"{said}",', "not", f'"{refused}"']
     return [words[0], '"' + " ".join(words[1:]) + '"']
+
+
+# verbs whose object may be a wording to write: "put gluten free", "show including VAT"
+WRITING_VERBS = frozenset(["put", "write", "show", "say", "use"])
+# adjectives that stand after a noun to make a label: "gluten free", "VAT inclusive"
+POSTPOSITIVE_ADJECTIVES = frozenset(
+    ["free", "friendly", "inclusive", "exclusive", "included", "excluded", "safe", "proof"]
+)
+
+
+def _phrase_to_write(toks: list[Tok]) -> bool:
+    """Whether the object of a verb of writing is a wording, no thing: it opens with a
+    participle or a preposition ("including VAT", "with love") or is a noun and an
+    adjective that makes a label of it ("gluten free"). No determiner, pronoun or
+    number opens it."""
+    if not toks:
+        return False
+    first = toks[0].low
+    if first in DETERMINERS or first in PRONOUN_WORDS or not first.isalpha():
+        return False
+    if first in PREPOSITIONS and first not in PLACE_PREPOSITIONS:
+        return len(toks) > 1
+    if (
+        first.endswith("ing")
+        and language.can_be(first, "VERB")
+        and not language.can_be(first, "NOUN")
+        and not language.can_be(first, "ADJ")
+    ):
+        return len(toks) > 1  # "including VAT"; "named exports" is a thing
+    return len(toks) > 1 and toks[-1].low in POSTPOSITIVE_ADJECTIVES and _is_noun_word(toks[-2])
+
+
+def _place_index(toks: list[Tok], start: int) -> int:
+    """Where the place a wording goes to starts ("next to the total"), else the end."""
+    return next(
+        (k for k in range(start, len(toks)) if toks[k].low in PLACE_PREPOSITIONS), len(toks)
+    )
+
+
+def _quoted_phrase(c: Correction, toks: list[Tok], verb_first: bool) -> str | None:
+    """A rule whose object is a wording, the wording in quotes: "including VAT next to
+    the total" -> 'show "including VAT" next to the total', "dont put gluten free" ->
+    'write "gluten free"' (to put a wording nowhere is to write it). None when the
+    object is a thing."""
+    start = 1 if verb_first else 0
+    if verb_first and language.lemma(toks[0].low, "VERB") not in WRITING_VERBS:
+        return None
+    end = _place_index(toks, start)
+    if not _phrase_to_write(toks[start:end]):
+        return None
+    phrase = " ".join(_words_as_written(c, toks[start:end]))
+    phrase = phrase if _acronym(phrase.split()[0]) else phrase[:1].lower() + phrase[1:]
+    rest = _words_as_written(c, toks[end:]) if end < len(toks) else []
+    if rest and rest[0][:1].isupper() and not _acronym(rest[0]):
+        rest[0] = rest[0].lower()
+    verb = toks[0].low if verb_first else "show"
+    if (language.lemma(verb, "VERB") == "put" or not verb_first) and not rest:
+        verb = "write"
+    return " ".join([verb, f'"{phrase}"', *rest])
+
+
+_ARTICLE_BEFORE = r"\b(an?)\s+{}\b"
+
+
+def _with_article(words: list[str], texts: list[str]) -> list[str]:
+    """A bare singular noun closing a rule after "with" ("with underscore") gets the
+    article the person writes before it elsewhere ("with an underscore prefix"); with
+    no such evidence it stays as it is ("wrap the error with context")."""
+    if len(words) < 2 or words[-2].lower() not in ("with", "without"):
+        return words
+    noun = words[-1]
+    if not noun.isalpha() or not noun.islower() or language.lemma(noun, "NOUN") != noun:
+        return words
+    pattern = re.compile(_ARTICLE_BEFORE.format(re.escape(noun)), re.IGNORECASE)
+    for text in texts:
+        m = pattern.search(text)
+        if m:
+            return [*words[:-1], m.group(1).lower(), noun]
+    return words
 
 
 # what a correction refuses in quotes: "not 'your dog'", "Not 'euthanasia' please"
@@ -3023,6 +3129,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     a verbless one gets a verb in front ("British spelling" -> "Use British spelling",
     "VAT on its own line" -> "Show VAT on its own line")."""
     variants = []
+    texts = [c.message.text for c, _ in hits.values()]
     for c, _ in hits.values():
         toks = _variant(c)
         negation, toks = _prohibition(c, toks)
@@ -3054,9 +3161,13 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         if not verb_first and toks[0].low in QUESTION_STARTS:
             continue  # "how every lesson starts at our school": a statement, no instruction
         pointing = sum(1 for t in toks if t.low in POINTING_PRONOUNS)
+        words = _with_article(words, texts)
         if verb_first:
             words = _wording(c, toks, words, negative=bool(negation))
-        text = " ".join(words) if verb_first else _verbless_rule(toks, words)
+        quoted = (
+            None if any(w.startswith('"') for w in words) else _quoted_phrase(c, toks, verb_first)
+        )
+        text = quoted or (" ".join(words) if verb_first else _verbless_rule(toks, words))
         if negation:
             text = f"{negation} {text}"  # "Never deploy floating tags.", "Do not use …"
         contrast = None if negation else _contrast(_sentence_of(c), text)
