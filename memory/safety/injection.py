@@ -60,7 +60,6 @@ import numpy as np
 from memory.safety.patterns import (
     APPLIED,
     MENTION_MARKERS,
-    InjectionPattern,
     NEGATION_BEFORE,
     PATTERNS,
     PLAYED_CHARACTER,
@@ -68,6 +67,7 @@ from memory.safety.patterns import (
     REFUSAL_AFTER,
     REQUEST_WORDS,
     TAG_SMUGGLING_MARKER,
+    InjectionPattern,
 )
 
 if TYPE_CHECKING:
