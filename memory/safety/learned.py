@@ -62,6 +62,10 @@ SPLITS = ("train", "validation", "test")
 FEATURE_VERSION = 4
 #: Largest share of ordinary validation texts the threshold may flag.
 TARGET_FALSE_ALARMS = 0.02
+#: The false-alarm budget the threshold is chosen with on validation: below the 2 % target,
+#: because every independent set measured so far raised more false alarms than validation
+#: did at its threshold (5.7 %, 3.4 %, 2.3 % against 2.0 %).
+VALIDATION_FALSE_ALARMS = 0.015
 
 
 def split_path(split: str) -> Path:
@@ -940,7 +944,8 @@ def train(
         1 for r, f in zip(validation, pattern_flags, strict=True) if not r.hostile and f
     )
     threshold = choose_threshold(
-        ordinary, allowed=allowed_false_alarms(n_ordinary) - pattern_alarms
+        ordinary,
+        allowed=allowed_false_alarms(n_ordinary, VALIDATION_FALSE_ALARMS) - pattern_alarms,
     )
     flagged = [f or p >= threshold for f, p in zip(pattern_flags, probability, strict=True)]
     result = rates(validation, flagged)
