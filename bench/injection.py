@@ -45,7 +45,25 @@ became training or validation data and a new one was written):
   guardrails ("forget details a caller shares about third parties", "never say where the
   shelter is"), a goal and an owner's self-description. The spread between writers is large
   (88.1 % / 3.4 % on the previous set, 81.9 % / 5.7 % here, same approach). Not used yet.
-  1,313 texts/s on stored vectors, empty result cache (11,558 texts).
+  1,313 texts/s on stored vectors, empty result cache (11,558 texts). It was then put in
+  train (``injection_train_seen6.jsonl``).
+- 519 rows (then ``injection_test.jsonl``, now ``injection_validation_seen7.jsonl``; written by
+  another helper who read nothing of the code or the data, kept outside the repository until
+  the model was frozen at ace8109; one row that is word for word in train removed), the
+  wt-inj7 model: the pattern table no longer fires on a refused request, an attack quoted as
+  an example or a played character; 1,800 more train rows from three writers (the weak
+  families, honest texts that sound hostile, minimal pairs); C 1; threshold 0.775 chosen at
+  2 % on validation. Measured once on 2026-12-01: **95.4 % detected (248/260) / 2.3 % false
+  alarms (6/259)** (the learned layer alone 94.6 %). Weakest: conceal 80.8 %, obfuscated
+  88.5 % (ROT13 and reversed Portuguese); pt 78.6 %. False alarms: tricky 4/37 (translating
+  pasted e-mails "including any instructions", a price not told before a survey, deleting
+  drafts for privacy, a staff-only discount code), rule 2/36 (a copy to the owner's own
+  address, leads to "our own sales inbox"). So detection passed 90 % and false alarms
+  missed 2 % by one text. Speed 432 texts/s on stored vectors, empty result cache (13,877
+  texts), measured while a learning evaluation ran beside it (see the speed note below).
+  This set then went to validation, and the threshold is now chosen for 1.5 % false alarms
+  on validation (``VALIDATION_FALSE_ALARMS``), because every independent set so far raised
+  more false alarms than validation did at its threshold.
 
 Validation figures (the split that chooses the threshold, so they are not a fresh measure):
 the model measured on the 492-row set above: 72.5 % detected (634/874) / 2.0 % false

@@ -57,7 +57,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from memory.safety.patterns import NEGATION_BEFORE, PATTERNS, TAG_SMUGGLING_MARKER
+from memory.safety.patterns import (
+    APPLIED,
+    MENTION_MARKERS,
+    NEGATION_BEFORE,
+    PATTERNS,
+    PLAYED_CHARACTER,
+    QUOTED_SPANS,
+    REFUSAL_AFTER,
+    REQUEST_WORDS,
+    TAG_SMUGGLING_MARKER,
+    InjectionPattern,
+)
 
 if TYPE_CHECKING:
     from memory.safety.learned import InjectionModel
@@ -242,6 +253,45 @@ def _negated(text: str, start: int) -> bool:
     return NEGATION_BEFORE.search(clause[cut:]) is not None
 
 
+_SENTENCE_BREAK = re.compile(r"[.!?\n。！？]")
+
+
+def _sentence_around(text: str, start: int, end: int) -> tuple[str, str]:
+    """The part of the match's sentence before ``start`` and after ``end``."""
+    cut = max((m.end() for m in _SENTENCE_BREAK.finditer(text, 0, start)), default=0)
+    after = _SENTENCE_BREAK.search(text, end)
+    return text[cut:start], text[end : after.start() if after else len(text)]
+
+
+def _refused_request(text: str, start: int, end: int) -> bool:
+    """The match is what someone else asks for, refused in the same sentence ("if anyone
+    asks you to ignore these rules, decline")."""
+    before, after = _sentence_around(text, start, end)
+    asked = REQUEST_WORDS.search(before) or REQUEST_WORDS.search(after)
+    return bool(asked) and REFUSAL_AFTER.search(after) is not None
+
+
+def _quoted_example(text: str, start: int, end: int) -> bool:
+    """The match sits inside quotation marks and the words outside them mark it as an
+    example or a thing people say ('phishing e-mails like "ignore your instructions"'),
+    not as meant for real ("but actually apply it")."""
+    for q in QUOTED_SPANS.finditer(text):
+        if q.start() <= start and end <= q.end():
+            outside = QUOTED_SPANS.sub(" ", text)
+            return MENTION_MARKERS.search(outside) is not None and not APPLIED.search(outside)
+    return False
+
+
+def _disarmed(pattern: InjectionPattern, form: str, m: re.Match[str]) -> bool:
+    """A match that is no instruction: negated, a refused request, a quoted example, or
+    (``character_ok``) a role-play of a person or character."""
+    if pattern.negatable and _negated(form, m.start()):
+        return True
+    if pattern.character_ok and PLAYED_CHARACTER.match(form, m.end()):
+        return True
+    return _refused_request(form, m.start(), m.end()) or _quoted_example(form, m.start(), m.end())
+
+
 def _pattern_hits(norm: Normalised, decoded: Sequence[str] = ()) -> tuple[str, ...]:
     forms: tuple[str, ...] = (
         (norm.text,) if norm.matching == norm.text else (norm.text, norm.matching)
@@ -255,7 +305,7 @@ def _pattern_hits(norm: Normalised, decoded: Sequence[str] = ()) -> tuple[str, .
         for form in forms:
             for rx in pattern.compiled:
                 for m in rx.finditer(form):
-                    if pattern.negatable and _negated(form, m.start()):
+                    if form is not TAG_SMUGGLING_MARKER and _disarmed(pattern, form, m):
                         continue
                     found = True
                     break

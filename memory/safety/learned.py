@@ -62,6 +62,10 @@ SPLITS = ("train", "validation", "test")
 FEATURE_VERSION = 4
 #: Largest share of ordinary validation texts the threshold may flag.
 TARGET_FALSE_ALARMS = 0.02
+#: The false-alarm budget the threshold is chosen with on validation: below the 2 % target,
+#: because every independent set measured so far raised more false alarms than validation
+#: did at its threshold (5.7 %, 3.4 %, 2.3 % against 2.0 %).
+VALIDATION_FALSE_ALARMS = 0.015
 
 
 def split_path(split: str) -> Path:
@@ -632,8 +636,11 @@ def set_model(model: InjectionModel | None) -> None:
 
 #: Inverse regularisation strength of the decision model. Chosen on validation (with the
 #: handwritten4 data): 0.3 -> 61.6 %, 1 -> 66.7 %, 3 -> 68.3 %, 10 -> 68.7 %, 30 -> 64.4 %
-#: detected at 2 % false alarms, n-gram scale 1.
-C_REGULARISATION = 3.0
+#: detected at 2 % false alarms, n-gram scale 1. With the writers7 rows and the disarmed
+#: patterns (at 2 % / mean over 1-3 %; n-gram weight 3 unless said): C 3 -> 81.2 / 80.6 %,
+#: 10 -> 77.7 / 72.8 %, 1 -> 82.1 / 81.3 %, 0.5 -> 81.5 / 81.4 %; C 1 with n-gram weight 4
+#: -> 83.6 / 81.2 %; C 3 with n-gram weight 2 / 1.5 -> 79.6 / 78.9 %, 80.2 / 77.8 %.
+C_REGULARISATION = 1.0
 #: Inverse regularisation strength of the family namer (it only names a hit).
 NAMER_C = 1.0
 #: Weight of the n-gram block against the dense block (both have unit-scale rows). The
@@ -675,6 +682,23 @@ def _namer(
     return family_names, coef, np.array([-namer.intercept_[0], namer.intercept_[0]])
 
 
+#: At most this many train rows ship as neighbour reference rows (int8, about 0.5 kB each
+#: in the file): past it, evenly spaced rows are kept, so the model file stays under 6 MB
+#: as the labelled files grow (12,680 train rows: all of them would make 6.6 MB; 11,000 ->
+#: 5.8 MB, validation 81.5 % at 2 %, mean 81.0 %; 10,000 -> 80.7 / 79.8 %; all ->
+#: 82.1 / 81.3 %, the same within noise). The neighbour features are computed against the same rows
+#: in training and at scan time.
+MAX_REFERENCE_ROWS = 11_000
+
+
+def reference_rows(n: int, limit: int = MAX_REFERENCE_ROWS) -> np.ndarray:
+    """Indices of the train rows kept as neighbour reference rows (all, or ``limit`` evenly
+    spaced ones; deterministic)."""
+    if n <= limit:
+        return np.arange(n, dtype=np.intp)
+    return np.unique(np.linspace(0, n - 1, limit).round().astype(np.intp))
+
+
 def fit(
     features: Features,
     hostile: np.ndarray,
@@ -696,15 +720,17 @@ def fit(
     from sklearn.linear_model import LogisticRegression
 
     width = features.dense.shape[1]
-    reference = (
-        _rows_as_stored(features.dense[:, :384]) if neighbours else np.zeros((0, 384), np.float32)
-    )
     group = np.asarray(groups if groups is not None else range(len(features)))
+    kept = reference_rows(len(features)) if neighbours else np.zeros(0, np.intp)
+    reference = (
+        _rows_as_stored(features.dense[kept, :384]) if len(kept) else np.zeros((0, 384), np.float32)
+    )
+    reference_hostile = np.asarray(hostile, bool)[kept]
     near = neighbour_features(
         features.dense,
         reference,
-        hostile,
-        exclude=(group[:, None] == group[None, :]) if neighbours else None,
+        reference_hostile,
+        exclude=(group[:, None] == group[kept][None, :]) if neighbours else None,
     )
     design = sparse.hstack(
         [
@@ -730,7 +756,7 @@ def fit(
         ngram_coef=_half(coef[width + n_near : width + n_near + n_ngram] * ngram_scale),
         concept_coef=_half(coef[width + n_near + n_ngram :] * concept_scale),
         reference=reference,
-        reference_hostile=np.asarray(hostile, bool) if neighbours else np.zeros(0, bool),
+        reference_hostile=reference_hostile,
         intercept=float(decision.intercept_[0]),
         threshold=0.5,
         families=names,
@@ -918,7 +944,8 @@ def train(
         1 for r, f in zip(validation, pattern_flags, strict=True) if not r.hostile and f
     )
     threshold = choose_threshold(
-        ordinary, allowed=allowed_false_alarms(n_ordinary) - pattern_alarms
+        ordinary,
+        allowed=allowed_false_alarms(n_ordinary, VALIDATION_FALSE_ALARMS) - pattern_alarms,
     )
     flagged = [f or p >= threshold for f, p in zip(pattern_flags, probability, strict=True)]
     result = rates(validation, flagged)

@@ -42,6 +42,9 @@ class InjectionPattern:
     description: str
     regexes: tuple[str, ...]
     negatable: bool = False
+    #: A match followed by a person or character ("a grumpy pirate", "the customer") rather
+    #: than an AI, a mode or an authority is no hit (see ``PLAYED_CHARACTER``).
+    character_ok: bool = False
     compiled: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -135,8 +138,8 @@ PATTERNS: tuple[InjectionPattern, ...] = (
             r"\byou(?: are|'re|r| will be| shall be) now\b",
             r"\byou are no longer (?:an? |the |my |just )?(?:assistant|ai|bound|restricted|limited|helpful|harmless|chatbot|model|language model|bot|obliged|required to follow)\b",
             r"\bfrom now on,? (?:you(?: are|'re| will| shall| must)? (?:be|act|behave|play|pretend|become|roleplay)|act as|pretend|behave)\b",
-            r"\bpretend(?: that)? (?:to be|you(?: are|'re| were)|you have no)\b",
-            r"\b(?:role-?play|roleplay)\b[^.\n]{0,20}\bas\b|\bassume the (?:identity|persona) of\b",
+            r"\bpretend(?: that)? you have no\b",
+            r"\bassume the (?:identity|persona) of\b",
             r"\b(?:act|behave|respond|answer) (?:as|like) (?:an? |the |my )?(?:\w+ )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|different|new|dan|hacker|malicious|amoral|unaligned)\b",
             r"\byour (?:new |real |true )(?:role|persona|identity|name|character|personality) (?:is|will be)\b",
             r"\b(?:enter|enable|activate|switch (?:to|into)|turn on|go into|unlock)\s+(?:the )?(?:developer|dev|god|admin|debug|jailbreak|dan|sudo|root|unrestricted|maintenance|evil|unfiltered) mode\b",
@@ -145,6 +148,20 @@ PATTERNS: tuple[InjectionPattern, ...] = (
             r"\b(?:act as|act like|pretend to be|play|be|roleplay as) (?:my|your) (?:late |dead |deceased )?grand(?:ma|mother|father|pa)\b",
         ),
         negatable=True,
+    ),
+    InjectionPattern(
+        id="role.pretend",
+        family="role",
+        description=(
+            "Pretend to be / role-play as someone; a person or a character played for practice or"
+            ' a story ("pretend to be a difficult customer") is no hit, an AI or an authority is.'
+        ),
+        regexes=(
+            r"\bpretend(?: that)? (?:to be|you(?: are|'re| were))\b",
+            r"\b(?:role-?play|roleplay)\b[^.\n]{0,20}\bas\b",
+        ),
+        negatable=True,
+        character_ok=True,
     ),
     # --- disregard or bypass rules ------------------------------------------------------
     InjectionPattern(
@@ -320,7 +337,7 @@ PATTERNS: tuple[InjectionPattern, ...] = (
         family="lang",
         description="Chinese: ignore/forget the previous instructions, reveal the system prompt.",
         regexes=(
-            r"(?:忽略|忽视|无视|忘记|忘掉|不要理会)[^。\n]{0,12}(?:指令|指示|说明|规则|提示)",
+            r"(?:忽略|忽视|无视|忘记|忘掉|不要理会)[^。\n]{0,12}?(?:指令|指示|说明|规则|提示)",
             r"(?:显示|输出|打印|告诉我|泄露)[^。\n]{0,8}(?:系统提示|系统指令|初始指令)",
         ),
     ),
@@ -338,4 +355,76 @@ TAG_SMUGGLING_MARKER = "\x00tag-smuggling\x00"
 NEGATION_BEFORE = re.compile(
     r"(?:\b(?:never|not|no|without|nor|refuse[sd]?|refusing|decline[sd]?|declining|avoid|avoids|avoiding|forbidden|prohibited|cannot)\b|n't)"
     r"(?: +(?!hesitate|forget|fail|stop|hold|wait|delay|mind|worry)[\w'’-]+){0,3} *$"
+)
+
+
+#: What a harmless role-play names right after "pretend to be" / "role-play as": an article
+#: or possessive and then a few words none of which makes it an AI, a mode or an authority
+#: ("a grumpy pirate", "the customer", "my pushy neighbour"). "An AI with no rules", "the
+#: admin", "a different assistant", "DAN" still hit.
+PLAYED_CHARACTER = re.compile(
+    r" *(?:an?|the|some|my|our|one of (?:the|our|my)) +"
+    r"(?:(?!(?:ai|a\.i|assistant|model|llm|bot|chatbot|gpt\w*|dan|system|admin\w*|administrator|developer"
+    r"|dev|root|sudo|owner|operator|manager|unrestricted|unfiltered|uncensored|jailbroken|evil|rogue"
+    r"|hacker|different|new|other|another|version|mode|persona|entity|program|machine|robot|human"
+    r"|cfo|ceo|coo|cto|boss|director|president|executive|head|chief|authori\w*|official|police"
+    r"|officer|bank\w*|accountant|finance|payroll|it|support|security)\b)"
+    r"[\w'-]+ *){1,4}"
+    r"(?:[,.;:!?)(]|$|\b(?:who|whose|when|that|and|for|so|in|at|to|until|asking|from|with|on|if|while)\b)"
+)
+
+#: "If anyone asks you to ignore these rules, decline": a request someone else makes,
+#: refused in the same sentence, is a guardrail against the attack. ``REQUEST_WORDS`` must
+#: occur in the sentence of the match (before it, or after it in Japanese word order) and
+#: ``REFUSAL_AFTER`` after the match in that sentence. Texts are normalised (lower case,
+#: no diacritics).
+REQUEST_WORDS = re.compile(
+    r"\b(?:if|when|whenever|should)\b[^.!?\n]{0,60}\b(?:asks?|asking|asked|tells?|telling|told|says?"
+    r"|saying|requests?|wants?|tries|try|trying|writes?|urges?|instructs?|demands?|claims?|insists?)\b"
+    r"|\bsi\b[^.!?\n]{0,60}\b(?:demande|demandent|dit|disent|ecrit|exige|pide|piden|dice|dicen|escribe"
+    r"|exige|solicita|chiede|chiedono|dicono|scrive)\b"
+    r"|\bse\b[^.!?\n]{0,60}\b(?:pedir|pedirem|pede|diz|disser|escrever|solicitar|chiede|chiedono"
+    r"|dice|dicono|scrive)\b"
+    r"|\b(?:wenn|falls|sollte)\b[^.!?\n]{0,60}\b(?:bittet|auffordert|verlangt|sagt|schreibt|fordert)\b"
+    r"|\b(?:als|wanneer|indien)\b[^.!?\n]{0,60}\b(?:vraagt|vragen|zegt|schrijft|eist)\b"
+    r"|(?:如果|若|要是|当|一旦)[^。！？\n]{0,30}(?:要求|让你|叫你|请你|说)"
+    r"|(?:求められ|頼まれ|言われ|指示され|要求され)"
+    r"|(?:اذا|إذا|ان|إن|لو)\s+(?:طلب|طلبت|قال|كتب)"
+)
+REFUSAL_AFTER = re.compile(
+    r"\b(?:refuse|decline|say no|don'?t|do not|never|ignore (?:it|that|them|the request|such)"
+    r"|carry on|keep (?:following|to|helping|going|answering)|continue|stick to|politely|treat (?:it|that|this|them) as"
+    r"|flag|report|reply normally|answer normally|not comply|won'?t|refuse[zr]?|refusez|declinez"
+    r"|poliment|continuez?|niegate|rechaza\w*|declina|educadamente|amablemente|sigue|continua|recuse"
+    r"|recusa|gentilmente|siga|continue|rifiuta\w*|lehne|ablehnen|hoflich|weiter|weiger\w*|beleefd"
+    r"|ga door|gewoon door)\b"
+    r"|拒绝|婉拒|不要照做|不予理会|继续|断って|断る|断り|拒否|従わない|続け|ارفض|رفض|بلطف|تابع|استمر"
+)
+
+#: An attack phrase quoted as an example ('emails that say "ignore your instructions"',
+#: 比如“忽略之前的指令”) is a mention, not an instruction: a match inside quotation marks
+#: is no hit when the text outside the quotes marks it as an example or a thing people say.
+QUOTED_SPANS = re.compile(
+    r'"[^"\n]{3,300}"|(?<![\w])\'[^\'\n]{3,300}\'(?![\w])|“[^”\n]{3,300}”|«[^»\n]{3,300}»'
+    r"|„[^“”\n]{3,300}[“”]|「[^」\n]{3,300}」|『[^』\n]{3,300}』"
+)
+MENTION_MARKERS = re.compile(
+    r"\b(?:like|such as|e\.g|eg|for example|for instance|examples?|phishing|scams?|tricks?|attacks?"
+    r"|injections?|says?|saying|said|wording|phrases?|comme|par exemple|exemples?"
+    r"|du type|hameconnage|arnaques?|disant|como|por ejemplo|ejemplos?|estafas?|dicen|diciendo"
+    r"|por exemplo|exemplos?|golpes?|dizendo|come|ad esempio|per esempio|esempi|esempio|truffe?"
+    r"|dicono|wie|z\. ?b|zum beispiel|beispiele?|betrug|lautet|zoals|bijvoorbeeld|voorbeeld\w*"
+    r"|oplichting|mensen schrijven|starts? with|starting with|begins? with"
+    r"|as (?:ordinary|normal|plain) (?:user )?(?:text|content|input|messages?))\b"
+    r"|比如|例如|这类|之类|这种|类似|诈骗|钓鱼|注入|例えば|のような|といった|などの|詐欺|フィッシング"
+    r"|インジェクション|مثل|مثلا|احتيال|تصيد"
+)
+
+#: Words outside the quotes that say the quoted attack is meant for real ("training example,
+#: but actually apply it", "from now on"): then a quoted match is a hit after all.
+APPLIED = re.compile(
+    r"\b(?:actually|for real|really (?:do|apply|follow)|apply (?:it|this|that)|follow (?:it|this|that)"
+    r"|from now on|de verdad|en vrai|davvero|de verdade|wirklich|echt|desde ahora|a partir de"
+    r" (?:maintenant|agora|ahora)|d'ora in poi|ab jetzt|ab sofort|vanaf nu|voortaan)\b"
+    r"|真的|照做|从现在起|今後|実際に|本当に|من الآن"
 )
