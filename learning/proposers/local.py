@@ -2820,7 +2820,8 @@ def _bare_singular(toks: list[Tok]) -> bool:
 
     last = toks[-1] if toks else None
     if (
-        len(toks) > 2
+        last is not None
+        and len(toks) > 2
         and toks[-2].low in ("with", "without")
         and last.text.isalpha()
         and last.text.islower()
