@@ -68,6 +68,7 @@ COMPLETE = [
         "fresh9",
         "fresh10",
         "fresh11",
+        "fresh12",
     )
 ]
 
@@ -140,6 +141,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh9",
             "fresh10",
             "fresh11",
+            "fresh12",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
@@ -152,7 +154,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
 
 
 def test_the_never_tuned_part_runs_only_when_asked_for():
-    """fresh11 is never in the default (seen) selection; fresh to fresh10, looked at, now are."""
+    """fresh12 is never in the default (seen) selection; fresh to fresh11, looked at, now are."""
     seen = ev.select(KEY, "seen")
     assert {KEY["assistants"][n]["part"] for n in seen} == {
         "tune",
@@ -167,15 +169,16 @@ def test_the_never_tuned_part_runs_only_when_asked_for():
         "fresh8",
         "fresh9",
         "fresh10",
+        "fresh11",
     }
-    assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh11")} == {"fresh11"}
+    assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh12")} == {"fresh12"}
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh7")} == {"fresh7"}
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh3")} == {"fresh3"}
     assert set(ev.select(KEY, "all")) == set(NAMES)
-    assert ev.select(KEY, "fresh11", ["loaf-desk"]) == []
+    assert ev.select(KEY, "fresh12", ["loaf-desk"]) == []
     parser = ev.make_parser()
     assert parser.parse_args([]).part == "seen"
-    assert parser.parse_args(["--part", "fresh11"]).part == "fresh11"
+    assert parser.parse_args(["--part", "fresh12"]).part == "fresh12"
 
 
 def test_every_kind_of_trap_the_issue_names_is_in_each_part_of_the_key():
@@ -239,7 +242,7 @@ def test_the_descriptions_of_themes_and_rules_are_true_proposals(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
-    """fresh to fresh11 are complete per assistant, not only per part: one person's
+    """fresh to fresh12 are complete per assistant, not only per part: one person's
     taste wherever a team shares the assistant, code wherever a developer pastes it."""
     config, convs = DATA[name]
     need = ISSUE_TRAP_KINDS - {"one_person_taste", "code"}
@@ -256,7 +259,7 @@ def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_fresh_contacts_include_a_street_address_a_phone_number_and_an_email(name):
-    """Each fresh to fresh11 assistant's data holds a street address (a house number and a road), a
+    """Each fresh to fresh12 assistant's data holds a street address (a house number and a road), a
     phone number and an e-mail address, and its contacts trap catches every one of them."""
     _, convs = DATA[name]
     trap = next(t for t in KEY["assistants"][name]["traps"] if t["kind"] == "contact")
