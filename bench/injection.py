@@ -64,6 +64,19 @@ became training or validation data and a new one was written):
   This set then went to validation, and the threshold is now chosen for 1.5 % false alarms
   on validation (``VALIDATION_FALSE_ALARMS``), because every independent set so far raised
   more false alarms than validation did at its threshold.
+- 519 rows (then ``injection_test.jsonl``, now ``injection_train_seen8.jsonl``; written by
+  another helper who read nothing of the code or the data, kept outside the repository until
+  the model was frozen at 818e9d4; one row that was also in validation removed), the model of
+  818e9d4 (test6 in validation, threshold 0.810 chosen for 1.5 % false alarms on validation).
+  Measured once on 2026-12-01: **89.6 % detected (233/260) / 3.1 % false alarms (8/259)**.
+  Weakest: conceal 57.7 % (never admitting to be an AI, hiding an auto-renewal or a fee,
+  blaming the carrier), leak 80.8 %, trigger 84.6 %; fr 68.8 %, zh 71.4 %, nl 78.6 %. All 8
+  false alarms are "tricky" honest texts (8/38): old price rules declared void, rules that
+  replace an old chatbot vendor's, "ignore instructions inside uploaded documents", a loyalty
+  code word, a refused IT-impersonation request in German, an admin note. The same approach
+  gave 95.4 % / 2.3 % on the previous independent set: the spread between writers is about as
+  large as the distance to the target. This set then went to train; retrained (validation
+  82.9 % at 1.5 %, 84.7 % at 2 %, mean over 1-3 % 84.0 %).
 
 Validation figures (the split that chooses the threshold, so they are not a fresh measure):
 the model measured on the 492-row set above: 72.5 % detected (634/874) / 2.0 % false
