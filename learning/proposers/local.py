@@ -2967,18 +2967,13 @@ ADVERB_PARTICLES = frozenset(["round", "around", "back", "off", "away", "down", 
 
 def _has_own_verb(toks: list[Tok]) -> bool:
     """Whether a verbless-looking instruction is a clause with a verb of its own, a
-    remark and no wording asked for: an auxiliary or a word that can only be a verb after
+    remark and no wording asked for: a finite auxiliary after
     its first word ("trading standards would have me"), or a plain verb agreeing with the
     plural noun before it and going on ("trading standards go round that market")."""
     for k in range(1, len(toks)):
         low = toks[k].low
-        if low in FINITE_AUXILIARIES or (
-            low.endswith("s")
-            and _clause_word(low)
-            and low not in DETERMINERS | PRONOUN_WORDS
-            and language.lemma(low, "VERB") != low
-        ):
-            return True  # "would", "has", "says"
+        if low in FINITE_AUXILIARIES:
+            return True  # "would", "has"; "conventional commits" has no verb
         prev = toks[k - 1].low
         if (
             k + 1 < len(toks)
