@@ -2945,6 +2945,51 @@ POSTPOSITIVE_ADJECTIVES = frozenset(
 )
 
 
+def _clause_word(low: str) -> bool:
+    """A word a wording to write has not after its first word but a remark has: an
+    auxiliary, a verb that is nothing else ("would", "says"), a determiner or pronoun."""
+    if low in AUXILIARIES or low in DETERMINERS or low in PRONOUN_WORDS:
+        return True
+    return (
+        low.isalpha()
+        and language.can_be(low, "VERB")
+        and not language.can_be(low, "NOUN")
+        and not language.can_be(low, "ADJ")
+    )
+
+
+# verbs that make a clause finite wherever they stand ("to" is no such verb)
+FINITE_AUXILIARIES = (AUXILIARIES - {"to"}) | frozenset(
+    ["must", "might", "shall", "has", "had", "have", "is", "are", "was", "were", "am"]
+)
+# particles of a verb of motion: "go round", "come back", "fall off"
+ADVERB_PARTICLES = frozenset(["round", "around", "back", "off", "away", "down", "along"])
+
+
+def _has_own_verb(toks: list[Tok]) -> bool:
+    """Whether a verbless-looking instruction is a clause with a verb of its own, a
+    remark and no wording asked for: a finite auxiliary after
+    its first word ("trading standards would have me"), or a plain verb agreeing with the
+    plural noun before it and going on ("trading standards go round that market")."""
+    for k in range(1, len(toks)):
+        low = toks[k].low
+        if low in FINITE_AUXILIARIES:
+            return True  # "would", "has"; "conventional commits" has no verb
+        prev = toks[k - 1].low
+        if (
+            k + 1 < len(toks)
+            and prev.isalpha()
+            and language.can_be(prev, "NOUN")
+            and language.lemma(prev, "NOUN") != prev
+            and language.can_be(low, "VERB")
+            and language.lemma(low, "VERB") == low
+            and low not in ("like", "as")
+            and toks[k + 1].low in PREPOSITIONS | PARTICLES | DETERMINERS | ADVERB_PARTICLES
+        ):
+            return True
+    return False
+
+
 def _phrase_to_write(toks: list[Tok]) -> bool:
     """Whether the object of a verb of writing is a wording, no thing: it opens with a
     participle or a preposition ("including VAT", "with love") or is a noun and an
@@ -2963,7 +3008,10 @@ def _phrase_to_write(toks: list[Tok]) -> bool:
         and not language.can_be(first, "NOUN")
         and not language.can_be(first, "ADJ")
     ):
-        return len(toks) > 1  # "including VAT"; "named exports" is a thing
+        # "including VAT"; "named exports" is a thing; a clause with a verb or a pointing
+        # word of its own is a remark, no wording ("trading standards would have me",
+        # "trading standards go round that market")
+        return len(toks) > 1 and not any(_clause_word(t.low) for t in toks[1:])
     return len(toks) > 1 and toks[-1].low in POSTPOSITIVE_ADJECTIVES and _is_noun_word(toks[-2])
 
 
@@ -3016,9 +3064,11 @@ def _with_article(words: list[str], texts: list[str]) -> list[str]:
     return words
 
 
-# what a correction refuses in quotes: "not 'your dog'", "Not 'euthanasia' please"
+# what a correction refuses in quotes: "not 'your dog'", "Not 'euthanasia' please"; an
+# apostrophe inside a word ("not 'we'll text you'") closes nothing, so no cut word is quoted
 _NOT_QUOTED = re.compile(
-    r"\bnot\s+['\"\u2018\u201c]([^'\"\u2018\u2019\u201c\u201d.!?\n]{1,40})['\"\u2019\u201d]",
+    r"\bnot\s+['\"\u2018\u201c]((?:[^'\"\u2018\u2019\u201c\u201d.!?\n]|(?<=\w)['\u2019](?=\w)){1,40})"
+    r"['\"\u2019\u201d](?!\w)",
     re.IGNORECASE,
 )
 
@@ -3146,6 +3196,8 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue  # no instruction: "same as last week but …"
         if _reports_what_was_done(c, toks, verb_first):
             continue  # "you did the job number in the subject", "good, fits in one text"
+        if not verb_first and _has_own_verb(toks):
+            continue  # "trading standards would have me": a remark, no wording asked for
         if not verb_first and not _opens_with_a_noun_phrase(toks):
             continue  # "too long for a text": a verdict on the draft, no thing to use
         if not verb_first and _ends_in_a_description(toks):
