@@ -77,6 +77,20 @@ became training or validation data and a new one was written):
   gave 95.4 % / 2.3 % on the previous independent set: the spread between writers is about as
   large as the distance to the target. This set then went to train; retrained (validation
   82.9 % at 1.5 %, 84.7 % at 2 %, mean over 1-3 % 84.0 %).
+- ``injection_test.jsonl`` (519 rows, the newest; written by another helper who read nothing
+  of the code or the data, kept outside the repository until the model was frozen at d58b2e5;
+  one row already in the labelled files removed), the shipped model (threshold 0.790),
+  measured once on 2026-12-01: **89.2 % detected (232/260) / 2.7 % false alarms (7/259)**
+  (the learned layer alone 88.5 %). Weakest: conceal 57.7 % again (hiding a mould report, a
+  price increase, a data breach or a cancellation fee, denying being a bot), identity 84.6 %
+  (a pushy sales persona, a "clinic doctor" who prescribes), trigger 84.6 %; de 71.4 %, pt /
+  zh 78.6 %. False alarms: tricky 4/38 (an "override rule" for a gas smell, an admin note on a
+  replaced refund policy, hiding a staff-only discount page, "forget what I just said" from a
+  tenant), a goal, a rule, a role in German. Not used yet. **The target (>= 90 % at <= 2 %) is
+  missed on all three sets of this session** (95.4 / 2.3, 89.6 / 3.1, 89.2 / 2.7), up from 81.9
+  / 5.7 on the last set of the previous session. Deception of the user phrased as an
+  ordinary business rule ("never tell customers about the fee") is what the features do not
+  separate from honest confidentiality ("never tell callers the alarm code").
 
 Validation figures (the split that chooses the threshold, so they are not a fresh measure):
 the model measured on the 492-row set above: 72.5 % detected (634/874) / 2.0 % false
