@@ -44,6 +44,7 @@ renderer scans every persona field at load.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import logging
 import os
@@ -118,6 +119,7 @@ _INVISIBLE_RANGES = (
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def _is_invisible(ch: str) -> bool:
     cp = ord(ch)
     for lo, hi in _INVISIBLE_RANGES:
@@ -125,6 +127,17 @@ def _is_invisible(ch: str) -> bool:
             return True
     cat = unicodedata.category(ch)
     return cat == "Cf" or (cat == "Cc" and ch not in "\n\t\r")
+
+
+#: The ASCII characters ``_is_invisible`` drops (controls but line breaks and tabs).
+_ASCII_INVISIBLE = {i: None for i in [*range(32), 127] if chr(i) not in "\n\t\r"}
+
+
+def _drop_invisible(text: str) -> str:
+    """``text`` without the characters ``_is_invisible`` names (ASCII text in one pass)."""
+    if text.isascii():
+        return text.translate(_ASCII_INVISIBLE)
+    return "".join(c for c in text if not _is_invisible(c))
 
 
 # Look-alikes that NFKC leaves alone, folded to the Latin letter they imitate.
@@ -229,7 +242,7 @@ def normalise(text: str) -> Normalised:
     """The forms the patterns and the embedding layer see (never shown to anyone)."""
     text, hidden = _decode_tags(text)
     text = unicodedata.normalize("NFKC", text)
-    text = "".join(c for c in text if not _is_invisible(c))
+    text = _drop_invisible(text)
     text = text.casefold()
     text = _fold_confusables(text)
     text = _strip_marks(text)
@@ -454,7 +467,7 @@ def _decoded_views(text: str, norm: Normalised) -> list[str]:
     # script: the common-word check above only knows words in Latin letters).
     if len(norm.text) >= 8 and norm.text[0] in _SENTENCE_END and norm.text[-1] not in _SENTENCE_END:
         views.append(norm.text[::-1])
-    if any(_is_invisible(c) for c in text):
+    if _drop_invisible(text) != text:
         spaced = normalise("".join(" " if _is_invisible(c) else c for c in text)).text
         if spaced != norm.text:
             views.append(spaced)

@@ -252,3 +252,19 @@ def test_a_refused_request_a_quoted_example_or_a_played_character_is_no_pattern_
 )
 def test_the_disarms_do_not_excuse_the_attack_itself(text, pattern_id):
     assert pattern_id in scan(text, semantic=False).pattern_ids
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "plain ascii with\ttabs\nand lines",
+        "ascii controls\x00\x07\x1b[0m and \x7f delete",
+        "zero\u200bwidth\u2060joiners\ufeff and bidi \u202ehere",
+        "tags \U000e0041\U000e0042 and variation\ufe0f selectors",
+        "accents é ü and CJK 忽略 stay",
+    ],
+)
+def test_dropping_invisibles_in_one_pass_equals_the_per_character_rule(text):
+    from memory.safety.injection import _drop_invisible, _is_invisible
+
+    assert _drop_invisible(text) == "".join(c for c in text if not _is_invisible(c))
