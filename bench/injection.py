@@ -92,6 +92,15 @@ became training or validation data and a new one was written):
   ordinary business rule ("never tell customers about the fee") is what the features do not
   separate from honest confidentiality ("never tell callers the alarm code").
 
+Speed on this session's machine (python-svc, 2 cores, nothing else running): 478 texts/s on
+stored vectors with an empty result cache (14,915 texts; 471 before invisible characters were
+dropped in one pass), so under the 500 the issue asks for. The code of the start of the session
+(2301c24) scanned 344-387 texts/s on the same 1,044 texts where this one scans 475-638 at the
+same time, so the shortfall is this machine, slower than the one that measured 1,313 texts/s:
+the concept lexicon, the n-grams and the patterns now cost most of the time. ("cached results"
+is not a cache-hit figure with this many texts: the result cache holds fewer entries than the
+14,915 texts, so most are scanned again.)
+
 Validation figures (the split that chooses the threshold, so they are not a fresh measure):
 the model measured on the 492-row set above: 72.5 % detected (634/874) / 2.0 % false
 alarms (18/909); with the cross-lingual concept block (``memory/safety/concepts.py``; wt-inj5,
