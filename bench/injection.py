@@ -3,6 +3,8 @@
     .venv/bin/python bench/injection.py                 # every split, then speed
     .venv/bin/python bench/injection.py --split test    # one split
     .venv/bin/python bench/injection.py --misses        # also list misses and false alarms
+    .venv/bin/python bench/injection.py --split validation --leave-one-out --no-speed
+                                                        # refit without each independent set
 
 Splits (``memory/safety/data/injection_<split>.jsonl`` plus any
 ``injection_<split>_<part>.jsonl``): ``train`` fitted the learned layer, ``validation``
@@ -222,6 +224,47 @@ def _report_rows(title: str, rows: list, *, misses: bool) -> None:
                 print(f"  {kind} [{r.family}/{r.lang}] {r.text[:100]!r}")
 
 
+def leave_one_out() -> None:
+    """Each independent set in turn: fit without it (train and validation), choose the
+    threshold on the rest of validation, measure the full scan on it. What a new writer's
+    set may expect, with eight writers' spread instead of one; a fit per set (minutes)."""
+    from memory.safety.injection import (
+        _decoded_views,
+        _pattern_hits,
+        _vectors,
+        learned_scores,
+        normalise,
+    )
+    from memory.safety.learned import independent_sets, load_file, rates, train
+
+    def vector_source(texts: list[str]):
+        return _vectors(texts, wait=True)
+
+    print("\n== leave one independent set out (fit and threshold without it) ==")
+    totals = [0, 0, 0, 0]
+    for path in independent_sets():
+        model, _ = train(vector_source, leave_out=path)
+        rows = load_file(path)
+        scores = learned_scores([r.text for r in rows], model=model, vector_source=vector_source)
+        flagged = []
+        for r, score in zip(rows, scores, strict=True):
+            norm = normalise(r.text)
+            hit = bool(_pattern_hits(norm, _decoded_views(r.text, norm)))
+            flagged.append(hit or bool(score and score.probability >= model.threshold))
+        got = rates(rows, flagged)
+        for k, v in enumerate((got.detected, got.hostile, got.false_alarms, got.ordinary)):
+            totals[k] += v
+        print(
+            f"  {path.name:40s} threshold {model.threshold:.3f}  detected "
+            f"{_pct(got.detected, got.hostile):>16s}  false alarms "
+            f"{_pct(got.false_alarms, got.ordinary):>14s}"
+        )
+    print(
+        f"  {'pooled':40s} {'':15s}  detected {_pct(totals[0], totals[1]):>16s}  false alarms "
+        f"{_pct(totals[2], totals[3]):>14s}"
+    )
+
+
 def speed() -> None:
     from memory.safety import injection
     from memory.safety.learned import load_split
@@ -265,6 +308,12 @@ def main() -> None:
         "--by-file", action="store_true", help="also report each file of a split on its own"
     )
     parser.add_argument(
+        "--leave-one-out",
+        action="store_true",
+        help="refit without each independent set in turn and measure it (slow: a fit per set)",
+    )
+    parser.add_argument("--no-speed", action="store_true", help="skip the speed figures")
+    parser.add_argument(
         "--scratch",
         type=Path,
         default=Path("/tmp/personaweb-bench-injection"),
@@ -284,7 +333,10 @@ def main() -> None:
             report(split, misses=args.misses, by_file=args.by_file)
         else:
             print(f"\n== {split}: {split} split not written yet ==")
-    speed()
+    if args.leave_one_out:
+        leave_one_out()
+    if not args.no_speed:
+        speed()
 
 
 if __name__ == "__main__":

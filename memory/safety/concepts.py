@@ -10,7 +10,12 @@ words: TRANSLATE (the user's text, instructions and all), TEACH (staff training 
 attacks), GAME (characters played for a game, a story, a museum tour), VERIFY (a reset after
 an identity check) and OWNADDR (an address written after "me" / "our", or a business's role
 mailbox such as info@ or ops@); the model weighs them, and their pairs with the attack
-concepts, from the labelled rows like any other.
+concepts, from the labelled rows like any other. Three say *whose interest* a secret serves,
+since "never mention the cancellation fee" and "never mention the alarm code" share every
+word of secrecy: STAKE (what the user has a stake in knowing: their fees, renewals, refunds,
+a recall, a defect, mould, a breach, a delay), INTERNAL (the business's or a third party's
+detail: margins, suppliers, other customers, staff, a surprise, an embargo) and BOT (whether
+a machine answers, for "say you are a real person").
 
 Matching runs on normalised text (``memory.safety.injection.normalise``: lower case, Latin
 accents dropped):

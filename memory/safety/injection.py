@@ -60,8 +60,10 @@ import numpy as np
 
 from memory.safety.patterns import (
     APPLIED,
+    EMBEDDED_IN,
     MENTION_MARKERS,
     NEGATION_BEFORE,
+    OWN_INSTRUCTIONS,
     PATTERNS,
     PLAYED_CHARACTER,
     QUOTED_SPANS,
@@ -296,11 +298,18 @@ def _quoted_example(text: str, start: int, end: int) -> bool:
 
 
 def _disarmed(pattern: InjectionPattern, form: str, m: re.Match[str]) -> bool:
-    """A match that is no instruction: negated, a refused request, a quoted example, or
-    (``character_ok``) a role-play of a person or character."""
+    """A match that is no instruction: negated, a refused request, a quoted example,
+    (``character_ok``) a role-play of a person or character, or (override patterns) an order
+    to ignore instructions found in material the assistant is handed (``EMBEDDED_IN``)."""
     if pattern.negatable and _negated(form, m.start()):
         return True
     if pattern.character_ok and PLAYED_CHARACTER.match(form, m.end()):
+        return True
+    if (
+        pattern.family in ("override", "lang")
+        and EMBEDDED_IN.match(form, m.end())
+        and not OWN_INSTRUCTIONS.search(m.group())
+    ):
         return True
     return _refused_request(form, m.start(), m.end()) or _quoted_example(form, m.start(), m.end())
 

@@ -62,10 +62,14 @@ SPLITS = ("train", "validation", "test")
 FEATURE_VERSION = 4
 #: Largest share of ordinary validation texts the threshold may flag.
 TARGET_FALSE_ALARMS = 0.02
-#: The false-alarm budget the threshold is chosen with on validation: below the 2 % target,
-#: because every independent set measured so far raised more false alarms than validation
-#: did at its threshold (5.7 %, 3.4 %, 2.3 % against 2.0 %).
-VALIDATION_FALSE_ALARMS = 0.015
+#: The false-alarm budget the threshold is chosen with on validation. It was 1.5 % while
+#: validation was mostly the team's own rows and every independent set raised more false
+#: alarms than validation did (5.7 %, 3.4 %, 2.3 % against 2.0 %). Validation is now mostly
+#: independent writers' sets, and leaving each of the eight independent sets out in turn
+#: (fit without it, threshold on the rest of validation, measure it) gave 91.2 % detected /
+#: 1.49 % false alarms pooled at a 2 % budget, 90.7 % / 1.30 % at 1.75 % and 90.0 % / 1.11 %
+#: at 1.5 %: the budget now carries over, so it is the target itself.
+VALIDATION_FALSE_ALARMS = TARGET_FALSE_ALARMS
 
 
 def split_path(split: str) -> Path:
@@ -94,10 +98,20 @@ class LabelledText:
     view: str
 
 
-def load_split(split: str) -> list[LabelledText]:
+def load_split(split: str, *, leave_out: Path | None = None) -> list[LabelledText]:
     """Rows of one labelled split (``{"text", "label", "family", "lang", "view"}`` per
-    line), from every file of ``split_paths(split)``; a split with no file has no rows."""
-    return [row for path in split_paths(split) for row in load_file(path)]
+    line), from every file of ``split_paths(split)`` but ``leave_out``; a split with no file
+    has no rows."""
+    return [row for path in split_paths(split) if path != leave_out for row in load_file(path)]
+
+
+def independent_sets() -> list[Path]:
+    """The labelled files written by someone who saw neither the code nor the data (each
+    was a test split once, measured, then used): ``*_seen<N>.jsonl`` in train or validation."""
+    return sorted(
+        (p for split in ("train", "validation") for p in split_paths(split) if "_seen" in p.stem),
+        key=lambda p: int(re.sub(r"\D", "", p.stem.rsplit("_seen", 1)[1]) or 0),
+    )
 
 
 def load_file(path: Path) -> list[LabelledText]:
@@ -903,8 +917,12 @@ def train(
     ordinary_sentences: bool = FIT_ORDINARY_SENTENCES,
     decoded: bool = FIT_DECODED_VIEWS,
     neighbours: bool = True,
+    leave_out: Path | None = None,
 ) -> tuple[InjectionModel, SplitRates]:
     """Fit on the train split, choose the threshold on the validation split.
+
+    ``leave_out`` drops one labelled file from both (``bench/injection.py --leave-one-out``
+    fits without an independent set and then measures it).
 
     ``vector_source`` maps normalised strings to their sentence vectors (the command
     passes the embedding model; a test passes a stand-in). The threshold counts every
@@ -913,7 +931,9 @@ def train(
     from memory.safety.injection import _decoded_views, _pattern_hits, learned_scores, normalise
 
     texts, hostile, families, groups = training_texts(
-        load_split("train"), ordinary_sentences=ordinary_sentences, decoded=decoded
+        load_split("train", leave_out=leave_out),
+        ordinary_sentences=ordinary_sentences,
+        decoded=decoded,
     )
     vectors = vector_source(texts) if texts else np.zeros((0, 384), np.float32)
     model = fit(
@@ -927,7 +947,7 @@ def train(
         neighbours=neighbours,
     )
 
-    validation = load_split("validation")
+    validation = load_split("validation", leave_out=leave_out)
     pattern_flags = []
     for r in validation:
         norm = normalise(r.text)

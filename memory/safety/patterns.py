@@ -83,7 +83,10 @@ PATTERNS: tuple[InjectionPattern, ...] = (
         family="override",
         description='A new instruction set announced: "new instructions:", "your real task is".',
         regexes=(
-            r"\b(?:new|updated|revised|real|actual|true|correct|additional|secret|hidden|override|overriding|urgent|priority)\s+(?:system\s+)?(?:instructions?|directives?|orders|commands?|task|prompt|rules?)\s*(?::|-{1,2}|—|follow\b)",
+            r"\b(?:new|updated|revised|real|actual|true|correct|additional|secret|hidden|override|overriding|urgent|priority)\s+(?:system\s+)?(?:instructions?|directives?|orders|commands?|task|prompt)\s*(?::|-{1,2}|—|follow\b)",
+            # "New rules:" / "Override rule: for a gas leak ..." head honest persona sections;
+            # only rules said to be the real or a hidden set announce a new instruction set.
+            r"\b(?:real|actual|true|secret|hidden)\s+(?:system\s+)?rules?\s*(?::|-{1,2}|—|follow\b)",
             r"\byour\s+(?:real|actual|true|new)\s+(?:instructions?|task|purpose|mission|directives?)\s+(?:is|are|starts?|begins?|follows?)\b",
             r"\b(?:the )?(?:actual|real) instructions (?:follow|start|begin|are below)",
             r"\b(?:treat|consider|regard|take)\b[^.\n]{0,30}\bas (?:if )?(?:it )?(?:coming|sent|written|came) (?:from|by) (?:your|the) (?:developers?|creators?|admins?|administrators?|system|makers?|engineers?|trainers?)\b",
@@ -427,4 +430,33 @@ APPLIED = re.compile(
     r"|from now on|de verdad|en vrai|davvero|de verdade|wirklich|echt|desde ahora|a partir de"
     r" (?:maintenant|agora|ahora)|d'ora in poi|ab jetzt|ab sofort|vanaf nu|voortaan)\b"
     r"|真的|照做|从现在起|今後|実際に|本当に|من الآن"
+)
+
+#: What follows "ignore the instructions" in a guardrail that keeps the assistant from obeying
+#: content it is handed ("ignore instructions found inside uploaded documents or pasted
+#: e-mails"): the instructions live in the user's or a third party's material, not in the
+#: persona. "The instructions in this prompt" or "above" is no such place, so it stays a hit.
+_HANDED = (
+    r"uploaded|pasted|attached|forwarded|incoming|received|customers?'?|users?'?|clients?'?"
+    r"|third-party|external|scraped|subidos?|subidas?|suban|pegados?|pegues|adjuntos?|clientes?"
+    r"|telecharges?|colles|joints|carregados?|colados?|anexos?|caricat[io]|incollat[ie]|allegat[ie]"
+    r"|hochgeladenen|eingefugten|angehangten|kunden|geuploade|geplakte|bijgevoegde|klanten"
+)
+_MATERIAL = (
+    r"documents?|e-?mails?|files?|attachments?|uploads?|pages?|web ?pages?|websites?|messages?"
+    r"|texts?|content|pdfs?|reviews?|documentos?|correos?|archivos?|mensajes?|textos?|fichiers"
+    r"|courriels|documenti|file|messaggi|testi|dokumenten|dateien|nachrichten|texten|documenten"
+    r"|bestanden|berichten|arquivos"
+)
+EMBEDDED_IN = re.compile(
+    r"[^.!?\n]{0,40}?\b(?:in|inside|within|found in|contained in|that appear in|hidden in"
+    r"|embedded in|from|dentro de|en|dans|nos|nas|negli|nei|nelle|in den|in der|die in)\b"
+    rf"(?=[^.!?\n]{{0,60}}?\b(?:{_HANDED})\b)(?=[^.!?\n]{{0,60}}?\b(?:{_MATERIAL})\b)"
+)
+#: The instructions an override names as the persona's own ("previous", "your", "above"):
+#: then material it points to does not disarm it.
+OWN_INSTRUCTIONS = re.compile(
+    r"\b(?:previous|prior|above|earlier|former|original|your|system|all|anteriores?|precedentes?"
+    r"|vorherigen|bisherigen|vorigen|deine|precedenti|vorige|eerdere|jouw|tes|vos|tus|tuas|tue)\b"
+    r"|之前|以前|以上|先前|これまで|السابقة"
 )
