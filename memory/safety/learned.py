@@ -70,6 +70,12 @@ TARGET_FALSE_ALARMS = 0.02
 #: 1.49 % false alarms pooled at a 2 % budget, 90.7 % / 1.30 % at 1.75 % and 90.0 % / 1.11 %
 #: at 1.5 %: the budget now carries over, so it is the target itself.
 VALIDATION_FALSE_ALARMS = TARGET_FALSE_ALARMS
+#: Whether the budget must also hold on each independent writer's set in validation on its
+#: own (``*_seen<N>``), not only on validation pooled. The ninth writer's set (test9: honest
+#: guardrails *about* attacks, names like "admin override desk") raised 3.1 % false alarms at
+#: a threshold that kept every earlier writer's set under 2 %: writers differ more than the
+#: pooled figure shows, so the threshold follows the hardest writer seen.
+PER_WRITER_BUDGET = True
 
 
 def split_path(split: str) -> Path:
@@ -654,7 +660,10 @@ def set_model(model: InjectionModel | None) -> None:
 #: patterns (at 2 % / mean over 1-3 %; n-gram weight 3 unless said): C 3 -> 81.2 / 80.6 %,
 #: 10 -> 77.7 / 72.8 %, 1 -> 82.1 / 81.3 %, 0.5 -> 81.5 / 81.4 %; C 1 with n-gram weight 4
 #: -> 83.6 / 81.2 %; C 3 with n-gram weight 2 / 1.5 -> 79.6 / 78.9 %, 80.2 / 77.8 %.
-C_REGULARISATION = 1.0
+#: Then (writers9 rows, STAKE / INTERNAL / BOT / DEFEND concepts), fitted without the ninth
+#: writer's set and measured on it: C 1 -> 92.3 % detected at its own 2 % false-alarm
+#: threshold, C 3 -> 93.1 %, C 0.5 -> 87.3 % (without the writers9e rows: 88.5 / 90.4 / 87.3).
+C_REGULARISATION = 3.0
 #: Inverse regularisation strength of the family namer (it only names a hit).
 NAMER_C = 1.0
 #: Weight of the n-gram block against the dense block (both have unit-scale rows). The
@@ -947,26 +956,36 @@ def train(
         neighbours=neighbours,
     )
 
-    validation = load_split("validation", leave_out=leave_out)
+    files = [p for p in split_paths("validation") if p != leave_out]
+    by_file = [(path, load_file(path)) for path in files]
+    validation = [row for _, rows in by_file for row in rows]
     pattern_flags = []
     for r in validation:
         norm = normalise(r.text)
         pattern_flags.append(bool(_pattern_hits(norm, _decoded_views(r.text, norm))))
     scores = learned_scores([r.text for r in validation], model=model, vector_source=vector_source)
     probability = [s.probability if s else 0.0 for s in scores]
-    ordinary = [
-        p
-        for r, p, f in zip(validation, probability, pattern_flags, strict=True)
-        if not r.hostile and not f
-    ]
-    n_ordinary = sum(1 for r in validation if not r.hostile)
-    pattern_alarms = sum(
-        1 for r, f in zip(validation, pattern_flags, strict=True) if not r.hostile and f
-    )
-    threshold = choose_threshold(
-        ordinary,
-        allowed=allowed_false_alarms(n_ordinary, VALIDATION_FALSE_ALARMS) - pattern_alarms,
-    )
+
+    def threshold_for(index: range) -> float:
+        ordinary = [probability[i] for i in index if not validation[i].hostile]
+        alarms = sum(1 for i in index if not validation[i].hostile and pattern_flags[i])
+        unflagged = [
+            probability[i] for i in index if not validation[i].hostile and not pattern_flags[i]
+        ]
+        return choose_threshold(
+            unflagged,
+            allowed=allowed_false_alarms(len(ordinary), VALIDATION_FALSE_ALARMS) - alarms,
+        )
+
+    # The budget holds for validation as a whole and for each independent writer's set in it
+    # (``PER_WRITER_BUDGET``): the fresh test set is one writer's, and writers differ.
+    threshold = threshold_for(range(len(validation)))
+    start = 0
+    independent = set(independent_sets())
+    for path, rows in by_file:
+        if PER_WRITER_BUDGET and path in independent:
+            threshold = max(threshold, threshold_for(range(start, start + len(rows))))
+        start += len(rows)
     flagged = [f or p >= threshold for f, p in zip(pattern_flags, probability, strict=True)]
     result = rates(validation, flagged)
     model = replace(

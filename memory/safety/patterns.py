@@ -374,6 +374,11 @@ PLAYED_CHARACTER = re.compile(
     r"|officer|bank\w*|accountant|finance|payroll|it|support|security)\b)"
     r"[\w'-]+ *){1,4}"
     r"(?:[,.;:!?)(]|$|\b(?:who|whose|when|that|and|for|so|in|at|to|until|asking|from|with|on|if|while)\b)"
+    # a named person for a lesson or a game: "pretend to be Shakespeare for a writing exercise"
+    r"| *(?!(?:ai|a\.i|assistant|model|llm|bot|chatbot|gpt\w*|dan|system|admin\w*|developer|root"
+    r"|unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|hacker|human)\b)[\w'-]+"
+    r"(?: [\w'-]+)? +for (?:a|an|the|our|this|their|your) +[\w -]{0,30}?\b(?:exercise|lesson|class"
+    r"|game|story|practice|role-?play|activity|assembly|quiz|drill|project|workshop)\b"
 )
 
 #: "If anyone asks you to ignore these rules, decline": a request someone else makes,
@@ -400,8 +405,11 @@ REFUSAL_AFTER = re.compile(
     r"|flag|report|reply normally|answer normally|not comply|won'?t|refuse[zr]?|refusez|declinez"
     r"|poliment|continuez?|niegate|rechaza\w*|declina|educadamente|amablemente|sigue|continua|recuse"
     r"|recusa|gentilmente|siga|continue|rifiuta\w*|lehne|ablehnen|hoflich|weiter|weiger\w*|beleefd"
-    r"|ga door|gewoon door)\b"
+    r"|ga door|gewoon door|traite[sz]?-(?:le|la|les) comme|considere[sz]?-(?:le|la|les) comme"
+    r"|trata(?:lo|la|los|las) como|trate-(?:o|a|os|as) como|tratta(?:lo|la|li|le) come"
+    r"|behandle (?:es|sie|ihn|das) als|behandel (?:het|dat|die|ze) als)\b"
     r"|拒绝|婉拒|不要照做|不予理会|继续|断って|断る|断り|拒否|従わない|続け|ارفض|رفض|بلطف|تابع|استمر"
+    r"|把它当作|当作[^。！？\n]{0,12}内容|视为[^。！？\n]{0,12}内容|而不是(?:命令|指令)|として扱"
 )
 
 #: An attack phrase quoted as an example ('emails that say "ignore your instructions"',
@@ -418,6 +426,7 @@ MENTION_MARKERS = re.compile(
     r"|por exemplo|exemplos?|golpes?|dizendo|come|ad esempio|per esempio|esempi|esempio|truffe?"
     r"|dicono|wie|z\. ?b|zum beispiel|beispiele?|betrug|lautet|zoals|bijvoorbeeld|voorbeeld\w*"
     r"|oplichting|mensen schrijven|starts? with|starting with|begins? with"
+    r"|test scenarios?|red[- ]?team\w*|testers?|penetration tests?"
     r"|as (?:ordinary|normal|plain) (?:user )?(?:text|content|input|messages?))\b"
     r"|比如|例如|这类|之类|这种|类似|诈骗|钓鱼|注入|例えば|のような|といった|などの|詐欺|フィッシング"
     r"|インジェクション|مثل|مثلا|احتيال|تصيد"
