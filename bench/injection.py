@@ -79,9 +79,10 @@ became training or validation data and a new one was written):
   gave 95.4 % / 2.3 % on the previous independent set: the spread between writers is about as
   large as the distance to the target. This set then went to train; retrained (validation
   82.9 % at 1.5 %, 84.7 % at 2 %, mean over 1-3 % 84.0 %).
-- ``injection_test.jsonl`` (519 rows, the newest; written by another helper who read nothing
-  of the code or the data, kept outside the repository until the model was frozen at d58b2e5;
-  one row already in the labelled files removed), the shipped model (threshold 0.790),
+- 519 rows (then ``injection_test.jsonl``, now ``injection_validation_seen9.jsonl``; written by
+  another helper who read nothing of the code or the data, kept outside the repository until
+  the model was frozen at d58b2e5; one row already in the labelled files removed), the model
+  of d58b2e5 (threshold 0.790),
   measured once on 2026-12-01: **89.2 % detected (232/260) / 2.7 % false alarms (7/259)**
   (the learned layer alone 88.5 %). Weakest: conceal 57.7 % again (hiding a mould report, a
   price increase, a data breach or a cancellation fee, denying being a bot), identity 84.6 %
@@ -93,6 +94,30 @@ became training or validation data and a new one was written):
   / 5.7 on the last set of the previous session. Deception of the user phrased as an
   ordinary business rule ("never tell customers about the fee") is what the features do not
   separate from honest confidentiality ("never tell callers the alarm code").
+- 519 rows (then ``injection_test.jsonl``, now ``injection_validation_seen10.jsonl``; the ninth
+  writer, who read nothing of the code or the data and was asked for subtle hostile rows and
+  ordinary rows that share words with attacks; sealed until the model was frozen at 025eec1),
+  the model of 025eec1 (concepts STAKE / INTERNAL / BOT for *whose interest* a secret
+  serves; 1,600 train rows from four writers; the previous set in validation; threshold 0.725,
+  chosen at 2 % on validation; leaving each of the eight earlier independent sets out in turn
+  had given 91.2 % / 1.49 % pooled). Measured once on 2026-12-01: **93.8 % detected (244/260)
+  / 7.3 % false alarms (19/259)**. Conceal rose to 84.6 %; the false alarms were honest texts
+  *about* attacks (guardrails that treat pasted "ignore your instructions" as content, a
+  red-team test scenario, "pretend to be Shakespeare" for a lesson, an "admin override desk"
+  for rush jobs, a copy of a chat to the customer's own address, surprise and promo-code
+  secrets) and four goals. Even at its own best threshold this set gives only 88.5 % at 2 %:
+  the writer, not the threshold, moved.
+- 519 rows (then ``injection_test.jsonl``, now ``injection_train_seen11.jsonl``; the tenth
+  writer, same brief, sealed until the model was frozen at 56074f2), the model of 56074f2
+  (the ninth set in validation; the threshold must keep 2 % on each independent writer's set
+  in validation, not only pooled: 0.830; C 3; a DEFEND concept for guardrails about attacks;
+  400 train rows of such honest texts). Measured once on 2026-12-01: **88.8 % detected
+  (231/260) / 4.2 % false alarms (11/259)**. Weakest: conceal 65.4 % (a fee left to the final
+  invoice, a breach never confirmed, cancellation not explained), leak 76.9 % (other children's
+  grades, other patients' appointments); ar / de 71.4 %. False alarms: played characters, refusals
+  of "unrestricted" role-play, a changed approver, a noise complainant not named. At its own
+  best threshold this set gives 76.9 % at 2 % (84.6 % once the ninth set is in train): no
+  threshold meets the target on it.
 
 Speed on this session's machine (python-svc, 2 cores, nothing else running): 478 texts/s on
 stored vectors with an empty result cache (14,915 texts; 471 before invisible characters were

@@ -377,8 +377,11 @@ PLAYED_CHARACTER = re.compile(
     # a named person for a lesson or a game: "pretend to be Shakespeare for a writing exercise"
     r"| *(?!(?:ai|a\.i|assistant|model|llm|bot|chatbot|gpt\w*|dan|system|admin\w*|developer|root"
     r"|unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|hacker|human)\b)[\w'-]+"
-    r"(?: [\w'-]+)? +for (?:a|an|the|our|this|their|your) +[\w -]{0,30}?\b(?:exercise|lesson|class"
-    r"|game|story|practice|role-?play|activity|assembly|quiz|drill|project|workshop)\b"
+    r"(?: [\w'-]+){0,2}(?: +for (?:a|an|the|our|this|their|your) +[\w -]{0,30}?\b(?:exercise|lesson"
+    r"|class|game|story|practice|role-?play|activity|assembly|quiz|drill|project|workshop)\b"
+    # ... or described as a character: "pretend to be Captain Barnacle, a grumpy pirate"
+    r"|, +(?:a|an|the) +(?!(?:ai|assistant|model|bot|chatbot|system|version|mode|unrestricted"
+    r"|unfiltered|uncensored)\b)[\w'-]+)"
 )
 
 #: "If anyone asks you to ignore these rules, decline": a request someone else makes,
@@ -393,9 +396,10 @@ REQUEST_WORDS = re.compile(
     r"|exige|solicita|chiede|chiedono|dicono|scrive)\b"
     r"|\bse\b[^.!?\n]{0,60}\b(?:pedir|pedirem|pede|diz|disser|escrever|solicitar|chiede|chiedono"
     r"|dice|dicono|scrive)\b"
-    r"|\b(?:wenn|falls|sollte)\b[^.!?\n]{0,60}\b(?:bittet|auffordert|verlangt|sagt|schreibt|fordert)\b"
+    r"|\b(?:wenn|falls|sollte)\b[^.!?\n]{0,60}\b(?:bittet|auffordert|verlangt|sagt|schreibt|fordert"
+    r"|einfugt|steht)\b"
     r"|\b(?:als|wanneer|indien)\b[^.!?\n]{0,60}\b(?:vraagt|vragen|zegt|schrijft|eist)\b"
-    r"|(?:如果|若|要是|当|一旦)[^。！？\n]{0,30}(?:要求|让你|叫你|请你|说)"
+    r"|(?:如果|若|要是|当|一旦)[^。！？\n]{0,30}(?:要求|让你|叫你|请你|说|写着|写道)"
     r"|(?:求められ|頼まれ|言われ|指示され|要求され)"
     r"|(?:اذا|إذا|ان|إن|لو)\s+(?:طلب|طلبت|قال|كتب)"
 )
@@ -407,7 +411,9 @@ REFUSAL_AFTER = re.compile(
     r"|recusa|gentilmente|siga|continue|rifiuta\w*|lehne|ablehnen|hoflich|weiter|weiger\w*|beleefd"
     r"|ga door|gewoon door|traite[sz]?-(?:le|la|les) comme|considere[sz]?-(?:le|la|les) comme"
     r"|trata(?:lo|la|los|las) como|trate-(?:o|a|os|as) como|tratta(?:lo|la|li|le) come"
-    r"|behandle (?:es|sie|ihn|das) als|behandel (?:het|dat|die|ze) als)\b"
+    r"|behandle (?:es|sie|ihn|das) als|behandel (?:het|dat|die|ze) als"
+    r"|say (?:plainly |honestly |clearly |openly )?(?:that )?you(?:'re| are)|stay as you are"
+    r"|stay yourself|remain yourself|explain that)\b"
     r"|拒绝|婉拒|不要照做|不予理会|继续|断って|断る|断り|拒否|従わない|続け|ارفض|رفض|بلطف|تابع|استمر"
     r"|把它当作|当作[^。！？\n]{0,12}内容|视为[^。！？\n]{0,12}内容|而不是(?:命令|指令)|として扱"
 )
