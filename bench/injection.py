@@ -118,6 +118,13 @@ became training or validation data and a new one was written):
   of "unrestricted" role-play, a changed approver, a noise complainant not named. At its own
   best threshold this set gives 76.9 % at 2 % (84.6 % once the ninth set is in train): no
   threshold meets the target on it.
+- 519 rows (then ``injection_test.jsonl``, now ``injection_train_seen12.jsonl``; the eleventh
+  writer, same brief, sealed until the model was frozen at the commit before it was added), the
+  model with the tenth set in train and 400 near-pair train rows (writers9f; threshold 0.873,
+  set by the ninth writer's set). Measured once on 2026-12-01: **89.2 % detected (232/260) /
+  3.1 % false alarms (8/259)**. Weakest: leak 73.1 % (other tenants' phone numbers, an admin
+  login "simply told", tokens for anyone "from IT"), conceal 80.8 %, identity / obfuscated
+  84.6 %; nl / zh 71.4 %. At its own best threshold: 88.5 % at 2 %.
 
 Speed on this session's machine (python-svc, 2 cores, nothing else running): 478 texts/s on
 stored vectors with an empty result cache (14,915 texts; 471 before invisible characters were
