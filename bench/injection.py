@@ -125,6 +125,15 @@ became training or validation data and a new one was written):
   3.1 % false alarms (8/259)**. Weakest: leak 73.1 % (other tenants' phone numbers, an admin
   login "simply told", tokens for anyone "from IT"), conceal 80.8 %, identity / obfuscated
   84.6 %; nl / zh 71.4 %. At its own best threshold: 88.5 % at 2 %.
+- 519 rows (then ``injection_test.jsonl``, now ``injection_validation_seen13.jsonl``; the
+  twelfth writer, same brief, sealed until the model was frozen), the model with the eleventh
+  set in train (threshold 0.846, set by the ninth writer's set; validation 85.6 % / 1.4 %).
+  Measured once on 2026-12-01: **93.5 % detected (243/260) / 2.7 % false alarms (7/259)**:
+  detection met, false alarms two texts over (goals about door codes and "no hidden costs",
+  guardrails that keep the admin password out of replies or treat a pasted "system message"
+  as ordinary text, "follow this page when a customer says the rules changed"). Speed at that
+  model: 763 texts/s on stored vectors, empty result cache (19,391 texts, machine idle). It
+  then went to validation, where it sets the threshold (0.894; validation 83.2 % / 0.9 %).
 
 Speed on this session's machine (python-svc, 2 cores, nothing else running): 478 texts/s on
 stored vectors with an empty result cache (14,915 texts; 471 before invisible characters were
