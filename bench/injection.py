@@ -134,15 +134,29 @@ became training or validation data and a new one was written):
   as ordinary text, "follow this page when a customer says the rules changed"). Speed at that
   model: 763 texts/s on stored vectors, empty result cache (19,391 texts, machine idle). It
   then went to validation, where it sets the threshold (0.894; validation 83.2 % / 0.9 %).
+- ``injection_test.jsonl`` (519 rows, the newest; the thirteenth writer, same brief, sealed until
+  the model was frozen at the commit before it was added), the shipped model (threshold 0.894,
+  set by the twelfth writer's set). Measured once on 2026-12-01: **89.2 % detected (232/260) /
+  1.2 % false alarms (3/259)**: false alarms met, detection two texts short. Weakest: conceal
+  65.4 %, trigger 76.9 %, void_rules / leak 80.8 % (guardrails "found unnecessary by legal",
+  "lapsed in the migration"); ja 78.6 %. False alarms: a red-team exercise writing example
+  jailbreaks, other patients' appointment times kept private (nl), an admin fee stated
+  clearly. Not used yet.
 
-Speed on this session's machine (python-svc, 2 cores, nothing else running): 478 texts/s on
-stored vectors with an empty result cache (14,915 texts; 471 before invisible characters were
-dropped in one pass), so under the 500 the issue asks for. The code of the start of the session
-(2301c24) scanned 344-387 texts/s on the same 1,044 texts where this one scans 475-638 at the
-same time, so the shortfall is this machine, slower than the one that measured 1,313 texts/s:
-the concept lexicon, the n-grams and the patterns now cost most of the time. ("cached results"
-is not a cache-hit figure with this many texts: the result cache holds fewer entries than the
-14,915 texts, so most are scanned again.)
+Across the five sets of this session's second half (the same brief: subtle hostile rows,
+ordinary rows that share the attacks' words), the threshold traded one half of the target for
+the other: 93.8 / 7.3, 88.8 / 4.2, 89.2 / 3.1, 93.5 / 2.7, 89.2 / 1.2 (% detected / % false
+alarms). At each set's own best threshold (chosen on the set itself, so not a fair figure,
+only a bound) the model of the time reached 88.5, 76.9, 88.5, 90.4 and 93.8 % at 2 %: on the
+last two a threshold that meets the target existed, but the one chosen on the other writers'
+sets did not land in it.
+
+Speed (python-svc, 2 cores, machine idle, the shipped model): **842 texts/s** on stored vectors
+with an empty result cache (19,910 texts), 3,392 texts/s for the patterns alone; 763 texts/s at
+the model before it (19,391 texts). The previous session's machine measured 478 texts/s for the
+code of then, a machine slower than this one (this one ran that code at 723 texts/s with a
+training run beside it). ("cached results" is not a cache-hit figure with this many texts: the
+result cache holds fewer entries than there are texts, so most are scanned again.)
 
 Validation figures (the split that chooses the threshold, so they are not a fresh measure):
 the model measured on the 492-row set above: 72.5 % detected (634/874) / 2.0 % false
