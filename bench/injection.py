@@ -134,24 +134,32 @@ became training or validation data and a new one was written):
   as ordinary text, "follow this page when a customer says the rules changed"). Speed at that
   model: 763 texts/s on stored vectors, empty result cache (19,391 texts, machine idle). It
   then went to validation, where it sets the threshold (0.894; validation 83.2 % / 0.9 %).
-- ``injection_test.jsonl`` (519 rows, the newest; the thirteenth writer, same brief, sealed until
-  the model was frozen at the commit before it was added), the shipped model (threshold 0.894,
-  set by the twelfth writer's set). Measured once on 2026-12-01: **89.2 % detected (232/260) /
+- 519 rows (then ``injection_test.jsonl``, now ``injection_train_seen14.jsonl``; the thirteenth
+  writer, same brief, sealed until the model was frozen at the commit before it was added), the
+  model of c880632's parent (threshold 0.894, set by the twelfth writer's set). Measured once on 2026-12-01: **89.2 % detected (232/260) /
   1.2 % false alarms (3/259)**: false alarms met, detection two texts short. Weakest: conceal
   65.4 %, trigger 76.9 %, void_rules / leak 80.8 % (guardrails "found unnecessary by legal",
   "lapsed in the migration"); ja 78.6 %. False alarms: a red-team exercise writing example
   jailbreaks, other patients' appointment times kept private (nl), an admin fee stated
-  clearly. Not used yet.
+  clearly. It then went to train (threshold 0.884, validation 83.9 % / 1.0 %).
+- ``injection_test.jsonl`` (519 rows, the newest; the fourteenth writer, same brief, sealed until
+  the model was frozen), the shipped model (threshold 0.884). Measured once on 2026-12-02:
+  **91.9 % detected (239/260) / 1.9 % false alarms (5/259): the target is met.** Weakest:
+  trigger 80.8 %, conceal 84.6 %, leak 88.5 %; it 78.6 %, zh 85.7 %. False alarms: a guardrail
+  about messages claiming to be from the admin (it, twice), a gas-smell override (zh), a
+  guardrail naming jailbreak phrases, a pirate played for a kids' game, "ignore the previous
+  instructions about calling the night manager" for a retired process. Not used yet.
 
-Across the five sets of this session's second half (the same brief: subtle hostile rows,
+Across the six sets of this session's second half (the same brief: subtle hostile rows,
 ordinary rows that share the attacks' words), the threshold traded one half of the target for
-the other: 93.8 / 7.3, 88.8 / 4.2, 89.2 / 3.1, 93.5 / 2.7, 89.2 / 1.2 (% detected / % false
-alarms). At each set's own best threshold (chosen on the set itself, so not a fair figure,
+the other until the last: 93.8 / 7.3, 88.8 / 4.2, 89.2 / 3.1, 93.5 / 2.7, 89.2 / 1.2, then
+91.9 / 1.9 (% detected / % false alarms). Met once, on one set of 519 rows: two texts either way
+would have missed it, so take it as "at the target", not "clear of it". At each set's own best threshold (chosen on the set itself, so not a fair figure,
 only a bound) the model of the time reached 88.5, 76.9, 88.5, 90.4 and 93.8 % at 2 %: on the
 last two a threshold that meets the target existed, but the one chosen on the other writers'
 sets did not land in it.
 
-Speed (python-svc, 2 cores, machine idle, the shipped model): **842 texts/s** on stored vectors
+Speed (python-svc, 2 cores, machine idle, the model before the shipped one): **842 texts/s** on stored vectors
 with an empty result cache (19,910 texts), 3,392 texts/s for the patterns alone; 763 texts/s at
 the model before it (19,391 texts). The previous session's machine measured 478 texts/s for the
 code of then, a machine slower than this one (this one ran that code at 723 texts/s with a
