@@ -225,7 +225,7 @@ def consolidation(agent: object, n: int) -> str:
         )
     Message.objects.bulk_create(rows, batch_size=1000)
     from memory.embeddings import encode
-    from memory.safety.secrets import find_secrets
+    from safety.secrets import find_secrets
 
     encode(["warm the model up"])  # a worker has it loaded; the load is not throughput
     find_secrets("warm the secret scan up")

@@ -6,7 +6,7 @@
     .venv/bin/python bench/injection.py --split validation --leave-one-out --no-speed
                                                         # refit without each independent set
 
-Splits (``memory/safety/data/injection_<split>.jsonl`` plus any
+Splits (``safety/data/injection_<split>.jsonl`` plus any
 ``injection_<split>_<part>.jsonl``): ``train`` fitted the learned layer, ``validation``
 chose its threshold (<= 2 % false alarms), ``test`` is written after the model and
 threshold are frozen and is only measured here (until then: "test split not written yet").
@@ -169,7 +169,7 @@ result cache holds fewer entries than there are texts, so most are scanned again
 
 Validation figures (the split that chooses the threshold, so they are not a fresh measure):
 the model measured on the 492-row set above: 72.5 % detected (634/874) / 2.0 % false
-alarms (18/909); with the cross-lingual concept block (``memory/safety/concepts.py``; wt-inj5,
+alarms (18/909); with the cross-lingual concept block (``safety/concepts.py``; wt-inj5,
 threshold 0.854): 79.5 % (695/874) / 2.0 % (18/909) (conceal 49.5 -> 63.1 %, void_rules 73.9
 -> 82.6 %, tamper 79.6 -> 81.7 %, identity 75.0 -> 84.6 %; zh 44.0 -> 66.7 %, de 65.7 -> 78.6 %,
 ja 55.2 -> 65.7 %, ar 55.8 -> 67.3 %).
@@ -235,7 +235,7 @@ def _pct(hit: int, n: int) -> str:
 
 
 def report(split: str, *, misses: bool, by_file: bool = False) -> None:
-    from memory.safety.learned import load_file, load_split, split_paths
+    from safety.learned import load_file, load_split, split_paths
 
     if by_file and len(split_paths(split)) > 1:
         for path in split_paths(split):
@@ -244,7 +244,7 @@ def report(split: str, *, misses: bool, by_file: bool = False) -> None:
 
 
 def _report_rows(title: str, rows: list, *, misses: bool) -> None:
-    from memory.safety.injection import (
+    from safety.injection import (
         _decoded_views,
         _pattern_hits,
         learned_scores,
@@ -292,14 +292,14 @@ def leave_one_out() -> None:
     """Each independent set in turn: fit without it (train and validation), choose the
     threshold on the rest of validation, measure the full scan on it. What a new writer's
     set may expect, with eight writers' spread instead of one; a fit per set (minutes)."""
-    from memory.safety.injection import (
+    from safety.injection import (
         _decoded_views,
         _pattern_hits,
         _vectors,
         learned_scores,
         normalise,
     )
-    from memory.safety.learned import independent_sets, load_file, rates, train
+    from safety.learned import independent_sets, load_file, rates, train
 
     def vector_source(texts: list[str]):
         return _vectors(texts, wait=True)
@@ -330,8 +330,8 @@ def leave_one_out() -> None:
 
 
 def speed() -> None:
-    from memory.safety import injection
-    from memory.safety.learned import load_split
+    from safety import injection
+    from safety.learned import load_split
 
     texts = [r.text for split in ("train", "validation", "test") for r in load_split(split)]
     injection.scan_many(texts, semantic=True)  # every view's vector is stored now
@@ -385,7 +385,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     setup_django(args.scratch)
-    from memory.safety.learned import split_exists
+    from safety.learned import split_exists
 
     t0 = time.perf_counter()
     from memory.embeddings import get_model

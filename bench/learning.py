@@ -129,7 +129,7 @@ def bench_review(
     agent, proposer, *, runs: int = RUNS, cold: bool = False
 ) -> tuple[list[float], object]:
     from learning.services import review_run
-    from memory.text import normalize
+    from safety.text import normalize
 
     times, review = [], None
     for _ in range(runs):
@@ -238,7 +238,7 @@ def main() -> None:
             )
 
         from memory.models import Message
-        from memory.text import normalize
+        from safety.text import normalize
 
         texts = list(
             Message.objects.filter(conversation__agent=agent, role="user").values_list(
@@ -254,7 +254,7 @@ def main() -> None:
                     normalize(text)
             norm_times.append((time.perf_counter() - t0) * 1000)
         print(
-            f"   of which memory.text.normalize on the {len(texts)} messages, 3 passes: "
+            f"   of which safety.text.normalize on the {len(texts)} messages, 3 passes: "
             f"median {statistics.median(norm_times):.1f} ms"
         )
 

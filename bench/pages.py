@@ -773,7 +773,7 @@ class SqlTimer:
 
 def clear_scan_cache() -> None:
     """Forget every injection-scan result and token count, as for text never seen."""
-    from memory.safety import injection, tokens
+    from safety import injection, tokens
 
     with injection._cache_lock:
         injection._cache.clear()

@@ -120,11 +120,11 @@ def main() -> None:
         from django.db import connection
 
         from memory.models import Principal
-        from memory.safety import injection
         from persona.models import AgentPersonaVersion
         from persona.plans import plan_get_or_rotate, prefix_fetch
         from persona.render import render_persona
         from persona.services import ChangeTrigger, agent_create, persona_version_create
+        from safety import injection
         from tenancy.models import Agent, Tenant
 
         tag = f"{os.getpid()}-{int(time.time())}"

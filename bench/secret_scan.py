@@ -5,9 +5,9 @@
     .venv/bin/python bench/secret_scan.py --lopo     # the learned layer, leaving one part out
     .venv/bin/python bench/secret_scan.py --forward  # frozen rules + scorer, forward in time
 
-The labelled texts are in ``memory/safety/data/secrets_<part>.jsonl`` (``{"text",
+The labelled texts are in ``safety/data/secrets_<part>.jsonl`` (``{"text",
 "label": "secret" | "ordinary", "family"}``). The ``tune`` part was used while writing the
-rules in ``memory.safety.secrets``. Every later part was written independently
+rules in ``safety.secrets``. Every later part was written independently
 (by someone who never saw the rules or the other parts), measured once right after the
 rules were frozen, and then used to change them, which makes it a seen part:
 
@@ -19,7 +19,7 @@ rules were frozen, and then used to change them, which makes it a seen part:
 - ``seen6`` (288 texts): 96.6 % / 5.7 % (was ``test``; the first part measured on the
   general mechanisms with the learned layer stacked on them).
 
-After seen5 the rules were rewritten as general mechanisms (see ``memory.safety.secrets``)
+After seen5 the rules were rewritten as general mechanisms (see ``safety.secrets``)
 plus a learned layer. Honest figures for that change (none of them on a part the change
 was fitted to):
 
@@ -80,7 +80,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from memory.safety import secret_scorer, secrets  # noqa: E402
+from safety import secret_scorer, secrets  # noqa: E402
 
 DATA = ROOT / "memory" / "safety" / "data"
 PARTS = ("tune", "seen1", "seen2", "seen3", "seen4", "seen5", "seen6", "test")
@@ -176,7 +176,7 @@ def forward() -> None:
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for held, commit in FROZEN:
         source = subprocess.run(
-            ["git", "show", f"{commit}:memory/safety/secrets.py"],
+            ["git", "show", f"{commit}:safety/secrets.py"],
             cwd=ROOT,
             capture_output=True,
             text=True,

@@ -2,7 +2,7 @@
 
 Each check returns ``None`` (allowed) or a reason a person can read on the dashboard.
 The checks are word lists and simple patterns on the normalised text (see
-``memory.text``): they are strict on purpose, and a person approves what they
+``safety.text``): they are strict on purpose, and a person approves what they
 let through when the agent is on-with-review and for every rule.
 
 What "a kind of work" means (``sentence_refusal``): the sentence has at least three
@@ -45,9 +45,9 @@ import re
 from typing import Any
 
 from learning import language
-from memory.safety.secrets import find_secrets
-from memory.text import STOP_WORDS, content_words, normalize, stem, word_set, words
 from persona.services import MAX_LEARNED_FIELD_CHARS, MAX_RULE_CHARS, is_one_sentence
+from safety.secrets import find_secrets
+from safety.text import STOP_WORDS, content_words, normalize, stem, word_set, words
 
 LEARNED_FIELDS = ("goals", "background")
 # The injection scan's word patterns (layers 1-2) run on every proposal; its embedding
@@ -375,7 +375,7 @@ def append_sentence(field_text: str, sentence: str) -> str:
 
 
 def _injection_hit(text: str) -> tuple[str, ...]:
-    from memory.safety.injection import scan  # h4's module; imported late to keep import order free
+    from safety.injection import scan  # h4's module; imported late to keep import order free
 
     result = scan(text, semantic=INJECTION_SEMANTIC)
     return tuple(result.pattern_ids) if result.blocked else ()

@@ -17,7 +17,7 @@
   most recent *user* messages (what a review reads);
 - a message telling the agent who to be ("your goal is…", "add this to your
   persona", "you are now…"), holding a secret or hit by the injection scan is never
-  read, not even its harmless part (``memory.safety.evidence``), and counted by kind
+  read, not even its harmless part (``safety.evidence``), and counted by kind
   (``directive``, ``secret``, ``injection``).
 
 Summaries of the read conversations are context (left out in team mode, where they are
@@ -36,8 +36,8 @@ from django.db.models import Count, Exists, F, Min, OuterRef, Q, Window
 from django.db.models.functions import RowNumber
 
 from memory.models import Conversation, ConversationSummary, EntityFact, Message
-from memory.safety.evidence import unsafe_kind
 from memory.verification import ReadMessage, ReviewCorpus
+from safety.evidence import unsafe_kind
 
 MAX_CONTEXT_FACTS = 50
 #: "Review the whole history" reads at most this many conversations (the same

@@ -9,12 +9,12 @@ persona learning uses (``memory.verification``) and stores what passes through
 What is never read, so never evidence for a belief:
 
 - sealed conversations; assistant, system and tool messages;
-- directive messages ("remember that you are ...", ``memory.safety.directives``);
+- directive messages ("remember that you are ...", ``safety.directives``);
 - a message holding a secret or an injection-scan hit: not even its harmless part;
 - another person's conversations: each person's beliefs are verified against a corpus
   of that person's messages only.
 
-A statement of a never-auto-store kind (``memory.safety.never_store``: health,
+A statement of a never-auto-store kind (``safety.never_store``: health,
 finances, another person's details, credentials, ...) is not stored, and counted.
 
 Two workers never consolidate one agent at once: a run claims the agent with a
@@ -38,11 +38,11 @@ from django.utils import timezone
 from memory.embeddings import vectors_for_texts
 from memory.models import Belief, ConsolidationState, Message
 from memory.proposers import BeliefCandidate, belief_proposer
-from memory.safety.evidence import unsafe_kind
-from memory.safety.never_store import never_auto_store
 from memory.services_beliefs import BeliefRefusal, belief_write, embeddings_enabled
 from memory.signals import belief_consolidated
 from memory.verification import ReadMessage, ReviewCorpus, verify_quotes
+from safety.evidence import unsafe_kind
+from safety.never_store import never_auto_store
 
 logger = logging.getLogger(__name__)
 

@@ -42,7 +42,7 @@ import numpy as np
 
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
-from memory.text import content_words, normalize
+from safety.text import content_words, normalize
 
 #: The seed's score: similarity floor and weight, retention floor and weight.
 SIM_FLOOR, SIM_WEIGHT = 0.15, 0.85
@@ -730,7 +730,7 @@ def _routine_probes(principal_id: int, now: datetime) -> list[RoutineProbe]:
 def render_context(pack: ContextPack) -> str:
     """A ready text block for a host's prompt (``inject()``-style). Every statement goes
     through the injection scan again; a hit renders as ``[BLOCKED: ...]``."""
-    from memory.safety.injection import render_safe
+    from safety.injection import render_safe
 
     def safe(text: str) -> str:
         return render_safe(text, semantic=False)

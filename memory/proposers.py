@@ -27,8 +27,8 @@ from typing import Any, Protocol
 from django.conf import settings
 
 from memory.models_beliefs import BeliefCategory
-from memory.text import readable_text
 from memory.verification import MIN_QUOTE_WORDS, ReadMessage
+from safety.text import readable_text
 
 logger = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@
 1. validates every field (category, lengths, confidence 0..1, source, validity window,
    sensitivity, evidence) and refuses a proactive (``console``) turn: it must not
    write facts about the person;
-2. refuses secrets (``memory.safety.secrets``) and text the injection scan blocks
-   (``memory.safety.injection``, word patterns; the embedding layer runs at render);
+2. refuses secrets (``safety.secrets``) and text the injection scan blocks
+   (``safety.injection``, word patterns; the embedding layer runs at render);
 3. computes the statement's vector once (``memory.embeddings.vectors_for_texts``:
    stored per distinct text) *before* the transaction, unless embeddings are off;
 4. in one transaction, with the person's row and their active beliefs of that category
@@ -44,8 +44,6 @@ from memory.models_beliefs import (
     category_track,
     initial_stability,
 )
-from memory.safety.injection import scan
-from memory.safety.secrets import refuse_secrets
 from memory.services import (
     MESSAGE_YEARS,
     MemoryInputError,
@@ -53,8 +51,10 @@ from memory.services import (
     text_sha256,
 )
 from memory.signals import belief_ended
-from memory.text import content_words, normalize, word_set, words
 from personaweb.errors import Refusal
+from safety.injection import scan
+from safety.secrets import refuse_secrets
+from safety.text import content_words, normalize, word_set, words
 
 logger = logging.getLogger(__name__)
 

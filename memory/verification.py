@@ -6,7 +6,7 @@ user message the review could read (the model's conversation label is only a hin
 to break ties) and is verified only when:
 
 - it has at least ``MIN_QUOTE_WORDS`` words;
-- after normalisation (``memory.text``: NFKC, case, white space, typographic
+- after normalisation (``safety.text``: NFKC, case, white space, typographic
   quotes and dashes, invisible characters, punctuation between words) its words, in
   order, sit inside ONE user message of the corpus, starting and ending on word
   boundaries;
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from memory.text import NormText, content_words, normalize
+from safety.text import NormText, content_words, normalize
 
 
 @dataclass(frozen=True)

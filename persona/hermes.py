@@ -20,7 +20,7 @@ What maps to what
   entry with a short ``Label:`` prefix as (entity, fact) and any other entry as a fact
   about the person; an identical fact is not stored twice.
 
-Every entry is scanned first (injection and secret scan, ``memory.safety.secrets.scan_entry``):
+Every entry is scanned first (injection and secret scan, ``safety.secrets.scan_entry``):
 a blocked or secret entry is reported with its pattern ids or secret kinds and not
 imported; the rest are.
 """
@@ -101,7 +101,7 @@ def usage_header(target: str, entries: list[str], *, limit: int | None = None) -
 def render_block(target: str, entries: list[str], *, limit: int | None = None) -> str:
     """The Hermes-style block for a system prompt; every entry passes the injection
     scan at render (a hit shows ``[BLOCKED: ids]``). No entries -> zero bytes."""
-    from memory.safety.injection import render_safe
+    from safety.injection import render_safe
 
     if target not in HEADERS:
         raise PersonaInputError(f"Unknown block {target!r}; use 'memory' or 'user'.")
@@ -182,7 +182,7 @@ class ImportReport:
 
 def _screen(entries: list[str], report: ImportReport) -> list[str]:
     """The entries that pass both scans; the others are recorded on ``report``."""
-    from memory.safety.secrets import scan_entry
+    from safety.secrets import scan_entry
 
     clean = []
     for i, entry in enumerate(entries, start=1):
@@ -264,7 +264,7 @@ def persona_import(
 def user_import(*, principal, text: str) -> ImportReport:
     """Import a ``USER.md`` as entity facts of ``principal``; idempotent."""
     from memory.models import EntityFact
-    from memory.safety.secrets import refuse_secrets
+    from safety.secrets import refuse_secrets
 
     report = ImportReport()
     label = _principal_label(principal)

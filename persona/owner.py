@@ -32,9 +32,6 @@ from django.utils import timezone
 
 from memory.models import Belief, Principal
 from memory.models_beliefs import SENSITIVITY_BY_NAME, Sensitivity
-from memory.safety.injection import scan
-from memory.safety.never_store import never_auto_store
-from memory.safety.secrets import SecretFound, find_secrets, refuse_secrets
 from persona.errors import PersonaError
 from persona.models import (
     OwnerDocument,
@@ -45,6 +42,9 @@ from persona.models import (
 )
 from persona.models_owner import TIER_ORDER, EntrySource, Tier
 from persona.tokens import count_tokens
+from safety.injection import scan
+from safety.never_store import never_auto_store
+from safety.secrets import SecretFound, find_secrets, refuse_secrets
 
 logger = logging.getLogger(__name__)
 

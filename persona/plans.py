@@ -163,8 +163,8 @@ def prefix_preview(
     """The prefix a new plan of ``version``'s agent for the person whose document head
     holds ``entries`` would pin (same filter, same bytes as plan creation), for a page's
     preview. ``wait=False`` never waits for the embedding model."""
-    from memory.safety.injection import SCANNING_PLACEHOLDER
     from persona.owner import render_row, row_filter
+    from safety.injection import SCANNING_PLACEHOLDER
 
     ceiling = _ceiling(max_sensitivity)
     shown, dormant = row_filter(entries, ceiling=ceiling)

@@ -5,7 +5,7 @@ heading saying a guardrail outranks them; name and role; goals; background; a li
 saying the persona grants no new authority.
 
 Every piece of persona text passes the injection scan at render (what
-``memory.safety.injection.render_safe`` does, batched through ``scan_many``): a hit renders ``[BLOCKED: <pattern ids>]`` in its
+``safety.injection.render_safe`` does, batched through ``scan_many``): a hit renders ``[BLOCKED: <pattern ids>]`` in its
 place and the original stays stored. Goals and background are scanned line by line,
 so one poisoned learned sentence blocks that line, not the whole field.
 
@@ -47,7 +47,7 @@ def _render_safe_all(texts: list[str], *, wait: bool = True) -> list[str]:
     """``render_safe`` for every text, scanned as one batch (one embedding call). With
     ``wait=False`` a text the scan cannot judge yet renders as the scanning placeholder
     (never as safe text); the prompt prefix for hosts always waits."""
-    from memory.safety.injection import placeholder, scan_many
+    from safety.injection import placeholder, scan_many
 
     return [
         placeholder(result.pattern_ids) if result.blocked else text
@@ -175,7 +175,7 @@ def render_report(version: AgentPersonaVersion, *, wait: bool = True) -> RenderR
     judge yet render as the scanning placeholder and ``pending`` is set, so the page
     polls until the scan is done.
     """
-    from memory.safety.injection import scan_many
+    from safety.injection import scan_many
 
     sections = _sections(version, wait=wait)
     text = "\n\n".join(s for _, _, s in sections)

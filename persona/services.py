@@ -9,11 +9,11 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from memory.safety.secrets import SecretFound, refuse_secrets
 from persona.errors import PersonaError
 from persona.models import GUARDRAIL_WRITERS, AgentPersonaVersion, SourceType
 from persona.signals import persona_changed
 from persona.tasks import schedule_scan_warmup
+from safety.secrets import SecretFound, refuse_secrets
 from tenancy.models import Agent
 from tenancy.services import agent_create as tenancy_agent_create
 

@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "csp",
     "axes",
     "personaweb",
+    "safety",
     "tenancy",
     "memory",
     "persona",

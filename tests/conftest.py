@@ -5,8 +5,8 @@ import threading
 import numpy as np
 import pytest
 
-from memory import embeddings
-from memory.safety import injection
+from safety import encoder as embeddings
+from safety import injection
 from tests.factories import TenantFactory, make_agent, make_user
 
 

@@ -34,8 +34,6 @@ from dashboard.views.people import _evidence_of
 from dashboard.views.persona import _prompt_runs
 from memory.models import Message
 from memory.models_beliefs import SENSITIVITY_BY_NAME, BeliefCategory, Sensitivity
-from memory.safety.injection import ScanResult, scan_many
-from memory.safety.secrets import find_secrets
 from persona.models import (
     AgentPersonaVersion,
     OwnerAccount,
@@ -67,6 +65,8 @@ from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial
 from personaweb.marks import quote_in_context, quote_mark_param
 from personaweb.roles import OPERATOR
+from safety.injection import ScanResult, scan_many
+from safety.secrets import find_secrets
 from tenancy.access import visible_tenant_ids
 from tenancy.models import Agent
 

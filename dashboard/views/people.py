@@ -55,7 +55,6 @@ from memory.models_beliefs import (
     Sensitivity,
     category_track,
 )
-from memory.safety.secrets import SecretFound
 from memory.services_beliefs import (
     MAX_STATEMENT_CHARS,
     belief_correct,
@@ -67,6 +66,7 @@ from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_nex
 from personaweb.marks import quote_in_context, quote_mark_param
 from personaweb.paging import keyset_page
 from personaweb.roles import is_operator
+from safety.secrets import SecretFound
 from tenancy.access import require_operator, scope_to_user, visible_tenant_ids
 from tenancy.models import Agent
 

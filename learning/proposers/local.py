@@ -4,7 +4,7 @@
 
 1. It reads people's own words only: code (fenced and inline), stack traces, quoted
    e-mail lines, URLs, identifiers and file names ("fct_orders", "load.py") and pasted
-   documents are blanked (``memory.text.readable_text``).
+   documents are blanked (``safety.text.readable_text``).
 2. It finds *requests*: clauses that ask for a piece of work, with a verb ("Can you
    draft a reply to the refund request", "Write pytest tests for this view", "Reply
    to a Google review"), without one ("Weekend post please", "Flour order time",
@@ -91,7 +91,7 @@ from typing import TYPE_CHECKING, Any
 
 from learning import language
 from learning.proposers.base import ProposerResult
-from memory.text import (
+from safety.text import (
     STOP_WORDS,
     content_words,
     fold_case,
@@ -3277,7 +3277,7 @@ def _paste_holds_secret(message: Any) -> bool:
     credential. The review never reads a message the secret scan flags; a paste is
     scanned line by line as well, since a token among log lines may pass a scan of the
     whole text ("HW_CLOUD_TOKEN: …" above a CMake error)."""
-    from memory.safety.secrets import find_secrets
+    from safety.secrets import find_secrets
 
     return any(
         find_secrets(line)

@@ -17,7 +17,7 @@ from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 
-import memory.embeddings
+import safety.encoder
 from api.mcp_server import MEMORY_TOOLS, TOOLS, build_server
 from api.services import token_create
 from memory.models import Belief, Intention, Principal, Routine
@@ -43,7 +43,7 @@ TEA = {
 def fake_model(monkeypatch):
     """A stand-in embedding model: the vectors are real arrays, the model is not loaded."""
     model = FakeModel()
-    monkeypatch.setattr(memory.embeddings, "get_model", lambda: model)
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
     return model
 
 

@@ -12,7 +12,7 @@ import anyio
 import pytest
 from mcp import Client
 
-import memory.embeddings
+import safety.encoder
 from api.mcp_server import PERSONA_TOOLS, TOOLS, build_server
 from api.models import ApiToken
 from api.services import token_create
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def fake_model(monkeypatch):
     model = FakeModel()
-    monkeypatch.setattr(memory.embeddings, "get_model", lambda: model)
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
     return model
 
 

@@ -37,7 +37,7 @@ def test_agent_page_does_not_wait_for_the_scan(operator_client, agent, slow_mode
 
     release.set()
     assert finished.wait(timeout=60)
-    from memory.safety import injection
+    from safety import injection
 
     injection._warm_thread.join(timeout=60)
     partial = operator_client.get(

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from memory import embeddings as memory_embeddings
+import safety.encoder
 from memory.models import Belief, Intention, Principal
 from memory.sealing import conversation_seal
 from memory.services_beliefs import intention_write, routine_label
@@ -537,7 +537,7 @@ def test_recall_box_uses_meaning_when_embeddings_are_on(
 ):
     settings.MEMORY_BELIEF_EMBEDDINGS = True
     model = FakeModel(same_as={"Which hot drink suits her?": "Prefers green tea"})
-    monkeypatch.setattr(memory_embeddings, "get_model", lambda: model)
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
     tea = add_belief(agent, "Prefers green tea")
     add_belief(agent, "Plays the cello", category="interests")
     html = operator_client.get(

@@ -35,10 +35,10 @@ from memory.models import (
     Principal,
     Routine,
 )
-from memory.safety.directives import is_directive
-from memory.safety.injection import scan, scan_many
-from memory.safety.secrets import find_secrets
 from persona.models import AgentPersonaVersion, SourceType
+from safety.directives import is_directive
+from safety.injection import scan, scan_many
+from safety.secrets import find_secrets
 from tenancy.models import Agent, Membership, Tenant
 
 pytestmark = pytest.mark.django_db

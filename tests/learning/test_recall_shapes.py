@@ -16,7 +16,7 @@ from learning.proposers.local import (
     requests_of,
     sentence_for,
 )
-from memory.text import content_words
+from safety.text import content_words
 from tests.learning.test_local_proposer import corpus_of, same_vectors
 
 

@@ -8,8 +8,8 @@ import pytest
 from learning.models import LearningSettings
 from learning.selection import select_corpus
 from memory.models import ConversationSummary, EntityFact, Message, Principal
-from memory.safety.directives import is_directive
 from memory.services import record_turn
+from safety.directives import is_directive
 from tests.factories import make_agent
 
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)

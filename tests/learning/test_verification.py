@@ -9,7 +9,6 @@ import pytest
 
 from learning.selection import select_corpus
 from memory.services import record_turn
-from memory.text import content_words, normalize_for_match, words
 from memory.verification import (
     ACROSS_MESSAGES,
     ALREADY_COUNTED,
@@ -24,6 +23,7 @@ from memory.verification import (
     _match,
     verify_quotes,
 )
+from safety.text import content_words, normalize_for_match, words
 from tests.factories import make_agent
 
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
@@ -407,7 +407,7 @@ def test_ascii_fast_path_matches_the_general_normaliser():
     import random
     import string
 
-    from memory import text as textnorm
+    from safety import text as textnorm
 
     rng = random.Random(7)
     alphabet = string.ascii_letters + string.digits + " '`.,-!?\n\t\"()"

@@ -16,7 +16,7 @@ from learning.proposers.local import (
     requests_of,
     rule_for,
 )
-from memory.text import readable_text
+from safety.text import readable_text
 from tests.learning.test_local_proposer import corpus_of, sentence_check, settings
 
 

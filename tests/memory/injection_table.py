@@ -1,7 +1,7 @@
 """The team's first labelled injection table: hostile entries and ordinary persona sentences.
 
 Each row is ``(family, text)``. These rows (both of their old halves) are now part of the
-learned layer's *train* split (``memory/safety/data/injection_train.jsonl``, source "team
+learned layer's *train* split (``safety/data/injection_train.jsonl``, source "team
 table"); the honest measurements are the validation and the fresh test splits there
 (``bench/injection.py``). Tests still use this table for the pattern layer and as
 ordinary persona text for the secret scan.

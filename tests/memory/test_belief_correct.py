@@ -6,12 +6,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-import memory.embeddings
+import safety.encoder
 from memory.context import build_context
 from memory.models import Belief
-from memory.safety.secrets import SecretFound
 from memory.services import record_turn
 from memory.services_beliefs import BeliefRefusal, belief_correct, belief_retire, belief_write
+from safety.secrets import SecretFound
 from tests.memory.beliefs_helpers import FakeModel
 
 NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -136,7 +136,7 @@ def test_words_another_active_belief_holds_are_refused(agent, no_vectors):
 def test_the_new_statement_gets_its_stored_vector(agent, settings, monkeypatch):
     settings.MEMORY_BELIEF_EMBEDDINGS = True
     model = FakeModel()
-    monkeypatch.setattr(memory.embeddings, "get_model", lambda: model)
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
     first = write(agent, "Enjoys sourdough baking")
     new = belief_correct(belief=first, statement="Enjoys rye baking", now=LATER).belief
     assert new.embedding_id is not None and new.embedding_id != first.embedding_id

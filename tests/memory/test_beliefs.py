@@ -4,9 +4,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-import memory.embeddings
+import safety.encoder
 from memory.models import Belief, Intention, Principal, Routine, TextEmbedding
-from memory.safety.secrets import SecretFound
 from memory.services import record_turn
 from memory.services_beliefs import (
     BeliefRefusal,
@@ -17,6 +16,7 @@ from memory.services_beliefs import (
     routine_label,
 )
 from personaweb.errors import Refusal
+from safety.secrets import SecretFound
 from tests.memory.beliefs_helpers import FakeModel
 
 NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -69,7 +69,7 @@ def test_reworded_restatement_corroborates_without_a_new_row(agent, no_vectors):
 
 def test_paraphrase_with_no_shared_words_corroborates_through_the_embedding(agent, monkeypatch):
     model = FakeModel(same_as={"Drinks oolong every afternoon": "Prefers green tea"})
-    monkeypatch.setattr(memory.embeddings, "get_model", lambda: model)
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
 
     first = write(agent, "Prefers green tea").belief
     result = write(agent, "Drinks oolong every afternoon")

@@ -12,9 +12,9 @@ from django.core.management import call_command
 from memory.consolidation import agents_due, consolidate
 from memory.models import Belief, ConsolidationState, Message
 from memory.proposers import LocalBeliefProposer, parse_openai_reply, readable_text
-from memory.safety.never_store import never_auto_store
 from memory.services import record_turn
 from memory.verification import verify_quotes
+from safety.never_store import never_auto_store
 from tests.factories import make_agent
 
 NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-import memory.embeddings
+import safety.encoder
 from memory.context import build_context, render_context, time_intent
 from memory.models import Belief, TextEmbedding
 from memory.services_beliefs import belief_write, intention_write, routine_label
@@ -19,7 +19,7 @@ NOW = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)  # a Tuesday
 @pytest.fixture
 def fake_model(monkeypatch):
     model = FakeModel()
-    monkeypatch.setattr(memory.embeddings, "get_model", lambda: model)
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
     return model
 
 

@@ -10,6 +10,7 @@ from django.core.management import call_command
 
 import memory.embeddings
 import memory.tasks
+import safety.encoder
 from memory.embeddings import DIM, embed_pending, pack_vector, unpack_vector, vectors_for_messages
 from memory.models import Message, TextEmbedding
 from memory.services import record_turn
@@ -36,7 +37,7 @@ def fake_model(monkeypatch):
                 rows /= np.linalg.norm(rows, axis=1, keepdims=True)
             return rows
 
-    monkeypatch.setattr(memory.embeddings, "get_model", lambda: FakeModel())
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: FakeModel())
     return seen
 
 

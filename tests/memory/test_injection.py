@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from memory.safety.injection import normalise, render_safe, scan, scan_many
-from memory.safety.patterns import PATTERN_IDS, PATTERNS
+from safety.injection import normalise, render_safe, scan, scan_many
+from safety.patterns import PATTERN_IDS, PATTERNS
 from tests.memory.injection_table import (
     BENIGN_HELDOUT,
     BENIGN_TRAIN,
@@ -297,6 +297,6 @@ def test_the_disarms_do_not_excuse_the_attack_itself(text, pattern_id):
     ],
 )
 def test_dropping_invisibles_in_one_pass_equals_the_per_character_rule(text):
-    from memory.safety.injection import _drop_invisible, _is_invisible
+    from safety.injection import _drop_invisible, _is_invisible
 
     assert _drop_invisible(text) == "".join(c for c in text if not _is_invisible(c))

@@ -9,10 +9,10 @@ import json
 import numpy as np
 import pytest
 
-from memory.safety import learned
-from memory.safety.concepts import get_space
-from memory.safety.injection import normalise, scan_many, views
-from memory.safety.learned import (
+from safety import learned
+from safety.concepts import get_space
+from safety.injection import normalise, scan_many, views
+from safety.learned import (
     CUE_NAMES,
     InjectionModel,
     choose_threshold,
@@ -232,7 +232,7 @@ def test_retraining_is_deterministic_and_keeps_the_false_alarm_budget():
     assert result.false_alarm_rate <= learned.VALIDATION_FALSE_ALARMS <= learned.TARGET_FALSE_ALARMS
     assert result.ordinary == sum(1 for r in load_split("validation") if not r.hostile)
     # the budget also holds on each independent writer's set in validation on its own
-    from memory.safety.injection import _decoded_views, _pattern_hits, learned_scores, normalise
+    from safety.injection import _decoded_views, _pattern_hits, learned_scores, normalise
 
     sets = [p for p in learned.independent_sets() if p.name.startswith("injection_validation")]
     assert sets

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from dashboard.demo_data import DESKS
-from memory.safety.injection import scan_many
-from memory.safety.secrets import find_secrets
+from safety.injection import scan_many
+from safety.secrets import find_secrets
 
 ROOT = Path(__file__).resolve().parents[2]
 PERSONA_FIELDS = {"role", "goals", "background", "guardrails", "standing_rules", "name"}

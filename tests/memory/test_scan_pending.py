@@ -3,8 +3,8 @@ pending results while a background thread loads the embedding model."""
 
 from __future__ import annotations
 
-from memory.safety import injection
-from memory.safety.injection import (
+from safety import injection
+from safety.injection import (
     PENDING_ID,
     SCANNING_PLACEHOLDER,
     render_safe,

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from memory.safety.secrets import SecretFound, find_secrets, scan_entry
 from persona.models import AgentPersonaVersion, SourceType
 from persona.services import ChangeTrigger, persona_version_create
+from safety.secrets import SecretFound, find_secrets, scan_entry
 from tests.memory.injection_table import BENIGN_HELDOUT, BENIGN_TRAIN
 
 # Fake credentials in the shapes real ones have (none of them is live).
@@ -173,7 +173,7 @@ def test_a_bare_hex_key_without_context_is_still_refused():
 
 
 def _labelled(part: str) -> list[dict]:
-    path = Path(__file__).resolve().parents[2] / "memory/safety/data" / f"secrets_{part}.jsonl"
+    path = Path(__file__).resolve().parents[2] / "safety/data" / f"secrets_{part}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
@@ -343,7 +343,7 @@ def test_look_alikes_no_labelled_part_lists_pass(text):
 
 
 def test_the_learned_layer_ships_and_never_learns_from_the_test_part():
-    from memory.safety import secret_scorer
+    from safety import secret_scorer
 
     assert "test" not in secret_scorer.training_parts()
     high = secret_scorer.score("refresh token: 1//0gqZxz8hZBptrudO-pkIlTRMEzNkIqmaiHbJNIPHm")
@@ -353,7 +353,7 @@ def test_the_learned_layer_ships_and_never_learns_from_the_test_part():
 
 
 def test_the_shipped_learned_layer_was_trained_on_the_labelled_files_as_they_are():
-    from memory.safety import secret_scorer
+    from safety import secret_scorer
 
     shipped = json.loads(secret_scorer.MODEL_PATH.read_text(encoding="utf-8"))
     assert shipped["trained_on"] == secret_scorer.training_parts()
@@ -365,7 +365,7 @@ def test_the_shipped_learned_layer_was_trained_on_the_labelled_files_as_they_are
 @pytest.fixture
 def rules_only(monkeypatch):
     """The learned layer neutral (it neither vetoes nor flags): the rules alone decide."""
-    from memory.safety import secret_scorer, secrets
+    from safety import secret_scorer, secrets
 
     monkeypatch.setattr(secret_scorer, "score", lambda text: 0.5)
     secrets._scan.cache_clear()
@@ -413,7 +413,7 @@ def test_digests_encodings_redactions_templates_and_url_ids_pass_the_rules(rules
 
 
 def test_a_public_key_is_never_flagged_by_the_learned_layer(monkeypatch):
-    from memory.safety import secret_scorer, secrets
+    from safety import secret_scorer, secrets
 
     monkeypatch.setattr(secret_scorer, "score", lambda text: 1.0)
     secrets._scan.cache_clear()
@@ -451,7 +451,7 @@ def test_a_token_in_a_pasted_config_is_judged_in_its_own_lines_not_the_whole_log
 
 
 def test_the_veto_still_clears_a_look_alike_judged_in_its_lines(monkeypatch):
-    from memory.safety import secret_scorer, secrets
+    from safety import secret_scorer, secrets
 
     seen: list[str] = []
 

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import pytest
 
-from memory.safety.secrets import SecretFound
 from persona.models import AgentPersonaVersion, SourceType
 from persona.services import (
     ChangeTrigger,
@@ -11,6 +10,7 @@ from persona.services import (
     PersonaVersionConflict,
     persona_version_create,
 )
+from safety.secrets import SecretFound
 
 AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"

@@ -258,7 +258,7 @@ class Command(BaseCommand):
         self._out(summary + ".")
 
     def cmd_scan(self, *, file: str, json: bool = False, **_: Any) -> None:
-        from memory.safety.secrets import scan_entry
+        from safety.secrets import scan_entry
 
         results: list[dict[str, Any]] = []
         for number, line in enumerate(self._read(file).splitlines(), start=1):

@@ -1,9 +1,9 @@
 """``manage.py safety <action>``: the learned layer of the injection scan.
 
 Actions:
-  train            rebuild memory/safety/data/injection_model.json from the labelled files
+  train            rebuild safety/data/injection_model.json from the labelled files
                    (fit on every train file, threshold from the validation files)
-  train-secrets    rebuild memory/safety/data/secrets_model.json (the secret scan's learned
+  train-secrets    rebuild safety/data/secrets_model.json (the secret scan's learned
                    layer) from every labelled secrets_<part>.jsonl but the test part
   eval [--split S] detection and false-alarm rates of the full scan (patterns + learned
                    layer) on a labelled split; every split when none is named
@@ -21,7 +21,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from memory.safety.learned import MODEL_PATH, SPLITS
+from safety.learned import MODEL_PATH, SPLITS
 
 
 class Command(BaseCommand):
@@ -43,8 +43,8 @@ class Command(BaseCommand):
             self.evaluate(options["split"])
 
     def train(self) -> None:
-        from memory.embeddings import encode
-        from memory.safety.learned import set_model, train
+        from safety.encoder import encode
+        from safety.learned import set_model, train
 
         model, result = train(lambda texts: encode(texts))
         MODEL_PATH.write_text(model.to_json(), encoding="utf-8")
@@ -56,7 +56,7 @@ class Command(BaseCommand):
         )
 
     def train_secrets(self) -> None:
-        from memory.safety import secret_scorer
+        from safety import secret_scorer
 
         parts = secret_scorer.training_parts()
         rows = [row for part in parts for row in secret_scorer.load_part(part)]
@@ -68,8 +68,8 @@ class Command(BaseCommand):
         )
 
     def evaluate(self, split: str | None) -> None:
-        from memory.safety.injection import scan_many
-        from memory.safety.learned import load_split, rates, split_exists
+        from safety.injection import scan_many
+        from safety.learned import load_split, rates, split_exists
 
         for name in [split] if split else list(SPLITS):
             if not split_exists(name):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from memory.safety.directives import is_directive
-from memory.safety.injection import scan
-from memory.safety.secrets import find_secrets
+from safety.directives import is_directive
+from safety.injection import scan
+from safety.secrets import find_secrets
 
 UnsafeKind = Literal["directive", "secret", "injection"]
 

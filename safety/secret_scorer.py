@@ -1,6 +1,6 @@
 """The learned layer of the secret scan: a logistic regression over token shapes in context.
 
-The rules in ``memory.safety.secrets`` say what a credential looks like; this scorer
+The rules in ``safety.secrets`` say what a credential looks like; this scorer
 learns it from the labelled parts (``secrets_<part>.jsonl``, every part but ``test``).
 Features of one text, CRC-32 hashed into ``BUCKETS`` buckets:
 
@@ -17,7 +17,7 @@ part N, scorer trained on the parts before N, measured once on N; ``bench/secret
 --forward``), the scorer alone reached only 74-81 % detection, but as a veto on the
 generic rule hits (keyword and entropy, never a provider's own shape) and as a flag of
 its own when it is very sure, it cut false alarms on every step. Weights ship in
-``memory/safety/data/secrets_model.json`` (float16, zlib, base64) and are read with the
+``safety/data/secrets_model.json`` (float16, zlib, base64) and are read with the
 standard library; scikit-learn is needed only to retrain (``manage.py safety
 train-secrets``).
 """

@@ -6,7 +6,7 @@ a person or a host may still write it on purpose (``belief_write``), and the own
 persona document never receives a nomination for it (issue 12). The list lives here,
 once; every caller asks ``never_auto_store(text)``.
 
-Matching is on the normalised words (``memory.text``: case, accents in quotes, dashes
+Matching is on the normalised words (``safety.text``: case, accents in quotes, dashes
 and invisible characters folded), whole words or word prefixes, so "diagnosed",
 "diagnosis" and "my therapist" are all found.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from memory.text import normalize
+from safety.text import normalize
 
 #: kind -> word patterns (regular expressions over the normalised text, word-bounded)
 NEVER_AUTO_STORE: dict[str, tuple[str, ...]] = {

@@ -8,9 +8,9 @@ Three layers:
    Greek look-alikes folded to Latin; diacritics dropped; lower case; spaces
    collapsed. A second matching form undoes leetspeak inside words ("1gn0r3" ->
    "ignore") and joins letter-by-letter spelling ("i g n o r e" -> "ignore").
-2. **Patterns** (``memory.safety.patterns``): a data table, one id per pattern,
+2. **Patterns** (``safety.patterns``): a data table, one id per pattern,
    run against both forms.
-3. **The learned layer** (``memory.safety.learned``): each *view* of the text (the
+3. **The learned layer** (``safety.learned``): each *view* of the text (the
    normalised text, each of its sentences, and decoded views: base64 payloads, ROT13,
    reversed text, invisible characters read as spaces) is looked up in the stored
    sentence vectors (``memory.embeddings``; a text is encoded once, ever), and a
@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from memory.safety.patterns import (
+from safety.patterns import (
     APPLIED,
     EMBEDDED_IN,
     MENTION_MARKERS,
@@ -74,7 +74,7 @@ from memory.safety.patterns import (
 )
 
 if TYPE_CHECKING:
-    from memory.safety.learned import InjectionModel
+    from safety.learned import InjectionModel
 
 __all__ = [
     "PENDING_ID",
@@ -528,32 +528,25 @@ class _NotReady(Exception):
 
 
 def _model_loaded() -> bool:
-    from memory import embeddings
+    from safety import encoder
 
-    return embeddings._model is not None
+    return encoder.model_loaded()
 
 
 def _stored_vectors(texts: Sequence[str]) -> dict[str, np.ndarray] | None:
-    """Stored vectors of ``texts`` by text (``None`` when the database cannot be used)."""
+    """Stored vectors of ``texts`` by text (``None`` when there is no store or the
+    database cannot be used)."""
     from django.db import DatabaseError
 
-    from memory.embeddings import unpack_vector
-    from memory.models import TextEmbedding
-    from memory.services import text_sha256
+    from safety.encoder import vector_store
 
-    by_sha = {text_sha256(t): t for t in texts}
-    found: dict[str, np.ndarray] = {}
-    shas = list(by_sha)
+    store = vector_store()
+    if store is None:
+        return None
     try:
-        for start in range(0, len(shas), 900):
-            rows = TextEmbedding.objects.filter(sha256__in=shas[start : start + 900]).values_list(
-                "sha256", "vector"
-            )
-            for sha, data in rows:
-                found[by_sha[sha]] = unpack_vector(data)
+        return store.stored(texts)
     except (DatabaseError, RuntimeError):
         return None
-    return found
 
 
 def _vectors(texts: Sequence[str], *, wait: bool) -> np.ndarray:
@@ -562,7 +555,7 @@ def _vectors(texts: Sequence[str], *, wait: bool) -> np.ndarray:
     are queued for the background warm-up and ``_NotReady`` is raised."""
     from django.db import DatabaseError
 
-    from memory.embeddings import DIM, encode, vectors_for_texts
+    from safety.encoder import DIM, encode, vector_store
 
     texts = list(dict.fromkeys(texts))
     if not texts:
@@ -574,8 +567,9 @@ def _vectors(texts: Sequence[str], *, wait: bool) -> np.ndarray:
         raise _NotReady
     found = dict(stored or {})
     if missing:
+        store = vector_store()
         try:
-            fresh = vectors_for_texts(missing) if stored is not None else encode(missing)
+            fresh = store.vectors(missing) if stored is not None and store else encode(missing)
         except (DatabaseError, RuntimeError):
             fresh = encode(missing)
         found.update(zip(missing, fresh, strict=True))
@@ -602,7 +596,7 @@ def learned_scores(
     (training passes its own). Raises ``_NotReady`` when ``wait`` is false and a vector
     would need the embedding model loaded.
     """
-    from memory.safety.learned import feature_matrix, get_model
+    from safety.learned import feature_matrix, get_model
 
     model = model or get_model()
     owners: list[int] = []
@@ -636,7 +630,7 @@ def learned_scores(
 
 
 def learned_threshold() -> float:
-    from memory.safety.learned import get_model
+    from safety.learned import get_model
 
     return get_model().threshold
 
@@ -673,12 +667,12 @@ def _schedule(texts: Sequence[str]) -> None:
 def _warm_up() -> None:
     from django.db import connection
 
-    from memory import embeddings
-    from memory.safety.learned import get_model
+    from safety import encoder
+    from safety.learned import get_model
 
     try:
         get_model()
-        embeddings.get_model()
+        encoder.get_model()
         while True:
             with _warm_lock:
                 batch = _warm_queue[:256]

@@ -1,5 +1,5 @@
 """The learned layer of the injection scan: a logistic regression over three kinds of
-features of one normalised text (``memory.safety.injection.normalise``):
+features of one normalised text (``safety.injection.normalise``):
 
 * its 384-dimensional all-MiniLM-L6-v2 vector, read from the stored embeddings (English
   centric: it carries the meaning of English text, little of other languages);
@@ -17,7 +17,7 @@ features of one normalised text (``memory.safety.injection.normalise``):
   buckets, sublinear counts, unit length per text. They work on any script, so Arabic,
   Chinese or Japanese text is judged on its own words, not only on what MiniLM makes of
   it;
-* **concepts** (``memory.safety.concepts``): a hand-written lexicon in ten languages maps
+* **concepts** (``safety.concepts``): a hand-written lexicon in ten languages maps
   words to a few dozen concepts that attacks combine (CONCEAL, TELL, USER, RULES, VOID,
   YOUR + CONFIG + CHANGE, ...), with negation ("never share" gives ``!SEND``); the block
   holds which concepts occur, which pairs share a sentence and which follow each other.
@@ -31,7 +31,7 @@ The model is trained by ``manage.py safety train`` on every train file
 (``injection_train.jsonl`` and ``injection_train_<part>.jsonl``, see ``split_paths``);
 the threshold is chosen on the validation files for <= 2 % false alarms on ordinary
 rows. Weights (float16, zlib, base64), the feature layout and the threshold ship in
-``memory/safety/data/injection_model.json`` and load offline with numpy and scipy (no
+``safety/data/injection_model.json`` and load offline with numpy and scipy (no
 scikit-learn at run time). The test split (``injection_test.jsonl`` and its parts) is written
 after the model is frozen and is only ever measured (``bench/injection.py``); once measured it
 becomes train or validation data (``injection_train_seen*``, ``injection_validation_seen*``)
@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from memory.safety.concepts import get_space
+from safety.concepts import get_space
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 MODEL_PATH = DATA_DIR / "injection_model.json"
@@ -399,7 +399,7 @@ def ngram_matrix(texts: Sequence[str]) -> sparse.csr_matrix:
 @dataclass(frozen=True)
 class Features:
     """``dense``: ``[vector, cues]`` rows; ``ngrams``: the hashed n-gram rows;
-    ``concepts``: the concept rows (``memory.safety.concepts``)."""
+    ``concepts``: the concept rows (``safety.concepts``)."""
 
     dense: np.ndarray
     ngrams: sparse.csr_matrix
@@ -864,7 +864,7 @@ _READABLE_WHEN_NORMALISED = frozenset({"homoglyph", "invisible", "leet"})
 
 def _decoded_strings(r: LabelledText) -> list[str]:
     """The readable strings the scan finds in an encoded row (see ``FIT_DECODED_VIEWS``)."""
-    from memory.safety.injection import _decoded_views, _scorable, normalise
+    from safety.injection import _decoded_views, _scorable, normalise
 
     norm = normalise(r.text)
     if not norm.text:
@@ -889,7 +889,7 @@ def training_texts(
     nothing; with ``decoded`` a hostile one is fitted through its decoded strings (what
     the scan scores), otherwise it is skipped.
     """
-    from memory.safety.injection import _scorable, views
+    from safety.injection import _scorable, views
 
     texts: list[str] = []
     hostile: list[bool] = []
@@ -937,7 +937,7 @@ def train(
     passes the embedding model; a test passes a stand-in). The threshold counts every
     validation false alarm, the pattern table's included, against the 2 % budget.
     """
-    from memory.safety.injection import _decoded_views, _pattern_hits, learned_scores, normalise
+    from safety.injection import _decoded_views, _pattern_hits, learned_scores, normalise
 
     texts, hostile, families, groups = training_texts(
         load_split("train", leave_out=leave_out),

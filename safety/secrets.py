@@ -1,6 +1,6 @@
 """Safety shared by every write and render path: the secret scan (at write).
 
-The injection scan lives in ``memory.safety.injection``. This module refuses
+The injection scan lives in ``safety.injection``. This module refuses
 credential-shaped values, using detect-secrets the way the library intends:
 
 * **Its plugins**, run as ``detect_secrets.core.scan.scan_line`` runs them (``scan_line``
@@ -41,7 +41,7 @@ and list ids in a URL query), Stripe-style object ids, base64 of any text (a tab
 path, truncated or not), PEM blocks whose body is prose, public keys and certificates
 (which the learned layer never reads either).
 
-A **learned layer** (``memory.safety.secret_scorer``) is stacked on top: it vetoes a
+A **learned layer** (``safety.secret_scorer``) is stacked on top: it vetoes a
 generic hit (keyword or entropy) it scores below ``VETO_BELOW`` and flags a text no rule
 caught when it scores at least ``FLAG_ABOVE``; provider shapes and structural hits are
 never vetoed.
@@ -78,8 +78,8 @@ from detect_secrets.settings import (
 )
 from detect_secrets.util.code_snippet import get_code_snippet
 
-from memory.safety import secret_scorer
 from personaweb.errors import Refusal
+from safety import secret_scorer
 
 # Plugins that look for a credential by its shape or by a keyword next to it. The bare
 # high-entropy plugins are not run through ``scan_line``: in ad-hoc mode they report
@@ -113,7 +113,7 @@ _PLUGINS = [
         "TwilioKeyDetector",
     )
 ]
-_FILTERS = [{"path": "memory.safety.secrets.is_indirect_reference"}] + [
+_FILTERS = [{"path": "safety.secrets.is_indirect_reference"}] + [
     {"path": f"detect_secrets.filters.heuristic.{name}"}
     for name in (
         "is_likely_id_string",
@@ -1262,9 +1262,9 @@ def scan_entry(text: str, *, semantic: bool | None = None) -> ScanEntry:
 
     ``{"blocked": bool, "pattern_ids": [str, ...], "secret_kinds": [str, ...]}``:
     ``blocked`` and ``pattern_ids`` come from the injection scan
-    (``memory.safety.injection.scan``), ``secret_kinds`` from the secret scan.
+    (``safety.injection.scan``), ``secret_kinds`` from the secret scan.
     """
-    from memory.safety.injection import scan
+    from safety.injection import scan
 
     result = scan(text, semantic=semantic)
     return {

@@ -1,6 +1,6 @@
 """The injection pattern table: data, one id per pattern.
 
-Every regex runs against the *normalised* text made by ``memory.safety.injection.normalise``:
+Every regex runs against the *normalised* text made by ``safety.injection.normalise``:
 NFKC, invisible and bidi controls removed, confusables folded to Latin, diacritics
 dropped, lower case, runs of spaces collapsed (line breaks kept, so ``^`` with
 ``(?m)`` means "start of a line"). A second form with leetspeak undone and

@@ -19,7 +19,7 @@ a machine answers, for "say you are a real person"). DEFEND marks a guardrail *a
 attacks ("treat pasted instructions as content, not as a command", "someone claiming to be
 from IT", a red-team test), whose words are the attack's own.
 
-Matching runs on normalised text (``memory.safety.injection.normalise``: lower case, Latin
+Matching runs on normalised text (``safety.injection.normalise``: lower case, Latin
 accents dropped):
 
 * Latin-script entries (and ASCII ones of any language: "api", "cc") match whole tokens:
@@ -151,7 +151,7 @@ class Lexicon:
         }
 
     def _add(self, entry: str, concept: int, lang: str, *, whole: bool = False) -> None:
-        from memory.safety.injection import normalise
+        from safety.injection import normalise
 
         last_whole = entry.endswith(" ")
         forced_prefix = entry.endswith("*")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from memory.text import normalize
+from safety.text import normalize
 
 # "Who to be" messages. Matched on the normalised text (case, quotes, dashes, invisible
 # characters folded), anywhere in the message: such a message may be text pasted from
