@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal, cast
 
@@ -31,18 +32,25 @@ from ninja.parser import Parser
 from ninja.security import HttpBearer
 from pydantic import AfterValidator, BeforeValidator, StrictBool
 
-from api import selectors, services
+from api import handlers, services
 from api.errors import (
     CODES,
     STATUS_CODES,
     ApiError,
-    Forbidden,
     Malformed,
     NotFound,
     error_response,
     refusal_code,
 )
-from api.services import Access, token_authenticate
+from api.operations import BY_NAME, Target, authorize, token_actor
+from memory.services import MAX_LABEL_CHARS, MAX_MESSAGE_CHARS
+from persona.services import (
+    MAX_FIELD_CHARS,
+    MAX_NAME_CHARS,
+    MAX_REASON_CHARS,
+    MAX_ROLE_CHARS,
+    MAX_RULE_CHARS,
+)
 from personaweb.errors import Refusal
 
 logger = logging.getLogger(__name__)
@@ -140,29 +148,56 @@ def _iso_time(value: Any) -> Any:
 FILLED = r"\S"
 
 
+class PersonaUpdateIn(Schema):
+    reason: Text = Field(
+        min_length=1,
+        max_length=MAX_REASON_CHARS,
+        pattern=FILLED,
+        description="why (kept in the history)",
+    )
+    name: Text | None = Field(None, max_length=MAX_NAME_CHARS)
+    role: Text | None = Field(None, max_length=MAX_ROLE_CHARS)
+    goals: Text | None = Field(None, max_length=MAX_FIELD_CHARS)
+    background: Text | None = Field(None, max_length=MAX_FIELD_CHARS)
+    guardrails: list[Text] | None = Field(
+        None, description="refused: only host code or an operator writes guardrails"
+    )
+    standing_rules: list[Text] | None = Field(
+        None, description="refused: only a rule owner writes standing rules"
+    )
+    expected_version: int | None = Field(
+        None, ge=0, le=2**31 - 1, description="the version you read; a newer one is a conflict"
+    )
+
+
+class PersonaUpdated(Schema):
+    version: int
+    fields_changed: list[str]
+
+
 class TurnIn(Schema):
     principal: Text = Field(
         min_length=1,
-        max_length=200,
+        max_length=MAX_LABEL_CHARS,
         pattern=FILLED,
         description="the person, by your id",
         examples=["ana@example.org"],
     )
     conversation: Text = Field(
         min_length=1,
-        max_length=200,
+        max_length=MAX_LABEL_CHARS,
         pattern=FILLED,
         description="your conversation label",
         examples=["chat-42"],
     )
     user_text: Text = Field(
         min_length=1,
-        max_length=100_000,
+        max_length=MAX_MESSAGE_CHARS,
         pattern=FILLED,
         examples=["Can you draft the release notes for 4.2?"],
     )
     assistant_text: Text | None = Field(
-        None, max_length=100_000, pattern=FILLED, examples=["Here is a first draft."]
+        None, max_length=MAX_MESSAGE_CHARS, pattern=FILLED, examples=["Here is a first draft."]
     )
     at: Annotated[datetime | None, BeforeValidator(_iso_time)] = Field(
         None, description="ISO 8601 with a UTC offset; now when left out"
@@ -256,7 +291,7 @@ class ReviewQueued(Schema):
 
 class ApproveIn(Schema):
     text: Text | None = Field(
-        None, max_length=200, description="a standing rule in the owner's own words"
+        None, max_length=MAX_RULE_CHARS, description="a standing rule in the owner's own words"
     )
 
 
@@ -403,18 +438,27 @@ def _internal(request: HttpRequest, exc: Exception) -> HttpResponse:
     return response
 
 
-def _access(request: HttpRequest, scope: str | tuple[str, ...], slug: str | None = None) -> Access:
-    return token_authenticate(raw=getattr(request, "auth", None), scope=scope, agent_slug=slug)
+def _target(
+    request: HttpRequest, name: str, *, agent: str | None = None, principal: str | None = None
+) -> Target:
+    """The one check of the operation ``name`` (``api.operations.authorize``) for the
+    caller's token: the same as its MCP tool's."""
+    actor = token_actor(getattr(request, "auth", None))
+    return authorize(name, actor=actor, agent=agent, principal=principal)
 
 
-def _page(
-    qs: Any, *, fields: list[tuple[str, bool]], kinds: list[type], after: str | None, limit: int
-):
-    from personaweb.paging import decode_cursor, keyset_page
-
-    if after and decode_cursor(after, kinds=kinds) is None:
-        raise Malformed("The ?after= cursor is not one this API made; pass `next` as it came.")
-    return keyset_page(qs, fields=fields, kinds=kinds, cursor=after, size=limit)
+def route(
+    name: str, *, response: dict[int, Any], tags: list[str], **kw: Any
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mount a view as the /v1 route of the operation ``name`` (method and path from
+    ``api.operations``; the OpenAPI operationId is the operation's name)."""
+    op = BY_NAME[name]
+    router = kw.pop("router", api)
+    prefix = kw.pop("prefix", "/v1")
+    path = op.path[len(prefix) :]
+    return router.api_operation(
+        [op.method], path, response=response, tags=tags, operation_id=name, **kw
+    )
 
 
 # --- host routes -------------------------------------------------------------------------
@@ -426,59 +470,52 @@ def health(request: HttpRequest) -> Any:
     return {"status": "ok", "api_version": api.version}
 
 
-@api.get("/agents", response={200: AgentPage, **ERRORS}, tags=["host"])
+@route("agents_list", response={200: AgentPage, **ERRORS}, tags=["host"])
 def agents_list(request: HttpRequest, after: Cursor = None, limit: Limit = 50) -> Any:
     """The agents this token reaches (one for a token bound to an agent), by slug."""
-    access = _access(request, (HOST, LEARNING_READ, LEARNING_DECIDE))
-    qs = selectors.agents_of_tenant(tenant_id=access.tenant_id, agent_id=access.token.agent_id)
-    page = _page(qs, fields=[("slug", False)], kinds=[str], after=after, limit=limit)
-    return {
-        "items": [
-            {"slug": a.slug, "name": a.name, "persona_version": a.persona_version}
-            for a in page.rows
-        ],
-        "next": page.next_cursor,
-    }
+    return handlers.agents_list(_target(request, "agents_list"), after=after, limit=limit)
 
 
-@api.get("/agents/{slug}", response={200: PersonaOut, **ERRORS}, tags=["host"])
+@route("persona_read", response={200: PersonaOut, **ERRORS}, tags=["host"])
 def persona_head(request: HttpRequest, slug: Slug) -> Any:
     """The persona head: fields, guardrails, standing rules, version."""
-    access = _access(request, (HOST, LEARNING_READ), slug)
-    return selectors.persona_head_dict(agent=access.agent)
+    return handlers.persona_read(_target(request, "persona_read", agent=slug))
 
 
-@api.post("/agents/{slug}/turns", response={201: TurnOut, **WITH_CONFLICT}, tags=["host"])
+@route("persona_update", response={200: PersonaUpdated, **WITH_CONFLICT}, tags=["host"])
+def persona_update(request: HttpRequest, slug: Slug, body: PersonaUpdateIn) -> Any:
+    """Change the name, role, goals or background (a new persona version, source
+    update_persona, with your reason). Guardrails and standing rules are refused here."""
+    t = _target(request, "persona_update", agent=slug)
+    changes = body.model_dump(exclude_unset=True, exclude={"reason", "expected_version"})
+    changes = {k: v for k, v in changes.items() if v is not None}
+    return handlers.persona_update(
+        t, reason=body.reason, changes=changes, expected_version=body.expected_version
+    )
+
+
+@route("record_turn", response={201: TurnOut, **WITH_CONFLICT}, tags=["host"])
 def turn_record(request: HttpRequest, slug: Slug, body: TurnIn) -> Any:
     """Record one turn (the user's message and, optionally, the reply), as
     ``memory.services.record_turn`` does. A conversation label of another person is a
     conflict."""
-    access = _access(request, HOST, slug)
-    result = services.turn_record(
-        agent=access.agent,
-        principal=body.principal,
+    t = _target(request, "record_turn", agent=slug, principal=body.principal)
+    return 201, handlers.record_turn(
+        t,
         conversation=body.conversation,
         user_text=body.user_text,
         assistant_text=body.assistant_text,
         at=body.at,
         sealed=body.sealed,
     )
-    return 201, {
-        "conversation": result.conversation.external_id,
-        "created_conversation": result.created_conversation,
-        "sealed": result.conversation.sealed,
-        "message_ids": [m.pk for m in result.messages],
-    }
 
 
-@api.get(
-    "/agents/{slug}/prefix", response={200: PrefixOut, 304: None, **WITH_CONFLICT}, tags=["host"]
-)
+@route("prompt_prefix", response={200: PrefixOut, 304: None, **WITH_CONFLICT}, tags=["host"])
 def prefix(
     request: HttpRequest,
     slug: Slug,
-    principal: Annotated[str | None, Query(None, min_length=1, max_length=200)] = None,
-    session: Annotated[str, Query("", max_length=200)] = "",
+    principal: Annotated[str | None, Query(None, min_length=1, max_length=MAX_LABEL_CHARS)] = None,
+    session: Annotated[str, Query("", max_length=MAX_LABEL_CHARS)] = "",
 ) -> Any:
     """The pinned system-prompt prefix of (agent, principal, session): the hot path.
 
@@ -486,28 +523,17 @@ def prefix(
     in ``rotated_reason``); otherwise a cached read with no render. ``ETag`` is the
     sha256 (quoted); ``If-None-Match`` with it answers 304 with no body.
     """
-    access = _access(request, HOST, slug)
     for value in (principal, session):
         if value is not None and "\x00" in value:
             raise Malformed("The principal and the session may not contain NUL characters.")
-    plan = services.prefix_plan(agent=access.agent, principal=principal, session=session or "")
+    t = _target(request, "prompt_prefix", agent=slug, principal=principal)
+    plan = handlers.prompt_prefix_plan(t, session=session or "")
     etag = f'"{plan.prefix_sha256}"'
     if services.etag_matches(request.headers.get("If-None-Match", ""), plan.prefix_sha256):
         not_modified = HttpResponse(status=304)
         not_modified["ETag"] = etag
         return not_modified
-    response = api.create_response(
-        request,
-        {
-            "prefix": plan.prefix_text,
-            "sha256": plan.prefix_sha256,
-            "epoch": plan.epoch,
-            "persona_version": plan.persona_version,
-            "tokens": plan.token_count,
-            "rotated_reason": selectors.rotation_reason(plan),
-        },
-        status=200,
-    )
+    response = api.create_response(request, handlers.prefix_dict(plan), status=200)
     response["ETag"] = etag
     return response
 
@@ -515,124 +541,53 @@ def prefix(
 # --- learning -----------------------------------------------------------------------------
 
 
-@api.get("/agents/{slug}/learning", response={200: LearningOut, **ERRORS}, tags=["learning"])
+@route("learning_status", response={200: LearningOut, **ERRORS}, tags=["learning"])
 def learning_status(request: HttpRequest, slug: Slug) -> Any:
     """Settings, counters, waiting proposals with their evidence, recent reviews."""
-    access = _access(request, LEARNING_READ, slug)
-    return selectors.learning_status_dict(agent=access.agent)
+    return handlers.learning_status(_target(request, "learning_status", agent=slug))
 
 
-@api.get("/agents/{slug}/reviews", response={200: ReviewPage, **ERRORS}, tags=["learning"])
+@route("reviews_list", response={200: ReviewPage, **ERRORS}, tags=["learning"])
 def reviews_list(request: HttpRequest, slug: Slug, after: Cursor = None, limit: Limit = 50) -> Any:
     """The agent's reviews, newest first."""
-    access = _access(request, (LEARNING_READ, HOST), slug)
-    page = _page(
-        selectors.reviews_of_agent(agent=access.agent),
-        fields=[("queued_at", True), ("id", True)],
-        kinds=[datetime, int],
-        after=after,
-        limit=limit,
-    )
-    return {
-        "items": [selectors.review_dict(r, agent=access.agent) for r in page.rows],
-        "next": page.next_cursor,
-    }
+    t = _target(request, "reviews_list", agent=slug)
+    return handlers.reviews_list(t, after=after, limit=limit)
 
 
-@api.post(
-    "/agents/{slug}/reviews", response={202: ReviewQueued, **WITH_CONFLICT}, tags=["learning"]
-)
+@route("review_now", response={202: ReviewQueued, **WITH_CONFLICT}, tags=["learning"])
 def review_now(request: HttpRequest, slug: Slug) -> Any:
     """Review now: a review queued for a worker (the dashboard's button). A review
     already queued or running is returned instead of a second one."""
-    access = _access(request, (HOST, LEARNING_DECIDE), slug)
-    review = services.review_request(agent=access.agent, by=access.by)
-    return 202, {"review_id": review.pk, "status": review.status}
+    return 202, handlers.review_now(_target(request, "review_now", agent=slug))
 
 
-@api.get("/reviews/{review_id}", response={200: ReviewOut, **ERRORS}, tags=["learning"])
+@route("review_get", response={200: ReviewOut, **ERRORS}, tags=["learning"])
 def review_get(request: HttpRequest, review_id: Id) -> Any:
     """A review's status and outcome."""
-    access = _access(request, (LEARNING_READ, HOST, LEARNING_DECIDE))
-    review = selectors.review_in_tenant(
-        tenant_id=access.tenant_id, review_id=review_id, agent_id=access.token.agent_id
-    )
-    if review is None:
-        raise NotFound()
-    return selectors.review_dict(review, agent=review.agent)
+    return handlers.review_get(_target(request, "review_get"), review_id=review_id)
 
 
-def _proposal(access: Access, proposal_id: int) -> Any:
-    proposal = selectors.proposal_in_tenant(
-        tenant_id=access.tenant_id, proposal_id=proposal_id, agent_id=access.token.agent_id
-    )
-    if proposal is None:
-        raise NotFound()
-    refusal = services.decider_refusal(
-        access=access, proposal_kind=proposal.kind, agent=proposal.agent
-    )
-    if refusal:
-        raise Forbidden(refusal)
-    return proposal
-
-
-def _decided(proposal: Any) -> dict[str, Any]:
-    return {
-        "proposal_id": proposal.pk,
-        "status": proposal.status,
-        "applied_version": proposal.applied_version,
-        "persona_version": proposal.agent.persona_version,
-    }
-
-
-@api.post(
-    "/proposals/{proposal_id}/approve",
-    response={200: DecisionOut, **WITH_CONFLICT},
-    tags=["learning"],
-)
+@route("proposal_approve", response={200: DecisionOut, **WITH_CONFLICT}, tags=["learning"])
 def proposal_approve(request: HttpRequest, proposal_id: Id, body: ApproveIn | None = None) -> Any:
     """Approve a waiting proposal; ``text`` applies it (a rule or a sentence) in your words.
     Someone decided first -> conflict."""
-    from learning.services import proposal_apply
-
-    access = _access(request, LEARNING_DECIDE)
-    proposal = _proposal(access, proposal_id)
+    t = _target(request, "proposal_approve")
     text = (body.text if body is not None else None) or None
-    if text is not None and text.strip() == proposal.text:
-        text = None
-    result = proposal_apply(proposal=proposal, by=access.by, text=text)
-    result.agent.refresh_from_db(fields=["persona_version"])
-    return _decided(result)
+    return handlers.proposal_approve(t, proposal_id=proposal_id, text=text)
 
 
-@api.post(
-    "/proposals/{proposal_id}/turn-down",
-    response={200: DecisionOut, **WITH_CONFLICT},
-    tags=["learning"],
-)
+@route("proposal_turn_down", response={200: DecisionOut, **WITH_CONFLICT}, tags=["learning"])
 def proposal_turn_down(request: HttpRequest, proposal_id: Id) -> Any:
     """Turn a waiting proposal down; it is never proposed again."""
-    from learning.services import proposal_dismiss
-
-    access = _access(request, LEARNING_DECIDE)
-    proposal = _proposal(access, proposal_id)
-    return _decided(proposal_dismiss(proposal=proposal, by=access.by))
+    return handlers.proposal_turn_down(
+        _target(request, "proposal_turn_down"), proposal_id=proposal_id
+    )
 
 
-@api.post("/agents/{slug}/undo", response={200: UndoOut, **WITH_CONFLICT}, tags=["learning"])
+@route("undo", response={200: UndoOut, **WITH_CONFLICT}, tags=["learning"])
 def undo(request: HttpRequest, slug: Slug) -> Any:
     """Take back the latest learned change still in force (as the agent page's Undo)."""
-    from learning.services import UndoRefused, change_undo
-
-    access = _access(request, LEARNING_DECIDE, slug)
-    latest = selectors.latest_applied(agent=access.agent)
-    if latest is None:
-        raise UndoRefused("There is no learned change to undo: nothing learned is in force.")
-    refusal = services.decider_refusal(access=access, proposal_kind=latest.kind, agent=access.agent)
-    if refusal:
-        raise Forbidden(refusal)
-    version = change_undo(agent=access.agent, by=access.by, proposal=latest)
-    return {"proposal_id": latest.pk, "persona_version": version.version}
+    return handlers.undo(_target(request, "undo", agent=slug))
 
 
 # --- memory --------------------------------------------------------------------------------

@@ -18,10 +18,9 @@ from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema
-from pydantic import AfterValidator, BeforeValidator, StrictFloat
+from pydantic import AfterValidator, BeforeValidator, StrictBool, StrictFloat
 
-from api import selectors, services
-from api.errors import NO_MEMORY_MESSAGE, NO_PERSON_MESSAGE, NotFound
+from api import handlers, services
 from api.http import (
     ERRORS,
     FILLED,
@@ -29,15 +28,14 @@ from api.http import (
     Id,
     Limit,
     Text,
-    _access,
     _no_nul,
+    _target,
+    route,
 )
-from api.services import Access
 from memory.models_beliefs import SENSITIVITY_BY_NAME, BeliefCategory, MemorySource
-from memory.services_beliefs import validate_category
+from memory.services import MAX_LABEL_CHARS
+from memory.services_beliefs import MAX_ACTION_CHARS, MAX_STATEMENT_CHARS, validate_category
 
-MEMORY_READ = "memory.read"
-MEMORY_WRITE = "memory.write"
 SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
 
 router = Router(tags=["memory"])
@@ -59,16 +57,15 @@ def _iso_text(value: Any) -> Any:
 
 IsoTime = Annotated[datetime | None, BeforeValidator(_iso_text)]
 Person = Annotated[
-    str,
+    str | None,
     Query(
-        ...,
+        None,
         min_length=1,
-        max_length=200,
+        max_length=MAX_LABEL_CHARS,
         pattern=FILLED,
-        description="the person, by your id",
+        description="the person, by your id (left out: the person the token is bound to)",
         example="ana",
     ),
-    AfterValidator(_no_nul),
 ]
 AgentFilter = Annotated[
     str | None,
@@ -144,11 +141,12 @@ class MemoryIn(Schema):
         description="the agent whose conversation this came from",
         examples=["helper"],
     )
-    principal: Text = Field(
+    principal: Text | None = Field(
+        None,
         min_length=1,
-        max_length=200,
+        max_length=MAX_LABEL_CHARS,
         pattern=FILLED,
-        description="the person, by your id",
+        description="the person, by your id (left out: the person the token is bound to)",
         examples=["ana"],
     )
     category: Text = Field(
@@ -160,7 +158,7 @@ class MemoryIn(Schema):
     )
     statement: Text = Field(
         min_length=1,
-        max_length=500,
+        max_length=MAX_STATEMENT_CHARS,
         pattern=FILLED,
         description="one fact about the person",
         examples=["Prefers green tea in the afternoon"],
@@ -184,6 +182,11 @@ class MemoryIn(Schema):
         description="hosts never read restricted beliefs back",
         json_schema_extra={"enum": SENSITIVITIES},
     )
+
+
+class RetiredOut(Schema):
+    id: int
+    status: str
 
 
 class MemoryWritten(Schema):
@@ -255,25 +258,50 @@ class ContextOut(Schema):
     text: str = Field(description="the pack as a ready text block for your prompt")
 
 
-# --- helpers -------------------------------------------------------------------------------
+class IntentionPage(Schema):
+    items: list[dict[str, Any]]
 
 
-def _person(access: Access, principal: str) -> Any:
-    person = selectors.principal_in_tenant(
-        tenant_id=access.tenant_id, external_id=principal.strip()
+class RoutineIn(Schema):
+    agent: Text = Field(
+        min_length=1, max_length=100, pattern=SLUG_PATTERN, description="the agent it belongs to"
     )
-    if person is None:
-        raise NotFound(NO_PERSON_MESSAGE)
-    return person
+    principal: Text | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_LABEL_CHARS,
+        pattern=FILLED,
+        description="the person, by your id (left out: the person the token is bound to)",
+    )
+    action: Text = Field(min_length=1, max_length=MAX_ACTION_CHARS, pattern=FILLED)
+    weekdays: list[int] = Field(min_length=1, max_length=7, description="1 = Monday ... 7 = Sunday")
+    time: Text = Field(max_length=8, description="HH:MM, e.g. 19:00")
+    anchor_date: Text | None = Field(None, max_length=10, description="YYYY-MM-DD; default today")
+    valid_until: Text | None = Field(None, max_length=10)
+    status: Text = Field("confirmed", max_length=10, description="confirmed or candidate")
+
+
+class RoutineFeedbackIn(Schema):
+    principal: Text | None = Field(None, min_length=1, max_length=MAX_LABEL_CHARS)
+    feedback: Text = Field(max_length=15, description="confirmed, skipped_today, denied or silence")
+
+
+class RetireIn(Schema):
+    principal: Text | None = Field(None, min_length=1, max_length=MAX_LABEL_CHARS)
+    delete: StrictBool = Field(False, description="wipe the words and quote too")
+
+
+class PersonIn(Schema):
+    principal: Text | None = Field(None, min_length=1, max_length=MAX_LABEL_CHARS)
 
 
 # --- routes --------------------------------------------------------------------------------
 
 
-@router.get("/memories", response={200: MemoryPage, **ERRORS})
+@route("beliefs_search", response={200: MemoryPage, **ERRORS}, tags=["memory"], router=router)
 def memories_list(
     request: HttpRequest,
-    principal: Person,
+    principal: Person = None,
     agent: AgentFilter = None,
     category: Annotated[
         str | None,
@@ -296,52 +324,36 @@ def memories_list(
 ) -> Any:
     """A person's beliefs, newest first (``memory beliefs list``); filter by the agent
     that formed them, category, status (active by default) and words."""
-    access = _access(request, MEMORY_READ, agent)
     for value in (category, q):
         if value is not None and "\x00" in value:
             raise services.HostInputError("The category and q may not contain NUL characters.")
     if category is not None:
         validate_category(category)  # before the person: a wrong filter is a 400, not a 404
-    person = _person(access, principal)
-    return selectors.memory_page(
-        tenant_id=access.tenant_id,
-        principal_id=person.pk,
-        agent_id=access.agent.pk if access.agent is not None else None,
-        category=category,
-        status=status,
-        text=q,
-        after=after,
-        limit=limit,
+    t = _target(request, "beliefs_search", agent=agent, principal=principal)
+    return handlers.beliefs_search(
+        t, q=q, category=category, status=status, after=after, limit=limit
     )
 
 
-@router.get("/memories/{memory_id}", response={200: MemoryDetailOut, **ERRORS})
-def memory_get(request: HttpRequest, memory_id: Id, principal: Person) -> Any:
+@route("belief_evidence", response={200: MemoryDetailOut, **ERRORS}, tags=["memory"], router=router)
+def memory_get(request: HttpRequest, memory_id: Id, principal: Person = None) -> Any:
     """One belief of the person with its evidence: the message and quote (withheld when
     the conversation is sealed), or the host that wrote it. Another person's belief is a
     404 like an absent one."""
-    from memory.selectors_beliefs import belief_in_tenant
-
-    access = _access(request, MEMORY_READ)
-    person = _person(access, principal)
-    belief = belief_in_tenant(
-        tenant_id=access.tenant_id, belief_id=memory_id, principal_id=person.pk
-    )
-    if belief is None:
-        raise NotFound(NO_MEMORY_MESSAGE)
-    return selectors.memory_detail(belief)
+    t = _target(request, "belief_evidence", principal=principal)
+    return handlers.belief_evidence(t, belief_id=memory_id)
 
 
-@router.get("/context", response={200: ContextOut, **ERRORS})
+@route("build_context", response={200: ContextOut, **ERRORS}, tags=["memory"], router=router)
 def context(
     request: HttpRequest,
     agent: AgentName,
-    principal: Person,
     query: Annotated[
         str,
         Query(..., min_length=1, max_length=2000, pattern=FILLED, example="What should I cook?"),
         AfterValidator(_no_nul),
     ],
+    principal: Person = None,
     now: Annotated[
         IsoTime,
         Query(None, description="answer as at this ISO 8601 time (encode + as %2B); default now"),
@@ -351,25 +363,25 @@ def context(
     """What the assistant should know about the person for this message: the pack of
     ``build_context`` (as ``memory context --json`` prints it) and ``text``, the same pack
     rendered as a block for your prompt. Read-only."""
-    access = _access(request, MEMORY_READ, agent)
-    person = _person(access, principal)
-    return selectors.context_pack(
-        agent=access.agent, principal=person.external_id, query=query, now=now, limit=limit
-    )
+    t = _target(request, "build_context", agent=agent, principal=principal)
+    return handlers.build_context(t, query=query, now=now, limit=limit)
 
 
-@router.post("/memories", response={200: MemoryWritten, 201: MemoryWritten, **ERRORS})
+@route(
+    "memory_write",
+    response={200: MemoryWritten, 201: MemoryWritten, **ERRORS},
+    tags=["memory"],
+    router=router,
+)
 def memory_write(request: HttpRequest, body: MemoryIn) -> Any:
     """Store what your host extracted about a person (``belief_write``): 201 when a
     belief was made (``created``, or ``superseded`` when it contradicts one, which keeps
     its history), 200 when it restates one (``corroborated``: no second row). Secrets,
     text aimed at the model, a proactive (console) source and a bad category, time or
     sensitivity are refused with a sentence."""
-    access = _access(request, MEMORY_WRITE, body.agent)
-    result = services.memory_write(
-        agent=access.agent,
-        principal=body.principal,
-        by=access.by,
+    t = _target(request, "memory_write", agent=body.agent, principal=body.principal)
+    result = handlers.memory_write(
+        t,
         category=body.category,
         statement=body.statement,
         confidence=body.confidence,
@@ -380,3 +392,56 @@ def memory_write(request: HttpRequest, body: MemoryIn) -> Any:
         sensitivity=body.sensitivity,
     )
     return (200 if result["outcome"] == "corroborated" else 201), result
+
+
+@route("belief_retire", response={200: RetiredOut, **ERRORS}, tags=["memory"], router=router)
+def memory_retire(request: HttpRequest, memory_id: Id, body: RetireIn) -> Any:
+    """Take a belief out of recall (retired, history kept); ``delete`` also wipes its
+    words and quote, e.g. when the person asks to forget it."""
+    t = _target(request, "belief_retire", principal=body.principal)
+    return handlers.belief_retire(t, belief_id=memory_id, delete=body.delete)
+
+
+@route("intentions_list", response={200: IntentionPage, **ERRORS}, tags=["memory"], router=router)
+def intentions_list(
+    request: HttpRequest,
+    principal: Person = None,
+    agent: AgentFilter = None,
+    state: Annotated[
+        str, Query("open", max_length=10, description="open, done, dropped, missed or all")
+    ] = "open",
+    limit: Limit = 50,
+) -> Any:
+    """The person's intentions (one-off commitments), soonest due first, with their
+    agenda score now."""
+    t = _target(request, "intentions_list", agent=agent, principal=principal)
+    return handlers.intentions_list(t, state=state, limit=limit)
+
+
+@route("intention_done", response={200: dict[str, Any], **ERRORS}, tags=["memory"], router=router)
+def intention_done(request: HttpRequest, intention_id: Id, body: PersonIn) -> Any:
+    """Mark one of the person's intentions done."""
+    t = _target(request, "intention_done", principal=body.principal)
+    return handlers.intention_done(t, intention_id=intention_id)
+
+
+@route("routine_label", response={200: dict[str, Any], **ERRORS}, tags=["memory"], router=router)
+def routine_label(request: HttpRequest, body: RoutineIn) -> Any:
+    """Name a weekly routine of the person; the same action again updates it."""
+    t = _target(request, "routine_label", agent=body.agent, principal=body.principal)
+    return handlers.routine_label(
+        t,
+        action=body.action,
+        weekdays=body.weekdays,
+        time=body.time,
+        anchor_date=body.anchor_date,
+        valid_until=body.valid_until,
+        status=body.status,
+    )
+
+
+@route("routine_feedback", response={200: dict[str, Any], **ERRORS}, tags=["memory"], router=router)
+def routine_feedback(request: HttpRequest, routine_id: Id, body: RoutineFeedbackIn) -> Any:
+    """What the person answered to a routine question."""
+    t = _target(request, "routine_feedback", principal=body.principal)
+    return handlers.routine_feedback(t, routine_id=routine_id, feedback=body.feedback)

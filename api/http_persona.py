@@ -4,12 +4,13 @@ affirms or declines.
 
 Mounted by ``api.http`` only when ``AGENT_PERSONA_API_ENABLED`` is set (default off), on
 the conventions of every /v1 route: the error envelope, ``X-Request-ID``,
-``Cache-Control: private, no-store`` (``api.middleware``), keyset pages. Each route's
-scope is its ``auth`` object (``PersonaToken``): exactly ``persona.read`` or
-``persona.write``, checked with ``token_authenticate`` before the route runs, on a token
-bound to a person (``ApiToken.principal``). The person comes from the token, never from
-the request, so another person's document cannot be named at all, and another person's
-nomination (or another tenant's) is the same 404 as an id that does not exist.
+``Cache-Control: private, no-store`` (``api.middleware``), keyset pages. Each route is
+an operation of ``api.operations`` (reach "document"): ``persona.read`` or
+``persona.write`` on a token bound to a person (``ApiToken.principal``), checked by
+``authorize`` as the MCP tool of the same name is. The person comes from the token,
+never from the request, so another person's document cannot be named at all, and
+another person's nomination (or another tenant's) is the same 404 as an id that does not
+exist.
 
 Every write goes through ``persona.owner``, the one writer of the document (the
 dashboard and the CLI call it too): a stale ``expected_version`` is a conflict and
@@ -23,44 +24,17 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
-from ninja import Field, Query, Router, Schema
+from ninja import Field, Path, Query, Router, Schema
 from pydantic import ConfigDict, StrictInt
 
-from api import selectors, services
-from api.errors import NO_NOMINATION_MESSAGE, Conflict, NotFound
-from api.http import ERRORS, WITH_CONFLICT, BearerToken, Cursor, Id, Limit, Text
-from api.services import Access
-from memory.models import Principal
+from api import handlers
+from api.http import ERRORS, WITH_CONFLICT, Cursor, Id, Limit, Text, _target, route
 from memory.models_beliefs import SENSITIVITY_BY_NAME
-from persona import owner
 from persona.models_owner import EntrySource, Tier
 
-PERSONA_READ = "persona.read"
-PERSONA_WRITE = "persona.write"
 MAX_VERSION = 2**31 - 1
+EntryKey = Annotated[str, Path(..., min_length=1, max_length=32)]
 
-
-class PersonaToken(BearerToken):
-    """The bearer check of one persona route: a live token carrying ``scope`` (exactly
-    the route's), bound to a person. ``request.auth`` is then the ``Access``."""
-
-    openapi_description = (
-        "An API token bound to a person (`api token create --principal ID`) with "
-        "persona.read (reads) or persona.write (writes)."
-    )
-
-    def __init__(self, scope: str) -> None:
-        super().__init__()
-        self.scope = scope
-
-    def authenticate(self, request: HttpRequest, token: str) -> Access | None:  # type: ignore[override]
-        if not token.strip():
-            return None
-        return services.persona_access(raw=token, scope=self.scope)
-
-
-READ = PersonaToken(PERSONA_READ)
-WRITE = PersonaToken(PERSONA_WRITE)
 
 router = Router(tags=["persona"])
 
@@ -211,66 +185,41 @@ class AffirmedOut(Schema):
 
 HistoryLimit = Annotated[int, Query(20, ge=1, le=50)]
 
-# --- helpers -------------------------------------------------------------------------------
-
-
-def _owner(request: HttpRequest) -> tuple[Principal, str]:
-    """The person the caller's token is bound to, and who acts (for the records)."""
-    access: Access = request.auth  # type: ignore[attr-defined]
-    person = access.principal
-    assert person is not None  # PersonaToken lets only a token bound to a person through
-    return person, access.by
-
-
-def _nomination(person: Principal, nomination_id: int) -> dict[str, Any]:
-    found = selectors.nomination_of(principal_id=person.pk, nomination_id=nomination_id)
-    if found is None:
-        raise NotFound(NO_NOMINATION_MESSAGE)
-    return selectors.nomination_dicts([found])[0]
-
-
 # --- routes --------------------------------------------------------------------------------
 
+#: every owner-document route: the persona tag, mounted on this router
+ON: dict[str, Any] = {"tags": ["persona"], "router": router}
 
-@router.get("/persona", response={200: OwnerDocOut, **ERRORS}, auth=READ)
+
+@route("persona_entries_list", response={200: OwnerDocOut, **ERRORS}, **ON)
 def persona_document(request: HttpRequest) -> Any:
     """The head of your persona document: version, entries (with provenance,
     reinforcement, stale and dormant flags) and when it was written. Nothing written yet
     is version 0 with no entries."""
-    person, _ = _owner(request)
-    return selectors.owner_doc_dict(person.pk)
+    return handlers.persona_entries_list(_target(request, "persona_entries_list"))
 
 
-@router.put("/persona", response={200: OwnerDocWritten, **WITH_CONFLICT}, auth=WRITE)
+@route("persona_document_write", response={200: OwnerDocWritten, **WITH_CONFLICT}, **ON)
 def persona_document_write(request: HttpRequest, body: OwnerDocIn) -> Any:
     """Replace the entries (``expected_version`` and the whole list): a new version. A
     stale ``expected_version`` is a conflict naming the current version; refused content
     (a secret, an entry over 500 characters, over 30 entries or 2,000 tokens, an entry
     claiming to be affirmed) is a 400 with the reason. Either way nothing is written.
     The same entries again write nothing (``changed`` false)."""
-    person, by = _owner(request)
-    try:
-        version = owner.owner_doc_write(
-            principal=person,
-            expected_version=body.expected_version,
-            entries=[e.model_dump(exclude_unset=True) for e in body.entries],
-            written_by=by,
-        )
-    except owner.OwnerDocConflict as exc:
-        raise Conflict(str(exc)) from None
-    if version is None:
-        return {**selectors.owner_doc_dict(person.pk), "changed": False}
-    return {**selectors.owner_version_dict(version), "changed": True}
+    return handlers.persona_document_write(
+        _target(request, "persona_document_write"),
+        expected_version=body.expected_version,
+        entries=[e.model_dump(exclude_unset=True) for e in body.entries],
+    )
 
 
-@router.get("/persona/history", response={200: OwnerHistoryPage, **ERRORS}, auth=READ)
+@route("persona_history", response={200: OwnerHistoryPage, **ERRORS}, **ON)
 def persona_history(request: HttpRequest, after: Cursor = None, limit: HistoryLimit = 20) -> Any:
     """Every version of your document, newest first, each with its entries as written."""
-    person, _ = _owner(request)
-    return selectors.owner_history_page(principal_id=person.pk, after=after, limit=limit)
+    return handlers.persona_history(_target(request, "persona_history"), after=after, limit=limit)
 
 
-@router.get("/persona/nominations", response={200: NominationPage, **ERRORS}, auth=READ)
+@route("nominations_list", response={200: NominationPage, **ERRORS}, **ON)
 def nominations_list(
     request: HttpRequest,
     state: Annotated[
@@ -282,42 +231,32 @@ def nominations_list(
 ) -> Any:
     """What memory proposes for your document (its strongest, durable beliefs about
     you), newest first, with the words they came from. Only you move one in."""
-    person, _ = _owner(request)
-    return selectors.nomination_page(principal_id=person.pk, state=state, after=after, limit=limit)
+    return handlers.nominations_list(
+        _target(request, "nominations_list"), state=state, after=after, limit=limit
+    )
 
 
-@router.post(
-    "/persona/nominations/{nomination_id}/affirm",
-    response={200: AffirmedOut, **WITH_CONFLICT},
-    auth=WRITE,
-)
+@route("nomination_affirm", response={200: AffirmedOut, **WITH_CONFLICT}, **ON)
 def nomination_affirm(request: HttpRequest, nomination_id: Id) -> Any:
     """Move a nominated statement into your document: a new version with it as an
     affirmed entry. No expected_version: it extends the head it reads. Affirming again
     answers the same version; a declined or withdrawn nomination is a conflict."""
-    person, by = _owner(request)
-    try:
-        version = owner.nomination_affirm(principal=person, nomination_id=nomination_id, by=by)
-    except owner.OwnerNominationNotFound:
-        raise NotFound(NO_NOMINATION_MESSAGE) from None
-    except owner.OwnerDocConflict as exc:
-        raise Conflict(str(exc)) from None
-    return {"version": version.version, "nomination": _nomination(person, nomination_id)}
+    return handlers.nomination_affirm(
+        _target(request, "nomination_affirm"), nomination_id=nomination_id
+    )
 
 
-@router.post(
-    "/persona/nominations/{nomination_id}/decline",
-    response={200: NominationOut, **WITH_CONFLICT},
-    auth=WRITE,
-)
+@route("nomination_decline", response={200: NominationOut, **WITH_CONFLICT}, **ON)
 def nomination_decline(request: HttpRequest, nomination_id: Id) -> Any:
     """Decline for good: the statement is never nominated again (even when memory
     derives it anew). A nomination decided already is a conflict."""
-    person, by = _owner(request)
-    try:
-        declined = owner.nomination_decline(principal=person, nomination_id=nomination_id, by=by)
-    except owner.OwnerNominationNotFound:
-        raise NotFound(NO_NOMINATION_MESSAGE) from None
-    except owner.OwnerDocConflict as exc:
-        raise Conflict(str(exc)) from None
-    return selectors.nomination_dicts([declined])[0]
+    return handlers.nomination_decline(
+        _target(request, "nomination_decline"), nomination_id=nomination_id
+    )
+
+
+@route("persona_entry_reinforce", response={200: OwnerEntryOut, **WITH_CONFLICT}, **ON)
+def persona_entry_reinforce(request: HttpRequest, key: EntryKey) -> Any:
+    """Reinforce one entry (it came up again and held): its count and time go up, and a
+    dormant working entry returns to the prompt. The text never changes."""
+    return handlers.persona_entry_reinforce(_target(request, "persona_entry_reinforce"), key=key)

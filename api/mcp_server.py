@@ -1,25 +1,27 @@
-"""The MCP server (official ``mcp`` SDK, ``MCPServer``): personaweb's host calls as tools.
+"""The MCP server (official ``mcp`` SDK, ``MCPServer``): the host operations of
+``api.operations`` as tools, one tool per operation, mounted from that table.
 
 Two ways to serve it (``manage.py mcp``):
 
 * stdio, ``--agent SLUG --principal P``: started by the MCP client on the same machine
-  as a local process, trusted like the CLI; it serves that one agent and that person.
+  as a local process, trusted like the CLI for that one agent and that one person (the
+  actor of ``api.services.actor_for_stdio``). ``--tenant-wide`` instead of
+  ``--principal`` serves every person of the agent's tenant: only for a host that keeps
+  its people apart itself.
 * streamable HTTP, ``--http 127.0.0.1:PORT``: the same bearer tokens as /v1 (scope
-  ``host``); each tool call checks the token again with ``token_authenticate`` (tenant,
-  bound agent), so another tenant's agent is "not found" here as in the HTTP API.
+  ``host`` to connect); each tool call is authorised by ``api.operations.authorize`` for
+  the token's actor, exactly as the /v1 route of the same operation is.
 
-Every advertised tool has a handler. Every call runs in a worker thread bounded by
-``PERSONAWEB_MCP_TOOL_TIMEOUT`` seconds (8 by default) and ends as an error result,
-never an exception, when it is refused, fails or takes too long: a failing memory must
-never take the host's conversation down. (A call stopped by the timeout may still finish
-its work in the background; the host is no longer waiting for it.)
-
-Tools call the same services as the dashboard, the CLI and the HTTP API.
+Every call runs in a worker thread bounded by ``PERSONAWEB_MCP_TOOL_TIMEOUT`` seconds (8
+by default) and ends as an error result, never an exception, when it is refused, fails
+or takes too long: a failing memory must never take the host's conversation down. (A
+call stopped by the timeout may still finish its work in the background; the host is no
+longer waiting for it.)
 """
 
 from __future__ import annotations
 
-import json
+import inspect
 import logging
 import uuid
 from collections.abc import Callable
@@ -28,52 +30,36 @@ from typing import Annotated, Any, TypeVar
 
 import anyio
 from django.conf import settings
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db import close_old_connections
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
 from pydantic import Field, StrictFloat
 
-from api import selectors, services
-from api.errors import NO_MEMORY_MESSAGE, NO_PERSON_MESSAGE, ApiError, NotFound
+from api import handlers, services
+from api.errors import ApiError
+from api.operations import OPERATIONS, Operation, Target, authorize, enabled_operations, token_actor
+from memory.services import MAX_LABEL_CHARS, MAX_MESSAGE_CHARS
+from memory.services_beliefs import MAX_ACTION_CHARS, MAX_STATEMENT_CHARS
+from persona.owner import MAX_ENTRIES
+from persona.services import (
+    MAX_FIELD_CHARS,
+    MAX_NAME_CHARS,
+    MAX_REASON_CHARS,
+    MAX_ROLE_CHARS,
+    MAX_RULE_CHARS,
+)
+from personaweb import __version__
+from personaweb.actors import Actor
 from personaweb.errors import Refusal
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-#: The tools this server advertises (a test checks each one has a working handler).
-HOST_TOOLS = (
-    "persona_read",
-    "persona_update",
-    "prompt_prefix",
-    "record_turn",
-    "learning_status",
-    "review_now",
-)
-#: The memory kernel's tools (issue 11): over HTTP they need ``memory.read`` or
-#: ``memory.write`` besides the ``host`` scope every MCP call needs.
-MEMORY_TOOLS = (
-    "build_context",
-    "memory_write",
-    "beliefs_search",
-    "belief_evidence",
-    "belief_retire",
-    "intentions_list",
-    "intention_done",
-    "routine_label",
-    "routine_feedback",
-)
-#: The owner persona document's tools (issue 12): list and reinforce entries, never write
-#: their text (only the person does, on the dashboard, the CLI or /v1/persona). Over HTTP
-#: they need ``persona.read`` / ``persona.write`` besides ``host`` and a token bound to
-#: the person: they reach that person's document only.
-PERSONA_TOOLS = ("persona_entries_list", "persona_entry_reinforce")
-TOOLS = HOST_TOOLS + MEMORY_TOOLS + PERSONA_TOOLS
-MEMORY_READ = "memory.read"
-MEMORY_WRITE = "memory.write"
-PERSONA_READ = "persona.read"
-PERSONA_WRITE = "persona.write"
+#: Every tool (one per host operation, in the table's order).
+TOOLS = tuple(op.name for op in OPERATIONS)
+MAX_ID = 2**63 - 1
 
 AgentArg = Annotated[
     str | None,
@@ -87,42 +73,464 @@ PrincipalArg = Annotated[
     str | None,
     Field(
         None,
-        max_length=200,
-        description="the person, by the host's id; leave out when the server was started with --principal",
+        max_length=MAX_LABEL_CHARS,
+        description=(
+            "the person, by the host's id; leave out when the server or the token is bound "
+            "to one person"
+        ),
     ),
 ]
+Id = Annotated[int, Field(ge=1, le=MAX_ID)]
+Cursor = Annotated[str | None, Field(None, max_length=500, description="`next` of the page before")]
 
 
 @dataclass(frozen=True)
 class Binding:
-    """Who the server acts for. stdio: a fixed agent (and person). HTTP: the caller's token."""
+    """Who the server acts for. stdio: a fixed agent and person (or the whole tenant).
+    HTTP: the caller's token."""
 
     agent_slug: str | None = None
     principal: str | None = None
+    tenant_wide: bool = False
 
     @property
     def is_stdio(self) -> bool:
         return self.agent_slug is not None
 
+    def stdio_actor(self) -> Actor:
+        from memory.services import principal_get_or_create
+        from tenancy.models import Agent
 
-@dataclass(frozen=True)
-class Target:
-    agent: Any
-    principal: str | None
-    by: str
+        agent = Agent.objects.filter(slug=self.agent_slug).first()
+        if agent is None:
+            raise services.HostInputError(
+                f"No agent with the slug {self.agent_slug!r}; start the server with an existing agent."
+            )
+        person = None
+        if self.principal and not self.tenant_wide:
+            person = principal_get_or_create(tenant_id=agent.tenant_id, external_id=self.principal)
+        return services.actor_for_stdio(agent=agent, principal=person, tenant_wide=self.tenant_wide)
 
 
-@dataclass(frozen=True)
-class Reach:
-    """What a call about one row by id reaches: one person of one tenant."""
-
-    tenant_id: int
-    principal_id: int
+# --- the tools' own arguments (the agent and the person are added from the table) ---------
 
 
-def _plain(data: Any) -> Any:
-    """JSON-ready values (datetimes as ISO text) for a structured tool result."""
-    return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
+def _persona_update(
+    t: Target,
+    reason: Annotated[
+        str,
+        Field(min_length=1, max_length=MAX_REASON_CHARS, description="why (kept in the history)"),
+    ],
+    name: Annotated[str | None, Field(None, max_length=MAX_NAME_CHARS)] = None,
+    role: Annotated[str | None, Field(None, max_length=MAX_ROLE_CHARS)] = None,
+    goals: Annotated[str | None, Field(None, max_length=MAX_FIELD_CHARS)] = None,
+    background: Annotated[str | None, Field(None, max_length=MAX_FIELD_CHARS)] = None,
+    guardrails: Annotated[
+        list[str] | None,
+        Field(None, description="refused: only host code or an operator writes guardrails"),
+    ] = None,
+    standing_rules: Annotated[
+        list[str] | None,
+        Field(None, description="refused: only a rule owner writes standing rules"),
+    ] = None,
+    expected_version: Annotated[
+        int | None, Field(None, ge=0, description="the version you read; a newer one is a conflict")
+    ] = None,
+) -> dict[str, Any]:
+    given = {
+        "name": name,
+        "role": role,
+        "goals": goals,
+        "background": background,
+        "guardrails": guardrails,
+        "standing_rules": standing_rules,
+    }
+    _no_nul(reason, name, role, goals, background, *(guardrails or []), *(standing_rules or []))
+    changes = {k: v for k, v in given.items() if v is not None}
+    return handlers.persona_update(
+        t, reason=reason, changes=changes, expected_version=expected_version
+    )
+
+
+def _prompt_prefix(
+    t: Target,
+    session: Annotated[
+        str, Field("", max_length=MAX_LABEL_CHARS, description="your session id")
+    ] = "",
+) -> dict[str, Any]:
+    return handlers.prompt_prefix(t, session=session)
+
+
+def _record_turn(
+    t: Target,
+    conversation: Annotated[
+        str,
+        Field(min_length=1, max_length=MAX_LABEL_CHARS, description="your conversation label"),
+    ],
+    user_text: Annotated[str, Field(min_length=1, max_length=MAX_MESSAGE_CHARS)],
+    assistant_text: Annotated[str | None, Field(None, max_length=MAX_MESSAGE_CHARS)] = None,
+    sealed: Annotated[
+        bool | None, Field(None, description="true seals the conversation: learning never reads it")
+    ] = None,
+) -> dict[str, Any]:
+    _no_nul(conversation, user_text, assistant_text)
+    return handlers.record_turn(
+        t,
+        conversation=conversation,
+        user_text=user_text,
+        assistant_text=assistant_text,
+        sealed=sealed,
+    )
+
+
+def _paged(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    def tool(
+        t: Target,
+        after: Cursor = None,
+        limit: Annotated[int, Field(50, ge=1, le=100)] = 50,
+    ) -> dict[str, Any]:
+        _no_nul(after)
+        return fn(t, after=after, limit=limit)
+
+    return tool
+
+
+def _review_get(t: Target, review_id: Id) -> dict[str, Any]:
+    return handlers.review_get(t, review_id=review_id)
+
+
+def _proposal_approve(
+    t: Target,
+    proposal_id: Id,
+    text: Annotated[
+        str | None,
+        Field(None, max_length=MAX_RULE_CHARS, description="apply it in your words instead"),
+    ] = None,
+) -> dict[str, Any]:
+    _no_nul(text)
+    return handlers.proposal_approve(t, proposal_id=proposal_id, text=text)
+
+
+def _proposal_turn_down(t: Target, proposal_id: Id) -> dict[str, Any]:
+    return handlers.proposal_turn_down(t, proposal_id=proposal_id)
+
+
+def _build_context(
+    t: Target,
+    query: Annotated[str, Field(min_length=1, max_length=2000, description="the person's message")],
+    now: Annotated[
+        str | None, Field(None, max_length=40, description="ISO 8601 time; default now")
+    ] = None,
+    limit: Annotated[int, Field(10, ge=1, le=100)] = 10,
+) -> dict[str, Any]:
+    _no_nul(query, now)
+    return handlers.build_context(t, query=query, now=now, limit=limit)
+
+
+def _memory_write(
+    t: Target,
+    category: Annotated[
+        str,
+        Field(
+            max_length=30,
+            description=(
+                "explicit_facts, expertise, projects, goals, likes, dislikes, constraints, "
+                "identity, traits, interests, style_notes, behavior_patterns, decision_style, "
+                "interpersonal, boundaries, habit or state"
+            ),
+        ),
+    ],
+    statement: Annotated[
+        str,
+        Field(
+            min_length=1, max_length=MAX_STATEMENT_CHARS, description="one fact about the person"
+        ),
+    ],
+    confidence: Annotated[StrictFloat, Field(ge=0, le=1, allow_inf_nan=False)],
+    source: Annotated[
+        str,
+        Field(max_length=10, description="direct or bridge; console (a proactive turn) is refused"),
+    ],
+    valid_from: Annotated[str | None, Field(None, max_length=40)] = None,
+    valid_until: Annotated[str | None, Field(None, max_length=40)] = None,
+    due: Annotated[str | None, Field(None, max_length=40)] = None,
+    sensitivity: Annotated[
+        str, Field("internal", max_length=20, description="public ... restricted")
+    ] = "internal",
+) -> dict[str, Any]:
+    _no_nul(category, statement, source, valid_from, valid_until, due, sensitivity)
+    return handlers.memory_write(
+        t,
+        category=category,
+        statement=statement,
+        confidence=confidence,
+        source=source,
+        valid_from=valid_from,
+        valid_until=valid_until,
+        due=due,
+        sensitivity=sensitivity,
+    )
+
+
+def _beliefs_search(
+    t: Target,
+    q: Annotated[str | None, Field(None, max_length=200)] = None,
+    category: Annotated[str | None, Field(None, max_length=30)] = None,
+    status: Annotated[
+        str,
+        Field("active", max_length=12, description="active, superseded, retired, deleted or all"),
+    ] = "active",
+    limit: Annotated[int, Field(20, ge=1, le=100)] = 20,
+    after: Cursor = None,
+) -> dict[str, Any]:
+    _no_nul(q, category, status, after)
+    return handlers.beliefs_search(
+        t, q=q, category=category, status=status, after=after, limit=limit
+    )
+
+
+def _belief_evidence(t: Target, belief_id: Id) -> dict[str, Any]:
+    return handlers.belief_evidence(t, belief_id=belief_id)
+
+
+def _belief_retire(
+    t: Target,
+    belief_id: Id,
+    delete: Annotated[bool, Field(False, description="wipe the words too")] = False,
+) -> dict[str, Any]:
+    return handlers.belief_retire(t, belief_id=belief_id, delete=delete)
+
+
+def _intentions_list(
+    t: Target,
+    state: Annotated[str, Field("open", max_length=10)] = "open",
+    limit: Annotated[int, Field(50, ge=1, le=100)] = 50,
+) -> dict[str, Any]:
+    _no_nul(state)
+    return handlers.intentions_list(t, state=state, limit=limit)
+
+
+def _intention_done(t: Target, intention_id: Id) -> dict[str, Any]:
+    return handlers.intention_done(t, intention_id=intention_id)
+
+
+def _routine_label(
+    t: Target,
+    action: Annotated[str, Field(min_length=1, max_length=MAX_ACTION_CHARS)],
+    weekdays: Annotated[list[int], Field(min_length=1, max_length=7)],
+    time: Annotated[str, Field(max_length=8, description="HH:MM, e.g. 19:00")],
+    anchor_date: Annotated[
+        str | None, Field(None, max_length=10, description="YYYY-MM-DD; default today")
+    ] = None,
+    valid_until: Annotated[str | None, Field(None, max_length=10)] = None,
+    status: Annotated[
+        str, Field("confirmed", max_length=10, description="confirmed or candidate")
+    ] = "confirmed",
+) -> dict[str, Any]:
+    _no_nul(action, time, anchor_date, valid_until, status)
+    return handlers.routine_label(
+        t,
+        action=action,
+        weekdays=weekdays,
+        time=time,
+        anchor_date=anchor_date,
+        valid_until=valid_until,
+        status=status,
+    )
+
+
+def _routine_feedback(
+    t: Target, routine_id: Id, feedback: Annotated[str, Field(max_length=15)]
+) -> dict[str, Any]:
+    _no_nul(feedback)
+    return handlers.routine_feedback(t, routine_id=routine_id, feedback=feedback)
+
+
+def _persona_document_write(
+    t: Target,
+    expected_version: Annotated[
+        int, Field(ge=0, le=2**31 - 1, description="the version you edited")
+    ],
+    entries: Annotated[
+        list[dict[str, Any]],
+        Field(
+            max_length=MAX_ENTRIES,
+            description=(
+                "the whole document in order, each {key?, text, sensitivity?, tier?}: what is "
+                "left out is removed"
+            ),
+        ),
+    ],
+) -> dict[str, Any]:
+    return handlers.persona_document_write(t, expected_version=expected_version, entries=entries)
+
+
+def _persona_history(
+    t: Target, after: Cursor = None, limit: Annotated[int, Field(20, ge=1, le=50)] = 20
+) -> dict[str, Any]:
+    _no_nul(after)
+    return handlers.persona_history(t, after=after, limit=limit)
+
+
+def _nominations_list(
+    t: Target,
+    state: Annotated[
+        str | None,
+        Field(None, max_length=10, description="nominated, affirmed, declined or withdrawn"),
+    ] = None,
+    after: Cursor = None,
+    limit: Annotated[int, Field(50, ge=1, le=100)] = 50,
+) -> dict[str, Any]:
+    _no_nul(state, after)
+    return handlers.nominations_list(t, state=state, after=after, limit=limit)
+
+
+def _nomination_affirm(t: Target, nomination_id: Id) -> dict[str, Any]:
+    return handlers.nomination_affirm(t, nomination_id=nomination_id)
+
+
+def _nomination_decline(t: Target, nomination_id: Id) -> dict[str, Any]:
+    return handlers.nomination_decline(t, nomination_id=nomination_id)
+
+
+def _persona_entry_reinforce(
+    t: Target,
+    key: Annotated[
+        str,
+        Field(min_length=1, max_length=32, description="the entry's key (persona_entries_list)"),
+    ],
+) -> dict[str, Any]:
+    _no_nul(key)
+    return handlers.persona_entry_reinforce(t, key=key)
+
+
+#: operation -> (the tool function, its description for the model)
+TOOL_FUNCTIONS: dict[str, tuple[Callable[..., dict[str, Any]], str]] = {
+    "agents_list": (
+        _paged(handlers.agents_list),
+        "The agents this caller reaches (one for a caller bound to an agent), by slug.",
+    ),
+    "persona_read": (
+        handlers.persona_read,
+        "Read the agent's persona: name, role, goals, background, guardrails, standing rules, version.",
+    ),
+    "persona_update": (
+        _persona_update,
+        "Change the agent's name, role, goals or background; writes a new persona version "
+        "(source update_persona) with your reason. Guardrails and standing rules cannot be "
+        "changed here: such a change is refused and nothing is written.",
+    ),
+    "record_turn": (
+        _record_turn,
+        "Record one turn: the user's message and, optionally, the assistant's reply.",
+    ),
+    "prompt_prefix": (
+        _prompt_prefix,
+        "The system-prompt prefix to put first in every model call of this session "
+        "(pinned and byte-stable; a persona change starts a new epoch with a reason).",
+    ),
+    "learning_status": (
+        handlers.learning_status,
+        "Learning status: settings, counters, waiting proposals with evidence, recent reviews.",
+    ),
+    "reviews_list": (_paged(handlers.reviews_list), "The agent's reviews, newest first."),
+    "review_get": (_review_get, "A review's status and outcome."),
+    "review_now": (
+        handlers.review_now,
+        "Queue a learning review now (a running or queued one is returned instead).",
+    ),
+    "proposal_approve": (
+        _proposal_approve,
+        "Approve a waiting proposal (text: apply it in your words). Needs a caller bound "
+        "to a reviewer's login; standing rules only by their owners.",
+    ),
+    "proposal_turn_down": (
+        _proposal_turn_down,
+        "Turn a waiting proposal down; it is never proposed again.",
+    ),
+    "undo": (handlers.undo, "Take back the latest learned change still in force."),
+    "beliefs_search": (
+        _beliefs_search,
+        "The person's beliefs, newest first: every word of q in the statement, a category, "
+        "a status (active by default; all for every status). Pass `next` as after for the "
+        "next page.",
+    ),
+    "belief_evidence": (
+        _belief_evidence,
+        "One belief with its evidence: the message and the person's words in it (withheld "
+        "when the conversation is sealed), or the host that wrote it.",
+    ),
+    "build_context": (
+        _build_context,
+        "What to know about the person for their message: beliefs ranked for it (with "
+        "why), the pinned ones (boundaries, constraints, identity), the agenda and routine "
+        "questions, and `text`, the same as a block to put in your prompt. Read-only.",
+    ),
+    "memory_write": (
+        _memory_write,
+        "Remember one fact the person stated about themselves. A restatement corroborates "
+        "the belief it repeats (no second one); a contradiction supersedes the old belief, "
+        "which keeps its history. Refused: secrets, text aimed at the model, a proactive "
+        "(console) turn, a bad category or time.",
+    ),
+    "belief_retire": (
+        _belief_retire,
+        "Take a belief out of recall (retired, history kept). delete=true also wipes its "
+        "words and quote, e.g. when the person asks to forget it.",
+    ),
+    "intentions_list": (
+        _intentions_list,
+        "The person's intentions (one-off commitments), soonest due first, with their "
+        "agenda score now: open ones by default, or done, dropped, missed, all.",
+    ),
+    "intention_done": (_intention_done, "Mark one of the person's intentions done."),
+    "routine_label": (
+        _routine_label,
+        "Name a weekly routine of the person (weekdays 1 = Monday ... 7 = Sunday, at "
+        "HH:MM). An explicit label confirms it; status=candidate for a single observation. "
+        "The same action again updates it.",
+    ),
+    "routine_feedback": (
+        _routine_feedback,
+        "What the person answered to a routine question: confirmed, skipped_today (only "
+        "today's question is dropped), denied (pauses the routine) or silence.",
+    ),
+    "persona_entries_list": (
+        handlers.persona_entries_list,
+        "The person's own persona document (what they wrote or affirmed about themselves): "
+        "its version and entries in order, each with its key, provenance and stale / "
+        "dormant flags. Read-only.",
+    ),
+    "persona_document_write": (
+        _persona_document_write,
+        "Replace the entries of the person's own persona document (the whole list, with the "
+        "version you read): only for a caller bound to that person, who writes it.",
+    ),
+    "persona_history": (
+        _persona_history,
+        "Every version of the person's document, newest first, each with its entries.",
+    ),
+    "nominations_list": (
+        _nominations_list,
+        "What memory proposes for the person's document, newest first, with the words they "
+        "came from.",
+    ),
+    "nomination_affirm": (
+        _nomination_affirm,
+        "Move a nominated statement into the person's document (an affirmed entry).",
+    ),
+    "nomination_decline": (
+        _nomination_decline,
+        "Decline a nomination for good: the statement is never nominated again.",
+    ),
+    "persona_entry_reinforce": (
+        _persona_entry_reinforce,
+        "Reinforce one entry of the person's persona document (it came up again and held): "
+        "its count and time go up, and a dormant working entry returns to the prompt. The "
+        "text never changes: only the person writes it.",
+    ),
+}
+assert set(TOOL_FUNCTIONS) == set(TOOLS), "every operation is a tool, and nothing else"
 
 
 def _no_nul(*values: str | None) -> None:
@@ -131,22 +539,43 @@ def _no_nul(*values: str | None) -> None:
             raise services.HostInputError("Text may not contain NUL characters.")
 
 
+def _takes_agent(op: Operation) -> bool:
+    return op.reach == "agent" or op.needs_agent or op.agent_filter
+
+
+def _takes_principal(op: Operation) -> bool:
+    return op.reach in ("person", "document") or op.name == "prompt_prefix"
+
+
+def _annotations(op: Operation) -> ToolAnnotations:
+    return ToolAnnotations(
+        readOnlyHint=op.read_only,
+        destructiveHint=op.destructive,
+        idempotentHint=op.idempotent,
+        openWorldHint=False,
+    )
+
+
 def build_server(
     *,
     agent_slug: str | None = None,
     principal: str | None = None,
+    tenant_wide: bool = False,
     timeout: float | None = None,
     http_base: str | None = None,
 ) -> MCPServer:
-    """The MCP server. With ``agent_slug`` it is bound to that agent (stdio); without,
-    each call is authorised by the caller's bearer token (streamable HTTP at
-    ``http_base``, e.g. ``http://127.0.0.1:8765``)."""
+    """The MCP server. With ``agent_slug`` it serves that agent over stdio, for the person
+    ``principal`` (or, with ``tenant_wide``, every person of the tenant); without, each
+    call is authorised by the caller's bearer token (streamable HTTP at ``http_base``)."""
     if (agent_slug is None) == (http_base is None):
         raise ValueError("give agent_slug (stdio) or http_base (streamable HTTP), not both")
-    binding = Binding(agent_slug=agent_slug, principal=(principal or None))
+    if agent_slug is not None and not (principal or tenant_wide):
+        raise ValueError("stdio serves one person: give principal, or tenant_wide=True")
+    binding = Binding(agent_slug=agent_slug, principal=(principal or None), tenant_wide=tenant_wide)
     limit = float(timeout if timeout is not None else settings.PERSONAWEB_MCP_TOOL_TIMEOUT)
     server: MCPServer = MCPServer(
         "personaweb",
+        version=__version__,
         instructions=(
             "personaweb keeps this assistant's persona and its conversations. Call "
             "prompt_prefix at the start of every turn and put the prefix first in the system "
@@ -155,75 +584,12 @@ def build_server(
             "build_context tells what to know about the person for their message; "
             "memory_write stores one fact the person stated (never from a proactive turn). "
             "persona_entries_list shows the person's own persona document; "
-            "persona_entry_reinforce marks an entry as holding again. No tool writes that "
-            "document's text: only the person does."
+            "persona_entry_reinforce marks an entry as holding again. Only the person (a "
+            "caller bound to them) writes that document's text."
         ),
         log_level="WARNING",
         **_http_auth(http_base),
     )
-
-    def target(
-        agent: str | None, principal: str | None, token_raw: str | None, scope: str = "host"
-    ) -> Target:
-        """The agent (and person) a call is about, checked against the binding; over
-        HTTP the token must carry ``scope``."""
-        _no_nul(agent, principal)
-        if binding.is_stdio:
-            if agent and agent != binding.agent_slug:
-                raise services.HostInputError(
-                    f"This MCP server serves the agent {binding.agent_slug!r} only."
-                )
-            if principal and binding.principal and principal != binding.principal:
-                raise services.HostInputError(
-                    f"This MCP server was started for {binding.principal!r}; it cannot act for another person."
-                )
-            found = selectors.Agent.objects.filter(slug=binding.agent_slug).first()
-            if found is None:
-                raise services.HostInputError(
-                    f"No agent with the slug {binding.agent_slug!r}; start the server with an existing agent."
-                )
-            return Target(found, principal or binding.principal, by="mcp-stdio")
-        access = services.token_authenticate(raw=token_raw, scope=scope, agent_slug=agent)
-        if access.agent is None:
-            if access.token.agent_id is None:
-                raise services.HostInputError(
-                    "Say which agent: pass agent=<slug> (this token reaches every agent of its tenant)."
-                )
-            bound = access.token.agent
-            assert bound is not None
-            access = services.token_authenticate(raw=token_raw, scope=scope, agent_slug=bound.slug)
-        return Target(access.agent, principal, by=access.by)
-
-    def person_id(tenant_id: int, principal: str) -> int:
-        """The id of a person of the tenant; an unknown person is not found, exactly like
-        another tenant's."""
-        person = selectors.principal_in_tenant(tenant_id=tenant_id, external_id=principal.strip())
-        if person is None:
-            raise NotFound(NO_PERSON_MESSAGE)
-        return int(person.pk)
-
-    def reach(principal: str | None, token_raw: str | None, scope: str) -> Reach:
-        """The person a call about one of their rows by id is about (memory belongs to a
-        person of the tenant, whichever agent formed it, so no agent is needed)."""
-        if binding.is_stdio:
-            t = target(None, principal, None)
-            tenant_id, who = t.agent.tenant_id, t.principal
-        else:
-            _no_nul(principal)
-            access = services.token_authenticate(raw=token_raw, scope=scope)
-            tenant_id, who = access.tenant_id, principal
-        if not who:
-            raise services.HostInputError(
-                "Say whose memory this is: pass principal=<the person's id in your app>."
-            )
-        return Reach(tenant_id, person_id(tenant_id, who))
-
-    def needs_person(t: Target) -> str:
-        if not t.principal:
-            raise services.HostInputError(
-                "Say who the conversation is with: pass principal=<the person's id in your app>."
-            )
-        return t.principal
 
     async def run(name: str, fn: Callable[[], T]) -> T:
         """Run ``fn`` in a thread, bounded by the timeout; anything but a result becomes
@@ -262,574 +628,47 @@ def build_server(
         access_token = get_access_token()
         return access_token.token if access_token is not None else None
 
-    @server.tool(
-        description="Read the agent's persona: name, role, goals, background, guardrails, standing rules, version."
-    )
-    async def persona_read(agent: AgentArg = None) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            t = target(agent, None, raw)
-            return _plain(selectors.persona_head_dict(agent=t.agent))
-
-        return await run("persona_read", work)
-
-    @server.tool(
-        description=(
-            "Change the agent's name, role, goals or background; writes a new persona version "
-            "(source update_persona) with your reason. Guardrails and standing rules cannot be "
-            "changed here: such a change is refused and nothing is written."
-        )
-    )
-    async def persona_update(
-        reason: Annotated[
-            str, Field(min_length=1, max_length=500, description="why (kept in the history)")
-        ],
-        name: Annotated[str | None, Field(None, max_length=200)] = None,
-        role: Annotated[str | None, Field(None, max_length=500)] = None,
-        goals: Annotated[str | None, Field(None, max_length=6000)] = None,
-        background: Annotated[str | None, Field(None, max_length=6000)] = None,
-        guardrails: Annotated[
-            list[str] | None,
-            Field(None, description="refused: only host code or an operator writes guardrails"),
-        ] = None,
-        standing_rules: Annotated[
-            list[str] | None,
-            Field(None, description="refused: only a rule owner writes standing rules"),
-        ] = None,
-        expected_version: Annotated[
-            int | None,
-            Field(None, ge=0, description="the version you read; a newer one is a conflict"),
-        ] = None,
-        agent: AgentArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
-        given = {
-            "name": name,
-            "role": role,
-            "goals": goals,
-            "background": background,
-            "guardrails": guardrails,
-            "standing_rules": standing_rules,
-        }
-        changes = {k: v for k, v in given.items() if v is not None}
-
-        def work() -> dict[str, Any]:
-            from persona.models import SourceType
-            from persona.services import ChangeTrigger, persona_version_create
-
-            t = target(agent, None, raw)
-            _no_nul(
-                reason, name, role, goals, background, *(guardrails or []), *(standing_rules or [])
-            )
-            if not changes:
-                raise services.HostInputError(
-                    "Nothing to change: give name, role, goals or background."
+    def mount(op: Operation) -> None:
+        fn, description = TOOL_FUNCTIONS[op.name]
+        own = list(inspect.signature(fn, eval_str=True).parameters.values())[1:]
+        params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own]
+        if _takes_principal(op):
+            params.append(
+                inspect.Parameter(
+                    "principal",
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=None,
+                    annotation=PrincipalArg,
                 )
-            version = persona_version_create(
-                agent=t.agent,
-                changes=changes,
-                trigger=ChangeTrigger(
-                    source_type=SourceType.UPDATE_PERSONA, reason=reason, approved_by=t.by
-                ),
-                expected_version=expected_version,
             )
-            return {"version": version.version, "fields_changed": list(version.fields_changed)}
-
-        return await run("persona_update", work)
-
-    @server.tool(
-        description=(
-            "The system-prompt prefix to put first in every model call of this session "
-            "(pinned and byte-stable; a persona change starts a new epoch with a reason)."
-        )
-    )
-    async def prompt_prefix(
-        session: Annotated[str, Field("", max_length=200, description="your session id")] = "",
-        principal: PrincipalArg = None,
-        agent: AgentArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            t = target(agent, principal, raw)
-            _no_nul(session)
-            plan = services.prefix_plan(agent=t.agent, principal=t.principal, session=session)
-            return {
-                "prefix": plan.prefix_text,
-                "sha256": plan.prefix_sha256,
-                "epoch": plan.epoch,
-                "persona_version": plan.persona_version,
-                "tokens": plan.token_count,
-                "rotated_reason": selectors.rotation_reason(plan),
-            }
-
-        return await run("prompt_prefix", work)
-
-    @server.tool(
-        description="Record one turn: the user's message and, optionally, the assistant's reply."
-    )
-    async def record_turn(
-        conversation: Annotated[
-            str, Field(min_length=1, max_length=200, description="your conversation label")
-        ],
-        user_text: Annotated[str, Field(min_length=1, max_length=100_000)],
-        assistant_text: Annotated[str | None, Field(None, max_length=100_000)] = None,
-        sealed: Annotated[
-            bool | None,
-            Field(None, description="true seals the conversation: learning never reads it"),
-        ] = None,
-        principal: PrincipalArg = None,
-        agent: AgentArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            t = target(agent, principal, raw)
-            _no_nul(conversation, user_text, assistant_text)
-            result = services.turn_record(
-                agent=t.agent,
-                principal=needs_person(t),
-                conversation=conversation,
-                user_text=user_text,
-                assistant_text=assistant_text,
-                sealed=sealed,
-            )
-            return {
-                "conversation": result.conversation.external_id,
-                "created_conversation": result.created_conversation,
-                "sealed": result.conversation.sealed,
-                "message_ids": [m.pk for m in result.messages],
-            }
-
-        return await run("record_turn", work)
-
-    @server.tool(
-        description="Learning status: settings, counters, waiting proposals with evidence, recent reviews."
-    )
-    async def learning_status(agent: AgentArg = None) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            t = target(agent, None, raw)
-            return _plain(selectors.learning_status_dict(agent=t.agent))
-
-        return await run("learning_status", work)
-
-    @server.tool(
-        description="Queue a learning review now (a running or queued one is returned instead)."
-    )
-    async def review_now(agent: AgentArg = None) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            t = target(agent, None, raw)
-            review = services.review_request(agent=t.agent, by=t.by)
-            return {"review_id": review.pk, "status": review.status}
-
-        return await run("review_now", work)
-
-    # --- memory (issue 11) ------------------------------------------------------------
-
-    def person_of(t: Target) -> int:
-        return person_id(t.agent.tenant_id, needs_person(t))
-
-    @server.tool(
-        description=(
-            "What to know about the person for their message: beliefs ranked for it (with "
-            "why), the pinned ones (boundaries, constraints, identity), the agenda and routine "
-            "questions, and `text`, the same as a block to put in your prompt. Read-only."
-        )
-    )
-    async def build_context(
-        query: Annotated[
-            str, Field(min_length=1, max_length=2000, description="the person's message")
-        ],
-        now: Annotated[
-            str | None, Field(None, max_length=40, description="ISO 8601 time; default now")
-        ] = None,
-        limit: Annotated[int, Field(10, ge=1, le=100)] = 10,
-        principal: PrincipalArg = None,
-        agent: AgentArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            t = target(agent, principal, raw, MEMORY_READ)
-            _no_nul(query, now)
-            person_of(t)
-            return selectors.context_pack(
-                agent=t.agent, principal=needs_person(t).strip(), query=query, now=now, limit=limit
-            )
-
-        return await run("build_context", work)
-
-    @server.tool(
-        description=(
-            "Remember one fact the person stated about themselves. A restatement corroborates "
-            "the belief it repeats (no second one); a contradiction supersedes the old belief, "
-            "which keeps its history. Refused: secrets, text aimed at the model, a proactive "
-            "(console) turn, a bad category or time."
-        )
-    )
-    async def memory_write(
-        category: Annotated[
-            str,
-            Field(
-                max_length=30,
-                description=(
-                    "explicit_facts, expertise, projects, goals, likes, dislikes, constraints, "
-                    "identity, traits, interests, style_notes, behavior_patterns, decision_style, "
-                    "interpersonal, boundaries, habit or state"
-                ),
-            ),
-        ],
-        statement: Annotated[
-            str, Field(min_length=1, max_length=500, description="one fact about the person")
-        ],
-        confidence: Annotated[StrictFloat, Field(ge=0, le=1, allow_inf_nan=False)],
-        source: Annotated[
-            str,
-            Field(
-                max_length=10,
-                description="direct or bridge; console (a proactive turn) is refused",
-            ),
-        ],
-        valid_from: Annotated[str | None, Field(None, max_length=40)] = None,
-        valid_until: Annotated[str | None, Field(None, max_length=40)] = None,
-        due: Annotated[str | None, Field(None, max_length=40)] = None,
-        sensitivity: Annotated[
-            str, Field("internal", max_length=20, description="public ... restricted")
-        ] = "internal",
-        principal: PrincipalArg = None,
-        agent: AgentArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            t = target(agent, principal, raw, MEMORY_WRITE)
-            _no_nul(category, statement, source, valid_from, valid_until, due, sensitivity)
-            return _plain(
-                services.memory_write(
-                    agent=t.agent,
-                    principal=needs_person(t),
-                    by=t.by,
-                    category=category,
-                    statement=statement,
-                    confidence=confidence,
-                    source=source,
-                    valid_from=valid_from,
-                    valid_until=valid_until,
-                    due=due,
-                    sensitivity=sensitivity,
+        if _takes_agent(op):
+            params.append(
+                inspect.Parameter(
+                    "agent", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=AgentArg
                 )
             )
 
-        return await run("memory_write", work)
+        async def tool(**kwargs: Any) -> dict[str, Any]:
+            raw = token_of_caller()
+            agent = kwargs.pop("agent", None)
+            person = kwargs.pop("principal", None)
 
-    @server.tool(
-        description=(
-            "The person's beliefs, newest first: every word of q in the statement, a "
-            "category, a status (active by default; all for every status). Pass `next` as "
-            "after for the next page."
+            def work() -> dict[str, Any]:
+                actor = binding.stdio_actor() if binding.is_stdio else token_actor(raw)
+                target = authorize(op.name, actor=actor, agent=agent, principal=person)
+                return handlers.plain(fn(target, **kwargs))
+
+            return await run(op.name, work)
+
+        tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            params, return_annotation=dict[str, Any]
         )
-    )
-    async def beliefs_search(
-        q: Annotated[str | None, Field(None, max_length=200)] = None,
-        category: Annotated[str | None, Field(None, max_length=30)] = None,
-        status: Annotated[
-            str,
-            Field(
-                "active", max_length=12, description="active, superseded, retired, deleted or all"
-            ),
-        ] = "active",
-        limit: Annotated[int, Field(20, ge=1, le=100)] = 20,
-        after: Annotated[str | None, Field(None, max_length=500)] = None,
-        principal: PrincipalArg = None,
-        agent: AgentArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
+        tool.__name__ = op.name
+        tool.__doc__ = description
+        server.add_tool(tool, name=op.name, description=description, annotations=_annotations(op))
 
-        def work() -> dict[str, Any]:
-            t = target(agent, principal, raw, MEMORY_READ)
-            _no_nul(q, category, status, after)
-            return selectors.memory_page(
-                tenant_id=t.agent.tenant_id,
-                principal_id=person_of(t),
-                category=category,
-                status=status,
-                text=q,
-                after=after,
-                limit=limit,
-            )
-
-        return await run("beliefs_search", work)
-
-    def belief_reached(r: Reach, belief_id: int) -> Any:
-        from memory.selectors_beliefs import belief_in_tenant
-
-        belief = belief_in_tenant(
-            tenant_id=r.tenant_id,
-            belief_id=belief_id,
-            principal_id=r.principal_id,
-        )
-        if belief is None:
-            raise NotFound(NO_MEMORY_MESSAGE)
-        return belief
-
-    @server.tool(
-        description=(
-            "One belief with its evidence: the message and the person's words in it "
-            "(withheld when the conversation is sealed), or the host that wrote it."
-        )
-    )
-    async def belief_evidence(
-        belief_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
-        principal: PrincipalArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            belief = belief_reached(reach(principal, raw, MEMORY_READ), belief_id)
-            return selectors.memory_detail(belief)
-
-        return await run("belief_evidence", work)
-
-    @server.tool(
-        description=(
-            "Take a belief out of recall (retired, history kept). delete=true also wipes its "
-            "words and quote, e.g. when the person asks to forget it."
-        )
-    )
-    async def belief_retire(
-        belief_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
-        delete: Annotated[bool, Field(False, description="wipe the words too")] = False,
-        principal: PrincipalArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            from memory.services_beliefs import belief_retire as retire
-
-            belief = belief_reached(reach(principal, raw, MEMORY_WRITE), belief_id)
-            done = retire(belief=belief, delete=delete)
-            return {"id": done.pk, "status": done.status}
-
-        return await run("belief_retire", work)
-
-    @server.tool(
-        description=(
-            "The person's intentions (one-off commitments), soonest due first, with their "
-            "agenda score now: open ones by default, or done, dropped, missed, all."
-        )
-    )
-    async def intentions_list(
-        state: Annotated[str, Field("open", max_length=10)] = "open",
-        limit: Annotated[int, Field(50, ge=1, le=100)] = 50,
-        principal: PrincipalArg = None,
-        agent: AgentArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            from django.utils import timezone
-
-            from memory.models import Intention
-            from memory.selectors_beliefs import (
-                ANY_STATUS,
-                intention_dict,
-                intentions_of_principal,
-            )
-            from memory.services_beliefs import BeliefRefusal
-
-            t = target(agent, principal, raw, MEMORY_READ)
-            _no_nul(state)
-            if state != ANY_STATUS and state not in Intention.State.values:
-                raise BeliefRefusal(
-                    f"The state {state!r} is not one of "
-                    f"{', '.join([*Intention.State.values, ANY_STATUS])}."
-                )
-            rows = intentions_of_principal(
-                tenant_id=t.agent.tenant_id,
-                principal_id=person_of(t),
-                state=None if state == ANY_STATUS else state,
-            )[:limit]
-            now = timezone.now()
-            return {"items": [intention_dict(i, now=now) for i in rows]}
-
-        return await run("intentions_list", work)
-
-    @server.tool(description="Mark one of the person's intentions done.")
-    async def intention_done(
-        intention_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
-        principal: PrincipalArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            from django.utils import timezone
-
-            from memory.models import Intention
-            from memory.selectors_beliefs import intention_dict, intention_in_tenant
-            from memory.services_beliefs import intention_set_state
-
-            r = reach(principal, raw, MEMORY_WRITE)
-            intention = intention_in_tenant(
-                tenant_id=r.tenant_id,
-                intention_id=intention_id,
-                principal_id=r.principal_id,
-            )
-            if intention is None:
-                raise NotFound(NO_MEMORY_MESSAGE)
-            done = intention_set_state(intention=intention, state=Intention.State.DONE)
-            return intention_dict(done, now=timezone.now())
-
-        return await run("intention_done", work)
-
-    @server.tool(
-        description=(
-            "Name a weekly routine of the person (weekdays 1 = Monday ... 7 = Sunday, at "
-            "HH:MM). An explicit label confirms it; status=candidate for a single "
-            "observation. The same action again updates it."
-        )
-    )
-    async def routine_label(
-        action: Annotated[str, Field(min_length=1, max_length=500)],
-        weekdays: Annotated[list[int], Field(min_length=1, max_length=7)],
-        time: Annotated[str, Field(max_length=8, description="HH:MM, e.g. 19:00")],
-        anchor_date: Annotated[
-            str | None, Field(None, max_length=10, description="YYYY-MM-DD; default today")
-        ] = None,
-        valid_until: Annotated[str | None, Field(None, max_length=10)] = None,
-        status: Annotated[
-            str, Field("confirmed", max_length=10, description="confirmed or candidate")
-        ] = "confirmed",
-        principal: PrincipalArg = None,
-        agent: AgentArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            from django.utils import timezone
-
-            from memory.selectors_beliefs import routine_dict
-            from memory.services_beliefs import routine_label as label
-
-            t = target(agent, principal, raw, MEMORY_WRITE)
-            _no_nul(action, time, anchor_date, valid_until, status)
-            routine = label(
-                agent=t.agent,
-                principal_external_id=needs_person(t),
-                action=action,
-                weekdays=weekdays,
-                time=time,
-                anchor_date=anchor_date or timezone.localdate().isoformat(),
-                valid_until=valid_until,
-                status=status,
-            )
-            return routine_dict(routine)
-
-        return await run("routine_label", work)
-
-    @server.tool(
-        description=(
-            "What the person answered to a routine question: confirmed, skipped_today (only "
-            "today's question is dropped), denied (pauses the routine) or silence."
-        )
-    )
-    async def routine_feedback(
-        routine_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
-        feedback: Annotated[str, Field(max_length=15)],
-        principal: PrincipalArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            from memory.selectors_beliefs import routine_dict, routine_in_tenant
-            from memory.services_beliefs import routine_feedback as record
-
-            r = reach(principal, raw, MEMORY_WRITE)
-            _no_nul(feedback)
-            routine = routine_in_tenant(
-                tenant_id=r.tenant_id,
-                routine_id=routine_id,
-                principal_id=r.principal_id,
-            )
-            if routine is None:
-                raise NotFound(NO_MEMORY_MESSAGE)
-            return routine_dict(record(routine=routine, feedback=feedback))
-
-        return await run("routine_feedback", work)
-
-    # --- the owner's persona document (issue 12) ------------------------------------------
-
-    def owner_of(principal: str | None, token_raw: str | None, scope: str) -> Any:
-        """The person whose document a call is about. stdio: the server's person (or the
-        one named, when it was started without one). HTTP: the person the caller's token
-        is bound to; naming anyone else is "not found", like a person who does not exist."""
-        if binding.is_stdio:
-            t = target(None, principal, None)
-            if not t.principal:
-                raise services.HostInputError(
-                    "Say whose persona document this is: pass principal=<the person's id in "
-                    "your app>."
-                )
-            person = selectors.principal_in_tenant(
-                tenant_id=t.agent.tenant_id, external_id=t.principal.strip()
-            )
-        else:
-            _no_nul(principal)
-            person = services.persona_access(raw=token_raw, scope=scope).principal
-            if person is not None and principal and principal.strip() != person.external_id:
-                person = None
-        if person is None:
-            raise NotFound(NO_PERSON_MESSAGE)
-        return person
-
-    @server.tool(
-        description=(
-            "The person's own persona document (what they wrote or affirmed about "
-            "themselves): its version and entries, permanent first, then the most "
-            "reinforced, each with its key, provenance and stale / dormant flags. Read-only."
-        )
-    )
-    async def persona_entries_list(principal: PrincipalArg = None) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            person = owner_of(principal, raw, PERSONA_READ)
-            return _plain(selectors.owner_doc_dict(person.pk, listing=True))
-
-        return await run("persona_entries_list", work)
-
-    @server.tool(
-        description=(
-            "Reinforce one entry of the person's persona document (it came up again and "
-            "held): its count and time go up, and a dormant working entry returns to the "
-            "prompt. The text never changes: only the person writes it."
-        )
-    )
-    async def persona_entry_reinforce(
-        key: Annotated[
-            str,
-            Field(
-                min_length=1, max_length=32, description="the entry's key (persona_entries_list)"
-            ),
-        ],
-        principal: PrincipalArg = None,
-    ) -> dict[str, Any]:
-        raw = token_of_caller()
-
-        def work() -> dict[str, Any]:
-            from persona.owner import owner_entry_reinforce
-
-            _no_nul(key)
-            person = owner_of(principal, raw, PERSONA_WRITE)
-            entry = owner_entry_reinforce(principal=person, key=key)
-            return _plain(selectors.owner_entry_dict(entry))
-
-        return await run("persona_entry_reinforce", work)
-
+    for op in enabled_operations():
+        mount(op)
     return server
 
 

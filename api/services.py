@@ -18,6 +18,15 @@ from django.utils import timezone
 from api import selectors
 from api.errors import Forbidden, NotFound, Unauthorized
 from api.models import PERSONA_SCOPES, SCOPES, ApiToken
+from personaweb.actors import (
+    HOST,
+    LEARNING_READ,
+    MEMORY_READ,
+    MEMORY_WRITE,
+    PERSONA_READ,
+    PERSONA_WRITE,
+    Actor,
+)
 from personaweb.errors import Refusal
 from personaweb.roles import is_reviewer
 from tenancy.access import visible_tenant_ids
@@ -68,6 +77,38 @@ class Access:
         if self.token.user is not None:
             return self.token.user.get_username()
         return f"token:{self.token.name}"
+
+
+def actor_for_token(token: ApiToken) -> Actor:
+    """The actor a live token acts as: its tenant, its scopes as capabilities, its agent
+    and person bindings, and the login it is bound to (decisions are theirs)."""
+    return Actor(
+        kind="token",
+        name=f"token:{token.name}" if token.user is None else token.user.get_username(),
+        tenant_ids=frozenset({token.tenant_id}),
+        capabilities=frozenset(token.scopes),
+        user=token.user,
+        agent_id=token.agent_id,
+        principal_id=token.principal_id,
+        token_id=token.pk,
+    )
+
+
+def actor_for_stdio(*, agent: Any, principal: Any | None, tenant_wide: bool) -> Actor:
+    """The actor of ``manage.py mcp`` over stdio: a local process trusted like the CLI,
+    serving one agent and, unless started tenant-wide, one person (``principal``)."""
+    return Actor(
+        kind="system",
+        name="mcp-stdio",
+        tenant_ids=frozenset({agent.tenant_id}),
+        capabilities=frozenset(
+            {HOST, MEMORY_READ, MEMORY_WRITE, PERSONA_READ, PERSONA_WRITE, LEARNING_READ}
+        )
+        if principal is not None or tenant_wide
+        else frozenset({HOST, LEARNING_READ}),
+        agent_id=agent.pk,
+        principal_id=None if tenant_wide or principal is None else principal.pk,
+    )
 
 
 def token_sha256(raw: str) -> str:
@@ -251,21 +292,21 @@ def persona_access(*, raw: str | None, scope: str) -> Access:
     return access
 
 
-def decider_refusal(*, access: Access, proposal_kind: str | None, agent: Any) -> str | None:
-    """Why this token may not decide on ``agent`` (None when it may).
+def decider_refusal(*, actor: Actor, proposal_kind: str | None, agent: Any) -> str | None:
+    """Why this caller may not decide on ``agent`` (None when it may).
 
-    The dashboard's decision rule, applied to the token's user: a named person who is a
-    reviewer or operator of the tenant; for a standing rule, one of the agent's rule
-    owners (``learning.owners.rule_owner_refusal``, the one rule every path uses).
-    The learning services check the rule-owner rule again when they write.
+    The dashboard's decision rule, applied to the login the caller acts as: a named
+    person who is a reviewer or operator of the tenant; for a standing rule, one of the
+    agent's rule owners (``learning.owners.rule_owner_refusal``, the one rule every path
+    uses). The learning services check the rule-owner rule again when they write.
     """
     from learning.models import Proposal
     from learning.owners import rule_owner_refusal
 
-    user = access.user
+    user = actor.user
     if user is None:
         return "Decisions need a token bound to a person (--user); this one is not."
-    if not _may_decide_in(user, access.tenant_id):
+    if not _may_decide_in(user, agent.tenant_id):
         return f"{user.get_username()} may not decide here: only a reviewer or operator of the tenant may."
     if proposal_kind == Proposal.Kind.RULE:
         reason = rule_owner_refusal(agent=agent, user=user)
@@ -328,12 +369,15 @@ def turn_record(
         ) from None
 
 
-def prefix_plan(*, agent: Any, principal: str | None, session: str) -> Any:
+def prefix_plan(*, agent: Any, principal: Any, session: str) -> Any:
     """The plan call of ``persona.plans``: the pinned plan of (agent, principal, session),
-    rotated when the persona changed. One indexed read when nothing changed, no render."""
+    rotated when the persona changed. One indexed read when nothing changed, no render.
+    ``principal`` is a Principal row already read, or the host's id of a person."""
     from memory.services import principal_get_or_create
     from persona.plans import plan_get_or_rotate
 
+    if principal is not None and not isinstance(principal, str):
+        return plan_get_or_rotate(agent=agent, principal=principal, session_key=session)
     person = None
     if principal:
         person = selectors.principal_in_tenant(

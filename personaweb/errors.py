@@ -13,10 +13,14 @@ class NotPermitted(Refusal):
     """The actor may not do this here (a 403 over HTTP, a tool error over MCP, a 403
     page); the message says who may."""
 
+    api_code = "forbidden"
+
 
 class NotReachable(Refusal):
     """The row is absent or out of the actor's reach (another tenant, another agent or
     person than the one a token is bound to): the same answer for both, a 404."""
+
+    api_code = "not_found"
 
     def __init__(self, message: str = "Nothing with that name or id here.") -> None:
         super().__init__(message)

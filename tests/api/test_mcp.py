@@ -13,7 +13,8 @@ import httpx2
 import pytest
 from mcp import Client, StdioServerParameters
 
-from api.mcp_server import HOST_TOOLS, TOOLS, build_server
+from api.mcp_server import build_server
+from api.operations import enabled_operations
 from memory.models import Conversation, Message
 from persona.models import AgentPersonaVersion
 from tests.api import live
@@ -25,10 +26,15 @@ VALID: dict[str, dict[str, Any]] = {
     "persona_read": {},
     "persona_update": {"reason": "The owner asked for a shorter role.", "role": "Bakery planner"},
     "prompt_prefix": {"session": "s1"},
-    "record_turn": {"conversation": "mcp-1", "user_text": "Plan the Saturday order, please."},
+    "record_turn": {
+        "conversation": "mcp-1",
+        "user_text": "Plan the Saturday order, please.",
+        "principal": "ana",
+    },
     "learning_status": {},
     "review_now": {},
 }
+HOST_TOOLS = tuple(VALID)
 GARBAGE: dict[str, Any] = {
     "agent": ["not", "a", "slug"],
     "reason": {"x": 1},
@@ -56,21 +62,27 @@ def server(agent):
     return build_server(agent_slug=agent.slug, principal="ana", timeout=60)
 
 
+@pytest.fixture
+def wide_server(agent):
+    """stdio for every person of the tenant (``--tenant-wide``)."""
+    return build_server(agent_slug=agent.slug, tenant_wide=True, timeout=60)
+
+
 def test_list_tools_lists_every_tool(server):
     async def main():
         async with Client(server) as client:
             return await client.list_tools()
 
     listed = anyio.run(main)
-    assert sorted(t.name for t in listed.tools) == sorted(TOOLS)
+    assert sorted(t.name for t in listed.tools) == sorted(op.name for op in enabled_operations())
     for tool in listed.tools:
         assert tool.description and tool.input_schema["type"] == "object"
 
 
-def test_every_host_tool_answers_valid_and_garbage_arguments(server, agent):
+def test_every_host_tool_answers_valid_and_garbage_arguments(wide_server, agent):
     # the memory tools: tests/api/test_memory_mcp.py
     calls = [(name, VALID[name]) for name in HOST_TOOLS] + [(name, GARBAGE) for name in HOST_TOOLS]
-    results = call_all(server, calls)
+    results = call_all(wide_server, calls)
     for (name, _), result in zip(calls[: len(HOST_TOOLS)], results[: len(HOST_TOOLS)], strict=True):
         assert not result.is_error, (name, text_of(result))
         assert result.structured_content, name
@@ -109,6 +121,17 @@ def test_persona_update_with_a_guardrail_is_refused_and_changes_nothing(server, 
     assert agent.persona_version == before
 
 
+def test_a_stdio_server_for_one_person_shows_no_other_peoples_conversations(server):
+    results = call_all(server, [("learning_status", {}), ("review_now", {})])
+    for result in results:
+        assert result.is_error and "bound to one person" in text_of(result)
+
+
+def test_a_stdio_server_needs_a_person_or_the_tenant_wide_flag(agent):
+    with pytest.raises(ValueError, match="one person"):
+        build_server(agent_slug=agent.slug, timeout=60)
+
+
 def test_a_stdio_server_serves_its_agent_and_person_only(server, tenant):
     from tests.factories import make_agent
 
@@ -121,7 +144,7 @@ def test_a_stdio_server_serves_its_agent_and_person_only(server, tenant):
         ],
     )
     assert all(r.is_error for r in results)
-    assert "helper" in text_of(results[0]) and "ana" in text_of(results[1])
+    assert "No agent" in text_of(results[0]) and "No person" in text_of(results[1])
     assert not Message.objects.exists()
 
 
@@ -133,18 +156,18 @@ def test_a_call_over_the_timeout_returns_an_error_result(agent, monkeypatch):
     monkeypatch.setattr("api.selectors.persona_head_dict", slow)
     quick = build_server(agent_slug=agent.slug, principal="ana", timeout=0.3)
     started = time.monotonic()
-    result, after = call_all(quick, [("persona_read", {}), ("learning_status", {})])
+    result, after = call_all(quick, [("persona_read", {}), ("prompt_prefix", {})])
     assert time.monotonic() - started < 1.9
     assert result.is_error and "did not finish within 0.3 seconds" in text_of(result)
     assert not after.is_error  # the server goes on serving
 
 
-def test_a_crash_inside_a_tool_is_an_error_result_without_details(server, monkeypatch):
+def test_a_crash_inside_a_tool_is_an_error_result_without_details(wide_server, monkeypatch):
     def broken(**kwargs):
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr("api.selectors.learning_status_dict", broken)
-    (result,) = call_all(server, [("learning_status", {})])
+    (result,) = call_all(wide_server, [("learning_status", {})])
     assert result.is_error and "internal error" in text_of(result)
     assert "secret internals" not in text_of(result)
 
@@ -182,7 +205,7 @@ def test_stdio_subprocess_with_the_sdk_client(live_db):
             return tools, turn, first, second, refused, head, garbage
 
     tools, turn, first, second, refused, head, garbage = anyio.run(main)
-    assert sorted(t.name for t in tools.tools) == sorted(TOOLS)
+    assert sorted(t.name for t in tools.tools) == sorted(op.name for op in enabled_operations())
     assert not turn.is_error and len(turn.structured_content["message_ids"]) == 1
     assert first.structured_content["sha256"] == second.structured_content["sha256"]
     assert refused.is_error and "update_persona" in text_of(refused)

@@ -18,7 +18,7 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 
 import safety.encoder
-from api.mcp_server import MEMORY_TOOLS, TOOLS, build_server
+from api.mcp_server import TOOLS, build_server
 from api.services import token_create
 from memory.models import Belief, Intention, Principal, Routine
 from memory.sealing import conversation_seal
@@ -27,6 +27,18 @@ from memory.services_beliefs import belief_write, intention_write, routine_label
 from tests.api.test_mcp import GARBAGE, text_of
 from tests.factories import make_agent
 from tests.memory.beliefs_helpers import FakeModel
+
+MEMORY_TOOLS = (
+    "build_context",
+    "memory_write",
+    "beliefs_search",
+    "belief_evidence",
+    "belief_retire",
+    "intentions_list",
+    "intention_done",
+    "routine_label",
+    "routine_feedback",
+)
 
 # Tools run in worker threads: they need committed rows (transactional_db).
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 
 import safety.encoder
-from api.mcp_server import PERSONA_TOOLS, TOOLS, build_server
+from api.mcp_server import TOOLS, build_server
 from api.models import ApiToken
 from api.services import token_create
 from memory.models import Principal
@@ -23,6 +23,8 @@ from tests.api.test_mcp import text_of
 from tests.api.test_memory_mcp import call_all
 from tests.api.test_persona_routes import ENTRY_KEYS
 from tests.memory.beliefs_helpers import FakeModel
+
+PERSONA_TOOLS = ("persona_entries_list", "persona_entry_reinforce")
 
 # Tools run in worker threads: they need committed rows (transactional_db).
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -62,6 +62,7 @@ PERSONA_ROUTES = {
     ("GET", "/v1/persona/nominations"): "persona.read",
     ("POST", "/v1/persona/nominations/{nomination_id}/affirm"): "persona.write",
     ("POST", "/v1/persona/nominations/{nomination_id}/decline"): "persona.write",
+    ("POST", "/v1/persona/entries/{key}/reinforce"): "persona.write",
 }
 #: The memory routes' documented table (issue 11), which the persona routes leave alone.
 MEMORY_ROUTES = {
@@ -69,6 +70,11 @@ MEMORY_ROUTES = {
     ("GET", "/v1/memories/{memory_id}"): "memory.read",
     ("GET", "/v1/context"): "memory.read",
     ("POST", "/v1/memories"): "memory.write",
+    ("POST", "/v1/memories/{memory_id}/retire"): "memory.write",
+    ("GET", "/v1/intentions"): "memory.read",
+    ("POST", "/v1/intentions/{intention_id}/done"): "memory.write",
+    ("POST", "/v1/routines"): "memory.write",
+    ("POST", "/v1/routines/{routine_id}/feedback"): "memory.write",
 }
 
 
@@ -447,7 +453,9 @@ def test_gate_persona_principal_scoped(client, persona_on, tenant, other_tenant,
 
 
 def _call(client, method, path, headers, **params):
-    url = path.replace("{nomination_id}", "1").replace("{memory_id}", "1")
+    url = path
+    for name in ("nomination_id", "memory_id", "intention_id", "routine_id", "key"):
+        url = url.replace("{" + name + "}", "1")
     if method == "GET":
         return client.get(url, params, **headers)
     body = params or ({"expected_version": 0, "entries": []} if method == "PUT" else None)
@@ -460,6 +468,17 @@ def _operations(schema):
 
 
 MEMORY_CALLS = {
+    ("POST", "/v1/memories/{memory_id}/retire"): {"principal": "ana"},
+    ("GET", "/v1/intentions"): {"principal": "ana"},
+    ("POST", "/v1/intentions/{intention_id}/done"): {"principal": "ana"},
+    ("POST", "/v1/routines"): {
+        "agent": "helper",
+        "principal": "ana",
+        "action": "Bakes bread",
+        "weekdays": [6],
+        "time": "08:00",
+    },
+    ("POST", "/v1/routines/{routine_id}/feedback"): {"principal": "ana", "feedback": "confirmed"},
     ("GET", "/v1/memories"): {"principal": "ana"},
     ("GET", "/v1/memories/{memory_id}"): {"principal": "ana"},
     ("GET", "/v1/context"): {"agent": "helper", "principal": "ana", "query": "tea"},
@@ -475,14 +494,9 @@ MEMORY_CALLS = {
 
 
 def test_gate_persona_routes_exact_scope(client, api_on, settings, agent, ana, reviewer):
-    from api.http_memory import router as memory_router
-    from api.http_persona import PersonaToken
-    from api.http_persona import router as persona_router
-
     # off (the default): no persona route in the schema or the URLs
     off = client.get("/v1/openapi.json").json()
     assert not [op for op in _operations(off) if op[1].startswith("/v1/persona")]
-    assert "PersonaToken" not in off["components"].get("securitySchemes", {})
     assert_envelope(client.get("/v1/persona", **token_for(ana)), 404, "not_found")
 
     settings.AGENT_PERSONA_API_ENABLED = True
@@ -492,27 +506,20 @@ def test_gate_persona_routes_exact_scope(client, api_on, settings, agent, ana, r
         persona_ops = {op for op in _operations(on) if op[1].startswith("/v1/persona")}
         assert persona_ops == set(PERSONA_ROUTES)
         assert _operations(on) - persona_ops == _operations(off)  # nothing else moved
-        for method, path in persona_ops:
-            assert on["paths"][path][method.lower()]["security"] == [{"PersonaToken": []}]
+        # the routes are the table's: each persona operation's scope is its one exact scope
+        from api.operations import OPERATIONS
 
-        # the routers: each persona operation's one auth is its one exact scope; the
-        # memory router serves its documented table and nothing persona-shaped
-        walked = {}
-        for path, view in persona_router.path_operations.items():
-            for operation in view.operations:
-                assert all(isinstance(a, PersonaToken) for a in operation.auth_callbacks)
-                for method in operation.methods:
-                    walked[(method, "/v1" + path)] = [a.scope for a in operation.auth_callbacks]
-        assert walked == {op: [scope] for op, scope in PERSONA_ROUTES.items()}
-        memory_ops = set()
-        for path, view in memory_router.path_operations.items():
-            assert "persona" not in path
-            for operation in view.operations:
-                assert not any(isinstance(a, PersonaToken) for a in operation.auth_callbacks)
-                memory_ops |= {(m, "/v1" + path) for m in operation.methods}
-        assert memory_ops == set(MEMORY_ROUTES)
-        assert {op for op in _operations(on) if op[1] in ("/v1/memories", "/v1/context")} | {
-            op for op in _operations(on) if op[1].startswith("/v1/memories/")
+        table = {(op.method, op.path): list(op.scopes) for op in OPERATIONS}
+        assert {k: v for k, v in table.items() if k in persona_ops} == {
+            op: [scope] for op, scope in PERSONA_ROUTES.items()
+        }
+        assert {k: v for k, v in table.items() if k in MEMORY_ROUTES} == {
+            op: [scope] for op, scope in MEMORY_ROUTES.items()
+        }
+        assert {
+            op
+            for op in _operations(on)
+            if op[1].split("/")[2] in ("memories", "context", "intentions", "routines")
         } == set(MEMORY_ROUTES)
 
         # and in use: every other scope is refused, the one scope is let through
