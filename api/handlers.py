@@ -106,9 +106,7 @@ def record_turn(
 def prompt_prefix_plan(t: Target, *, session: str = "") -> Any:
     if "\x00" in session:
         raise services.HostInputError("The session may not contain NUL characters.")
-    return services.prefix_plan(
-        agent=t.agent, principal=t.person or t.principal, session=session
-    )
+    return services.prefix_plan(agent=t.agent, principal=t.person or t.principal, session=session)
 
 
 def prefix_dict(plan: Any) -> dict[str, Any]:
@@ -352,8 +350,10 @@ def routine_feedback(t: Target, *, routine_id: int, feedback: str) -> dict[str, 
 # --- the person's own persona document -------------------------------------------------------
 
 
-def persona_entries_list(t: Target) -> dict[str, Any]:
-    return selectors.owner_doc_dict(t.person.pk)
+def persona_entries_list(t: Target, *, order: str = "document") -> dict[str, Any]:
+    """``order`` document: as written (what a PUT sends back); listing: permanent first,
+    then the most reinforced (seed 000's order)."""
+    return selectors.owner_doc_dict(t.person.pk, listing=order == "listing")
 
 
 def persona_document_write(

@@ -192,11 +192,17 @@ ON: dict[str, Any] = {"tags": ["persona"], "router": router}
 
 
 @route("persona_entries_list", response={200: OwnerDocOut, **ERRORS}, **ON)
-def persona_document(request: HttpRequest) -> Any:
+def persona_document(
+    request: HttpRequest,
+    order: Annotated[
+        Literal["document", "listing"],
+        Query("document", description="listing: permanent first, then the most reinforced"),
+    ] = "document",
+) -> Any:
     """The head of your persona document: version, entries (with provenance,
     reinforcement, stale and dormant flags) and when it was written. Nothing written yet
     is version 0 with no entries."""
-    return handlers.persona_entries_list(_target(request, "persona_entries_list"))
+    return handlers.persona_entries_list(_target(request, "persona_entries_list"), order=order)
 
 
 @route("persona_document_write", response={200: OwnerDocWritten, **WITH_CONFLICT}, **ON)

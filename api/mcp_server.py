@@ -26,7 +26,7 @@ import logging
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
 from django.conf import settings
@@ -98,7 +98,6 @@ class Binding:
         return self.agent_slug is not None
 
     def stdio_actor(self) -> Actor:
-        from memory.services import principal_get_or_create
         from tenancy.models import Agent
 
         agent = Agent.objects.filter(slug=self.agent_slug).first()
@@ -106,10 +105,9 @@ class Binding:
             raise services.HostInputError(
                 f"No agent with the slug {self.agent_slug!r}; start the server with an existing agent."
             )
-        person = None
-        if self.principal and not self.tenant_wide:
-            person = principal_get_or_create(tenant_id=agent.tenant_id, external_id=self.principal)
-        return services.actor_for_stdio(agent=agent, principal=person, tenant_wide=self.tenant_wide)
+        return services.actor_for_stdio(
+            agent=agent, principal=self.principal, tenant_wide=self.tenant_wide
+        )
 
 
 # --- the tools' own arguments (the agent and the person are added from the table) ---------
@@ -346,6 +344,19 @@ def _routine_feedback(
     return handlers.routine_feedback(t, routine_id=routine_id, feedback=feedback)
 
 
+def _persona_entries_list(
+    t: Target,
+    order: Annotated[
+        Literal["document", "listing"],
+        Field(
+            "document",
+            description="document: as written; listing: permanent first, then the most reinforced",
+        ),
+    ] = "document",
+) -> dict[str, Any]:
+    return handlers.persona_entries_list(t, order=order)
+
+
 def _persona_document_write(
     t: Target,
     expected_version: Annotated[
@@ -496,7 +507,7 @@ TOOL_FUNCTIONS: dict[str, tuple[Callable[..., dict[str, Any]], str]] = {
         "today's question is dropped), denied (pauses the routine) or silence.",
     ),
     "persona_entries_list": (
-        handlers.persona_entries_list,
+        _persona_entries_list,
         "The person's own persona document (what they wrote or affirmed about themselves): "
         "its version and entries in order, each with its key, provenance and stale / "
         "dormant flags. Read-only.",

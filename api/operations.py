@@ -49,6 +49,9 @@ class Operation:
     needs_agent: bool = False
     #: an agent may be named to narrow a person's rows to what that agent formed
     agent_filter: bool = False
+    #: only the person themself (a token they made) may: writing their document's text,
+    #: deciding its nominations; never a host process acting for them
+    owner_only: bool = False
     read_only: bool = True
     destructive: bool = False
     idempotent: bool = True
@@ -169,7 +172,14 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     # the person's own persona document
     _op("persona_entries_list", "GET /v1/persona", PERSONA_READ, "document"),
-    _op("persona_document_write", "PUT /v1/persona", PERSONA_WRITE, "document", **_WRITE),
+    _op(
+        "persona_document_write",
+        "PUT /v1/persona",
+        PERSONA_WRITE,
+        "document",
+        owner_only=True,
+        **_WRITE,
+    ),
     _op("persona_history", "GET /v1/persona/history", PERSONA_READ, "document"),
     _op("nominations_list", "GET /v1/persona/nominations", PERSONA_READ, "document"),
     _op(
@@ -177,6 +187,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "POST /v1/persona/nominations/{nomination_id}/affirm",
         PERSONA_WRITE,
         "document",
+        owner_only=True,
         read_only=False,
     ),
     _op(
@@ -184,6 +195,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "POST /v1/persona/nominations/{nomination_id}/decline",
         PERSONA_WRITE,
         "document",
+        owner_only=True,
         read_only=False,
     ),
     _op(
@@ -264,7 +276,11 @@ def _person_for(actor: Actor, tenant_id: int | None, principal: str | None) -> A
     one the caller is not bound to and one that does not exist are the same 404."""
     from memory.models import Principal
 
-    if actor.principal_id is not None:
+    if actor.principal_key is not None:
+        if principal and principal.strip() != actor.principal_key:
+            raise NotReachable("No person with that id here.")
+        principal = actor.principal_key
+    elif actor.principal_id is not None:
         bound = Principal.objects.filter(pk=actor.principal_id).first()
         if bound is None:
             raise NotReachable("No person with that id here.")
@@ -297,13 +313,18 @@ def authorize(
     op = BY_NAME[name]
     _no_nul(agent, principal)
     actor.require(op.scopes)
-    if op.others_data and actor.principal_id is not None:
+    if op.others_data and actor.bound_to_person:
         raise NotPermitted(
             f"{name} shows other people's conversations, and this caller is bound to one "
             "person; use a token that is not bound to a person."
         )
-    if op.reach == "document" and actor.principal_id is None:
+    if op.reach == "document" and not actor.bound_to_person:
         raise NotPermitted(UNBOUND_DOCUMENT_MESSAGE)
+    if op.owner_only and actor.kind == "system":
+        raise NotPermitted(
+            f"{name} is the person's own decision: only they write their persona document "
+            "(on My persona, or with a token they made); a host process acting for them may not."
+        )
     found_agent = None
     if op.reach == "agent" or op.needs_agent:
         found_agent = _agent_for(actor, agent, required=True)
@@ -313,6 +334,8 @@ def authorize(
         return Target(actor=actor, agent=found_agent)
     tenant_id = found_agent.tenant_id if found_agent is not None else None
     person = _person_for(actor, tenant_id, principal)
+    if actor.principal_key is not None:
+        principal = actor.principal_key
     external = person.external_id if person is not None else (principal or "").strip() or None
     if op.name in NEW_PERSON_OPERATIONS:
         # the person may be new (the write makes them); a prefix may be for nobody

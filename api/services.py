@@ -94,20 +94,20 @@ def actor_for_token(token: ApiToken) -> Actor:
     )
 
 
-def actor_for_stdio(*, agent: Any, principal: Any | None, tenant_wide: bool) -> Actor:
-    """The actor of ``manage.py mcp`` over stdio: a local process trusted like the CLI,
-    serving one agent and, unless started tenant-wide, one person (``principal``)."""
+def actor_for_stdio(*, agent: Any, principal: str | None, tenant_wide: bool) -> Actor:
+    """The actor of ``manage.py mcp`` over stdio: a local process trusted like the CLI
+    for one agent and, unless started tenant-wide, one person (by the host's id; they
+    may not be stored yet: their first turn makes them). It reads the person's own
+    document and reinforces its entries but never writes their text or decides their
+    nominations (``Operation.owner_only``): only the person does."""
+    capabilities = {HOST, MEMORY_READ, MEMORY_WRITE, LEARNING_READ, PERSONA_READ, PERSONA_WRITE}
     return Actor(
         kind="system",
         name="mcp-stdio",
         tenant_ids=frozenset({agent.tenant_id}),
-        capabilities=frozenset(
-            {HOST, MEMORY_READ, MEMORY_WRITE, PERSONA_READ, PERSONA_WRITE, LEARNING_READ}
-        )
-        if principal is not None or tenant_wide
-        else frozenset({HOST, LEARNING_READ}),
+        capabilities=frozenset(capabilities),
         agent_id=agent.pk,
-        principal_id=None if tenant_wide or principal is None else principal.pk,
+        principal_key=None if tenant_wide else principal,
     )
 
 

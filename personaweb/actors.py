@@ -53,6 +53,8 @@ class Actor:
     agent_id: int | None = None
     #: bound to one person: reaches that person's data only, everywhere
     principal_id: int | None = None
+    #: bound to one person by the host's id, who may not be stored yet (stdio)
+    principal_key: str | None = None
     token_id: int | None = None
 
     @classmethod
@@ -88,8 +90,14 @@ class Actor:
         """``principal`` is a Principal row (its tenant is checked too) or an id."""
         if hasattr(principal, "tenant_id") and not self.reaches_tenant(principal.tenant_id):
             return False
+        if self.principal_key is not None and hasattr(principal, "external_id"):
+            return bool(principal.external_id == self.principal_key)
         pk = getattr(principal, "pk", principal)
         return self.principal_id is None or pk == self.principal_id
+
+    @property
+    def bound_to_person(self) -> bool:
+        return self.principal_id is not None or self.principal_key is not None
 
     # --- the check services make ----------------------------------------------------
 

@@ -31,6 +31,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
+def persona_tools_on(settings):
+    # the owner-document operations are mounted on both transports only with the flag
+    settings.AGENT_PERSONA_API_ENABLED = True
+
+
+@pytest.fixture(autouse=True)
 def fake_model(monkeypatch):
     model = FakeModel()
     monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
@@ -60,13 +66,13 @@ def test_the_persona_tools_are_listed_and_none_takes_entry_text(server):
 
     tools = {t.name: t for t in anyio.run(main).tools}
     assert set(PERSONA_TOOLS) <= set(tools) and set(PERSONA_TOOLS) <= set(TOOLS)
-    assert set(tools["persona_entries_list"].input_schema["properties"]) == {"principal"}
+    assert set(tools["persona_entries_list"].input_schema["properties"]) == {"order", "principal"}
     assert set(tools["persona_entry_reinforce"].input_schema["properties"]) == {"key", "principal"}
-    # neither takes text, entries or a version: no tool writes the owner's words
+    # neither takes text, entries or a version: these never write the owner's words
 
 
 def test_list_in_tier_then_reinforcement_order_and_reinforce_without_a_text_write(server, ana):
-    (empty,) = call_all(server, [("persona_entries_list", {})])
+    (empty,) = call_all(server, [("persona_entries_list", {"order": "listing"})])
     assert not empty.is_error, text_of(empty)
     assert empty.structured_content == {"version": 0, "created_at": None, "entries": []}
 
@@ -85,7 +91,7 @@ def test_list_in_tier_then_reinforcement_order_and_reinforce_without_a_text_writ
         [
             ("persona_entry_reinforce", {"key": keys["Long-term B."]}),
             ("persona_entry_reinforce", {"key": keys["Keeps a working note."]}),
-            ("persona_entries_list", {}),
+            ("persona_entries_list", {"order": "listing"}),
             ("persona_entry_reinforce", {"key": "0" * 32}),
             ("persona_entry_reinforce", {"key": ["not", "a", "key"], "principal": 12}),
         ],
@@ -125,12 +131,13 @@ def test_a_stdio_server_reaches_its_person_only(server, agent, tenant, ana):
             ("persona_entry_reinforce", {"key": bos["Bo's line."]}),
         ],
     )
-    assert other.is_error and "ana" in text_of(other)
+    assert other.is_error and "No person with that id here." in text_of(other)
     assert foreign.is_error and "not in the document" in text_of(foreign)
     assert OwnerEntry.objects.get(key=bos["Bo's line."]).reinforcement_count == 0
 
-    # a server started without a person (trusted like the CLI) is told whose document
-    unbound = build_server(agent_slug=agent.slug, timeout=60)
+    # a server started for the whole tenant reaches nobody's own document: the document
+    # is read only for the one person a caller is bound to
+    unbound = build_server(agent_slug=agent.slug, tenant_wide=True, timeout=60)
     nobody, unknown, named = call_all(
         unbound,
         [
@@ -139,9 +146,8 @@ def test_a_stdio_server_reaches_its_person_only(server, agent, tenant, ana):
             ("persona_entries_list", {"principal": "bo"}),
         ],
     )
-    assert nobody.is_error and "principal=" in text_of(nobody)
-    assert unknown.is_error and "No person with that id here." in text_of(unknown)
-    assert [e["text"] for e in named.structured_content["entries"]] == ["Bo's line."]
+    for result in (nobody, unknown, named):
+        assert result.is_error and "not bound to a person" in text_of(result)
 
 
 def test_an_http_caller_needs_a_persona_scope_and_reaches_its_tokens_person_only(

@@ -1,7 +1,10 @@
 """``python manage.py mcp``: personaweb's MCP server.
 
 * ``mcp --agent SLUG --principal P``: stdio, for an MCP client that starts the server
-  itself (nothing but the protocol is written to stdout);
+  itself (nothing but the protocol is written to stdout); it serves that one agent and
+  that one person. ``--tenant-wide`` instead of ``--principal`` serves every person of
+  the agent's tenant (each call names its person): only for a host that keeps its
+  people apart itself;
 * ``mcp --http 127.0.0.1:PORT``: streamable HTTP at ``/mcp`` with the API's bearer
   tokens (scope ``host``).
 """
@@ -24,6 +27,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--agent", help="stdio: the agent (slug) this server serves")
         parser.add_argument("--principal", help="stdio: the person the conversations are with")
+        parser.add_argument(
+            "--tenant-wide",
+            action="store_true",
+            help="stdio: serve every person of the agent's tenant instead of one --principal",
+        )
         parser.add_argument("--http", metavar="HOST:PORT", help="serve streamable HTTP at /mcp")
         parser.add_argument(
             "--timeout",
@@ -40,21 +48,30 @@ class Command(BaseCommand):
                 "--timeout must be a positive number of seconds.", returncode=EXIT_INPUT
             )
         if opts["http"]:
-            if opts["agent"] or opts["principal"]:
+            if opts["agent"] or opts["principal"] or opts["tenant_wide"]:
                 raise CommandError(
-                    "--http serves every agent a token reaches; leave out --agent and --principal.",
+                    "--http serves what each caller's token reaches; leave out --agent, "
+                    "--principal and --tenant-wide.",
                     returncode=EXIT_INPUT,
                 )
             self._http(opts["http"], timeout)
             return
         if not opts["agent"]:
             raise CommandError(
-                "Say how to serve: --agent SLUG [--principal P] for stdio, or --http 127.0.0.1:PORT.",
+                "Say how to serve: --agent SLUG --principal P for stdio, or --http 127.0.0.1:PORT.",
                 returncode=EXIT_INPUT,
             )
-        self._stdio(opts["agent"], opts["principal"], timeout)
+        if bool(opts["principal"]) == bool(opts["tenant_wide"]):
+            raise CommandError(
+                "stdio serves one agent and one person: give --principal THEIR_ID (or, for a "
+                "host that keeps its people apart itself, --tenant-wide instead).",
+                returncode=EXIT_INPUT,
+            )
+        self._stdio(opts["agent"], opts["principal"], opts["tenant_wide"], timeout)
 
-    def _stdio(self, slug: str, principal: str | None, timeout: float | None) -> None:
+    def _stdio(
+        self, slug: str, principal: str | None, tenant_wide: bool, timeout: float | None
+    ) -> None:
         import anyio
 
         from api.mcp_server import build_server
@@ -65,7 +82,9 @@ class Command(BaseCommand):
                 f"No agent with the slug {slug!r}; `python manage.py persona show` lists them.",
                 returncode=EXIT_INPUT,
             )
-        server = build_server(agent_slug=slug, principal=principal, timeout=timeout)
+        server = build_server(
+            agent_slug=slug, principal=principal, tenant_wide=tenant_wide, timeout=timeout
+        )
         _warm_memory_model()
         anyio.run(server.run_stdio_async)
 
