@@ -453,6 +453,13 @@ def owner_entry_demote(
     return version
 
 
+class OwnerEntryNotFound(OwnerDocRefusal):
+    """No entry with that key in the person's document (another person's key reads the
+    same): a 404 over HTTP."""
+
+    api_code = "not_found"
+
+
 def owner_entry_reinforce(
     *, principal: Principal, key: str, now: datetime | None = None
 ) -> OwnerEntry:
@@ -467,7 +474,7 @@ def owner_entry_reinforce(
             .first()
         )
         if entry is None:
-            raise OwnerDocRefusal("That entry is not in the document.")
+            raise OwnerEntryNotFound("That entry is not in the document.")
         entry.reinforcement_count += 1
         entry.last_reinforced_at = now
         woke = entry.dormant
