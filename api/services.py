@@ -295,24 +295,17 @@ def persona_access(*, raw: str | None, scope: str) -> Access:
 def decider_refusal(*, actor: Actor, proposal_kind: str | None, agent: Any) -> str | None:
     """Why this caller may not decide on ``agent`` (None when it may).
 
-    The dashboard's decision rule, applied to the login the caller acts as: a named
-    person who is a reviewer or operator of the tenant; for a standing rule, one of the
-    agent's rule owners (``learning.owners.rule_owner_refusal``, the one rule every path
-    uses). The learning services check the rule-owner rule again when they write.
+    The one rule is ``learning.owners.decide_refusal`` (the pages draw their buttons from
+    it too): a token bound to a person who is a reviewer or operator of the tenant and
+    carrying ``learning.decide``; for a standing rule, one of the agent's rule owners.
+    The learning services check the rule-owner rule again when they write.
     """
-    from learning.models import Proposal
-    from learning.owners import rule_owner_refusal
+    from learning.owners import RULE, decide_refusal
 
-    user = actor.user
-    if user is None:
-        return "Decisions need a token bound to a person (--user); this one is not."
-    if not _may_decide_in(user, agent.tenant_id):
-        return f"{user.get_username()} may not decide here: only a reviewer or operator of the tenant may."
-    if proposal_kind == Proposal.Kind.RULE:
-        reason = rule_owner_refusal(agent=agent, user=user)
-        if reason:
-            return f"{reason} The rule keeps waiting."
-    return None
+    reason = decide_refusal(actor, agent=agent, kind=proposal_kind)
+    if reason and proposal_kind == RULE:
+        return f"{reason} The rule keeps waiting."
+    return reason
 
 
 def user_by_username(username: str) -> Any | None:

@@ -9,7 +9,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from personaweb.models import Heartbeat
-from tenancy.access import visible_tenant_ids
+from tenancy.access import actor_for_user, visible_tenant_ids
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,8 @@ class HomeCounts:
     messages_waiting_embedding: int
     persona_versions: int
     proposals_waiting: int
+    #: waiting proposals this user may decide (``learning.owners.decide_refusal``)
+    proposals_for_you: int
     reviews: int
     heartbeat_at: datetime | None
     heartbeat_runs: int
@@ -37,6 +39,7 @@ def _scoped(qs: QuerySet, path: str, tenant_ids: list[int] | None) -> QuerySet:
 def home_counts(*, user: AbstractBaseUser | AnonymousUser) -> HomeCounts:
     """Counts for the home page: a fixed number of aggregate queries, whatever the data size."""
     from learning.models import Proposal, Review
+    from learning.selectors import proposals_waiting_for
     from memory.models import Conversation, Message, Principal
     from persona.models import AgentPersonaVersion
     from tenancy.models import Agent, Tenant
@@ -70,6 +73,7 @@ def home_counts(*, user: AbstractBaseUser | AnonymousUser) -> HomeCounts:
         proposals_waiting=_scoped(
             Proposal.objects.filter(status="waiting"), "agent__tenant_id", tids
         ).count(),
+        proposals_for_you=proposals_waiting_for(actor_for_user(user)),
         reviews=_scoped(Review.objects.all(), "agent__tenant_id", tids).count(),
         heartbeat_at=beat.last_run_at if beat else None,
         heartbeat_runs=beat.runs if beat else 0,

@@ -25,11 +25,13 @@ to self ("Remember to …", "Don't forget …", "Note to self …") in sentences
 and in a goals/background sentence any "you", "I" or "we" (it describes the
 assistant's work in the third person).
 
-Standing rules (``rule_refusal``) also understand permission and negation: a rule
-that tells the assistant to tell, send, share, give, quote, confirm, promise or
+Guardrails: whether a sentence or rule goes against one is decided by
+``persona.guardrails`` (the layer that owns guardrails; every persona write meets the
+same ``guardrail_contradiction``). Standing rules are held to its stricter tests too: a
+rule that tells the assistant to tell, send, share, give, quote, confirm, promise or
 reveal something (not "never …") is refused when it shares a content word with a
 guardrail that forbids something or allows it only under a condition ("before",
-"until", "unless", "only …"), whatever else it says; a rule that promises customers
+"until", "unless", "only …"), whatever else it says. A rule that promises customers
 something (an amount, a time, an outcome) is refused; so is a one-off edit request
 ("Make it shorter", "Punchier") and a rule drawn from corrections that disagree on a
 value (``corrections_disagree``: "max 3 hashtags" against "use 5").
@@ -45,6 +47,15 @@ import re
 from typing import Any
 
 from learning import language
+from persona.guardrails import (
+    DISCLOSE_WORDS,
+    NEGATION,
+    guardrail_contradiction,
+    rule_overlap_conflict,
+    rule_tells_what_a_guardrail_guards,
+)
+from persona.guardrails import positive as _positive
+from persona.guardrails import words_re as _words_re
 from persona.services import MAX_LEARNED_FIELD_CHARS, MAX_RULE_CHARS, is_one_sentence
 from safety.secrets import find_secrets
 from safety.text import STOP_WORDS, content_words, normalize, stem, word_set, words
@@ -55,12 +66,6 @@ LEARNED_FIELDS = ("goals", "background")
 INJECTION_SEMANTIC = False
 
 # --- shared patterns (matched on the normalised text: lower case, one space, no punctuation)
-
-
-def _words_re(phrases: str) -> re.Pattern[str]:
-    """Comma-separated phrases (regex allowed), matched as whole words."""
-    alternatives = [" ".join(p.split()) for p in phrases.split(",") if p.strip()]
-    return re.compile(r"(?<![a-z0-9])(?:" + "|".join(alternatives) + r")(?![a-z0-9])")
 
 
 RULE_WORDS = _words_re(
@@ -104,19 +109,6 @@ SEND_WORDS = _words_re(
     export(?:s|ing)?, tweet
     """
 )
-NEGATION = _words_re(
-    """
-    never, not, no, dont, doesnt, cannot, cant, wont, nobody, nothing, neither, nor,
-    avoid, refuse, refuses, without
-    """
-)
-EXCEPTION_WORDS = _words_re(
-    """
-    unless, except, excepting, except when, except if, even if, even when, even though,
-    but if, other than, apart from, save for, with the exception, only if, as long as
-    """
-)
-
 # reminders and notes to self: addressed to the assistant, whatever the verb
 ADDRESSED = _words_re(
     """
@@ -135,17 +127,6 @@ PERSON_WORDS = _words_re(
     """
     you, your, yours, yourself, yourselves, youre, youll, youve, youd, i, me, my, mine,
     myself, im, ive, we, our, ours, ourselves, weve
-    """
-)
-# telling, sending or promising something to someone
-DISCLOSE_WORDS = _words_re(
-    r"""
-    tell(?:s|ing)?, told, say(?:s|ing)?, said, let (?:them|him|her|the customer|customers|people|everyone)
-    know, inform(?:s|ing)?, send(?:s|ing)?, sent, shares?, sharing, give(?:s|n)?, giving, gave,
-    quot(?:e|es|ing), confirm(?:s|ing)?, reveal(?:s|ing)?, disclos(?:e|es|ing), mention(?:s|ing)?,
-    promis(?:e|es|ing), guarantee(?:s|ing)?, assur(?:e|es|ing), offer(?:s|ing)?, state(?:s)?,
-    put (?:it|them|the \w+)? ?in writing, forward(?:s|ing)?, email(?:s|ing)?, post(?:s|ing)?,
-    publish(?:es|ing)?, pass on, hand over, give out
     """
 )
 PROMISE_WORDS = _words_re(
@@ -217,74 +198,6 @@ def health_word(text: str) -> str | None:
 
 
 _CURRENCY = re.compile(r"[£$€¥]\s?\d|\d\s?(?:%|£|€|gbp|usd|eur)\b", re.IGNORECASE)
-# a guardrail that forbids something, or allows it only under a condition
-CONDITION_WORDS = _words_re(
-    """
-    before, until, unless, only if, only when, only after, only once, only with, once,
-    without, not until, except, as long as, provided that, after
-    """
-)
-# "tell customers …": who is told is no part of what a guardrail protects
-_RECIPIENT_STEMS = frozenset(
-    stem(w)
-    for w in [
-        "customer",
-        "customers",
-        "client",
-        "clients",
-        "user",
-        "users",
-        "guest",
-        "guests",
-        "people",
-        "person",
-        "anyone",
-        "someone",
-        "everyone",
-        "caller",
-        "callers",
-        "member",
-        "members",
-        "team",
-        "public",
-    ]
-)
-_DISCLOSE_STEMS = frozenset(
-    stem(w)
-    for w in [
-        "tell",
-        "told",
-        "say",
-        "said",
-        "let",
-        "know",
-        "inform",
-        "send",
-        "sent",
-        "share",
-        "give",
-        "given",
-        "gave",
-        "quote",
-        "confirm",
-        "reveal",
-        "disclose",
-        "mention",
-        "promise",
-        "guarantee",
-        "assure",
-        "offer",
-        "state",
-        "forward",
-        "email",
-        "post",
-        "publish",
-        "pass",
-        "hand",
-        "out",
-        "writing",
-    ]
-)
 # one-off edits to the draft at hand: "make it shorter", "punchier", "one line"
 _ONE_OFF_LEAD = word_set(
     "please pls just and also now ok okay so then a bit little lot much way slightly even"
@@ -486,14 +399,6 @@ def _proper_noun(text: str) -> str | None:
     return None
 
 
-def _positive(pattern: re.Pattern[str], norm: str) -> re.Match[str] | None:
-    """The first match of ``pattern`` in ``norm`` not preceded by a negation."""
-    for m in pattern.finditer(norm):
-        if not NEGATION.search(norm[: m.start()]):
-            return m
-    return None
-
-
 def _promise(text: str, norm: str) -> str | None:
     """Why ``text`` promises customers something (an amount, a time, an outcome)."""
     m = _positive(PROMISE_WORDS, norm)
@@ -509,55 +414,6 @@ def _promise(text: str, norm: str) -> str | None:
     if told and amount:
         return f'tells someone an amount or a time as certain ("{told.group(0)}", "{amount.group(0).strip()}")'
     return None
-
-
-def _tells_what_a_guardrail_guards(norm: str, guardrails: list[str]) -> str | None:
-    """A rule that tells the assistant to tell, send, share, give, quote, confirm,
-    promise or reveal something a guardrail forbids or makes conditional."""
-    told = _positive(DISCLOSE_WORDS, norm)
-    if not told:
-        return None
-    ignore = _DISCLOSE_STEMS | _RECIPIENT_STEMS
-    mine = content_words(norm) - ignore
-    for k, guardrail in enumerate(guardrails, start=1):
-        guarded = _guarded(guardrail)
-        if guarded is None:
-            continue  # the guardrail neither forbids nor sets a condition
-        shared = mine & (guarded - ignore)
-        if shared:
-            return (
-                f"The rule goes against guardrail {k}: it tells the assistant to "
-                f'"{told.group(0)}" what the guardrail forbids or allows only under a '
-                f'condition: "{guardrail}".'
-            )
-    return None
-
-
-_GUARD_NEGATION = word_set("never not dont no cannot cant nobody")
-# where the thing a guardrail protects ends: its condition or the place it goes
-_GUARD_STOP = word_set(
-    """before until unless without once after except on in at by from with for into beyond
-    about while if during than"""
-)
-_GUARD_CONDITION = word_set("before until unless once after only without except")
-
-
-def _guarded(guardrail: str) -> set[str] | None:
-    """The content words of what ``guardrail`` forbids or allows only under a condition:
-    the object of its negated verb ("Never quote *a final price* for a cake before …",
-    "Never tell *the user to run migrations or data fixes* on …"), or, in a guardrail
-    with a condition and no negation, the act that waits ("Quote the temperature before
-    *giving a firing time*"). None when it neither forbids nor sets a condition."""
-    ws = words(guardrail)
-    neg = next((i for i, w in enumerate(ws) if w in _GUARD_NEGATION), None)
-    if neg is not None:
-        start = neg + 2  # the word after the negated verb
-        stop = next((i for i in range(start, len(ws)) if ws[i] in _GUARD_STOP), len(ws))
-        return content_words(" ".join(ws[start:stop]))
-    cond = next((i for i, w in enumerate(ws) if w in _GUARD_CONDITION), None)
-    if cond is None:
-        return None
-    return content_words(" ".join(ws[cond + 1 :]))
 
 
 def one_off_edit(rule: str) -> bool:
@@ -640,6 +496,9 @@ def sentence_refusal(
     promise = _promise(s, norm)
     if promise:
         return f"The sentence {promise}."
+    against = guardrail_contradiction(s, list(persona.get("guardrails") or []))
+    if against:
+        return f"The sentence {against}."
     name = _known_name(s, known_names)
     if name:
         return f'The sentence names a person or company known to memory ("{name}").'
@@ -666,17 +525,12 @@ def sentence_refusal(
 # --- standing rules
 
 
-def _negated(norm: str) -> bool:
-    return len(NEGATION.findall(norm)) % 2 == 1
-
-
 def _overlap(a: set[str], b: set[str]) -> float:
     """Share of ``b``'s content words that ``a`` holds."""
     return len(a & b) / len(b) if b else 0.0
 
 
 REPEAT_OVERLAP = 0.8  # both ways: the rule and an existing one hold mostly the same words
-GUARDRAIL_OVERLAP = 0.6  # "shares most of a guardrail's words"
 
 
 # a participle or a word of code before a sending word makes it a thing, not an act:
@@ -736,17 +590,11 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
     proper = _proper_noun(r)
     if proper:
         return f'The rule seems to name a person, company or brand ("{proper}").'
+    guardrails = list(persona.get("guardrails") or [])
+    against = guardrail_contradiction(r, guardrails) or rule_overlap_conflict(r, guardrails)
+    if against:
+        return f"The rule {against}."
     mine = content_words(r)
-    negated = _negated(norm)
-    carve = _first(EXCEPTION_WORDS, norm)
-    for k, guardrail in enumerate(persona.get("guardrails") or [], start=1):
-        theirs = content_words(guardrail)
-        if _overlap(mine, theirs) < GUARDRAIL_OVERLAP:
-            continue
-        if carve:
-            return f'The rule carves an exception ("{carve}") out of guardrail {k}: "{guardrail}".'
-        if negated != _negated(normalize(guardrail).text):
-            return f'The rule goes against guardrail {k}: "{guardrail}".'
     existing = [("guardrail", g) for g in persona.get("guardrails") or []]
     existing += [("standing rule", x) for x in persona.get("standing_rules") or []]
     for kind, other in existing:
@@ -756,9 +604,9 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
             _overlap(mine, theirs) >= REPEAT_OVERLAP and _overlap(theirs, mine) >= REPEAT_OVERLAP
         ):
             return f'The rule repeats a {kind} the persona has: "{other}".'
-    against = _tells_what_a_guardrail_guards(norm, persona.get("guardrails") or [])
+    against = rule_tells_what_a_guardrail_guards(r, guardrails)
     if against:
-        return against
+        return f"The rule {against}."
     promise = _promise(r, norm)
     if promise:
         return f"The rule {promise}; a rule may not promise customers anything."

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from learning.models import LearningSettings, Proposal, Review
+from learning.owners import decide_refusal, learning_settings_of
 from learning.services.settings import learning_settings_get, settings_as_dict
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
+from personaweb.actors import LEARNING_DECIDE, Actor
 from tenancy.models import Agent
 
 
@@ -22,6 +24,33 @@ def proposals_waiting(*, agent: Agent | None = None) -> QuerySet[Proposal]:
     if agent is not None:
         qs = qs.filter(agent=agent)
     return qs.order_by("created_at", "id")
+
+
+def proposals_waiting_for(actor: Actor) -> int:
+    """How many waiting proposals ``actor`` may decide (``learning.owners.decide_refusal``,
+    asked once per agent and kind): what home counts as waiting for them. One query,
+    one row per agent with something waiting."""
+    if actor.kind == "user" and not actor.may(LEARNING_DECIDE):
+        return 0
+    agents = Agent.objects.filter(
+        pk__in=Proposal.objects.filter(status=Proposal.Status.WAITING).values("agent_id")
+    )
+    if actor.tenant_ids is not None:
+        agents = agents.filter(tenant_id__in=actor.tenant_ids)
+    if actor.agent_id is not None:
+        agents = agents.filter(pk=actor.agent_id)
+    waiting = Q(proposals__status=Proposal.Status.WAITING)
+    rows = agents.select_related("learning").annotate(
+        rules=Count("proposals", filter=waiting & Q(proposals__kind=Proposal.Kind.RULE)),
+        others=Count("proposals", filter=waiting & ~Q(proposals__kind=Proposal.Kind.RULE)),
+    )
+    total = 0
+    for agent in rows:
+        settings = learning_settings_of(agent)
+        for kind, n in ((Proposal.Kind.RULE, agent.rules), (Proposal.Kind.SENTENCE, agent.others)):
+            if n and decide_refusal(actor, agent=agent, kind=kind, settings=settings) is None:
+                total += n
+    return total
 
 
 def proposal_get(*, agent: Agent, proposal_id: int) -> Proposal | None:

@@ -16,22 +16,19 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from learning.forms import LearningSettingsForm
 from learning.models import LearningSettings, Proposal, Review
-from learning.owners import (
-    is_rule_owner,
-    learning_settings_of,
-    rule_owner_names,
-    rule_owner_refusal,
-)
+from learning.owners import decide_refusal, deciders_sentence, learning_settings_of, may_decide
 from memory.models import Message
 from memory.sealing import sealed_ids
 from persona.models import PlanRotation
 from persona.selectors import owner_doc_figures
+from personaweb.actors import Actor
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_next
 from personaweb.marks import evidence_conversation_ids, evidence_message_ids, quote_groups_for
 from personaweb.paging import keyset_page
 from personaweb.roles import is_operator, is_reviewer
 from tenancy.access import (
+    actor_for_user,
     agent_for_user,
     require_operator,
     require_reviewer,
@@ -95,12 +92,18 @@ def _review_context(
     proposal = None
     if review.status == Review.Status.DONE:
         proposal = (
-            Proposal.objects.filter(review=review).select_related("agent").order_by("id").first()
+            Proposal.objects.filter(review=review)
+            .select_related("agent", "agent__learning")
+            .order_by("id")
+            .first()
             if review.proposal_id is None
-            else Proposal.objects.filter(pk=review.proposal_id).select_related("agent").first()
+            else Proposal.objects.filter(pk=review.proposal_id)
+            .select_related("agent", "agent__learning")
+            .first()
         )
         if proposal is not None:
             _decorate(proposal)
+            proposal.can_decide = may_decide(actor_for_user(user), proposal)  # type: ignore[attr-defined]
     context = {
         "review": review,
         "agent": review.agent,
@@ -226,16 +229,19 @@ def _queue_qs(user: Any, *, agent_slug: str = ""):
 
 def _row_context(
     proposal: Proposal,
-    user: Any,
+    actor: Actor,
     sealed: set[int] | None = None,
     texts: dict[int, str] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
+    """One queue row: its quotes, and whether ``actor`` may decide it (the buttons are
+    drawn only then; otherwise the row says who decides it). No query when the
+    proposal's ``agent__learning`` is selected with it."""
     _decorate(proposal, sealed, texts)
-    settings = learning_settings_of(proposal.agent)
-    may = proposal.kind != Proposal.Kind.RULE or is_rule_owner(user, proposal.agent, settings)
-    proposal.can_decide = may  # type: ignore[attr-defined]
-    proposal.rule_owners = rule_owner_names(settings)  # type: ignore[attr-defined]
+    proposal.can_decide = may_decide(actor, proposal)  # type: ignore[attr-defined]
+    proposal.deciders = deciders_sentence(  # type: ignore[attr-defined]
+        kind=proposal.kind, settings=learning_settings_of(proposal.agent)
+    )
     return {"p": proposal, **extra}
 
 
@@ -252,8 +258,9 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
     )
     sealed = sealed_ids(evidence_conversation_ids(*(p.evidence for p in page.rows)))
     texts = _quoted_texts(list(page.rows), sealed)
+    actor = actor_for_user(request.user)
     for p in page.rows:
-        _row_context(p, request.user, sealed, texts)
+        _row_context(p, actor, sealed, texts)
     context = {
         "page": page,
         "agent_slug": agent_slug,
@@ -284,7 +291,7 @@ def _decided(
         return render(
             request,
             "learning/queue.html#row",
-            _row_context(proposal, request.user, row_ok=ok, row_error=error),
+            _row_context(proposal, actor_for_user(request.user), row_ok=ok, row_error=error),
         )
     if error:
         messages.error(request, error)
@@ -293,9 +300,17 @@ def _decided(
     return redirect(safe_next(request, reverse("learning:queue")))
 
 
-def _owners_refusal(request: HtmxHttpRequest, proposal: Proposal, settings: Any) -> str | None:
-    reason = rule_owner_refusal(agent=proposal.agent, user=request.user, settings=settings)
-    return f"{reason} The rule keeps waiting." if reason else None
+def _decide_refusal(request: HtmxHttpRequest, proposal: Proposal) -> str | None:
+    """The one rule (``learning.owners.decide_refusal``), said before the service says
+    it again: a refused decision keeps the proposal waiting."""
+    reason = decide_refusal(
+        actor_for_user(request.user),
+        agent=proposal.agent,
+        kind=proposal.kind,
+        settings=learning_settings_of(proposal.agent),
+    )
+    what = "rule" if proposal.kind == Proposal.Kind.RULE else "proposal"
+    return f"{reason} The {what} keeps waiting." if reason else None
 
 
 @require_POST
@@ -303,12 +318,7 @@ def _owners_refusal(request: HtmxHttpRequest, proposal: Proposal, settings: Any)
 def proposal_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     proposal = _proposal_for(request, pk)
     require_reviewer(request)
-    settings = learning_settings_of(proposal.agent)
-    refusal = (
-        _owners_refusal(request, proposal, settings)
-        if proposal.kind == Proposal.Kind.RULE
-        else None
-    )
+    refusal = _decide_refusal(request, proposal)
     if refusal:
         return _decided(request, proposal, error=refusal)
     text = " ".join((request.POST.get("text") or "").split())
@@ -335,12 +345,7 @@ def proposal_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def proposal_dismiss(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     proposal = _proposal_for(request, pk)
     require_reviewer(request)
-    settings = learning_settings_of(proposal.agent)
-    refusal = (
-        _owners_refusal(request, proposal, settings)
-        if proposal.kind == Proposal.Kind.RULE
-        else None
-    )
+    refusal = _decide_refusal(request, proposal)
     if refusal:
         return _decided(request, proposal, error=refusal)
     from learning.services import proposal_dismiss as dismiss_service

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from persona.errors import PersonaError
+from persona.guardrails import guardrail_contradiction
 from persona.models import GUARDRAIL_WRITERS, AgentPersonaVersion, SourceType
 from persona.signals import persona_changed
 from persona.tasks import schedule_scan_warmup
@@ -49,6 +50,16 @@ class GuardrailWriteRefused(PersonaError):
         super().__init__(
             f"Guardrails can only be changed by host code or an operator (sources host, manual, ui_form); "
             f"a {source_type} change may not write them. Nothing was saved."
+        )
+
+
+class GuardrailContradicted(PersonaInputError):
+    """A persona field says what a guardrail forbids (``persona.guardrails``)."""
+
+    def __init__(self, *, field: str, reason: str) -> None:
+        self.field = field
+        super().__init__(
+            f"The {field} field {reason}. Change the {field} or the guardrail; nothing was saved."
         )
 
 
@@ -286,6 +297,7 @@ def _persona_version_write(
             learned = _learned_still_standing(head, state, trigger)
             if head is None:
                 changed = [f for f in PERSONA_FIELDS if state[f]]
+            _refuse_guardrail_contradictions(state, changed)
             version = AgentPersonaVersion(
                 agent=locked,
                 version=current + 1,
@@ -315,6 +327,17 @@ def _persona_version_write(
             Agent.objects.filter(pk=agent.pk).values_list("persona_version", flat=True).first() or 0
         )
         raise PersonaVersionConflict(expected=expected_version, current=current) from exc
+
+
+def _refuse_guardrail_contradictions(state: dict[str, Any], changed: list[str]) -> None:
+    """Every text field this change writes, from any source, against the guardrails the
+    new version holds. A change of guardrails alone is not refused: an operator
+    tightening the guardrails is told by the next write of the field that contradicts one."""
+    for name in TEXT_FIELDS:
+        if name in changed:
+            reason = guardrail_contradiction(state[name], list(state["guardrails"] or []))
+            if reason:
+                raise GuardrailContradicted(field=name, reason=reason)
 
 
 def _learned_still_standing(

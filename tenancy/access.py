@@ -8,7 +8,8 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 
-from personaweb.roles import is_operator, is_reviewer
+from personaweb.actors import ROLE_CAPABILITIES, Actor
+from personaweb.roles import OPERATOR, REVIEWER, is_operator, is_reviewer
 from tenancy.models import Agent, Tenant
 
 
@@ -29,6 +30,33 @@ def visible_tenant_ids(user: AbstractBaseUser | AnonymousUser) -> list[int] | No
         cached = list(visible_tenants(user).values_list("id", flat=True))
         user._pw_tenant_ids = cached  # type: ignore[union-attr]
     return cached
+
+
+def actor_for_user(user: AbstractBaseUser | AnonymousUser) -> Actor:
+    """The actor a login is: the capabilities its roles grant (``ROLE_CAPABILITIES``) in
+    the tenants it belongs to. A superuser has every capability a role grants, in every
+    tenant; a login that is signed out or inactive has none, and no tenant.
+
+    Build it once per request: it reads the roles and tenants once (both are cached on
+    the user), so questions asked per row (``actor.may``, ``reaches_agent``) run no query.
+    """
+    if not user.is_authenticated or not getattr(user, "is_active", False):
+        return Actor(kind="user", name="", tenant_ids=frozenset(), user=user)
+    capabilities: frozenset[str] = frozenset()
+    if getattr(user, "is_superuser", False):
+        capabilities = frozenset().union(*ROLE_CAPABILITIES.values())
+    else:
+        for role, has in ((OPERATOR, is_operator), (REVIEWER, is_reviewer)):
+            if has(user):
+                capabilities |= ROLE_CAPABILITIES[role]
+    tids = visible_tenant_ids(user)
+    return Actor(
+        kind="user",
+        name=user.get_username(),
+        tenant_ids=None if tids is None else frozenset(tids),
+        capabilities=capabilities,
+        user=user,
+    )
 
 
 def scope_to_user(qs: QuerySet, *, user: AbstractBaseUser | AnonymousUser, path: str) -> QuerySet:

@@ -28,8 +28,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from learning.models import Proposal, Review
 from learning.owners import (
+    deciders_sentence,
     is_rule_owner,
     learning_settings_of,
+    may_decide,
     rule_owner_names,
     rule_owner_refusal,
 )
@@ -50,12 +52,19 @@ from persona.services import (
     validate_guardrails,
     validate_rules,
 )
+from personaweb.actors import Actor
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without
 from personaweb.marks import evidence_conversation_ids, field_text, quote_groups_for, word_diff
 from personaweb.paging import keyset_page
 from personaweb.roles import is_operator, is_reviewer
-from tenancy.access import agent_for_user, require_operator, require_reviewer, visible_agents
+from tenancy.access import (
+    actor_for_user,
+    agent_for_user,
+    require_operator,
+    require_reviewer,
+    visible_agents,
+)
 
 TIMELINE_PAGE = 20
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -256,7 +265,9 @@ def _caps(head: AgentPersonaVersion | None) -> list[dict[str, Any]]:
     ]
 
 
-def _waiting_for(agent: Any) -> list[Proposal]:
+def _waiting_for(agent: Any, actor: Actor) -> list[Proposal]:
+    """The agent's waiting proposals, each marked with whether ``actor`` may decide it
+    (its buttons are drawn only then) and who does; no query per proposal."""
     proposals = list(
         Proposal.objects.filter(agent=agent, status=Proposal.Status.WAITING).order_by(
             "created_at", "id"
@@ -265,6 +276,8 @@ def _waiting_for(agent: Any) -> list[Proposal]:
     sealed = sealed_ids(evidence_conversation_ids(*(p.evidence for p in proposals)))
     for p in proposals:
         p.agent = agent  # the page's agent: no query per proposal
+        p.can_decide = may_decide(actor, p)  # type: ignore[attr-defined]
+        p.deciders = deciders_sentence(kind=p.kind, settings=learning_settings_of(agent))  # type: ignore[attr-defined]
         p.quote_groups = quote_groups_for(p.evidence, sealed=sealed)  # type: ignore[attr-defined]
     return proposals
 
@@ -330,7 +343,7 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "prefix_sha256": sha256_text(report.text) if report else "",
             "token_cap": AGENT_PREFIX_MAX_TOKENS,
             "caps": _caps(head),
-            "waiting": _waiting_for(agent),
+            "waiting": _waiting_for(agent, actor_for_user(request.user)),
             "last_review": last_review,
             "rule_owners": rule_owner_names(settings),
         }

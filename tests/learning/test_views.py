@@ -203,8 +203,9 @@ def test_queue_lists_waiting_proposals_oldest_first_with_grouped_quotes(
     assert "Hidden sentence" not in html
     assert "3 quotes from 3 conversations" in html
     assert html.count('class="quote-group"') == 6
-    assert "Only the rule owners (rex) may approve this rule." in html
-    assert "Edit the wording, then approve" in html
+    # rita reviews the sentence; only rex, the rule owner, decides the rule
+    assert "Only its rule owners (rex) decide this rule." in html
+    assert html.count("Edit the wording, then approve") == 1
 
 
 @pytest.mark.django_db
