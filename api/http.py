@@ -44,6 +44,7 @@ from api.errors import (
 )
 from api.operations import BY_NAME, Target, authorize, token_actor
 from memory.services import MAX_LABEL_CHARS, MAX_MESSAGE_CHARS
+from persona.forms import MAX_VERSION
 from persona.services import (
     MAX_FIELD_CHARS,
     MAX_NAME_CHARS,
@@ -52,6 +53,7 @@ from persona.services import (
     MAX_RULE_CHARS,
 )
 from personaweb.errors import Refusal
+from tenancy.models import MAX_SLUG_CHARS
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +76,9 @@ def _no_nul(value: str) -> str:
 Text = Annotated[str, AfterValidator(_no_nul)]
 Slug = Annotated[
     str,
-    Path(..., min_length=1, max_length=100, pattern=r"^[-a-zA-Z0-9_]+$", example="helper"),
+    Path(
+        ..., min_length=1, max_length=MAX_SLUG_CHARS, pattern=r"^[-a-zA-Z0-9_]+$", example="helper"
+    ),
     AfterValidator(_no_nul),
 ]
 Id = Annotated[int, Path(..., ge=1, le=MAX_ID)]
@@ -166,7 +170,7 @@ class PersonaUpdateIn(Schema):
         None, description="refused: only a rule owner writes standing rules"
     )
     expected_version: int | None = Field(
-        None, ge=0, le=2**31 - 1, description="the version you read; a newer one is a conflict"
+        None, ge=0, le=MAX_VERSION, description="the version you read; a newer one is a conflict"
     )
 
 

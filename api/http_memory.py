@@ -35,6 +35,7 @@ from api.http import (
 from memory.models_beliefs import SENSITIVITY_BY_NAME, BeliefCategory, MemorySource
 from memory.services import MAX_LABEL_CHARS
 from memory.services_beliefs import MAX_ACTION_CHARS, MAX_STATEMENT_CHARS, validate_category
+from tenancy.models import MAX_SLUG_CHARS
 
 SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
 
@@ -72,14 +73,14 @@ AgentFilter = Annotated[
     Query(
         None,
         min_length=1,
-        max_length=100,
+        max_length=MAX_SLUG_CHARS,
         pattern=SLUG_PATTERN,
         description="only beliefs this agent formed (a token bound to an agent may name only it)",
     ),
 ]
 AgentName = Annotated[
     str,
-    Query(..., min_length=1, max_length=100, pattern=SLUG_PATTERN, example="helper"),
+    Query(..., min_length=1, max_length=MAX_SLUG_CHARS, pattern=SLUG_PATTERN, example="helper"),
     AfterValidator(_no_nul),
 ]
 StatusFilter = Literal["active", "superseded", "retired", "deleted", "all"]
@@ -136,7 +137,7 @@ class MemoryDetailOut(MemoryOut):
 class MemoryIn(Schema):
     agent: Text = Field(
         min_length=1,
-        max_length=100,
+        max_length=MAX_SLUG_CHARS,
         pattern=SLUG_PATTERN,
         description="the agent whose conversation this came from",
         examples=["helper"],
@@ -264,7 +265,10 @@ class IntentionPage(Schema):
 
 class RoutineIn(Schema):
     agent: Text = Field(
-        min_length=1, max_length=100, pattern=SLUG_PATTERN, description="the agent it belongs to"
+        min_length=1,
+        max_length=MAX_SLUG_CHARS,
+        pattern=SLUG_PATTERN,
+        description="the agent it belongs to",
     )
     principal: Text | None = Field(
         None,

@@ -30,9 +30,9 @@ from pydantic import ConfigDict, StrictInt
 from api import handlers
 from api.http import ERRORS, WITH_CONFLICT, Cursor, Id, Limit, Text, _target, route
 from memory.models_beliefs import SENSITIVITY_BY_NAME
+from persona.forms import MAX_VERSION
 from persona.models_owner import EntrySource, Tier
 
-MAX_VERSION = 2**31 - 1
 EntryKey = Annotated[str, Path(..., min_length=1, max_length=32)]
 
 

@@ -41,6 +41,7 @@ from api.errors import ApiError
 from api.operations import OPERATIONS, Operation, Target, authorize, enabled_operations, token_actor
 from memory.services import MAX_LABEL_CHARS, MAX_MESSAGE_CHARS
 from memory.services_beliefs import MAX_ACTION_CHARS, MAX_STATEMENT_CHARS
+from persona.forms import MAX_VERSION
 from persona.owner import MAX_ENTRIES
 from persona.services import (
     MAX_FIELD_CHARS,
@@ -52,6 +53,7 @@ from persona.services import (
 from personaweb import __version__
 from personaweb.actors import Actor
 from personaweb.errors import Refusal
+from tenancy.models import MAX_SLUG_CHARS
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +67,7 @@ AgentArg = Annotated[
     str | None,
     Field(
         None,
-        max_length=100,
+        max_length=MAX_SLUG_CHARS,
         description="agent slug; leave out when the server or the token is bound to one agent",
     ),
 ]
@@ -360,7 +362,7 @@ def _persona_entries_list(
 def _persona_document_write(
     t: Target,
     expected_version: Annotated[
-        int, Field(ge=0, le=2**31 - 1, description="the version you edited")
+        int, Field(ge=0, le=MAX_VERSION, description="the version you edited")
     ],
     entries: Annotated[
         list[dict[str, Any]],

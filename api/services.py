@@ -273,25 +273,6 @@ def token_authenticate(
     return Access(token=token, agent=agent)
 
 
-#: What a persona route answers for a token that is not bound to a person.
-UNBOUND_PERSONA_MESSAGE = (
-    "This API token is not bound to a person, and the persona routes read and write the "
-    "document of the person a token is bound to; make a token with --principal THEIR_ID "
-    "(`manage.py api token create ... --scopes persona.read,persona.write --principal ID`)."
-)
-
-
-def persona_access(*, raw: str | None, scope: str) -> Access:
-    """``token_authenticate`` for the owner-document routes and tools: the token carries
-    ``scope`` (exactly: persona.read or persona.write) and is bound to a person (else
-    ``Forbidden``, with what to do). The person is ``Access.principal``."""
-    assert scope in PERSONA_SCOPES, scope
-    access = token_authenticate(raw=raw, scope=scope)
-    if access.token.principal_id is None:
-        raise Forbidden(UNBOUND_PERSONA_MESSAGE)
-    return access
-
-
 def decider_refusal(*, actor: Actor, proposal_kind: str | None, agent: Any) -> str | None:
     """Why this caller may not decide on ``agent`` (None when it may).
 

@@ -40,10 +40,10 @@ from memory.services import (
 )
 from memory.signals import turns_recorded
 from personaweb.errors import Refusal
+from tenancy.models import MAX_SLUG_CHARS
 
 REQUIRED_KEYS = ("agent", "user", "conversation", "role", "text", "at")
 ROLES = frozenset(Message.Role.values)
-MAX_AGENT_SLUG_CHARS = 100  # Agent.slug max_length
 DEFAULT_BATCH_SIZE = 2_000
 DEFAULT_TENANT = "default"  # where new agents go when no tenant is asked for
 _IN_CHUNK = 900  # bound parameters per IN (...) query, under SQLite's old limit of 999
@@ -158,9 +158,9 @@ def parse_line(raw: str, *, line_no: int, labels: dict[str, str] | None = None) 
             raise MemoryInputError(
                 f"the agent {agent_label!r} has no letters or digits to make a slug from."
             )
-        if len(agent_slug) > MAX_AGENT_SLUG_CHARS:
+        if len(agent_slug) > MAX_SLUG_CHARS:
             raise MemoryInputError(
-                f"the agent {agent_label!r} is {len(agent_slug)} characters long; the limit is {MAX_AGENT_SLUG_CHARS}."
+                f"the agent {agent_label!r} is {len(agent_slug)} characters long; the limit is {MAX_SLUG_CHARS}."
             )
         user = validate_label(_string(data, "user"), what="user id")
         conversation = validate_label(_string(data, "conversation"), what="conversation label")

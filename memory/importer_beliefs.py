@@ -39,10 +39,10 @@ from memory.services_beliefs import (
     validate_unit,
 )
 from personaweb.errors import Refusal
+from tenancy.models import MAX_SLUG_CHARS
 
 REQUIRED_KEYS = ("agent", "principal", "category", "statement", "confidence", "source")
 OPTIONAL_KEYS = ("valid_from", "valid_until", "due", "sensitivity")
-MAX_AGENT_SLUG_CHARS = 100
 
 
 class BeliefLineError(MemoryInputError):
@@ -100,7 +100,7 @@ def parse_belief_line(raw: str, *, line_no: int) -> BeliefRecord:
                 raise MemoryInputError(f'"{key}" must be a string.')
         agent_label = validate_label(data["agent"], what="agent")
         agent_slug = slugify(agent_label)
-        if not agent_slug or len(agent_slug) > MAX_AGENT_SLUG_CHARS:
+        if not agent_slug or len(agent_slug) > MAX_SLUG_CHARS:
             raise MemoryInputError(f"the agent {agent_label!r} does not make a usable slug.")
         principal = validate_label(data["principal"], what="principal")
         category = validate_category(data["category"])

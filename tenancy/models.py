@@ -11,10 +11,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+#: the longest slug of a tenant or an agent (every surface that takes one says so)
+MAX_SLUG_CHARS = 100
+
 
 class Tenant(models.Model):
     name = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=MAX_SLUG_CHARS, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -30,7 +33,7 @@ class Agent(models.Model):
 
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="agents")
     name = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=MAX_SLUG_CHARS, unique=True)
     multi_tenant = models.BooleanField(
         default=False,
         help_text="Serves people of several tenants; never learns unless team mode is on.",

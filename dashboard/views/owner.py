@@ -34,6 +34,7 @@ from dashboard.views.people import _evidence_of
 from dashboard.views.persona import _prompt_runs
 from memory.models import Message
 from memory.models_beliefs import SENSITIVITY_BY_NAME, BeliefCategory, Sensitivity
+from persona.forms import MAX_VERSION
 from persona.models import (
     AgentPersonaVersion,
     OwnerAccount,
@@ -75,7 +76,6 @@ PAGE_OUT_OF_DATE = (
     "next to the saved version."
 )
 UNSAVED_KEPT = "Your unsaved changes are still in the form; save them when you are ready."
-MAX_VERSION = 2**31 - 1
 NOMINATIONS_SHOWN = 20
 TOMBSTONES_SHOWN = 5
 SENSITIVITY_NAMES = [label for _, label in Sensitivity.choices]

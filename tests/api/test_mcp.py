@@ -272,3 +272,21 @@ def test_streamable_http_with_bearer_tokens(live_db, tmp_path):
         (pack,) = anyio.run(session, live_db.tokens["all"], [("build_context", ask)])
         assert not pack.is_error, text_of(pack)
         assert "sourdough stall" in pack.structured_content["text"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--agent", "helper"],
+        ["--agent", "helper", "--principal", "ana", "--tenant-wide"],
+        ["--http", "127.0.0.1:8765", "--tenant-wide"],
+    ],
+)
+def test_the_stdio_command_says_whom_it_serves_or_refuses_to_start(agent, argv):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError) as info:
+        call_command("mcp", *argv)
+    assert info.value.returncode == 2
+    assert "--principal" in str(info.value) or "--tenant-wide" in str(info.value)
