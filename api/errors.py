@@ -87,10 +87,10 @@ def refusal_code(exc: Refusal) -> str:
     from persona.plans import PlanError
     from persona.services import PersonaVersionConflict
 
-    if isinstance(exc, DecisionRefused | PersonaVersionConflict | PlanError):
-        return "conflict"
     if getattr(exc, "api_code", None) in CODES:
         return str(exc.api_code)  # type: ignore[attr-defined]
+    if isinstance(exc, DecisionRefused | PersonaVersionConflict | PlanError):
+        return "conflict"
     return "malformed_request"
 
 

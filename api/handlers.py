@@ -16,7 +16,6 @@ from api.errors import (
     NO_MEMORY_MESSAGE,
     NO_NOMINATION_MESSAGE,
     Conflict,
-    Forbidden,
     Malformed,
     NotFound,
 )
@@ -167,11 +166,6 @@ def _proposal(t: Target, proposal_id: int) -> Any:
     )
     if proposal is None:
         raise NotFound()
-    refusal = services.decider_refusal(
-        actor=t.actor, proposal_kind=proposal.kind, agent=proposal.agent
-    )
-    if refusal:
-        raise Forbidden(refusal)
     return proposal
 
 
@@ -191,7 +185,7 @@ def proposal_approve(t: Target, *, proposal_id: int, text: str | None = None) ->
     text = text or None
     if text is not None and text.strip() == proposal.text:
         text = None
-    result = proposal_apply(proposal=proposal, by=t.by, text=text)
+    result = proposal_apply(proposal=proposal, by=t.actor, text=text)
     result.agent.refresh_from_db(fields=["persona_version"])
     return _decided(result)
 
@@ -200,7 +194,7 @@ def proposal_turn_down(t: Target, *, proposal_id: int) -> dict[str, Any]:
     from learning.services import proposal_dismiss
 
     proposal = _proposal(t, proposal_id)
-    return _decided(proposal_dismiss(proposal=proposal, by=t.by))
+    return _decided(proposal_dismiss(proposal=proposal, by=t.actor))
 
 
 def undo(t: Target) -> dict[str, Any]:
@@ -209,10 +203,7 @@ def undo(t: Target) -> dict[str, Any]:
     latest = selectors.latest_applied(agent=t.agent)
     if latest is None:
         raise UndoRefused("There is no learned change to undo: nothing learned is in force.")
-    refusal = services.decider_refusal(actor=t.actor, proposal_kind=latest.kind, agent=t.agent)
-    if refusal:
-        raise Forbidden(refusal)
-    version = change_undo(agent=t.agent, by=t.by, proposal=latest)
+    version = change_undo(agent=t.agent, by=t.actor, proposal=latest)
     return {"proposal_id": latest.pk, "persona_version": version.version}
 
 

@@ -20,7 +20,7 @@ import json
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -322,9 +322,12 @@ class JsonBody(Parser):
         if not request.body.strip():
             return {}
         try:
-            return cast(dict[str, Any], json.loads(request.body))
+            data = json.loads(request.body)
         except (ValueError, UnicodeDecodeError):
             raise Malformed("The request body is not valid JSON; send a JSON object.") from None
+        if not isinstance(data, dict):
+            raise Malformed("The request body is JSON but not an object; send a JSON object.")
+        return data
 
 
 class BearerToken(HttpBearer):

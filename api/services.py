@@ -273,22 +273,6 @@ def token_authenticate(
     return Access(token=token, agent=agent)
 
 
-def decider_refusal(*, actor: Actor, proposal_kind: str | None, agent: Any) -> str | None:
-    """Why this caller may not decide on ``agent`` (None when it may).
-
-    The one rule is ``learning.owners.decide_refusal`` (the pages draw their buttons from
-    it too): a token bound to a person who is a reviewer or operator of the tenant and
-    carrying ``learning.decide``; for a standing rule, one of the agent's rule owners.
-    The learning services check the rule-owner rule again when they write.
-    """
-    from learning.owners import RULE, decide_refusal
-
-    reason = decide_refusal(actor, agent=agent, kind=proposal_kind)
-    if reason and proposal_kind == RULE:
-        return f"{reason} The rule keeps waiting."
-    return reason
-
-
 def user_by_username(username: str) -> Any | None:
     return get_user_model().objects.filter(username=username).first()
 

@@ -327,7 +327,9 @@ def proposal_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     from learning.services import proposal_apply as apply_service
 
     try:
-        result = apply_service(proposal=proposal, by=request.user.get_username(), text=text or None)
+        result = apply_service(
+            proposal=proposal, by=actor_for_user(request.user), text=text or None
+        )
     except Refusal as exc:
         return _decided(request, proposal, error=f"Not approved: {exc}")
     version = getattr(result, "version", None)
@@ -351,7 +353,7 @@ def proposal_dismiss(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     from learning.services import proposal_dismiss as dismiss_service
 
     try:
-        dismiss_service(proposal=proposal, by=request.user.get_username())
+        dismiss_service(proposal=proposal, by=actor_for_user(request.user))
     except Refusal as exc:
         return _decided(request, proposal, error=f"Not turned down: {exc}")
     return _decided(
@@ -370,7 +372,7 @@ def proposal_restore(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     from learning.services import proposal_restore as restore_service
 
     try:
-        restore_service(proposal=proposal, by=request.user.get_username())
+        restore_service(proposal=proposal, by=actor_for_user(request.user))
     except Refusal as exc:
         return _decided(request, proposal, error=f"Not undone: {exc}")
     return _decided(request, proposal, ok="Turn-down undone: the proposal waits for review again.")
@@ -385,7 +387,7 @@ def proposal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     from learning.services import proposal_undo as undo_service
 
     try:
-        version = undo_service(proposal=proposal, by=request.user.get_username())
+        version = undo_service(proposal=proposal, by=actor_for_user(request.user))
     except Refusal as exc:
         return _decided(request, proposal, error=f"Not undone: {exc}")
     return _decided(

@@ -381,7 +381,7 @@ def undo(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     from learning.services import change_undo
 
     try:
-        version = change_undo(agent=agent, by=request.user.get_username(), proposal=latest)
+        version = change_undo(agent=agent, by=actor_for_user(request.user), proposal=latest)
     except Refusal as exc:
         messages.error(request, f"Undo refused: {exc}")
         return redirect(agent_url)

@@ -17,8 +17,13 @@ from django.utils import timezone
 
 from learning import policy
 from learning.models import LearningSettings, Proposal, Rejection
-from learning.owners import AUTO, rule_owner_refusal
-from learning.services.errors import DecisionRefused, ProposalNotWaiting, UndoRefused
+from learning.owners import AUTO, decide_refusal, rule_owner_refusal
+from learning.services.errors import (
+    DecisionNotPermitted,
+    DecisionRefused,
+    ProposalNotWaiting,
+    UndoRefused,
+)
 from memory.models import EntityFact, Principal
 from memory.sealing import sealed_ids
 from persona.models import AgentPersonaVersion, SourceType
@@ -30,8 +35,22 @@ from persona.services import (
     persona_snapshot,
     persona_version_create,
 )
+from personaweb.actors import Actor
 from personaweb.marks import evidence_conversation_ids
 from tenancy.models import Agent
+
+
+def _authorised(by: str | Actor, *, agent: Agent, kind: str) -> str:
+    """Who decides, as a name for the records. An ``Actor`` (a page's login, a host's
+    token) is authorised here, once, by the one rule (``learning.owners.decide_refusal``);
+    a plain name is the command line's or the automatic approver's, whose rule-owner check
+    follows as before."""
+    if not isinstance(by, Actor):
+        return by
+    refusal = decide_refusal(by, agent=agent, kind=kind)
+    if refusal:
+        raise DecisionNotPermitted(f"{refusal} Nothing was changed.")
+    return by.name
 
 
 def _named(by: str | None, *, action: str) -> str:
@@ -114,7 +133,7 @@ def _reason(proposal: Proposal, verb: str) -> str:
 
 
 @transaction.atomic
-def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> Proposal:
+def proposal_apply(*, proposal: Proposal, by: str | Actor, text: str | None = None) -> Proposal:
     """Apply a waiting proposal and return it (with ``applied_version``).
 
     Goals/background: the sentence is appended to its field (``by`` may be ``auto``
@@ -123,6 +142,7 @@ def proposal_apply(*, proposal: Proposal, by: str, text: str | None = None) -> P
     A refusal raises ``DecisionRefused`` and the proposal keeps waiting.
     """
     agent, proposal = _lock(proposal)
+    by = _authorised(by, agent=agent, kind=proposal.kind)
     _must_wait(proposal)
     if sealed_ids(evidence_conversation_ids(proposal.evidence)):
         raise DecisionRefused(
@@ -252,9 +272,10 @@ def _reject(*, agent: Agent, text: str, reason: str, by: str) -> None:
 
 
 @transaction.atomic
-def proposal_dismiss(*, proposal: Proposal, by: str) -> Proposal:
+def proposal_dismiss(*, proposal: Proposal, by: str | Actor) -> Proposal:
     """Turn a waiting proposal down: it is never proposed again (content-keyed)."""
     agent, proposal = _lock(proposal)
+    by = _authorised(by, agent=agent, kind=proposal.kind)
     _must_wait(proposal)
     if proposal.kind == Proposal.Kind.RULE:
         refusal = rule_owner_refusal(agent=agent, name=by)
@@ -275,7 +296,7 @@ def proposal_dismiss(*, proposal: Proposal, by: str) -> Proposal:
 
 @transaction.atomic
 def change_undo(
-    *, agent: Agent, by: str, proposal: Proposal | None = None, kind: str | None = None
+    *, agent: Agent, by: str | Actor, proposal: Proposal | None = None, kind: str | None = None
 ) -> AgentPersonaVersion:
     """Take back a learned change with a new version; return that version.
 
@@ -299,6 +320,7 @@ def change_undo(
         raise UndoRefused(
             f"Proposal {proposal.pk} is {label}, not applied; there is nothing to undo."
         )
+    by = _authorised(by, agent=agent, kind=proposal.kind)
     if proposal.kind == Proposal.Kind.RULE:
         refusal = rule_owner_refusal(agent=agent, name=by)
         if refusal:
@@ -347,7 +369,7 @@ def change_undo(
 
 
 @transaction.atomic
-def proposal_restore(*, proposal: Proposal, by: str) -> Proposal:
+def proposal_restore(*, proposal: Proposal, by: str | Actor) -> Proposal:
     """Take back a turn-down: the proposal waits again and may be proposed again.
 
     Only a turned-down proposal is restored; its "never proposed again" key is removed
@@ -359,6 +381,7 @@ def proposal_restore(*, proposal: Proposal, by: str) -> Proposal:
         raise UndoRefused(
             f"Proposal {proposal.pk} is {label}, not turned down; there is no turn-down to undo."
         )
+    by = _authorised(by, agent=agent, kind=proposal.kind)
     if proposal.kind == Proposal.Kind.RULE:
         refusal = rule_owner_refusal(agent=agent, name=by)
         if refusal:
@@ -410,7 +433,7 @@ def _message_ids(evidence: Any) -> set[int]:
     }
 
 
-def proposal_undo(*, proposal: Proposal, by: str) -> AgentPersonaVersion:
+def proposal_undo(*, proposal: Proposal, by: str | Actor) -> AgentPersonaVersion:
     """Undo an approval from the queue: only while it is the agent's latest learned
     change (``change_undo`` does the work and its checks)."""
     latest = (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from personaweb.errors import Refusal
+from personaweb.errors import NotPermitted, Refusal
 
 
 class LearningError(Refusal):
@@ -27,3 +27,8 @@ class ProposalNotWaiting(DecisionRefused):
 
 class UndoRefused(DecisionRefused):
     """Undo would lose an edit, or there is nothing learned to undo."""
+
+
+class DecisionNotPermitted(DecisionRefused, NotPermitted):
+    """The actor may not decide this proposal (a 403): the rule of
+    ``learning.owners.decide_refusal``."""
