@@ -94,10 +94,7 @@ def sealed_evidence_withdraw(
     beliefs = list(
         Belief.objects.select_for_update()
         .filter(status=Belief.Status.ACTIVE)
-        .filter(
-            Q(evidence_message_id__in=sealed_messages)
-            | Q(pk__in=rows.values("belief_id"))
-        )
+        .filter(Q(evidence_message_id__in=sealed_messages) | Q(pk__in=rows.values("belief_id")))
         .order_by("id")
     )
     ended = kept = 0

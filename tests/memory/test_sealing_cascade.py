@@ -116,9 +116,9 @@ def test_a_belief_with_other_evidence_keeps_only_that(agent, ended):
     assert belief.evidence_quote == "Green tea in the afternoon"
     assert later.text[belief.evidence_start : belief.evidence_end] == belief.evidence_quote
     assert belief.corroboration_count == 1
-    assert list(BeliefEvidence.objects.filter(belief=belief).values_list("message_id", flat=True)) == [
-        later.pk
-    ]
+    assert list(
+        BeliefEvidence.objects.filter(belief=belief).values_list("message_id", flat=True)
+    ) == [later.pk]
     assert pack_ids(agent) == [belief.pk]
 
 
@@ -194,7 +194,9 @@ def test_unsealing_restores_nothing_and_says_so(agent):
     conversation_seal(conversation=said.conversation)
     root = make_user("root", superuser=True)
 
-    result = conversation_unseal(conversation=said.conversation, by=root, reason="sealed by mistake")
+    result = conversation_unseal(
+        conversation=said.conversation, by=root, reason="sealed by mistake"
+    )
 
     assert result.message == UNSEAL_RESTORES_NOTHING
     assert "restores nothing" in result.message and "stay withdrawn" in result.message

@@ -55,6 +55,8 @@ class Command(BaseCommand):
             if user is None:
                 raise CommandError(f"No account is called {options['by']!r}.", returncode=2)
             result = conversation_unseal(conversation=conv, by=user, reason=options["reason"])
-            self.stdout.write(f"Unsealed {conv.external_id}; the reason is logged. {result.message}")
+            self.stdout.write(
+                f"Unsealed {conv.external_id}; the reason is logged. {result.message}"
+            )
         except Refusal as exc:
             raise CommandError(str(exc), returncode=2) from None
