@@ -83,7 +83,7 @@ AgentName = Annotated[
     Query(..., min_length=1, max_length=MAX_SLUG_CHARS, pattern=SLUG_PATTERN, example="helper"),
     AfterValidator(_no_nul),
 ]
-StatusFilter = Literal["active", "superseded", "retired", "deleted", "all"]
+StatusFilter = Literal["active", "superseded", "retired", "sealed", "deleted", "all"]
 # Documented as enums; the services check them, so a wrong one is refused with their
 # sentence (not a list of pydantic errors).
 CATEGORIES: list[Any] = list(BeliefCategory.values)

@@ -278,7 +278,11 @@ def _beliefs_search(
     category: Annotated[str | None, Field(None, max_length=30)] = None,
     status: Annotated[
         str,
-        Field("active", max_length=12, description="active, superseded, retired, deleted or all"),
+        Field(
+            "active",
+            max_length=12,
+            description="active, superseded, retired, sealed, deleted or all",
+        ),
     ] = "active",
     limit: Annotated[int, Field(20, ge=1, le=100)] = 20,
     after: Cursor = None,

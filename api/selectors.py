@@ -412,17 +412,12 @@ def nomination_dicts(nominations: list[Any]) -> list[dict[str, Any]]:
     """Nominations as the owner reviews them: the statement, why it qualified and the
     person's words it came from (withheld once that conversation is sealed). One query
     for the whole list (the sealed ones)."""
-    from memory.models import Message
+    from persona.owner import sealed_nominations
 
-    ids = [n.evidence_message_id for n in nominations if n.evidence_message_id]
-    sealed = set(
-        Message.objects.filter(pk__in=ids, conversation__sealed=True).values_list("pk", flat=True)
-        if ids
-        else []
-    )
+    sealed = sealed_nominations(list(nominations))
     out = []
     for n in nominations:
-        hidden = n.evidence_message_id in sealed
+        hidden = n.pk in sealed
         out.append(
             {
                 "id": n.pk,

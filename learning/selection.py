@@ -93,7 +93,7 @@ def select_corpus(*, agent: Any, settings: Any, whole_history: bool = False) -> 
         corpus.excluded["sealed"] = sealed
 
     # 2. the conversations to read (the (agent, -last_message_at) indexes)
-    base = Conversation.objects.filter(agent_id=agent.id, sealed=False)
+    base = Conversation.objects.readable().filter(agent_id=agent.id)
     if team:
         eligible = sum(p["total"] - p["sealed_n"] for p in people)
         rows = list(

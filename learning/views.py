@@ -124,17 +124,15 @@ def _settings_panel(agent: Any) -> dict[str, Any]:
     }
 
 
-def _quoted_texts(proposals: list[Proposal], sealed: set[int]) -> dict[int, str]:
+def _quoted_texts(proposals: list[Proposal]) -> dict[int, str]:
     """The text of every message the proposals quote, in ONE query (never a sealed
     conversation's, and only of the proposals' own agents)."""
     ids = evidence_message_ids(*(p.evidence for p in proposals))
     if not ids:
         return {}
     return dict(
-        Message.objects.filter(
-            pk__in=ids, conversation__agent_id__in={p.agent_id for p in proposals}
-        )
-        .exclude(conversation_id__in=sealed)
+        Message.objects.readable()
+        .filter(pk__in=ids, conversation__agent_id__in={p.agent_id for p in proposals})
         .values_list("pk", "text")
     )
 
@@ -145,7 +143,7 @@ def _decorate(
     if sealed is None:
         sealed = sealed_ids(evidence_conversation_ids(proposal.evidence))
     if texts is None:
-        texts = _quoted_texts([proposal], sealed)
+        texts = _quoted_texts([proposal])
     proposal.quote_groups = quote_groups_for(proposal.evidence, sealed=sealed, texts=texts)  # type: ignore[attr-defined]
     return proposal
 
@@ -257,7 +255,7 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
         cursor=request.GET.get("after"),
     )
     sealed = sealed_ids(evidence_conversation_ids(*(p.evidence for p in page.rows)))
-    texts = _quoted_texts(list(page.rows), sealed)
+    texts = _quoted_texts(list(page.rows))
     actor = actor_for_user(request.user)
     for p in page.rows:
         _row_context(p, actor, sealed, texts)

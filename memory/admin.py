@@ -38,10 +38,16 @@ class ConversationAdmin(TenantScopedAdmin):
 
     @admin.action(description="Seal the selected conversations (one-way)")
     def seal(self, request: HttpRequest, queryset: Any) -> None:
+        ended = withdrawn = 0
         for conversation in queryset:
-            conversation_seal(conversation=conversation, by=request.user.get_username())
+            result = conversation_seal(conversation=conversation, by=request.user.get_username())
+            ended += result.beliefs_ended
+            withdrawn += result.evidence_withdrawn
         self.message_user(
-            request, f"Sealed {len(queryset)} conversation(s); proposals quoting them were dropped."
+            request,
+            f"Sealed {len(queryset)} conversation(s): {ended} belief(s) formed from them ended, "
+            f"{withdrawn} kept only their other evidence; waiting proposals and open "
+            "nominations quoting them were withdrawn.",
         )
 
     list_display = [

@@ -105,10 +105,10 @@ def _read(
     agent: Any, after_id: int, ceiling: int, limit: int, report: ConsolidationReport
 ) -> list[Any]:
     rows = list(
-        Message.objects.filter(
+        Message.objects.readable()
+        .filter(
             conversation__agent=agent,
             role=Message.Role.USER,
-            conversation__sealed=False,
             id__gt=after_id,
             id__lte=ceiling,
         )

@@ -644,11 +644,7 @@ def _sealed_messages(message_ids: set[int]) -> set[int]:
     """Which of these messages are in a sealed conversation (no query for none)."""
     if not message_ids:
         return set()
-    return set(
-        Message.objects.filter(pk__in=message_ids, conversation__sealed=True).values_list(
-            "pk", flat=True
-        )
-    )
+    return set(Message.objects.sealed().filter(pk__in=message_ids).values_list("pk", flat=True))
 
 
 def _when(due_at: datetime | None, start: datetime | None, end: datetime | None) -> str:

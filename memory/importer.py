@@ -30,6 +30,7 @@ from django.db.models import Max
 from django.utils.text import slugify
 
 from memory.models import Conversation, Message, Principal
+from memory.sealing import sealed_evidence_withdraw
 from memory.services import (
     MESSAGE_YEARS,
     MemoryInputError,
@@ -38,7 +39,7 @@ from memory.services import (
     validate_label,
     validate_message_text,
 )
-from memory.signals import turns_recorded
+from memory.signals import conversation_sealed, turns_recorded
 from personaweb.errors import Refusal
 from tenancy.models import MAX_SLUG_CHARS
 
@@ -405,6 +406,7 @@ def import_records(
 
     # conversations that existed: move their counts and times, seal them if asked
     touched: list[Conversation] = []
+    newly_sealed: list[Conversation] = []
     existing = set(existing_conv_ids)
     for key, kept in fresh.items():
         conv = convs[key]
@@ -418,6 +420,7 @@ def import_records(
         if seal:
             conv.sealed = True
             sealed_count += 1
+            newly_sealed.append(conv)
         if kept or seal:
             touched.append(conv)
 
@@ -451,6 +454,12 @@ def import_records(
         Conversation.objects.bulk_update(
             touched, ["message_count", "started_at", "last_message_at", "sealed"], batch_size=500
         )
+    if newly_sealed:
+        # sealing an existing conversation reaches what was learned from it, as
+        # conversation_seal does (new conversations have nothing learned yet)
+        sealed_evidence_withdraw(conversation_ids=[c.pk for c in newly_sealed])
+        for conv in newly_sealed:
+            conversation_sealed.send(sender=Conversation, conversation=conv)
     for agent_id, turns in user_turns.items():
         turns_recorded.send(sender=Message, agent_id=agent_id, turns=turns)
     if created:

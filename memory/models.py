@@ -32,6 +32,17 @@ class Principal(models.Model):
         return self.display_name or self.external_id
 
 
+class ConversationQuerySet(models.QuerySet["Conversation"]):
+    """The sealed rule for conversations (``MessageQuerySet`` says it for messages)."""
+
+    def readable(self) -> ConversationQuerySet:
+        """Conversations that may be read, quoted and shown: not sealed."""
+        return self.filter(sealed=False)
+
+    def sealed(self) -> ConversationQuerySet:
+        return self.filter(sealed=True)
+
+
 class Conversation(models.Model):
     agent = models.ForeignKey(
         "tenancy.Agent", on_delete=models.CASCADE, related_name="conversations"
@@ -47,6 +58,8 @@ class Conversation(models.Model):
     started_at = models.DateTimeField()
     last_message_at = models.DateTimeField()
     message_count = models.PositiveIntegerField(default=0)
+
+    objects = ConversationQuerySet.as_manager()
 
     class Meta:
         ordering = ["-last_message_at"]
@@ -82,6 +95,20 @@ class TextEmbedding(models.Model):
         return f"{self.model_name} {self.sha256[:12]}"
 
 
+class MessageQuerySet(models.QuerySet["Message"]):
+    """Which messages may be read: the one place the sealed rule filters rows. Every page,
+    host read, export, consolidation and learning selection reads messages through
+    ``readable()``; ``sealed()`` is its complement (to withhold or withdraw)."""
+
+    def readable(self) -> MessageQuerySet:
+        """Messages of conversations that are not sealed."""
+        return self.filter(conversation__sealed=False)
+
+    def sealed(self) -> MessageQuerySet:
+        """Messages of sealed conversations: never read, quoted, shown or evidence."""
+        return self.filter(conversation__sealed=True)
+
+
 class Message(models.Model):
     class Role(models.TextChoices):
         USER = "user", "user"
@@ -102,6 +129,8 @@ class Message(models.Model):
     embedding = models.ForeignKey(
         TextEmbedding, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+
+    objects = MessageQuerySet.as_manager()
 
     class Meta:
         ordering = ["conversation", "seq"]
@@ -177,11 +206,18 @@ class EntityFact(models.Model):
 
 
 # The memory kernel (beliefs, intentions, routines) lives in its own module.
-from memory.models_beliefs import Belief, ConsolidationState, Intention, Routine  # noqa: E402
+from memory.models_beliefs import (  # noqa: E402
+    Belief,
+    BeliefEvidence,
+    ConsolidationState,
+    Intention,
+    Routine,
+)
 
 __all__ = [
     "ConsolidationState",
     "Belief",
+    "BeliefEvidence",
     "Conversation",
     "ConversationSummary",
     "EntityFact",

@@ -143,6 +143,9 @@ class Belief(models.Model):
         SUPERSEDED = "superseded", "superseded"
         RETIRED = "retired", "retired"
         DELETED = "deleted", "deleted"
+        # every message it rested on was sealed (``memory.sealing``); unsealing does not
+        # bring it back
+        SEALED = "sealed", "sealed"
 
     class Derivation(models.TextChoices):
         DIRECT = "direct", "direct (the person said it)"
@@ -250,6 +253,30 @@ class Belief(models.Model):
 
     def not_yet_valid(self, now: datetime) -> bool:
         return self.valid_from is not None and self.valid_from > now
+
+
+class BeliefEvidence(models.Model):
+    """One message a belief rests on: the one it was formed from and each one that
+    corroborated it (``Belief.evidence_message`` is the one shown). Sealing a
+    conversation deletes its rows (``memory.sealing``); a belief left with none, and no
+    host behind it, ends."""
+
+    belief = models.ForeignKey(Belief, on_delete=models.CASCADE, related_name="evidence_rows")
+    message = models.ForeignKey("memory.Message", on_delete=models.CASCADE, related_name="+")
+    quote = models.TextField()
+    start = models.PositiveIntegerField(null=True, blank=True)
+    end = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["belief", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["belief", "message"], name="belief_evidence_unique"),
+        ]
+        indexes = [models.Index(fields=["message"], name="belief_evidence_message")]
+
+    def __str__(self) -> str:
+        return f"belief {self.belief_id} <- message {self.message_id}"
 
 
 class Intention(models.Model):

@@ -133,6 +133,10 @@ def record_turn(
     principal = principal_get_or_create(
         tenant_id=agent.tenant_id, external_id=principal_external_id
     )
+    if sealed:
+        # sealing withdraws evidence from the person's beliefs: the person is locked
+        # before the conversation, the lock order of belief_write
+        Principal.objects.select_for_update().filter(pk=principal.pk).values_list("pk").first()
 
     conv, created = Conversation.objects.select_for_update().get_or_create(
         agent=agent,
@@ -181,6 +185,9 @@ def record_turn(
     conv.save(update_fields=update_fields)
     turns_recorded.send(sender=Message, agent_id=agent.id, turns=1)
     if newly_sealed:
+        from memory.sealing import sealed_evidence_withdraw
+
+        sealed_evidence_withdraw(conversation_ids=[conv.pk])
         conversation_sealed.send(sender=Conversation, conversation=conv)
     transaction.on_commit(schedule_embedding)
     return TurnResult(conversation=conv, messages=messages, created_conversation=created)

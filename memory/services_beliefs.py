@@ -36,7 +36,15 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from memory.models import Belief, Intention, Message, Principal, Routine
+from memory.models import (
+    Belief,
+    BeliefEvidence,
+    Conversation,
+    Intention,
+    Message,
+    Principal,
+    Routine,
+)
 from memory.models_beliefs import (
     SENSITIVITY_BY_NAME,
     BeliefCategory,
@@ -238,6 +246,19 @@ def _evidence(evidence: object, *, principal: Principal | None, agent: Any) -> E
         raise BeliefRefusal(
             "The evidence message is not the person's own (it is the assistant's or a tool's)."
         )
+    # locked (the person is already): a seal running now waits, then withdraws this too
+    readable = (
+        Conversation.objects.readable()
+        .select_for_update()
+        .filter(pk=message.conversation_id)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if readable is None:
+        raise BeliefRefusal(
+            "The evidence message is in a sealed conversation; sealed conversations are never "
+            "evidence. Quote an unsealed message, or give the host as the evidence."
+        )
     start, end = evidence.get("start"), evidence.get("end")
     if start is not None or end is not None:
         if (
@@ -317,6 +338,17 @@ def _vector(statement: str) -> tuple[np.ndarray | None, int | None]:
 
 
 # --- beliefs ---------------------------------------------------------------------------
+
+
+def _record_evidence(belief: Belief, proof: Evidence, *, now: datetime) -> None:
+    """Keep the message a write rests on (once per message): sealing withdraws by these."""
+    if proof.message is None:
+        return
+    BeliefEvidence.objects.get_or_create(
+        belief=belief,
+        message=proof.message,
+        defaults={"quote": proof.quote, "start": proof.start, "end": proof.end, "created_at": now},
+    )
 
 
 def beliefs_changed(principal_id: int) -> None:
@@ -401,6 +433,7 @@ def belief_write(
                 restated.evidence_start, restated.evidence_end = proof.start, proof.end
             restated.updated_at = now
             restated.save()
+            _record_evidence(restated, proof, now=now)
             beliefs_changed(principal.pk)
             return BeliefWriteResult(belief=restated, outcome="corroborated")
 
@@ -432,6 +465,7 @@ def belief_write(
             created_at=now,
             updated_at=now,
         )
+        _record_evidence(belief, proof, now=now)
         beliefs_changed(principal.pk)
         if contradicted is not None:
             contradicted.status = Belief.Status.SUPERSEDED
@@ -469,6 +503,7 @@ def belief_retire(*, belief: Belief, delete: bool = False, now: datetime | None 
         locked.evidence_message = None
         locked.embedding = None
         locked.text_sha256 = ""
+        locked.evidence_rows.all().delete()
     else:
         if locked.status != Belief.Status.ACTIVE:
             raise BeliefRefusal(f"This belief is {locked.status} already, not active.")
@@ -563,6 +598,18 @@ def belief_correct(
             embedding_id=embedding_id,
             created_at=now,
             updated_at=now,
+        )
+        # the correction rests on what the old belief rested on
+        BeliefEvidence.objects.bulk_create(
+            BeliefEvidence(
+                belief=new,
+                message_id=row.message_id,
+                quote=row.quote,
+                start=row.start,
+                end=row.end,
+                created_at=row.created_at,
+            )
+            for row in old.evidence_rows.all()
         )
         old.status = Belief.Status.SUPERSEDED
         old.superseded_by = new

@@ -10,11 +10,14 @@ from django.dispatch import Signal
 #: Turns were stored for an agent. kwargs: ``agent_id``, ``turns`` (user turns added).
 turns_recorded = Signal()
 
-#: A conversation was sealed. kwargs: ``conversation``. Receivers drop what quotes it.
+#: A conversation was sealed (its beliefs' evidence is already withdrawn, in the same
+#: transaction). kwargs: ``conversation``. Receivers drop what quotes it: learning its
+#: waiting proposals, persona its open nominations.
 conversation_sealed = Signal()
 
-#: A belief stopped being active (superseded, corrected, retired or deleted). kwargs:
-#: ``belief`` (the ended row), ``reason`` (one of those four words). Receivers withdraw
+#: A belief stopped being active (superseded, corrected, retired, deleted or sealed: every
+#: message it rested on was sealed). kwargs: ``belief`` (the ended row), ``reason`` (one
+#: of those five words). Receivers withdraw
 #: what depends on it (a nomination) or flag it for review (a persona entry).
 belief_ended = Signal()
 

@@ -30,7 +30,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
-from memory.models import Belief, Principal
+from memory.models import Belief, Message, Principal
 from memory.models_beliefs import SENSITIVITY_BY_NAME, Sensitivity
 from persona.errors import PersonaError
 from persona.models import (
@@ -627,6 +627,12 @@ def nomination_affirm(
                 f"This nomination was {nomination.state} already; it cannot be affirmed.",
                 head=doc.version,
             )
+        if sealed_nominations([nomination]):
+            raise OwnerDocRefusal(
+                "The words this suggestion came from are in a sealed conversation, so it can "
+                "no longer be affirmed; nothing was changed. Type it as your own entry if it "
+                "is still true."
+            )
         text = check_entry_text(nomination.statement, n=1)
         head = doc_head(principal.pk).entries
         entries = [_carried(e) for e in head]
@@ -686,6 +692,56 @@ def nomination_decline(
     return nomination
 
 
+def sealed_nominations(nominations: list[OwnerNomination]) -> set[int]:
+    """Ids of these nominations whose evidence is all sealed: the person's words they
+    came from are in a sealed conversation (one query; none for no evidence)."""
+    quoted = {n.evidence_message_id for n in nominations if n.evidence_message_id}
+    if not quoted:
+        return set()
+    sealed = set(Message.objects.sealed().filter(pk__in=quoted).values_list("pk", flat=True))
+    return {n.pk for n in nominations if n.evidence_message_id in sealed}
+
+
+def on_conversation_sealed(*, conversation_id: int, now: datetime | None = None) -> int:
+    """A conversation was sealed (memory has already withdrawn it from the beliefs): an
+    open nomination whose words came from it now shows its belief's remaining words, or
+    is withdrawn when none are left. Returns how many were withdrawn."""
+    now = now or timezone.now()
+    quoted = Message.objects.sealed().filter(conversation_id=conversation_id)
+    withdrawn = 0
+    for nomination in (
+        OwnerNomination.objects.select_for_update()
+        .filter(state=OwnerNomination.State.NOMINATED, evidence_message_id__in=quoted.values("pk"))
+        .select_related("belief")
+    ):
+        belief = nomination.belief
+        if (
+            belief is not None
+            and belief.status == Belief.Status.ACTIVE
+            and belief.evidence_message_id is not None
+            and Message.objects.readable().filter(pk=belief.evidence_message_id).exists()
+        ):
+            nomination.evidence_message_id = belief.evidence_message_id
+            nomination.evidence_quote = belief.evidence_quote[:2000]
+            nomination.corroboration_count = belief.corroboration_count
+            nomination.save(
+                update_fields=["evidence_message_id", "evidence_quote", "corroboration_count"]
+            )
+            continue
+        nomination.state = OwnerNomination.State.WITHDRAWN
+        nomination.resolved_at = now
+        nomination.save(update_fields=["state", "resolved_at"])
+        withdrawn += 1
+    return withdrawn
+
+
+#: What a stale flag tells the owner, by the reason the belief ended (default: "the
+#: belief it came from was superseded", "... retired", ...).
+STALE_REASONS = {
+    "sealed": "the conversation the belief came from was sealed",
+}
+
+
 def on_belief_ended(*, belief: Belief, reason: str) -> None:
     """A belief stopped being active: withdraw its open nomination; flag a head entry
     affirmed from it as stale (the owner decides; the text is never edited)."""
@@ -699,7 +755,10 @@ def on_belief_ended(*, belief: Belief, reason: str) -> None:
         return
     OwnerEntry.objects.filter(
         version__document=doc, version__version=doc.version, source_belief=belief
-    ).update(stale=True, stale_reason=f"the belief it came from was {reason}")
+    ).update(
+        stale=True,
+        stale_reason=STALE_REASONS.get(reason, f"the belief it came from was {reason}"),
+    )
 
 
 def nomination_counts(principal_ids: list[int] | None = None) -> dict[str, int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory.signals import belief_consolidated, belief_ended
+from memory.signals import belief_consolidated, belief_ended, conversation_sealed
 from tenancy.signals import agent_created
 
 
@@ -30,7 +30,14 @@ def _belief_ended(sender: Any, *, belief: Any, reason: str, **_: Any) -> None:
     on_belief_ended(belief=belief, reason=reason)
 
 
+def _conversation_sealed(sender: Any, *, conversation: Any, **_: Any) -> None:
+    from persona.owner import on_conversation_sealed
+
+    on_conversation_sealed(conversation_id=conversation.pk)
+
+
 def connect() -> None:
     agent_created.connect(_first_version, dispatch_uid="persona.first_version")
     belief_consolidated.connect(_nominate, dispatch_uid="persona.nominate")
     belief_ended.connect(_belief_ended, dispatch_uid="persona.belief_ended")
+    conversation_sealed.connect(_conversation_sealed, dispatch_uid="persona.conversation_sealed")

@@ -103,8 +103,10 @@ def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         # its evidence is not stored any more
         focus = parse_mark_params(request.GET.getlist("mark"))
         spans = _evidence_spans(conv)
-        qs = Message.objects.filter(conversation=conv).only(
-            "id", "seq", "role", "text", "created_at"
+        qs = (
+            Message.objects.readable()
+            .filter(conversation=conv)
+            .only("id", "seq", "role", "text", "created_at")
         )
         page = keyset_page(
             qs,

@@ -84,6 +84,7 @@ def run(out: Any, options: dict[str, Any]) -> None:
         nomination_affirm,
         nomination_decline,
         owner_doc_write,
+        sealed_nominations,
     )
     from personaweb.errors import Refusal
 
@@ -158,9 +159,12 @@ def run(out: Any, options: dict[str, Any]) -> None:
                     f"{item['written_by']}  {item['note']}"
                 )
         elif action == "nominations":
-            nominations = OwnerNomination.objects.filter(
-                principal=principal, state=options["state"]
-            ).order_by("-nominated_at")
+            nominations = list(
+                OwnerNomination.objects.filter(
+                    principal=principal, state=options["state"]
+                ).order_by("-nominated_at")
+            )
+            sealed = sealed_nominations(nominations)
             listed = [
                 {
                     "id": n.pk,
@@ -169,7 +173,9 @@ def run(out: Any, options: dict[str, Any]) -> None:
                     "confidence": n.confidence,
                     "corroboration_count": n.corroboration_count,
                     "state": n.state,
-                    "evidence_quote": n.evidence_quote,
+                    # never the words of a sealed conversation
+                    "evidence_quote": None if n.pk in sealed else n.evidence_quote,
+                    "sealed": n.pk in sealed,
                     "nominated_at": n.nominated_at.isoformat(),
                 }
                 for n in nominations

@@ -171,9 +171,13 @@ def test_a_belief_with_its_evidence_and_a_sealed_conversation_never_quoted(clien
         "sealed": True,
     }
     assert b"I prefer green tea" not in sealed.content
+    # it rested on the sealed message alone: it ended, and no host reads it any more
+    assert sealed.json()["status"] == "sealed"
     pack = client.get(context, **mem)
-    assert pack.json()["items"][0]["id"] == quoted.pk
+    assert quoted.pk not in [item["id"] for item in pack.json()["items"]]
     assert b"I prefer green tea" not in pack.content
+    listed = client.get(url("memories", principal="ana"), **mem).json()["items"]
+    assert quoted.pk not in [item["id"] for item in listed]
 
 
 def test_context_is_the_cli_pack_plus_the_rendered_text(client, mem, agent):

@@ -138,9 +138,9 @@ def test_people_list_shows_the_tenants_people_with_counts(
     assert "zed" not in html
     row = re.search(r'<tr>\s*<td><a href="/memory/people/\d+/">ana</a>.*?</tr>', html, re.S)
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row.group(0), re.S)
-    # active: tea, lisbon (expired but active), host (work); sealed, Lisbon (persona);
-    # Berlin is superseded
-    assert cells[1] == "5" and cells[2] == "3 · 2" and cells[3] == "1" and cells[4] == "1"
+    # active: tea, lisbon (expired but active), host (work); Lisbon (persona); Berlin is
+    # superseded and the therapist belief ended when its conversation was sealed
+    assert cells[1] == "4" and cells[2] == "3 · 1" and cells[3] == "1" and cells[4] == "1"
     part = operator_client.get(url, {"q": "bo"}, HTTP_HX_TARGET="people-table", **HX)
     text = part.content.decode()
     assert text.lstrip().startswith('<section id="people-table">')
@@ -179,7 +179,8 @@ def test_memory_page_shows_beliefs_by_track_with_their_facts(operator_client, an
     assert html.index("Work track") < html.index("Persona track")
     # categories under their track, in the seed's order
     assert html.index(">Expertise</h4>") < html.index(">Goals</h4>") < html.index(">Likes</h4>")
-    assert html.index("Persona track") < html.index(">Identity</h4>") < html.index(">Habit</h4>")
+    assert html.index("Persona track") < html.index(">Identity</h4>")
+    assert ">Habit</h4>" not in html  # its one belief ended when its conversation was sealed
     tea = row_html(html, ana["tea"].pk)
     assert "Prefers green tea in the afternoon" in tea
     assert "80%" in tea and "1×" in tea
@@ -193,9 +194,12 @@ def test_memory_page_shows_beliefs_by_track_with_their_facts(operator_client, an
     assert "Honestly I <mark>prefer green tea in the afternoon</mark>, not coffee." in tea
     lisbon = row_html(html, ana["lisbon"].pk)
     assert ">expired</span>" in lisbon and ">confidential</span>" in lisbon and "until" in lisbon
-    sealed = row_html(html, ana["sealed"].pk)
-    assert "From a sealed conversation: not shown." in sealed
-    assert "therapist on Tuesdays.</" not in html and "<mark>see a therapist" not in html
+    # the belief resting on a sealed conversation alone ended: listed only with the others
+    assert f'id="belief-{ana["sealed"].pk}"' not in html
+    every = operator_client.get(person_url(), {"show": "all"}).content.decode()
+    sealed = row_html(every, ana["sealed"].pk)
+    assert ">sealed</span>" in sealed and "From a sealed conversation: not shown." in sealed
+    assert "therapist on Tuesdays.</" not in every and "<mark>see a therapist" not in every
     assert "from the host" in row_html(html, ana["host"].pk)
     assert "hermes-extractor" in html
     # superseded beliefs only with the filter; the new one says what it replaces
@@ -497,8 +501,8 @@ def test_recall_box_keeps_sealed_words_out_and_respects_sensitivity(operator_cli
         HTTP_HX_TARGET="recall-result",
         **HX,
     ).content.decode()
-    assert re.findall(r'data-belief="(\d+)"', html)[0] == str(ana["sealed"].pk)
-    assert "From a sealed conversation: not shown." in html
+    # ended when its conversation was sealed: never recalled, whatever the ceiling
+    assert f'data-belief="{ana["sealed"].pk}"' not in html
     assert "<mark>see a therapist" not in html
     html = operator_client.get(
         url, {"agent": agent.slug, "q": "therapist Tuesdays"}, HTTP_HX_TARGET="recall-result", **HX

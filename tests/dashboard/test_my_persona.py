@@ -520,8 +520,9 @@ def test_nominations_show_statement_facts_and_the_quote_marked(ana_client, ana, 
     conversation_seal(conversation=said.conversation)
     html = ana_client.get(PAGE).content.decode()
     nominations = html[html.index('id="nominations"') : html.index('id="preview"')]
-    assert "From a sealed conversation: not shown." in nominations
-    assert "my favourite thing" not in nominations
+    # its only evidence was sealed: withdrawn, neither the statement nor the words shown
+    assert "Likes long walks by the canal" not in nominations
+    assert "my favourite thing" not in nominations and "1 withdrawn" in nominations
 
 
 def test_affirm_moves_the_statement_in_and_the_prompt_shows_it(ana_client, ana, agent):

@@ -58,7 +58,7 @@ def test_only_a_superuser_with_a_reason_unseals(agent):
     turn = record_turn(
         agent=agent, principal_external_id="p", conversation="c9", user_text="Hello friend here"
     )
-    conv = conversation_seal(conversation=turn.conversation)
+    conv = conversation_seal(conversation=turn.conversation).conversation
     with pytest.raises(SealRefused, match="superuser"):
         conversation_unseal(
             conversation=conv, by=make_user("op", role="operator"), reason="because I can"

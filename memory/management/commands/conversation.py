@@ -24,9 +24,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
         seal = actions.add_parser(
-            "seal", help="Seal: never read by learning, never quoted or shown."
+            "seal",
+            help="Seal: never read by learning, never quoted or shown, never evidence (beliefs "
+            "resting on it alone end; nominations and waiting proposals quoting it are withdrawn).",
         )
-        unseal = actions.add_parser("unseal", help="Unseal (superuser, with a reason).")
+        unseal = actions.add_parser(
+            "unseal", help="Unseal (superuser, with a reason). Restores nothing sealing withdrew."
+        )
         for p in (seal, unseal):
             p.add_argument("agent", help="agent slug")
             p.add_argument("label", help="the host's conversation label")
@@ -45,15 +49,14 @@ class Command(BaseCommand):
             )
         try:
             if options["action"] == "seal":
-                conversation_seal(conversation=conv, by=options["by"])
-                self.stdout.write(
-                    f"Sealed {conv.external_id}; waiting proposals that quote it were dropped."
-                )
+                self.stdout.write(conversation_seal(conversation=conv, by=options["by"]).summary())
                 return
             user = get_user_model().objects.filter(username=options["by"]).first()
             if user is None:
                 raise CommandError(f"No account is called {options['by']!r}.", returncode=2)
-            conversation_unseal(conversation=conv, by=user, reason=options["reason"])
-            self.stdout.write(f"Unsealed {conv.external_id}; the reason is logged.")
+            result = conversation_unseal(conversation=conv, by=user, reason=options["reason"])
+            self.stdout.write(
+                f"Unsealed {conv.external_id}; the reason is logged. {result.message}"
+            )
         except Refusal as exc:
             raise CommandError(str(exc), returncode=2) from None

@@ -85,7 +85,9 @@ class Command(BaseCommand):
         blist.add_argument("--principal", required=True, help="the person's external id")
         blist.add_argument("--json", action="store_true", help="print JSON")
         blist.add_argument(
-            "--all", action="store_true", help="also superseded, retired and deleted beliefs"
+            "--all",
+            action="store_true",
+            help="also superseded, retired, sealed and deleted beliefs",
         )
 
         ctx = actions.add_parser("context", help="What the assistant would recall for a question.")
