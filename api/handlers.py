@@ -313,6 +313,7 @@ def routine_label(
     from memory.selectors_beliefs import routine_dict
     from memory.services_beliefs import routine_label as label
 
+    assert t.principal is not None
     routine = label(
         agent=t.agent,
         principal_external_id=t.principal,

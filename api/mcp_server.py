@@ -566,10 +566,10 @@ def _takes_principal(op: Operation) -> bool:
 
 def _annotations(op: Operation) -> ToolAnnotations:
     return ToolAnnotations(
-        readOnlyHint=op.read_only,
-        destructiveHint=op.destructive,
-        idempotentHint=op.idempotent,
-        openWorldHint=False,
+        read_only_hint=op.read_only,
+        destructive_hint=op.destructive,
+        idempotent_hint=op.idempotent,
+        open_world_hint=False,
     )
 
 
