@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 #: Scopes a token may carry. ``persona.*`` are the owner-document routes under
 #: /v1/persona (mounted with ``AGENT_PERSONA_API_ENABLED``) and need a token bound to a
@@ -35,6 +36,11 @@ class ApiToken(models.Model):
     ``principal`` set: the person (of the tenant) whose own persona document the token
     reads and writes on the /v1/persona routes; ``persona.*`` need it. It does not narrow
     the other routes (those name their person in the request).
+
+    A ``persona.*`` token is made by that person's own login (then ``user`` is that login:
+    the token stops when the login is deactivated, and what it writes is theirs) or by a
+    superuser on their behalf (``on_behalf``; ``created_by`` says who). ``expires_at``
+    set: from then on the token is refused with a 401 saying it expired.
     """
 
     tenant = models.ForeignKey(
@@ -64,6 +70,12 @@ class ApiToken(models.Model):
     sha256 = models.CharField(max_length=64, unique=True, help_text="sha256 of the token")
     hint = models.CharField(max_length=12, help_text="the first characters, to recognise it")
     created_by = models.CharField(max_length=150, blank=True)
+    on_behalf = models.BooleanField(
+        default=False,
+        help_text="made by a superuser (or the server's command line) on the bound person's "
+        "behalf, not by the person themself",
+    )
+    expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
@@ -88,5 +100,9 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.hint}…)"
 
     @property
+    def is_expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
+
+    @property
     def is_live(self) -> bool:
-        return self.revoked_at is None
+        return self.revoked_at is None and not self.is_expired

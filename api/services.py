@@ -8,7 +8,7 @@ import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -141,6 +141,71 @@ def _may_decide_in(user: Any, tenant_id: int) -> bool:
     return tenant_ids is None or tenant_id in tenant_ids
 
 
+#: ``--expires-in`` / the tokens page: a number and a unit (minutes, hours, days, weeks)
+_EXPIRES_IN = re.compile(r"^(\d{1,5})\s*([mhdw])$")
+_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+EXPIRY_HELP = "e.g. 30d, 12h, 2w or a date such as 2030-01-31 (the end of that day, UTC)"
+
+
+def parse_expiry(value: str, *, now: datetime | None = None) -> datetime | None:
+    """When a token made now with ``value`` expires (None: ``value`` is empty, never).
+
+    ``value`` is a duration (``30d``, ``12h``, ``2w``, ``90m``), a date (the end of that
+    day, UTC) or an ISO date and time; it must lie in the future."""
+    value = (value or "").strip().lower()
+    if not value:
+        return None
+    now = now or timezone.now()
+    found = _EXPIRES_IN.match(value)
+    if found:
+        at = now + timedelta(**{_UNITS[found.group(2)]: int(found.group(1))})
+    else:
+        try:
+            parsed = datetime.fromisoformat(value.upper())
+        except ValueError:
+            raise TokenInputError(
+                f"The expiry {value[:40]!r} is not readable: give {EXPIRY_HELP}."
+            ) from None
+        if len(value) == 10:  # a date alone: the token works through that whole day
+            parsed = parsed.replace(hour=23, minute=59, second=59)
+        at = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    if at <= now:
+        raise TokenInputError(
+            f"The expiry {value[:40]!r} is not in the future; give {EXPIRY_HELP}."
+        )
+    return at
+
+
+def _owner_token_maker(
+    *, principal: Any, user: Any | None, creator: Any | None, on_behalf: bool, created_by: str
+) -> tuple[Any | None, bool, str]:
+    """(user, on_behalf, created_by) of a token that reads or writes ``principal``'s
+    persona document, or a refusal. The owner document is written by its owner: such a
+    token is made by the login linked to that person (``persona.owner_accounts``), and is
+    then bound to that login; or by a superuser, or the server's command line with an
+    explicit ``on_behalf``, recorded as made on their behalf."""
+    from persona.owner_accounts import owner_user_id
+
+    who = principal.external_id
+    if creator is not None and creator.is_active and owner_user_id(principal.pk) == creator.pk:
+        if user is not None and user.pk != creator.pk:
+            raise TokenInputError(
+                "A token for your own persona document acts as you; it cannot be bound to "
+                "another login."
+            )
+        return creator, False, creator.get_username()
+    if creator is not None and creator.is_active and creator.is_superuser:
+        return user, True, f"superuser {creator.get_username()} on behalf of {who}"
+    if creator is None and on_behalf:
+        return user, True, f"superuser ({created_by or 'command line'}) on behalf of {who}"
+    raise TokenInputError(
+        f"Only {who}'s own login may make a token that reads or writes their persona "
+        "document: they make it on the API tokens page, signed in as themselves (their "
+        "login is linked to them with `manage.py persona owner link`). A superuser may make "
+        "one on their behalf, recorded as such (on the command line: --on-behalf)."
+    )
+
+
 @transaction.atomic
 def token_create(
     *,
@@ -151,13 +216,20 @@ def token_create(
     user: Any | None = None,
     principal: Any | None = None,
     created_by: str = "",
+    creator: Any | None = None,
+    on_behalf: bool = False,
+    expires_at: datetime | None = None,
 ) -> tuple[ApiToken, str]:
     """Make a token; return it and the token text, which is shown once and never stored.
 
     ``learning.decide`` needs ``user``: decisions are made by a named person, a reviewer
     or operator of the tenant (rule owners for standing rules, checked per decision).
     ``persona.read`` / ``persona.write`` need ``principal``, a person of the tenant: the
-    token reads and writes that person's own persona document, nobody else's.
+    token reads and writes that person's own persona document, nobody else's; and it is
+    made by that person's own login (``creator``) or by a superuser on their behalf
+    (``creator`` a superuser, or no creator and ``on_behalf``: the command line), see
+    ``_owner_token_maker``. ``creator`` is the login making the token (pages); the command
+    line has none. ``expires_at``: the token is refused from then on.
     """
     name = (name or "").strip()
     if not name:
@@ -180,6 +252,20 @@ def token_create(
             "persona document it reads and writes (--principal THEIR_ID on the command line; "
             "'person' on the tokens page)."
         )
+    if principal is not None and any(s in clean for s in PERSONA_SCOPES):
+        user, on_behalf, created_by = _owner_token_maker(
+            principal=principal,
+            user=user,
+            creator=creator,
+            on_behalf=on_behalf,
+            created_by=(created_by or "").strip(),
+        )
+    else:
+        on_behalf = False
+        if creator is not None and not created_by:
+            created_by = creator.get_username()
+    if expires_at is not None and expires_at <= timezone.now():
+        raise TokenInputError(f"The expiry is not in the future; give {EXPIRY_HELP}.")
     if DECIDE in clean:
         if user is None:
             raise TokenInputError(
@@ -209,6 +295,8 @@ def token_create(
         sha256=token_sha256(raw),
         hint=raw[:10],
         created_by=(created_by or "").strip()[:150],
+        on_behalf=on_behalf,
+        expires_at=expires_at,
     )
     token.full_clean(validate_constraints=False)
     try:
@@ -253,6 +341,11 @@ def token_authenticate(
     token = selectors.token_by_sha256(token_sha256(raw))
     if token is None or token.revoked_at is not None:
         raise Unauthorized("This API token is not valid: it is unknown or was revoked.")
+    if token.expires_at is not None and token.expires_at <= timezone.now():
+        raise Unauthorized(
+            f"This API token expired on {token.expires_at:%Y-%m-%d %H:%M} UTC; make a new one "
+            "with `manage.py api token create` or on the API tokens page."
+        )
     if token.user is not None and not token.user.is_active:
         raise Unauthorized("The account this API token is bound to is not active.")
     wanted = (scope,) if isinstance(scope, str) else tuple(scope)

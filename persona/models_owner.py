@@ -24,6 +24,19 @@ class EntrySource(models.TextChoices):
     AFFIRMATION = "affirmation", "affirmed by the owner"
 
 
+class Author(models.TextChoices):
+    """Who wrote an entry's words (or affirmed it): the prompt says "by them" only for
+    the first two."""
+
+    OWNER = "owner", "the owner, signed in"
+    OWNER_TOKEN = "owner_token", "the owner, through a token they made"
+    ON_BEHALF = "on_behalf", "someone on the owner's behalf"
+
+
+#: The authors that are the owner themself.
+BY_OWNER = frozenset({Author.OWNER, Author.OWNER_TOKEN})
+
+
 class Tier(models.TextChoices):
     PERMANENT = "permanent", "permanent"
     LONG_TERM = "long_term", "long term"
@@ -99,6 +112,11 @@ class OwnerEntry(models.Model):
         choices=Sensitivity.choices, default=Sensitivity.INTERNAL
     )
     tier = models.CharField(max_length=10, choices=Tier.choices, default=Tier.LONG_TERM)
+    # who wrote these words (or affirmed them); kept while the text stays the same. The
+    # default is the cautious one: a writer that is not known to be the owner is not
+    # the owner.
+    author = models.CharField(max_length=12, choices=Author.choices, default=Author.ON_BEHALF)
+    written_by = models.CharField(max_length=150, blank=True)
     # annotations (not the owner's words), carried from version to version by key
     reinforcement_count = models.PositiveIntegerField(default=0)
     last_reinforced_at = models.DateTimeField()

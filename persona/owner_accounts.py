@@ -26,6 +26,26 @@ class OwnerAccountRefusal(PersonaError):
     """The link was refused; nothing changed."""
 
 
+def owner_user_id(principal_id: int) -> int | None:
+    """The id of the login linked to this person (None: no login is)."""
+    return (
+        OwnerAccount.objects.filter(principal_id=principal_id)
+        .values_list("user_id", flat=True)
+        .first()
+    )
+
+
+def owner_account_of(user: Any) -> OwnerAccount | None:
+    """The link of ``user`` to the person they are, while they are still a member of that
+    person's tenant (a superuser always), with the person and tenant (one query)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    qs = OwnerAccount.objects.filter(user_id=user.pk).select_related("principal__tenant")
+    if not getattr(user, "is_superuser", False):
+        qs = qs.filter(principal__tenant__memberships__user_id=user.pk)
+    return qs.first()
+
+
 def owner_account_check(*, user: Any, principal: Principal) -> None:
     """Refuse a link of ``user`` to ``principal`` that breaks a rule (with a sentence
     saying what to do); linking a pair that is already linked is fine."""

@@ -117,6 +117,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # a signed-in person's pages are theirs: no shared or browser cache keeps a copy
+    "personaweb.middleware.PrivatePagesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -172,27 +174,42 @@ TEMPLATES = [
     }
 ]
 
-DATABASE_URL = env_str("DATABASE_URL")
-if DATABASE_URL:
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 600), conn_health_checks=True
-        )
+
+def sqlite_options() -> dict[str, object]:
+    """The OPTIONS of every SQLite database, whether chosen by ``SQLITE_PATH`` (or the
+    default file) or by a ``sqlite:///`` ``DATABASE_URL``: WAL and a busy timeout so web,
+    worker and beat share the file, and immediate transactions so concurrent writers
+    queue for the lock instead of failing with "database is locked" (a deferred
+    transaction that reads first cannot wait to upgrade its lock)."""
+    return {
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
     }
-else:
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
-    DATABASES = {
-        "default": {
+
+
+def database_settings(url: str) -> dict[str, object]:
+    """The default database: ``url`` (``DATABASE_URL``) or, when empty, the SQLite file."""
+    if not url:
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env_str("SQLITE_PATH", str(VAR_DIR / "personaweb.sqlite3")),
-            # WAL + a busy timeout so web, worker and beat can share the file.
-            "OPTIONS": {
-                "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-                "transaction_mode": "IMMEDIATE",
-            },
+            "OPTIONS": sqlite_options(),
         }
-    }
+    parsed: dict[str, object] = dict(
+        dj_database_url.parse(
+            url, conn_max_age=env_int("DB_CONN_MAX_AGE", 600), conn_health_checks=True
+        )
+    )
+    if str(parsed.get("ENGINE", "")).endswith("sqlite3"):
+        options = dict(parsed.get("OPTIONS") or {})  # type: ignore[call-overload]
+        parsed["OPTIONS"] = {**options, **sqlite_options()}
+    return parsed
+
+
+DATABASE_URL = env_str("DATABASE_URL")
+DATABASES = {"default": database_settings(DATABASE_URL)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
@@ -225,6 +242,12 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "personaweb.errorpages.locked_out"
+# The address a failure is counted against: REMOTE_ADDR, unless TRUSTED_PROXY_COUNT
+# proxies (the TLS proxy of the README's production set-up) stand in front and append
+# the client to X-Forwarded-For; then the address the outermost of them saw. With 0 (the
+# default) the header is ignored, so a client cannot pick its own address.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "personaweb.middleware.client_ip"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"

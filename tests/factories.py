@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import factory
 from django.contrib.auth.models import Group, User
 
@@ -51,4 +53,15 @@ def make_user(
         user.groups.add(group)
     for tenant in tenants:
         Membership.objects.create(user=user, tenant=tenant)
+    return user
+
+
+def make_owner(principal: Any, username: str | None = None, **kwargs: Any) -> User:
+    """A login linked to ``principal`` (their owner account), a member of their tenant."""
+    from persona.owner_accounts import owner_account_link
+
+    user = make_user(
+        username or f"{principal.external_id}-login", tenants=[principal.tenant], **kwargs
+    )
+    owner_account_link(user=user, principal=principal)
     return user

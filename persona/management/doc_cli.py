@@ -35,7 +35,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--file", required=True, help='JSON list of {"text", "sensitivity"?, "tier"?, "key"?}'
     )
-    p.add_argument("--by", default="cli", help="who edits (recorded on the version)")
+    p.add_argument(
+        "--by",
+        default="cli",
+        help="who edits (recorded on the version; the entries say written on the person's "
+        "behalf: the command line is never the owner)",
+    )
     p = actions.add_parser("history", help="Every version, newest first.")
     person(p)
     p.add_argument("--limit", type=int, default=20)
@@ -67,6 +72,8 @@ def entry_dict(e: Any) -> dict[str, Any]:
         "source_belief_id": e.source_belief_id,
         "sensitivity": Sensitivity(e.sensitivity).label,
         "tier": e.tier,
+        "author": e.author,
+        "written_by": e.written_by,
         "reinforcement_count": e.reinforcement_count,
         "last_reinforced_at": e.last_reinforced_at.isoformat(),
         "stale": e.stale,
@@ -78,6 +85,7 @@ def entry_dict(e: Any) -> dict[str, Any]:
 def run(out: Any, options: dict[str, Any]) -> None:
     from memory.models import Principal
     from persona.models import OwnerDocumentVersion, OwnerNomination
+    from persona.models_owner import Author
     from persona.owner import (
         OwnerDocConflict,
         doc_head,
@@ -129,6 +137,8 @@ def run(out: Any, options: dict[str, Any]) -> None:
                 expected_version=options["expected_version"],
                 entries=entries,
                 written_by=options["by"],
+                # the server's command line is never the owner, whatever --by says
+                author=Author.ON_BEHALF,
             )
             if version is None:
                 write(
@@ -191,7 +201,10 @@ def run(out: Any, options: dict[str, Any]) -> None:
                 )
         elif action == "affirm":
             version = nomination_affirm(
-                principal=principal, nomination_id=options["nomination"], by=options["by"]
+                principal=principal,
+                nomination_id=options["nomination"],
+                by=options["by"],
+                author=Author.ON_BEHALF,
             )
             write(f"Affirmed; the document is at version {version.version}.")
         elif action == "decline":

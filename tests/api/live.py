@@ -89,7 +89,7 @@ OwnerNomination.objects.create(
     corroboration_count=3, sensitivity=tea.sensitivity, nominated_at=timezone.now())
 tokens = {
     "host": token_create(tenant=acme, name="host", scopes="host")[1],
-    "all": token_create(tenant=acme, name="all", scopes="host,learning.read,learning.decide,memory.read,memory.write,persona.read,persona.write", user=rex, principal=ana)[1],
+    "all": token_create(tenant=acme, name="all", scopes="host,learning.read,learning.decide,memory.read,memory.write,persona.read,persona.write", user=rex, principal=ana, on_behalf=True)[1],
     "other": token_create(tenant=globex, name="other", scopes="host")[1],
     "wide": token_create(tenant=acme, name="wide", scopes="host,learning.read,learning.decide,memory.read,memory.write", user=rex)[1],
 }

@@ -160,17 +160,25 @@ def test_an_http_caller_needs_a_persona_scope_and_reaches_its_tokens_person_only
     http = build_server(http_base="http://127.0.0.1:1", timeout=60)
     _, host_only = token_create(tenant=tenant, name="host-only", scopes="host")
     _, reader = token_create(
-        tenant=tenant, name="reader", scopes="host,persona.read", principal=ana
+        tenant=tenant, name="reader", scopes="host,persona.read", principal=ana, on_behalf=True
     )
     _, both = token_create(
-        tenant=tenant, name="both", scopes="host,persona.read,persona.write", principal=ana
+        tenant=tenant,
+        name="both",
+        scopes="host,persona.read,persona.write",
+        principal=ana,
+        on_behalf=True,
     )
     unbound, unbound_raw = token_create(
-        tenant=tenant, name="unbound", scopes="host,persona.read", principal=ana
+        tenant=tenant, name="unbound", scopes="host,persona.read", principal=ana, on_behalf=True
     )
     ApiToken.objects.filter(pk=unbound.pk).update(principal=None)
     _, theirs = token_create(
-        tenant=other_tenant, name="theirs", scopes="host,persona.read", principal=their_ana
+        tenant=other_tenant,
+        name="theirs",
+        scopes="host,persona.read",
+        principal=their_ana,
+        on_behalf=True,
     )
     reinforce_ana = ("persona_entry_reinforce", {"key": anas["Ana's line."]})
 

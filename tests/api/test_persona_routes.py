@@ -19,11 +19,17 @@ from api.services import TokenInputError, token_create
 from memory.models import Belief, Principal
 from memory.sealing import conversation_seal
 from persona import owner
-from persona.models import OwnerDocument, OwnerDocumentVersion, OwnerEntry, OwnerNomination
+from persona.models import (
+    OwnerAccount,
+    OwnerDocument,
+    OwnerDocumentVersion,
+    OwnerEntry,
+    OwnerNomination,
+)
 from tests.api.conftest import bearer, mount_api
 from tests.api.test_routes import assert_conventions, assert_envelope, post
 from tests.builders import add_belief, count_queries, person_said
-from tests.factories import make_agent
+from tests.factories import make_agent, make_owner
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +95,17 @@ def ana(tenant):
     return Principal.objects.create(tenant=tenant, external_id="ana")
 
 
+def owner_of(person):
+    """The login linked to ``person`` (made on first use): the one that makes their tokens."""
+    account = OwnerAccount.objects.filter(principal=person).select_related("user").first()
+    if account is not None:
+        return account.user
+    return make_owner(person, f"{person.external_id}-of-{person.tenant.slug}")
+
+
 def token_for(person, *, scopes=BOTH, name=None, **kwargs):
+    if "creator" not in kwargs and "on_behalf" not in kwargs:
+        kwargs["creator"] = owner_of(person)
     _, raw = token_create(
         tenant=person.tenant,
         name=name or f"{person.external_id}-app",
@@ -524,7 +540,7 @@ def test_gate_persona_routes_exact_scope(client, api_on, settings, agent, ana, r
 
         # and in use: every other scope is refused, the one scope is let through
         def token(name, scopes):
-            return token_for(ana, name=name, scopes=",".join(scopes), user=reviewer)
+            return token_for(ana, name=name, scopes=",".join(scopes), user=reviewer, on_behalf=True)
 
         for i, ((method, path), scope) in enumerate(PERSONA_ROUTES.items()):
             others = token(f"others-{i}", [s for s in SCOPES if s != scope])
@@ -560,7 +576,7 @@ def test_gate_persona_routes_exact_scope(client, api_on, settings, agent, ana, r
 
 def test_a_token_must_be_bound_to_a_person(client, persona_on, tenant, ana, make_token):
     # a token with the persona scopes but no person (as made before the binding existed)
-    token, raw = make_token(name="unbound", scopes=BOTH, principal=ana)
+    token, raw = make_token(name="unbound", scopes=BOTH, principal=ana, on_behalf=True)
     ApiToken.objects.filter(pk=token.pk).update(principal=None)
     for method, path in PERSONA_ROUTES:
         error = assert_envelope(_call(client, method, path, bearer(raw)), 403, "forbidden")
@@ -606,6 +622,7 @@ def test_the_command_line_binds_a_persona_token_to_a_person(tenant, other_tenant
         BOTH,
         "--principal",
         "ana",
+        "--on-behalf",
         "--json",
         stdout=out,
     )
@@ -629,7 +646,8 @@ def test_the_command_line_binds_a_persona_token_to_a_person(tenant, other_tenant
     assert ApiToken.objects.count() == 1
 
 
-def test_the_tokens_page_binds_a_token_to_a_person(operator_client, tenant, ana):
+def test_the_tokens_page_binds_a_token_to_a_person(operator_client, operator, tenant, ana):
+    OwnerAccount.objects.create(user=operator, principal=ana)  # olivia is ana
     url = reverse("api:tokens")
     base = {"tenant": tenant.pk, "scopes": ["persona.read"]}
     r = operator_client.post(url, {**base, "name": "ana-app", "principal": "ana"})

@@ -27,6 +27,7 @@ from persona.models import (
     OwnerNomination,
     PlanRotation,
 )
+from persona.models_owner import Author
 from persona.owner import (
     MAX_ENTRIES,
     ROW_HEADING,
@@ -69,8 +70,12 @@ def person(tenant):
 
 
 def write(person, texts, *, expected):
+    """The owner's own edit."""
     return owner_doc_write(
-        principal=person, expected_version=expected, entries=[{"text": t} for t in texts]
+        principal=person,
+        expected_version=expected,
+        entries=[{"text": t} for t in texts],
+        author=Author.OWNER,
     )
 
 
@@ -168,7 +173,7 @@ def test_gate_persona_trust_labeled(agent):
     assert ROW_HEADING in plan.prefix_text and "(typed by them)" in plan.prefix_text
     # nominated but not affirmed: never in the row
     assert nomination.statement not in plan.prefix_text
-    nomination_affirm(principal=person, nomination_id=nomination.pk)
+    nomination_affirm(principal=person, nomination_id=nomination.pk, author=Author.OWNER)
     plan = plan_get_or_rotate(agent=agent, principal=person, session_key="s")
     assert f"- {nomination.statement} (affirmed by them)" in plan.prefix_text
     # the row comes directly after the agent persona

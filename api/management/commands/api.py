@@ -12,6 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from api.models import SCOPES
+from api.services import EXPIRY_HELP
 from personaweb.errors import Refusal
 
 EXIT_INPUT = 2
@@ -39,6 +40,19 @@ class Command(BaseCommand):
             metavar="EXTERNAL_ID",
             help="bind the token to this person (their id in your app): the persona routes "
             "read and write their document (needed for persona.read / persona.write)",
+        )
+        p.add_argument(
+            "--on-behalf",
+            action="store_true",
+            help="with persona.read / persona.write: you make the token as a superuser on the "
+            "person's behalf (recorded on the token; what it writes is marked as written on "
+            "their behalf). Without it such a token is refused here: the person makes their "
+            "own on the API tokens page.",
+        )
+        p.add_argument(
+            "--expires-in",
+            metavar="WHEN",
+            help=f"the token stops working then: {EXPIRY_HELP}; default never",
         )
         p.add_argument("--json", action="store_true")
         p = sub.add_parser("list", help="tokens (never the token text)")
@@ -96,6 +110,8 @@ class Command(BaseCommand):
             user=user,
             principal=principal,
             created_by="cli",
+            on_behalf=opts["on_behalf"],
+            expires_at=services.parse_expiry(opts.get("expires_in") or ""),
         )
         if opts["json"]:
             self.stdout.write(json.dumps({**self._row(token), "token": raw}, indent=2))
@@ -118,6 +134,10 @@ class Command(BaseCommand):
             "created_at": token.created_at.isoformat(),
             "last_used_at": token.last_used_at.isoformat() if token.last_used_at else None,
             "revoked_at": token.revoked_at.isoformat() if token.revoked_at else None,
+            "expires_at": token.expires_at.isoformat() if token.expires_at else None,
+            "expired": token.is_expired,
+            "on_behalf": token.on_behalf,
+            "created_by": token.created_by,
         }
 
     def do_list(self, opts: dict[str, Any]) -> None:
@@ -141,6 +161,10 @@ class Command(BaseCommand):
             who = f" user={r['user']}" if r["user"] else ""
             who += f" principal={r['principal']}" if r["principal"] else ""
             state = f" REVOKED {r['revoked_at']}" if r["revoked_at"] else ""
+            if not state and r["expires_at"]:
+                state = f" {'EXPIRED' if r['expired'] else 'expires'} {r['expires_at']}"
+            if r["on_behalf"]:
+                state += f" (made by {r['created_by']})"
             used = r["last_used_at"] or "never"
             self.stdout.write(
                 f"{r['tenant']}/{r['name']}  {r['hint']}…  {','.join(r['scopes'])}{bound}{who}  "
