@@ -353,12 +353,14 @@ def persona_document_write(
 ) -> dict[str, Any]:
     from persona import owner
 
+    written_by, author = owner.owner_writer(actor=t.actor, principal=t.person)
     try:
         version = owner.owner_doc_write(
             principal=t.person,
             expected_version=expected_version,
             entries=entries,
-            written_by=t.by,
+            written_by=written_by,
+            author=author,
         )
     except owner.OwnerDocConflict as exc:
         raise Conflict(str(exc)) from None
@@ -389,8 +391,11 @@ def _nomination(t: Target, nomination_id: int) -> dict[str, Any]:
 def nomination_affirm(t: Target, *, nomination_id: int) -> dict[str, Any]:
     from persona import owner
 
+    by, author = owner.owner_writer(actor=t.actor, principal=t.person)
     try:
-        version = owner.nomination_affirm(principal=t.person, nomination_id=nomination_id, by=t.by)
+        version = owner.nomination_affirm(
+            principal=t.person, nomination_id=nomination_id, by=by, author=author
+        )
     except owner.OwnerNominationNotFound:
         raise NotFound(NO_NOMINATION_MESSAGE) from None
     except owner.OwnerDocConflict as exc:

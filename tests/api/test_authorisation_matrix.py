@@ -76,7 +76,12 @@ def world(persona_on, tenant, other_tenant, agent):
     unbound_scopes = ",".join(s for s in SCOPES if s not in PERSONA_SCOPES)
     _, wide = token_create(tenant=tenant, name="wide", scopes=unbound_scopes, user=operator)
     _, bound = token_create(
-        tenant=tenant, name="bound-a", scopes=all_scopes, user=operator, principal=ana
+        tenant=tenant,
+        name="bound-a",
+        scopes=all_scopes,
+        user=operator,
+        principal=ana,
+        on_behalf=True,
     )
     other_operator = make_user("otto", role="operator", tenants=[other_tenant])
     _, other = token_create(
@@ -325,6 +330,7 @@ def test_every_cell_of_the_authorisation_matrix(client, world):
             scopes=",".join(lacking),
             user=world["operator"] if "learning.decide" in lacking else None,
             principal=world["people"]["A"] if set(PERSONA_SCOPES) & set(lacking) else None,
+            on_behalf=bool(set(PERSONA_SCOPES) & set(lacking)),
         )
         for caller in ("wide", "bound", "other", "noscope"):
             for column in columns(op):

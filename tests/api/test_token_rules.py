@@ -188,7 +188,7 @@ def test_what_the_owners_own_token_writes_is_typed_by_them(
     _, raw = token_create(tenant=tenant, name="a", scopes=BOTH, principal=ana, creator=ana_login)
     assert put(client, bearer(raw), ["Prefers short answers."]).status_code == 200
     entry = OwnerEntry.objects.get()
-    assert entry.author == Author.OWNER and entry.written_by == "ana-login"
+    assert entry.author == Author.OWNER_TOKEN and entry.written_by == "ana-login"
     row = render_row([entry])
     assert row.startswith(ROW_HEADING) and "- Prefers short answers. (typed by them)" in row
 
