@@ -29,9 +29,7 @@ PERSONA_WRITE = "persona.write"
 #: what each role of a login may do (the owner-document capabilities come with an
 #: owner account, bound to that one person: ``tenancy.access.actor_for_user``)
 ROLE_CAPABILITIES: dict[str, frozenset[str]] = {
-    "operator": frozenset(
-        {HOST, LEARNING_READ, LEARNING_DECIDE, MEMORY_READ, MEMORY_WRITE}
-    ),
+    "operator": frozenset({HOST, LEARNING_READ, LEARNING_DECIDE, MEMORY_READ, MEMORY_WRITE}),
     "reviewer": frozenset({LEARNING_READ, LEARNING_DECIDE}),
 }
 

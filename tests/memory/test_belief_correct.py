@@ -134,6 +134,8 @@ def test_words_another_active_belief_holds_are_refused(agent, no_vectors):
 
 
 def test_the_new_statement_gets_its_stored_vector(agent, settings, monkeypatch):
+    # the learned layer of the injection scan cannot judge stand-in vectors: off here
+    settings.PERSONA_INJECTION_SEMANTIC = False
     settings.MEMORY_BELIEF_EMBEDDINGS = True
     model = FakeModel()
     monkeypatch.setattr(safety.encoder, "get_model", lambda: model)

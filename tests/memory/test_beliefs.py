@@ -67,7 +67,11 @@ def test_reworded_restatement_corroborates_without_a_new_row(agent, no_vectors):
     assert belief.retention(later + timedelta(days=20)) > decayed
 
 
-def test_paraphrase_with_no_shared_words_corroborates_through_the_embedding(agent, monkeypatch):
+def test_paraphrase_with_no_shared_words_corroborates_through_the_embedding(
+    agent, monkeypatch, settings
+):
+    # the learned layer of the injection scan cannot judge stand-in vectors: off here
+    settings.PERSONA_INJECTION_SEMANTIC = False
     model = FakeModel(same_as={"Drinks oolong every afternoon": "Prefers green tea"})
     monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
 
