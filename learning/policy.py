@@ -57,13 +57,10 @@ from persona.guardrails import (
 from persona.guardrails import positive as _positive
 from persona.guardrails import words_re as _words_re
 from persona.services import MAX_LEARNED_FIELD_CHARS, MAX_RULE_CHARS, is_one_sentence
-from safety.secrets import find_secrets
+from safety.checks import UnsafeText, check_write
 from safety.text import STOP_WORDS, content_words, normalize, stem, word_set, words
 
 LEARNED_FIELDS = ("goals", "background")
-# The injection scan's word patterns (layers 1-2) run on every proposal; its embedding
-# layer is left to the render path, so a policy check never loads a model.
-INJECTION_SEMANTIC = False
 
 # --- shared patterns (matched on the normalised text: lower case, one space, no punctuation)
 
@@ -287,23 +284,13 @@ def append_sentence(field_text: str, sentence: str) -> str:
 # --- checks shared by sentences and rules
 
 
-def _injection_hit(text: str) -> tuple[str, ...]:
-    from safety.injection import scan  # h4's module; imported late to keep import order free
-
-    result = scan(text, semantic=INJECTION_SEMANTIC)
-    return tuple(result.pattern_ids) if result.blocked else ()
-
-
-def _safety(text: str, *, what: str) -> str | None:
-    kinds = find_secrets(text)
-    if kinds:
-        return f"The {what} looks like it holds a secret ({', '.join(sorted(set(kinds)))})."
-    hits = _injection_hit(text)
-    if hits:
-        return (
-            f"The {what} matches the injection scan ({', '.join(hits)}); it reads like an "
-            "instruction to the model."
-        )
+def _safety(text: str, *, kind: str) -> str | None:
+    """The write-time safety check (``safety.checks.check_write``: secrets, the word
+    patterns and the learned layer), as a reason instead of a refusal."""
+    try:
+        check_write(text, kind)
+    except UnsafeText as exc:
+        return str(exc)
     return None
 
 
@@ -461,7 +448,7 @@ def sentence_refusal(
         return "The proposal has no sentence."
     if field not in LEARNED_FIELDS:
         return f"Learning adds only to goals or background, not to {field or 'no field'}."
-    problem = _safety(s, what="sentence")
+    problem = _safety(s, kind="proposal")
     if problem:
         return problem
     norm = normalize(s).text
@@ -557,7 +544,7 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
     r = " ".join((rule or "").split())
     if not r:
         return "The proposal has no rule."
-    problem = _safety(r, what="rule")
+    problem = _safety(r, kind="rule_proposal")
     if problem:
         return problem
     if "\n" in rule.strip() or not is_one_sentence(r):

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
@@ -17,6 +18,8 @@ from memory.models import (
     TextEmbedding,
 )
 from memory.sealing import conversation_seal
+from memory.services import entity_fact_check
+from personaweb.errors import Refusal
 from tenancy.admin_base import SuperuserOnlyAdmin, TenantScopedAdmin
 
 
@@ -114,8 +117,36 @@ class ConversationSummaryAdmin(TenantScopedAdmin):
     raw_id_fields = ["conversation"]
 
 
+class EntityFactForm(forms.ModelForm):
+    """Validated by ``memory.services.entity_fact_check``, as every other writer of a
+    fact: the words (secrets, the injection scan) and the person and source message in
+    the fact's tenant."""
+
+    class Meta:
+        model = EntityFact
+        fields = ["tenant", "principal", "entity", "kind", "fact", "source_message"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        tenant = data.get("tenant")
+        if tenant is None or self.errors:
+            return data
+        try:
+            data["entity"], data["fact"] = entity_fact_check(
+                tenant_id=tenant.pk,
+                entity=data.get("entity"),
+                fact=data.get("fact"),
+                principal=data.get("principal"),
+                source_message=data.get("source_message"),
+            )
+        except Refusal as exc:
+            raise forms.ValidationError(str(exc)) from None
+        return data
+
+
 @admin.register(EntityFact)
 class EntityFactAdmin(TenantScopedAdmin):
+    form = EntityFactForm
     list_display = ["entity", "kind", "tenant", "principal", "created_at"]
     list_filter = ["kind", "tenant"]
     search_fields = ["entity", "fact"]

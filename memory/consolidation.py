@@ -41,6 +41,7 @@ from memory.proposers import BeliefCandidate, belief_proposer
 from memory.services_beliefs import BeliefRefusal, belief_write, embeddings_enabled
 from memory.signals import belief_consolidated
 from memory.verification import ReadMessage, ReviewCorpus, verify_quotes
+from safety.checks import UnsafeText
 from safety.evidence import unsafe_kind
 from safety.never_store import never_auto_store
 
@@ -242,7 +243,7 @@ def _store(
             belief_consolidated.send(
                 sender=Belief, belief=result.belief, outcome=result.outcome, now=now
             )
-    except BeliefRefusal as exc:
+    except (BeliefRefusal, UnsafeText) as exc:
         report.skipped["refused by the belief rules"] += 1
         logger.debug("consolidation refused a statement: %s", exc)
         return

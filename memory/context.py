@@ -34,7 +34,7 @@ import math
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -420,8 +420,70 @@ def build_context(
     use_embeddings: bool | None = None,
     use_time_facet: bool = True,
     max_sensitivity: str = "confidential",
+    wait: bool | None = None,
 ) -> ContextPack:
-    """The pack for one question about one person of ``agent``'s tenant (no writes)."""
+    """The pack for one question about one person of ``agent``'s tenant (no writes).
+
+    Every text in it (statements, evidence quotes, agenda actions, routine questions)
+    has passed ``safety.checks.render_safe``: a secret or an injection-scan hit (word
+    patterns and the learned layer) is withheld as ``[BLOCKED: ...]``, in the JSON and in
+    ``render_context`` alike. ``wait`` (default: ``safety.checks.render_wait()``, off on a
+    server) decides whether the learned layer may load the model on this call; when it
+    may not and a text has no stored vectors yet, the text is withheld as the scanning
+    placeholder (never handed over unscanned) and shown from the next call on. Text
+    written through ``check_write`` has its vectors stored already."""
+    pack = _build_context(
+        agent=agent,
+        principal_external_id=principal_external_id,
+        query=query,
+        now=now,
+        limit=limit,
+        use_embeddings=use_embeddings,
+        use_time_facet=use_time_facet,
+        max_sensitivity=max_sensitivity,
+    )
+    return _withhold_unsafe(pack, wait=wait)
+
+
+def _withhold_unsafe(pack: ContextPack, *, wait: bool | None) -> ContextPack:
+    """``pack`` with every unsafe text replaced by its placeholder (one scan batch)."""
+    from safety.checks import render_safe_many
+
+    beliefs = [*pack.items, *pack.pinned, *pack.cross_category]
+    texts = [b.statement for b in beliefs] + [b.evidence_quote or "" for b in beliefs]
+    texts += [a.action for a in pack.agenda]
+    texts += [p.action for p in pack.routine_probes] + [p.question for p in pack.routine_probes]
+    safe = iter(render_safe_many(texts, wait=wait))
+    statements = [next(safe) for _ in beliefs]
+    quotes = [next(safe) for _ in beliefs]
+    done = [
+        replace(b, statement=st, evidence_quote=q if b.evidence_quote is not None else None)
+        for b, st, q in zip(beliefs, statements, quotes, strict=True)
+    ]
+    n, m = len(pack.items), len(pack.pinned)
+    pack.items, pack.pinned, pack.cross_category = done[:n], done[n : n + m], done[n + m :]
+    pack.agenda = [replace(a, action=next(safe)) for a in pack.agenda]
+    actions = [next(safe) for _ in pack.routine_probes]
+    questions = [next(safe) for _ in pack.routine_probes]
+    pack.routine_probes = [
+        # the question quotes the action: a withheld action is withheld in it too
+        replace(p, action=a, question=q if a == p.action else a)
+        for p, a, q in zip(pack.routine_probes, actions, questions, strict=True)
+    ]
+    return pack
+
+
+def _build_context(
+    *,
+    agent: Any,
+    principal_external_id: str,
+    query: str,
+    now: datetime,
+    limit: int,
+    use_embeddings: bool | None,
+    use_time_facet: bool,
+    max_sensitivity: str,
+) -> ContextPack:
     from memory.services_beliefs import embeddings_enabled
 
     if use_embeddings is None:
@@ -587,12 +649,14 @@ def session_snapshot(
     now: datetime,
     limit: int = SNAPSHOT_SIZE,
     max_sensitivity: str = "confidential",
+    wait: bool | None = None,
 ) -> list[PackItem]:
     """What a host loads about a person when a session opens (no query): the pinned
     categories first, then the rest by confidence x retention. A belief standing in the
     owner's persona document (``promoted``) is left out, hard: the prompt's owner row
     already carries it at higher trust. Eligible again once its entry is removed.
-    In-turn recall (``build_context``) is not filtered. Read-only."""
+    In-turn recall (``build_context``) is not filtered. Read-only. Statements pass
+    ``safety.checks.render_safe`` as in ``build_context``."""
     level = SENSITIVITY_BY_NAME.get(max_sensitivity, Sensitivity.CONFIDENTIAL)
     principal = (
         Principal.objects.filter(tenant_id=agent.tenant_id, external_id=principal_external_id)
@@ -637,7 +701,10 @@ def session_snapshot(
                 source_host=r[12],
             )
         )
-    return out
+    from safety.checks import render_safe_many
+
+    safe = render_safe_many([it.statement for it in out], wait=wait)
+    return [replace(it, statement=text) for it, text in zip(out, safe, strict=True)]
 
 
 def _sealed_messages(message_ids: set[int]) -> set[int]:
@@ -724,17 +791,13 @@ def _routine_probes(principal_id: int, now: datetime) -> list[RoutineProbe]:
 
 
 def render_context(pack: ContextPack) -> str:
-    """A ready text block for a host's prompt (``inject()``-style). Every statement goes
-    through the injection scan again; a hit renders as ``[BLOCKED: ...]``."""
-    from safety.injection import render_safe
-
-    def safe(text: str) -> str:
-        return render_safe(text, semantic=False)
+    """A ready text block for a host's prompt (``inject()``-style), from a pack whose
+    texts ``build_context`` has already passed through ``safety.checks.render_safe``."""
 
     lines = [f"## What you know about this person (as of {pack.now:%Y-%m-%d %H:%M} UTC)"]
     if pack.pinned:
         lines.append("Always keep in mind:")
-        lines += [f"- [{it.category}] {safe(it.statement)}" for it in pack.pinned]
+        lines += [f"- [{it.category}] {it.statement}" for it in pack.pinned]
     shown = [it for it in pack.items if not it.pinned or it.id not in {p.id for p in pack.pinned}]
     if shown:
         lines.append("Relevant to this message:")
@@ -747,18 +810,18 @@ def render_context(pack: ContextPack) -> str:
             if it.confidence < 0.5:
                 extra.append("unsure")
             tail = f" ({', '.join(extra)})" if extra else ""
-            lines.append(f"- [{it.category}] {safe(it.statement)}{tail}")
+            lines.append(f"- [{it.category}] {it.statement}{tail}")
     if pack.cross_category:
         lines.append("Also related:")
-        lines += [f"- [{it.category}] {safe(it.statement)}" for it in pack.cross_category]
+        lines += [f"- [{it.category}] {it.statement}" for it in pack.cross_category]
     if pack.agenda:
         lines.append("Agenda:")
         for a in pack.agenda:
             state = "overdue since" if a.overdue else "due"
-            lines.append(f"- {safe(a.action)} ({state} {a.due_at:%Y-%m-%d %H:%M})")
+            lines.append(f"- {a.action} ({state} {a.due_at:%Y-%m-%d %H:%M})")
     if pack.routine_probes:
         lines.append("Routines to check (ask, do not assume):")
-        lines += [f"- {safe(p.question)}" for p in pack.routine_probes]
+        lines += [f"- {p.question}" for p in pack.routine_probes]
     if len(lines) == 1:
         lines.append("(nothing stored)")
     return "\n".join(lines)

@@ -7,7 +7,7 @@ One belief per line::
      "valid_from": "...", "valid_until": "...", "due": "...", "sensitivity": "internal"}
 
 The last four keys are optional. Every line is checked first (the same checks as
-``belief_write``, secrets and the injection scan included), so a bad line is reported
+``belief_write``, ``safety.checks.check_write`` included), so a bad line is reported
 as ``line N: ...`` before anything is written; then all beliefs are written in one
 transaction through ``belief_write`` (restatements corroborate, contradictions
 supersede), creating missing agents and people. Statement vectors are computed in one
@@ -30,7 +30,6 @@ from memory.services import MemoryInputError, validate_label
 from memory.services_beliefs import (
     belief_write,
     embeddings_enabled,
-    refuse_unsafe,
     validate_category,
     validate_sensitivity,
     validate_source,
@@ -39,6 +38,7 @@ from memory.services_beliefs import (
     validate_unit,
 )
 from personaweb.errors import Refusal
+from safety.checks import check_write
 from tenancy.models import MAX_SLUG_CHARS
 
 REQUIRED_KEYS = ("agent", "principal", "category", "statement", "confidence", "source")
@@ -114,7 +114,7 @@ def parse_belief_line(raw: str, *, line_no: int) -> BeliefRecord:
         due = validate_time(data.get("due"), what="due time")
         if start and until and until < start:
             raise MemoryInputError("valid_until is before valid_from.")
-        refuse_unsafe(statement, field="statement")
+        check_write(statement, "belief")
     except Refusal as exc:
         reason = str(exc)
         raise BeliefLineError(line_no, reason[:1].lower() + reason[1:]) from None

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from memory.models import Conversation, Message, Principal
+from memory.models import Conversation, EntityFact, Message, Principal
 from memory.signals import conversation_sealed, turns_recorded
 from personaweb.errors import Refusal
 
@@ -191,3 +191,87 @@ def record_turn(
         conversation_sealed.send(sender=Conversation, conversation=conv)
     transaction.on_commit(schedule_embedding)
     return TurnResult(conversation=conv, messages=messages, created_conversation=created)
+
+
+# --- entity facts ------------------------------------------------------------------------
+
+MAX_ENTITY_CHARS = 200
+MAX_FACT_CHARS = 2_000
+
+
+def entity_fact_check(
+    *,
+    tenant_id: int,
+    entity: object,
+    fact: object,
+    principal: Principal | None = None,
+    source_message: Message | None = None,
+) -> tuple[str, str]:
+    """The one validation of an entity fact (the service, the admin form, a USER.md
+    import): the words (non-empty, within the limits, ``safety.checks.check_write``), and
+    the person and the source message in the fact's tenant (another tenant's row is named
+    like an unknown one). Returns the cleaned (entity, fact)."""
+    from safety.checks import check_write
+
+    if not isinstance(entity, str) or not entity.strip():
+        raise MemoryInputError(
+            "The entity name is empty; name the person, company, place or thing."
+        )
+    if not isinstance(fact, str) or not fact.strip():
+        raise MemoryInputError("The fact is empty; write what is known about the entity.")
+    entity, fact = " ".join(entity.split()), " ".join(fact.split())
+    if len(entity) > MAX_ENTITY_CHARS:
+        raise MemoryInputError(
+            f"The entity name {entity[:40]!r}… is over {MAX_ENTITY_CHARS} characters; shorten it."
+        )
+    if len(fact) > MAX_FACT_CHARS:
+        raise MemoryInputError(
+            f"The fact is {len(fact):,} characters; the limit is {MAX_FACT_CHARS:,}. Shorten it."
+        )
+    if principal is not None and principal.tenant_id != tenant_id:
+        raise MemoryInputError("That person is not one of this tenant's; choose one of its people.")
+    if source_message is not None:
+        message_tenant = (
+            Message.objects.filter(pk=source_message.pk)
+            .values_list("conversation__agent__tenant_id", flat=True)
+            .first()
+        )
+        if message_tenant != tenant_id:
+            raise MemoryInputError(
+                "That source message is not in a conversation of this tenant; choose one of "
+                "its messages or leave the source empty."
+            )
+    check_write(entity, "entity")
+    check_write(fact, "entity_fact")
+    return entity, fact
+
+
+def entity_fact_create(
+    *,
+    tenant_id: int,
+    entity: str,
+    fact: str,
+    kind: str = "thing",
+    principal: Principal | None = None,
+    source_message: Message | None = None,
+) -> EntityFact:
+    """Store a fact about an entity after ``entity_fact_check`` (one insert; the check,
+    which may wait for the learned layer, runs outside any transaction of this one)."""
+    entity, fact = entity_fact_check(
+        tenant_id=tenant_id,
+        entity=entity,
+        fact=fact,
+        principal=principal,
+        source_message=source_message,
+    )
+    row = EntityFact(
+        tenant_id=tenant_id,
+        principal=principal,
+        entity=entity,
+        kind=kind,
+        fact=fact,
+        source_message=source_message,
+    )
+    row.full_clean()
+    row.save()
+    return row

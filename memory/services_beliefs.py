@@ -5,8 +5,8 @@
 1. validates every field (category, lengths, confidence 0..1, source, validity window,
    sensitivity, evidence) and refuses a proactive (``console``) turn: it must not
    write facts about the person;
-2. refuses secrets (``safety.secrets``) and text the injection scan blocks
-   (``safety.injection``, word patterns; the embedding layer runs at render);
+2. refuses secrets and text the injection scan blocks (``safety.checks.check_write``:
+   word patterns and the learned layer; ``render_context`` withholds again at render);
 3. computes the statement's vector once (``memory.embeddings.vectors_for_texts``:
    stored per distinct text) *before* the transaction, unless embeddings are off;
 4. in one transaction, with the person's row and their active beliefs of that category
@@ -60,8 +60,7 @@ from memory.services import (
 )
 from memory.signals import belief_ended
 from personaweb.errors import Refusal
-from safety.injection import scan
-from safety.secrets import refuse_secrets
+from safety.checks import check_write
 from safety.text import content_words, normalize, word_set, words
 
 logger = logging.getLogger(__name__)
@@ -88,8 +87,6 @@ NEGATIONS = word_set(
     shouldnt wouldnt hasnt havent hadnt neither nor stopped quit none nobody nothing
     """
 )
-
-INJECTION_SEMANTIC = False  # word patterns at write; render_context scans again
 
 
 class BeliefRefusal(Refusal):
@@ -185,17 +182,6 @@ def validate_time(value: object, *, what: str) -> datetime | None:
         # the ends of the calendar overflow when the database moves the time to UTC
         raise BeliefRefusal(f"The {what} is outside the years {low} to {high}; check the date.")
     return value
-
-
-def refuse_unsafe(text: str, *, field: str) -> None:
-    """Secrets and model-directed text are never stored as memory."""
-    refuse_secrets(field=field, text=text)
-    result = scan(text, semantic=INJECTION_SEMANTIC)
-    if result.blocked:
-        raise BeliefRefusal(
-            f"The {field} matches the injection scan ({', '.join(result.pattern_ids)}); it "
-            "reads like an instruction to the model, not a fact about the person."
-        )
 
 
 @dataclass(frozen=True)
@@ -389,9 +375,9 @@ def belief_write(
     due_at = validate_time(due, what="due time")
     if start and until and until < start:
         raise BeliefRefusal("The belief ends (valid_until) before it starts (valid_from).")
-    refuse_unsafe(statement, field="statement")
+    check_write(statement, "belief")
     if evidence and isinstance(evidence.get("quote"), str):
-        refuse_unsafe(evidence["quote"], field="evidence quote")
+        check_write(evidence["quote"], "quote")
 
     vector, embedding_id = _vector(statement)
     with transaction.atomic():
@@ -530,7 +516,7 @@ def belief_correct(
     """
     now = now or timezone.now()
     statement = validate_statement(statement)
-    refuse_unsafe(statement, field="statement")
+    check_write(statement, "belief")
     if normalize(statement).text == normalize(belief.statement).text:
         raise BeliefRefusal(
             "The correction says the same as the belief; change the words, or retire it."
@@ -665,7 +651,7 @@ def intention_write(
     source = validate_source(source, writes="commitments")
     lead = _duration(lead_time, what="lead time", default=timedelta(days=1))
     grace_period = _duration(grace, what="grace", default=timedelta(hours=12))
-    refuse_unsafe(action, field="action")
+    check_write(action, "intention")
     key = normalize(action).text
     with transaction.atomic():
         principal = principal_get_or_create(
@@ -744,7 +730,7 @@ def routine_label(
 
     now = now or timezone.now()
     action = validate_statement(action, what="action")
-    refuse_unsafe(action, field="action")
+    check_write(action, "routine")
     if (
         not isinstance(weekdays, list)
         or not weekdays

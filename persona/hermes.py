@@ -20,9 +20,10 @@ What maps to what
   entry with a short ``Label:`` prefix as (entity, fact) and any other entry as a fact
   about the person; an identical fact is not stored twice.
 
-Every entry is scanned first (injection and secret scan, ``safety.secrets.scan_entry``):
-a blocked or secret entry is reported with its pattern ids or secret kinds and not
-imported; the rest are.
+Every entry is checked first (``safety.checks.check_write``: secrets, the word patterns
+and the learned layer): a blocked or secret entry is reported with its pattern ids or
+secret kinds and not imported; the rest are. Export writes every entry through
+``safety.checks.render_safe``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from django.db import transaction
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
 from persona.services import ChangeTrigger, PersonaInputError, persona_version_create
+from personaweb.errors import Refusal
 from tenancy.models import Agent
 
 ENTRY_DELIMITER = "\n§\n"
@@ -101,11 +103,11 @@ def usage_header(target: str, entries: list[str], *, limit: int | None = None) -
 def render_block(target: str, entries: list[str], *, limit: int | None = None) -> str:
     """The Hermes-style block for a system prompt; every entry passes the injection
     scan at render (a hit shows ``[BLOCKED: ids]``). No entries -> zero bytes."""
-    from safety.injection import render_safe
+    from safety.checks import render_safe_many
 
     if target not in HEADERS:
         raise PersonaInputError(f"Unknown block {target!r}; use 'memory' or 'user'.")
-    safe = [render_safe(entry) for entry in entries]
+    safe = render_safe_many(entries, wait=True)
     if not safe:
         return ""
     header = usage_header(target, safe, limit=limit)
@@ -149,17 +151,25 @@ def principal_user_entries(principal) -> list[str]:
 
 def export_files(*, agent: Agent, out_dir: Path, principal=None) -> list[Path]:
     """Write ``MEMORY.md`` (the persona) and, with a principal, ``USER.md`` (their
-    facts) into ``out_dir``; returns the paths written."""
+    facts) into ``out_dir``; returns the paths written. Every entry passes
+    ``safety.checks.render_safe`` (waited for): a secret or an injection-scan hit stored
+    before a check caught it is written as ``[BLOCKED: ...]``, never as itself."""
+    from safety.checks import render_safe_many
+
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     memory_path = out_dir / "MEMORY.md"
+    memory_entries = persona_memory_entries(persona_head(agent=agent))
     memory_path.write_text(
-        entries_text(persona_memory_entries(persona_head(agent=agent))), encoding="utf-8"
+        entries_text(render_safe_many(memory_entries, wait=True)), encoding="utf-8"
     )
     written.append(memory_path)
     if principal is not None:
         user_path = out_dir / "USER.md"
-        user_path.write_text(entries_text(principal_user_entries(principal)), encoding="utf-8")
+        user_entries = principal_user_entries(principal)
+        user_path.write_text(
+            entries_text(render_safe_many(user_entries, wait=True)), encoding="utf-8"
+        )
         written.append(user_path)
     return written
 
@@ -180,20 +190,20 @@ class ImportReport:
         return len(self.blocked) + len(self.secrets)
 
 
-def _screen(entries: list[str], report: ImportReport) -> list[str]:
-    """The entries that pass both scans; the others are recorded on ``report``."""
-    from safety.secrets import scan_entry
+def _screen(entries: list[str], report: ImportReport, *, kind: str) -> list[str]:
+    """The entries that pass ``safety.checks.check_write`` as ``kind``; the others are
+    recorded on ``report`` (a secret, or the injection scan's ids)."""
+    from safety.checks import InjectionFound, SecretFound, check_write
 
     clean = []
     for i, entry in enumerate(entries, start=1):
-        result = scan_entry(entry)
-        if result["secret_kinds"]:
-            report.secrets.append(
-                {"index": i, "entry": entry, "kinds": list(result["secret_kinds"])}
-            )
-        elif result["blocked"]:
+        try:
+            check_write(entry, kind, field=f"entry {i}")
+        except SecretFound as exc:
+            report.secrets.append({"index": i, "entry": entry, "kinds": list(exc.kinds)})
+        except InjectionFound as exc:
             report.blocked.append(
-                {"index": i, "entry": entry, "pattern_ids": list(result["pattern_ids"])}
+                {"index": i, "entry": entry, "pattern_ids": list(exc.pattern_ids)}
             )
         else:
             clean.append(entry)
@@ -210,7 +220,7 @@ def persona_import(
 ) -> ImportReport:
     """Import a ``MEMORY.md`` into the agent's persona (see the module docstring)."""
     report = ImportReport()
-    entries = _screen(parse_entries(text), report)
+    entries = _screen(parse_entries(text), report, kind="persona_entry")
     head = persona_head(agent=agent)
     labelled: dict[str, Any] = {}
     notes: list[str] = []
@@ -260,37 +270,44 @@ def persona_import(
     return report
 
 
-@transaction.atomic
 def user_import(*, principal, text: str) -> ImportReport:
-    """Import a ``USER.md`` as entity facts of ``principal``; idempotent."""
+    """Import a ``USER.md`` as entity facts of ``principal``; idempotent. Every fact is
+    written by ``memory.services.entity_fact_create`` (its checks, the tenant's)."""
     from memory.models import EntityFact
-    from safety.secrets import refuse_secrets
+    from memory.services import entity_fact_check, entity_fact_create
 
     report = ImportReport()
     label = _principal_label(principal)
-    for entry in _screen(parse_entries(text), report):
+    rows: list[tuple[str, str, str, str]] = []
+    for entry in _screen(parse_entries(text), report, kind="entity_fact"):
         match = _ENTITY_RE.match(entry)
         if match and match.group(1).strip().casefold() != label.casefold():
             entity, fact = match.group(1).strip(), " ".join(match.group(2).split())
-            kind = EntityFact.Kind.THING
+            kind: str = EntityFact.Kind.THING.value
         else:
             entity, fact = label, " ".join((match.group(2) if match else entry).split())
-            kind = EntityFact.Kind.PERSON
-        if len(entity) > 200:
-            raise PersonaInputError(
-                f"The entity name {entity[:40]!r}… is over 200 characters; shorten it."
+            kind = EntityFact.Kind.PERSON.value
+        try:
+            entity, fact = entity_fact_check(
+                tenant_id=principal.tenant_id, entity=entity, fact=fact, principal=principal
             )
-        refuse_secrets(field="fact", text=fact)
-        exists = EntityFact.objects.filter(
-            tenant_id=principal.tenant_id, principal=principal, entity=entity, fact=fact
-        ).exists()
-        if exists:
-            report.unchanged.append(entry)
-            continue
-        row = EntityFact(
-            tenant_id=principal.tenant_id, principal=principal, entity=entity, kind=kind, fact=fact
-        )
-        row.full_clean()
-        row.save()
-        report.imported.append(entry)
+        except Refusal as exc:
+            raise PersonaInputError(str(exc)) from None
+        rows.append((entry, entity, fact, kind))
+    with transaction.atomic():
+        for entry, entity, fact, kind in rows:
+            exists = EntityFact.objects.filter(
+                tenant_id=principal.tenant_id, principal=principal, entity=entity, fact=fact
+            ).exists()
+            if exists:
+                report.unchanged.append(entry)
+                continue
+            entity_fact_create(
+                tenant_id=principal.tenant_id,
+                entity=entity,
+                fact=fact,
+                kind=kind,
+                principal=principal,
+            )
+            report.imported.append(entry)
     return report

@@ -49,9 +49,8 @@ from persona.models import (
 )
 from persona.models_owner import BY_OWNER, TIER_ORDER, Author, EntrySource, Tier
 from persona.tokens import count_tokens
-from safety.injection import scan
+from safety.checks import SecretFound, UnsafeText, check_write
 from safety.never_store import never_auto_store
-from safety.secrets import SecretFound, find_secrets, refuse_secrets
 
 logger = logging.getLogger(__name__)
 
@@ -179,7 +178,8 @@ def _tier(value: object) -> str:
 
 
 def check_entry_text(text: object, *, n: int) -> str:
-    """One entry's text: a non-empty string of at most 500 characters, no secret."""
+    """One entry's text: a non-empty string of at most 500 characters that passes
+    ``safety.checks.check_write`` (no secret, no injection-scan hit; ``UnsafeText``)."""
     if not isinstance(text, str) or not text.strip():
         raise OwnerDocRefusal(f"Entry {n} is empty; write the text or remove the entry.")
     text = " ".join(text.split())
@@ -187,10 +187,7 @@ def check_entry_text(text: object, *, n: int) -> str:
         raise OwnerDocRefusal(
             f"Entry {n} is {len(text)} characters; the limit is {MAX_ENTRY_CHARS}. Shorten it."
         )
-    try:
-        refuse_secrets(field=f"entry {n}", text=text)
-    except SecretFound as exc:
-        raise OwnerDocRefusal(str(exc)) from None
+    check_write(text, "owner_entry", field=f"entry {n}")
     return text
 
 
@@ -218,7 +215,7 @@ def render_row(entries: list[Any], *, wait: bool = True) -> str:
     or dicts with ``text``, ``source`` and ``author``."""
     if not entries:
         return ""
-    from persona.render import _render_safe_all
+    from safety.checks import render_safe_many
 
     def get(e: Any, name: str, default: str) -> str:
         return e.get(name, default) if isinstance(e, dict) else getattr(e, name)
@@ -228,7 +225,7 @@ def render_row(entries: list[Any], *, wait: bool = True) -> str:
         provenance(get(e, "source", EntrySource.USER_EDIT), get(e, "author", Author.ON_BEHALF))
         for e in entries
     ]
-    safe = _render_safe_all(texts, wait=wait)
+    safe = render_safe_many(texts, wait=wait)
     by_them = all(get(e, "author", Author.ON_BEHALF) in BY_OWNER for e in entries)
     lines = [ROW_HEADING if by_them else ROW_HEADING_ON_BEHALF]
     for text, how in zip(safe, said, strict=True):
@@ -427,6 +424,11 @@ def owner_doc_write(
         raise OwnerDocRefusal(
             f"The document would have {len(entries)} entries; the limit is {MAX_ENTRIES}."
         )
+    # The safety check waits for the learned layer: done before the document is locked,
+    # so a model load never holds the lock (the check inside then reads its cached scan).
+    for n, item in enumerate(entries, start=1):
+        if isinstance(item, dict) and isinstance(item.get("text"), str):
+            check_entry_text(item["text"], n=n)
     with transaction.atomic():
         doc = _lock_document(principal)
         if expected_version != doc.version:
@@ -625,10 +627,10 @@ def ineligible_reason(belief: Belief) -> str | None:
         return "already in the document"
     if never_auto_store(belief.statement):
         return "a never-auto-store kind"
-    if find_secrets(belief.statement):
-        return "holds a secret"
-    if scan(belief.statement, semantic=True, wait=True).blocked:
-        return "blocked by the injection scan"
+    try:
+        check_write(belief.statement, "owner_entry")
+    except UnsafeText as exc:
+        return "holds a secret" if isinstance(exc, SecretFound) else "blocked by the injection scan"
     return None
 
 

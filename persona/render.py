@@ -4,9 +4,9 @@ Order (PRODUCT.md section 1): guardrails as a numbered list; standing rules unde
 heading saying a guardrail outranks them; name and role; goals; background; a line
 saying the persona grants no new authority.
 
-Every piece of persona text passes the injection scan at render (what
-``safety.injection.render_safe`` does, batched through ``scan_many``): a hit renders ``[BLOCKED: <pattern ids>]`` in its
-place and the original stays stored. Goals and background are scanned line by line,
+Every piece of persona text passes ``safety.checks.render_safe`` at render (batched:
+the secret scan, the word patterns and the learned layer): a hit renders
+``[BLOCKED: <ids>]`` in its place and the original stays stored. Goals and background are scanned line by line,
 so one poisoned learned sentence blocks that line, not the whole field.
 
 The output is deterministic bytes for a given version and pattern table: no
@@ -41,18 +41,6 @@ def _lines(text: str) -> list[str]:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
-
-
-def _render_safe_all(texts: list[str], *, wait: bool = True) -> list[str]:
-    """``render_safe`` for every text, scanned as one batch (one embedding call). With
-    ``wait=False`` a text the scan cannot judge yet renders as the scanning placeholder
-    (never as safe text); the prompt prefix for hosts always waits."""
-    from safety.injection import placeholder, scan_many
-
-    return [
-        placeholder(result.pattern_ids) if result.blocked else text
-        for text, result in zip(texts, scan_many(texts, wait=wait), strict=True)
-    ]
 
 
 @dataclass(frozen=True)
@@ -136,7 +124,9 @@ def _sections(version: AgentPersonaVersion, *, wait: bool = True) -> list[tuple[
     """(key, title, rendered text) for every non-empty section, in prompt order."""
     pieces = _pieces(version)
     safe: dict[str, list[tuple[str, str]]] = {}
-    rendered = _render_safe_all([p.text for p in pieces], wait=wait)
+    from safety.checks import render_safe_many
+
+    rendered = render_safe_many([p.text for p in pieces], wait=wait)
     for piece, text in zip(pieces, rendered, strict=True):
         safe.setdefault(piece.section, []).append((piece.label, piece.before + text + piece.after))
     out: list[tuple[str, str, str]] = []
@@ -175,24 +165,24 @@ def render_report(version: AgentPersonaVersion, *, wait: bool = True) -> RenderR
     judge yet render as the scanning placeholder and ``pending`` is set, so the page
     polls until the scan is done.
     """
-    from safety.injection import scan_many
+    from safety.checks import verdicts
 
     sections = _sections(version, wait=wait)
     text = "\n\n".join(s for _, _, s in sections)
     blocked = []
     pending = False
     pieces = _pieces(version)
-    for piece, result in zip(pieces, scan_many([p.text for p in pieces], wait=wait), strict=True):
-        if getattr(result, "pending", False):
+    for piece, verdict in zip(pieces, verdicts([p.text for p in pieces], wait=wait), strict=True):
+        if verdict.pending:
             pending = True
             continue
-        if result.blocked:
+        if verdict.blocked:
             blocked.append(
                 BlockedEntry(
                     section=piece.section,
                     label=piece.label,
                     text=piece.text,
-                    pattern_ids=list(result.pattern_ids),
+                    pattern_ids=list(verdict.ids),
                 )
             )
     return RenderReport(

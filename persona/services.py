@@ -14,7 +14,7 @@ from persona.guardrails import guardrail_contradiction
 from persona.models import GUARDRAIL_WRITERS, AgentPersonaVersion, SourceType
 from persona.signals import persona_changed
 from persona.tasks import schedule_scan_warmup
-from safety.secrets import SecretFound, refuse_secrets
+from safety.checks import KINDS, SecretFound, check_write
 from tenancy.models import Agent
 from tenancy.services import agent_create as tenancy_agent_create
 
@@ -208,16 +208,17 @@ def validate_changes(*, changes: dict[str, Any], trigger: ChangeTrigger) -> dict
             cleaned[name] = validate_rules(value)
         else:
             cleaned[name] = _validate_text(name, value, source_type=trigger.source_type)
+    # Every text of the change passes the one write check (secrets, the word patterns
+    # and the learned layer, waited for): a guardrail or field the scan would block at
+    # render is refused here, with the reason, on every surface.
     for name, value in cleaned.items():
-        texts = value if isinstance(value, list) else [value]
-        for i, text in enumerate(texts, start=1):
-            label = (
-                name.replace("_", " ")
-                if len(texts) == 1 and not isinstance(value, list)
-                else f"{name.replace('_', ' ')} item {i}"
-            )
-            refuse_secrets(field=label, text=text)
-    refuse_secrets(field="reason", text=trigger.reason)
+        if isinstance(value, list):
+            kind = "guardrail" if name == "guardrails" else "standing_rule"
+            for i, text in enumerate(value, start=1):
+                check_write(text, kind, field=f"{KINDS[kind].label} {i}")
+        else:
+            check_write(value, name)
+    check_write(trigger.reason, "reason")
     return cleaned
 
 

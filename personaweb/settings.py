@@ -331,9 +331,10 @@ LEARNING_MODEL_API_KEY = env_str("LEARNING_MODEL_API_KEY")
 # Per-agent model endpoints allowed (comma-separated base URLs); empty = refused, so the
 # server's key and conversation text only ever go to LEARNING_MODEL_BASE_URL.
 LEARNING_MODEL_ALLOWED_URLS = env_list("LEARNING_MODEL_ALLOWED_URLS")
-# Dashboard pages never wait for the embedding model: unscanned text shows as "scanning"
-# and a background thread loads the model. The test suite sets this to wait, so no
-# background thread outlives a test.
+# Dashboard pages and host reads (the context pack: safety.checks.render_wait) never wait
+# for the embedding model: text the learned layer cannot judge yet is withheld as
+# "scanning" and a background thread loads the model. The test suite sets this to wait,
+# so no background thread outlives a test.
 PERSONAWEB_PAGE_SCAN_WAIT = env_bool("PERSONAWEB_PAGE_SCAN_WAIT", False)
 LEARNING_MODEL_TIMEOUT = env_float("LEARNING_MODEL_TIMEOUT", 30.0)
 

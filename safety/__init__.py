@@ -1,6 +1,5 @@
-"""Safety scans shared by every surface that stores or renders text: the secret scan
-(refused at write, ``secrets``) and the injection scan (at load, ``injection``).
-
-They live in ``memory``, the lowest app, because every app above writes text and
-memory's own beliefs need the same scans; one function each, used everywhere.
+"""Safety checks shared by every surface that stores or renders text, at the bottom of
+the layers: ``checks.check_write`` (before text is stored) and ``checks.render_safe``
+(before stored text reaches a prompt, a host or a file), both running the secret scan
+(``secrets``) and the injection scan (``injection``: word patterns and the learned layer).
 """

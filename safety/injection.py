@@ -1,4 +1,5 @@
-"""The injection scan, shared by every load and render path.
+"""The injection scan, shared by every load and render path (through
+``safety.checks``: ``check_write`` at write, ``render_safe`` at render).
 
 Three layers:
 
@@ -83,7 +84,6 @@ __all__ = [
     "learned_scores",
     "normalise",
     "placeholder",
-    "render_safe",
     "scan",
     "scan_many",
     "views",
@@ -738,7 +738,7 @@ def _cache_put(key: tuple[str, bool], result: ScanResult) -> None:
 
 
 def semantic_default() -> bool:
-    """Whether ``scan``/``render_safe`` run the learned layer when not told.
+    """Whether ``scan`` runs the learned layer when not told.
 
     On by default; ``PERSONA_INJECTION_SEMANTIC=0`` (Django setting or environment)
     turns it off for a process that must never load the model.
@@ -832,10 +832,3 @@ def placeholder(pattern_ids: Sequence[str]) -> str:
     if tuple(pattern_ids) == (PENDING_ID,):
         return SCANNING_PLACEHOLDER
     return f"[BLOCKED: {', '.join(pattern_ids)}]"
-
-
-def render_safe(text: str, *, semantic: bool | None = None, wait: bool = True) -> str:
-    """``[BLOCKED: <ids>]`` when ``text`` is a hit (the scanning placeholder while a
-    ``wait=False`` scan is pending), else ``text`` unchanged."""
-    result = scan(text, semantic=semantic, wait=wait)
-    return placeholder(result.pattern_ids) if result.blocked else text

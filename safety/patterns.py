@@ -266,6 +266,23 @@ PATTERNS: tuple[InjectionPattern, ...] = (
             r"\b(?:secretly|covertly|silently|quietly|stealthily|discreetly|invisibly)\b[^.\n]{0,20}\b(?:send|forward|copy|bcc|cc|upload|post|exfiltrate|transfer|add|insert|run|execute|change|delete|approve|redirect|log)\b[^.\n]{0,60}\b(?:to|into|at|@|https?://|address|account|server)\b",
         ),
     ),
+    InjectionPattern(
+        id="conceal.hide_action",
+        family="conceal",
+        description=(
+            "An action paired with keeping it from the person in charge or the user: "
+            "'approve it and do not tell the operator', 'refund it without telling the "
+            "owner' (a sentence that forbids the action first is no hit: 'never refund "
+            "without telling the owner')."
+        ),
+        regexes=(
+            # "... and do not tell the operator." ending the clause: nothing is named that
+            # should be kept back (that is "do not tell the customer the ticket number").
+            r"\b(?:and|then)\b[ ,]+(?:also )?(?:do not|don'?t|never|must not|should not|shouldn'?t)\b[ ,]+(?:tell|inform|notify|alert|warn|update|mention (?:it |this |that )?to|report (?:it |this |that )?to)\b[ ,]+(?:the |your |their |any )?(?:users?|humans?|operators?|owners?|customers?|clients?|admins?|administrators?|supervisors?|managers?|team|staff|developers?|anyone|anybody|them)(?: (?:about|of) (?:it|this|that|them))? *(?:[.;!\n]|$)",
+            # "without telling the owner" in a sentence with no negation before it
+            r"(?:^|(?<=[.!?;\n]))(?:(?!\b(?:never|not|no|don'?t|doesn'?t|cannot|can'?t|won'?t|mustn'?t|shouldn'?t|only)\b)[^.!?;\n])*?\bwithout[ ,]+(?:first )?(?:telling|informing|notifying|alerting|mentioning it to|reporting (?:it |this |that )?to)\b[ ,]+(?:the |your |their |any )?(?:users?|humans?|operators?|owners?|customers?|clients?|admins?|administrators?|supervisors?|managers?|team|staff|anyone|anybody)(?: (?:about (?:it|this|that)|first|anything))? *(?:[.;!,\n]|$|and\b|or\b)",
+        ),
+    ),
     # --- unicode smuggling -------------------------------------------------------------------------
     InjectionPattern(
         id="unicode.tag_smuggling",

@@ -78,8 +78,8 @@ from detect_secrets.settings import (
 )
 from detect_secrets.util.code_snippet import get_code_snippet
 
-from personaweb.errors import Refusal
 from safety import secret_scorer
+from safety.errors import UnsafeText
 
 # Plugins that look for a credential by its shape or by a keyword next to it. The bare
 # high-entropy plugins are not run through ``scan_line``: in ad-hoc mode they report
@@ -186,7 +186,7 @@ def scan_line(line: str) -> list[PotentialSecret]:
     return found
 
 
-class SecretFound(Refusal):
+class SecretFound(UnsafeText):
     """A credential-shaped value was offered for storage; nothing was written."""
 
     def __init__(self, *, field: str, kinds: list[str]) -> None:

@@ -88,6 +88,13 @@ class TenantScopedAdmin(admin.ModelAdmin):
                 kwargs["queryset"] = Agent.objects.filter(tenant_id__in=tids)
             elif hasattr(related, "tenant_id"):
                 kwargs["queryset"] = related._default_manager.filter(tenant_id__in=tids)
+            elif isinstance(scoped := self.admin_site._registry.get(related), TenantScopedAdmin):
+                # a row that reaches its tenant through others (a message: conversation,
+                # agent, tenant): offered, and accepted by a raw id, only within the
+                # user's tenants, along the path its own admin declares
+                kwargs["queryset"] = related._default_manager.filter(
+                    **{f"{scoped.tenant_path}__in": tids}
+                )
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 

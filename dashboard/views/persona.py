@@ -334,11 +334,24 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
     wait = bool(getattr(django_settings, "PERSONAWEB_PAGE_SCAN_WAIT", False))
     report = render_report(head, wait=wait) if head is not None else None
+    # a guardrail or rule a later model or pattern update blocks is listed marked, with
+    # its ids, never as a normal one (the stored text stays so it can be removed)
+    marked = {b.label: b.pattern_ids for b in report.blocked} if report else {}
+    guardrail_rows = [
+        (text, marked.get(f"guardrail {i}"))
+        for i, text in enumerate(getattr(head, "guardrails", None) or [], start=1)
+    ]
+    rule_rows = [
+        (text, marked.get(f"standing rule {i}"))
+        for i, text in enumerate(getattr(head, "standing_rules", None) or [], start=1)
+    ]
     last_review = Review.objects.filter(agent=agent).order_by("-queued_at", "-id").first()
     context.update(
         {
             "head": head,
             "report": report,
+            "guardrail_rows": guardrail_rows,
+            "rule_rows": rule_rows,
             "prompt_runs": _prompt_runs(report.text) if report else [],
             "prefix_sha256": sha256_text(report.text) if report else "",
             "token_cap": AGENT_PREFIX_MAX_TOKENS,

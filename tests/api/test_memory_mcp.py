@@ -52,8 +52,10 @@ TEA = {
 
 
 @pytest.fixture(autouse=True)
-def fake_model(monkeypatch):
+def fake_model(monkeypatch, settings):
     """A stand-in embedding model: the vectors are real arrays, the model is not loaded."""
+    # the learned layer of the injection scan cannot judge stand-in vectors: off here
+    settings.PERSONA_INJECTION_SEMANTIC = False
     model = FakeModel()
     monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
     return model

@@ -37,7 +37,9 @@ def persona_tools_on(settings):
 
 
 @pytest.fixture(autouse=True)
-def fake_model(monkeypatch):
+def fake_model(monkeypatch, settings):
+    # the learned layer of the injection scan cannot judge stand-in vectors: off here
+    settings.PERSONA_INJECTION_SEMANTIC = False
     model = FakeModel()
     monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
     return model

@@ -539,6 +539,8 @@ def test_recall_box_as_of_another_time_and_its_refusals(operator_client, agent, 
 def test_recall_box_uses_meaning_when_embeddings_are_on(
     operator_client, agent, settings, monkeypatch
 ):
+    # the learned layer of the injection scan cannot judge stand-in vectors: off here
+    settings.PERSONA_INJECTION_SEMANTIC = False
     settings.MEMORY_BELIEF_EMBEDDINGS = True
     model = FakeModel(same_as={"Which hot drink suits her?": "Prefers green tea"})
     monkeypatch.setattr(safety.encoder, "get_model", lambda: model)

@@ -17,7 +17,9 @@ NOW = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)  # a Tuesday
 
 
 @pytest.fixture
-def fake_model(monkeypatch):
+def fake_model(monkeypatch, settings):
+    # the learned layer of the injection scan cannot judge stand-in vectors: off here
+    settings.PERSONA_INJECTION_SEMANTIC = False
     model = FakeModel()
     monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
     return model

@@ -4,10 +4,10 @@ pending results while a background thread loads the embedding model."""
 from __future__ import annotations
 
 from safety import injection
+from safety.checks import render_safe
 from safety.injection import (
     PENDING_ID,
     SCANNING_PLACEHOLDER,
-    render_safe,
     scan_many,
     warm_up_in_background,
 )

@@ -89,7 +89,9 @@ def test_secret_in_any_field_is_refused_and_nothing_saved(agent, field, secret):
     changes, trigger = _change(field, secret)
     with pytest.raises(SecretFound) as exc:
         persona_version_create(agent=agent, changes=changes, trigger=trigger)
-    label = field.replace("_", " ")
+    label = {"guardrails": "guardrail 2", "standing_rules": "standing rule 2"}.get(
+        field, field.replace("_", " ")
+    )
     assert label in str(exc.value)
     assert "Remove the credential" in str(exc.value)
     assert secret not in str(exc.value)  # the refusal never echoes the secret

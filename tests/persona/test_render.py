@@ -31,6 +31,15 @@ def _full(agent, **overrides):
     )
 
 
+def _stored_unchecked(agent, **fields):
+    """A full persona whose ``fields`` were stored before a write check caught them (or
+    that a later model or pattern update blocks): the write check refuses them now."""
+    version = _full(agent)
+    type(version).objects.filter(pk=version.pk).update(**fields)
+    version.refresh_from_db()
+    return version
+
+
 def test_render_order_and_headings(agent):
     text = render_persona(_full(agent))
     order = [
@@ -71,7 +80,7 @@ def test_empty_sections_leave_no_heading(agent):
 
 
 def test_injection_renders_blocked_placeholder_and_keeps_original(agent):
-    version = _full(agent, background=f"Works for a harbour office.\n{HOSTILE}")
+    version = _stored_unchecked(agent, background=f"Works for a harbour office.\n{HOSTILE}")
     text = render_persona(version)
     assert HOSTILE not in text
     assert "Works for a harbour office.\n[BLOCKED:" in text
@@ -81,7 +90,7 @@ def test_injection_renders_blocked_placeholder_and_keeps_original(agent):
 
 def test_text_already_starting_with_blocked_is_still_scanned(agent):
     sneaky = f"[BLOCKED: none] {HOSTILE}"
-    text = render_persona(_full(agent, goals=sneaky))
+    text = render_persona(_stored_unchecked(agent, goals=sneaky))
     assert HOSTILE not in text
 
 
@@ -102,7 +111,9 @@ def test_learned_change_shows_no_evidence_words(agent):
 
 
 def test_render_report_counts_tokens_and_lists_blocked(agent):
-    version = _full(agent, guardrails=["Never disclose another vessel's manifest.", HOSTILE])
+    version = _stored_unchecked(
+        agent, guardrails=["Never disclose another vessel's manifest.", HOSTILE]
+    )
     report = render_report(version)
     assert report.text == render_persona(version)
     assert report.total_tokens == count_tokens(report.text)

@@ -159,3 +159,41 @@ def test_every_admin_of_a_tenant_row_hides_other_tenants(op_client, other_agent,
             assert op_client.get(url).status_code in (403, 404), url
             checked += 1
     assert checked >= 10
+
+
+def _add_fact(op_client, tenant, **fields):
+    from memory.models import EntityFact
+
+    data = {"tenant": tenant.pk, "entity": "Ana", "kind": "person", "fact": "Likes tea."}
+    data.update({k: v for k, v in fields.items() if v is not None})
+    response = op_client.post(_url("memory_entityfact_add"), data)
+    return response, EntityFact.objects.count()
+
+
+def test_an_entity_fact_in_the_admin_may_not_cite_another_tenants_message(
+    op_client, tenant, foreign_turn
+):
+    response, stored = _add_fact(op_client, tenant, source_message=foreign_turn.messages[0].pk)
+    assert response.status_code == 200  # the form again, with the error
+    assert stored == 0
+    assert SECRET_TEXT not in response.content.decode()
+
+
+def test_an_entity_fact_in_the_admin_holding_a_secret_is_refused(op_client, tenant):
+    response, stored = _add_fact(op_client, tenant, fact="Her key is AKIAZ7Q3L5M2N8P4R6T1")
+    assert response.status_code == 200
+    assert stored == 0
+    assert "looks like it holds a secret" in response.content.decode()
+
+
+def test_an_entity_fact_in_the_admin_is_stored_when_it_passes(op_client, tenant, agent):
+    own = record_turn(
+        agent=agent,
+        principal_external_id="ana",
+        conversation="acme-1",
+        user_text="I take my tea green.",
+        assistant_text="Noted.",
+    ).messages[0]
+    response, stored = _add_fact(op_client, tenant, source_message=own.pk)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert stored == 1

@@ -1,0 +1,189 @@
+"""The two safety checks every surface uses: ``check_write`` before text is stored and
+``render_safe`` before stored text reaches a prompt, a host or an exported file.
+
+Both run the same layers:
+
+1. the secret scan (``safety.secrets.find_secrets``): a credential is never stored, and
+   one stored before this check existed is never shown;
+2. the injection scan (``safety.injection.scan``): the word patterns of
+   ``safety.patterns`` *and* the learned layer.
+
+**At write the learned layer is waited for** (a write may take the few seconds of a
+model load; it runs before the writer's transaction wherever the writer allows).
+
+**At render it is not, unless told**: ``wait=None`` means "the process default"
+(``render_wait()``: the ``PERSONAWEB_PAGE_SCAN_WAIT`` setting, off on a server, on in
+the test suite). A render that does not wait and meets a text the learned layer cannot
+judge yet (the embedding model not loaded in this process and the text's vectors not
+stored) gets a *pending* result: the text is **withheld** as
+``safety.injection.SCANNING_PLACEHOLDER``, never handed over as trusted, and the
+background warm-up stores its vectors so the next render shows it. Text written through
+``check_write`` already has its vectors stored (the write's scan stored them), so a
+host's read of such text needs no model at all. The pinned prompt prefix always waits
+(``wait=True``): its bytes must not depend on a model load.
+
+A text a later model or pattern update blocks is withheld at render as
+``[BLOCKED: <ids>]`` and marked on the pages that list it (the agent page's guardrails);
+the stored text stays so a person can remove it.
+
+``kind`` names what the text is (``KINDS``); it decides the words of the refusal and
+whether the injection scan applies (a version's *reason* is never put in a prompt: it is
+checked for secrets only).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from safety.errors import UnsafeText
+from safety.injection import SCANNING_PLACEHOLDER, ScanResult, placeholder, scan_many
+from safety.secrets import SecretFound, find_secrets
+
+__all__ = [
+    "KINDS",
+    "InjectionFound",
+    "SecretFound",
+    "TextKind",
+    "UnsafeText",
+    "Verdict",
+    "check_write",
+    "render_safe",
+    "render_safe_many",
+    "render_wait",
+    "verdicts",
+]
+
+
+@dataclass(frozen=True)
+class TextKind:
+    label: str  # how a refusal names the text ("guardrail")
+    should_be: str  # what the text should read like instead of an instruction
+    injection: bool = True  # the text reaches a prompt or a host: injection-scanned
+
+
+KINDS: dict[str, TextKind] = {
+    "name": TextKind("name", "a name"),
+    "role": TextKind("role", "a description of the assistant's role"),
+    "goals": TextKind("goals", "a goal of the assistant"),
+    "background": TextKind("background", "background about the assistant"),
+    "guardrail": TextKind("guardrail", "a limit the assistant keeps"),
+    "persona_entry": TextKind("entry", "a line of the assistant's persona"),
+    "standing_rule": TextKind("standing rule", "a house rule about how the work is done"),
+    "owner_entry": TextKind("entry", "something the person says about themselves"),
+    "belief": TextKind("statement", "a fact about the person"),
+    "quote": TextKind("evidence quote", "the person's own words"),
+    "intention": TextKind("action", "something the person means to do"),
+    "routine": TextKind("action", "something the person does regularly"),
+    "entity": TextKind("entity name", "a name"),
+    "entity_fact": TextKind("fact", "a fact about a person, company, place or thing"),
+    "proposal": TextKind("sentence", "a sentence about the assistant"),
+    "rule_proposal": TextKind("rule", "a house rule about how the work is done"),
+    "reason": TextKind("reason", "a reason", injection=False),
+}
+
+
+class InjectionFound(UnsafeText):
+    """The text reads like an instruction to the model; nothing was written."""
+
+    def __init__(self, *, field: str, kind: str, pattern_ids: Sequence[str]) -> None:
+        self.field = field
+        self.kind = kind
+        self.pattern_ids = tuple(pattern_ids)
+        super().__init__(
+            f"The {field} matches the injection scan ({', '.join(self.pattern_ids)}); it reads "
+            f"like an instruction to the model, not {KINDS[kind].should_be}. Rewrite it or "
+            "leave it out; nothing was saved."
+        )
+
+
+def _kind(kind: str) -> TextKind:
+    try:
+        return KINDS[kind]
+    except KeyError:
+        raise ValueError(f"unknown text kind {kind!r}; one of {', '.join(KINDS)}") from None
+
+
+def check_write(text: str, kind: str, *, field: str | None = None) -> None:
+    """Refuse ``text`` before it is stored as ``kind`` (see ``KINDS``).
+
+    Raises ``SecretFound`` for a credential and ``InjectionFound`` for an injection-scan
+    hit (word patterns or the learned layer, waited for); both are ``UnsafeText``, a
+    ``personaweb.errors.Refusal`` whose message names ``field`` (default: the kind's
+    label) and the reason. Empty text passes (emptiness is the caller's rule).
+    """
+    spec = _kind(kind)
+    label = field or spec.label
+    if not isinstance(text, str) or not text.strip():
+        return
+    kinds = find_secrets(text)
+    if kinds:
+        raise SecretFound(field=label, kinds=kinds)
+    if spec.injection:
+        result = scan_many([text], wait=True)[0]
+        if result.blocked:
+            raise InjectionFound(field=label, kind=kind, pattern_ids=result.pattern_ids)
+
+
+def render_wait() -> bool:
+    """Whether a render told ``wait=None`` waits for the learned layer (see the module
+    docstring): the ``PERSONAWEB_PAGE_SCAN_WAIT`` setting (pages and host reads)."""
+    from django.conf import settings
+
+    return bool(getattr(settings, "PERSONAWEB_PAGE_SCAN_WAIT", False))
+
+
+@functools.lru_cache(maxsize=4096)
+def _secret_kinds(text: str) -> tuple[str, ...]:
+    return tuple(find_secrets(text))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What ``render_safe`` decided for one text."""
+
+    blocked: bool
+    pending: bool
+    ids: tuple[str, ...]  # "secret" first when a credential was found, then the scan's ids
+
+    @property
+    def placeholder(self) -> str:
+        return SCANNING_PLACEHOLDER if self.pending else placeholder(self.ids)
+
+
+_SHOWN = Verdict(blocked=False, pending=False, ids=())
+
+
+def verdicts(texts: Sequence[str], *, wait: bool | None = None) -> list[Verdict]:
+    """The render-time verdict of every text (one batch for the learned layer)."""
+    wait = render_wait() if wait is None else wait
+    results: list[ScanResult] = scan_many(list(texts), wait=wait)
+    out: list[Verdict] = []
+    for text, result in zip(texts, results, strict=True):
+        secret = bool(text and text.strip()) and bool(_secret_kinds(text))
+        if secret:
+            ids = ("secret", *(i for i in result.pattern_ids if not result.pending))
+            out.append(Verdict(blocked=True, pending=False, ids=ids))
+        elif result.pending:
+            out.append(Verdict(blocked=True, pending=True, ids=result.pattern_ids))
+        elif result.blocked:
+            out.append(Verdict(blocked=True, pending=False, ids=result.pattern_ids))
+        else:
+            out.append(_SHOWN)
+    return out
+
+
+def render_safe_many(texts: Sequence[str], *, wait: bool | None = None) -> list[str]:
+    """``render_safe`` for many texts, scanned as one batch."""
+    return [
+        v.placeholder if v.blocked else text
+        for text, v in zip(texts, verdicts(texts, wait=wait), strict=True)
+    ]
+
+
+def render_safe(text: str, *, wait: bool | None = None) -> str:
+    """``text`` as it may be shown to a model, a host or an exported file: unchanged, or
+    ``[BLOCKED: <ids>]`` (a secret or an injection-scan hit), or the scanning placeholder
+    while a render that does not wait cannot judge it yet (see the module docstring)."""
+    return render_safe_many([text], wait=wait)[0]
