@@ -691,6 +691,7 @@ def build_server(
     return server
 
 
+MCP_PATH = "/mcp"
 #: the body of a 401 over streamable HTTP: how to get a token (no OAuth is offered)
 TOKEN_HELP = (
     "Send a personaweb API token with scope host: Authorization: Bearer <token>. Make one "
@@ -731,7 +732,9 @@ class BearerTokens:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or not scope.get("path", "").startswith(MCP_PATH):
+            # lifespan, and every other path: a 404 (a client probing for OAuth metadata
+            # learns there is none)
             await self.app(scope, receive, send)
             return
         from mcp.server.auth.middleware.auth_context import auth_context_var
@@ -784,6 +787,6 @@ async def _send_refusal(send: Any, refusal: ApiError | None) -> None:
 def build_http_app(*, host: str, port: int, timeout: float | None = None) -> Any:
     """The streamable HTTP app (Starlette) at ``/mcp``, behind the bearer tokens."""
     server = build_server(timeout=timeout, http_base=f"http://{host}:{port}")
-    app = server.streamable_http_app(host=host)
+    app = server.streamable_http_app(host=host, streamable_http_path=MCP_PATH)
     app.add_middleware(BearerTokens)
     return app
