@@ -518,7 +518,10 @@ PREFIX_OPENAPI = {
     ],
     "responses": {
         "200": {"headers": ETAG_HEADER},
-        "304": {"description": "Not Modified: the prefix you hold is current", "headers": ETAG_HEADER},
+        "304": {
+            "description": "Not Modified: the prefix you hold is current",
+            "headers": ETAG_HEADER,
+        },
     },
 }
 
@@ -537,8 +540,13 @@ def route(
     extra = copy.deepcopy(kw.pop("openapi_extra", {}))
     extra.setdefault("responses", {}).setdefault("429", {})["headers"] = RETRY_AFTER
     return router.api_operation(
-        [op.method], path, response=response, tags=tags, operation_id=name,
-        openapi_extra=extra, **kw
+        [op.method],
+        path,
+        response=response,
+        tags=tags,
+        operation_id=name,
+        openapi_extra=extra,
+        **kw,
     )
 
 

@@ -766,7 +766,9 @@ async def _send_refusal(send: Any, refusal: ApiError | None) -> None:
     ``WWW-Authenticate`` challenge names the realm only."""
     import json
 
-    status, error = (403, "insufficient_scope") if refusal and refusal.status == 403 else (401, "invalid_token")
+    status, error = (
+        (403, "insufficient_scope") if refusal and refusal.status == 403 else (401, "invalid_token")
+    )
     message = TOKEN_HELP if refusal is None else f"{refusal.message} {TOKEN_HELP}"
     body = json.dumps({"error": error, "error_description": message}, ensure_ascii=False).encode()
     challenge = f'Bearer realm="personaweb", error="{error}"'.encode()

@@ -48,9 +48,13 @@ def read_env_file(path: str | Path) -> dict[str, str]:
             raise EnvFileError(f"The env file {file} is larger than {MAX_BYTES:,} bytes.")
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise EnvFileError(f"The env file {file} does not exist; give the path of a file of KEY=VALUE lines.") from None
+        raise EnvFileError(
+            f"The env file {file} does not exist; give the path of a file of KEY=VALUE lines."
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise EnvFileError(f"The env file {file} cannot be read ({exc.__class__.__name__}).") from None
+        raise EnvFileError(
+            f"The env file {file} cannot be read ({exc.__class__.__name__})."
+        ) from None
     pairs: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()

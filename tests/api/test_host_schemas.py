@@ -215,9 +215,7 @@ def test_context_for_a_named_agent_out_of_reach_is_not_found(
 
     make_agent(tenant=other_tenant, slug="elsewhere")
     _, raw = make_token(name="ana-reads", scopes="memory.read", principal=ana)
-    named = client.get(
-        "/v1/context", {"query": "tea?", "agent": "elsewhere"}, **bearer(raw)
-    )
+    named = client.get("/v1/context", {"query": "tea?", "agent": "elsewhere"}, **bearer(raw))
     assert named.status_code == 404
     (over_mcp,) = call_mcp(raw, [("build_context", {"query": "tea?", "agent": "elsewhere"})])
     assert over_mcp.is_error and "No agent with that name here." in text_of(over_mcp)
