@@ -513,7 +513,7 @@ PREFIX_OPENAPI = {
             "in": "header",
             "required": False,
             "description": "the ETag of the prefix you hold: 304 with no body while it is current",
-            "schema": {"type": "string", "maxLength": 1000},
+            "schema": {"type": "string"},
         }
     ],
     "responses": {
