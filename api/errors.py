@@ -80,6 +80,17 @@ class Malformed(ApiError):
     code = "malformed_request"
 
 
+class RateLimited(ApiError):
+    """Too many calls with one token this minute; ``retry_after``: seconds until the next
+    minute starts (the ``Retry-After`` header of the 429)."""
+
+    code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 def refusal_code(exc: Refusal) -> str:
     """``conflict`` for a refusal about the state of things (someone decided first, the
     persona changed, a conversation belongs to another person), else ``malformed_request``."""

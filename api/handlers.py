@@ -6,10 +6,12 @@ services and selectors the dashboard and the CLI call, and answers a JSON-ready 
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
+from pydantic import TypeAdapter
 
 from api import selectors, services
 from api.errors import (
@@ -25,6 +27,27 @@ from api.operations import Target
 def plain(data: Any) -> Any:
     """JSON-ready values (datetimes as ISO text)."""
     return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
+
+
+#: operation -> the type of its success answer on /v1 (registered by ``api.http.route``)
+ANSWERS: dict[str, Any] = {}
+
+
+@functools.cache
+def _adapter(shape: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(shape)
+
+
+def answer(name: str, data: Any) -> Any:
+    """The JSON of operation ``name``'s answer exactly as its /v1 route sends it: through
+    the route's response type (so a time is a time, however the selector wrote it) and
+    Django's JSON encoder, as django-ninja renders it. One text for every time on every
+    transport: ISO 8601 in UTC with milliseconds and ``Z`` (``2026-11-29T12:00:00.123Z``)."""
+    shape = ANSWERS.get(name)
+    if shape is not None:
+        adapter = _adapter(shape)
+        data = adapter.dump_python(adapter.validate_python(data))
+    return plain(data)
 
 
 def page_of(
@@ -246,7 +269,12 @@ def belief_evidence(t: Target, *, belief_id: int) -> dict[str, Any]:
 
 def build_context(t: Target, *, query: str, now: Any = None, limit: int = 10) -> dict[str, Any]:
     return selectors.context_pack(
-        agent=t.agent, principal=t.person.external_id, query=query, now=now, limit=limit
+        agent=t.agent,
+        tenant_id=t.tenant_id,
+        principal=t.person.external_id,
+        query=query,
+        now=now,
+        limit=limit,
     )
 
 

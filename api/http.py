@@ -16,6 +16,7 @@ another tenant's agent or row is a 404 like an absent one; lists page by keyset
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from collections.abc import Callable
@@ -39,10 +40,12 @@ from api.errors import (
     ApiError,
     Malformed,
     NotFound,
+    RateLimited,
     error_response,
     refusal_code,
 )
 from api.operations import BY_NAME, Target, authorize, token_actor
+from learning.validators import INT_LIMITS
 from memory.services import MAX_LABEL_CHARS, MAX_MESSAGE_CHARS
 from persona.forms import MAX_VERSION
 from persona.services import (
@@ -105,7 +108,13 @@ class ErrorOut(Schema):
     error: ErrorBody
 
 
-ERRORS: dict[int, type[Schema]] = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
+ERRORS: dict[int, type[Schema]] = {
+    400: ErrorOut,
+    401: ErrorOut,
+    403: ErrorOut,
+    404: ErrorOut,
+    429: ErrorOut,
+}
 WITH_CONFLICT: dict[int, type[Schema]] = {**ERRORS, 409: ErrorOut}
 
 
@@ -277,10 +286,37 @@ class CountersOut(Schema):
     due_at: datetime | None
 
 
+class LearningSettingsOut(Schema):
+    """The learning settings a person sets (PRODUCT.md section 5; limits in
+    ``learning.validators``)."""
+
+    mode: Literal["off", "on", "on-with-review"]
+    auto_apply: bool = Field(description="mode on: approved at once, without review")
+    proposer: Literal["local", "openai"]
+    model_base_url: str = Field(description="the agent's own model endpoint; empty: the server's")
+    model_name: str
+    every_n_turns: int = Field(ge=INT_LIMITS["every_n_turns"][0], le=INT_LIMITS["every_n_turns"][1])
+    every_hours: int = Field(ge=INT_LIMITS["every_hours"][0], le=INT_LIMITS["every_hours"][1])
+    min_conversations: int = Field(
+        ge=INT_LIMITS["min_conversations"][0], le=INT_LIMITS["min_conversations"][1]
+    )
+    max_threads: int = Field(ge=INT_LIMITS["max_threads"][0], le=INT_LIMITS["max_threads"][1])
+    max_messages_per_thread: int = Field(
+        ge=INT_LIMITS["max_messages_per_thread"][0], le=INT_LIMITS["max_messages_per_thread"][1]
+    )
+    across_users: bool
+    min_users: int = Field(ge=INT_LIMITS["min_users"][0], le=INT_LIMITS["min_users"][1])
+    standing_rules: bool
+    min_corrections: int = Field(
+        ge=INT_LIMITS["min_corrections"][0], le=INT_LIMITS["min_corrections"][1]
+    )
+    rule_owners: list[str] = Field(description="who may decide a standing rule (user names)")
+
+
 class LearningOut(Schema):
     agent: str
     persona_version: int
-    settings: dict[str, Any]
+    settings: LearningSettingsOut
     counters: CountersOut
     waiting: list[ProposalOut]
     rules_in_force: list[str]
@@ -374,7 +410,10 @@ def _validation_message(errors: list[dict[str, Any]]) -> str:
 
 @api.exception_handler(ApiError)
 def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
-    return error_response(request, code=exc.code, message=exc.message)
+    response = error_response(request, code=exc.code, message=exc.message)
+    if isinstance(exc, RateLimited):
+        response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 @api.exception_handler(Refusal)
@@ -454,6 +493,39 @@ def _target(
     return authorize(name, actor=actor, agent=agent, principal=principal)
 
 
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "seconds to wait before the next call (PERSONAWEB_API_RATE_LIMIT)",
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
+#: the prefix route's validators (seed 001): the sha256, quoted
+ETAG_HEADER = {
+    "ETag": {
+        "description": "the prefix's sha256, quoted; send it back as If-None-Match",
+        "schema": {"type": "string", "pattern": '^"[0-9a-f]{64}"$'},
+    }
+}
+PREFIX_OPENAPI = {
+    "parameters": [
+        {
+            "name": "If-None-Match",
+            "in": "header",
+            "required": False,
+            "description": "the ETag of the prefix you hold: 304 with no body while it is current",
+            "schema": {"type": "string"},
+        }
+    ],
+    "responses": {
+        "200": {"headers": ETAG_HEADER},
+        "304": {
+            "description": "Not Modified: the prefix you hold is current",
+            "headers": ETAG_HEADER,
+        },
+    },
+}
+
+
 def route(
     name: str, *, response: dict[int, Any], tags: list[str], **kw: Any
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -463,8 +535,18 @@ def route(
     router = kw.pop("router", api)
     prefix = kw.pop("prefix", "/v1")
     path = op.path[len(prefix) :]
+    # what the MCP tool of the operation answers too (handlers.answer): one shape
+    handlers.ANSWERS[name] = next(t for code, t in response.items() if 200 <= code < 300)
+    extra = copy.deepcopy(kw.pop("openapi_extra", {}))
+    extra.setdefault("responses", {}).setdefault("429", {})["headers"] = RETRY_AFTER
     return router.api_operation(
-        [op.method], path, response=response, tags=tags, operation_id=name, **kw
+        [op.method],
+        path,
+        response=response,
+        tags=tags,
+        operation_id=name,
+        openapi_extra=extra,
+        **kw,
     )
 
 
@@ -517,7 +599,12 @@ def turn_record(request: HttpRequest, slug: Slug, body: TurnIn) -> Any:
     )
 
 
-@route("prompt_prefix", response={200: PrefixOut, 304: None, **WITH_CONFLICT}, tags=["host"])
+@route(
+    "prompt_prefix",
+    response={200: PrefixOut, 304: None, **WITH_CONFLICT},
+    tags=["host"],
+    openapi_extra=PREFIX_OPENAPI,
+)
 def prefix(
     request: HttpRequest,
     slug: Slug,

@@ -13,7 +13,7 @@ are all the same 404. Reads and writes go through ``memory.selectors_beliefs``,
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
@@ -76,6 +76,19 @@ AgentFilter = Annotated[
         max_length=MAX_SLUG_CHARS,
         pattern=SLUG_PATTERN,
         description="only beliefs this agent formed (a token bound to an agent may name only it)",
+    ),
+]
+ContextAgent = Annotated[
+    str | None,
+    Query(
+        None,
+        min_length=1,
+        max_length=MAX_SLUG_CHARS,
+        pattern=SLUG_PATTERN,
+        description=(
+            "optional: the pack is about the person, whichever agent of the tenant formed "
+            "it; a named agent must be one this token reaches"
+        ),
     ),
 ]
 AgentName = Annotated[
@@ -259,8 +272,34 @@ class ContextOut(Schema):
     text: str = Field(description="the pack as a ready text block for your prompt")
 
 
+class IntentionOut(Schema):
+    id: int
+    action: str
+    due_at: datetime
+    state: Literal["open", "done", "dropped", "missed"]
+    importance: float
+    confidence: float
+    lead_time_seconds: int
+    grace_seconds: int
+    agenda_score: float = Field(description="how much it belongs on the agenda now")
+    overdue: bool
+
+
 class IntentionPage(Schema):
-    items: list[dict[str, Any]]
+    items: list[IntentionOut]
+
+
+class RoutineOut(Schema):
+    id: int
+    action: str
+    weekdays: list[int] = Field(description="1 = Monday ... 7 = Sunday")
+    time: str = Field(description="HH:MM")
+    anchor_date: date
+    valid_until: date | None
+    status: str
+    observations: int
+    last_feedback: str | None
+    last_feedback_on: date | None
 
 
 class RoutineIn(Schema):
@@ -351,7 +390,6 @@ def memory_get(request: HttpRequest, memory_id: Id, principal: Person = None) ->
 @route("build_context", response={200: ContextOut, **ERRORS}, tags=["memory"], router=router)
 def context(
     request: HttpRequest,
-    agent: AgentName,
     query: Annotated[
         str,
         Query(..., min_length=1, max_length=2000, pattern=FILLED, example="What should I cook?"),
@@ -363,6 +401,7 @@ def context(
         Query(None, description="answer as at this ISO 8601 time (encode + as %2B); default now"),
     ] = None,
     limit: Annotated[int, Query(10, ge=1, le=100)] = 10,
+    agent: ContextAgent = None,
 ) -> Any:
     """What the assistant should know about the person for this message: the pack of
     ``build_context`` (as ``memory context --json`` prints it) and ``text``, the same pack
@@ -422,14 +461,14 @@ def intentions_list(
     return handlers.intentions_list(t, state=state, limit=limit)
 
 
-@route("intention_done", response={200: dict[str, Any], **ERRORS}, tags=["memory"], router=router)
+@route("intention_done", response={200: IntentionOut, **ERRORS}, tags=["memory"], router=router)
 def intention_done(request: HttpRequest, intention_id: Id, body: PersonIn) -> Any:
     """Mark one of the person's intentions done."""
     t = _target(request, "intention_done", principal=body.principal)
     return handlers.intention_done(t, intention_id=intention_id)
 
 
-@route("routine_label", response={200: dict[str, Any], **ERRORS}, tags=["memory"], router=router)
+@route("routine_label", response={200: RoutineOut, **ERRORS}, tags=["memory"], router=router)
 def routine_label(request: HttpRequest, body: RoutineIn) -> Any:
     """Name a weekly routine of the person; the same action again updates it."""
     t = _target(request, "routine_label", agent=body.agent, principal=body.principal)
@@ -444,7 +483,7 @@ def routine_label(request: HttpRequest, body: RoutineIn) -> Any:
     )
 
 
-@route("routine_feedback", response={200: dict[str, Any], **ERRORS}, tags=["memory"], router=router)
+@route("routine_feedback", response={200: RoutineOut, **ERRORS}, tags=["memory"], router=router)
 def routine_feedback(request: HttpRequest, routine_id: Id, body: RoutineFeedbackIn) -> Any:
     """What the person answered to a routine question."""
     t = _target(request, "routine_feedback", principal=body.principal)

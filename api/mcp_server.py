@@ -37,6 +37,9 @@ from mcp.types import ToolAnnotations
 from pydantic import Field, StrictFloat
 
 from api import handlers, services
+from api import http as _http_routes  # noqa: F401 - registers each answer's type (handlers.ANSWERS)
+from api import http_memory as _memory_routes  # noqa: F401
+from api import http_persona as _persona_routes  # noqa: F401
 from api.errors import ApiError
 from api.operations import OPERATIONS, Operation, Target, authorize, enabled_operations, token_actor
 from memory.services import MAX_LABEL_CHARS, MAX_MESSAGE_CHARS
@@ -557,7 +560,7 @@ def _no_nul(*values: str | None) -> None:
 
 
 def _takes_agent(op: Operation) -> bool:
-    return op.reach == "agent" or op.needs_agent or op.agent_filter
+    return op.reach == "agent" or op.needs_agent or op.agent_filter or op.agent_optional
 
 
 def _takes_principal(op: Operation) -> bool:
@@ -605,7 +608,6 @@ def build_server(
             "caller bound to them) writes that document's text."
         ),
         log_level="WARNING",
-        **_http_auth(http_base),
     )
 
     async def run(name: str, fn: Callable[[], T]) -> T:
@@ -673,7 +675,7 @@ def build_server(
             def work() -> dict[str, Any]:
                 actor = binding.stdio_actor() if binding.is_stdio else token_actor(raw)
                 target = authorize(op.name, actor=actor, agent=agent, principal=person)
-                return handlers.plain(fn(target, **kwargs))
+                return handlers.answer(op.name, fn(target, **kwargs))
 
             return await run(op.name, work)
 
@@ -689,48 +691,104 @@ def build_server(
     return server
 
 
-class TokenVerifier:
-    """The SDK's bearer check for streamable HTTP: a live token with scope ``host``."""
-
-    async def verify_token(self, token: str) -> Any:
-        from mcp.server.auth.provider import AccessToken
-
-        def check() -> Any:
-            close_old_connections()
-            try:
-                return services.token_authenticate(raw=token, scope="host")
-            except ApiError:
-                return None
-            finally:
-                close_old_connections()
-
-        access = await anyio.to_thread.run_sync(check)
-        if access is None:
-            return None
-        return AccessToken(
-            token=token, client_id=f"token:{access.token.pk}", scopes=list(access.token.scopes)
-        )
+MCP_PATH = "/mcp"
+#: the body of a 401 over streamable HTTP: how to get a token (no OAuth is offered)
+TOKEN_HELP = (
+    "Send a personaweb API token with scope host: Authorization: Bearer <token>. Make one "
+    "with `python manage.py api token create --name HOST --tenant TENANT --scopes host` "
+    "(add memory.read, memory.write, ... for the memory tools) or on the API tokens page."
+)
 
 
-def _http_auth(http_base: str | None) -> dict[str, Any]:
-    """The SDK's bearer-token wiring for streamable HTTP: personaweb is a resource server
-    that checks its own tokens (it issues none over OAuth)."""
-    if http_base is None:
-        return {}
-    from mcp.server.auth.settings import AuthSettings
+def _check_bearer(raw: str) -> tuple[Any, ApiError | None]:
+    """(the token's AccessToken, None) for a live token with scope ``host``, else (None,
+    the refusal). Runs in a worker thread (it reads the database)."""
+    from mcp.server.auth.provider import AccessToken
 
-    return {
-        "auth": AuthSettings(
-            issuer_url=http_base,  # type: ignore[arg-type]
-            resource_server_url=f"{http_base}/mcp",  # type: ignore[arg-type]
-            required_scopes=["host"],
-            validate_token_resource=False,
+    close_old_connections()
+    try:
+        access = services.token_authenticate(raw=raw, scope="host")
+    except ApiError as exc:
+        return None, exc
+    finally:
+        close_old_connections()
+    return (
+        AccessToken(
+            token=raw, client_id=f"token:{access.token.pk}", scopes=list(access.token.scopes)
         ),
-        "token_verifier": TokenVerifier(),
-    }
+        None,
+    )
+
+
+class BearerTokens:
+    """Plain bearer tokens in front of streamable HTTP (ASGI middleware): personaweb's
+    own API tokens, scope ``host``. No OAuth: a missing or refused token is a 401 whose
+    body says how to make one, and ``WWW-Authenticate`` names no metadata (the SDK's
+    ``AuthSettings`` would advertise an authorization server that does not exist). The
+    token is put where the SDK's ``get_access_token`` finds it, so each tool call
+    authorises its own operation with it (``token_actor``)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or not scope.get("path", "").startswith(MCP_PATH):
+            # lifespan, and every other path: a 404 (a client probing for OAuth metadata
+            # learns there is none)
+            await self.app(scope, receive, send)
+            return
+        from mcp.server.auth.middleware.auth_context import auth_context_var
+        from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+
+        header = ""
+        for key, value in scope.get("headers") or []:
+            if key.lower() == b"authorization":
+                header = value.decode("latin-1")
+                break
+        kind, _, raw = header.partition(" ")
+        access, refusal = None, None
+        if kind.lower() == "bearer" and raw.strip():
+            access, refusal = await anyio.to_thread.run_sync(_check_bearer, raw.strip())
+        if access is None:
+            await _send_refusal(send, refusal)
+            return
+        user = AuthenticatedUser(access)
+        scope = {**scope, "user": user}
+        context = auth_context_var.set(user)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            auth_context_var.reset(context)
+
+
+async def _send_refusal(send: Any, refusal: ApiError | None) -> None:
+    """401 (no token, or not a live one) or 403 (no scope host), with a sentence; the
+    ``WWW-Authenticate`` challenge names the realm only."""
+    import json
+
+    status, error = (
+        (403, "insufficient_scope") if refusal and refusal.status == 403 else (401, "invalid_token")
+    )
+    message = TOKEN_HELP if refusal is None else f"{refusal.message} {TOKEN_HELP}"
+    body = json.dumps({"error": error, "error_description": message}, ensure_ascii=False).encode()
+    challenge = f'Bearer realm="personaweb", error="{error}"'.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                (b"www-authenticate", challenge),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 def build_http_app(*, host: str, port: int, timeout: float | None = None) -> Any:
     """The streamable HTTP app (Starlette) at ``/mcp``, behind the bearer tokens."""
     server = build_server(timeout=timeout, http_base=f"http://{host}:{port}")
-    return server.streamable_http_app(host=host)
+    app = server.streamable_http_app(host=host, streamable_http_path=MCP_PATH)
+    app.add_middleware(BearerTokens)
+    return app

@@ -49,6 +49,9 @@ class Operation:
     needs_agent: bool = False
     #: an agent may be named to narrow a person's rows to what that agent formed
     agent_filter: bool = False
+    #: an agent may be named (and is checked) but is not needed: the answer is about the
+    #: person, whichever agent formed what is known (build_context)
+    agent_optional: bool = False
     #: only the person themself (a token they made) may: writing their document's text,
     #: deciding its nominations; never a host process acting for them
     owner_only: bool = False
@@ -137,7 +140,7 @@ OPERATIONS: tuple[Operation, ...] = (
     # memory of one person
     _op("beliefs_search", "GET /v1/memories", MEMORY_READ, "person", agent_filter=True),
     _op("belief_evidence", "GET /v1/memories/{memory_id}", MEMORY_READ, "person"),
-    _op("build_context", "GET /v1/context", MEMORY_READ, "person", needs_agent=True),
+    _op("build_context", "GET /v1/context", MEMORY_READ, "person", agent_optional=True),
     _op("memory_write", "POST /v1/memories", MEMORY_WRITE, "person", needs_agent=True, **_WRITE),
     _op(
         "belief_retire",
@@ -330,6 +333,8 @@ def authorize(
         found_agent = _agent_for(actor, agent, required=True)
     elif op.agent_filter and agent:
         found_agent = _agent_for(actor, agent, required=False)  # a filter (beliefs_search)
+    elif op.agent_optional:
+        found_agent = _agent_for(actor, agent, required=False)  # named or bound, else none
     if op.reach not in ("person", "document") and op.name != "prompt_prefix":
         return Target(actor=actor, agent=found_agent)
     tenant_id = found_agent.tenant_id if found_agent is not None else None
@@ -365,8 +370,12 @@ def enabled_operations() -> tuple[Operation, ...]:
 
 def token_actor(raw: str | None) -> Actor:
     """The actor of a bearer token: live, unexpired, its login active (else
-    ``Unauthorized``); which operations it may run is ``authorize``'s business."""
+    ``Unauthorized``), within its calls a minute (else ``RateLimited``, counted here for
+    every operation on both transports); which operations it may run is ``authorize``'s
+    business."""
     from api.models import SCOPES
-    from api.services import actor_for_token, token_authenticate
+    from api.services import actor_for_token, rate_limit_check, token_authenticate
 
-    return actor_for_token(token_authenticate(raw=raw, scope=tuple(SCOPES)).token)
+    token = token_authenticate(raw=raw, scope=tuple(SCOPES)).token
+    rate_limit_check(token)
+    return actor_for_token(token)

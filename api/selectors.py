@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -287,8 +288,17 @@ def memory_page(
     return {"items": memory_dicts(page.rows), "next": page.next_cursor}
 
 
+@dataclass(frozen=True)
+class TenantScope:
+    """What ``memory.context.build_context`` reads of its ``agent``: the tenant. The pack
+    is about the person, whichever agent of the tenant formed what is known, so a host
+    need not name an agent (a token bound to a person only asks about that person)."""
+
+    tenant_id: int
+
+
 def context_pack(
-    *, agent: Agent, principal: str, query: str, now: Any, limit: int
+    *, agent: Agent | None, tenant_id: int, principal: str, query: str, now: Any, limit: int
 ) -> dict[str, Any]:
     """``build_context`` for a host, at ``now`` (a time or ISO text; None = now): the
     pack as ``memory context --json`` prints it, up to the hosts' sensitivity, and
@@ -301,7 +311,7 @@ def context_pack(
 
     at = validate_time(now, what="now") or timezone.now()
     pack = build_context(
-        agent=agent,
+        agent=agent if agent is not None else TenantScope(tenant_id=tenant_id),
         principal_external_id=principal,
         query=query,
         now=at,

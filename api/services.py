@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from api import selectors
-from api.errors import Forbidden, NotFound, Unauthorized
+from api.errors import Forbidden, NotFound, RateLimited, Unauthorized
 from api.models import PERSONA_SCOPES, SCOPES, ApiToken
 from personaweb.actors import (
     HOST,
@@ -364,6 +364,43 @@ def token_authenticate(
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
     return Access(token=token, agent=agent)
+
+
+RATE_WINDOW_SECONDS = 60
+
+
+def rate_limit_check(token: ApiToken, *, now: float | None = None) -> None:
+    """Count one call of ``token`` in this minute; over ``PERSONAWEB_API_RATE_LIMIT``
+    calls (0: no limit) it is ``RateLimited`` (429, with the seconds to wait).
+
+    The count lives in Django's cache (Redis when ``REDIS_URL`` is set), so every web
+    worker and the MCP server over HTTP share it: a fixed window per minute, keyed by the
+    token's hash (never its id, which a test database may hand out again)."""
+    import math
+    import time
+
+    from django.conf import settings
+    from django.core.cache import cache
+
+    limit = int(settings.PERSONAWEB_API_RATE_LIMIT)
+    if limit <= 0:
+        return
+    now = time.time() if now is None else now
+    window = int(now // RATE_WINDOW_SECONDS)
+    key = f"api-rate:{token.sha256[:32]}:{window}"
+    cache.add(key, 0, timeout=RATE_WINDOW_SECONDS * 2)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the key expired between add and incr: a new window
+        cache.add(key, 1, timeout=RATE_WINDOW_SECONDS * 2)
+        count = 1
+    if count > limit:
+        wait = max(1, math.ceil((window + 1) * RATE_WINDOW_SECONDS - now))
+        raise RateLimited(
+            f"Too many calls with this API token: at most {limit} a minute "
+            f"(PERSONAWEB_API_RATE_LIMIT); try again in {wait} seconds.",
+            retry_after=wait,
+        )
 
 
 def user_by_username(username: str) -> Any | None:

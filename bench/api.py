@@ -12,7 +12,13 @@ gunicorn's sync workers close each one) for ``--seconds`` per phase, in one run:
 * ``GET /v1/health``: the trivial route (no token, no database);
 * ``GET /v1/agents/helper/prefix``: the hot path, a host token, a pinned plan;
 * the same with ``If-None-Match``: 304, no body;
-* ``POST /v1/agents/helper/turns``: record-turn throughput (SQLite, one writer at a time).
+* ``POST /v1/agents/helper/turns``: record-turn throughput (SQLite, one writer at a time);
+* MCP over stdio: a fresh ``manage.py mcp`` started by the SDK's client, the time to
+  its first answer (start and handshake), its first ``build_context`` (a cold process)
+  and a second one (warm), ``--mcp-rounds`` times.
+
+The server runs with ``PERSONAWEB_API_RATE_LIMIT=0``: the bench drives one token far
+over any sensible per-token limit.
 
 Prints requests/s, p50 and p95 per phase, and the prefix/trivial ratio (goal: at least
 50 %, p95 under 25 ms; 304s cheaper still). Every loop is bounded by the phase time and
@@ -131,11 +137,52 @@ def run_phase(port: int, phase: dict, *, clients: int, seconds: float) -> dict:
     }
 
 
+def mcp_first_call(db: live.LiveDb, *, rounds: int) -> None:
+    """A fresh ``manage.py mcp`` over stdio (the SDK's client starts it, as a host does):
+    seconds to the first answer (process start and handshake), to the first
+    ``build_context`` of the process and to a second one. Embeddings on, as a host runs it."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[live.MANAGE, "mcp", "--agent", "helper", "--principal", "ana", "--timeout", "60"],
+        env=db.env,
+        cwd=str(ROOT),
+    )
+    ask = {"query": "What does she sell at the market?"}
+
+    async def one() -> tuple[float, float, float]:
+        started = time.perf_counter()
+        async with Client(params, read_timeout_seconds=120) as client:
+            ready = time.perf_counter() - started
+            t0 = time.perf_counter()
+            first = await client.call_tool("build_context", ask)
+            cold = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            second = await client.call_tool("build_context", ask)
+            warm = time.perf_counter() - t0
+        if first.is_error or second.is_error:
+            raise RuntimeError(f"build_context failed: {first.content} {second.content}")
+        return ready, cold, warm
+
+    print(f"MCP over stdio, a fresh process each round ({rounds} rounds):", flush=True)
+    for n in range(1, rounds + 1):
+        ready, cold, warm = anyio.run(one)
+        print(
+            f"  round {n}: start + handshake {ready * 1000:7.0f} ms   first build_context "
+            f"{cold * 1000:7.0f} ms   second (warm) {warm * 1000:7.0f} ms",
+            flush=True,
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--mcp-rounds", type=int, default=3, help="fresh MCP processes")
+    parser.add_argument("--mcp-only", action="store_true", help="only the MCP first call")
     args = parser.parse_args()
     seconds = max(1.0, min(args.seconds, 300.0))
     clients = max(1, min(args.clients, 200))
@@ -143,12 +190,15 @@ def main() -> int:
     try:
         print(f"seeding a database in {folder} ...", flush=True)
         db = live.prepare_db(folder)
+        mcp_first_call(db, rounds=max(1, min(args.mcp_rounds, 20)))
+        if args.mcp_only:
+            return 0
         port = live.free_port()
         auth = {"Authorization": f"Bearer {db.tokens['host']}"}
         prefix = "/v1/agents/helper/prefix?principal=ana&session=bench"
         with live.running(
             live.gunicorn_argv(port, workers=args.workers),
-            env=db.env,
+            env={**db.env, "PERSONAWEB_API_RATE_LIMIT": "0"},
             ready_url=f"http://127.0.0.1:{port}/v1/health",
             log=folder / "gunicorn.log",
         ):

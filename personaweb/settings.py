@@ -5,8 +5,8 @@ Without ``REDIS_URL`` Celery uses kombu's filesystem transport in ``var/broker``
 that a worker with embedded beat runs scheduled tasks with no external server; with
 ``REDIS_URL`` Redis is the broker, the result backend and the cache.
 
-``DEBUG`` is off unless set; then ``SECRET_KEY`` must be set (the process refuses to
-start without it). The HTTPS flags (HSTS, secure cookies, SSL redirect, the proxy's
+``DEBUG`` is off unless set; then a secret key is needed: ``SECRET_KEY``, or the file
+``var/secret_key`` that ``make run`` makes (the process refuses to start without one). The HTTPS flags (HSTS, secure cookies, SSL redirect, the proxy's
 header) are off by default and turned on by the README's production environment, with
 which ``manage.py check --deploy`` prints no warnings.
 """
@@ -53,15 +53,29 @@ def env_list(name: str, default: str = "") -> list[str]:
 VAR_DIR = Path(env_str("PERSONAWEB_VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = env_str("SECRET_KEY").strip()
+#: the key `make run` makes once (Makefile ``LOCAL_KEY``): read when SECRET_KEY is not set,
+#: so a process started without the shell's environment (an MCP client starting
+#: ``manage.py mcp``) signs with the same key as the checkout's server
+SECRET_KEY_FILE = VAR_DIR / "secret_key"
+
+
+def secret_key_from_file(path: Path) -> str:
+    """The key in ``path`` (its first line), or "" when there is no such file."""
+    try:
+        return path.read_text(encoding="utf-8").strip().splitlines()[0].strip()
+    except (OSError, UnicodeDecodeError, IndexError):
+        return ""
+
+
+SECRET_KEY = env_str("SECRET_KEY").strip() or secret_key_from_file(SECRET_KEY_FILE)
 if not SECRET_KEY:
     if not DEBUG:
         # A key everyone can read signs everyone's sessions: never serve with one.
         raise ImproperlyConfigured(
-            "SECRET_KEY is not set and DEBUG is off. Set SECRET_KEY to 50 or more random "
+            "SECRET_KEY is not set and DEBUG is off: set SECRET_KEY to 50 or more random "
             "characters, the same for web, worker and beat (make one with: python3 -c "
-            "'import secrets; print(secrets.token_urlsafe(50))'), or set DEBUG=1 on a "
-            "development machine."
+            "'import secrets; print(secrets.token_urlsafe(50))'), put one in "
+            f"{SECRET_KEY_FILE} (as `make run` does), or set DEBUG=1 on a development machine."
         )
     SECRET_KEY = "django-insecure-personaweb-development-only"  # DEBUG on: this machine only
 # The test client's "testserver" is added by Django's test set-up, never here.
@@ -153,6 +167,10 @@ AGENT_PERSONA_API_ENABLED = env_bool("AGENT_PERSONA_API_ENABLED", False)
 # Every MCP tool call is bounded by this many seconds and returns an error result when
 # it takes longer: a slow memory must never take the host's conversation down.
 PERSONAWEB_MCP_TOOL_TIMEOUT = env_float("PERSONAWEB_MCP_TOOL_TIMEOUT", 8.0)
+# Calls a minute one API token may make (every /v1 operation and every MCP tool call
+# over HTTP; 0 = no limit), counted in the cache so every process shares the count; a
+# call over it is a 429 rate_limited with Retry-After.
+PERSONAWEB_API_RATE_LIMIT = env_int("PERSONAWEB_API_RATE_LIMIT", 1200)
 
 ROOT_URLCONF = "personaweb.urls"
 WSGI_APPLICATION = "personaweb.wsgi.application"

@@ -32,7 +32,8 @@ MANAGE = str(ROOT / "manage.py")
 # remembered about ana (beliefs, an intention due today, a daily routine), her persona
 # document (one version) and a nomination, a second tenant with its own agent, a
 # reviewer, and tokens ("all" is bound to ana and holds every scope; "wide" reaches every
-# person of acme with every scope but the owner-document ones). Prints the tokens
+# person of acme with every scope but the owner-document ones; "memory" has memory.read
+# only, no host). Prints the tokens
 # as JSON.
 SEED = r"""
 import json
@@ -91,6 +92,7 @@ tokens = {
     "host": token_create(tenant=acme, name="host", scopes="host")[1],
     "all": token_create(tenant=acme, name="all", scopes="host,learning.read,learning.decide,memory.read,memory.write,persona.read,persona.write", user=rex, principal=ana, on_behalf=True)[1],
     "other": token_create(tenant=globex, name="other", scopes="host")[1],
+    "memory": token_create(tenant=acme, name="memory", scopes="memory.read")[1],
     "wide": token_create(tenant=acme, name="wide", scopes="host,learning.read,learning.decide,memory.read,memory.write", user=rex)[1],
 }
 print("SEEDED " + json.dumps(tokens))

@@ -57,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
                 "MEMORY_BELIEF_EMBEDDINGS": "0",
                 "PERSONA_INJECTION_SEMANTIC": "0",
                 "AGENT_PERSONA_API_ENABLED": "1",
+                # schemathesis makes thousands of calls a minute with one token; the
+                # limit itself is covered by tests/api/test_host_schemas.py
+                "PERSONAWEB_API_RATE_LIMIT": "0",
             },
             ready_url=f"{base}/v1/openapi.json",
             log=folder / "gunicorn.log",

@@ -501,7 +501,8 @@ def test_the_schema_documents_the_memory_routes(client, api_on):
     assert {"200", "201"} <= set(paths["/v1/memories"]["post"]["responses"])
     params = {p["name"]: p for p in paths["/v1/context"]["get"]["parameters"]}
     # the person may be left out by a token bound to one
-    assert params["agent"]["required"] and not params["principal"]["required"]
+    # nor need anyone name an agent: the pack is about the person
+    assert not params["agent"]["required"] and not params["principal"]["required"]
     assert params["query"]["required"] and not params["now"]["required"]
 
 

@@ -7,6 +7,12 @@
   people apart itself;
 * ``mcp --http 127.0.0.1:PORT``: streamable HTTP at ``/mcp`` with the API's bearer
   tokens (scope ``host``).
+
+An MCP client starts the stdio server without the shell's environment: the settings
+then come from the checkout (``var/secret_key`` as ``make run`` makes it, the SQLite file
+in ``var/``) or from ``--env-file PATH`` (``KEY=VALUE`` lines, read by ``manage.py``
+before the settings load). A misconfiguration is one sentence on stderr and a non-zero
+exit, never a traceback: the host shows that line.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 EXIT_INPUT = 2
+EXIT_CONFIG = 1
 _HOSTPORT = re.compile(r"^(?P<host>[^:\s]+):(?P<port>\d{1,5})$")
 
 
@@ -34,6 +41,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--http", metavar="HOST:PORT", help="serve streamable HTTP at /mcp")
         parser.add_argument(
+            "--env-file",
+            metavar="PATH",
+            help="settings as KEY=VALUE lines (DATABASE_URL, SECRET_KEY, ...), read by manage.py "
+            "before the settings load; the environment wins over the file",
+        )
+        parser.add_argument(
             "--timeout",
             type=float,
             default=None,
@@ -42,6 +55,13 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        if opts.get("env_file"):
+            # manage.py takes it out before the settings load; here it came too late
+            raise CommandError(
+                "--env-file is read before the settings load: run `python manage.py mcp "
+                "--env-file PATH ...` (not django-admin or call_command).",
+                returncode=EXIT_INPUT,
+            )
         timeout = opts["timeout"]
         if timeout is not None and timeout <= 0:
             raise CommandError(
@@ -77,6 +97,13 @@ class Command(BaseCommand):
         from api.mcp_server import build_server
         from api.selectors import Agent
 
+        if not _database_ready():
+            raise CommandError(
+                f"The database {_database_name()} has no personaweb tables or cannot be read: "
+                "run `python manage.py migrate`, or give the server's settings (DATABASE_URL "
+                "or SQLITE_PATH) with --env-file PATH.",
+                returncode=EXIT_CONFIG,
+            )
         if not Agent.objects.filter(slug=slug).exists():
             raise CommandError(
                 f"No agent with the slug {slug!r}; `python manage.py persona show` lists them.",
@@ -106,6 +133,27 @@ class Command(BaseCommand):
             f"MCP over streamable HTTP at http://{host}:{port}/mcp (bearer tokens with scope host); Ctrl-C stops it"
         )
         uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _database_ready() -> bool:
+    from django.db import DatabaseError
+
+    from tenancy.models import Agent
+
+    try:
+        Agent.objects.exists()
+    except DatabaseError:
+        return False
+    return True
+
+
+def _database_name() -> str:
+    from django.db import connection
+
+    name = connection.settings_dict.get("NAME") or ""
+    if connection.vendor == "sqlite":
+        return f"at {name}"
+    return f"{name!r} ({connection.vendor})"
 
 
 def _warm_memory_model() -> None:
