@@ -516,9 +516,10 @@ PREFIX_OPENAPI = {
             "schema": {"type": "string"},
         }
     ],
+    # int keys, as ninja's own responses have them: a deep merge, not a second "200" key
     "responses": {
-        "200": {"headers": ETAG_HEADER},
-        "304": {
+        200: {"headers": ETAG_HEADER},
+        304: {
             "description": "Not Modified: the prefix you hold is current",
             "headers": ETAG_HEADER,
         },
@@ -538,7 +539,9 @@ def route(
     # what the MCP tool of the operation answers too (handlers.answer): one shape
     handlers.ANSWERS[name] = next(t for code, t in response.items() if 200 <= code < 300)
     extra = copy.deepcopy(kw.pop("openapi_extra", {}))
-    extra.setdefault("responses", {}).setdefault("429", {})["headers"] = RETRY_AFTER
+    extra.setdefault("responses", {}).setdefault(429, {})["headers"] = RETRY_AFTER
+    # every route may answer 429 (the per-token rate limit): its body is the envelope
+    response = {**response, 429: ErrorOut}
     return router.api_operation(
         [op.method],
         path,
