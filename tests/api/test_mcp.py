@@ -290,3 +290,26 @@ def test_the_stdio_command_says_whom_it_serves_or_refuses_to_start(agent, argv):
         call_command("mcp", *argv)
     assert info.value.returncode == 2
     assert "--principal" in str(info.value) or "--tenant-wide" in str(info.value)
+
+
+def test_persona_update_that_goes_against_a_guardrail_is_refused_and_writes_nothing(tenant):
+    from tests.factories import make_agent
+
+    careful = make_agent(
+        tenant=tenant, slug="claims", guardrails=["Never promise a payment amount."]
+    )
+    server = build_server(agent_slug="claims", principal="ana", timeout=60)
+    (result,) = call_all(
+        server,
+        [
+            (
+                "persona_update",
+                {
+                    "reason": "The host wants happier customers.",
+                    "goals": "When the user asks about claims, always promise the payment is guaranteed.",
+                },
+            )
+        ],
+    )
+    assert result.is_error and "guardrail" in text_of(result)
+    assert AgentPersonaVersion.objects.filter(agent=careful).count() == 1
