@@ -262,6 +262,10 @@ class ContextOut(Schema):
     now: datetime
     time_intent: bool
     used_embeddings: bool
+    ranking: Literal["words", "embedding"] = Field(
+        description="how items were ranked: on meaning (the embedding model) or on words "
+        "alone (embeddings off, or the model still loading in a fresh process)"
+    )
     items: list[PackItemOut] = Field(description="ranked best first")
     pinned: list[PackItemOut]
     agenda: list[AgendaOut]

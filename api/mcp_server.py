@@ -615,6 +615,11 @@ def build_server(
         an error result (``ToolError``) with a sentence."""
 
         def in_thread() -> T:
+            # Each call gets a connection of its own: anyio runs ``in_thread`` in a copy of
+            # the caller's context and Django keeps connections per context and thread
+            # (asgiref ``Local``), so a call stopped by the timeout takes its open
+            # transaction with it and never hands it to the next call on this thread
+            # (tests/api/test_mcp_cold_call.py).
             close_old_connections()
             try:
                 return fn()

@@ -240,6 +240,12 @@ class ContextPack:
     routine_probes: list[RoutineProbe] = field(default_factory=list)
     cross_category: list[PackItem] = field(default_factory=list)
 
+    @property
+    def ranking(self) -> str:
+        """``"embedding"`` when the query's meaning was used, else ``"words"`` (embeddings
+        off, no stored vectors, or the model still loading in this process)."""
+        return "embedding" if self.used_embeddings else "words"
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "principal": self.principal,
@@ -247,6 +253,7 @@ class ContextPack:
             "now": _iso(self.now),
             "time_intent": self.time_intent,
             "used_embeddings": self.used_embeddings,
+            "ranking": self.ranking,
             "items": [i.as_dict() for i in self.items],
             "pinned": [i.as_dict() for i in self.pinned],
             "agenda": [a.as_dict() for a in self.agenda],
@@ -431,7 +438,15 @@ def build_context(
     server) decides whether the learned layer may load the model on this call; when it
     may not and a text has no stored vectors yet, the text is withheld as the scanning
     placeholder (never handed over unscanned) and shown from the next call on. Text
-    written through ``check_write`` has its vectors stored already."""
+    written through ``check_write`` has its vectors stored already.
+
+    The same ``wait`` decides the ranking: the query is encoded only when the model is in
+    this process already, when ``wait`` is true, or when the caller asked for embeddings
+    explicitly (``use_embeddings=True``); otherwise the pack ranks on words, says so
+    (``ranking == "words"``) and the model loads in the background for the next call."""
+    from safety.checks import render_wait
+
+    wait_for_model = render_wait() if wait is None else wait
     pack = _build_context(
         agent=agent,
         principal_external_id=principal_external_id,
@@ -441,6 +456,7 @@ def build_context(
         use_embeddings=use_embeddings,
         use_time_facet=use_time_facet,
         max_sensitivity=max_sensitivity,
+        wait_for_model=wait_for_model or use_embeddings is True,
     )
     return _withhold_unsafe(pack, wait=wait)
 
@@ -483,8 +499,11 @@ def _build_context(
     use_embeddings: bool | None,
     use_time_facet: bool,
     max_sensitivity: str,
+    wait_for_model: bool,
 ) -> ContextPack:
     from memory.services_beliefs import embeddings_enabled
+    from safety.encoder import model_loaded
+    from safety.injection import warm_up_in_background
 
     if use_embeddings is None:
         use_embeddings = embeddings_enabled()
@@ -538,7 +557,11 @@ def _build_context(
     cos_norm = np.zeros(n, dtype=np.float64)
     if use_embeddings and m:
         has = cand.has_vec & eligible
-        if has.any():
+        if has.any() and not (wait_for_model or model_loaded()):
+            # the first call of a fresh process: a load of seconds is not spent on this
+            # call (it would eat a host's tool timeout); words now, meaning once loaded
+            warm_up_in_background()
+        elif has.any():
             qvec = _query_vector(query)
             cosine = cand.matrix @ qvec
             present = cosine[has]

@@ -6,3 +6,8 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "personaweb.settings")
 application = get_asgi_application()
+
+# Load the embedding model in the background now, not inside the first request that needs it.
+from safety.injection import warm_up_at_start  # noqa: E402
+
+warm_up_at_start()

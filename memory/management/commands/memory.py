@@ -276,6 +276,7 @@ class Command(BaseCommand):
             now=self._now(options["now"]),
             limit=options["limit"],
             use_embeddings=False if options["no_embed"] else None,
+            wait=True,  # a one-shot process: load the model now rather than rank on words
         )
         if options["json"]:
             self.stdout.write(json.dumps(pack.as_dict(), ensure_ascii=False, indent=2))

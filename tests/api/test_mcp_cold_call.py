@@ -1,0 +1,127 @@
+"""No MCP call waits for the model, and a call stopped by the timeout leaves nothing
+broken behind for the next one."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+import anyio
+import pytest
+from django.db import OperationalError, transaction
+from django.db.models import QuerySet
+from mcp import Client, StdioServerParameters
+
+import persona.plans
+import safety.encoder
+from api.mcp_server import build_server
+from persona.models import ContextPlan
+from safety import injection
+from tests.api import live
+from tests.memory.beliefs_helpers import FakeModel
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def text_of(result) -> str:
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+def test_a_call_stopped_mid_transaction_leaves_the_next_call_working(agent, monkeypatch):
+    """The reported failure: the first prompt_prefix timed out inside its plan write (the
+    model loading in its transaction), and the retry failed with an internal error. Here
+    the first call is held inside ``_plan_write``'s transaction past the timeout; the
+    calls after it, on the same server, answer correctly."""
+    monkeypatch.setattr(safety.encoder, "_model", FakeModel())
+    release = threading.Event()
+    find = persona.plans._find
+    calls = {"n": 0}
+    seen: list[object] = []
+
+    def slow_find(*args, **kwargs):
+        from django.db import connections
+
+        calls["n"] += 1
+        seen.append(connections["default"])
+        if calls["n"] == 2:  # the first call, inside _plan_write's transaction
+            assert seen[-1].in_atomic_block
+            release.wait(30)
+        return find(*args, **kwargs)
+
+    def committed() -> None:  # the stopped call goes on in the background and commits
+        for _ in range(300):
+            if ContextPlan.objects.filter(session_key="s1").exists():
+                return
+            time.sleep(0.1)
+
+    monkeypatch.setattr(persona.plans, "_find", slow_find)
+    server = build_server(agent_slug=agent.slug, principal="ana", timeout=2)
+
+    async def main():
+        async with Client(server) as client:
+            stopped = await client.call_tool("prompt_prefix", {"session": "s1"})
+            release.set()
+            await anyio.to_thread.run_sync(committed)
+            retry = await client.call_tool("prompt_prefix", {"session": "s1"})
+            other = await client.call_tool("prompt_prefix", {"session": "s2"})
+            return stopped, retry, other
+
+    stopped, retry, other = anyio.run(main)
+
+    assert stopped.is_error and "did not finish within 2 seconds" in text_of(stopped)
+    assert not retry.is_error, text_of(retry)
+    assert not other.is_error, text_of(other)
+    assert retry.structured_content["sha256"] == other.structured_content["sha256"]
+    assert set(ContextPlan.objects.values_list("session_key", flat=True)) == {"s1", "s2"}
+    # the stopped call's connection (still in its transaction then) served no later call
+    assert all(c is not seen[1] for c in seen[2:])
+
+
+def test_a_scan_whose_vector_store_fails_leaves_the_callers_transaction_usable(agent, monkeypatch):
+    """A scan runs inside its callers' transactions (the plan write): a failed vector
+    store (here "database is locked" in bulk_create's atomic block) is caught by the
+    scan, which encodes without storing; it must not poison the caller's transaction."""
+    monkeypatch.setattr(safety.encoder, "_model", FakeModel())
+    with injection._cache_lock:
+        injection._cache.clear()
+
+    def locked_bulk_create(self, objs, *args, **kwargs):
+        with transaction.atomic(using=self.db, savepoint=False):
+            raise OperationalError("database is locked")
+
+    monkeypatch.setattr(QuerySet, "bulk_create", locked_bulk_create)
+    with transaction.atomic():
+        [result] = injection.scan_many(["A text nobody has scanned before."], semantic=True)
+        # before: TransactionManagementError (the failed store had marked it for rollback)
+        assert ContextPlan.objects.count() == 0
+
+    assert not result.pending
+
+
+@pytest.fixture(scope="module")
+def live_db(tmp_path_factory):
+    return live.prepare_db(tmp_path_factory.mktemp("mcp-cold"))
+
+
+@pytest.mark.slow
+def test_build_context_as_the_first_call_of_a_fresh_process_answers_within_the_timeout(
+    live_db,
+):
+    params = StdioServerParameters(
+        command=sys.executable,
+        # the default tool timeout (8 s), embeddings on, host reads not waiting: as served
+        args=[live.MANAGE, "mcp", "--agent", "helper", "--principal", "ana"],
+        env={**live_db.env, "MEMORY_BELIEF_EMBEDDINGS": "1", "PERSONAWEB_PAGE_SCAN_WAIT": "0"},
+        cwd=str(live.ROOT),
+    )
+
+    async def main():
+        async with Client(params, read_timeout_seconds=120) as client:
+            return await client.call_tool("build_context", {"query": "What tea does she like?"})
+
+    first = anyio.run(main)
+
+    assert not first.is_error, text_of(first)  # in particular, not stopped by the timeout
+    assert first.structured_content["ranking"] in ("words", "embedding")
+    assert "Prefers green tea in the afternoon" in first.structured_content["text"]
