@@ -199,6 +199,14 @@ MAX_ENTITY_CHARS = 200
 MAX_FACT_CHARS = 2_000
 
 
+def clean_fact(fact: str) -> str:
+    """A fact's words as stored: stripped; a one-line fact with its runs of spaces made
+    one, a fact of several lines (a USER.md entry may span lines) kept line for line as
+    written, its line breaks made ``\n``."""
+    fact = fact.replace("\r\n", "\n").replace("\r", "\n").strip()
+    return fact if "\n" in fact else " ".join(fact.split())
+
+
 def entity_fact_check(
     *,
     tenant_id: int,
@@ -219,7 +227,7 @@ def entity_fact_check(
         )
     if not isinstance(fact, str) or not fact.strip():
         raise MemoryInputError("The fact is empty; write what is known about the entity.")
-    entity, fact = " ".join(entity.split()), " ".join(fact.split())
+    entity, fact = " ".join(entity.split()), clean_fact(fact)
     if len(entity) > MAX_ENTITY_CHARS:
         raise MemoryInputError(
             f"The entity name {entity[:40]!r}… is over {MAX_ENTITY_CHARS} characters; shorten it."

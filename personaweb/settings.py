@@ -328,6 +328,14 @@ CELERY_CONSOLIDATE_SECONDS = env_float("PERSONAWEB_CONSOLIDATE_SECONDS", 300.0)
 MEMORY_CONSOLIDATION_ENABLED = env_bool("MEMORY_CONSOLIDATION_ENABLED", True)
 # "local" (offline, conservative) or "openai" (the LEARNING_MODEL_* endpoint)
 MEMORY_PROPOSER = env_str("MEMORY_PROPOSER", "local")
+
+# Hermes's USER.md / MEMORY.md (persona.hermes): Hermes's own character limits (its
+# memory.user_char_limit / memory.memory_char_limit; an export is fitted within them)
+# and the import caps checked before any entry is scanned.
+HERMES_USER_CHAR_LIMIT = env_int("HERMES_USER_CHAR_LIMIT", 1_375)
+HERMES_MEMORY_CHAR_LIMIT = env_int("HERMES_MEMORY_CHAR_LIMIT", 2_200)
+HERMES_IMPORT_MAX_CHARS = env_int("HERMES_IMPORT_MAX_CHARS", 100_000)
+HERMES_IMPORT_MAX_ENTRIES = env_int("HERMES_IMPORT_MAX_ENTRIES", 300)
 # owner persona document: a "working" entry not reinforced for this many days is
 # flagged dormant for the owner's review and leaves the prompt row at the next plan
 PERSONA_WORKING_DORMANT_DAYS = env_float("PERSONA_WORKING_DORMANT_DAYS", 30.0)

@@ -47,16 +47,18 @@ def test_usage_header_matches_hermes():
 def test_render_block_layout_and_blocked_entries():
     block = render_block("user", ["Prefers mornings.", HOSTILE])
     lines = block.split("\n")
-    assert lines[0] == SEPARATOR == lines[2] and len(SEPARATOR) == 44
+    assert lines[0] == SEPARATOR == lines[2] and len(SEPARATOR) == 46
     assert lines[1].startswith("USER PROFILE (who the user is) [")
     assert lines[3] == "Prefers mornings." and lines[4] == "§"
     assert lines[5].startswith("[BLOCKED:") and HOSTILE not in block
     assert render_block("memory", []) == ""
 
 
-def test_parse_entries_splits_on_section_lines():
+def test_parse_entries_splits_as_hermes_does():
+    # only a line of exactly "§" splits (after newline translation); a "§" line with
+    # spaces stays inside its entry, as Hermes keeps it
     text = "one\r\n§\r\ntwo\nlines\n  §  \n\n§\nthree\n§\none\n"
-    assert parse_entries(text) == ["one", "two\nlines", "three"]
+    assert parse_entries(text) == ["one", "two\nlines\n  §", "three"]
 
 
 @pytest.fixture
@@ -79,11 +81,13 @@ def full_agent(tenant):
 
 
 def test_memory_round_trip_and_idempotent_import(full_agent, tenant, tmp_path):
-    paths = export_files(agent=full_agent, out_dir=tmp_path)
+    paths = export_files(agent=full_agent, out_dir=tmp_path).paths
     text = paths[0].read_text(encoding="utf-8")
     assert paths[0].name == "MEMORY.md" and "\n§\nGuardrail: Never disclose" in text
     twin = make_agent(tenant=tenant, slug="twin", name="Twin", role="")
-    report = persona_import(agent=twin, text=text, approved_by="olivia")
+    report = persona_import(
+        agent=twin, text=text, approved_by="olivia", replace_guardrails=True, reason="a copy"
+    )
     assert report.version == 2 and report.refused == 0
     fields = ("name", "role", "goals", "background", "guardrails", "standing_rules")
     source, copy = persona_head(agent=full_agent), persona_head(agent=twin)
@@ -108,7 +112,7 @@ def test_import_reports_blocked_and_secret_entries_and_imports_the_rest(full_age
     assert [s["index"] for s in report.secrets] == [3] and report.secrets[0]["kinds"]
     head = persona_head(agent=full_agent)
     assert head.role == "Senior harbour pilot"
-    assert head.background == "Works the night shift.\nPrefers tide tables in metres."
+    assert head.background == "Works the night shift.\n\nPrefers tide tables in metres."
     assert HOSTILE not in head.background and AWS_KEY not in head.background
     assert head.guardrails == [
         "Never disclose another vessel's manifest.",
@@ -125,6 +129,8 @@ def test_import_guardrails_from_a_learning_source_is_refused(full_agent):
             agent=full_agent,
             text="Guardrail: Quote the tide table in metres.",
             source_type=SourceType.UPDATE_PERSONA,
+            replace_guardrails=True,
+            reason="learned",
         )
     assert persona_head(agent=full_agent).version == before
 
@@ -137,7 +143,7 @@ def test_user_round_trip_and_idempotent(tenant, tmp_path, full_agent):
     EntityFact.objects.create(
         tenant=tenant, principal=pat, entity="Harbour office", kind="place", fact="Opens at 6."
     )
-    paths = export_files(agent=full_agent, out_dir=tmp_path, principal=pat)
+    paths = export_files(agent=full_agent, out_dir=tmp_path, principal=pat).paths
     user_text = paths[1].read_text(encoding="utf-8")
     assert user_text == "Prefers early berths.\n§\nHarbour office: Opens at 6."
 

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from persona.management import doc_cli, owner_cli
@@ -66,6 +67,11 @@ class Command(BaseCommand):
         p.add_argument("agent")
         p.add_argument("--principal", default="")
         p.add_argument("--out", required=True, help="folder to write into")
+        p.add_argument(
+            "--no-trim",
+            action="store_true",
+            help="refuse (write nothing) instead of leaving out what is over Hermes's limits",
+        )
 
         p = sub.add_parser(
             "import", help="Import MEMORY.md into the persona, or USER.md with --principal."
@@ -74,6 +80,12 @@ class Command(BaseCommand):
         p.add_argument("file")
         p.add_argument("--principal", default="")
         p.add_argument("--expected-version", type=int, default=None)
+        p.add_argument(
+            "--replace-guardrails",
+            action="store_true",
+            help="let the file's Guardrail: entries replace the guardrails (needs --reason)",
+        )
+        p.add_argument("--reason", default="", help="why the guardrails are replaced")
 
         doc_cli.add_parser(sub)
 
@@ -219,31 +231,77 @@ class Command(BaseCommand):
         )
         self._out(f"Saved persona version {version.version} with {len(lines)} guardrail(s).")
 
-    def cmd_export(self, *, agent: str, principal: str, out: str, **_: Any) -> None:
+    def cmd_export(self, *, agent: str, principal: str, out: str, no_trim: bool, **_: Any) -> None:
         from persona.hermes import export_files
 
         row = self._agent(agent)
         try:
-            paths = export_files(
-                agent=row, out_dir=Path(out), principal=self._principal(row, principal)
+            report = export_files(
+                agent=row,
+                out_dir=Path(out),
+                principal=self._principal(row, principal),
+                trim=not no_trim,
             )
         except OSError as exc:
             raise _fail(f"Cannot write into {out}: {exc.strerror}.") from exc
-        for path in paths:
+        for path in report.paths:
             self._out(f"wrote {path}")
+        for sentence in report.sentences:
+            self._out(sentence)
 
     def cmd_import(
-        self, *, agent: str, file: str, principal: str, expected_version: int | None, **_: Any
+        self,
+        *,
+        agent: str,
+        file: str,
+        principal: str,
+        expected_version: int | None,
+        replace_guardrails: bool,
+        reason: str,
+        **_: Any,
     ) -> None:
-        from persona.hermes import persona_import, user_import
+        from persona.hermes import (
+            IMPORT_MAX_CHARS,
+            GuardrailImportRefused,
+            persona_import,
+            user_import,
+        )
 
         row = self._agent(agent)
+        if file != "-":
+            # a file far over the import cap is refused before it is even read
+            max_bytes = 4 * int(getattr(settings, "HERMES_IMPORT_MAX_CHARS", IMPORT_MAX_CHARS))
+            try:
+                size = Path(file).stat().st_size
+            except OSError as exc:
+                raise _fail(f"Cannot read {file}: {exc.strerror}.") from exc
+            if size > max_bytes:
+                raise _fail(
+                    f"{file} is {size:,} bytes; an import takes at most {max_bytes:,}. "
+                    "Nothing was imported; shorten the file."
+                )
         text = self._read(file)
         person = self._principal(row, principal)
         if person is not None:
+            if replace_guardrails:
+                raise _fail("--replace-guardrails is for MEMORY.md; USER.md holds no guardrails.")
             report = user_import(principal=person, text=text)
         else:
-            report = persona_import(agent=row, text=text, expected_version=expected_version)
+            try:
+                report = persona_import(
+                    agent=row,
+                    text=text,
+                    expected_version=expected_version,
+                    replace_guardrails=replace_guardrails,
+                    reason=reason,
+                )
+            except GuardrailImportRefused as exc:
+                self._out("the file would change the guardrails:\n" + "\n".join(exc.diff))
+                raise _fail(
+                    "Nothing was imported: the file's Guardrail: entries differ from the "
+                    'guardrails (the difference is above); import again with --replace-guardrails --reason "why" '
+                    "to replace them, or remove those entries to keep them."
+                ) from exc
         for item in report.blocked:
             self._out(
                 f"not imported (entry {item['index']}): blocked by {', '.join(item['pattern_ids'])}"
@@ -252,6 +310,8 @@ class Command(BaseCommand):
             self._out(
                 f"not imported (entry {item['index']}): holds a secret ({', '.join(item['kinds'])})"
             )
+        if report.guardrail_diff:
+            self._out("guardrails replaced:\n" + "\n".join(report.guardrail_diff))
         summary = f"{len(report.imported)} imported, {len(report.unchanged)} already present, {report.refused} refused"
         if report.version:
             summary += f"; persona version {report.version}"
