@@ -40,7 +40,12 @@ def beliefs(agent, monkeypatch, settings):
 
 def pack(agent):
     return context_pack(
-        agent=agent, principal="ana", query="What tea should I make her?", now=NOW, limit=5
+        agent=agent,
+        tenant_id=agent.tenant_id,
+        principal="ana",
+        query="What tea should I make her?",
+        now=NOW,
+        limit=5,
     )
 
 
