@@ -10,6 +10,8 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# The suite runs in this many processes (pytest-xdist); 0 runs it in this one.
+TEST_PROCESSES ?= 2
 # DEBUG stays off for `make run` (people see the product's pages, not Django's debug
 # pages), so it needs a secret key: a random one made once and kept in var/ (not in
 # git). A SECRET_KEY in the environment wins.
@@ -55,7 +57,7 @@ browser-deps:
 	fi
 
 test: install browser-deps
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_PROCESSES) --dist worksteal $(PYTEST_ARGS)
 
 # mypy's Django plugin loads the settings; a development key is enough for that.
 lint: export DEBUG ?= 1

@@ -22,7 +22,8 @@ over any sensible per-token limit.
 
 Prints requests/s, p50 and p95 per phase, and the prefix/trivial ratio (goal: at least
 50 %, p95 under 25 ms; 304s cheaper still). Every loop is bounded by the phase time and
-the server is stopped at the end; only 127.0.0.1 is used.
+the server is stopped at the end; only 127.0.0.1 is used. ``--smoke`` (CI): 2 clients,
+1 s per phase, and an error answer or a phase with no request fails the run.
 """
 
 from __future__ import annotations
@@ -183,7 +184,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--mcp-rounds", type=int, default=3, help="fresh MCP processes")
     parser.add_argument("--mcp-only", action="store_true", help="only the MCP first call")
+    parser.add_argument("--smoke", action="store_true", help="2 clients, 1 s per phase (CI)")
     args = parser.parse_args()
+    if args.smoke:
+        args.seconds, args.clients, args.mcp_rounds = 1.0, 2, 1
     seconds = max(1.0, min(args.seconds, 300.0))
     clients = max(1, min(args.clients, 200))
     folder = Path(tempfile.mkdtemp(prefix="pw-bench-api-"))
@@ -263,6 +267,10 @@ def main() -> int:
                 f"prefix p95 {full['p95_ms']:.1f} ms (goal < 25 ms)"
             )
         print(f"record-turn throughput: {turns['rps']:.1f} turns/s, p95 {turns['p95_ms']:.1f} ms")
+        failed = [r["name"] for r in results if r["errors"] or not r["requests"]]
+        if args.smoke and failed:
+            print(f"smoke: errors or no answer in {'; '.join(failed)}", file=sys.stderr)
+            return 1
         return 0
     finally:
         shutil.rmtree(folder, ignore_errors=True)

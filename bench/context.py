@@ -16,7 +16,7 @@ after a change to the person's beliefs reloads their candidates (printed as "col
 later ones use the per-process cache. Then ``--messages`` user messages (a mix of
 first-person statements and ordinary requests over 50 conversations) are consolidated
 with the ``local`` proposer and messages/s printed. Wall-clock on whatever machine runs
-it; printed, never asserted.
+it; printed, never asserted. ``--smoke`` (CI): 200 beliefs, 3 queries, 30 messages.
 """
 
 from __future__ import annotations
@@ -278,7 +278,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-embed", action="store_true", help="words only (no model)")
     parser.add_argument("--postgres", default=None, help="postgres://user@host:port/dbname")
     parser.add_argument("--messages", type=int, default=3_000, help="messages to consolidate")
+    parser.add_argument("--smoke", action="store_true", help="tiny data, one run (CI)")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.beliefs, args.queries, args.messages = 200, 3, 30
     with tempfile.TemporaryDirectory(prefix="bench-context-") as tmp:
         _setup(Path(tmp), args.postgres)
         try:

@@ -13,6 +13,8 @@ first three items) and MRR@10 (1 / rank of the first expected item in ten). Also
 cross-person leaks (an item about the other person in any pack, pinned included) and
 expired-first (an ended belief ranked first for a present-tense question). See
 ``bench/eval_recall/README.md`` for the fixture. ``--no-embed`` skips the model.
+``--smoke`` (CI) asks one query per part and kind of a tenth of the beliefs (and those the
+queries expect): the same code, figures meaningless.
 Figures are from whatever machine runs it; printed, never asserted.
 """
 
@@ -269,9 +271,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--no-embed", action="store_true", help="words only (no model)")
     parser.add_argument("--only", default=None, help="run only this configuration (by name)")
+    parser.add_argument(
+        "--smoke", action="store_true", help="one query per part and kind (CI; figures meaningless)"
+    )
     args = parser.parse_args(argv)
     beliefs = load_beliefs()
     queries = load_queries({b.key for b in beliefs})
+    if args.smoke:
+        firsts: dict[tuple[str, str], Query] = {}
+        for q in queries:
+            firsts.setdefault((q.part, q.kind), q)
+        queries = list(firsts.values())
+        wanted = {k for q in queries for k in q.expected}
+        beliefs = [b for i, b in enumerate(beliefs) if b.key in wanted or i % 10 == 0]
     with tempfile.TemporaryDirectory(prefix="eval-recall-") as tmp:
         _setup(Path(tmp), embed=not args.no_embed)
         ids, load = build(beliefs, embed=not args.no_embed)

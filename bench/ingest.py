@@ -99,6 +99,10 @@ def sentence(rng: random.Random, n: int) -> str:
 def setup_django(scratch: Path) -> bool:
     """Point settings at scratch storage before Django starts; returns whether it is PostgreSQL."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "personaweb.settings")
+    # DEBUG stays off, as on a server; the settings then need a key
+    os.environ.setdefault(
+        "SECRET_KEY", "bench-only-key-for-a-throwaway-database-never-for-a-server-1f4e"
+    )
     os.environ["PERSONAWEB_VAR_DIR"] = str(scratch / "var")
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("LOG_LEVEL", "WARNING")
@@ -288,7 +292,14 @@ def main() -> None:
         "--messages", type=int, default=100_000, help="lines of the import file (default 100000)"
     )
     parser.add_argument("--skip-embedding", action="store_true")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="20 turns, 100 lines to import (CI; figures meaningless)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.turns, args.messages = 20, 100
 
     scratch = Path(tempfile.mkdtemp(prefix="personaweb-bench-"))
     tag = f"{os.getpid()}-{int(time.time())}"

@@ -215,10 +215,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+#: Rows read per split or file (and texts timed); ``--smoke`` sets it, None reads all.
+LIMIT: int | None = None
+
 
 def setup_django(scratch: Path) -> None:
     scratch.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "personaweb.settings")
+    # DEBUG stays off, as on a server; the settings then need a key
+    os.environ.setdefault(
+        "SECRET_KEY", "bench-only-key-for-a-throwaway-database-never-for-a-server-1f4e"
+    )
     os.environ["PERSONAWEB_VAR_DIR"] = str(scratch / "var")
     os.environ.pop("DATABASE_URL", None)
     os.environ["SQLITE_PATH"] = str(scratch / "vectors.sqlite3")
@@ -239,8 +246,8 @@ def report(split: str, *, misses: bool, by_file: bool = False) -> None:
 
     if by_file and len(split_paths(split)) > 1:
         for path in split_paths(split):
-            _report_rows(f"{split}: {path.name}", load_file(path), misses=misses)
-    _report_rows(split, load_split(split), misses=misses)
+            _report_rows(f"{split}: {path.name}", load_file(path)[:LIMIT], misses=misses)
+    _report_rows(split, load_split(split)[:LIMIT], misses=misses)
 
 
 def _report_rows(title: str, rows: list, *, misses: bool) -> None:
@@ -334,6 +341,7 @@ def speed() -> None:
     from safety.learned import load_split
 
     texts = [r.text for split in ("train", "validation", "test") for r in load_split(split)]
+    texts = texts[:LIMIT]
     injection.scan_many(texts, semantic=True)  # every view's vector is stored now
     rounds = 3
     elapsed = 0.0
@@ -378,12 +386,27 @@ def main() -> None:
     )
     parser.add_argument("--no-speed", action="store_true", help="skip the speed figures")
     parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="CI: 12 rows per split, a scratch folder of its own, no leave-one-out",
+    )
+    parser.add_argument(
         "--scratch",
         type=Path,
         default=Path("/tmp/personaweb-bench-injection"),
         help="folder for the scratch database of vectors (kept between runs)",
     )
     args = parser.parse_args()
+    if args.smoke:
+        import atexit
+        import shutil
+        import tempfile
+
+        global LIMIT
+        LIMIT = 12
+        args.leave_one_out = False  # a fit per set takes minutes
+        args.scratch = Path(tempfile.mkdtemp(prefix="pw-bench-injection-smoke-"))
+        atexit.register(shutil.rmtree, args.scratch, True)
     setup_django(args.scratch)
     from safety.learned import split_exists
 

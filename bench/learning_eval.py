@@ -63,7 +63,8 @@ Matching rules (mechanical, applied by the functions below and by
   themes and expected rules matched by true proposals.
 
 Figures are wall-clock on whatever machine runs it (here: 2 cores shared with other
-workers); they are printed for context, never asserted.
+workers); they are printed for context, never asserted. ``--smoke`` (CI) runs the first
+``tune`` assistant for one round: the same code, figures meaningless.
 """
 
 from __future__ import annotations
@@ -250,6 +251,10 @@ def judge(
 def _setup(tmp: Path) -> None:
     """Point Django at a fresh SQLite file in ``tmp`` and set it up (before any model import)."""
     os.environ["DJANGO_SETTINGS_MODULE"] = "personaweb.settings"
+    # DEBUG stays off, as on a server; the settings then need a key
+    os.environ.setdefault(
+        "SECRET_KEY", "bench-only-key-for-a-throwaway-database-never-for-a-server-1f4e"
+    )
     os.environ["SQLITE_PATH"] = str(tmp / "eval.sqlite3")
     os.environ["PERSONAWEB_VAR_DIR"] = str(tmp / "var")
     for name in ("DATABASE_URL", "REDIS_URL"):  # never a shared server
@@ -627,6 +632,11 @@ def make_parser() -> argparse.ArgumentParser:
     parser.add_argument("--proposer", choices=["local", "openai"], default=None)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="CI: the first tune assistant, one round (the same code; figures meaningless)",
+    )
     return parser
 
 
@@ -636,6 +646,8 @@ def main(argv: list[str] | None = None) -> int:
 
     key = load_key()
     names = select(key, args.part, args.assistant)
+    if args.smoke:
+        names, args.rounds = select(key, "tune")[:1], 1
     if not names:
         parser.error("no assistant selected")
     log = (lambda s: print(s, file=sys.stderr)) if args.json else print

@@ -60,11 +60,15 @@ async def one_process(env: dict[str, str], *, warm_wait: float) -> list[tuple[st
     return out
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="fresh processes (default 3)")
     parser.add_argument("--warm-wait", type=float, default=20.0, help="seconds before warm calls")
+    parser.add_argument("--smoke", action="store_true", help="one process, no warm wait (CI)")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs, args.warm_wait = 1, 0.0
+    errors = 0
     folder = Path(tempfile.mkdtemp(prefix="pw-bench-mcp-"))
     try:
         db = live.prepare_db(folder)
@@ -72,12 +76,16 @@ def main() -> None:
         print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         for run in range(args.runs):
             rows = anyio.run(lambda: one_process(env, warm_wait=args.warm_wait))
+            errors += sum(ranking == "ERROR" for _, _, ranking in rows)
             cells = ", ".join(f"{label} {ms:7.1f} ms ({ranking})" for label, ms, ranking in rows)
             print(f"process {run + 1}: {cells}")
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    if errors:
+        print(f"{errors} call(s) answered with an error")
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -69,6 +69,10 @@ BACKGROUND = "\n".join(
 def setup_django(scratch: Path) -> bool:
     """Point settings at scratch storage before Django starts; returns whether it is PostgreSQL."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "personaweb.settings")
+    # DEBUG stays off, as on a server; the settings then need a key
+    os.environ.setdefault(
+        "SECRET_KEY", "bench-only-key-for-a-throwaway-database-never-for-a-server-1f4e"
+    )
     os.environ["PERSONAWEB_VAR_DIR"] = str(scratch / "var")
     postgres = bool(os.environ.get("DATABASE_URL"))
     if not postgres:
@@ -112,7 +116,12 @@ def queries_per_call(fn: Callable[[], object], *, calls: int = 200) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument(
+        "--smoke", action="store_true", help="a twentieth of a second per measurement (CI)"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.seconds = 0.05
 
     with tempfile.TemporaryDirectory(prefix="pw-bench-prompt-") as tmp:
         postgres = setup_django(Path(tmp))

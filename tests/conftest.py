@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import os
 import threading
+from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 import pytest
@@ -8,6 +10,56 @@ import pytest
 from safety import encoder as embeddings
 from safety import injection
 from tests.factories import TenantFactory, make_agent, make_user
+
+
+def _own_redis_database_per_worker() -> None:
+    """Under pytest-xdist (``-n``) every worker process has its own test database
+    (pytest-django suffixes its name); give it its own Redis database too, so one
+    worker's ``cache.clear()``, cached plans and queued tasks never reach the other's
+    tests: worker gwN uses database N + the one ``REDIS_URL`` names. Child processes
+    (a real celery worker) inherit it through the environment."""
+    worker, url = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get("REDIS_URL", "")
+    if not (worker.startswith("gw") and url):
+        return
+    from django.test.utils import override_settings
+
+    from personaweb.celery import app
+
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    own = urlunsplit(parts._replace(path=f"/{base + int(worker[2:])}"))
+    os.environ["REDIS_URL"] = own
+    # settings are loaded before any conftest; nothing has opened the cache or the
+    # broker yet, so overriding them here is what every test sees
+    override_settings(
+        REDIS_URL=own,
+        CACHES={
+            "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": own}
+        },
+        CELERY_BROKER_URL=own,
+        CELERY_RESULT_BACKEND=own,
+    ).enable()
+    app.conf.broker_url = app.conf.result_backend = own
+
+
+_own_redis_database_per_worker()
+
+# What .ci/run's PostgreSQL leg selects: tests that use the database in this process.
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark ``database`` every test that uses the database (a ``django_db`` mark, or a
+    fixture that needs one): the PostgreSQL + Redis leg of ``.ci/run`` runs those (but
+    ``browser`` and ``sqlite_enough``); the rest run the same whatever the engine."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("django_db") or fixtures & DATABASE_FIXTURES:
+            item.add_marker(pytest.mark.database)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # spread over processes: hand out the long tests first, so none of them starts
+        # last while the other process sits idle (every worker sorts the same way)
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture

@@ -181,6 +181,7 @@ def live_db(tmp_path_factory):
 
 
 @pytest.mark.slow
+@pytest.mark.sqlite_enough  # the server runs on its own SQLite file in every leg
 def test_stdio_subprocess_with_the_sdk_client(live_db):
     params = StdioServerParameters(
         command=sys.executable,
@@ -214,6 +215,7 @@ def test_stdio_subprocess_with_the_sdk_client(live_db):
 
 
 @pytest.mark.slow
+@pytest.mark.sqlite_enough  # the server runs on its own SQLite file in every leg
 def test_streamable_http_with_bearer_tokens(live_db, tmp_path):
     port = live.free_port()
     argv = [sys.executable, live.MANAGE, "mcp", "--http", f"127.0.0.1:{port}", "--timeout", "60"]

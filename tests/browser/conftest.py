@@ -1,4 +1,4 @@
-"""Playwright harness for the browser tests: one headless Chromium per test session.
+"""Playwright harness for the browser tests: one headless Chromium per test module.
 
 Every test in tests/browser is marked ``browser``. Use the ``page`` fixture (a fresh
 browser context per test, 1280x800) with pytest-django's ``live_server`` and the
@@ -42,7 +42,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API keeps an event loop running in the
+# test thread while it is open, and the MCP tests' anyio.run() refuses to start inside
+# one. Under pytest-xdist a process may run browser tests and then MCP tests.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip(

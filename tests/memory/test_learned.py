@@ -269,6 +269,8 @@ def test_views_decode_what_text_hides():
 
 
 @pytest.mark.django_db
+@pytest.mark.slow  # encodes the whole validation split with the model
+@pytest.mark.sqlite_enough  # the database only keeps the vectors; the figures are the model's
 def test_the_scan_reproduces_the_validation_figures_recorded_in_the_model():
     """The threshold was chosen on the validation split; the full scan (patterns, decoded
     views, stored vectors) gives back the recorded figures and keeps false alarms <= 2 %."""
