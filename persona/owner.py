@@ -808,7 +808,9 @@ def on_conversation_sealed(*, conversation_id: int, now: datetime | None = None)
     quoted = Message.objects.sealed().filter(conversation_id=conversation_id)
     withdrawn = 0
     for nomination in (
-        OwnerNomination.objects.select_for_update()
+        # of=("self",): the belief is joined on its nullable side, and PostgreSQL locks
+        # no such row ("FOR UPDATE cannot be applied to the nullable side of an outer join")
+        OwnerNomination.objects.select_for_update(of=("self",))
         .filter(state=OwnerNomination.State.NOMINATED, evidence_message_id__in=quoted.values("pk"))
         .select_related("belief")
     ):
