@@ -110,6 +110,32 @@ def add_proposal(
     )
 
 
+def add_nomination(agent, statement: str, *, who: str = "ana", conversation: str = "talk-1"):
+    """A nomination as consolidation leaves it: of a belief the person stated, with the
+    quote it came from."""
+    from django.utils import timezone
+
+    from persona import owner
+    from persona.models import OwnerNomination
+
+    said = person_said(agent, statement, who=who, conversation=conversation)
+    belief = add_belief(agent, statement, who=who, quote_from=said, quote=statement)
+    return OwnerNomination.objects.create(
+        tenant_id=belief.tenant_id,
+        principal_id=belief.principal_id,
+        belief=belief,
+        statement=belief.statement,
+        statement_key=owner.statement_key(belief.statement),
+        category=belief.category,
+        confidence=0.9,
+        corroboration_count=3,
+        sensitivity=belief.sensitivity,
+        evidence_quote=belief.evidence_quote,
+        evidence_message_id=belief.evidence_message_id,
+        nominated_at=timezone.now(),
+    )
+
+
 def add_review(
     agent, *, outcome: str = "nothing_to_do", reason: str = "Too few conversations.", **kw
 ) -> Review:

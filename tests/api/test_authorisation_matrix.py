@@ -32,7 +32,7 @@ from memory.models import Principal
 from memory.services_beliefs import belief_write, intention_write, routine_label
 from persona import owner
 from tests.api.conftest import bearer
-from tests.builders import add_belief, add_proposal, add_review, person_said
+from tests.builders import add_nomination, add_proposal, add_review
 from tests.factories import make_agent, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,27 +98,11 @@ def world(persona_on, tenant, other_tenant, agent):
 
 def _nomination(agent, who: str) -> int:
     from memory.models import Belief
-    from persona.models import OwnerNomination
 
-    n = next(_counter)
-    statement = f"Keeps bees number {n}"
     # a restatement would corroborate the belief a call before nominated: set those aside
     Belief.objects.filter(statement__startswith="Keeps bees").update(status="retired")
-    said = person_said(agent, statement, who=who, conversation=f"nom-{n}")
-    belief = add_belief(agent, statement, who=who, quote_from=said, quote=statement)
-    return OwnerNomination.objects.create(
-        tenant_id=belief.tenant_id,
-        principal_id=belief.principal_id,
-        belief=belief,
-        statement=belief.statement,
-        statement_key=owner.statement_key(belief.statement),
-        category=belief.category,
-        confidence=0.9,
-        corroboration_count=3,
-        sensitivity=belief.sensitivity,
-        evidence_quote=belief.evidence_quote,
-        evidence_message_id=belief.evidence_message_id,
-        nominated_at=timezone.now(),
+    return add_nomination(
+        agent, f"Keeps bees number {next(_counter)}", who=who, conversation=f"nom-{next(_counter)}"
     ).pk
 
 

@@ -12,7 +12,6 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
-from django.utils import timezone
 
 from api.models import SCOPES, ApiToken
 from api.services import TokenInputError, token_create
@@ -28,7 +27,7 @@ from persona.models import (
 )
 from tests.api.conftest import bearer, mount_api
 from tests.api.test_routes import assert_conventions, assert_envelope, post
-from tests.builders import add_belief, count_queries, person_said
+from tests.builders import add_nomination, count_queries
 from tests.factories import make_agent, make_owner
 
 pytestmark = pytest.mark.django_db
@@ -126,25 +125,7 @@ def put(client, body, headers):
     return client.put("/v1/persona", json.dumps(body), content_type="application/json", **headers)
 
 
-def nominate(agent, statement, *, who="ana", conversation="talk-1"):
-    """A nomination as consolidation leaves it: of a belief the person stated, with the
-    quote it came from."""
-    said = person_said(agent, statement, who=who, conversation=conversation)
-    belief = add_belief(agent, statement, who=who, quote_from=said, quote=statement)
-    return OwnerNomination.objects.create(
-        tenant_id=belief.tenant_id,
-        principal_id=belief.principal_id,
-        belief=belief,
-        statement=belief.statement,
-        statement_key=owner.statement_key(belief.statement),
-        category=belief.category,
-        confidence=0.9,
-        corroboration_count=3,
-        sensitivity=belief.sensitivity,
-        evidence_quote=belief.evidence_quote,
-        evidence_message_id=belief.evidence_message_id,
-        nominated_at=timezone.now(),
-    )
+nominate = add_nomination
 
 
 def write(person, texts, *, expected):
