@@ -97,3 +97,56 @@ def _login(page: Any, live_server: Any, username: str, password: str) -> None:
 def login() -> Callable[[Any, Any, str, str], None]:
     """``login(page, live_server, username, password)``"""
     return _login
+
+
+#: axe-core impacts that fail a page: a person using a screen reader or a keyboard
+#: could not use it. "moderate" and "minor" findings are printed, not failed.
+BLOCKING_IMPACTS = ("serious", "critical")
+
+
+def _axe_violations(page: Any) -> list[dict[str, Any]]:
+    # axe-core ships inside axe-playwright-python (pinned); page.evaluate runs it through
+    # the DevTools protocol, so the page's CSP (no inline scripts) does not block it.
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return list(results.response.get("violations", []))
+
+
+def _check_page(page: Any, screenshot_dir: Path, name: str) -> None:
+    """Screenshot the page at 1280 and at 800 px wide and fail on a serious axe finding.
+
+    Leaves the viewport as it found it. The screenshots are ``<name>-1280.png`` and
+    ``<name>-800.png`` in ``var/screenshots``: look at them.
+    """
+    before = page.viewport_size or WIDE
+    try:
+        for label, size in (("1280", WIDE), ("800", NARROW)):
+            page.set_viewport_size(size)
+            page.screenshot(path=str(screenshot_dir / f"{name}-{label}.png"), full_page=True)
+        page.set_viewport_size(WIDE)
+        violations = _axe_violations(page)
+    finally:
+        page.set_viewport_size(before)
+    blocking = [v for v in violations if v.get("impact") in BLOCKING_IMPACTS]
+    for violation in violations:
+        if violation not in blocking:
+            print(f"axe ({violation.get('impact')}): {violation['id']}: {violation['help']}")
+    if blocking:
+        lines = [
+            f"{v['impact']}: {v['id']}: {v['help']} at "
+            + ", ".join(str(node.get("target")) for node in v.get("nodes", [])[:3])
+            for v in blocking
+        ]
+        raise AssertionError(f"axe-core found on {page.url}:\n" + "\n".join(lines))
+
+
+@pytest.fixture
+def check_page(screenshot_dir: Path) -> Callable[[Any, str], None]:
+    """``check_page(page, "name")``: screenshots at 1280 and 800 px and an axe-core check
+    that fails on a serious or critical violation."""
+
+    def check(page: Any, name: str) -> None:
+        _check_page(page, screenshot_dir, name)
+
+    return check

@@ -23,7 +23,7 @@ def _demo(tenant) -> None:
 
 
 def test_operator_logs_in_and_sees_home_counts(
-    page, live_server, login, operator, tenant, screenshot_dir: Path
+    page, live_server, login, operator, tenant, screenshot_dir: Path, check_page
 ) -> None:
     _demo(tenant)
     page.goto(live_server.url + reverse("home"))
@@ -38,7 +38,7 @@ def test_operator_logs_in_and_sees_home_counts(
     assert counts.locator(".stat", has_text="messages").locator(".num").inner_text() == "6"
     assert page.get_by_role("navigation", name="Main").get_by_role("link", name="Home").is_visible()
     assert page.get_by_role("button", name="Log out").is_visible()
-    page.screenshot(path=str(screenshot_dir / "home.png"), full_page=True)
+    check_page(page, "home")
 
     page.set_viewport_size(NARROW)
     page.screenshot(path=str(screenshot_dir / "home-narrow.png"), full_page=True)
