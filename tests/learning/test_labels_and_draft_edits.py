@@ -7,7 +7,7 @@ from __future__ import annotations
 from learning.policy import contact_spans
 from learning.proposers.local import LocalProposer, requests_of
 from safety.text import content_words, stem
-from tests.learning.test_local_proposer import corpus_of, settings
+from tests.learning.corpora import corpus_of, settings
 
 
 def only_request(text: str, after: bool = False):

@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from types import SimpleNamespace
-
 import numpy as np
 
 from learning.proposers.local import (
@@ -15,52 +12,8 @@ from learning.proposers.local import (
     requests_of,
     sentence_for,
 )
-from memory.verification import ReadMessage, ReviewCorpus, verify_quotes
-
-WHEN = datetime(2026, 11, 2, tzinfo=UTC)
-
-
-def corpus_of(rows: list[tuple[int, str, bool]], names=()) -> ReviewCorpus:
-    """rows: (person, text, after_assistant); each row is its own conversation."""
-    messages = [
-        ReadMessage(
-            id=i + 1,
-            conversation_id=100 + i,
-            conversation_label=f"c{i}",
-            principal_id=person,
-            principal_external_id=f"user{person}",
-            seq=1,
-            text=text,
-            created_at=WHEN,
-            after_assistant=after,
-        )
-        for i, (person, text, after) in enumerate(rows)
-    ]
-    return ReviewCorpus(
-        agent_id=1,
-        messages=messages,
-        conversation_ids=[m.conversation_id for m in messages],
-        known_names=set(names),
-        newest_message_id=len(messages),
-    )
-
-
-def sentence_check(corpus: ReviewCorpus, data: dict, min_conversations: int = 3):
-    """The verifier's answer on a proposed sentence and its evidence."""
-    return verify_quotes(
-        text=data["sentence"],
-        quotes=data["evidence"],
-        corpus=corpus,
-        min_conversations=min_conversations,
-        min_users=None,
-    )
-
-
-def settings(**kw):
-    base = dict(min_conversations=3, min_users=2, across_users=False, min_corrections=2)
-    base.update(kw)
-    return SimpleNamespace(**base)
-
+from memory.verification import verify_quotes
+from tests.learning.corpora import corpus_of, same_vectors, settings
 
 WORK = [
     (1, "Could you price this wholesale order for the cafe: forty mugs?", False),
@@ -71,10 +24,6 @@ WORK = [
     (2, "No, please write dates in full in every update.", True),
 ]
 SENTENCE = "Prices wholesale orders."
-
-
-def same_vectors(corpus):
-    return {m.id: np.ones(4) / 2 for m in corpus.messages}
 
 
 def test_requests_carry_verb_object_and_modifier():

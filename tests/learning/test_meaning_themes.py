@@ -12,7 +12,7 @@ from learning.proposers.local import (
     sentence_for,
     verified_evidence,
 )
-from tests.learning.test_local_proposer import corpus_of, same_vectors
+from tests.learning.corpora import corpus_of, same_vectors
 
 NEWSLETTERS = [
     (1, "Can you draft the volunteer newsletter for March?", False),

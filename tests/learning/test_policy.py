@@ -227,7 +227,7 @@ def test_a_rule_about_other_words_is_not_taken_for_a_guardrail_contradiction():
     ["Use named exports.", "Prefer default exports over named ones.", "Keep pinned posts short."],
 )
 def test_a_sending_word_used_as_the_name_of_a_thing_is_no_disclosure(rule):
-    # fresh6 (seen since): "Use named exports." was refused as sending information
+    # "Use named exports." was once refused as sending information
     assert refuse_rule(rule) is None
 
 

@@ -17,8 +17,8 @@ from learning.proposers.local import LocalProposer
 from learning.selection import select_corpus
 from memory.models import Message
 from memory.verification import ALREADY_COUNTED, verify_quotes
+from tests.learning.corpora import corpus_of, sentence_check, settings
 from tests.learning.helpers import turn
-from tests.learning.test_local_proposer import corpus_of, sentence_check, settings
 
 # --- 1. themes, not fragments -------------------------------------------------------------
 

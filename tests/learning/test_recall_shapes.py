@@ -1,4 +1,4 @@
-"""How new people write requests (found on the seen parts fresh4 and fresh5): a name
+"""How new people write requests: a name
 written in lower case passing a request on, a noun that can be an adjective too
 ("resident") made a noun by its plural."""
 
@@ -17,7 +17,7 @@ from learning.proposers.local import (
     sentence_for,
 )
 from safety.text import content_words
-from tests.learning.test_local_proposer import corpus_of, same_vectors
+from tests.learning.corpora import corpus_of, same_vectors
 
 
 def read(text: str) -> list[tuple[str | None, str, list[str], str]]:

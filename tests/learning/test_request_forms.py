@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from learning.policy import sentence_refusal
 from learning.proposers.local import find_themes, requests_of, sentence_for
-from tests.learning.test_local_proposer import corpus_of, same_vectors
-from tests.learning.test_request_shapes import read
+from tests.learning.corpora import corpus_of, read, same_vectors
 
 
 def test_want_and_a_noun_phrase_is_a_request():

@@ -6,12 +6,7 @@ from __future__ import annotations
 import pytest
 
 from learning.proposers.local import requests_of
-from tests.learning.test_local_proposer import corpus_of
-
-
-def read(text: str) -> list[tuple[str | None, str, list[str]]]:
-    message = corpus_of([(1, text, False)]).messages[0]
-    return [(r.verb, r.head, r.mods) for r in requests_of(message)]
+from tests.learning.corpora import corpus_of, read
 
 
 def test_a_count_before_the_object_is_skipped():

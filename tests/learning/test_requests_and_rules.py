@@ -5,7 +5,7 @@ corrections that agree and are not edits of the draft at hand."""
 from __future__ import annotations
 
 from learning.proposers.local import LocalProposer, requests_of
-from tests.learning.test_local_proposer import corpus_of, sentence_check, settings
+from tests.learning.corpora import corpus_of, sentence_check, settings
 
 
 def only_request(text: str, after: bool = False):

@@ -17,7 +17,7 @@ from learning.proposers.local import (
     rule_for,
 )
 from safety.text import readable_text
-from tests.learning.test_local_proposer import corpus_of, sentence_check, settings
+from tests.learning.corpora import corpus_of, correction_hits, sentence_check, settings
 
 
 def propose(rows, names=(), **kw):
@@ -150,13 +150,6 @@ def test_an_acronym_plural_is_no_brand_name():
         )
         is None
     )
-
-
-def correction_hits(*texts):
-    from learning.proposers.local import corrections_of
-
-    corpus = corpus_of([(1, t, True) for t in texts])
-    return {m.conversation_id: (c, 0) for m in corpus.messages for c in corrections_of(m)[:1]}
 
 
 def test_a_rule_keeps_the_hyphen_people_wrote():

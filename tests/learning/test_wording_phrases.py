@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from learning.proposers.local import rule_for
-from tests.learning.test_wording import correction_hits
+from tests.learning.corpora import correction_hits
 
 
 @pytest.mark.parametrize(

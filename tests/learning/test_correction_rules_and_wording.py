@@ -1,8 +1,7 @@
-"""What the never-tuned part fresh3 showed (one test per defect): a negative correction
-became 'Use never deploy floating tags.', a hyphenated word was split ('Writes pre
-notes.'), a rule's quote ran on into the next sentence and carried a one-off edit
-('use the name. And can you make it shorter'), and a rule about wording read 'Say put
-to sleep.'. Every test here failed on the code before this round."""
+"""How corrections become rules: a negative correction becomes a prohibition (never
+'Use never deploy floating tags.'), a hyphenated word stays whole, a rule's quote ends
+with its sentence and carries no one-off edit, and a rule about wording quotes the
+phrase it replaces."""
 
 from __future__ import annotations
 
@@ -19,8 +18,7 @@ from learning.proposers.local import (
     sentence_for,
     tokens,
 )
-from tests.learning.test_local_proposer import corpus_of, same_vectors, settings
-from tests.learning.test_wording import correction_hits
+from tests.learning.corpora import corpus_of, correction_hits, same_vectors, settings
 
 # --- a negative correction is a prohibition, never "Use never …" ------------------------------
 

@@ -1,19 +1,13 @@
-"""Ways of asking found on fresh6 and fresh7 (seen since they were measured once):
-questions made for a group ("book club questions pls", "do the questions"), a greeting
-as a clause of its own, a word and a number that say which one ("grade 1 exam prep
-note"), and a topic named as the messages write it ("book club")."""
+"""Ways of asking: questions made for a group ("book club questions pls"), a greeting as
+a clause of its own, a word and a number that say which one ("grade 1 exam prep note"),
+and a topic named as the messages write it ("book club")."""
 
 from __future__ import annotations
 
 import pytest
 
 from learning.proposers.local import find_themes, requests_of, sentence_for
-from tests.learning.test_local_proposer import corpus_of, same_vectors
-
-
-def read(text: str) -> list[tuple[str | None, str, list[str]]]:
-    message = corpus_of([(1, text, False)]).messages[0]
-    return [(r.verb, r.head, r.mods) for r in requests_of(message)]
+from tests.learning.corpora import corpus_of, read, same_vectors
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,11 @@
-"""Causes found on fresh11 after its one measurement (one test each, each failed on the
-code before the fix): a refused wording cut at the apostrophe inside it ("not 'we'll
-text you'" quoted as "we"), and a remark with its own verb ("trading standards would
-have me") taken for a wording to write."""
+"""A refused wording is quoted whole even with an apostrophe inside it ("not 'we'll text
+you'"), and a remark with its own verb ("trading standards would have me") is no wording
+to write."""
 
 from __future__ import annotations
 
 from learning.proposers.local import rule_for
-from tests.learning.test_wording import correction_hits
+from tests.learning.corpora import correction_hits
 
 # --- 1. an apostrophe inside a word closes no quote -------------------------------------------
 

@@ -1,6 +1,6 @@
-"""Causes found on fresh9 after its one measurement (one test each, each failed on the
-code before the fix): corrections that disagree on a fee, a quote from a message about
-a customer's surgery, Go test terms taken as rule wording, ungrammatical wordings."""
+"""What a rule or its evidence may not be: corrections that disagree on a fee, a rule
+that sets what customers pay, a message about someone's health as evidence, code or test
+terms read as wording, and a noun read as a verb."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from learning.proposers.local import (
     rule_for,
     sentence_for,
 )
-from tests.learning.test_local_proposer import corpus_of, settings
+from tests.learning.corpora import corpus_of, settings
 
 
 def propose_rule(rows):

@@ -1,14 +1,13 @@
-"""Causes found on fresh10 after its one measurement (one test each, each failed on the
-code before the fix): a person's first name where a sentence or a line opens (after a
-colon, at the start of a line) taken for an ordinary capitalised word and quoted, and a
-plural put on the modifier of a compound noun ("readings lists")."""
+"""A person's first name stays out of a quote wherever it stands (after a colon, at the
+start of a line), and the plural of a compound noun goes on its head ("reading lists",
+never "readings lists")."""
 
 from __future__ import annotations
 
 import pytest
 
 from learning.proposers.local import find_themes, proper_words, quote_for, requests_of, sentence_for
-from tests.learning.test_local_proposer import corpus_of, same_vectors
+from tests.learning.corpora import corpus_of, same_vectors
 
 # --- 1. a name is a name wherever it stands ---------------------------------------------------
 
