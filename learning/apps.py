@@ -8,6 +8,6 @@ class LearningConfig(AppConfig):
     verbose_name = "Learning"
 
     def ready(self) -> None:
-        from learning import receivers
+        from learning import checks, receivers  # noqa: F401 (checks register themselves)
 
         receivers.connect()

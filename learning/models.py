@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -203,3 +204,30 @@ class Rejection(models.Model):
 
     def __str__(self) -> str:
         return f"rejected for agent {self.agent_id}: {self.text[:60]}"
+
+
+class ReviewDigest(models.Model):
+    """One digest sent to one person (``learning.digests``): at most one per period."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="review_digests"
+    )
+    username = models.CharField(max_length=150)
+    period_start = models.DateTimeField()
+    sent_at = models.DateTimeField()
+    item_count = models.PositiveIntegerField()
+    items = models.JSONField(default=list, help_text="what waited: kind, agent, since, link")
+    emailed = models.BooleanField(default=False)
+    webhook_status = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-sent_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "period_start"], name="review_digest_one_per_period"
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "sent_at"], name="review_digest_user_sent")]
+
+    def __str__(self) -> str:
+        return f"digest to {self.username} at {self.sent_at:%Y-%m-%d %H:%M} ({self.item_count})"

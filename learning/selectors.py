@@ -53,6 +53,17 @@ def proposals_waiting_for(actor: Actor) -> int:
     return total
 
 
+def oldest_waiting(actor: Actor) -> Proposal | None:
+    """The proposal that has waited longest among those ``actor`` may see (home shows how
+    long: what the review digests announce). One query."""
+    qs = Proposal.objects.filter(status=Proposal.Status.WAITING).select_related("agent")
+    if actor.tenant_ids is not None:
+        qs = qs.filter(agent__tenant_id__in=actor.tenant_ids)
+    if actor.agent_id is not None:
+        qs = qs.filter(agent_id=actor.agent_id)
+    return qs.order_by("created_at", "id").first()
+
+
 def proposal_get(*, agent: Agent, proposal_id: int) -> Proposal | None:
     return Proposal.objects.filter(agent=agent, pk=proposal_id).first()
 

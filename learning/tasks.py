@@ -43,3 +43,31 @@ def review_agent(
     return review_run(
         agent=agent, trigger=trigger, review=review, whole_history=bool(whole_history)
     ).outcome
+
+
+@shared_task(name="learning.tasks.send_review_digests", ignore_result=True)
+def send_review_digests() -> int:
+    """Beat, hourly: one digest to each person something has waited too long for."""
+    from learning.digests import digests_send
+
+    return digests_send().sent
+
+
+@shared_task(
+    name="learning.tasks.send_digest_webhook",
+    ignore_result=True,
+    autoretry_for=(OSError,),  # network errors and non-2xx answers
+    retry_backoff=True,
+    max_retries=5,
+)
+def send_digest_webhook(digest_id: int) -> int | None:
+    """POST one digest to the configured webhook, signed; retried on failure."""
+    from learning.digests import webhook_send
+    from learning.models import ReviewDigest
+
+    row = ReviewDigest.objects.filter(pk=digest_id).first()
+    if row is None:
+        return None
+    status = webhook_send(row)
+    ReviewDigest.objects.filter(pk=digest_id).update(webhook_status=status)
+    return status

@@ -35,6 +35,10 @@ def _beat_schedule(sender: Celery, **_: object) -> None:
             "task": "persona.tasks.mark_dormant_entries",
             "schedule": 3600.0,
         },
+        "learning-review-digests": {
+            "task": "learning.tasks.send_review_digests",
+            "schedule": settings.CELERY_DIGEST_SECONDS,
+        },
         "personaweb-heartbeat": {
             "task": "personaweb.tasks.heartbeat",
             "schedule": settings.CELERY_HEARTBEAT_SECONDS,

@@ -350,6 +350,20 @@ EMBEDDING_TASK_CHUNK = env_int("EMBEDDING_TASK_CHUNK", 512)
 MEMORY_BELIEF_EMBEDDINGS = env_bool("MEMORY_BELIEF_EMBEDDINGS", True)
 
 # --- Learning model (OpenAI-compatible endpoint) ---------------------------------
+# Reviews nobody misses (learning.digests): a proposal or nomination that has waited this
+# long is announced to whoever may decide it, at most once per period, by e-mail and,
+# when a URL is set, by a POST signed with the secret (HMAC-SHA256).
+REVIEW_DIGEST_AFTER_HOURS = env_float("PERSONAWEB_DIGEST_AFTER_HOURS", 24.0)
+REVIEW_DIGEST_PERIOD_HOURS = env_float("PERSONAWEB_DIGEST_PERIOD_HOURS", 24.0)
+REVIEW_DIGEST_WEBHOOK_URL = env_str("PERSONAWEB_DIGEST_WEBHOOK_URL").strip()
+REVIEW_DIGEST_WEBHOOK_SECRET = env_str("PERSONAWEB_DIGEST_WEBHOOK_SECRET")
+CELERY_DIGEST_SECONDS = env_float("PERSONAWEB_DIGEST_SECONDS", 3600.0)
+# Links in e-mails and webhooks point here (the address people open the dashboard at).
+PERSONAWEB_BASE_URL = env_str("PERSONAWEB_BASE_URL", "http://127.0.0.1:8000")
+# Django's e-mail: printed on the console unless an SMTP backend is configured.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "personaweb@localhost")
+
 LEARNING_PROPOSER = env_str("LEARNING_PROPOSER", "local")
 LEARNING_MODEL_BASE_URL = env_str("LEARNING_MODEL_BASE_URL")
 LEARNING_MODEL = env_str("LEARNING_MODEL")
