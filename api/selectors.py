@@ -307,7 +307,7 @@ def context_pack(
 
     from memory.context import build_context, render_context
     from memory.selectors_beliefs import HOST_MAX_SENSITIVITY
-    from memory.services_beliefs import validate_time
+    from memory.services_beliefs import beliefs_mark_given, validate_time
 
     at = validate_time(now, what="now") or timezone.now()
     pack = build_context(
@@ -318,6 +318,7 @@ def context_pack(
         limit=limit,
         max_sensitivity=HOST_MAX_SENSITIVITY,
     )
+    beliefs_mark_given([item.id for item in (*pack.items, *pack.pinned, *pack.cross_category)])
     return {**pack.as_dict(), "text": render_context(pack)}
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from dashboard.views import conversations as views
-from dashboard.views import people
+from dashboard.views import health, people
 
 app_name = "memory"
 
@@ -11,6 +11,9 @@ urlpatterns = [
     path("conversations/", views.conversations, name="conversations"),
     path("conversations/<int:pk>/", views.conversation, name="conversation"),
     path("people/", people.people, name="people"),
+    path("health/", health.health, name="health"),
+    path("health/run/", health.health_run, name="health_run"),
+    path("health/fix/", health.health_fix, name="health_fix"),
     path("people/<int:pk>/", people.person, name="person"),
     path("beliefs/<int:pk>/retire/", people.belief_retire_view, name="belief_retire"),
     path("beliefs/<int:pk>/correct/", people.belief_correct_view, name="belief_correct"),

@@ -8,6 +8,7 @@ class LearningConfig(AppConfig):
     verbose_name = "Learning"
 
     def ready(self) -> None:
-        from learning import checks, receivers  # noqa: F401 (checks register themselves)
+        from learning import audit, checks, receivers  # noqa: F401 (checks register themselves)
 
         receivers.connect()
+        audit.register()

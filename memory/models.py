@@ -205,6 +205,23 @@ class EntityFact(models.Model):
         return f"{self.entity} ({self.kind})"
 
 
+class MemoryAudit(models.Model):
+    """One run of the memory health check for one tenant (``memory.audit``): the count of
+    each kind of finding and the findings kept (bounded), for the page and its chart."""
+
+    tenant = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE, related_name="+")
+    ran_at = models.DateTimeField()
+    counts = models.JSONField(default=dict)
+    findings = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["-ran_at", "-id"]
+        indexes = [models.Index(fields=["tenant", "-ran_at"], name="memory_audit_tenant_ran")]
+
+    def __str__(self) -> str:
+        return f"audit of tenant {self.tenant_id} at {self.ran_at:%Y-%m-%d %H:%M}"
+
+
 # The memory kernel (beliefs, intentions, routines) lives in its own module.
 from memory.models_beliefs import (  # noqa: E402
     Belief,
@@ -215,6 +232,7 @@ from memory.models_beliefs import (  # noqa: E402
 )
 
 __all__ = [
+    "MemoryAudit",
     "ConsolidationState",
     "Belief",
     "BeliefEvidence",

@@ -206,6 +206,9 @@ class Belief(models.Model):
     )
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
+    #: when a host's context pack last carried it (``beliefs_mark_given``); the health
+    #: check lists beliefs no host was given in a while
+    last_given_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["principal", "category", "-created_at"]

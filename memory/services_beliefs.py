@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -34,6 +35,7 @@ from typing import Any
 import numpy as np
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from memory.models import (
@@ -845,3 +847,57 @@ def belief_set_promoted(*, belief_id: int, promoted: bool) -> None:
     if updated:
         principal_id = Belief.objects.filter(pk=belief_id).values_list("principal_id", flat=True)[0]
         beliefs_changed(principal_id)
+
+
+#: a belief given to a host is marked at most this often (one UPDATE that usually matches
+#: nothing: the health check needs days, not seconds)
+GIVEN_MARK_EVERY = timedelta(hours=12)
+
+
+def beliefs_mark_given(belief_ids: Iterable[int], *, now: datetime | None = None) -> int:
+    """Record that a host's context pack carried these beliefs (one query)."""
+    ids = list(dict.fromkeys(belief_ids))
+    if not ids:
+        return 0
+    now = now or timezone.now()
+    return (
+        Belief.objects.filter(pk__in=ids)
+        .filter(Q(last_given_at__isnull=True) | Q(last_given_at__lt=now - GIVEN_MARK_EVERY))
+        .update(last_given_at=now)
+    )
+
+
+@transaction.atomic
+def belief_merge(*, keep: Belief, duplicate: Belief, now: datetime | None = None) -> Belief:
+    """Fold ``duplicate`` into ``keep`` (the health check's near twins): its evidence
+    moves to ``keep``, which counts its corroborations, and it ends as superseded by
+    ``keep``. Nothing is deleted. Both must be active beliefs about the same person."""
+    now = now or timezone.now()
+    if keep.pk == duplicate.pk:
+        raise BeliefRefusal("A belief cannot be merged into itself.")
+    rows = {
+        b.pk: b for b in Belief.objects.select_for_update().filter(pk__in=[keep.pk, duplicate.pk])
+    }
+    kept, dup = rows.get(keep.pk), rows.get(duplicate.pk)
+    if kept is None or dup is None:
+        raise BeliefRefusal("One of these beliefs no longer exists; run the health check again.")
+    if kept.principal_id != dup.principal_id or kept.tenant_id != dup.tenant_id:
+        raise BeliefRefusal("Only beliefs about the same person can be merged.")
+    for b in (kept, dup):
+        if b.status != Belief.Status.ACTIVE:
+            raise BeliefRefusal(
+                f"This belief is {b.status} already, not active; run the health check again."
+            )
+    held = set(kept.evidence_rows.values_list("message_id", flat=True))
+    BeliefEvidence.objects.filter(belief=dup).exclude(message_id__in=held).update(belief=kept)
+    kept.corroboration_count += dup.corroboration_count
+    kept.confidence = max(kept.confidence, dup.confidence)
+    kept.updated_at = now
+    kept.save(update_fields=["corroboration_count", "confidence", "updated_at"])
+    dup.status = Belief.Status.SUPERSEDED
+    dup.superseded_by = kept
+    dup.updated_at = now
+    dup.save(update_fields=["status", "superseded_by", "updated_at"])
+    beliefs_changed(kept.principal_id)
+    belief_ended.send(sender=Belief, belief=dup, reason="merged")
+    return kept

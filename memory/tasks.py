@@ -98,3 +98,13 @@ def consolidate_due() -> int:
     for agent_id in due:
         consolidate_agent.delay(agent_id)
     return len(due)
+
+
+@shared_task(name="memory.tasks.audit_memory", ignore_result=True)
+def audit_memory(tenant_ids: list[int] | None = None) -> int:
+    """Beat, daily (and the Memory health page's "Run now"): the memory health check,
+    recorded per tenant. Returns the number of findings."""
+    from memory.audit import audit_tenants
+
+    report = audit_tenants(tenant_ids=tenant_ids)
+    return sum(report.counts.values())

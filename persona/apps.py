@@ -8,6 +8,7 @@ class PersonaConfig(AppConfig):
     verbose_name = "Persona"
 
     def ready(self) -> None:
-        from persona import receivers
+        from persona import audit, receivers
 
         receivers.connect()
+        audit.register()

@@ -31,6 +31,10 @@ def _beat_schedule(sender: Celery, **_: object) -> None:
             "task": "memory.tasks.embed_pending_messages",
             "schedule": settings.CELERY_EMBED_SECONDS,
         },
+        "memory-health-audit": {
+            "task": "memory.tasks.audit_memory",
+            "schedule": settings.CELERY_AUDIT_SECONDS,
+        },
         "persona-dormant-entries": {
             "task": "persona.tasks.mark_dormant_entries",
             "schedule": 3600.0,

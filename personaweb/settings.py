@@ -358,6 +358,8 @@ REVIEW_DIGEST_PERIOD_HOURS = env_float("PERSONAWEB_DIGEST_PERIOD_HOURS", 24.0)
 REVIEW_DIGEST_WEBHOOK_URL = env_str("PERSONAWEB_DIGEST_WEBHOOK_URL").strip()
 REVIEW_DIGEST_WEBHOOK_SECRET = env_str("PERSONAWEB_DIGEST_WEBHOOK_SECRET")
 CELERY_DIGEST_SECONDS = env_float("PERSONAWEB_DIGEST_SECONDS", 3600.0)
+# The memory health check (memory.audit) runs this often (daily).
+CELERY_AUDIT_SECONDS = env_float("PERSONAWEB_AUDIT_SECONDS", 86400.0)
 # Links in e-mails and webhooks point here (the address people open the dashboard at).
 PERSONAWEB_BASE_URL = env_str("PERSONAWEB_BASE_URL", "http://127.0.0.1:8000")
 # Django's e-mail: printed on the console unless an SMTP backend is configured.

@@ -61,6 +61,27 @@ class Command(BaseCommand):
             ),
         )
 
+        aud = actions.add_parser(
+            "audit",
+            help="The memory health check: near twins, stale, weak or blocked memory.",
+            description=(
+                "Lists near-duplicate beliefs, beliefs that restate the persona, stored text "
+                "today's scans would block, expired beliefs still active, beliefs resting on "
+                "one weak piece of evidence, beliefs no host was given in --days days and "
+                "learned persona lines whose evidence is gone. Records the counts for the "
+                "dashboard's Memory health page unless --dry-run."
+            ),
+        )
+        aud.add_argument("--json", action="store_true", help="print the report as JSON")
+        aud.add_argument("--tenant", default=None, help="only this tenant (slug)")
+        aud.add_argument(
+            "--days", type=int, default=30, help="'never given' means in this many days (30)"
+        )
+        aud.add_argument(
+            "--no-scan", action="store_true", help="skip the safety scan (no model load)"
+        )
+        aud.add_argument("--dry-run", action="store_true", help="print only; record nothing")
+
         emb = actions.add_parser("embed", help="Compute the embeddings of waiting messages now.")
         emb.add_argument("--limit", type=int, default=None, help="stop after this many messages")
 
@@ -122,6 +143,8 @@ class Command(BaseCommand):
             self.import_file(options)
         elif action == "embed":
             self.embed(options)
+        elif action == "audit":
+            self.audit(options)
         elif action == "beliefs" and options["beliefs_action"] == "import":
             self.beliefs_import(options)
         elif action == "beliefs":
@@ -132,9 +155,43 @@ class Command(BaseCommand):
             self.consolidate(options)
         else:  # argparse refuses unknown actions; kept for call_command misuse
             raise CommandError(
-                f"Unknown action {action!r}; use import, embed, beliefs, context or consolidate.",
+                f"Unknown action {action!r}; use import, embed, audit, beliefs, context or consolidate.",
                 returncode=EXIT_BAD_INPUT,
             )
+
+    def audit(self, options: dict[str, Any]) -> None:
+        from memory.audit import audit_run, audit_tenants, checks
+        from tenancy.models import Tenant
+
+        if options["days"] < 1:
+            raise CommandError("--days must be at least 1.", returncode=EXIT_BAD_INPUT)
+        tenant_ids = None
+        if options["tenant"]:
+            tenant = Tenant.objects.filter(slug=options["tenant"]).first()
+            if tenant is None:
+                raise CommandError(
+                    f"No tenant is called {options['tenant']!r}; see the admin for the slugs.",
+                    returncode=EXIT_BAD_INPUT,
+                )
+            tenant_ids = [tenant.pk]
+        run = audit_run if options["dry_run"] else audit_tenants
+        report = run(
+            tenant_ids=tenant_ids, never_given_days=options["days"], scan=not options["no_scan"]
+        )
+        if options["json"]:
+            self.stdout.write(json.dumps(report.as_dict(), indent=2, sort_keys=True))
+            return
+        titles = {c.kind: c for c in checks()}
+        total = sum(report.counts.values())
+        self.stdout.write(f"Memory health: {total} finding(s).")
+        for kind, n in report.counts.items():
+            check = titles[kind]
+            self.stdout.write(f"\n{check.title}: {n}" + (f" ({check.remedy})" if n else ""))
+            for finding in [f for f in report.findings if f.kind == kind][:20]:
+                self.stdout.write(f"  - {finding.subject} {finding.subject_id}: {finding.text}")
+                self.stdout.write(f"    {finding.detail}")
+            if n > 20:
+                self.stdout.write(f"  ... and {n - 20} more (--json lists up to 200 of each)")
 
     def _bar(self, **kwargs: Any) -> tqdm:
         # the bar goes to stderr so stdout stays a clean summary

@@ -1,0 +1,165 @@
+"""The memory health page: the latest check of each tenant the user sees, its findings
+with their remedies, and the counts over time. The check itself runs in a task."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import Max
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from memory.audit import MERGE, RESCAN, RETIRE, checks
+from memory.models import MemoryAudit
+from memory.models_beliefs import Belief
+from memory.services_beliefs import BeliefRefusal, belief_merge, belief_retire
+from personaweb.charts import bar_chart
+from tenancy.access import require_operator, scope_to_user, visible_tenant_ids
+from tenancy.models import Agent
+
+#: runs drawn in the chart
+CHART_RUNS = 30
+
+
+def _audits(request: HttpRequest) -> Any:
+    return scope_to_user(MemoryAudit.objects.all(), user=request.user, path="tenant_id")
+
+
+@require_GET
+@login_required
+def health(request: HttpRequest) -> HttpResponse:
+    audits = _audits(request)
+    latest = list(
+        audits.filter(pk__in=audits.values("tenant_id").annotate(last=Max("id")).values("last"))
+        .select_related("tenant")
+        .order_by("tenant__name")
+    )
+    # findings whose belief has ended since the check ran are done: leave them out
+    belief_ids = {
+        f["subject_id"] for audit in latest for f in audit.findings if f.get("subject") == "belief"
+    }
+    still_active = set(
+        Belief.objects.filter(pk__in=belief_ids, status=Belief.Status.ACTIVE).values_list(
+            "pk", flat=True
+        )
+    )
+    agent_ids = {f["agent_id"] for audit in latest for f in audit.findings if f.get("agent_id")}
+    agents = dict(Agent.objects.filter(pk__in=agent_ids).values_list("pk", "slug"))
+    kinds = {c.kind: c for c in checks()}
+    tenants = []
+    for audit in latest:
+        groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        kept: dict[str, int] = defaultdict(int)
+        for f in audit.findings:
+            kept[f["kind"]] += 1
+            if f.get("subject") == "belief" and f["subject_id"] not in still_active:
+                continue
+            groups[f["kind"]].append({**f, "agent_slug": agents.get(f.get("agent_id"))})
+        tenants.append(
+            {
+                "audit": audit,
+                "total": sum(audit.counts.values()),
+                "clean": [
+                    (kinds[k].title if k in kinds else k).lower()
+                    for k, n in audit.counts.items()
+                    if not n
+                ],
+                "groups": [
+                    {
+                        "check": kinds.get(kind),
+                        "kind": kind,
+                        "count": audit.counts.get(kind, 0),
+                        "unlisted": audit.counts.get(kind, 0) - kept[kind],
+                        "findings": groups.get(kind, []),
+                    }
+                    for kind in audit.counts
+                ],
+            }
+        )
+    history: dict[str, int] = {}
+    for ran_at, counts in audits.order_by("-ran_at").values_list("ran_at", "counts")[
+        : CHART_RUNS * max(len(latest), 1)
+    ]:
+        day = f"{ran_at:%Y-%m-%d}"
+        if day not in history and len(history) >= CHART_RUNS:
+            break
+        history[day] = history.get(day, 0) + sum(counts.values())
+    chart = bar_chart(
+        sorted(history.items()),
+        title="Findings per day of the health check",
+        description="How many findings each day's health check reported, oldest first.",
+    )
+    return render(
+        request,
+        "dashboard/health.html",
+        {"tenants": tenants, "chart": chart, "RETIRE": RETIRE, "MERGE": MERGE, "RESCAN": RESCAN},
+    )
+
+
+@require_POST
+@login_required
+def health_run(request: HttpRequest) -> HttpResponse:
+    require_operator(request)
+    from memory.tasks import audit_memory
+
+    tids = visible_tenant_ids(request.user)
+    transaction.on_commit(lambda: audit_memory.delay(tids))
+    messages.info(
+        request,
+        "The health check is running in the background; reload this page in a minute to see it.",
+    )
+    return redirect("memory:health")
+
+
+def _belief(request: HttpRequest, pk: object) -> Belief:
+    try:
+        pk = int(str(pk))
+    except ValueError:
+        raise Http404("No such belief here.") from None
+    belief = scope_to_user(
+        Belief.objects.filter(pk=pk), user=request.user, path="tenant_id"
+    ).first()
+    if belief is None:
+        raise Http404("No such belief here.")
+    return belief
+
+
+@require_POST
+@login_required
+def health_fix(request: HttpRequest) -> HttpResponse:
+    """One remedy for one finding: retire, merge (into the twin it repeats) or re-scan."""
+    require_operator(request)
+    action = request.POST.get("action", "")
+    belief = _belief(request, request.POST.get("belief", ""))
+    try:
+        if action == RETIRE:
+            belief_retire(belief=belief)
+            messages.success(
+                request, "Retired: no host is given it any more. It stays in the history."
+            )
+        elif action == MERGE:
+            keep = _belief(request, request.POST.get("into", ""))
+            belief_merge(keep=keep, duplicate=belief)
+            messages.success(request, "Merged: the earlier belief keeps the evidence of both.")
+        elif action == RESCAN:
+            from safety.checks import verdicts
+
+            verdict = verdicts([belief.statement], wait=True)[0]
+            if verdict.blocked:
+                messages.warning(
+                    request,
+                    "Still blocked by today's scan (" + ", ".join(verdict.ids) + "): retire it.",
+                )
+            else:
+                messages.success(request, "Today's scan passes it now; it is given to hosts again.")
+        else:
+            messages.error(request, "Choose retire, merge or re-scan.")
+    except BeliefRefusal as exc:
+        messages.error(request, str(exc))
+    return redirect(reverse("memory:health") + f"#finding-{belief.pk}")
