@@ -109,6 +109,9 @@ def _url(name: str, w: dict[str, Any]) -> str:
         "memory:belief_retire": [w["belief"].pk],
         "memory:belief_correct": [w["belief"].pk],
         "memory:intention_state": [w["intention"].pk],
+        "memory:health": [],
+        "memory:health_run": [],
+        "memory:health_fix": [],
     }
     if name.endswith("#rule"):
         return reverse(name[:-5], args=[w["rule"].pk])
@@ -141,6 +144,8 @@ def _data(name: str, w: dict[str, Any]) -> dict[str, Any]:
         return {"statement": "Prefers spelt bread for the market stall."}
     if name == "memory:intention_state":
         return {"state": "done"}
+    if name == "memory:health_fix":
+        return {"action": "retire", "belief": str(w["belief"].pk)}
     return {}
 
 
@@ -175,6 +180,10 @@ MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("memory:belief_retire", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:belief_correct", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:intention_state", "POST"): (302, 403, 302, 403, 404, 302),
+    ("memory:health", "GET"): (302, 200, 200, 200, 200, 200),
+    # an operator runs the check for the tenants they belong to
+    ("memory:health_run", "POST"): (302, 403, 302, 403, 302, 302),
+    ("memory:health_fix", "POST"): (302, 403, 302, 403, 404, 302),
 }
 # What a POST must have done (True) or not (False) per user, for the actions whose
 # redirect hides a refusal.
