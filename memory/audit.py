@@ -42,6 +42,7 @@ PREVIEW_CHARS = 160
 RETIRE = "retire"
 MERGE = "merge"
 RESCAN = "rescan"
+RESEAL = "reseal"
 EDIT_PERSONA = "edit_persona"
 
 
@@ -293,6 +294,52 @@ def blocked_today(ctx: AuditContext) -> Iterable[Finding]:
             )
 
 
+def rests_on_sealed(ctx: AuditContext) -> Iterable[Finding]:
+    """Active beliefs that still quote a sealed conversation: sealed before sealing
+    reached beliefs (or by a path that skipped it). Sealing it again withdraws them."""
+    from memory.models import BeliefEvidence, Message
+
+    sealed = Message.objects.sealed()
+    quoting = BeliefEvidence.objects.filter(message__in=sealed).values("belief_id")
+    qs = (
+        _active(ctx)
+        .filter(Q(evidence_message__in=sealed) | Q(pk__in=quoting))
+        .order_by("id")
+        .values("id", "tenant_id", "principal_id", "agent_id", "statement")
+    )
+    for row in qs[:MAX_FINDINGS_PER_KIND]:
+        yield Finding(
+            kind="rests_on_sealed",
+            subject="belief",
+            subject_id=row["id"],
+            tenant_id=row["tenant_id"],
+            principal_id=row["principal_id"],
+            agent_id=row["agent_id"],
+            text=_preview(row["statement"]),
+            detail="Still rests on a message of a sealed conversation.",
+            remedies=(RESEAL,),
+        )
+
+
+def reseal_for(belief: Belief) -> int:
+    """Seal again every sealed conversation ``belief`` still quotes, so the seal's
+    cascade reaches it (and everything else resting on them). Returns how many."""
+    from memory.models import BeliefEvidence, Conversation
+    from memory.sealing import conversation_seal
+
+    message_ids = set(
+        BeliefEvidence.objects.filter(belief=belief).values_list("message_id", flat=True)
+    )
+    if belief.evidence_message_id:
+        message_ids.add(belief.evidence_message_id)
+    conversations = Conversation.objects.filter(sealed=True, messages__in=message_ids).distinct()
+    n = 0
+    for conversation in conversations:
+        conversation_seal(conversation=conversation, by="memory health check")
+        n += 1
+    return n
+
+
 register_check(
     "near_twin",
     title="Near-duplicate beliefs",
@@ -316,6 +363,12 @@ register_check(
     title="Never given to a host",
     remedy="Retire what no question ever needs.",
     run=never_given,
+)
+register_check(
+    "rests_on_sealed",
+    title="Beliefs still resting on sealed conversations",
+    remedy="Apply the seal again: the belief keeps its other evidence or ends.",
+    run=rests_on_sealed,
 )
 register_check(
     "blocked",

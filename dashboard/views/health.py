@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from memory.audit import MERGE, RESCAN, RETIRE, checks
+from memory.audit import MERGE, RESCAN, RESEAL, RETIRE, checks, reseal_for
 from memory.models import MemoryAudit
 from memory.models_beliefs import Belief
 from memory.services_beliefs import BeliefRefusal, belief_merge, belief_retire
@@ -98,7 +98,14 @@ def health(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "dashboard/health.html",
-        {"tenants": tenants, "chart": chart, "RETIRE": RETIRE, "MERGE": MERGE, "RESCAN": RESCAN},
+        {
+            "tenants": tenants,
+            "chart": chart,
+            "RETIRE": RETIRE,
+            "MERGE": MERGE,
+            "RESCAN": RESCAN,
+            "RESEAL": RESEAL,
+        },
     )
 
 
@@ -147,6 +154,12 @@ def health_fix(request: HttpRequest) -> HttpResponse:
             keep = _belief(request, request.POST.get("into", ""))
             belief_merge(keep=keep, duplicate=belief)
             messages.success(request, "Merged: the earlier belief keeps the evidence of both.")
+        elif action == RESEAL:
+            n = reseal_for(belief)
+            messages.success(
+                request,
+                f"Sealed again ({n} conversation{'s' if n != 1 else ''}): what rested on it is withdrawn.",
+            )
         elif action == RESCAN:
             from safety.checks import verdicts
 
@@ -159,7 +172,7 @@ def health_fix(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, "Today's scan passes it now; it is given to hosts again.")
         else:
-            messages.error(request, "Choose retire, merge or re-scan.")
+            messages.error(request, "Choose retire, merge, re-scan or seal again.")
     except BeliefRefusal as exc:
         messages.error(request, str(exc))
     return redirect(reverse("memory:health") + f"#finding-{belief.pk}")

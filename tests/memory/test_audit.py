@@ -206,3 +206,23 @@ def test_the_command_explains_a_wrong_tenant_or_days(agent):
         call_command("memory", "audit", "--tenant", "nope", "--no-scan")
     with pytest.raises(CommandError, match="--days must be at least 1"):
         call_command("memory", "audit", "--days", "0", "--no-scan")
+
+
+def test_a_belief_quoting_a_conversation_sealed_before_the_cascade_is_found_and_sealed_again(
+    agent,
+):
+    from memory.audit import reseal_for
+    from memory.models import Conversation
+
+    said = person_said(agent, "I ride a tandem with my sister", conversation="bikes")
+    belief = add_belief(agent, "Rides a tandem.", quote_from=said, quote="ride a tandem")
+    # sealed the old way: the flag alone, nothing withdrawn
+    Conversation.objects.filter(pk=said.conversation_id).update(sealed=True)
+    found = kinds(audit_run(scan=False), "rests_on_sealed")
+    assert [f.subject_id for f in found] == [belief.pk]
+
+    assert reseal_for(belief) == 1
+    belief.refresh_from_db()
+    assert belief.status == Belief.Status.SEALED
+    assert belief.evidence_quote == ""
+    assert kinds(audit_run(scan=False), "rests_on_sealed") == []
