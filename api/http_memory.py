@@ -32,9 +32,15 @@ from api.http import (
     _target,
     route,
 )
+from memory.context import MAX_QUERY_CHARS
 from memory.models_beliefs import SENSITIVITY_BY_NAME, BeliefCategory, MemorySource
 from memory.services import MAX_LABEL_CHARS
-from memory.services_beliefs import MAX_ACTION_CHARS, MAX_STATEMENT_CHARS, validate_category
+from memory.services_beliefs import (
+    MAX_ACTION_CHARS,
+    MAX_CATEGORY_CHARS,
+    MAX_STATEMENT_CHARS,
+    validate_category,
+)
 from tenancy.models import MAX_SLUG_CHARS
 
 SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
@@ -165,7 +171,7 @@ class MemoryIn(Schema):
     )
     category: Text = Field(
         min_length=1,
-        max_length=30,
+        max_length=MAX_CATEGORY_CHARS,
         description="one of the 17 memory categories (work track, then persona track)",
         examples=["likes"],
         json_schema_extra={"enum": CATEGORIES},
@@ -355,7 +361,7 @@ def memories_list(
         Query(
             None,
             min_length=1,
-            max_length=30,
+            max_length=MAX_CATEGORY_CHARS,
             description="one of the 17 memory categories (as in the body of POST /v1/memories)",
         ),
     ] = None,
@@ -396,7 +402,13 @@ def context(
     request: HttpRequest,
     query: Annotated[
         str,
-        Query(..., min_length=1, max_length=2000, pattern=FILLED, example="What should I cook?"),
+        Query(
+            ...,
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+            pattern=FILLED,
+            example="What should I cook?",
+        ),
         AfterValidator(_no_nul),
     ],
     principal: Person = None,

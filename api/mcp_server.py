@@ -42,8 +42,14 @@ from api import http_memory as _memory_routes  # noqa: F401
 from api import http_persona as _persona_routes  # noqa: F401
 from api.errors import ApiError
 from api.operations import OPERATIONS, Operation, Target, authorize, enabled_operations, token_actor
+from memory.context import MAX_QUERY_CHARS
 from memory.services import MAX_LABEL_CHARS, MAX_MESSAGE_CHARS
-from memory.services_beliefs import MAX_ACTION_CHARS, MAX_STATEMENT_CHARS
+from memory.services_beliefs import (
+    MAX_ACTION_CHARS,
+    MAX_CATEGORY_CHARS,
+    MAX_STATEMENT_CHARS,
+    MAX_TIME_CHARS,
+)
 from persona.forms import MAX_VERSION
 from persona.owner import MAX_ENTRIES
 from persona.services import (
@@ -220,9 +226,11 @@ def _proposal_turn_down(t: Target, proposal_id: Id) -> dict[str, Any]:
 
 def _build_context(
     t: Target,
-    query: Annotated[str, Field(min_length=1, max_length=2000, description="the person's message")],
+    query: Annotated[
+        str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="the person's message")
+    ],
     now: Annotated[
-        str | None, Field(None, max_length=40, description="ISO 8601 time; default now")
+        str | None, Field(None, max_length=MAX_TIME_CHARS, description="ISO 8601 time; default now")
     ] = None,
     limit: Annotated[int, Field(10, ge=1, le=100)] = 10,
 ) -> dict[str, Any]:
@@ -235,7 +243,7 @@ def _memory_write(
     category: Annotated[
         str,
         Field(
-            max_length=30,
+            max_length=MAX_CATEGORY_CHARS,
             description=(
                 "explicit_facts, expertise, projects, goals, likes, dislikes, constraints, "
                 "identity, traits, interests, style_notes, behavior_patterns, decision_style, "
@@ -254,9 +262,9 @@ def _memory_write(
         str,
         Field(max_length=10, description="direct or bridge; console (a proactive turn) is refused"),
     ],
-    valid_from: Annotated[str | None, Field(None, max_length=40)] = None,
-    valid_until: Annotated[str | None, Field(None, max_length=40)] = None,
-    due: Annotated[str | None, Field(None, max_length=40)] = None,
+    valid_from: Annotated[str | None, Field(None, max_length=MAX_TIME_CHARS)] = None,
+    valid_until: Annotated[str | None, Field(None, max_length=MAX_TIME_CHARS)] = None,
+    due: Annotated[str | None, Field(None, max_length=MAX_TIME_CHARS)] = None,
     sensitivity: Annotated[
         str, Field("internal", max_length=20, description="public ... restricted")
     ] = "internal",
@@ -278,7 +286,7 @@ def _memory_write(
 def _beliefs_search(
     t: Target,
     q: Annotated[str | None, Field(None, max_length=200)] = None,
-    category: Annotated[str | None, Field(None, max_length=30)] = None,
+    category: Annotated[str | None, Field(None, max_length=MAX_CATEGORY_CHARS)] = None,
     status: Annotated[
         str,
         Field(

@@ -74,6 +74,8 @@ CATEGORY_HINTS = {
     "state": "how the person is right now: mood, health, energy",
 }
 MAX_PINNED = 6
+#: the longest message a host may ask about (the /v1 route and the MCP tool refuse longer)
+MAX_QUERY_CHARS = 2_000
 #: Cross-category items (seed 003): after the ranked items, the best item of each
 #: category they miss, if it is relevant at all (this similarity or more), at most this many.
 MAX_CROSS_CATEGORY = 3

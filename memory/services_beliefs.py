@@ -70,6 +70,9 @@ logger = logging.getLogger(__name__)
 MAX_STATEMENT_CHARS = 500
 MAX_QUOTE_CHARS = 2_000
 MAX_ACTION_CHARS = 500
+MAX_CATEGORY_CHARS = 30  # Belief.category
+#: an ISO-8601 time with an offset and microseconds is 32 characters
+MAX_TIME_CHARS = 40
 
 #: A restatement: this share of content words in common (Jaccard) ...
 RESTATEMENT_OVERLAP = 0.6
@@ -167,6 +170,11 @@ def validate_time(value: object, *, what: str) -> datetime | None:
     if value is None:
         return None
     if isinstance(value, str):
+        if len(value) > MAX_TIME_CHARS:
+            raise BeliefRefusal(
+                f"The {what} is longer than any time ({MAX_TIME_CHARS} characters at most); "
+                "write e.g. 2026-11-29T12:00:00+00:00."
+            )
         try:
             value = datetime.fromisoformat(value)
         except ValueError:
