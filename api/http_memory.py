@@ -211,14 +211,16 @@ class RetiredOut(Schema):
 
 class MemoryWritten(Schema):
     id: int
-    outcome: Literal["created", "corroborated", "superseded"] = Field(
+    outcome: Literal["created", "corroborated", "superseded", "muted"] = Field(
         description=(
             "created: a new belief; corroborated: it restates a belief, which was reinforced "
-            "(no new row); superseded: it contradicts a belief, which keeps its history"
+            "(no new row); superseded: it contradicts a belief, which keeps its history; "
+            "muted: it restates a belief the person asked not to be mentioned again, so "
+            "nothing was stored (and memory is null)"
         )
     )
     superseded_id: int | None = Field(description="the belief this one replaced")
-    memory: MemoryOut
+    memory: MemoryOut | None
 
 
 class PackEvidenceOut(Schema):
@@ -450,7 +452,7 @@ def memory_write(request: HttpRequest, body: MemoryIn) -> Any:
         due=body.due,
         sensitivity=body.sensitivity,
     )
-    return (200 if result["outcome"] == "corroborated" else 201), result
+    return (200 if result["outcome"] in ("corroborated", "muted") else 201), result
 
 
 @route("belief_retire", response={200: RetiredOut, **ERRORS}, tags=["memory"], router=router)

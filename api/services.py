@@ -528,9 +528,11 @@ def memory_write(
         sensitivity=sensitivity,
         evidence={"host": by[:200]},
     )
+    muted = result.outcome == "muted"
     return {
         "id": result.belief.pk,
         "outcome": result.outcome,
         "superseded_id": result.superseded.pk if result.superseded is not None else None,
-        "memory": selectors.memory_dicts([result.belief])[0],
+        # a muted belief is never shown to a host, not even the one that restated it
+        "memory": None if muted else selectors.memory_dicts([result.belief])[0],
     }

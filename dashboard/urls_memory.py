@@ -17,5 +17,6 @@ urlpatterns = [
     path("people/<int:pk>/", people.person, name="person"),
     path("beliefs/<int:pk>/retire/", people.belief_retire_view, name="belief_retire"),
     path("beliefs/<int:pk>/correct/", people.belief_correct_view, name="belief_correct"),
+    path("beliefs/<int:pk>/mute/", people.belief_mute_view, name="belief_mute"),
     path("intentions/<int:pk>/state/", people.intention_state_view, name="intention_state"),
 ]

@@ -240,12 +240,16 @@ def _store(
                 },
                 now=now,
             )
-            belief_consolidated.send(
-                sender=Belief, belief=result.belief, outcome=result.outcome, now=now
-            )
+            if result.outcome != "muted":
+                belief_consolidated.send(
+                    sender=Belief, belief=result.belief, outcome=result.outcome, now=now
+                )
     except (BeliefRefusal, UnsafeText) as exc:
         report.skipped["refused by the belief rules"] += 1
         logger.debug("consolidation refused a statement: %s", exc)
+        return
+    if result.outcome == "muted":
+        report.skipped["muted (don't mention this again)"] += 1
         return
     report.belief_ids.append(result.belief.pk)
     if result.outcome == "created":

@@ -169,7 +169,7 @@ def import_beliefs(
         from memory.embeddings import vectors_for_texts
 
         vectors_for_texts([r.statement for r in records])  # one batch, stored once per text
-    counts = {"created": 0, "corroborated": 0, "superseded": 0}
+    counts = {"created": 0, "corroborated": 0, "superseded": 0, "muted": 0}
     agents_created = 0
     with transaction.atomic():
         slugs = list(dict.fromkeys(r.agent_slug for r in records))

@@ -146,6 +146,9 @@ class Belief(models.Model):
         # every message it rested on was sealed (``memory.sealing``); unsealing does not
         # bring it back
         SEALED = "sealed", "sealed"
+        # "don't mention this again": kept, never given to a host, never learned again
+        # (``belief_mute``); unmuting makes it active again
+        MUTED = "muted", "muted"
 
     class Derivation(models.TextChoices):
         DIRECT = "direct", "direct (the person said it)"
@@ -206,6 +209,9 @@ class Belief(models.Model):
     )
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
+    muted_at = models.DateTimeField(null=True, blank=True)
+    muted_by = models.CharField(max_length=150, blank=True)
+    mute_reason = models.CharField(max_length=500, blank=True)
     #: when a host's context pack last carried it (``beliefs_mark_given``); the health
     #: check lists beliefs no host was given in a while
     last_given_at = models.DateTimeField(null=True, blank=True)

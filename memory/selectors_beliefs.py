@@ -56,6 +56,8 @@ def beliefs_of_principal(
         principal_id=principal_id,
         sensitivity__lte=SENSITIVITY_BY_NAME[max_sensitivity],
     )
+    # a muted belief is never given to a host, whatever the filter asks
+    qs = qs.exclude(status=Belief.Status.MUTED)
     if status != ANY_STATUS:
         qs = qs.filter(status=status)
     if agent_id is not None:
@@ -73,8 +75,10 @@ def belief_in_tenant(
     belief_id: int,
     principal_id: int | None = None,
     max_sensitivity: str = HOST_MAX_SENSITIVITY,
+    include_muted: bool = False,
 ) -> Belief | None:
-    """One belief with its agent, person and evidence message (one query)."""
+    """One belief with its agent, person and evidence message (one query). A muted
+    belief is not found unless ``include_muted`` (hosts never reach it)."""
     qs = Belief.objects.select_related(
         "agent", "principal", "evidence_message__conversation"
     ).filter(
@@ -84,6 +88,8 @@ def belief_in_tenant(
     )
     if principal_id is not None:
         qs = qs.filter(principal_id=principal_id)
+    if not include_muted:
+        qs = qs.exclude(status=Belief.Status.MUTED)
     return qs.first()
 
 

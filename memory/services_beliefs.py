@@ -101,7 +101,7 @@ class BeliefRefusal(Refusal):
 @dataclass(frozen=True)
 class BeliefWriteResult:
     belief: Belief
-    outcome: str  # "created", "corroborated" or "superseded"
+    outcome: str  # "created", "corroborated", "superseded" or "muted" (nothing written)
     superseded: Belief | None = None
 
 
@@ -399,7 +399,11 @@ def belief_write(
         proof = _evidence(evidence, principal=principal, agent=agent)
         peers = list(
             Belief.objects.select_for_update(of=("self",))
-            .filter(principal=principal, category=category, status=Belief.Status.ACTIVE)
+            .filter(
+                principal=principal,
+                category=category,
+                status__in=[Belief.Status.ACTIVE, Belief.Status.MUTED],
+            )
             .select_related("embedding")
             .order_by("-last_reinforced_at", "-id")
         )
@@ -413,6 +417,14 @@ def belief_write(
             verdict = compare(statement, old.statement, category=category, cosine=cosine)
             if verdict:
                 verdicts.append((verdict, old))
+        muted = next(
+            (old for v, old in verdicts if v == "restates" and old.status == Belief.Status.MUTED),
+            None,
+        )
+        if muted is not None:
+            # the person asked for it not to be mentioned again: nothing is learned back
+            return BeliefWriteResult(belief=muted, outcome="muted")
+        verdicts = [(v, old) for v, old in verdicts if old.status == Belief.Status.ACTIVE]
         contradicted = next((old for v, old in verdicts if v == "contradicts"), None)
         restated = next((old for v, old in verdicts if v == "restates"), None)
 
@@ -909,3 +921,47 @@ def belief_merge(*, keep: Belief, duplicate: Belief, now: datetime | None = None
     beliefs_changed(kept.principal_id)
     belief_ended.send(sender=Belief, belief=dup, reason="merged")
     return kept
+
+
+@transaction.atomic
+def belief_mute(
+    *, belief: Belief, by: str, reason: str = "", now: datetime | None = None
+) -> Belief:
+    """ "Don't mention this again": the belief stays (with who muted it, when and why) but
+    no host is given it and no write or consolidation brings it back (``belief_write``
+    answers ``muted``). Undone by ``belief_unmute``."""
+    now = now or timezone.now()
+    reason = " ".join((reason or "").split())[:500]
+    locked = Belief.objects.select_for_update().get(pk=belief.pk)
+    if locked.status == Belief.Status.MUTED:
+        raise BeliefRefusal("This belief is muted already.")
+    if locked.status != Belief.Status.ACTIVE:
+        raise BeliefRefusal(f"This belief is {locked.status}, not active: no host is given it.")
+    if reason:
+        check_write(reason, "reason")
+    locked.status = Belief.Status.MUTED
+    locked.muted_at = now
+    locked.muted_by = by
+    locked.mute_reason = reason
+    locked.updated_at = now
+    locked.save(update_fields=["status", "muted_at", "muted_by", "mute_reason", "updated_at"])
+    logger.info("belief %s muted by %s", locked.pk, by or "(unnamed)")
+    beliefs_changed(locked.principal_id)
+    belief_ended.send(sender=Belief, belief=locked, reason="muted")
+    return locked
+
+
+@transaction.atomic
+def belief_unmute(*, belief: Belief, by: str, now: datetime | None = None) -> Belief:
+    """Undo ``belief_mute``: the belief is active again (who muted it stays recorded
+    until it is muted again; the log says who unmuted it)."""
+    now = now or timezone.now()
+    locked = Belief.objects.select_for_update().get(pk=belief.pk)
+    if locked.status != Belief.Status.MUTED:
+        raise BeliefRefusal(f"This belief is {locked.status}, not muted.")
+    locked.status = Belief.Status.ACTIVE
+    locked.updated_at = now
+    locked.save(update_fields=["status", "updated_at"])
+    logger.info("belief %s unmuted by %s", locked.pk, by or "(unnamed)")
+    beliefs_changed(locked.principal_id)
+    return locked

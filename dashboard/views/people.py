@@ -58,7 +58,9 @@ from memory.models_beliefs import (
 from memory.services_beliefs import (
     MAX_STATEMENT_CHARS,
     belief_correct,
+    belief_mute,
     belief_retire,
+    belief_unmute,
     intention_set_state,
 )
 from personaweb.errors import Refusal
@@ -524,6 +526,43 @@ def belief_retire_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         belief_ids=[belief.pk],
         anchor=f"#belief-{belief.pk}",
         ok="Retired: the assistant no longer recalls this belief. It stays in the history.",
+    )
+
+
+@require_POST
+@login_required
+def belief_mute_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """ "Don't mention this again" (operators): kept, never given to a host again."""
+    belief = _belief_for(request, pk)
+    require_operator(request)
+    undo = request.POST.get("undo") == "1"
+    try:
+        if undo:
+            belief_unmute(belief=belief, by=request.user.get_username())
+        else:
+            belief_mute(
+                belief=belief,
+                by=request.user.get_username(),
+                reason=request.POST.get("reason", ""),
+            )
+    except Refusal as exc:
+        return _acted(
+            request,
+            principal_id=belief.principal_id,
+            belief_ids=[belief.pk],
+            anchor=f"#belief-{belief.pk}",
+            error=f"Not {'unmuted' if undo else 'muted'}: {exc}",
+        )
+    return _acted(
+        request,
+        principal_id=belief.principal_id,
+        belief_ids=[belief.pk],
+        anchor=f"#belief-{belief.pk}",
+        ok=(
+            "Unmuted: hosts are given this belief again."
+            if undo
+            else "Muted: no host is given this belief and nothing learns it back. Unmute undoes it."
+        ),
     )
 
 

@@ -108,6 +108,7 @@ def _url(name: str, w: dict[str, Any]) -> str:
         "memory:person": [w["belief"].principal_id],
         "memory:belief_retire": [w["belief"].pk],
         "memory:belief_correct": [w["belief"].pk],
+        "memory:belief_mute": [w["belief"].pk],
         "memory:intention_state": [w["intention"].pk],
         "memory:health": [],
         "memory:health_run": [],
@@ -144,6 +145,8 @@ def _data(name: str, w: dict[str, Any]) -> dict[str, Any]:
         return {"statement": "Prefers spelt bread for the market stall."}
     if name == "memory:intention_state":
         return {"state": "done"}
+    if name == "memory:belief_mute":
+        return {"reason": "matrix"}
     if name == "memory:health_fix":
         return {"action": "retire", "belief": str(w["belief"].pk)}
     return {}
@@ -179,6 +182,7 @@ MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("memory:person", "GET"): (302, 200, 200, 200, 404, 200),
     ("memory:belief_retire", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:belief_correct", "POST"): (302, 403, 302, 403, 404, 302),
+    ("memory:belief_mute", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:intention_state", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:health", "GET"): (302, 200, 200, 200, 200, 200),
     # an operator runs the check for the tenants they belong to
