@@ -263,33 +263,36 @@ def review_run(
         details["people"] = len({m.principal_id for m in corpus.messages})
     proposal = next((p.proposal for p in parts if p.proposal is not None), None)
     now = timezone.now()
-    finished = Review.objects.filter(pk=review.pk, started_at=fence).update(
-        status=Review.Status.DONE,
-        finished_at=now,
-        threads_read=corpus.threads_read if corpus else 0,
-        messages_read=corpus.messages_read if corpus else 0,
-        model_calls=usage.calls,
-        tokens_in=usage.tokens_in,
-        tokens_out=usage.tokens_out,
-        outcome=outcome,
-        reason=reason[:4000],
-        details=details,
-        proposal=proposal,
-    )
-    if not finished:  # taken over past its lease: the review that took over records it
-        logger.warning(
-            "learning review %s of agent %s ran past its lease and was taken over; "
-            "its result was not recorded",
-            review.pk,
-            agent.pk,
+    # the record and the counters in one transaction: a worker killed between them
+    # must not leave a done review whose agent still looks unreviewed
+    with transaction.atomic():
+        finished = Review.objects.filter(pk=review.pk, started_at=fence).update(
+            status=Review.Status.DONE,
+            finished_at=now,
+            threads_read=corpus.threads_read if corpus else 0,
+            messages_read=corpus.messages_read if corpus else 0,
+            model_calls=usage.calls,
+            tokens_in=usage.tokens_in,
+            tokens_out=usage.tokens_out,
+            outcome=outcome,
+            reason=reason[:4000],
+            details=details,
+            proposal=proposal,
         )
-        review.refresh_from_db()
-        return review
-    _reset_counters(
-        settings=settings,
-        now=now,
-        newest=corpus.newest_message_id if corpus and outcome != Review.Outcome.ERROR else None,
-    )
+        if not finished:  # taken over past its lease: the review that took over records it
+            logger.warning(
+                "learning review %s of agent %s ran past its lease and was taken over; "
+                "its result was not recorded",
+                review.pk,
+                agent.pk,
+            )
+            review.refresh_from_db()
+            return review
+        _reset_counters(
+            settings=settings,
+            now=now,
+            newest=corpus.newest_message_id if corpus and outcome != Review.Outcome.ERROR else None,
+        )
     review.refresh_from_db()
     return review
 
