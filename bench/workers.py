@@ -15,8 +15,8 @@ What it does (docs/deployment.md describes the set-up it stands for):
    the production half hour;
 4. the beat's sweep task, sent through Redis as beat sends it: a worker claims every due
    agent, queues one review each and sends one task each;
-5. when ``--kill-at`` (default 40 %) of the reviews are done, ``w2`` is killed with
-   SIGKILL (no warm shutdown: its reserved and running tasks stay unacknowledged in Redis)
+5. when ``--kill-at`` (default 40 %) of the reviews are done and ``w2`` is in the middle
+   of a review, ``w2`` is killed with SIGKILL (no warm shutdown: its reserved and running tasks stay unacknowledged in Redis)
    and ``w1`` drains the rest, including what ``w2`` held once the visibility timeout
    puts it back.
 
@@ -203,6 +203,10 @@ def main() -> int:
         f"agents due            {len(agent_ids):>7,}  (built in {time.perf_counter() - built:.1f} s)"
     )
 
+    # creating the agents queued a persona-scan warm-up each (an optimisation: a render
+    # scans what it needs itself); drop them so the workers run only the reviews
+    redis.Redis.from_url(args.redis_url).flushdb()
+
     logs = {node: var_dir / f"{node}.log" for node in ("w1", "w2")}
     workers = {node: (start_worker(node, env, logs[node]), logs[node]) for node in logs}
     try:
@@ -216,7 +220,10 @@ def main() -> int:
         deadline = time.monotonic() + DRAIN_SECONDS
         while time.monotonic() < deadline:
             done = schedule.filter(status=Review.Status.DONE).count()
-            if killed_at_done is None and done >= kill_after:
+            w2_mid_review = schedule.filter(
+                status=Review.Status.RUNNING, details__worker__startswith="w2@"
+            )
+            if killed_at_done is None and done >= kill_after and w2_mid_review.exists():
                 os.killpg(workers["w2"][0].pid, signal.SIGKILL)
                 workers["w2"][0].wait()
                 killed_at_done = done
