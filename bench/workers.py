@@ -115,6 +115,8 @@ def set_environment(args: argparse.Namespace, var_dir: Path) -> dict[str, str]:
 
 
 def make_due_agents(n: int) -> list[int]:
+    from datetime import timedelta
+
     from django.utils import timezone
 
     from learning.models import LearningSettings, Mode
@@ -127,7 +129,7 @@ def make_due_agents(n: int) -> list[int]:
         for i in range(n)
     ]
     LearningSettings.objects.filter(agent_id__in=ids).update(
-        mode=Mode.ON, due_at=timezone.now() - timezone.timedelta(minutes=1)
+        mode=Mode.ON, due_at=timezone.now() - timedelta(minutes=1)
     )
     return ids
 
