@@ -298,7 +298,20 @@ BROKER_DIR = VAR_DIR / "broker"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND: str | None = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+    # Redis has no acknowledgements of its own: kombu keeps each delivered message in an
+    # "unacked" set until the worker acks it (after the task, task_acks_late), and a
+    # worker puts back the messages delivered more than ``visibility_timeout`` seconds ago
+    # and never acked (their worker died: SIGKILL, a lost machine), scanning every
+    # ``unacked_restore_interval`` seconds (throttle 1: every scan looks). The timeout must
+    # be longer than any task a live worker still holds (a review is bounded by its lease,
+    # LEARNING_REVIEW_STALE_SECONDS), or a running task is delivered a second time; a
+    # review delivered twice still runs once (learning.services.review), other tasks are
+    # idempotent. docs/deployment.md says how to choose it.
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+        "visibility_timeout": env_int("PERSONAWEB_BROKER_VISIBILITY_SECONDS", 1800),
+        "unacked_restore_interval": env_int("PERSONAWEB_BROKER_RESTORE_SECONDS", 10),
+        "unacked_restore_throttle": 1,
+    }
 else:
     # kombu's filesystem transport: a real broker in a folder, no server to run.
     for sub in ("queue", "processed", "control"):
@@ -314,7 +327,14 @@ else:
         "store_processed": False,
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Exactly-once reviews on several worker machines: a task's message is acknowledged only
+# after the task ran (acks_late), and a task whose worker process died under it (a prefork
+# child killed by SIGKILL or the OOM killer) is put back instead of being acknowledged as
+# failed (reject_on_worker_lost; without it acks_late loses that task). A whole worker
+# killed at once is recovered by the broker's visibility timeout (above). A task delivered
+# twice is safe: reviews are leased (review_one_running_per_agent, started_at).
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -348,6 +368,13 @@ EMBEDDING_TASK_CHUNK = env_int("EMBEDDING_TASK_CHUNK", 512)
 # The memory kernel's vectors: a belief's statement at write, the question in
 # build_context. Off = words only (no process loads the model for memory).
 MEMORY_BELIEF_EMBEDDINGS = env_bool("MEMORY_BELIEF_EMBEDDINGS", True)
+
+# --- Learning reviews ------------------------------------------------------------
+# A review "running" longer than this (its lease) is taken to be from a worker that died:
+# the redelivered task takes it over, "Review now" and the next review release it. Longer
+# than the longest review (model calls of LEARNING_MODEL_TIMEOUT each), shorter than
+# PERSONAWEB_BROKER_VISIBILITY_SECONDS.
+LEARNING_REVIEW_STALE_SECONDS = env_int("LEARNING_REVIEW_STALE_SECONDS", 900)
 
 # --- Learning model (OpenAI-compatible endpoint) ---------------------------------
 # Reviews nobody misses (learning.digests): a proposal or nomination that has waited this

@@ -5,6 +5,13 @@ The per-agent lock is the partial unique constraint ``review_one_running_per_age
 a review becomes ``running`` in its own short transaction, so a second review of the
 same agent (another worker, another process) fails to take the lock and ends
 ``skipped`` without reading anything or calling a model.
+
+A queued review (one the sweep or "Review now" made) runs once however often its task is
+delivered: the first delivery turns it ``running``; a later one finds it done (nothing to
+do), or running within its lease (``review_lease()``, from ``started_at``: the task asks to
+be retried when the lease ends), or running past its lease (its worker died: this one
+takes it over and runs it). The finishing write is fenced by ``started_at``, so a review
+that was taken over never overwrites the record of the one that took it over.
 """
 
 from __future__ import annotations
@@ -35,10 +42,21 @@ from tenancy.models import Agent
 logger = logging.getLogger(__name__)
 
 MAX_RULES_WAITING = 5
-#: A review "running" longer than this is taken to be from a worker that died.
-STALE_RUNNING = timedelta(
-    seconds=getattr(django_settings, "LEARNING_REVIEW_STALE_SECONDS", 15 * 60)
-)
+
+
+def review_lease() -> timedelta:
+    """How long a review may stay ``running`` before it is taken to be from a worker that
+    died (``LEARNING_REVIEW_STALE_SECONDS``, default 15 minutes)."""
+    return timedelta(seconds=getattr(django_settings, "LEARNING_REVIEW_STALE_SECONDS", 15 * 60))
+
+
+def lease_left(review: Review, *, now=None) -> float:
+    """Seconds until a ``running`` review's lease ends (0 when it has ended)."""
+    if review.status != Review.Status.RUNNING or review.started_at is None:
+        return 0.0
+    ends = review.started_at + review_lease()
+    return max(0.0, (ends - (now or timezone.now())).total_seconds())
+
 
 # outcomes of one part (sentence or rule) of a review
 APPLIED, PROPOSED, REFUSED, NOTHING, ERROR = (
@@ -82,7 +100,7 @@ class PartResult:
 # -- the lock ---------------------------------------------------------------------------
 def _release_stale(agent: Agent, now) -> None:
     stale = Review.objects.filter(
-        agent=agent, status=Review.Status.RUNNING, started_at__lt=now - STALE_RUNNING
+        agent=agent, status=Review.Status.RUNNING, started_at__lt=now - review_lease()
     )
     stale.update(
         status=Review.Status.DONE,
@@ -93,10 +111,14 @@ def _release_stale(agent: Agent, now) -> None:
 
 
 def _take_lock(
-    *, agent: Agent, trigger: str, review: Review | None, requested_by: str
+    *, agent: Agent, trigger: str, review: Review | None, requested_by: str, worker: str = ""
 ) -> tuple[Review, bool]:
-    """(review, True) when this review now runs; (review, False) when it must not run."""
+    """(review, True) when this review now runs; (review, False) when it must not run.
+
+    A queued ``review`` found running past its lease is taken over (``taken_over`` in its
+    details); within its lease it is left alone (the caller sees it ``running``)."""
     now = timezone.now()
+    running: dict[str, Any] = {"worker": worker} if worker else {}
     for attempt in (1, 2):
         try:
             with transaction.atomic():
@@ -108,14 +130,28 @@ def _take_lock(
                             status=Review.Status.RUNNING,
                             started_at=now,
                             requested_by=requested_by,
+                            details=running,
                         ),
                         True,
                     )
                 taken = Review.objects.filter(pk=review.pk, status=Review.Status.QUEUED).update(
-                    status=Review.Status.RUNNING, started_at=now
+                    status=Review.Status.RUNNING,
+                    started_at=now,
+                    details={**(review.details or {}), **running},
                 )
+                if not taken:
+                    # delivered again: its worker died mid-review (past the lease: take it
+                    # over), or it runs (within the lease) or ran already (done)
+                    taken = Review.objects.filter(
+                        pk=review.pk,
+                        status=Review.Status.RUNNING,
+                        started_at__lt=now - review_lease(),
+                    ).update(
+                        started_at=now,
+                        details={**(review.details or {}), **running, "taken_over": True},
+                    )
                 review.refresh_from_db()
-                return review, bool(taken)  # not taken: it ran already (a task retry)
+                return review, bool(taken)
         except IntegrityError:
             if attempt == 1:
                 _release_stale(agent, now)
@@ -153,6 +189,8 @@ def review_run(
     proposer: Proposer | None = None,
     requested_by: str = "",
     whole_history: bool = False,
+    worker: str = "",
+    redelivered: bool = False,
 ) -> Review:
     """Run one review of ``agent`` now and return its record.
 
@@ -163,16 +201,22 @@ def review_run(
 
     ``review`` is a queued record to run (from ``review_enqueue``); without it a new
     record is made. When another review of the agent is running this one ends
-    ``skipped`` at once. Never raises for what a proposer answers: every failure is an
-    outcome with a reason. Counters (turns, last review, due time) are reset when the
+    ``skipped`` at once. A queued ``review`` delivered again runs at most once (see the
+    module's docstring): when it is done or running elsewhere within its lease the record
+    is returned as it is (``running``: the caller retries when the lease ends,
+    ``lease_left``). ``worker`` (the Celery node name) and ``redelivered`` (the broker
+    delivered the task again) are kept in the details. Never
+    raises for what a proposer answers: every failure is an outcome with a reason. Counters (turns, last review, due time) are reset when the
     review finished; ``last_seen_message_id`` only moves when it did not end in error,
     so a failed review is retried with the same messages.
     """
     review, running = _take_lock(
-        agent=agent, trigger=trigger, review=review, requested_by=requested_by
+        agent=agent, trigger=trigger, review=review, requested_by=requested_by, worker=worker
     )
     if not running:
         return review
+    lock_details = dict(review.details or {})
+    fence = review.started_at
     # the caller's Agent may be stale (a decision since it was loaded moved the head
     # version): the review reads and proposes against the persona as it is now
     agent.refresh_from_db()
@@ -180,7 +224,11 @@ def review_run(
     whole_history = whole_history or bool((review.details or {}).get("whole_history"))
     started = time.perf_counter()
     timings: dict[str, float] = {}
-    details: dict[str, Any] = {}
+    details: dict[str, Any] = {
+        k: lock_details[k] for k in ("worker", "taken_over") if k in lock_details
+    }
+    if redelivered:
+        details["redelivered"] = True
     parts: list[PartResult] = []
     corpus: ReviewCorpus | None = None
     usage = ProposerResult()
@@ -215,24 +263,36 @@ def review_run(
         details["people"] = len({m.principal_id for m in corpus.messages})
     proposal = next((p.proposal for p in parts if p.proposal is not None), None)
     now = timezone.now()
-    Review.objects.filter(pk=review.pk).update(
-        status=Review.Status.DONE,
-        finished_at=now,
-        threads_read=corpus.threads_read if corpus else 0,
-        messages_read=corpus.messages_read if corpus else 0,
-        model_calls=usage.calls,
-        tokens_in=usage.tokens_in,
-        tokens_out=usage.tokens_out,
-        outcome=outcome,
-        reason=reason[:4000],
-        details=details,
-        proposal=proposal,
-    )
-    _reset_counters(
-        settings=settings,
-        now=now,
-        newest=corpus.newest_message_id if corpus and outcome != Review.Outcome.ERROR else None,
-    )
+    # the record and the counters in one transaction: a worker killed between them
+    # must not leave a done review whose agent still looks unreviewed
+    with transaction.atomic():
+        finished = Review.objects.filter(pk=review.pk, started_at=fence).update(
+            status=Review.Status.DONE,
+            finished_at=now,
+            threads_read=corpus.threads_read if corpus else 0,
+            messages_read=corpus.messages_read if corpus else 0,
+            model_calls=usage.calls,
+            tokens_in=usage.tokens_in,
+            tokens_out=usage.tokens_out,
+            outcome=outcome,
+            reason=reason[:4000],
+            details=details,
+            proposal=proposal,
+        )
+        if not finished:  # taken over past its lease: the review that took over records it
+            logger.warning(
+                "learning review %s of agent %s ran past its lease and was taken over; "
+                "its result was not recorded",
+                review.pk,
+                agent.pk,
+            )
+            review.refresh_from_db()
+            return review
+        _reset_counters(
+            settings=settings,
+            now=now,
+            newest=corpus.newest_message_id if corpus and outcome != Review.Outcome.ERROR else None,
+        )
     review.refresh_from_db()
     return review
 

@@ -46,12 +46,41 @@ def due_agents_claim(*, now=None, limit: int = SWEEP_LIMIT) -> list[int]:
         return [row[0] for row in cursor.fetchall()]
 
 
+def due_reviews_queue(agent_ids: list[int]) -> dict[int, int]:
+    """One open review per agent: {agent id: review id}, in two queries whatever the number.
+
+    An agent that has a review queued or running already (a claim that expired while its
+    task waited, or "Review now") keeps that one, so however many sweeps claim it, and
+    however often the broker delivers the tasks, the review runs once."""
+    if not agent_ids:
+        return {}
+    open_reviews = dict(
+        Review.objects.filter(
+            agent_id__in=agent_ids, status__in=[Review.Status.QUEUED, Review.Status.RUNNING]
+        )
+        .order_by("id")
+        .values_list("agent_id", "id")
+    )
+    new = Review.objects.bulk_create(
+        [
+            Review(agent_id=agent_id, trigger=Review.Trigger.SCHEDULE)
+            for agent_id in agent_ids
+            if agent_id not in open_reviews
+        ]
+    )
+    open_reviews.update({review.agent_id: review.pk for review in new})
+    return open_reviews
+
+
 def sweep_due_agents_run(*, now=None) -> int:
-    """Claim the due agents and enqueue one review task each, after commit."""
+    """Claim the due agents, queue one review each (``due_reviews_queue``) and enqueue its
+    task after commit, carrying the review's id: a task delivered twice (a worker died
+    before acknowledging it) finds the review running or done and does not run it again."""
     from learning.tasks import review_agent
 
     with transaction.atomic():
         agent_ids = due_agents_claim(now=now)
+        reviews = due_reviews_queue(agent_ids)
 
         def enqueue() -> None:
             if not agent_ids:
@@ -61,9 +90,12 @@ def sweep_due_agents_run(*, now=None) -> int:
                 with review_agent.app.producer_or_acquire() as producer:
                     for agent_id in agent_ids:
                         review_agent.apply_async(
-                            (agent_id, None, Review.Trigger.SCHEDULE), producer=producer
+                            (agent_id, reviews[agent_id], Review.Trigger.SCHEDULE),
+                            producer=producer,
                         )
-            except Exception:  # broker down: the claims expire and a later sweep retries
+            except (
+                Exception
+            ):  # broker down: the claims expire; a later sweep sends these reviews again
                 logger.warning("could not enqueue %d reviews", len(agent_ids), exc_info=True)
 
         transaction.on_commit(enqueue)
@@ -82,12 +114,12 @@ def review_enqueue(
     A review already queued or running for the agent is returned instead of a new one,
     so a double click runs one review. The dashboard polls the returned record.
     """
-    from learning.services.review import STALE_RUNNING
+    from learning.services.review import review_lease
     from learning.tasks import review_agent
 
     # A review whose worker died (killed mid-review) must not block "Review now" for ever.
     Review.objects.filter(
-        agent=agent, status=Review.Status.RUNNING, started_at__lt=timezone.now() - STALE_RUNNING
+        agent=agent, status=Review.Status.RUNNING, started_at__lt=timezone.now() - review_lease()
     ).update(
         status=Review.Status.DONE,
         outcome=Review.Outcome.ERROR,
