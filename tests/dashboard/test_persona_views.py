@@ -375,9 +375,11 @@ def test_guardrail_editor_stale_form_gets_a_conflict(operator_client, desk):
     response = _post_list(operator_client, url, ["My rail."], expected=1)
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Someone saved this persona while you edited" in html
+    # said once: who saved which version and why; theirs beside yours, yours kept
+    assert html.count("Not saved: ann saved version 2 while you were editing version 1") == 1
+    assert "“other”" in html and 'data-testid="theirs"' in html
     assert "Someone else&#x27;s rail." in html and "My rail." in html
-    assert 'name="expected_version" value="2"' in html
+    assert 'name="expected_version" value="2"' in html  # the next save goes against v2
     assert desk.versions.count() == 2
 
 
