@@ -160,6 +160,17 @@ def _version_at(agent: Any, number: int) -> AgentPersonaVersion | None:
     return AgentPersonaVersion.objects.filter(agent=agent, version=number).first()
 
 
+def _stale_sentence(exc: PersonaEditStale) -> str:
+    """What happened, said once (who, when and why are in the saved version's header
+    beside it)."""
+    who = exc.head.approved_by or "Someone"
+    return (
+        f"Not saved: {who} saved version {exc.current} while you were editing version "
+        f"{exc.expected}. Your edit is kept, unsaved, next to theirs; “Use this” copies a "
+        f"part of theirs into it. Save again when it holds what you want."
+    )
+
+
 def _stale_context(
     stale_head: AgentPersonaVersion | None, seen: AgentPersonaVersion | None
 ) -> dict[str, Any]:
@@ -203,7 +214,6 @@ def _text_merge(
                 "text": theirs,
                 "mark": mark,
                 "label_mark": TEXT_MARKS[mark],
-                "runs": word_diff(yours, theirs) if mark != "same" else [],
             }
         )
     return out
@@ -250,7 +260,7 @@ def edit_fields(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             except PersonaEditStale as exc:
                 seen = _version_at(agent, seen_number)
                 context.update(
-                    stale=str(exc),
+                    stale=_stale_sentence(exc),
                     merge=_text_merge(exc.head, seen, changes),
                     **_stale_context(exc.head, seen),
                 )
@@ -399,7 +409,7 @@ def _list_editor(request: HtmxHttpRequest, slug: str, spec: ListSpec) -> HttpRes
                     theirs, list(getattr(seen, spec.field) or []) if seen else None, items
                 )
                 context.update(
-                    stale=str(exc),
+                    stale=_stale_sentence(exc),
                     lines=lines,
                     removed=removed,
                     form=_rebased(ListEditForm, data, exc.head.version, spec=spec),
