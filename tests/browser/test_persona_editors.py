@@ -95,6 +95,8 @@ def test_two_operators_edit_from_one_version_and_the_merge_loses_neither(
         ann.get_by_role("button", name="Save as version 2").click()
         # the waiting proposal is listed before the save drops it
         assert "Give check-out times in full." in ann.get_by_test_id("drops").inner_text()
+        assert desk.versions.count() == 1  # asked first: nothing saved yet
+        check_page(ann, "persona-drops")
         ann.get_by_label("Drop it when I save").check()
         ann.get_by_role("button", name="Save as version 2").click()
         ann.wait_for_url("**/persona/desk/#v2")
@@ -121,3 +123,41 @@ def test_two_operators_edit_from_one_version_and_the_merge_loses_neither(
     assert head.role == "Receptionist and concierge"  # ann's change
     assert head.goals.endswith("Book tables at the harbour restaurant.")  # olivia's change
     assert head.approved_by == "olivia"
+
+
+def test_two_operators_edit_guardrails_and_use_this_adds_their_line(
+    browser, page, live_server, login, operator, tenant, check_page
+) -> None:
+    desk = _desk(tenant)
+    make_user("ann", role="operator", tenants=[tenant])
+    url = live_server.url + reverse("persona:guardrails", args=["desk"])
+    login(page, live_server, "olivia", "pw-olivia")
+    page.goto(url)
+    other = browser.new_context(viewport=WIDE)
+    try:
+        ann = other.new_page()
+        login(ann, live_server, "ann", "pw-ann")
+        ann.goto(url)
+        ann.get_by_label("Add a guardrail").fill("Never quote a price for another hotel.")
+        ann.get_by_label("Reason for this change").fill("Competitors' prices change")
+        ann.get_by_role("button", name="Save as version 2").click()
+        ann.wait_for_url("**/persona/desk/#v2")
+    finally:
+        other.close()
+    page.get_by_label("Add a guardrail").fill("Never give out the safe's code.")
+    page.get_by_label("Reason for this change").fill("The safe")
+    page.get_by_role("button", name="Preview").click()
+    page.get_by_test_id("prompt-diff").wait_for()
+    page.get_by_role("button", name="Save as version 2").click()
+    theirs = page.get_by_test_id("theirs")
+    theirs.wait_for()
+    assert "added meanwhile" in theirs.inner_text()
+    check_page(page, "guardrails-merge")
+    theirs.get_by_role("button", name="Use this").click()
+    page.get_by_role("button", name="Save as version 3").click()
+    page.wait_for_url("**/persona/desk/#v3")
+    assert AgentPersonaVersion.objects.get(agent=desk, version=3).guardrails == [
+        "Never share a guest's room number.",
+        "Never give out the safe's code.",
+        "Never quote a price for another hotel.",
+    ]
