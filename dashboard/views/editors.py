@@ -142,7 +142,7 @@ def _drops(agent: Any, source: str) -> list[Proposal]:
     return list(proposals_a_change_drops(agent=agent, source_type=source))
 
 
-def _confirmed(request: HtmxHttpRequest, drops: list[Proposal]) -> bool:
+def drops_confirmed(request: HtmxHttpRequest, drops: list[Proposal]) -> bool:
     """Every proposal the save would drop was listed to this person and they confirmed
     (a proposal that arrived after the list was shown is asked about again)."""
     if not drops:
@@ -246,7 +246,7 @@ def edit_fields(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             context["preview"] = _preview(head, agent, changes, source=SourceType.UI_FORM)
             if is_partial(request):
                 return render(request, "dashboard/persona_edit.html#preview", context)
-        elif not _confirmed(request, drops):
+        elif not drops_confirmed(request, drops):
             context["ask_drops"] = True
         else:
             try:
@@ -391,7 +391,7 @@ def _list_editor(request: HtmxHttpRequest, slug: str, spec: ListSpec) -> HttpRes
             )
             if is_partial(request):
                 return render(request, "dashboard/list_editor.html#preview", context)
-        elif not _confirmed(request, drops):
+        elif not drops_confirmed(request, drops):
             context["ask_drops"] = True
         else:
             try:
@@ -487,7 +487,7 @@ def revert(request: HtmxHttpRequest, slug: str, version: int) -> HttpResponse:
         context["reason"] = reason
         raw = request.POST.get("expected_version", "")
         base = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
-        if not _confirmed(request, drops):
+        if not drops_confirmed(request, drops):
             context["ask_drops"] = True
         else:
             try:
@@ -544,7 +544,7 @@ def undo_edit(request: HtmxHttpRequest, slug: str, version: int) -> HttpResponse
     }
     if request.method == "POST" and not context["refusal"]:
         context["reason"] = reason = _reason_of(request)
-        if not _confirmed(request, drops):
+        if not drops_confirmed(request, drops):
             context["ask_drops"] = True
         else:
             try:

@@ -26,7 +26,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from dashboard.views.editors import editing_rights
+from dashboard.views.editors import drops_confirmed, editing_rights
 from learning.models import Proposal, Review
 from learning.owners import (
     deciders_sentence,
@@ -35,8 +35,9 @@ from learning.owners import (
     rule_owner_names,
     rule_owner_refusal,
 )
+from learning.selectors import proposals_a_change_drops
 from memory.sealing import sealed_ids
-from persona.models import AgentPersonaVersion
+from persona.models import AgentPersonaVersion, SourceType
 from persona.services import (
     MAX_GUARDRAILS,
     MAX_LEARNED_FIELD_CHARS,
@@ -398,8 +399,20 @@ def undo(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if reason:
         messages.error(request, f"Undo refused: {reason} Nothing was changed.")
         return redirect(agent_url)
+    drops = list(
+        proposals_a_change_drops(
+            agent=agent,
+            source_type=SourceType.STANDING_RULE
+            if latest.kind == Proposal.Kind.RULE
+            else SourceType.PERSONA_LEARNING,
+            proposal_id=latest.pk,
+        )
+    )
+    context = {"agent": agent, "proposal": latest, "drops": drops}
     if request.method == "GET":
-        return render(request, "dashboard/undo.html", {"agent": agent, "proposal": latest})
+        return render(request, "dashboard/undo.html", context)
+    if not drops_confirmed(request, drops):
+        return render(request, "dashboard/undo.html", {**context, "ask_drops": True})
     from learning.services import change_undo
 
     try:

@@ -256,6 +256,23 @@ def test_undo_asks_first_then_takes_the_change_back(operator_client, desk):
 
 
 @pytest.mark.django_db
+def test_undo_lists_the_proposals_it_would_drop_and_asks_first(operator_client, desk):
+    proposal = _applied(desk)
+    waiting = add_proposal(desk, kind="rule")
+    url = reverse("persona:undo", args=["helper"])
+    assert "Give dates in full." in operator_client.get(url).content.decode()
+    asked = operator_client.post(url).content.decode()
+    assert "Tick the box to confirm" in asked
+    proposal.refresh_from_db()
+    assert proposal.status == "applied"
+    operator_client.post(url, {"confirm_drops": str(waiting.pk)})
+    proposal.refresh_from_db()
+    waiting.refresh_from_db()
+    assert proposal.status == "undone" and waiting.status == "dropped"
+    assert "by olivia" in waiting.status_reason
+
+
+@pytest.mark.django_db
 def test_undo_refusal_is_shown_when_the_field_was_edited(operator_client, desk):
     _applied(desk)
     persona_version_create(
