@@ -39,6 +39,7 @@ from learning.selectors import proposals_a_change_drops
 from memory.sealing import sealed_ids
 from persona.models import AgentPersonaVersion, SourceType
 from persona.services import (
+    MAX_FIELD_CHARS,
     MAX_GUARDRAILS,
     MAX_LEARNED_FIELD_CHARS,
     MAX_RULES,
@@ -245,6 +246,10 @@ def _latest_applied(agent: Any) -> Proposal | None:
     )
 
 
+#: goals and background stop growing by learning at one limit; an operator writes more
+LEARNED_UNIT = f"characters learning may fill (an operator's edit: up to {MAX_FIELD_CHARS:,})"
+
+
 def _caps(head: AgentPersonaVersion | None) -> list[dict[str, Any]]:
     if head is None:
         return []
@@ -265,13 +270,13 @@ def _caps(head: AgentPersonaVersion | None) -> list[dict[str, Any]]:
             "label": "Goals",
             "used": len(head.goals),
             "limit": MAX_LEARNED_FIELD_CHARS,
-            "unit": "characters",
+            "unit": LEARNED_UNIT,
         },
         {
             "label": "Background",
             "used": len(head.background),
             "limit": MAX_LEARNED_FIELD_CHARS,
-            "unit": "characters",
+            "unit": LEARNED_UNIT,
         },
     ]
 

@@ -218,6 +218,8 @@ def test_revert_from_the_timeline_asks_for_a_reason_and_can_be_undone(operator_c
     assert done.status_code == 302
     head = AgentPersonaVersion.objects.get(agent=desk, version=3)
     assert head.goals == "Answer questions about opening hours."
+    timeline = operator_client.get(reverse("persona:agent", args=["desk"])).content.decode()
+    assert "restores v1" in timeline and "Reverted to version 1: Back" in timeline
     undo_url = reverse("persona:undo_edit", args=["desk", 3])
     assert "Undo version 3?" in operator_client.get(undo_url).content.decode()
     assert operator_client.post(undo_url, {"reason": ""}).status_code == 302
