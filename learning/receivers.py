@@ -63,9 +63,10 @@ def _drop_waiting_proposals(
     what = ", ".join(f.replace("_", " ") for f in fields_changed or []) or "the persona"
     by = f" by {who}" if who else ""
     reason = " ".join((trigger.reason or "").split())
+    # who is ``decided_by`` (the queue shows "Dropped by NAME · this sentence")
     sentence = (
-        f"Dropped: the persona changed{by} in version {version} ({what}) while this "
-        f"proposal waited. Their reason: “{reason}”."
+        f"The persona changed in version {version} ({what}) while this proposal waited; "
+        f"the reason given: “{reason}”."
     )
     Proposal.objects.filter(pk__in=dropped).update(
         status=Proposal.Status.DROPPED,

@@ -103,7 +103,8 @@ def test_two_operators_edit_from_one_version_and_the_merge_loses_neither(
     finally:
         other.close()
     waiting.refresh_from_db()
-    assert waiting.status == "dropped" and "by ann in version 2 (role)" in waiting.status_reason
+    assert waiting.status == "dropped" and waiting.decided_by == "ann"
+    assert "in version 2 (role)" in waiting.status_reason
 
     page.get_by_label("Goals").fill(GOALS + " Book tables at the harbour restaurant.")
     page.get_by_label("Reason for this change").fill("Restaurant partnership")

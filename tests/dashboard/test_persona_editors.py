@@ -9,11 +9,20 @@ import pytest
 from django.urls import reverse
 
 from learning.models import Proposal
+from learning.selectors import learning_status
 from persona.models import AgentPersonaVersion, SourceType
 from persona.services import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_ROLE_CHARS
 from persona.services_edits import persona_edit
 from tenancy.access import actor_for_user
-from tests.builders import HX, MAX_QUERIES, add_proposal, add_versions, count_queries, learning_on
+from tests.builders import (
+    HX,
+    MAX_QUERIES,
+    add_proposal,
+    add_review,
+    add_versions,
+    count_queries,
+    learning_on,
+)
 from tests.factories import make_agent, make_user
 
 
@@ -124,7 +133,7 @@ def test_a_save_that_drops_proposals_lists_them_and_asks_first(operator_client, 
     assert operator_client.post(EDIT, confirmed).status_code == 302
     waiting.refresh_from_db()
     assert waiting.status == Proposal.Status.DROPPED
-    assert "by olivia in version 2 (goals)" in waiting.status_reason
+    assert waiting.decided_by == "olivia" and "in version 2 (goals)" in waiting.status_reason
 
 
 @pytest.mark.django_db
@@ -286,3 +295,17 @@ def test_editor_pages_run_a_constant_number_of_queries(
     undo = reverse("persona:undo_edit", args=["desk", 2])
     with django_assert_max_num_queries(MAX_QUERIES):
         operator_client.get(undo)
+
+
+@pytest.mark.django_db
+def test_the_review_log_says_why_a_proposal_was_dropped(operator_client, desk):
+    waiting = add_proposal(desk, kind="rule")
+    add_review(desk, outcome="proposed", reason="Proposed a standing rule.", proposal=waiting)
+    data = _fields(desk, goals="Greet people.", confirm_drops=str(waiting.pk))
+    assert operator_client.post(EDIT, data).status_code == 302
+    log = operator_client.get(reverse("learning:log") + "?agent=desk").content.decode()
+    assert "Later its proposal was dropped: the persona changed by olivia in version 2" in log
+    assert "“Clearer goals”" in log
+    decided = learning_status(agent=desk)["recent_decisions"][0]
+    assert decided["status"] == "dropped" and decided["decided_by"] == "olivia"
+    assert "version 2 (goals)" in decided["status_reason"]

@@ -269,7 +269,7 @@ def test_undo_lists_the_proposals_it_would_drop_and_asks_first(operator_client, 
     proposal.refresh_from_db()
     waiting.refresh_from_db()
     assert proposal.status == "undone" and waiting.status == "dropped"
-    assert "by olivia" in waiting.status_reason
+    assert waiting.decided_by == "olivia" and "while this proposal waited" in waiting.status_reason
 
 
 @pytest.mark.django_db

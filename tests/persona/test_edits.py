@@ -265,7 +265,7 @@ def test_a_dropped_proposal_records_who_the_version_and_the_reason(desk, olivia)
     rule.refresh_from_db()
     assert rule.status == Proposal.Status.DROPPED
     assert rule.decided_by == "olivia" and rule.decided_at is not None
-    assert "by olivia in version 2 (guardrails)" in rule.status_reason
+    assert "The persona changed in version 2 (guardrails)" in rule.status_reason
     assert "“Tighter rails”" in rule.status_reason
     review.refresh_from_db()
     assert review.reason.startswith("Proposed a standing rule. Later its proposal was dropped")
