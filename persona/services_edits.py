@@ -111,7 +111,6 @@ def _head(agent: Agent) -> AgentPersonaVersion | None:
 def _write(
     *,
     agent: Agent,
-    by: Actor,
     changes: dict[str, Any],
     trigger: ChangeTrigger,
     base_version: int | None,
@@ -154,7 +153,7 @@ def persona_edit(
     trigger = ChangeTrigger(
         source_type=SourceType.UI_FORM, reason=_reason(reason), approved_by=by.name
     )
-    return _write(agent=agent, by=by, changes=changes, trigger=trigger, base_version=base_version)
+    return _write(agent=agent, changes=changes, trigger=trigger, base_version=base_version)
 
 
 def persona_version_revert(
@@ -194,7 +193,7 @@ def persona_version_revert(
         approved_by=by.name,
         restores_version=version,
     )
-    return _write(agent=agent, by=by, changes=changes, trigger=trigger, base_version=base_version)
+    return _write(agent=agent, changes=changes, trigger=trigger, base_version=base_version)
 
 
 def undo_refusal(version: AgentPersonaVersion, later: list[tuple[int, list[str]]]) -> str | None:
@@ -261,7 +260,6 @@ def persona_edit_undo(
     )
     created = _write(
         agent=locked,
-        by=by,
         changes={f: getattr(before, f) for f in fields},
         trigger=trigger,
         base_version=locked.persona_version,
