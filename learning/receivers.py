@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from memory.signals import conversation_sealed, turns_recorded
-from persona.models import SourceType
 from persona.signals import persona_changed
 from personaweb.marks import evidence_conversation_ids
 from tenancy.signals import agent_created
@@ -30,24 +29,55 @@ def _count_turns(sender: Any, *, agent_id: int, turns: int, **_: Any) -> None:
 
 
 def _drop_waiting_proposals(
-    sender: Any, *, agent: Any, version: int, trigger: Any, **_: Any
+    sender: Any,
+    *,
+    agent: Any,
+    version: int,
+    trigger: Any,
+    fields_changed: list[str] | None = None,
+    **_: Any,
 ) -> None:
-    """A proposal waiting while the persona changes is dropped (seed 004).
+    """A proposal waiting while the persona changes is dropped (seed 004), and records
+    why: who changed the persona, in which version and which fields, and their reason.
+    The review that made it says so too (the review log).
 
     One exception keeps "up to five rules waiting" meaningful: approving one standing
     rule leaves the other waiting rules in place; each is checked again against the
-    persona of the moment when it is approved.
+    persona of the moment when it is approved (``proposals_a_change_drops``).
     """
-    from learning.models import Proposal
+    from django.db.models import F, TextField, Value
+    from django.db.models.functions import Concat
+    from django.utils import timezone
 
-    qs = Proposal.objects.filter(agent=agent, status=Proposal.Status.WAITING)
-    if trigger.proposal_id is not None:
-        qs = qs.exclude(pk=trigger.proposal_id)
-    if trigger.source_type == SourceType.STANDING_RULE and trigger.proposal_id is not None:
-        qs = qs.exclude(kind=Proposal.Kind.RULE)
-    qs.update(
+    from learning.models import Proposal, Review
+    from learning.selectors import proposals_a_change_drops
+
+    dropped = list(
+        proposals_a_change_drops(
+            agent=agent, source_type=trigger.source_type, proposal_id=trigger.proposal_id
+        ).values_list("pk", flat=True)
+    )
+    if not dropped:
+        return
+    who = (trigger.approved_by or "").strip()
+    what = ", ".join(f.replace("_", " ") for f in fields_changed or []) or "the persona"
+    by = f" by {who}" if who else ""
+    reason = " ".join((trigger.reason or "").split())
+    # who is ``decided_by`` (the queue shows "Dropped by NAME · this sentence")
+    sentence = (
+        f"The persona changed in version {version} ({what}) while this proposal waited; "
+        f"the reason given: “{reason}”."
+    )
+    Proposal.objects.filter(pk__in=dropped).update(
         status=Proposal.Status.DROPPED,
-        status_reason=f"The persona changed (version {version}) while this proposal waited.",
+        status_reason=sentence,
+        decided_by=who[:150],
+        decided_at=timezone.now(),
+    )
+    # the review log's row of the review that proposed it says so too (one update)
+    note = f" Later its proposal was dropped: the persona changed{by} in version {version} ({what}): “{reason}”."
+    Review.objects.filter(proposal_id__in=dropped).update(
+        reason=Concat(F("reason"), Value(note), output_field=TextField())
     )
 
 

@@ -68,6 +68,22 @@ def proposal_get(*, agent: Agent, proposal_id: int) -> Proposal | None:
     return Proposal.objects.filter(agent=agent, pk=proposal_id).first()
 
 
+def proposals_a_change_drops(
+    *, agent: Agent, source_type: str, proposal_id: int | None = None
+) -> QuerySet[Proposal]:
+    """The waiting proposals a persona change from ``source_type`` drops (the persona
+    they were made against is gone): every one, except the proposal the change applies
+    and, when a standing rule is approved, the other waiting rules (each is checked
+    again against the persona of the moment when it is approved). The one rule the
+    drop itself (``learning.receivers``) and the editors' warning share."""
+    qs = Proposal.objects.filter(agent=agent, status=Proposal.Status.WAITING)
+    if proposal_id is not None:
+        qs = qs.exclude(pk=proposal_id)
+        if source_type == SourceType.STANDING_RULE:
+            qs = qs.exclude(kind=Proposal.Kind.RULE)
+    return qs.order_by("created_at", "id")
+
+
 def proposal_oldest_waiting(*, agent: Agent, kind: str | None = None) -> Proposal | None:
     qs = proposals_waiting(agent=agent)
     if kind:

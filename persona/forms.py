@@ -14,7 +14,12 @@ from typing import Any
 
 from django import forms
 
-from persona.services import MAX_REASON_CHARS
+from persona.services import (
+    MAX_FIELD_CHARS,
+    MAX_NAME_CHARS,
+    MAX_REASON_CHARS,
+    MAX_ROLE_CHARS,
+)
 from personaweb.errors import Refusal
 
 PAGE_OUT_OF_DATE = "This page is out of date or incomplete; reload it."
@@ -88,3 +93,53 @@ class ListEditForm(forms.Form):
         except Refusal as exc:
             self.add_error(None, str(exc))
         return cleaned
+
+
+def _counted(max_chars: int, **attrs: Any) -> dict[str, Any]:
+    """Widget attributes for a field whose budget the page shows as you type."""
+    return {"data-max-chars": max_chars, "autocomplete": "off", **attrs}
+
+
+class PersonaFieldsForm(forms.Form):
+    """The text fields of a persona (name, role, goals, background) with the reason and
+    the version the edit was made from. The limits are the services' constants; the
+    services check them again (and everything else) on save."""
+
+    name = forms.CharField(
+        max_length=MAX_NAME_CHARS,
+        strip=True,
+        error_messages={"required": "The name is empty; an agent needs a name."},
+        widget=forms.TextInput(attrs=_counted(MAX_NAME_CHARS)),
+    )
+    role = forms.CharField(
+        max_length=MAX_ROLE_CHARS,
+        required=False,
+        strip=True,
+        widget=forms.Textarea(attrs=_counted(MAX_ROLE_CHARS, rows=2)),
+    )
+    goals = forms.CharField(
+        max_length=MAX_FIELD_CHARS,
+        required=False,
+        strip=True,
+        widget=forms.Textarea(attrs=_counted(MAX_FIELD_CHARS, rows=8)),
+    )
+    background = forms.CharField(
+        max_length=MAX_FIELD_CHARS,
+        required=False,
+        strip=True,
+        widget=forms.Textarea(attrs=_counted(MAX_FIELD_CHARS, rows=8)),
+    )
+    reason = ListEditForm.base_fields["reason"]
+    expected_version = ListEditForm.base_fields["expected_version"]
+
+    TEXT_FIELDS = ("name", "role", "goals", "background")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.has_error("expected_version"):
+            del self.errors["expected_version"]
+            self.add_error(None, PAGE_OUT_OF_DATE)
+        return cleaned
+
+    def changes(self) -> dict[str, str]:
+        return {f: self.cleaned_data.get(f, "") for f in self.TEXT_FIELDS}

@@ -13,10 +13,14 @@ class SourceType(models.TextChoices):
     UPDATE_PERSONA = "update_persona", "update_persona tool"
     PERSONA_LEARNING = "persona_learning", "persona learning"
     STANDING_RULE = "standing_rule", "standing rule"
+    #: an operator's revert to an earlier version, or undo of a manual edit
+    REVERT = "revert", "revert"
 
 
 #: Only these sources may write guardrails.
-GUARDRAIL_WRITERS = frozenset({SourceType.HOST, SourceType.MANUAL, SourceType.UI_FORM})
+GUARDRAIL_WRITERS = frozenset(
+    {SourceType.HOST, SourceType.MANUAL, SourceType.UI_FORM, SourceType.REVERT}
+)
 
 
 class AgentPersonaVersion(models.Model):
@@ -39,6 +43,9 @@ class AgentPersonaVersion(models.Model):
         null=True, blank=True, help_text="learning.Proposal this came from"
     )
     fields_changed = models.JSONField(default=list, blank=True)
+    # A revert: the version whose content this one restores (all fields, or for an undo
+    # the fields the undone version changed).
+    restores_version = models.PositiveIntegerField(null=True, blank=True)
     # Learned sentences still standing in goals/background, each with a reason that holds
     # no user words: [{"field", "sentence", "note"}]. Carried from version to version;
     # the prompt shows the note, the quotes stay in ``evidence``.

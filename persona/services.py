@@ -36,7 +36,13 @@ TEXT_FIELDS = ("name", "role", "goals", "background")
 LIST_FIELDS = ("guardrails", "standing_rules")
 #: Sources that may write standing rules (approval of a rule proposal, or by hand).
 RULE_WRITERS = frozenset(
-    {SourceType.HOST, SourceType.MANUAL, SourceType.UI_FORM, SourceType.STANDING_RULE}
+    {
+        SourceType.HOST,
+        SourceType.MANUAL,
+        SourceType.UI_FORM,
+        SourceType.STANDING_RULE,
+        SourceType.REVERT,
+    }
 )
 LEARNING_SOURCES = frozenset({SourceType.PERSONA_LEARNING, SourceType.UPDATE_PERSONA})
 
@@ -84,6 +90,8 @@ class ChangeTrigger:
     #: for a learned goals/background sentence: {"field", "sentence", "note"}, where the
     #: note is a reason with no user words in it (rendered in the prompt)
     learned: dict[str, str] | None = None
+    #: a revert or undo: the version whose content this change restores
+    restores_version: int | None = None
 
 
 _SENTENCE_END = re.compile(r"[.!?](?:[\"')\]]*)\s+\S")
@@ -308,6 +316,7 @@ def _persona_version_write(
                 evidence=trigger.evidence,
                 proposal_id=trigger.proposal_id,
                 fields_changed=changed,
+                restores_version=trigger.restores_version,
                 learned=learned,
                 **state,
             )
@@ -319,7 +328,11 @@ def _persona_version_write(
             agent.persona_version = version.version
             agent.name = state["name"]
             persona_changed.send(
-                sender=AgentPersonaVersion, agent=locked, version=version.version, trigger=trigger
+                sender=AgentPersonaVersion,
+                agent=locked,
+                version=version.version,
+                trigger=trigger,
+                fields_changed=changed,
             )
             transaction.on_commit(lambda: schedule_scan_warmup(version.pk))
             return version

@@ -1,5 +1,6 @@
-"""Dashboard pages of the persona app: persona evolution, the agent page, the guardrail
-and standing-rule editors, and undo of the latest learned change."""
+"""Dashboard pages of the persona app: persona evolution, the agent page and undo of the
+latest learned change. The editors (fields, guardrails, rules, revert, undo of a manual
+edit) are in ``dashboard.views.editors``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db.models import (
     Count,
     DateTimeField,
@@ -26,32 +26,27 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from dashboard.views.editors import drops_confirmed, editing_rights
 from learning.models import Proposal, Review
 from learning.owners import (
     deciders_sentence,
-    is_rule_owner,
     learning_settings_of,
     may_decide,
     rule_owner_names,
     rule_owner_refusal,
 )
+from learning.selectors import proposals_a_change_drops
 from memory.sealing import sealed_ids
-from persona.forms import ListEditForm, ListSpec
 from persona.models import AgentPersonaVersion, SourceType
 from persona.services import (
-    MAX_GUARDRAIL_CHARS,
+    MAX_FIELD_CHARS,
     MAX_GUARDRAILS,
     MAX_LEARNED_FIELD_CHARS,
-    MAX_RULE_CHARS,
     MAX_RULES,
     PERSONA_FIELDS,
-    ChangeTrigger,
-    PersonaVersionConflict,
     persona_snapshot,
-    persona_version_create,
-    validate_guardrails,
-    validate_rules,
 )
+from persona.services_edits import undo_refusal
 from personaweb.actors import Actor
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without
@@ -61,7 +56,6 @@ from personaweb.roles import is_operator, is_reviewer
 from tenancy.access import (
     actor_for_user,
     agent_for_user,
-    require_operator,
     require_reviewer,
     visible_agents,
 )
@@ -181,6 +175,8 @@ class TimelineEntry:
     diffs: list[tuple[str, list[tuple[str, str]]]]
     quote_groups: list[dict[str, Any]]
     undoable: bool
+    #: a manual edit (or revert) that a person's undo may take back now
+    edit_undoable: bool = False
 
 
 def _timeline(
@@ -196,6 +192,18 @@ def _timeline(
         qs = qs.filter(version__lt=before)
     rows = list(qs[: TIMELINE_PAGE + 1])
     shown = rows[:TIMELINE_PAGE]
+    # the versions after this page (an older page): what they changed decides which
+    # manual edits may still be undone (one query of two small columns)
+    later: list[tuple[int, list[str]]] = (
+        list(
+            AgentPersonaVersion.objects.filter(agent=agent, version__gte=before).values_list(
+                "version", "fields_changed"
+            )
+        )
+        if before and shown
+        else []
+    )
+    later += [(v.version, v.fields_changed) for v in shown]
     entries = []
     sealed = sealed_ids(evidence_conversation_ids(*(v.evidence for v in shown)))
     for i, version in enumerate(shown):
@@ -217,6 +225,10 @@ def _timeline(
                 diffs=diffs,
                 quote_groups=groups,
                 undoable=version.version == undo_version,
+                edit_undoable=undo_refusal(
+                    version, [(n, f) for n, f in later if n > version.version]
+                )
+                is None,
             )
         )
     older = shown[-1].version if len(rows) > TIMELINE_PAGE else None
@@ -232,6 +244,10 @@ def _latest_applied(agent: Any) -> Proposal | None:
         .order_by("-applied_version", "-id")
         .first()
     )
+
+
+#: goals and background stop growing by learning at one limit; an operator writes more
+LEARNED_UNIT = f"characters learning may fill (an operator's edit: up to {MAX_FIELD_CHARS:,})"
 
 
 def _caps(head: AgentPersonaVersion | None) -> list[dict[str, Any]]:
@@ -254,13 +270,13 @@ def _caps(head: AgentPersonaVersion | None) -> list[dict[str, Any]]:
             "label": "Goals",
             "used": len(head.goals),
             "limit": MAX_LEARNED_FIELD_CHARS,
-            "unit": "characters",
+            "unit": LEARNED_UNIT,
         },
         {
             "label": "Background",
             "used": len(head.background),
             "limit": MAX_LEARNED_FIELD_CHARS,
-            "unit": "characters",
+            "unit": LEARNED_UNIT,
         },
     ]
 
@@ -321,8 +337,7 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "older": older,
         "latest_applied": latest,
         "is_first_page": _page_number(before) is None,
-        "can_edit_guardrails": is_operator(request.user),
-        "can_edit_rules": is_rule_owner(request.user, agent, settings),
+        **editing_rights(request, agent, settings),
         "can_review": is_reviewer(request.user),
         "can_operate": is_operator(request.user),
     }
@@ -389,8 +404,20 @@ def undo(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if reason:
         messages.error(request, f"Undo refused: {reason} Nothing was changed.")
         return redirect(agent_url)
+    drops = list(
+        proposals_a_change_drops(
+            agent=agent,
+            source_type=SourceType.STANDING_RULE
+            if latest.kind == Proposal.Kind.RULE
+            else SourceType.PERSONA_LEARNING,
+            proposal_id=latest.pk,
+        )
+    )
+    context = {"agent": agent, "proposal": latest, "drops": drops}
     if request.method == "GET":
-        return render(request, "dashboard/undo.html", {"agent": agent, "proposal": latest})
+        return render(request, "dashboard/undo.html", context)
+    if not drops_confirmed(request, drops):
+        return render(request, "dashboard/undo.html", {**context, "ask_drops": True})
     from learning.services import change_undo
 
     try:
@@ -404,92 +431,3 @@ def undo(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         f"Taken back. The persona is now at version {number}; this change will not be proposed again.",
     )
     return redirect(agent_url)
-
-
-# --- guardrail and standing-rule editors ----------------------------------------------
-
-GUARDRAILS = ListSpec(
-    field="guardrails",
-    title="Guardrails",
-    singular="guardrail",
-    max_items=MAX_GUARDRAILS,
-    max_chars=MAX_GUARDRAIL_CHARS,
-    validate=validate_guardrails,
-    url_name="persona:guardrails",
-)
-RULES = ListSpec(
-    field="standing_rules",
-    title="Standing rules",
-    singular="standing rule",
-    max_items=MAX_RULES,
-    max_chars=MAX_RULE_CHARS,
-    validate=validate_rules,
-    url_name="persona:rules",
-)
-
-
-def _list_editor(request: HtmxHttpRequest, slug: str, spec: ListSpec) -> HttpResponse:
-    agent = agent_for_user(request, slug, with_learning=True)
-    settings = learning_settings_of(agent)
-    if spec is GUARDRAILS:
-        require_operator(request)
-    elif reason := rule_owner_refusal(agent=agent, user=request.user, settings=settings):
-        raise PermissionDenied(f"{reason} Standing rules are edited by a rule owner.")
-    head = (
-        AgentPersonaVersion.objects.filter(agent=agent, version=agent.persona_version).first()
-        if agent.persona_version
-        else None
-    )
-    current = list(getattr(head, spec.field, None) or [])
-    conflict: PersonaVersionConflict | None = None
-    if request.method == "POST":
-        form = ListEditForm(request.POST, spec=spec)
-        if form.is_valid():
-            try:
-                version = persona_version_create(
-                    agent=agent,
-                    changes={spec.field: form.cleaned_data["items"]},
-                    trigger=ChangeTrigger(
-                        source_type=SourceType.UI_FORM,
-                        reason=form.cleaned_data["reason"],
-                        approved_by=request.user.get_username(),
-                    ),
-                    expected_version=form.cleaned_data["expected_version"],
-                )
-            except PersonaVersionConflict as exc:
-                conflict = exc
-                form.add_error(None, str(exc))
-            except Refusal as exc:
-                form.add_error(None, str(exc))
-            else:
-                messages.success(
-                    request, f"{spec.title} saved as persona version {version.version}."
-                )
-                return redirect(reverse("persona:agent", args=[agent.slug]) + "#timeline")
-        rows = form.items
-    else:
-        form = ListEditForm(initial={"expected_version": agent.persona_version}, spec=spec)
-        rows = current
-    context = {
-        "agent": agent,
-        "spec": spec,
-        "form": form,
-        "rows": rows,
-        "current": current,
-        "conflict": conflict,
-        "head": head,
-        "rule_owners": rule_owner_names(settings),
-    }
-    return render(request, "dashboard/list_editor.html", context, status=200)
-
-
-@require_http_methods(["GET", "POST"])
-@login_required
-def guardrails(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    return _list_editor(request, slug, GUARDRAILS)
-
-
-@require_http_methods(["GET", "POST"])
-@login_required
-def rules(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    return _list_editor(request, slug, RULES)

@@ -256,6 +256,23 @@ def test_undo_asks_first_then_takes_the_change_back(operator_client, desk):
 
 
 @pytest.mark.django_db
+def test_undo_lists_the_proposals_it_would_drop_and_asks_first(operator_client, desk):
+    proposal = _applied(desk)
+    waiting = add_proposal(desk, kind="rule")
+    url = reverse("persona:undo", args=["helper"])
+    assert "Give dates in full." in operator_client.get(url).content.decode()
+    asked = operator_client.post(url).content.decode()
+    assert "Tick the box to confirm" in asked
+    proposal.refresh_from_db()
+    assert proposal.status == "applied"
+    operator_client.post(url, {"confirm_drops": str(waiting.pk)})
+    proposal.refresh_from_db()
+    waiting.refresh_from_db()
+    assert proposal.status == "undone" and waiting.status == "dropped"
+    assert waiting.decided_by == "olivia" and "while this proposal waited" in waiting.status_reason
+
+
+@pytest.mark.django_db
 def test_undo_refusal_is_shown_when_the_field_was_edited(operator_client, desk):
     _applied(desk)
     persona_version_create(
@@ -375,9 +392,11 @@ def test_guardrail_editor_stale_form_gets_a_conflict(operator_client, desk):
     response = _post_list(operator_client, url, ["My rail."], expected=1)
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Someone saved this persona while you edited" in html
+    # said once: who saved which version and why; theirs beside yours, yours kept
+    assert html.count("Not saved: ann saved version 2 while you were editing version 1") == 1
+    assert "“other”" in html and 'data-testid="theirs"' in html
     assert "Someone else&#x27;s rail." in html and "My rail." in html
-    assert 'name="expected_version" value="2"' in html
+    assert 'name="expected_version" value="2"' in html  # the next save goes against v2
     assert desk.versions.count() == 2
 
 

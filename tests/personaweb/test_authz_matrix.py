@@ -93,6 +93,9 @@ def _url(name: str, w: dict[str, Any]) -> str:
         "persona:guardrails": [slug],
         "persona:rules": [slug],
         "persona:undo": [slug],
+        "persona:edit": [slug],
+        "persona:revert": [slug, 1],
+        "persona:undo_edit": [slug, 1],
         "learning:settings": [slug],
         "learning:review_now": [slug],
         "learning:review_status": [slug, w["review"].pk],
@@ -120,6 +123,38 @@ def _url(name: str, w: dict[str, Any]) -> str:
 
 
 def _data(name: str, w: dict[str, Any]) -> dict[str, Any]:
+    if name.startswith("persona:"):
+        # the editors ask before a save drops waiting proposals: confirm them all
+        waiting = Proposal.objects.filter(agent=w["agent"], status="waiting")
+        drops = {"confirm_drops": ",".join(str(pk) for pk in waiting.values_list("pk", flat=True))}
+        return {**drops, **_persona_data(name, w)}
+    return _other_data(name, w)
+
+
+def _persona_data(name: str, w: dict[str, Any]) -> dict[str, Any]:
+    version = str(w["agent"].persona_version)
+    if name == "persona:edit":
+        return {
+            "name": "Harbour Helper",
+            "role": "Bakery assistant",
+            "goals": "Plan weekend bakery orders.",
+            "background": "",
+            "reason": "matrix",
+            "expected_version": version,
+        }
+    if name in ("persona:revert", "persona:undo_edit"):
+        return {"reason": "matrix", "expected_version": version}
+    if name in ("persona:guardrails", "persona:rules"):
+        return {
+            "item": ["Give dates in full."],
+            "pos": ["1"],
+            "reason": "matrix",
+            "expected_version": version,
+        }
+    return {}
+
+
+def _other_data(name: str, w: dict[str, Any]) -> dict[str, Any]:
     if name == "learning:settings":
         return {
             "mode": "on-with-review",
@@ -133,13 +168,6 @@ def _data(name: str, w: dict[str, Any]) -> dict[str, Any]:
             "rule_owners": "rex",
             "proposer": "local",
             "standing_rules": "on",
-        }
-    if name in ("persona:guardrails", "persona:rules"):
-        return {
-            "item": ["Give dates in full."],
-            "pos": ["1"],
-            "reason": "matrix",
-            "expected_version": str(w["agent"].persona_version),
         }
     if name == "memory:belief_correct":
         return {"statement": "Prefers spelt bread for the market stall."}
@@ -162,6 +190,13 @@ MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("persona:guardrails", "POST"): (302, 403, 302, 403, 404, 302),
     ("persona:rules", "GET"): (302, 403, 403, 200, 404, 403),
     ("persona:rules", "POST"): (302, 403, 403, 302, 404, 403),
+    ("persona:edit", "GET"): (302, 403, 200, 403, 404, 200),
+    ("persona:edit", "POST"): (302, 403, 302, 403, 404, 302),
+    ("persona:revert", "GET"): (302, 403, 200, 403, 404, 200),
+    ("persona:revert", "POST"): (302, 403, 302, 403, 404, 302),
+    # version 1 is where the persona began: the page says undo is refused (200)
+    ("persona:undo_edit", "GET"): (302, 403, 200, 403, 404, 200),
+    ("persona:undo_edit", "POST"): (302, 403, 200, 403, 404, 200),
     ("persona:undo", "GET"): (302, 200, 200, 200, 404, 200),
     ("persona:undo", "POST"): (302, 302, 302, 302, 404, 302),
     ("learning:settings", "GET"): (302, 200, 200, 200, 404, 200),
