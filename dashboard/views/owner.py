@@ -396,7 +396,7 @@ def _theirs(
 
 
 def _day(when: Any) -> str:
-    """"3 March", with the year when it is not this one."""
+    """ "3 March", with the year when it is not this one."""
     local = timezone.localtime(when)
     same_year = local.year == timezone.localtime().year
     return dateformat.format(local, "j F" if same_year else "j F Y")
@@ -411,9 +411,7 @@ def _origins(rows: list[Row]) -> dict[int, str]:
     beliefs = (
         Belief.objects.filter(pk__in=ids)
         .select_related("agent", "evidence_message")
-        .only(
-            "id", "created_at", "source_host", "agent__name", "evidence_message__created_at"
-        )
+        .only("id", "created_at", "source_host", "agent__name", "evidence_message__created_at")
     )
     out = {}
     for b in beliefs:

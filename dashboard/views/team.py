@@ -189,4 +189,3 @@ def team(request: HtmxHttpRequest) -> HttpResponse:
         added=added,
         link=link if settings.TEAM_SHOW_SET_PASSWORD_LINK else "",
     )
-
