@@ -172,3 +172,27 @@ def test_a_reviewer_who_owns_a_persona_is_called_both(client, tenant):
     client.force_login(user)
     html = client.get(reverse("home")).content.decode()
     assert re.search(r'data-testid="role">([^<]*)<', html).group(1) == "reviewer · owner"
+
+
+def test_demo_logins_print_working_passwords_for_the_demo_people_only(tenant):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from dashboard.demo_data import DEMO_USERS
+    from tenancy.models import Tenant
+
+    harbour = Tenant.objects.create(name="Harbour", slug="harbour")
+    for spec in DEMO_USERS:
+        if spec.tenant_slug == "harbour":
+            make_user(spec.username, role="reviewer", tenants=[harbour])
+    stranger = make_user("dev2", role="reviewer", tenants=[tenant])
+    out = StringIO()
+    call_command("demo_logins", "--port", "8001", stdout=out)
+    text = out.getvalue()
+    assert "http://127.0.0.1:8001/" in text
+    printed = dict(re.findall(r"^\s+(\w+)\s+/ (\S+)", text, re.M))
+    assert set(printed) == {"dev", "callum", "priya"}  # maya's tenant is not there: skipped
+    for name, password in printed.items():
+        assert User.objects.get(username=name).check_password(password)
+    assert stranger.check_password("pw-dev2")
