@@ -134,8 +134,10 @@ def _render(
         "error": error,
         "owner_role": OWNER,
     }
-    template = "dashboard/team.html#team-body" if is_partial(request) else "dashboard/team.html"
-    return render(request, template, context, status=status)
+    if is_partial(request):
+        # htmx swaps only 2xx answers: a refusal is drawn on the form like a success
+        return render(request, "dashboard/team.html#team-body", context)
+    return render(request, "dashboard/team.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])

@@ -166,7 +166,7 @@ def test_an_operator_adds_a_reviewer_who_sets_a_password_and_logs_in(
     # the operator makes a token and copies it with the Copy button
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.goto(f"{live_server.url}/tokens/")
-    page.get_by_label("Name").fill("chat")
+    page.locator("#id_name").fill("chat")
     page.locator("input[name=scopes][value=host]").check()
     page.get_by_role("button", name="Make token").click()
     page.wait_for_selector("#new-token")

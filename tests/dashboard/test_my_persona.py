@@ -483,7 +483,7 @@ def test_demote_lowers_the_tier_and_keeps_the_entry(ana_client, ana):
     head = doc_head(ana.principal.pk)
     assert head.entries[0].tier == "working"
     html = ana_client.get(PAGE).content.decode()
-    assert "Demote to" not in html and "Remove…" in html
+    assert "Demote to" not in html and "Remove now…" in html
     html = ana_client.post(
         reverse("owner:demote"), {**_form(head), "entry": bakery.key}
     ).content.decode()
