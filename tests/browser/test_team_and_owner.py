@@ -144,6 +144,7 @@ def test_an_operator_adds_a_reviewer_who_sets_a_password_and_logs_in(
     _one_row_nav(page)
     check_page(page, "team-home")
     page.locator(".who summary").click()
+    check_page(page, "team-account-menu")
     page.get_by_role("link", name="Team").click()
     page.wait_for_selector("form.add-member")
     page.get_by_label("reviewer: approves").check()
