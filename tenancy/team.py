@@ -75,7 +75,7 @@ def _clean_username(username: str) -> str:
         raise TeamRefusal(f"A username is at most {MAX_USERNAME_CHARS} characters; shorten it.")
     field = user_model._meta.get_field(user_model.USERNAME_FIELD)
     try:
-        for validator in field.validators:
+        for validator in getattr(field, "validators", ()):
             validator(name)
     except ValidationError:
         raise TeamRefusal(

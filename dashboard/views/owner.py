@@ -48,6 +48,7 @@ from persona.owner import (
     MAX_ENTRIES,
     MAX_ENTRY_CHARS,
     MAX_ROW_TOKENS,
+    TIER_BELOW,
     DocView,
     OwnerDocConflict,
     OwnerNominationNotFound,
@@ -59,7 +60,6 @@ from persona.owner import (
     owner_entry_demote,
     owner_entry_reinforce,
     owner_entry_remove,
-    TIER_BELOW,
     render_row,
     row_filter,
 )

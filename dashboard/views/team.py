@@ -73,7 +73,7 @@ class MemberForm(forms.Form):
 
     def __init__(self, *args: Any, tenants: list[Tenant], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["tenant"].choices = [(t.slug, t.name) for t in tenants]
+        self.fields["tenant"].choices = [(t.slug, t.name) for t in tenants]  # type: ignore[attr-defined]
 
 
 def _actor_or_403(request: HtmxHttpRequest) -> Actor:
