@@ -204,3 +204,20 @@ def test_an_operator_adds_a_reviewer_who_sets_a_password_and_logs_in(
     rosa.get_by_role("button", name="Change my password").click()
     rosa.wait_for_selector("text=Password changed")
     rosa.context.close()
+
+
+def test_the_nav_of_a_reviewer_who_owns_a_persona_fits_one_row_at_800(
+    page, live_server, login, acme, screenshot_dir
+):
+    from django.contrib.auth.models import Group, User
+
+    ana = User.objects.get(username="ana")
+    ana.groups.add(Group.objects.get_or_create(name="reviewer")[0])
+    login(page, live_server, "ana", "pw-ana")
+    assert page.inner_text("[data-testid=role]") == "reviewer · owner"
+    nav = page.get_by_role("navigation", name="Main")
+    for name in ("Home", "My persona", "Evolution", "Queue", "Log", "Conversations", "People"):
+        assert nav.get_by_role("link", name=name).count() == 1
+    _one_row_nav(page)
+    page.set_viewport_size(NARROW)
+    page.screenshot(path=str(screenshot_dir / "nav-reviewer-owner-800.png"))
