@@ -11,6 +11,7 @@ from django.urls import include, path
 from django.views.generic.base import RedirectView
 
 from dashboard.views import home
+from tenancy.forms import SetOrResetPasswordForm
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -22,7 +23,11 @@ urlpatterns = [
         "password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"
     ),
     # setting a first password (the link a new team member is sent) and resetting one
-    path("password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "password/reset/",
+        auth_views.PasswordResetView.as_view(form_class=SetOrResetPasswordForm),
+        name="password_reset",
+    ),
     path(
         "password/reset/sent/",
         auth_views.PasswordResetDoneView.as_view(),

@@ -198,3 +198,16 @@ def test_demo_logins_print_working_passwords_for_the_demo_people_only(tenant):
     for name, password in printed.items():
         assert User.objects.get(username=name).check_password(password)
     assert stranger.check_password("pw-dev2")
+
+
+def test_a_new_member_whose_link_expired_asks_for_another(operator_client, tenant, client):
+    _post(operator_client)
+    mail.outbox.clear()
+    client.post(reverse("password_reset"), {"email": "ROSA@example.org"})
+    (message,) = mail.outbox
+    assert "/password/reset/" in message.body and "rosa" in message.body
+    # a login that logged in once and then lost its password on purpose gets nothing
+    User.objects.filter(username="rosa").update(last_login="2026-01-01T00:00:00Z")
+    mail.outbox.clear()
+    client.post(reverse("password_reset"), {"email": "rosa@example.org"})
+    assert mail.outbox == []
