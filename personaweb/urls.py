@@ -10,8 +10,8 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic.base import RedirectView
 
+from dashboard.forms import SetOrResetPasswordForm
 from dashboard.views import home
-from tenancy.forms import SetOrResetPasswordForm
 
 urlpatterns = [
     path("", home.home, name="home"),

@@ -1,4 +1,4 @@
-"""Forms of tenancy's pages that Django's auth views use."""
+"""Forms the dashboard gives Django's auth views (mounted in personaweb.urls)."""
 
 from __future__ import annotations
 
