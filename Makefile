@@ -21,7 +21,7 @@ LOCAL_KEY := var/secret_key
 .PHONY: help install run test lint clean browser-deps
 
 help:
-	@echo "make run    install, migrate, load the demo data, print a login, start web + worker + beat"
+	@echo "make run    install, migrate, load the demo data, print the logins, start web + worker + beat"
 	@echo "            on http://$(HOST):$(PORT)/ (PORT=8001 make run for another port); Ctrl-C stops all"
 	@echo "make test   install (and Chromium for the browser tests), then run the test suite"
 	@echo "make lint   ruff check, ruff format --check, mypy, lint-imports (the layers)"
@@ -47,6 +47,7 @@ run: install $(LOCAL_KEY)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
 	$(PY) manage.py ensure_operator --host $(HOST) --port $(PORT)
+	$(PY) manage.py demo_logins --host $(HOST) --port $(PORT)
 	$(PY) manage.py runlocal --host $(HOST) --port $(PORT)
 
 # The browser tests drive Debian's Chromium; without it (and without root) they skip.

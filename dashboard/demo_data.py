@@ -1457,7 +1457,8 @@ PLANTED_STATEMENTS: tuple[tuple[str, str, str], ...] = (
     (PRIYA, "I'm a senior handler on the desk", "Is a senior handler on the desk."),
 )
 
-#: Dashboard logins for the people above (unusable passwords; the operator login is
+#: Dashboard logins for the people above (made with unusable passwords; ``make run``
+#: gives them fresh ones with ``demo_logins`` and prints them; the operator login is
 #: created separately by ``ensure_operator``).
 DEMO_USERS: tuple[DemoUser, ...] = (
     DemoUser("maya", "Maya", "Okafor", "reviewer", "maya"),

@@ -12,6 +12,8 @@ urlpatterns = [
     path("save/", views.save, name="save"),
     path("reinforce/", views.reinforce, name="reinforce"),
     path("demote/", views.demote, name="demote"),
+    path("remove/", views.remove, name="remove"),
+    path("preview/", views.preview, name="preview"),
     path("nominations/<int:pk>/affirm/", views.affirm, name="affirm"),
     path("nominations/<int:pk>/decline/", views.decline, name="decline"),
 ]

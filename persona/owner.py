@@ -4,8 +4,9 @@
 Only a person writes this document. The write paths are exactly two:
 
 - ``owner_doc_write`` (the owner's edit: the full entry list and ``expected_version``;
-  a stale version is a conflict and writes nothing) and ``owner_entry_demote`` (an
-  edit that removes one entry and keeps a tombstone of what and why);
+  a stale version is a conflict and writes nothing), ``owner_entry_demote`` (an edit
+  that lowers one entry's tier) and ``owner_entry_remove`` (an edit that removes one
+  entry and keeps a tombstone of what and why);
 - ``nomination_affirm`` (the owner affirms a named nomination: one new version with an
   affirmation entry, the belief marked promoted, the nomination resolved last, in one
   transaction; idempotent).
@@ -495,7 +496,52 @@ def owner_doc_write(
     return version
 
 
+#: what "Demote" lowers an entry to (a working entry cannot go lower: it is removed)
+TIER_BELOW: dict[str, str] = {Tier.PERMANENT: Tier.LONG_TERM, Tier.LONG_TERM: Tier.WORKING}
+
+
 def owner_entry_demote(
+    *,
+    principal: Principal,
+    expected_version: int,
+    key: str,
+    written_by: str = "",
+    now: datetime | None = None,
+) -> tuple[OwnerDocumentVersion, OwnerEntry]:
+    """Lower one entry's tier by one step (permanent to long term, long term to
+    working) in a new version; its words, provenance and counts stay. Returns the
+    version and the demoted entry in it. A working entry is refused: remove it instead
+    (``owner_entry_remove``)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        doc = _lock_document(principal)
+        if expected_version != doc.version:
+            raise _conflict(expected_version, doc.version)
+        head = doc_head(principal.pk).entries
+        entry = next((e for e in head if e.key == key), None)
+        if entry is None:
+            raise OwnerDocRefusal("That entry is not in the document (reload the page).")
+        lower = TIER_BELOW.get(entry.tier)
+        if lower is None:
+            raise OwnerDocRefusal(
+                "It is a working entry already, the lowest tier: remove it if it should go."
+            )
+        items = [_carried(e) for e in head]
+        for item in items:
+            if item["key"] == key:
+                item["tier"] = lower
+        version = _append(
+            doc=doc,
+            entries=items,
+            source=EntrySource.USER_EDIT,
+            written_by=written_by,
+            now=now,
+            note=f"demoted to {Tier(lower).label}",
+        )
+    return version, version.entries.get(key=key)
+
+
+def owner_entry_remove(
     *,
     principal: Principal,
     expected_version: int,
@@ -525,7 +571,7 @@ def owner_entry_demote(
             source=EntrySource.USER_EDIT,
             written_by=removed_by,
             now=now,
-            note=f"demoted: {reason}",
+            note=f"removed: {reason}",
         )
         OwnerTombstone.objects.create(
             document=doc,

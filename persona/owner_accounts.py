@@ -17,7 +17,9 @@ from django.db import IntegrityError, transaction
 from memory.models import Principal
 from persona.errors import PersonaError
 from persona.models import OwnerAccount
-from tenancy.models import Membership
+from personaweb.actors import TEAM_MANAGE, Actor
+from tenancy.models import Membership, Tenant
+from tenancy.team import OWNER, MemberAdded, TeamRefusal, member_add
 
 logger = logging.getLogger(__name__)
 
@@ -104,3 +106,52 @@ def owner_account_unlink(*, user: Any) -> OwnerAccount | None:
     account.delete()
     logger.info("login %s unlinked from principal %s", user.pk, account.principal_id)
     return account
+
+
+@transaction.atomic
+def owner_add(
+    *,
+    actor: Actor,
+    tenant: Tenant,
+    person: str,
+    username: str,
+    email: str,
+    first_name: str = "",
+    last_name: str = "",
+) -> MemberAdded:
+    """Add a login for a person the assistants of ``tenant`` serve (``person``: their id
+    as the host knows it), linked to that person so they curate their own persona on
+    "My persona". One transaction: a refused link adds no login."""
+    actor.require(TEAM_MANAGE, tenant_id=tenant.pk, what="No tenant with that name here.")
+    external_id = (person or "").strip()
+    if not external_id:
+        raise TeamRefusal(
+            "Name the person this login is for: their id as the assistants know it (the "
+            "People page lists them)."
+        )
+    principal = (
+        Principal.objects.filter(tenant=tenant, external_id=external_id)
+        .select_related("tenant")
+        .first()
+    )
+    if principal is None:
+        raise TeamRefusal(
+            f"No person {external_id!r} in {tenant.name}: use their id as the People page "
+            "shows it (a person appears once an assistant has talked with them)."
+        )
+    added = member_add(
+        actor=actor,
+        tenant=tenant,
+        username=username,
+        email=email,
+        role=OWNER,
+        first_name=first_name or principal.display_name,
+        last_name=last_name,
+    )
+    try:
+        owner_account_check(user=added.user, principal=principal)
+    except OwnerAccountRefusal as exc:
+        raise TeamRefusal(str(exc)) from None
+    OwnerAccount.objects.create(user=added.user, principal=principal)
+    logger.info("login %s added as the owner of principal %s", added.user.pk, principal.pk)
+    return added

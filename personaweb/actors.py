@@ -26,10 +26,14 @@ MEMORY_READ = "memory.read"
 MEMORY_WRITE = "memory.write"
 PERSONA_READ = "persona.read"
 PERSONA_WRITE = "persona.write"
+#: add people to a tenant with a role (operators; never a token scope)
+TEAM_MANAGE = "team.manage"
 #: what each role of a login may do (the owner-document capabilities come with an
 #: owner account, bound to that one person: ``tenancy.access.actor_for_user``)
 ROLE_CAPABILITIES: dict[str, frozenset[str]] = {
-    "operator": frozenset({HOST, LEARNING_READ, LEARNING_DECIDE, MEMORY_READ, MEMORY_WRITE}),
+    "operator": frozenset(
+        {HOST, LEARNING_READ, LEARNING_DECIDE, MEMORY_READ, MEMORY_WRITE, TEAM_MANAGE}
+    ),
     "reviewer": frozenset({LEARNING_READ, LEARNING_DECIDE}),
 }
 
@@ -65,7 +69,7 @@ class Actor:
             name=f"system:{what}",
             tenant_ids=None,
             capabilities=frozenset(
-                {HOST, LEARNING_READ, LEARNING_DECIDE, MEMORY_READ, MEMORY_WRITE}
+                {HOST, LEARNING_READ, LEARNING_DECIDE, MEMORY_READ, MEMORY_WRITE, TEAM_MANAGE}
             ),
         )
 

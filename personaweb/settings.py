@@ -267,6 +267,24 @@ AXES_LOCKOUT_CALLABLE = "personaweb.errorpages.locked_out"
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "personaweb.middleware.client_ip"
 LOGIN_URL = "login"
+# --- E-mail: the link a new team member sets their password with (tenancy.team) and
+# Django's password reset. The console backend prints it in the server's output (a
+# local run); a deployment sets EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend
+# and EMAIL_HOST / EMAIL_PORT / EMAIL_HOST_USER / EMAIL_HOST_PASSWORD / EMAIL_USE_TLS.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "personaweb <personaweb@localhost>")
+# The Team page shows an added person's one-time set-password link to the operator too
+# (for a local run, where the e-mail only reaches the console); off by default when the
+# mail really goes out.
+TEAM_SHOW_SET_PASSWORD_LINK = env_bool(
+    "TEAM_SHOW_SET_PASSWORD_LINK",
+    EMAIL_BACKEND.endswith((".console.EmailBackend", ".locmem.EmailBackend")),
+)
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
@@ -376,7 +394,6 @@ MEMORY_BELIEF_EMBEDDINGS = env_bool("MEMORY_BELIEF_EMBEDDINGS", True)
 # PERSONAWEB_BROKER_VISIBILITY_SECONDS.
 LEARNING_REVIEW_STALE_SECONDS = env_int("LEARNING_REVIEW_STALE_SECONDS", 900)
 
-# --- Learning model (OpenAI-compatible endpoint) ---------------------------------
 # Reviews nobody misses (learning.digests): a proposal or nomination that has waited this
 # long is announced to whoever may decide it, at most once per period, by e-mail and,
 # when a URL is set, by a POST signed with the secret (HMAC-SHA256).
@@ -389,10 +406,8 @@ CELERY_DIGEST_SECONDS = env_float("PERSONAWEB_DIGEST_SECONDS", 3600.0)
 CELERY_AUDIT_SECONDS = env_float("PERSONAWEB_AUDIT_SECONDS", 86400.0)
 # Links in e-mails and webhooks point here (the address people open the dashboard at).
 PERSONAWEB_BASE_URL = env_str("PERSONAWEB_BASE_URL", "http://127.0.0.1:8000")
-# Django's e-mail: printed on the console unless an SMTP backend is configured.
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "personaweb@localhost")
 
+# --- Learning model (OpenAI-compatible endpoint) ---------------------------------
 LEARNING_PROPOSER = env_str("LEARNING_PROPOSER", "local")
 LEARNING_MODEL_BASE_URL = env_str("LEARNING_MODEL_BASE_URL")
 LEARNING_MODEL = env_str("LEARNING_MODEL")

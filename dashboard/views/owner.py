@@ -28,11 +28,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import dateformat, timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from dashboard.views.people import _evidence_of
 from dashboard.views.persona import _prompt_runs
-from memory.models import Message
+from memory.models import Belief, Message
 from memory.models_beliefs import SENSITIVITY_BY_NAME, BeliefCategory, Sensitivity
 from persona.forms import MAX_VERSION
 from persona.models import (
@@ -42,11 +43,12 @@ from persona.models import (
     OwnerNomination,
     OwnerTombstone,
 )
-from persona.models_owner import EntrySource, Tier
+from persona.models_owner import Author, EntrySource, Tier
 from persona.owner import (
     MAX_ENTRIES,
     MAX_ENTRY_CHARS,
     MAX_ROW_TOKENS,
+    TIER_BELOW,
     DocView,
     OwnerDocConflict,
     OwnerNominationNotFound,
@@ -57,6 +59,7 @@ from persona.owner import (
     owner_doc_write,
     owner_entry_demote,
     owner_entry_reinforce,
+    owner_entry_remove,
     render_row,
     row_filter,
 )
@@ -126,6 +129,8 @@ class Row:
     entry: OwnerEntry | None = None
     secret_removed: bool = False
     scan: ScanResult | None = None  # the injection scan of the saved words
+    origin: str = ""  # what an affirmed entry came from, in words
+    below: str = ""  # the tier "Demote" lowers the saved entry to ("": it is the lowest)
 
     def content(self) -> tuple[str, str, str, str]:
         return (self.key, " ".join(self.text.split()), self.sensitivity, self.tier)
@@ -390,6 +395,66 @@ def _theirs(
     return out
 
 
+def _day(when: Any) -> str:
+    """ "3 March", with the year when it is not this one."""
+    local = timezone.localtime(when)
+    same_year = local.year == timezone.localtime().year
+    return dateformat.format(local, "j F" if same_year else "j F Y")
+
+
+def _origins(rows: list[Row]) -> dict[int, str]:
+    """What each affirmed entry came from, in words (never an id): "what you told
+    Helper on 3 March" (one query for all of them)."""
+    ids = {r.entry.source_belief_id for r in rows if r.entry and r.entry.source_belief_id}
+    if not ids:
+        return {}
+    beliefs = (
+        Belief.objects.filter(pk__in=ids)
+        .select_related("agent", "evidence_message")
+        .only("id", "created_at", "source_host", "agent__name", "evidence_message__created_at")
+    )
+    out = {}
+    for b in beliefs:
+        if b.evidence_message is not None:
+            out[b.pk] = f"what you told {b.agent.name} on {_day(b.evidence_message.created_at)}"
+        elif b.source_host:
+            out[b.pk] = f"what {b.source_host} noted about you on {_day(b.created_at)}"
+        else:
+            out[b.pk] = f"what {b.agent.name} learnt about you on {_day(b.created_at)}"
+    return out
+
+
+def _draft_entries(rows: list[Row], head: DocView) -> list[OwnerEntry]:
+    """The unsaved edit as entries (never saved) for the preview: a row of a saved entry
+    keeps its provenance and annotations, like a save would; a text holding a secret is
+    left out (it is never shown)."""
+    by_key = {e.key: e for e in head.entries}
+    out = []
+    for i, r in enumerate(rows):
+        text = " ".join(r.text.split())
+        if not text or find_secrets(text):
+            continue
+        old = by_key.get(r.key) if r.key else None
+        same = old is not None and old.text == text
+        out.append(
+            OwnerEntry(
+                key=r.key or f"unsaved-{i}",
+                position=i,
+                text=text,
+                sensitivity=SENSITIVITY_BY_NAME.get(
+                    r.sensitivity, SENSITIVITY_BY_NAME[DEFAULT_CEILING]
+                ),
+                tier=r.tier if r.tier in Tier.values else Tier.LONG_TERM,
+                source=old.source if old is not None else EntrySource.USER_EDIT,
+                author=old.author if same and old is not None else Author.OWNER,
+                reinforcement_count=old.reinforcement_count if old is not None else 0,
+                dormant=old.dormant if old is not None else False,
+                stale=old.stale if same and old is not None else False,
+            )
+        )
+    return out
+
+
 def _render(
     request: HtmxHttpRequest,
     account: OwnerAccount,
@@ -401,6 +466,7 @@ def _render(
     ok: str = "",
     error: str = "",
     note: str = "",
+    preview_of: list[OwnerEntry] | None = None,
 ) -> HttpResponse:
     principal = account.principal
     by_key = {e.key: e for e in head.entries}
@@ -415,6 +481,12 @@ def _render(
     results = scan_many([text for _, text in saved], wait=_page_wait())
     for (r, _), result in zip(saved, results, strict=True):
         r.scan = result
+    origins = _origins(rows)
+    for r in rows:
+        lower = TIER_BELOW.get(r.entry.tier) if r.entry is not None else None
+        r.below = Tier(lower).label if lower else ""
+        if r.entry is not None and r.entry.source_belief_id:
+            r.origin = origins.get(r.entry.source_belief_id, "a belief that has since ended")
     context: dict[str, Any] = {
         "account": account,
         "principal": principal,
@@ -438,7 +510,8 @@ def _render(
         "max_entries": MAX_ENTRIES,
         "max_entry_chars": MAX_ENTRY_CHARS,
         "affirmed": EntrySource.AFFIRMATION,
-        **_preview(request, principal, head.entries),
+        "unsaved": preview_of is not None,
+        **_preview(request, principal, head.entries if preview_of is None else preview_of),
     }
     template = "dashboard/my_persona.html"
     if is_partial(request):
@@ -585,6 +658,37 @@ def save(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
+@require_POST
+@login_required
+def preview(request: HtmxHttpRequest) -> HttpResponse:
+    """How the unsaved edit would render in the prompt. htmx (as the owner types): the
+    preview panel only; without JavaScript (the Preview button): the whole page, the
+    edit kept in the form, nothing saved."""
+    account = _owner_or_403(request)
+    draft = _draft(request.POST)
+    head = doc_head(account.principal_id)
+    entries = _draft_entries(draft.rows, head)
+    if is_partial(request) and request.htmx.target == "preview":
+        context = {
+            "account": account,
+            "head": head,
+            "unsaved": True,
+            **_preview(request, account.principal, entries),
+        }
+        return render(request, "dashboard/my_persona.html#preview", context)
+    stale = draft.base is None or draft.base != head.version
+    return _render(
+        request,
+        account,
+        head=head,
+        rows=draft.rows,
+        conflict=stale,
+        base_entries=_base_entries(draft, account.principal_id, head),
+        note="This preview shows your unsaved edit; nothing is saved until you press Save.",
+        preview_of=entries,
+    )
+
+
 def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
@@ -608,12 +712,52 @@ def reinforce(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def demote(request: HtmxHttpRequest) -> HttpResponse:
+    """Lower one entry's tier by one step (its words stay)."""
     posted = _posted(request)
     key = request.POST.get("entry", "")
     if posted.draft.base is None:
         return _after(request, posted, wrote=False, error=PAGE_OUT_OF_DATE)
     try:
-        owner_entry_demote(
+        _, entry = owner_entry_demote(
+            principal=posted.account.principal,
+            expected_version=posted.draft.base,
+            key=key,
+            written_by=request.user.get_username(),
+        )
+    except OwnerDocConflict as exc:
+        return _after(
+            request,
+            posted,
+            wrote=False,
+            error=f"Not demoted: someone saved version {exc.head} meanwhile. Look at it and "
+            "demote again if you still want to.",
+        )
+    except Refusal as exc:
+        return _after(request, posted, wrote=False, error=f"Not demoted: {exc}")
+    label = Tier(entry.tier).label
+    ok = f"Demoted “{_short(entry.text)}” to {label}."
+    if entry.tier == Tier.WORKING:
+        ok += " A working entry not reinforced for a while turns dormant and leaves the prompt."
+
+    def effect(rows: list[Row], _: DocView) -> list[Row]:
+        for r in rows:
+            if r.key == key:
+                r.tier = entry.tier
+        return rows
+
+    return _after(request, posted, wrote=True, ok=ok, effect=effect)
+
+
+@require_POST
+@login_required
+def remove(request: HtmxHttpRequest) -> HttpResponse:
+    """Take one entry out now, keeping what it said and why under Removed entries."""
+    posted = _posted(request)
+    key = request.POST.get("entry", "")
+    if posted.draft.base is None:
+        return _after(request, posted, wrote=False, error=PAGE_OUT_OF_DATE)
+    try:
+        owner_entry_remove(
             principal=posted.account.principal,
             expected_version=posted.draft.base,
             key=key,
@@ -626,7 +770,7 @@ def demote(request: HtmxHttpRequest) -> HttpResponse:
             posted,
             wrote=False,
             error=f"Not removed: someone saved version {exc.head} meanwhile. Look at it and "
-            "demote again if you still want to.",
+            "remove it again if you still want to.",
         )
     except Refusal as exc:
         return _after(request, posted, wrote=False, error=f"Not removed: {exc}")

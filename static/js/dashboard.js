@@ -106,6 +106,12 @@
     return row;
   }
 
+  // A change made by a button (move, remove, add, "Use this") is an edit too: the
+  // preview of My persona follows "change" events of the form.
+  function edited(editor) {
+    editor.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
   // Reload-and-merge on My persona: "Use this" copies an entry of the saved version into
   // the unsaved edit (replacing the row with the same key, or adding it).
   function useSaved(button) {
@@ -129,6 +135,7 @@
     if (tier) tier.value = button.getAttribute("data-tier");
     updateCounter(text);
     refreshEditor(editor);
+    edited(editor);
     button.textContent = "Copied into your edit";
     button.disabled = true;
   }
@@ -163,13 +170,14 @@
       return;
     }
     refreshEditor(editor);
+    edited(editor);
   });
 
-  // My persona: Enter in a demote reason demotes that entry (not the form's default save).
+  // My persona: Enter in a removal reason removes that entry (not the form's default save).
   document.addEventListener("keydown", function (event) {
     var input = event.target;
-    if (event.key !== "Enter" || !input.matches || !input.matches("details.demote input")) return;
-    var button = input.closest("details.demote").querySelector("[data-action=demote]");
+    if (event.key !== "Enter" || !input.matches || !input.matches("details.remove-now input")) return;
+    var button = input.closest("details.remove-now").querySelector("[data-action=remove]");
     if (!button) return;
     event.preventDefault();
     button.click();

@@ -419,7 +419,7 @@ def test_an_entry_the_injection_scan_blocks_is_flagged_and_renders_as_the_placeh
     assert "- Prefers tea to coffee. (typed by them)" in row.group(1)
 
 
-# --- reinforce and demote ----------------------------------------------------------------
+# --- reinforce, demote and remove ---------------------------------------------------------
 
 
 def test_reinforce_counts_up_and_brings_a_dormant_entry_back(ana_client, ana):
@@ -438,17 +438,17 @@ def test_reinforce_counts_up_and_brings_a_dormant_entry_back(ana_client, ana):
     assert doc_head(ana.principal.pk).version == 1  # not a text write
 
 
-def test_demote_needs_a_reason_and_keeps_a_tombstone(ana_client, ana):
+def test_remove_needs_a_reason_and_keeps_a_tombstone(ana_client, ana):
     _write(ana.principal, "Prefers tea to coffee.", "Lives in Berlin.")
     head = doc_head(ana.principal.pk)
     berlin = head.entries[1]
     data = {**_form(head), "entry": berlin.key}
-    html = ana_client.post(reverse("owner:demote"), data).content.decode()
+    html = ana_client.post(reverse("owner:remove"), data).content.decode()
     assert "Not removed: Say why the entry is removed" in html
     assert doc_head(ana.principal.pk).version == 1
 
     data[f"reason_{berlin.key}"] = "Moved to Lisbon in May."
-    response = ana_client.post(reverse("owner:demote"), data, follow=True)
+    response = ana_client.post(reverse("owner:remove"), data, follow=True)
     html = response.content.decode()
     assert "Removed “Lives in Berlin.”" in html
     assert [e.text for e in doc_head(ana.principal.pk).entries] == ["Prefers tea to coffee."]
@@ -461,13 +461,96 @@ def test_demote_needs_a_reason_and_keeps_a_tombstone(ana_client, ana):
     assert "Moved to Lisbon in May." in html  # listed under Removed entries
 
 
+def test_demote_lowers_the_tier_and_keeps_the_entry(ana_client, ana):
+    _write(ana.principal, "Runs a bakery in Porto.", tier="permanent")
+    head = doc_head(ana.principal.pk)
+    bakery = head.entries[0]
+    html = ana_client.get(PAGE).content.decode()
+    assert "Demote to long term</button>" in html
+    data = {**_form(head), "entry": bakery.key}
+    response = ana_client.post(reverse("owner:demote"), data, follow=True)
+    html = response.content.decode()
+    assert "Demoted “Runs a bakery in Porto.” to long term." in html
+    assert "Demote to working</button>" in html
+    entries = doc_head(ana.principal.pk).entries
+    assert [(e.text, e.tier) for e in entries] == [("Runs a bakery in Porto.", "long_term")]
+    assert not OwnerTombstone.objects.exists()
+
+    # a working entry goes no lower: no button, and a forged post is refused in words
+    ana_client.post(
+        reverse("owner:demote"), {**_form(doc_head(ana.principal.pk)), "entry": bakery.key}
+    )
+    head = doc_head(ana.principal.pk)
+    assert head.entries[0].tier == "working"
+    html = ana_client.get(PAGE).content.decode()
+    assert "Demote to" not in html and "Remove now…" in html
+    html = ana_client.post(
+        reverse("owner:demote"), {**_form(head), "entry": bakery.key}
+    ).content.decode()
+    assert "Not demoted: It is a working entry already, the lowest tier" in html
+    assert doc_head(ana.principal.pk).version == 3
+
+
+def test_demote_keeps_the_unsaved_edit_with_the_lower_tier(ana_client, ana):
+    _write(ana.principal, "Prefers tea to coffee.", "Lives in Berlin.", tier="permanent")
+    head = doc_head(ana.principal.pk)
+    data = _form(head, texts=["Prefers tea, never coffee."])
+    data["entry"] = head.entries[1].key
+    html = ana_client.post(reverse("owner:demote"), data, **HX).content.decode()
+    assert "Your unsaved changes are still in the form" in html
+    assert _textareas(html)[:2] == ["Prefers tea, never coffee.", "Lives in Berlin."]
+    assert _merged(html)["tier"] == ["permanent", "long_term", "long_term"]
+    assert 'name="expected_version" value="2"' in html
+
+
+def test_the_preview_follows_the_unsaved_edit_and_saves_nothing(ana_client, ana):
+    _write(ana.principal, "Prefers tea to coffee.")
+    head = doc_head(ana.principal.pk)
+    data = _form(
+        head, texts=["Prefers green tea to coffee."], extra=[{"text": "Speaks Portuguese."}]
+    )
+    html = ana_client.post(
+        reverse("owner:preview"), data, **HX, HTTP_HX_TARGET="preview"
+    ).content.decode()
+    assert html.lstrip().startswith('<section class="card preview is-unsaved"')
+    assert "Prefers green tea to coffee. (typed by them)" in html
+    assert "- Speaks Portuguese. (typed by them)" in html
+    assert "your unsaved edit" in html and "Prefers tea to coffee." not in html
+    # without JavaScript: the whole page, the edit kept in the form, the preview of it
+    html = ana_client.post(reverse("owner:preview"), data).content.decode()
+    assert "This preview shows your unsaved edit; nothing is saved" in html
+    assert _textareas(html)[0] == "Prefers green tea to coffee."
+    assert "Prefers green tea to coffee. (typed by them)" in html
+    assert doc_head(ana.principal.pk).version == 1
+
+
+def test_the_preview_never_shows_a_secret(ana_client, ana):
+    _write(ana.principal, "Prefers tea to coffee.")
+    data = _form(doc_head(ana.principal.pk), texts=[SECRET])
+    html = ana_client.post(
+        reverse("owner:preview"), data, **HX, HTTP_HX_TARGET="preview"
+    ).content.decode()
+    assert "sk-live" not in html
+
+
+def test_an_affirmed_entry_says_what_it_came_from_in_words(ana_client, ana, agent):
+    nomination = _nominate(agent, "Likes long walks by the canal")
+    nomination_affirm(principal=ana.principal, nomination_id=nomination.pk, by="ana")
+    html = ana_client.get(PAGE).content.decode()
+    origin = re.search(r'data-testid="origin">([^<]*)<', html).group(1)
+    assert origin.startswith(f"from what {agent.name} learnt about you on ") or origin.startswith(
+        f"from what you told {agent.name} on "
+    )
+    assert "belief #" not in html
+
+
 def test_an_action_keeps_the_unsaved_edit_and_merges_what_it_did(ana_client, ana, agent):
     _write(ana.principal, "Prefers tea to coffee.", "Lives in Berlin.")
     head = doc_head(ana.principal.pk)
     data = _form(head, texts=["Prefers tea, never coffee."])
     data["entry"] = head.entries[1].key
     data[f"reason_{head.entries[1].key}"] = "Moved."
-    html = ana_client.post(reverse("owner:demote"), data, **HX).content.decode()
+    html = ana_client.post(reverse("owner:remove"), data, **HX).content.decode()
     assert "Your unsaved changes are still in the form" in html
     assert 'data-testid="conflict"' not in html
     assert _textareas(html)[:1] == ["Prefers tea, never coffee."]

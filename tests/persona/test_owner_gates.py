@@ -39,7 +39,7 @@ from persona.owner import (
     nomination_consider,
     nomination_decline,
     owner_doc_write,
-    owner_entry_demote,
+    owner_entry_remove,
 )
 from persona.plans import (
     PREFIX_MAX_TOKENS,
@@ -377,7 +377,7 @@ def test_gate_persona_affirmed_linked(agent):
     nomination.refresh_from_db()
     assert (nomination.state, nomination.affirmed_version) == ("affirmed", 1)
     # removing the entry clears the marker and nothing else
-    owner_entry_demote(principal=person, expected_version=1, key=entry.key, reason="not me")
+    owner_entry_remove(principal=person, expected_version=1, key=entry.key, reason="not me")
     belief.refresh_from_db()
     assert not belief.promoted and belief.status == Belief.Status.ACTIVE
     # a promoted belief later superseded flags its entry stale; its text is untouched
@@ -419,7 +419,7 @@ def test_gate_persona_snapshot_dedup(agent):
     )  # fmt: skip
     assert belief.pk in [i.id for i in pack.items]
     entry = doc_head(person).entries[0]
-    owner_entry_demote(principal=person, expected_version=1, key=entry.key, reason="no")
+    owner_entry_remove(principal=person, expected_version=1, key=entry.key, reason="no")
     assert belief.pk in snapshot_ids()
 
 

@@ -1,5 +1,5 @@
-"""Seed 000's tiers, made real: listing order, reinforce, demote with a tombstone, and
-dormancy that is never silent."""
+"""Seed 000's tiers, made real: listing order, reinforce, demote (one tier lower),
+remove with a tombstone, and dormancy that is never silent."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from django.core.cache import cache
 
 from persona.models import OwnerTombstone, PlanRotation
 from persona.owner import (
+    OwnerDocConflict,
     OwnerDocRefusal,
     doc_head,
     listing,
@@ -17,6 +18,7 @@ from persona.owner import (
     owner_doc_write,
     owner_entry_demote,
     owner_entry_reinforce,
+    owner_entry_remove,
 )
 from persona.plans import plan_build, plan_get_or_rotate
 from tests.factories import PrincipalFactory
@@ -60,12 +62,40 @@ def test_listing_orders_by_tier_then_reinforcement(person):
     assert reinforced.reinforcement_count == 1 and doc_head(person).version == 1  # no new version
 
 
-def test_demote_removes_with_a_tombstone_in_one_version(person):
+def test_demote_lowers_the_tier_one_step_and_keeps_the_words(person):
+    entries = doc(person)
+    bakery = entries["Runs a bakery in Porto."]
+    version, entry = owner_entry_demote(
+        principal=person, expected_version=1, key=bakery.key, written_by="pat"
+    )
+    assert (version.version, entry.tier, entry.text) == (2, "long_term", bakery.text)
+    assert entry.source == bakery.source and version.note == "demoted to long term"
+    head = {e.key: e for e in doc_head(person).entries}
+    assert len(head) == 3 and head[bakery.key].tier == "long_term"
+    _, entry = owner_entry_demote(principal=person, expected_version=2, key=bakery.key)
+    assert entry.tier == "working"
+    assert not OwnerTombstone.objects.exists()  # nothing was removed
+
+
+def test_demote_refuses_a_working_entry_and_a_stale_version(person):
+    entries = doc(person)
+    training = entries["Training for a 10k this month."]
+    with pytest.raises(OwnerDocRefusal, match="lowest tier: remove it"):
+        owner_entry_demote(principal=person, expected_version=1, key=training.key)
+    with pytest.raises(OwnerDocRefusal, match="not in the document"):
+        owner_entry_demote(principal=person, expected_version=1, key="nope")
+    bakery = entries["Runs a bakery in Porto."]
+    with pytest.raises(OwnerDocConflict, match="someone saved it meanwhile"):
+        owner_entry_demote(principal=person, expected_version=0, key=bakery.key)
+    assert doc_head(person).version == 1
+
+
+def test_remove_takes_the_entry_out_with_a_tombstone_in_one_version(person):
     entries = doc(person)
     gone = entries["Training for a 10k this month."]
     with pytest.raises(OwnerDocRefusal, match="Say why"):
-        owner_entry_demote(principal=person, expected_version=1, key=gone.key, reason=" ")
-    version = owner_entry_demote(
+        owner_entry_remove(principal=person, expected_version=1, key=gone.key, reason=" ")
+    version = owner_entry_remove(
         principal=person, expected_version=1, key=gone.key, reason="race is over", removed_by="pat"
     )
     assert version.version == 2

@@ -13,7 +13,15 @@ from memory.services import record_turn
 from tests.factories import make_agent
 
 # Pages anyone may open. Everything else on the dashboard needs a login.
-PUBLIC_URL_NAMES = {"login", "logout"}
+# the password reset flow is for people who cannot log in (yet)
+PUBLIC_URL_NAMES = {
+    "login",
+    "logout",
+    "password_reset",
+    "password_reset_done",
+    "password_reset_confirm",
+    "password_reset_complete",
+}
 # The host API authenticates with tokens, not the login page: an anonymous caller
 # gets a refusal there instead of a redirect.
 API_PREFIX = "/v1/"

@@ -11,21 +11,18 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from django.contrib.auth.models import Group, Permission, User
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from personaweb.roles import OPERATOR
 from tenancy.models import Membership, Tenant
-
-PROJECT_APPS = ("tenancy", "memory", "persona", "learning", "personaweb")
+from tenancy.team import operator_group
 
 
 @transaction.atomic
 def operator_ensure(*, username: str) -> tuple[User, str]:
     """Create or update ``username`` as the operator login; return it and its new password."""
-    group, _ = Group.objects.get_or_create(name=OPERATOR)
-    group.permissions.add(*Permission.objects.filter(content_type__app_label__in=PROJECT_APPS))
+    group = operator_group()
 
     user, _ = User.objects.get_or_create(username=username)
     password = secrets.token_urlsafe(12)
