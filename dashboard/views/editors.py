@@ -225,7 +225,12 @@ def edit_fields(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     agent = agent_for_user(request, slug, with_learning=True)
     _authorise(request, agent, fields={"name", "role", "goals", "background"})
     head = _head(agent)
-    context: dict[str, Any] = {"agent": agent, "head": head}
+    context: dict[str, Any] = {
+        "agent": agent,
+        "head": head,
+        # the page links only the editors this person may use
+        "can_edit_rules": is_rule_owner(request.user, agent, learning_settings_of(agent)),
+    }
     drops = _drops(agent, SourceType.UI_FORM)
     if request.method == "GET":
         initial = {f: getattr(head, f, "") for f in PersonaFieldsForm.TEXT_FIELDS}
