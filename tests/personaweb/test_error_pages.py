@@ -74,7 +74,7 @@ def test_an_operator_only_page_says_so_to_a_reviewer(client, tenant, agent):
     assert response.status_code == 403
     html = response.content.decode()
     assert_styled(html)
-    assert "Only an operator may do this." in html
+    assert "Only an operator may edit an assistant&#x27;s persona." in html
 
 
 @pytest.mark.django_db
