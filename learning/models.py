@@ -110,6 +110,10 @@ class Review(models.Model):
     outcome = models.CharField(max_length=20, choices=Outcome.choices, blank=True)
     reason = models.TextField(blank=True)
     details = models.JSONField(default=dict, blank=True)
+    #: recurring patterns the review saw and did not propose, each with a reason code
+    #: (``learning.candidates``): [{"kind", "text", "reason", "conversations", "people",
+    #: "detail"}], at most ``learning.candidates.MAX_RECORDED``
+    passed_over = models.JSONField(default=list, blank=True)
     proposal = models.ForeignKey(
         "Proposal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
