@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from learning.forms import LearningSettingsForm
 from learning.models import LearningSettings, Proposal, Review
 from learning.owners import decide_refusal, deciders_sentence, learning_settings_of, may_decide
+from learning.selectors import decisions_since, review_reasons_now
 from memory.models import Message
 from memory.sealing import sealed_ids
 from persona.models import PlanRotation
@@ -398,6 +399,38 @@ def proposal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 # --- review log -----------------------------------------------------------------------
 
 
+def _explain_reviews(reviews: list[Review]) -> None:
+    """Give each review its reasons as a list told from the state things are in now,
+    whether a model was called, and why each recurring pattern it saw was not proposed
+    (against the agent's settings). One query for all the reviews."""
+    from learning.candidates import LABELS, OUTSIDE_WINDOW, explain
+
+    reasons = review_reasons_now(list(reviews))
+    for r in reviews:
+        settings = learning_settings_of(r.agent)
+        r.reasons = reasons.get(r.pk, [])  # type: ignore[attr-defined]
+        r.model_called = _model_called(r)  # type: ignore[attr-defined]
+        r.passed = [  # type: ignore[attr-defined]
+            {
+                **item,
+                "why": explain(item, settings=settings),
+                "label": LABELS.get(item.get("reason", ""), item.get("reason", "")),
+            }
+            for item in (r.passed_over or [])
+            if isinstance(item, dict)
+        ]
+        r.outside_window = any(i.get("reason") == OUTSIDE_WINDOW for i in r.passed)  # type: ignore[attr-defined]
+
+
+def _model_called(review: Review) -> bool:
+    """Whether a language model was asked: the offline proposer asks none, so a token
+    count of 0 would say nothing true."""
+    proposer = (review.details or {}).get("proposer") if isinstance(review.details, dict) else None
+    return bool(review.model_calls) and (
+        proposer not in ("local", None) or bool(review.tokens_in or review.tokens_out)
+    )
+
+
 @require_GET
 @login_required
 def log(request: HtmxHttpRequest) -> HttpResponse:
@@ -433,7 +466,7 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
     owner_figures = owner_doc_figures(
         tenant_ids=[agent.tenant_id] if agent is not None else visible_tenant_ids(request.user)
     )
-    qs = base.select_related("agent")
+    qs = base.select_related("agent", "agent__learning")
     if outcome in Review.Outcome.values:
         qs = qs.filter(outcome=outcome)
     page = keyset_page(
@@ -442,8 +475,13 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
         kinds=[datetime, int],
         cursor=request.GET.get("after"),
     )
+    _explain_reviews(page.rows)
     context = {
         "page": page,
+        "decisions": decisions_since(
+            tenant_ids=visible_tenant_ids(request.user) if agent is None else None, agent=agent
+        ),
+        "can_review": is_reviewer(request.user),
         "counts": counts,
         "totals": totals,
         "rotations": rotation_counts["total"],
