@@ -223,3 +223,12 @@ def decisions_since(*, tenant_ids: list[int] | None, agent: Agent | None = None)
         turned_down=Count("id", filter=Q(status=Proposal.Status.DISMISSED)),
         undone=Count("id", filter=Q(status=Proposal.Status.UNDONE)),
     )
+
+
+def model_called(review: Review) -> bool:
+    """Whether a language model was asked: the offline proposer asks none, so a token
+    count of 0 would say nothing true."""
+    proposer = (review.details or {}).get("proposer") if isinstance(review.details, dict) else None
+    return bool(review.model_calls) and (
+        proposer not in ("local", None) or bool(review.tokens_in or review.tokens_out)
+    )

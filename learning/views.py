@@ -13,11 +13,12 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
 
 from learning.forms import LearningSettingsForm
 from learning.models import LearningSettings, Proposal, Review
 from learning.owners import decide_refusal, deciders_sentence, learning_settings_of, may_decide
-from learning.selectors import decisions_since, review_reasons_now
+from learning.selectors import decisions_since, model_called, review_reasons_now
 from memory.models import Message
 from memory.sealing import sealed_ids
 from persona.models import PlanRotation
@@ -105,6 +106,8 @@ def _review_context(
         if proposal is not None:
             _decorate(proposal)
             proposal.can_decide = may_decide(actor_for_user(user), proposal)  # type: ignore[attr-defined]
+    review.reasons = review_reasons_now([review]).get(review.pk, [])  # type: ignore[attr-defined]
+    review.model_called = model_called(review)  # type: ignore[attr-defined]
     context = {
         "review": review,
         "agent": review.agent,
@@ -208,7 +211,11 @@ def review_status(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
         partial=is_partial(request),
     )
     if is_partial(request):
-        return render(request, "learning/review_status.html#status", data)
+        response = render(request, "learning/review_status.html#status", data)
+        if data["origin"] == "agent" and review.status == Review.Status.DONE:
+            # the agent page's learning card (what waits, what the review says) follows
+            trigger_client_event(response, "learning-changed")
+        return response
     return render(request, "learning/review_status.html", data)
 
 
@@ -409,7 +416,7 @@ def _explain_reviews(reviews: list[Review]) -> None:
     for r in reviews:
         settings = learning_settings_of(r.agent)
         r.reasons = reasons.get(r.pk, [])  # type: ignore[attr-defined]
-        r.model_called = _model_called(r)  # type: ignore[attr-defined]
+        r.model_called = model_called(r)  # type: ignore[attr-defined]
         r.passed = [  # type: ignore[attr-defined]
             {
                 **item,
@@ -420,15 +427,6 @@ def _explain_reviews(reviews: list[Review]) -> None:
             if isinstance(item, dict)
         ]
         r.outside_window = any(i.get("reason") == OUTSIDE_WINDOW for i in r.passed)  # type: ignore[attr-defined]
-
-
-def _model_called(review: Review) -> bool:
-    """Whether a language model was asked: the offline proposer asks none, so a token
-    count of 0 would say nothing true."""
-    proposer = (review.details or {}).get("proposer") if isinstance(review.details, dict) else None
-    return bool(review.model_calls) and (
-        proposer not in ("local", None) or bool(review.tokens_in or review.tokens_out)
-    )
 
 
 @require_GET

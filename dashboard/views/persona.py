@@ -35,6 +35,7 @@ from learning.owners import (
     rule_owner_names,
     rule_owner_refusal,
 )
+from learning.selectors import model_called, review_reasons_now
 from memory.sealing import sealed_ids
 from persona.forms import ListEditForm, ListSpec
 from persona.models import AgentPersonaVersion, SourceType
@@ -282,6 +283,18 @@ def _waiting_for(agent: Any, actor: Actor) -> list[Proposal]:
     return proposals
 
 
+def _learning_card(agent: Any, user: Any) -> dict[str, Any]:
+    """What the agent page's learning card says, from the state things are in now: the
+    proposals waiting, and the last review with its reasons told from its proposals'
+    state (never its stored "it waits for a rule owner" after the rule was decided)."""
+    last_review = Review.objects.filter(agent=agent).order_by("-queued_at", "-id").first()
+    if last_review is not None:
+        last_review.agent = agent
+        last_review.reasons = review_reasons_now([last_review]).get(last_review.pk, [])  # type: ignore[attr-defined]
+        last_review.model_called = model_called(last_review)  # type: ignore[attr-defined]
+    return {"waiting": _waiting_for(agent, actor_for_user(user)), "last_review": last_review}
+
+
 def _page_number(value: str) -> int | None:
     """A version number from the query string, or None (the first page) when it is not
     plain ASCII digits of a size a version can have: an edited link shows the first page.
@@ -328,6 +341,9 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     }
     if is_partial(request) and request.htmx.target == "timeline":
         return render(request, "dashboard/agent.html#timeline", context)
+    context.update(_learning_card(agent, request.user))
+    if is_partial(request) and request.htmx.target == "learning":
+        return render(request, "dashboard/agent.html#learning", context)
     # Never wait for the embedding model on a request: new text shows as "scanning" and
     # the preview polls itself until the background scan is done.
     from django.conf import settings as django_settings
@@ -345,7 +361,6 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         (text, marked.get(f"standing rule {i}"))
         for i, text in enumerate(getattr(head, "standing_rules", None) or [], start=1)
     ]
-    last_review = Review.objects.filter(agent=agent).order_by("-queued_at", "-id").first()
     context.update(
         {
             "head": head,
@@ -356,8 +371,6 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "prefix_sha256": sha256_text(report.text) if report else "",
             "token_cap": AGENT_PREFIX_MAX_TOKENS,
             "caps": _caps(head),
-            "waiting": _waiting_for(agent, actor_for_user(request.user)),
-            "last_review": last_review,
             "rule_owners": rule_owner_names(settings),
         }
     )
