@@ -232,3 +232,33 @@ def model_called(review: Review) -> bool:
     return bool(review.model_calls) and (
         proposer not in ("local", None) or bool(review.tokens_in or review.tokens_out)
     )
+
+
+def proposal_backing(proposal: Proposal, settings: Any) -> dict[str, Any]:
+    """How many conversations and people a proposal's evidence comes from, against what
+    the agent's learning settings ask (min conversations or min corrections; min users
+    in team mode). No query."""
+    convs: set[Any] = set()
+    people: set[Any] = set()
+    for item in proposal.evidence or []:
+        if not isinstance(item, dict):
+            continue
+        conv = item.get("conversation_id") or item.get("conversation")
+        if conv is not None:
+            convs.add(conv)
+        who = item.get("principal_id") or item.get("user") or item.get("principal_external_id")
+        if who not in (None, ""):
+            people.add(who)
+    rule = proposal.kind == Proposal.Kind.RULE
+    team = bool(getattr(settings, "across_users", False))
+    need_convs = int(getattr(settings, "min_corrections" if rule else "min_conversations", 0) or 0)
+    need_people = int(getattr(settings, "min_users", 0) or 0) if team else 0
+    return {
+        "conversations": len(convs),
+        "people": len(people),
+        "needed_conversations": need_convs,
+        "conversations_setting": "min corrections" if rule else "min conversations",
+        "needed_people": need_people,
+        "team": team,
+        "enough": len(convs) >= need_convs and len(people) >= need_people,
+    }

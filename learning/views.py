@@ -17,8 +17,19 @@ from django_htmx.http import trigger_client_event
 
 from learning.forms import LearningSettingsForm
 from learning.models import LearningSettings, Proposal, Review
-from learning.owners import decide_refusal, deciders_sentence, learning_settings_of, may_decide
-from learning.selectors import decisions_since, model_called, review_reasons_now
+from learning.owners import (
+    decide_refusal,
+    deciders_sentence,
+    learning_settings_of,
+    may_decide,
+    yours_sentence,
+)
+from learning.selectors import (
+    decisions_since,
+    model_called,
+    proposal_backing,
+    review_reasons_now,
+)
 from memory.models import Message
 from memory.sealing import sealed_ids
 from persona.models import PlanRotation
@@ -245,9 +256,13 @@ def _row_context(
     proposal's ``agent__learning`` is selected with it."""
     _decorate(proposal, sealed, texts)
     proposal.can_decide = may_decide(actor, proposal)  # type: ignore[attr-defined]
-    proposal.deciders = deciders_sentence(  # type: ignore[attr-defined]
-        kind=proposal.kind, settings=learning_settings_of(proposal.agent)
+    settings = learning_settings_of(proposal.agent)
+    proposal.deciders = (  # type: ignore[attr-defined]
+        yours_sentence(kind=proposal.kind, settings=settings)
+        if proposal.can_decide  # type: ignore[attr-defined]
+        else deciders_sentence(kind=proposal.kind, settings=settings)
     )
+    proposal.backing = proposal_backing(proposal, settings)  # type: ignore[attr-defined]
     return {"p": proposal, **extra}
 
 

@@ -35,7 +35,7 @@ from learning.owners import (
     rule_owner_names,
     rule_owner_refusal,
 )
-from learning.selectors import model_called, review_reasons_now
+from learning.selectors import model_called, proposal_backing, review_reasons_now
 from memory.sealing import sealed_ids
 from persona.forms import ListEditForm, ListSpec
 from persona.models import AgentPersonaVersion, SourceType
@@ -279,6 +279,7 @@ def _waiting_for(agent: Any, actor: Actor) -> list[Proposal]:
         p.agent = agent  # the page's agent: no query per proposal
         p.can_decide = may_decide(actor, p)  # type: ignore[attr-defined]
         p.deciders = deciders_sentence(kind=p.kind, settings=learning_settings_of(agent))  # type: ignore[attr-defined]
+        p.backing = proposal_backing(p, learning_settings_of(agent))  # type: ignore[attr-defined]
         p.quote_groups = quote_groups_for(p.evidence, sealed=sealed)  # type: ignore[attr-defined]
     return proposals
 
