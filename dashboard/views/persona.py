@@ -5,22 +5,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import (
-    Count,
-    DateTimeField,
-    Exists,
-    IntegerField,
-    OuterRef,
-    Subquery,
-    Value,
-)
-from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -55,106 +44,17 @@ from persona.services import (
 )
 from personaweb.actors import Actor
 from personaweb.errors import Refusal
-from personaweb.htmx import HtmxHttpRequest, is_partial, query_without
+from personaweb.htmx import HtmxHttpRequest, is_partial
 from personaweb.marks import evidence_conversation_ids, field_text, quote_groups_for, word_diff
-from personaweb.paging import keyset_page
 from personaweb.roles import is_operator, is_reviewer
 from tenancy.access import (
     actor_for_user,
     agent_for_user,
     require_operator,
     require_reviewer,
-    visible_agents,
 )
 
 TIMELINE_PAGE = 20
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-# --- persona evolution ------------------------------------------------------------------
-
-SORTS: dict[str, tuple[str, list[tuple[str, bool]], list[type]]] = {
-    "name": ("Name", [("name", False), ("id", False)], [str, int]),
-    "recent": ("Last review, newest first", [("review_sort", True), ("id", True)], [datetime, int]),
-    "version": ("Most versions first", [("persona_version", True), ("id", True)], [int, int]),
-}
-MODES = {"off": "off", "on": "on", "on-with-review": "on, with review"}
-WAITING = {
-    "change": "a change waiting",
-    "rules": "rules waiting",
-    "any": "anything waiting",
-    "none": "nothing waiting",
-}
-
-
-def _evolution_queryset(user: Any, *, mode: str, waiting: str):
-    waiting_qs = Proposal.objects.filter(agent=OuterRef("pk"), status=Proposal.Status.WAITING)
-    rules_waiting = (
-        waiting_qs.filter(kind=Proposal.Kind.RULE)
-        .order_by()
-        .values("agent")
-        .annotate(n=Count("id"))
-        .values("n")
-    )
-    last = Review.objects.filter(agent=OuterRef("pk")).order_by("-queued_at", "-id")
-    qs = (
-        visible_agents(user)
-        .select_related("tenant", "learning")
-        .annotate(
-            mode_value=Coalesce("learning__mode", Value("off")),
-            change_waiting=Exists(waiting_qs.filter(kind=Proposal.Kind.SENTENCE)),
-            rules_waiting=Coalesce(Subquery(rules_waiting, output_field=IntegerField()), 0),
-            last_review_at=Subquery(last.values("queued_at")[:1]),
-            last_review_status=Subquery(last.values("status")[:1]),
-            last_review_outcome=Subquery(last.values("outcome")[:1]),
-            last_review_reason=Subquery(last.values("reason")[:1]),
-            review_sort=Coalesce(
-                Subquery(last.values("queued_at")[:1]), Value(_EPOCH, output_field=DateTimeField())
-            ),
-        )
-    )
-    if mode in MODES:
-        qs = qs.filter(mode_value=mode)
-    if waiting == "change":
-        qs = qs.filter(change_waiting=True)
-    elif waiting == "rules":
-        qs = qs.filter(rules_waiting__gt=0)
-    elif waiting == "any":
-        qs = qs.filter(Exists(waiting_qs))
-    elif waiting == "none":
-        qs = qs.exclude(Exists(waiting_qs))
-    return qs
-
-
-@require_GET
-@login_required
-def evolution(request: HtmxHttpRequest) -> HttpResponse:
-    mode = request.GET.get("mode", "")
-    waiting = request.GET.get("waiting", "")
-    sort = request.GET.get("sort", "name")
-    if sort not in SORTS:
-        sort = "name"
-    _, fields, kinds = SORTS[sort]
-    page = keyset_page(
-        _evolution_queryset(request.user, mode=mode, waiting=waiting),
-        fields=fields,
-        kinds=kinds,
-        cursor=request.GET.get("after"),
-    )
-    context = {
-        "page": page,
-        "mode": mode,
-        "waiting": waiting,
-        "sort": sort,
-        "modes": MODES,
-        "waitings": WAITING,
-        "sorts": {k: v[0] for k, v in SORTS.items()},
-        "filtered": bool(mode in MODES or waiting in WAITING),
-        "base_query": query_without(request, "after"),
-    }
-    template = "dashboard/evolution.html"
-    if is_partial(request) and request.htmx.target == "agents-table":
-        template += "#agents-table"
-    return render(request, template, context)
 
 
 # --- agent page ------------------------------------------------------------------------
