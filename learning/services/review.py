@@ -482,7 +482,12 @@ def _nothing_found(result: ProposerResult, what: str) -> str:
             if len(why) > 300:
                 why = why[:299].rstrip() + "…"
             return f"Every {what} that recurs across conversations was left out: {why}"
-    return f"The proposer found no {what} that recurs across conversations."
+    if result.candidates:
+        return (
+            f"No {what} recurs enough to propose: each one seen is listed with the reason "
+            "it was not proposed."
+        )
+    return f"The proposer found no {what} that recurs across the conversations read."
 
 
 def _clean_text(value: Any) -> str:
