@@ -455,12 +455,15 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
         base = base.filter(agent=agent)
     totals = base.aggregate(
         total=Count("id"),
-        model_calls=Sum("model_calls"),
+        calls_all=Sum("model_calls"),
+        # the offline proposer is counted as a call but asks no model
+        offline_calls=Sum("model_calls", filter=Q(details__proposer="local")),
         tokens_in=Sum("tokens_in"),
         tokens_out=Sum("tokens_out"),
         running=Count("id", filter=~Q(status=Review.Status.DONE)),
         **{f"o_{value}": Count("id", filter=Q(outcome=value)) for value in Review.Outcome.values},
     )
+    totals["model_calls"] = (totals["calls_all"] or 0) - (totals["offline_calls"] or 0)
     counts = [
         {"value": value, "label": label, "n": totals[f"o_{value}"]}
         for value, label in Review.Outcome.choices

@@ -33,6 +33,7 @@ from dashboard.evolution import (
 )
 from learning.models import Proposal, Review
 from learning.owners import rule_owner_names
+from learning.selectors import review_reasons_now
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without
 from personaweb.paging import keyset_page
 from tenancy.access import visible_agents
@@ -75,7 +76,7 @@ def _evolution_queryset(user: Any, *, mode: str, waiting: str):
             last_review_at=Subquery(last.values("queued_at")[:1]),
             last_review_status=Subquery(last.values("status")[:1]),
             last_review_outcome=Subquery(last.values("outcome")[:1]),
-            last_review_reason=Subquery(last.values("reason")[:1]),
+            last_review_id=Subquery(last.values("id")[:1]),
             review_sort=Coalesce(
                 Subquery(last.values("queued_at")[:1]), Value(_EPOCH, output_field=DateTimeField())
             ),
@@ -107,9 +108,13 @@ def _agents_table(request: HtmxHttpRequest) -> dict[str, Any]:
         kinds=kinds,
         cursor=request.GET.get("after"),
     )
+    # what each last review says, told from its proposals' state now (two queries)
+    reviews = list(Review.objects.filter(pk__in=[a.last_review_id for a in page.rows if a.last_review_id]))
+    reasons = review_reasons_now(reviews)
     for agent in page.rows:
         # the learning row is selected with the agent: no query per row
         agent.rule_owners = rule_owner_names(getattr(agent, "learning", None))
+        agent.last_reasons = reasons.get(agent.last_review_id, [])
     return {
         "page": page,
         "mode": mode,
@@ -156,6 +161,6 @@ def evolution(request: HtmxHttpRequest) -> HttpResponse:
     target = request.htmx.target if is_partial(request) else None
     if target == "agents-table":
         return render(request, template + "#agents-table", _agents_table(request))
-    if target == "feed":
-        return render(request, template + "#feed", _feed(request))
+    if target == "story":
+        return render(request, template + "#story", _feed(request))
     return render(request, template, {**_feed(request), **_agents_table(request)})

@@ -137,7 +137,7 @@ def test_the_feed_filters_by_assistant_source_field_and_date(operator_client, te
     assert "No change matches these filters" in html
 
 
-def test_the_feed_pages_by_keyset_and_htmx_returns_the_feed_only(
+def test_the_feed_pages_by_keyset_and_htmx_returns_the_chart_and_feed_only(
     operator_client, desk, monkeypatch
 ):
     monkeypatch.setattr("personaweb.paging.PAGE_SIZE", 2)
@@ -146,8 +146,9 @@ def test_the_feed_pages_by_keyset_and_htmx_returns_the_feed_only(
     seen: list[str] = []
     query: dict[str, str] = {"agent": "desk"}
     for _ in range(5):
-        html = operator_client.get(URL, query, HTTP_HX_TARGET="feed", **HX).content.decode()
-        assert html.lstrip().startswith('<section id="feed"') and "<html" not in html
+        html = operator_client.get(URL, query, HTTP_HX_TARGET="story", **HX).content.decode()
+        assert html.lstrip().startswith('<div id="story">') and "<html" not in html
+        assert '<svg class="chart"' in html  # the chart follows the filters
         seen += re.findall(r'#v(\d+)"', html)
         m = re.search(r'changes_after=([\w-]+)"', html)
         if not m:
@@ -222,7 +223,7 @@ def test_the_evolution_page_query_count_does_not_grow(
         p = add_proposal(agent, text=f"Prices batch {i}.")
         proposal_apply(proposal=p, by="ana")
     assert count_queries(operator_client, URL) == small
-    assert count_queries(operator_client, URL, HTTP_HX_TARGET="feed", **HX) <= small
+    assert count_queries(operator_client, URL, HTTP_HX_TARGET="story", **HX) <= small
     with django_assert_max_num_queries(MAX_QUERIES):
         operator_client.get(URL, {"source": "learning", "field": "goals"})
 
@@ -240,3 +241,25 @@ def test_one_assistants_feed_is_read_in_order_from_its_index(operator, desk):
     qs = changes_queryset(operator, FeedFilters(agent="desk")).order_by("-created_at", "-id")
     plan = qs[:21].explain()
     assert "persona_version_agent_feed" in plan and "TEMP B-TREE" not in plan
+
+
+def test_the_assistants_table_tells_the_last_review_from_its_proposals_state(
+    operator_client, tenant, desk
+):
+    from tests.builders import add_review
+
+    make_user("rex", role="reviewer", tenants=[tenant])
+    learning_on(desk, standing_rules=True, rule_owners=["rex"])
+    proposal = add_proposal(desk, kind="rule")
+    waits = "Proposed a standing rule from corrections in 2 conversations; it waits for a rule owner (rex)."
+    add_review(
+        desk,
+        outcome="proposed",
+        reason=f"Standing rule: {waits}",
+        proposal=proposal,
+        details={"parts": {"rule": {"reason": waits, "proposal_id": proposal.pk}}},
+    )
+    assert "waits for a rule owner" in operator_client.get(URL).content.decode()
+    proposal_apply(proposal=proposal, by="rex")
+    html = operator_client.get(URL).content.decode()
+    assert "waits for a rule owner" not in html and "it was approved by rex" in html

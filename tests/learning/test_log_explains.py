@@ -100,6 +100,9 @@ def test_the_offline_proposer_shows_no_token_count(reviewer_client, team):
     assert "offline proposer" in html and "no model called" in html
     assert "0/0 tok." not in html
     assert "900/40 tok." in html
+    # the totals count the model calls only: one, its tokens, and the offline run apart
+    assert '<span class="num">1</span><span class="label">model calls</span>' in html
+    assert "900 tokens in, 40 out; 1 offline proposer run, no model called" in html
 
 
 def test_reasons_are_a_list_and_a_clause_both_parts_give_shows_once(reviewer_client, team):
