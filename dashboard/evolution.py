@@ -211,7 +211,9 @@ def _weeks(filters: FeedFilters, today: date) -> list[date]:
     end = filters.until or today
     start = filters.since or end - timedelta(weeks=CHART_WEEKS - 1)
     end_monday = end - timedelta(days=end.weekday())
-    monday = max(start - timedelta(days=start.weekday()), end_monday - timedelta(weeks=MAX_CHART_WEEKS - 1))
+    monday = max(
+        start - timedelta(days=start.weekday()), end_monday - timedelta(weeks=MAX_CHART_WEEKS - 1)
+    )
     out = []
     while monday <= end_monday:
         out.append(monday)
@@ -314,10 +316,16 @@ def chart_for(weeks: list[Week]) -> Chart:
         when = w.start.strftime("%-d %b")
         if w.changes:
             bars.append(
-                Bar("bar-changes", round(x0, 2), baseline - h(w.changes), round(bar_w, 2), h(w.changes),
-                    f"week of {when}: {w.changes} change{'s' if w.changes != 1 else ''}")
+                Bar(
+                    "bar-changes",
+                    round(x0, 2),
+                    baseline - h(w.changes),
+                    round(bar_w, 2),
+                    h(w.changes),
+                    f"week of {when}: {w.changes} change{'s' if w.changes != 1 else ''}",
+                )
             )
-        y = baseline
+        y: float = baseline
         for cls, n, what in (
             ("bar-approved", w.approved, "approved"),
             ("bar-turned-down", w.turned_down, "turned down"),
@@ -326,8 +334,14 @@ def chart_for(weeks: list[Week]) -> Chart:
             if n:
                 y -= h(n)
                 bars.append(
-                    Bar(cls, round(x0 + bar_w + 2, 2), round(y, 2), round(bar_w, 2), h(n),
-                        f"week of {when}: {n} {what}")
+                    Bar(
+                        cls,
+                        round(x0 + bar_w + 2, 2),
+                        round(y, 2),
+                        round(bar_w, 2),
+                        h(n),
+                        f"week of {when}: {n} {what}",
+                    )
                 )
         step = max(1, len(weeks) // 8)
         if i % step == 0:

@@ -85,7 +85,9 @@ def explain(item: dict[str, Any], *, settings: Any) -> str:
     people = item.get("people") or 0
     rule = item.get("kind") == "rule"
     needed = (
-        getattr(settings, "min_corrections", 0) if rule else getattr(settings, "min_conversations", 0)
+        getattr(settings, "min_corrections", 0)
+        if rule
+        else getattr(settings, "min_conversations", 0)
     )
     convs = f"{n} conversation{'s' if n != 1 else ''}"
     who = f"{people} {'person' if people == 1 else 'people'}"

@@ -160,7 +160,9 @@ def _part_now(kind: str, reason: str, proposal: Proposal | None) -> str:
     what = _PART_WHAT.get(kind, "change")
     by = f" by {proposal.decided_by}" if proposal.decided_by else ""
     if proposal.status == Proposal.Status.APPLIED:
-        version = f" as persona version {proposal.applied_version}" if proposal.applied_version else ""
+        version = (
+            f" as persona version {proposal.applied_version}" if proposal.applied_version else ""
+        )
         return f"Proposed a {what}; it was approved{by}{version}."
     if proposal.status == Proposal.Status.DISMISSED:
         return f"Proposed a {what}; it was turned down{by}."
@@ -192,7 +194,7 @@ def review_reasons_now(reviews: list[Review]) -> dict[int, list[str]]:
                 kind: {
                     **part,
                     "reason": _part_now(
-                        kind, str(part.get("reason") or ""), proposals.get(part.get("proposal_id"))
+                        kind, str(part.get("reason") or ""), proposals.get(part.get("proposal_id") or 0)
                     ),
                 }
                 for kind, part in parts.items()
@@ -217,9 +219,7 @@ def decisions_since(*, tenant_ids: list[int] | None, agent: Agent | None = None)
     if agent is not None:
         qs = qs.filter(agent=agent)
     return qs.aggregate(
-        approved=Count(
-            "id", filter=Q(applied_version__isnull=False) & ~Q(decided_by="auto")
-        ),
+        approved=Count("id", filter=Q(applied_version__isnull=False) & ~Q(decided_by="auto")),
         turned_down=Count("id", filter=Q(status=Proposal.Status.DISMISSED)),
         undone=Count("id", filter=Q(status=Proposal.Status.UNDONE)),
     )

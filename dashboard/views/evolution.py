@@ -109,7 +109,9 @@ def _agents_table(request: HtmxHttpRequest) -> dict[str, Any]:
         cursor=request.GET.get("after"),
     )
     # what each last review says, told from its proposals' state now (two queries)
-    reviews = list(Review.objects.filter(pk__in=[a.last_review_id for a in page.rows if a.last_review_id]))
+    reviews = list(
+        Review.objects.filter(pk__in=[a.last_review_id for a in page.rows if a.last_review_id])
+    )
     reasons = review_reasons_now(reviews)
     for agent in page.rows:
         # the learning row is selected with the agent: no query per row

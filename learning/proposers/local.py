@@ -3308,7 +3308,9 @@ def persona_statements(persona: dict[str, Any]) -> list[set[str]]:
     return [words for part in _STATEMENT_END.split(text) if (words := content_words(part))]
 
 
-def _seen(theme: Theme, text: str, reason: str, *, key: str = "", detail: str = "") -> dict[str, Any]:
+def _seen(
+    theme: Theme, text: str, reason: str, *, key: str = "", detail: str = ""
+) -> dict[str, Any]:
     return candidate(
         kind="sentence",
         text=text,
@@ -3357,7 +3359,9 @@ def _rule_near_misses(
         return []
     out: list[dict[str, Any]] = []
     seen = set(tried)
-    for _phrase, hits in recurring_instructions(corrections, min_conversations=floor, min_users=None):
+    for _phrase, hits in recurring_instructions(
+        corrections, min_conversations=floor, min_users=None
+    ):
         people = len({c.message.principal_id for c, _ in hits.values()})
         if len(hits) >= settings.min_corrections and (min_users is None or people >= min_users):
             continue
@@ -3614,7 +3618,9 @@ class LocalProposer:
             break
         result.candidates.extend(near)
         if left_out:
-            result.notes.append("Candidates left out: " + "; ".join(list(dict.fromkeys(left_out))[:5]))
+            result.notes.append(
+                "Candidates left out: " + "; ".join(list(dict.fromkeys(left_out))[:5])
+            )
         return result
 
     def propose_rule(
@@ -3710,8 +3716,12 @@ class LocalProposer:
             result.data = {"rule": text, "evidence": evidence[:MAX_QUOTES]}
             break
         result.candidates.extend(
-            _rule_near_misses(corrections, settings=settings, persona=persona, names=names, tried=tried)
+            _rule_near_misses(
+                corrections, settings=settings, persona=persona, names=names, tried=tried
+            )
         )
         if left_out:
-            result.notes.append("Candidates left out: " + "; ".join(list(dict.fromkeys(left_out))[:5]))
+            result.notes.append(
+                "Candidates left out: " + "; ".join(list(dict.fromkeys(left_out))[:5])
+            )
         return result

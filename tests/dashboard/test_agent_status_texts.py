@@ -12,7 +12,9 @@ from tests.factories import make_agent, make_user
 
 pytestmark = pytest.mark.django_db
 
-WAITS = "Proposed a standing rule from corrections in 2 conversations; it waits for a rule owner (rex)."
+WAITS = (
+    "Proposed a standing rule from corrections in 2 conversations; it waits for a rule owner (rex)."
+)
 
 
 @pytest.fixture

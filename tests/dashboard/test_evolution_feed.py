@@ -8,7 +8,6 @@ import re
 from datetime import date, timedelta
 
 import pytest
-from django.urls import reverse
 from django.utils import timezone
 
 from dashboard.evolution import (
@@ -158,7 +157,11 @@ def test_the_feed_pages_by_keyset_and_htmx_returns_the_chart_and_feed_only(
 
 
 def test_short_diff_keeps_a_few_words_around_a_change():
-    runs = [("eq", " ".join(f"w{i}" for i in range(30)) + " "), ("ins", "new words"), ("eq", " tail")]
+    runs = [
+        ("eq", " ".join(f"w{i}" for i in range(30)) + " "),
+        ("ins", "new words"),
+        ("eq", " tail"),
+    ]
     short = short_diff(runs)
     assert short[0][1].startswith("…") and short[0][1].endswith("w29 ")
     assert short[1] == ("ins", "new words")
@@ -195,7 +198,7 @@ def test_the_chart_is_an_accessible_svg_with_a_table_and_no_inline_style(operato
     assert 'role="img"' in svg and 'aria-labelledby="chart-title chart-desc"' in svg
     assert '<title id="chart-title">' in svg and '<desc id="chart-desc">' in svg
     assert "style=" not in html
-    assert "The chart as a table" in html and "<th scope=\"col\">Turned down</th>" in html
+    assert "The chart as a table" in html and '<th scope="col">Turned down</th>' in html
 
 
 def test_waiting_says_rules_wait_for_their_owners(operator_client, tenant):

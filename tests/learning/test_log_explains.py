@@ -31,7 +31,9 @@ def team(tenant):
 
 
 def passed(reason: str, **kw) -> dict:
-    item = candidates.candidate(kind="sentence", text="Prices wholesale orders.", reason=reason, **kw)
+    item = candidates.candidate(
+        kind="sentence", text="Prices wholesale orders.", reason=reason, **kw
+    )
     item.pop("key")
     return item
 

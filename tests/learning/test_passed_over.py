@@ -6,8 +6,8 @@ import pytest
 
 from learning import candidates
 from learning.models import Rejection, Review
-from learning.services import review_run
 from learning.proposers.local import LocalProposer
+from learning.services import review_run
 from tests.learning.helpers import WORK, learning_on, turn
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +95,9 @@ def test_a_turned_down_pattern_is_recorded_as_turned_down(agent):
 def test_what_a_review_records_is_bounded(agent):
     learning_on(agent, min_conversations=3)
     items = [
-        candidates.candidate(kind="sentence", text=f"Writes note {i}.", reason="refused", key=str(i))
+        candidates.candidate(
+            kind="sentence", text=f"Writes note {i}.", reason="refused", key=str(i)
+        )
         for i in range(40)
     ] + [candidates.candidate(kind="sentence", text="x" * 1000, reason="refused", key="long")]
     kept = candidates.resolve(items, rejected=frozenset())

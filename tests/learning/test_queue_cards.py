@@ -42,9 +42,7 @@ def card(html: str, pk: int) -> str:
     return m.group(0)
 
 
-def test_a_reviewer_who_is_no_rule_owner_sees_who_decides_before_any_key(
-    reviewer_client, desk
-):
+def test_a_reviewer_who_is_no_rule_owner_sees_who_decides_before_any_key(reviewer_client, desk):
     rule = add_proposal(desk, kind="rule", evidence=evidence((1, 1), (2, 2)))
     html = reviewer_client.get(reverse("learning:queue")).content.decode()
     row = card(html, rule.pk)
