@@ -127,6 +127,7 @@ def review_as_dict(r: Review) -> dict[str, Any]:
         "reason": r.reason,
         "proposal_id": r.proposal_id,
         "details": r.details,
+        "passed_over": r.passed_over,
     }
 
 

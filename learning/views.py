@@ -133,10 +133,11 @@ def _review_context(
 
 
 def _settings_panel(agent: Any) -> dict[str, Any]:
-    return {
-        "settings": LearningSettings.objects.filter(agent=agent).first(),
-        "recent": list(Review.objects.filter(agent=agent).order_by("-queued_at", "-id")[:5]),
-    }
+    recent = list(Review.objects.filter(agent=agent).order_by("-queued_at", "-id")[:5])
+    reasons = review_reasons_now(recent)  # from the proposals' state now, never stale
+    for r in recent:
+        r.reasons = reasons.get(r.pk, [])  # type: ignore[attr-defined]
+    return {"settings": LearningSettings.objects.filter(agent=agent).first(), "recent": recent}
 
 
 def _quoted_texts(proposals: list[Proposal]) -> dict[int, str]:

@@ -3361,7 +3361,7 @@ def _rule_near_misses(
     seen = set(tried)
     for _phrase, hits in recurring_instructions(
         corrections, min_conversations=floor, min_users=None
-    ):
+    )[:MAX_CANDIDATES]:
         people = len({c.message.principal_id for c, _ in hits.values()})
         if len(hits) >= settings.min_corrections and (min_users is None or people >= min_users):
             continue
@@ -3461,9 +3461,10 @@ class LocalProposer:
             return []
         shown = {policy.content_key(sentence_for(t)) for t in themes}
         out: list[dict[str, Any]] = []
+        # the policy's check of a wording may scan it: look at a bounded number of themes
         for theme in find_themes(
             requests, vectors, min_conversations=floor, min_users=None, exclude=banned
-        ):
+        )[:MAX_CANDIDATES]:
             n = len(theme.requests)
             if n >= settings.min_conversations and (min_users is None or theme.people >= min_users):
                 continue  # recurs enough: a theme above, or the same work as one

@@ -97,3 +97,13 @@ def test_a_finished_review_tells_the_agent_page_to_refresh_its_learning_card(
         **HX,
     )
     assert "learning-changed" not in settings_status.headers.get("HX-Trigger", "")
+
+
+def test_the_settings_pages_recent_reviews_follow_the_proposals_state(client, rex, desk):
+    client.force_login(rex)
+    proposal, _ = rule_review(desk)
+    url = reverse("learning:settings", args=["desk"])
+    assert "it waits" in client.get(url).content.decode()
+    proposal_apply(proposal=proposal, by="rex")
+    html = client.get(url).content.decode()
+    assert "it waits" not in html and "Proposed a standing rule; it was approved" in html
