@@ -10,6 +10,7 @@ name, so a new writer is never hidden or mislabelled.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -129,6 +130,31 @@ def changes_queryset(user: Any, filters: FeedFilters) -> QuerySet[AgentPersonaVe
     return qs
 
 
+_TOKEN = re.compile(r"\s+|[^\s]+")
+#: a changed middle longer than this many tokens is shown as removed and added, undiffed
+MAX_DIFF_TOKENS = 400
+
+
+def field_diff(old: str, new: str) -> list[tuple[str, str]]:
+    """``personaweb.marks.word_diff`` of what lies between the common beginning and end
+    of ``old`` and ``new``: a sentence added to a long field diffs a few words, not the
+    whole field (the feed diffs every field of a page of changes)."""
+    a, b = _TOKEN.findall(old), _TOKEN.findall(new)
+    start = 0
+    while start < len(a) and start < len(b) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < len(a) - start and end < len(b) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    mid_a, mid_b = a[start : len(a) - end], b[start : len(b) - end]
+    if len(mid_a) + len(mid_b) > MAX_DIFF_TOKENS:
+        middle = [("del", "".join(mid_a)), ("ins", "".join(mid_b))]
+    else:
+        middle = word_diff("".join(mid_a), "".join(mid_b))
+    runs = [("eq", "".join(a[:start])), *middle, ("eq", "".join(a[len(a) - end :]))]
+    return [run for run in runs if run[1]]
+
+
 def short_diff(runs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """A word diff cut short: unchanged runs keep a few words either side of a change
     ("…"), and the whole stays under ``DIFF_MAX_CHARS``."""
@@ -182,7 +208,7 @@ def changes_explained(rows: list[AgentPersonaVersion]) -> list[Change]:
         old = persona_snapshot(before.get((v.agent_id, v.version - 1)))
         new = persona_snapshot(v)
         diffs = [
-            (FIELDS[name], short_diff(word_diff(field_text(old[name]), field_text(new[name]))))
+            (FIELDS[name], short_diff(field_diff(field_text(old[name]), field_text(new[name]))))
             for name in PERSONA_FIELDS
             if old[name] != new[name]
         ]

@@ -182,6 +182,8 @@ class Proposal(models.Model):
         indexes = [
             models.Index(fields=["status", "created_at", "id"], name="proposal_queue"),
             models.Index(fields=["agent", "status"], name="proposal_agent_status"),
+            # decisions per week on persona evolution
+            models.Index(fields=["decided_at"], name="proposal_decided"),
         ]
 
     def __str__(self) -> str:

@@ -41,6 +41,8 @@ from tenancy.access import visible_agents
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: the feed's own cursor (the assistants table below pages with ``after``)
 FEED_CURSOR = "changes_after"
+#: changes a page of the feed shows (each with its word diffs)
+FEED_PAGE = 20
 
 SORTS: dict[str, tuple[str, list[tuple[str, bool]], list[type]]] = {
     "name": ("Name", [("name", False), ("id", False)], [str, int]),
@@ -137,6 +139,7 @@ def _feed(request: HtmxHttpRequest) -> dict[str, Any]:
         fields=[("created_at", True), ("id", True)],
         kinds=[datetime, int],
         cursor=request.GET.get(FEED_CURSOR),
+        size=FEED_PAGE,
     )
     sources = dict(SOURCES)
     if filters.source and filters.source not in sources:

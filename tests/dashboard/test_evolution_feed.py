@@ -139,7 +139,7 @@ def test_the_feed_filters_by_assistant_source_field_and_date(operator_client, te
 def test_the_feed_pages_by_keyset_and_htmx_returns_the_chart_and_feed_only(
     operator_client, desk, monkeypatch
 ):
-    monkeypatch.setattr("personaweb.paging.PAGE_SIZE", 2)
+    monkeypatch.setattr("dashboard.views.evolution.FEED_PAGE", 2)
     for i in range(4):
         edit(desk, background=f"Paragraph {i}.")
     seen: list[str] = []
@@ -266,3 +266,18 @@ def test_the_assistants_table_tells_the_last_review_from_its_proposals_state(
     proposal_apply(proposal=proposal, by="rex")
     html = operator_client.get(URL).content.decode()
     assert "waits for a rule owner" not in html and "it was approved by rex" in html
+
+
+def test_a_field_diff_diffs_only_what_lies_between_the_common_ends():
+    from dashboard.evolution import field_diff
+
+    old = " ".join(f"word{i}" for i in range(2000))
+    new = old.replace("word1000 ", "word1000 inserted ")
+    runs = field_diff(old, new)
+    assert [op for op, _ in runs] == ["eq", "ins", "eq"]
+    assert runs[1][1].strip() == "inserted"
+    assert "".join(t for op, t in runs if op != "del") == new
+    assert "".join(t for op, t in runs if op != "ins") == old
+    # a wholly new text is shown as removed and added
+    runs = field_diff(old, "something else entirely " * 300)
+    assert [op for op, _ in runs] == ["del", "ins"]
