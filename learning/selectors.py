@@ -195,7 +195,9 @@ def review_reasons_now(reviews: list[Review]) -> dict[int, list[str]]:
                 kind: {
                     **part,
                     "reason": _part_now(
-                        kind, str(part.get("reason") or ""), proposals.get(part.get("proposal_id") or 0)
+                        kind,
+                        str(part.get("reason") or ""),
+                        proposals.get(part.get("proposal_id") or 0),
                     ),
                 }
                 for kind, part in parts.items()
