@@ -3,12 +3,13 @@ from __future__ import annotations
 from django.urls import path
 
 from dashboard.views import editors
+from dashboard.views import evolution as evolution_views
 from dashboard.views import persona as views
 
 app_name = "persona"
 
 urlpatterns = [
-    path("", views.evolution, name="evolution"),
+    path("", evolution_views.evolution, name="evolution"),
     path("<slug:slug>/", views.agent_detail, name="agent"),
     path("<slug:slug>/edit/", editors.edit_fields, name="edit"),
     path("<slug:slug>/guardrails/", editors.guardrails, name="guardrails"),

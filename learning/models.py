@@ -111,6 +111,10 @@ class Review(models.Model):
     outcome = models.CharField(max_length=20, choices=Outcome.choices, blank=True)
     reason = models.TextField(blank=True)
     details = models.JSONField(default=dict, blank=True)
+    #: recurring patterns the review saw and did not propose, each with a reason code
+    #: (``learning.candidates``): [{"kind", "text", "reason", "conversations", "people",
+    #: "detail"}], at most ``learning.candidates.MAX_RECORDED``
+    passed_over = models.JSONField(default=list, blank=True)
     proposal = models.ForeignKey(
         "Proposal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -179,6 +183,8 @@ class Proposal(models.Model):
         indexes = [
             models.Index(fields=["status", "created_at", "id"], name="proposal_queue"),
             models.Index(fields=["agent", "status"], name="proposal_agent_status"),
+            # decisions per week on persona evolution
+            models.Index(fields=["decided_at"], name="proposal_decided"),
         ]
 
     def __str__(self) -> str:

@@ -58,6 +58,14 @@ def deciders_sentence(*, kind: str, settings: Any) -> str:
     return f"A reviewer or operator of the agent's tenant decides this {what}."
 
 
+def yours_sentence(*, kind: str, settings: Any) -> str:
+    """Why a person who may decide a proposal of ``kind`` may (said on its card)."""
+    owners = rule_owner_names(settings)
+    if kind == RULE and owners:
+        return f"You are one of its rule owners ({', '.join(owners)})."
+    return "Any reviewer or operator of the agent's tenant may decide it, you among them."
+
+
 def learning_settings_of(agent: Agent) -> Any:
     """The agent's LearningSettings row if present, else None (no write)."""
     from learning.models import LearningSettings

@@ -154,6 +154,7 @@ def review_as_dict(r: Review) -> dict[str, Any]:
         "reason": r.reason,
         "proposal_id": r.proposal_id,
         "details": r.details,
+        "passed_over": r.passed_over,
     }
 
 
@@ -171,4 +172,123 @@ def learning_status(*, agent: Agent, reviews: int = 5) -> dict[str, Any]:
         "background": head.background if head else "",
         "recent_reviews": [review_as_dict(r) for r in reviews_recent(agent=agent, limit=reviews)],
         "recent_decisions": [proposal_as_dict(p) for p in proposals_decided(agent=agent, limit=10)],
+    }
+
+
+# --- what a review says, told from the state things are in now -------------------------
+
+_PART_WHAT = {"sentence": "sentence", "rule": "standing rule"}
+
+
+def _part_now(kind: str, reason: str, proposal: Proposal | None) -> str:
+    """A part's reason, unless its proposal was decided since: then what became of it
+    (the stored "it waits for a rule owner" would no longer be true)."""
+    if proposal is None or proposal.status == Proposal.Status.WAITING:
+        return reason
+    what = _PART_WHAT.get(kind, "change")
+    by = f" by {proposal.decided_by}" if proposal.decided_by else ""
+    if proposal.status == Proposal.Status.APPLIED:
+        version = (
+            f" as persona version {proposal.applied_version}" if proposal.applied_version else ""
+        )
+        return f"Proposed a {what}; it was approved{by}{version}."
+    if proposal.status == Proposal.Status.DISMISSED:
+        return f"Proposed a {what}; it was turned down{by}."
+    if proposal.status == Proposal.Status.UNDONE:
+        return f"Proposed a {what}; it was approved, then undone. {proposal.status_reason}".strip()
+    return f"Proposed a {what}; it was dropped. {proposal.status_reason}".strip()
+
+
+def review_reasons_now(reviews: list[Review]) -> dict[int, list[str]]:
+    """Each review's reasons as a list (``learning.candidates.review_reasons``), a part
+    whose proposal was decided since saying what became of it. One query for all."""
+    from learning.candidates import review_reasons
+
+    ids: set[int] = set()
+    for r in reviews:
+        parts = (r.details or {}).get("parts") if isinstance(r.details, dict) else None
+        for part in (parts or {}).values():
+            if isinstance(part, dict) and isinstance(part.get("proposal_id"), int):
+                ids.add(part["proposal_id"])
+        if r.proposal_id:
+            ids.add(r.proposal_id)
+    proposals = {p.pk: p for p in Proposal.objects.filter(pk__in=ids)} if ids else {}
+    out: dict[int, list[str]] = {}
+    for r in reviews:
+        details = r.details if isinstance(r.details, dict) else {}
+        parts = details.get("parts")
+        if isinstance(parts, dict) and parts:
+            now = {
+                kind: {
+                    **part,
+                    "reason": _part_now(
+                        kind,
+                        str(part.get("reason") or ""),
+                        proposals.get(part.get("proposal_id") or 0),
+                    ),
+                }
+                for kind, part in parts.items()
+                if isinstance(part, dict)
+            }
+            out[r.pk] = review_reasons(reason=r.reason, details={"parts": now})
+        else:
+            reason = r.reason
+            if r.proposal_id and r.proposal_id in proposals:
+                p = proposals[r.proposal_id]
+                reason = _part_now(p.kind, reason, p)
+            out[r.pk] = review_reasons(reason=reason, details={})
+    return out
+
+
+def decisions_since(*, tenant_ids: list[int] | None, agent: Agent | None = None) -> dict[str, int]:
+    """What people decided of the proposals reviews made (approved, turned down,
+    undone), whatever the review's own outcome says: one aggregate query."""
+    qs = Proposal.objects.all()
+    if tenant_ids is not None:
+        qs = qs.filter(agent__tenant_id__in=tenant_ids)
+    if agent is not None:
+        qs = qs.filter(agent=agent)
+    return qs.aggregate(
+        approved=Count("id", filter=Q(applied_version__isnull=False) & ~Q(decided_by="auto")),
+        turned_down=Count("id", filter=Q(status=Proposal.Status.DISMISSED)),
+        undone=Count("id", filter=Q(status=Proposal.Status.UNDONE)),
+    )
+
+
+def model_called(review: Review) -> bool:
+    """Whether a language model was asked: the offline proposer asks none, so a token
+    count of 0 would say nothing true."""
+    proposer = (review.details or {}).get("proposer") if isinstance(review.details, dict) else None
+    return bool(review.model_calls) and (
+        proposer not in ("local", None) or bool(review.tokens_in or review.tokens_out)
+    )
+
+
+def proposal_backing(proposal: Proposal, settings: Any) -> dict[str, Any]:
+    """How many conversations and people a proposal's evidence comes from, against what
+    the agent's learning settings ask (min conversations or min corrections; min users
+    in team mode). No query."""
+    convs: set[Any] = set()
+    people: set[Any] = set()
+    for item in proposal.evidence or []:
+        if not isinstance(item, dict):
+            continue
+        conv = item.get("conversation_id") or item.get("conversation")
+        if conv is not None:
+            convs.add(conv)
+        who = item.get("principal_id") or item.get("user") or item.get("principal_external_id")
+        if who not in (None, ""):
+            people.add(who)
+    rule = proposal.kind == Proposal.Kind.RULE
+    team = bool(getattr(settings, "across_users", False))
+    need_convs = int(getattr(settings, "min_corrections" if rule else "min_conversations", 0) or 0)
+    need_people = int(getattr(settings, "min_users", 0) or 0) if team else 0
+    return {
+        "conversations": len(convs),
+        "people": len(people),
+        "needed_conversations": need_convs,
+        "conversations_setting": "min corrections" if rule else "min conversations",
+        "needed_people": need_people,
+        "team": team,
+        "enough": len(convs) >= need_convs and len(people) >= need_people,
     }

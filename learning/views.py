@@ -13,10 +13,23 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
 
 from learning.forms import LearningSettingsForm
 from learning.models import LearningSettings, Proposal, Review
-from learning.owners import decide_refusal, deciders_sentence, learning_settings_of, may_decide
+from learning.owners import (
+    decide_refusal,
+    deciders_sentence,
+    learning_settings_of,
+    may_decide,
+    yours_sentence,
+)
+from learning.selectors import (
+    decisions_since,
+    model_called,
+    proposal_backing,
+    review_reasons_now,
+)
 from memory.models import Message
 from memory.sealing import sealed_ids
 from persona.models import PlanRotation
@@ -104,6 +117,8 @@ def _review_context(
         if proposal is not None:
             _decorate(proposal)
             proposal.can_decide = may_decide(actor_for_user(user), proposal)  # type: ignore[attr-defined]
+    review.reasons = review_reasons_now([review]).get(review.pk, [])  # type: ignore[attr-defined]
+    review.model_called = model_called(review)  # type: ignore[attr-defined]
     context = {
         "review": review,
         "agent": review.agent,
@@ -118,10 +133,11 @@ def _review_context(
 
 
 def _settings_panel(agent: Any) -> dict[str, Any]:
-    return {
-        "settings": LearningSettings.objects.filter(agent=agent).first(),
-        "recent": list(Review.objects.filter(agent=agent).order_by("-queued_at", "-id")[:5]),
-    }
+    recent = list(Review.objects.filter(agent=agent).order_by("-queued_at", "-id")[:5])
+    reasons = review_reasons_now(recent)  # from the proposals' state now, never stale
+    for r in recent:
+        r.reasons = reasons.get(r.pk, [])  # type: ignore[attr-defined]
+    return {"settings": LearningSettings.objects.filter(agent=agent).first(), "recent": recent}
 
 
 def _quoted_texts(proposals: list[Proposal]) -> dict[int, str]:
@@ -207,7 +223,11 @@ def review_status(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
         partial=is_partial(request),
     )
     if is_partial(request):
-        return render(request, "learning/review_status.html#status", data)
+        response = render(request, "learning/review_status.html#status", data)
+        if data["origin"] == "agent" and review.status == Review.Status.DONE:
+            # the agent page's learning card (what waits, what the review says) follows
+            trigger_client_event(response, "learning-changed")
+        return response
     return render(request, "learning/review_status.html", data)
 
 
@@ -237,9 +257,13 @@ def _row_context(
     proposal's ``agent__learning`` is selected with it."""
     _decorate(proposal, sealed, texts)
     proposal.can_decide = may_decide(actor, proposal)  # type: ignore[attr-defined]
-    proposal.deciders = deciders_sentence(  # type: ignore[attr-defined]
-        kind=proposal.kind, settings=learning_settings_of(proposal.agent)
+    settings = learning_settings_of(proposal.agent)
+    proposal.deciders = (  # type: ignore[attr-defined]
+        yours_sentence(kind=proposal.kind, settings=settings)
+        if proposal.can_decide  # type: ignore[attr-defined]
+        else deciders_sentence(kind=proposal.kind, settings=settings)
     )
+    proposal.backing = proposal_backing(proposal, settings)  # type: ignore[attr-defined]
     return {"p": proposal, **extra}
 
 
@@ -398,6 +422,29 @@ def proposal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 # --- review log -----------------------------------------------------------------------
 
 
+def _explain_reviews(reviews: list[Review]) -> None:
+    """Give each review its reasons as a list told from the state things are in now,
+    whether a model was called, and why each recurring pattern it saw was not proposed
+    (against the agent's settings). One query for all the reviews."""
+    from learning.candidates import LABELS, OUTSIDE_WINDOW, explain
+
+    reasons = review_reasons_now(list(reviews))
+    for r in reviews:
+        settings = learning_settings_of(r.agent)
+        r.reasons = reasons.get(r.pk, [])  # type: ignore[attr-defined]
+        r.model_called = model_called(r)  # type: ignore[attr-defined]
+        r.passed = [  # type: ignore[attr-defined]
+            {
+                **item,
+                "why": explain(item, settings=settings),
+                "label": LABELS.get(item.get("reason", ""), item.get("reason", "")),
+            }
+            for item in (r.passed_over or [])
+            if isinstance(item, dict)
+        ]
+        r.outside_window = any(i.get("reason") == OUTSIDE_WINDOW for i in r.passed)  # type: ignore[attr-defined]
+
+
 @require_GET
 @login_required
 def log(request: HtmxHttpRequest) -> HttpResponse:
@@ -409,12 +456,15 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
         base = base.filter(agent=agent)
     totals = base.aggregate(
         total=Count("id"),
-        model_calls=Sum("model_calls"),
+        calls_all=Sum("model_calls"),
+        # the offline proposer is counted as a call but asks no model
+        offline_calls=Sum("model_calls", filter=Q(details__proposer="local")),
         tokens_in=Sum("tokens_in"),
         tokens_out=Sum("tokens_out"),
         running=Count("id", filter=~Q(status=Review.Status.DONE)),
         **{f"o_{value}": Count("id", filter=Q(outcome=value)) for value in Review.Outcome.values},
     )
+    totals["model_calls"] = (totals["calls_all"] or 0) - (totals["offline_calls"] or 0)
     counts = [
         {"value": value, "label": label, "n": totals[f"o_{value}"]}
         for value, label in Review.Outcome.choices
@@ -433,7 +483,7 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
     owner_figures = owner_doc_figures(
         tenant_ids=[agent.tenant_id] if agent is not None else visible_tenant_ids(request.user)
     )
-    qs = base.select_related("agent")
+    qs = base.select_related("agent", "agent__learning")
     if outcome in Review.Outcome.values:
         qs = qs.filter(outcome=outcome)
     page = keyset_page(
@@ -442,8 +492,13 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
         kinds=[datetime, int],
         cursor=request.GET.get("after"),
     )
+    _explain_reviews(page.rows)
     context = {
         "page": page,
+        "decisions": decisions_since(
+            tenant_ids=visible_tenant_ids(request.user) if agent is None else None, agent=agent
+        ),
+        "can_review": is_reviewer(request.user),
         "counts": counts,
         "totals": totals,
         "rotations": rotation_counts["total"],

@@ -58,6 +58,11 @@ class AgentPersonaVersion(models.Model):
             models.UniqueConstraint(fields=["agent", "version"], name="persona_version_unique"),
             models.CheckConstraint(condition=Q(version__gte=1), name="persona_version_positive"),
         ]
+        indexes = [
+            # the persona evolution feed: every change, newest first, and one assistant's
+            models.Index(fields=["-created_at", "-id"], name="persona_version_feed"),
+            models.Index(fields=["agent", "-created_at", "-id"], name="persona_version_agent_feed"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.agent_id} v{self.version}"

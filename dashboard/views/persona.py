@@ -6,21 +6,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import (
-    Count,
-    DateTimeField,
-    Exists,
-    IntegerField,
-    OuterRef,
-    Subquery,
-    Value,
-)
-from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -35,7 +24,12 @@ from learning.owners import (
     rule_owner_names,
     rule_owner_refusal,
 )
-from learning.selectors import proposals_a_change_drops
+from learning.selectors import (
+    model_called,
+    proposal_backing,
+    proposals_a_change_drops,
+    review_reasons_now,
+)
 from memory.sealing import sealed_ids
 from persona.models import AgentPersonaVersion, SourceType
 from persona.services import (
@@ -49,105 +43,16 @@ from persona.services import (
 from persona.services_edits import undo_refusal
 from personaweb.actors import Actor
 from personaweb.errors import Refusal
-from personaweb.htmx import HtmxHttpRequest, is_partial, query_without
+from personaweb.htmx import HtmxHttpRequest, is_partial
 from personaweb.marks import evidence_conversation_ids, field_text, quote_groups_for, word_diff
-from personaweb.paging import keyset_page
 from personaweb.roles import is_operator, is_reviewer
 from tenancy.access import (
     actor_for_user,
     agent_for_user,
     require_reviewer,
-    visible_agents,
 )
 
 TIMELINE_PAGE = 20
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-# --- persona evolution ------------------------------------------------------------------
-
-SORTS: dict[str, tuple[str, list[tuple[str, bool]], list[type]]] = {
-    "name": ("Name", [("name", False), ("id", False)], [str, int]),
-    "recent": ("Last review, newest first", [("review_sort", True), ("id", True)], [datetime, int]),
-    "version": ("Most versions first", [("persona_version", True), ("id", True)], [int, int]),
-}
-MODES = {"off": "off", "on": "on", "on-with-review": "on, with review"}
-WAITING = {
-    "change": "a change waiting",
-    "rules": "rules waiting",
-    "any": "anything waiting",
-    "none": "nothing waiting",
-}
-
-
-def _evolution_queryset(user: Any, *, mode: str, waiting: str):
-    waiting_qs = Proposal.objects.filter(agent=OuterRef("pk"), status=Proposal.Status.WAITING)
-    rules_waiting = (
-        waiting_qs.filter(kind=Proposal.Kind.RULE)
-        .order_by()
-        .values("agent")
-        .annotate(n=Count("id"))
-        .values("n")
-    )
-    last = Review.objects.filter(agent=OuterRef("pk")).order_by("-queued_at", "-id")
-    qs = (
-        visible_agents(user)
-        .select_related("tenant", "learning")
-        .annotate(
-            mode_value=Coalesce("learning__mode", Value("off")),
-            change_waiting=Exists(waiting_qs.filter(kind=Proposal.Kind.SENTENCE)),
-            rules_waiting=Coalesce(Subquery(rules_waiting, output_field=IntegerField()), 0),
-            last_review_at=Subquery(last.values("queued_at")[:1]),
-            last_review_status=Subquery(last.values("status")[:1]),
-            last_review_outcome=Subquery(last.values("outcome")[:1]),
-            last_review_reason=Subquery(last.values("reason")[:1]),
-            review_sort=Coalesce(
-                Subquery(last.values("queued_at")[:1]), Value(_EPOCH, output_field=DateTimeField())
-            ),
-        )
-    )
-    if mode in MODES:
-        qs = qs.filter(mode_value=mode)
-    if waiting == "change":
-        qs = qs.filter(change_waiting=True)
-    elif waiting == "rules":
-        qs = qs.filter(rules_waiting__gt=0)
-    elif waiting == "any":
-        qs = qs.filter(Exists(waiting_qs))
-    elif waiting == "none":
-        qs = qs.exclude(Exists(waiting_qs))
-    return qs
-
-
-@require_GET
-@login_required
-def evolution(request: HtmxHttpRequest) -> HttpResponse:
-    mode = request.GET.get("mode", "")
-    waiting = request.GET.get("waiting", "")
-    sort = request.GET.get("sort", "name")
-    if sort not in SORTS:
-        sort = "name"
-    _, fields, kinds = SORTS[sort]
-    page = keyset_page(
-        _evolution_queryset(request.user, mode=mode, waiting=waiting),
-        fields=fields,
-        kinds=kinds,
-        cursor=request.GET.get("after"),
-    )
-    context = {
-        "page": page,
-        "mode": mode,
-        "waiting": waiting,
-        "sort": sort,
-        "modes": MODES,
-        "waitings": WAITING,
-        "sorts": {k: v[0] for k, v in SORTS.items()},
-        "filtered": bool(mode in MODES or waiting in WAITING),
-        "base_query": query_without(request, "after"),
-    }
-    template = "dashboard/evolution.html"
-    if is_partial(request) and request.htmx.target == "agents-table":
-        template += "#agents-table"
-    return render(request, template, context)
 
 
 # --- agent page ------------------------------------------------------------------------
@@ -294,8 +199,21 @@ def _waiting_for(agent: Any, actor: Actor) -> list[Proposal]:
         p.agent = agent  # the page's agent: no query per proposal
         p.can_decide = may_decide(actor, p)  # type: ignore[attr-defined]
         p.deciders = deciders_sentence(kind=p.kind, settings=learning_settings_of(agent))  # type: ignore[attr-defined]
+        p.backing = proposal_backing(p, learning_settings_of(agent))  # type: ignore[attr-defined]
         p.quote_groups = quote_groups_for(p.evidence, sealed=sealed)  # type: ignore[attr-defined]
     return proposals
+
+
+def _learning_card(agent: Any, user: Any) -> dict[str, Any]:
+    """What the agent page's learning card says, from the state things are in now: the
+    proposals waiting, and the last review with its reasons told from its proposals'
+    state (never its stored "it waits for a rule owner" after the rule was decided)."""
+    last_review = Review.objects.filter(agent=agent).order_by("-queued_at", "-id").first()
+    if last_review is not None:
+        last_review.agent = agent
+        last_review.reasons = review_reasons_now([last_review]).get(last_review.pk, [])  # type: ignore[attr-defined]
+        last_review.model_called = model_called(last_review)  # type: ignore[attr-defined]
+    return {"waiting": _waiting_for(agent, actor_for_user(user)), "last_review": last_review}
 
 
 def _page_number(value: str) -> int | None:
@@ -343,6 +261,9 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     }
     if is_partial(request) and request.htmx.target == "timeline":
         return render(request, "dashboard/agent.html#timeline", context)
+    context.update(_learning_card(agent, request.user))
+    if is_partial(request) and request.htmx.target == "learning":
+        return render(request, "dashboard/agent.html#learning", context)
     # Never wait for the embedding model on a request: new text shows as "scanning" and
     # the preview polls itself until the background scan is done.
     from django.conf import settings as django_settings
@@ -360,7 +281,6 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         (text, marked.get(f"standing rule {i}"))
         for i, text in enumerate(getattr(head, "standing_rules", None) or [], start=1)
     ]
-    last_review = Review.objects.filter(agent=agent).order_by("-queued_at", "-id").first()
     context.update(
         {
             "head": head,
@@ -371,8 +291,6 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "prefix_sha256": sha256_text(report.text) if report else "",
             "token_cap": AGENT_PREFIX_MAX_TOKENS,
             "caps": _caps(head),
-            "waiting": _waiting_for(agent, actor_for_user(request.user)),
-            "last_review": last_review,
             "rule_owners": rule_owner_names(settings),
         }
     )

@@ -34,6 +34,8 @@ class ProposerResult:
     tokens_in: int = 0
     tokens_out: int = 0
     notes: list[str] = field(default_factory=list)
+    #: recurring patterns seen and not proposed (``learning.candidates.candidate``)
+    candidates: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Proposer(Protocol):

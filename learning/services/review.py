@@ -27,7 +27,7 @@ from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from learning import policy
+from learning import candidates, policy
 from learning.counters import next_due_at
 from learning.models import LearningSettings, Mode, Proposal, Rejection, Review
 from learning.proposers.base import Proposer, ProposerResult, get_proposer, proposer_kind
@@ -82,6 +82,8 @@ class PartResult:
     field: str = ""
     verdicts: list[dict[str, Any]] = dc_field(default_factory=list)
     notes: list[str] = dc_field(default_factory=list)
+    #: recurring patterns seen and not proposed (``learning.candidates``)
+    candidates: list[dict[str, Any]] = dc_field(default_factory=list)
     model_ms: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -262,6 +264,12 @@ def review_run(
         details["conversations"] = len(corpus.conversation_ids)
         details["people"] = len({m.principal_id for m in corpus.messages})
     proposal = next((p.proposal for p in parts if p.proposal is not None), None)
+    passed_over = candidates.resolve(
+        [c for p in parts for c in p.candidates],
+        rejected=frozenset(
+            Rejection.objects.filter(agent=agent).values_list("content_key", flat=True)
+        ),
+    )
     now = timezone.now()
     # the record and the counters in one transaction: a worker killed between them
     # must not leave a done review whose agent still looks unreviewed
@@ -277,6 +285,7 @@ def review_run(
             outcome=outcome,
             reason=reason[:4000],
             details=details,
+            passed_over=passed_over,
             proposal=proposal,
         )
         if not finished:  # taken over past its lease: the review that took over records it
@@ -390,6 +399,21 @@ def _review_body(
             usage=usage,
             trigger=trigger,
         )
+    if (
+        sentence.called
+        and sentence.proposal is None
+        and not whole_history
+        and corpus.excluded.get("not_recent")
+    ):
+        _look_back(
+            part=sentence,
+            agent=agent,
+            settings=settings,
+            persona=persona,
+            proposer=proposer,
+            avoid=avoid,
+            timings=timings,
+        )
     parts = [sentence]
 
     # -- standing rule ----------------------------------------------------------------
@@ -501,6 +525,7 @@ def _call(part: PartResult, usage: ProposerResult, fn, *args, **kwargs) -> Propo
     part.model_ms = (time.perf_counter() - t0) * 1000
     part.called = True
     part.notes.extend(result.notes)
+    part.candidates.extend(result.candidates)
     usage.calls += result.calls
     usage.tokens_in += result.tokens_in
     usage.tokens_out += result.tokens_out
@@ -517,7 +542,12 @@ def _nothing_found(result: ProposerResult, what: str) -> str:
             if len(why) > 300:
                 why = why[:299].rstrip() + "…"
             return f"Every {what} that recurs across conversations was left out: {why}"
-    return f"The proposer found no {what} that recurs across conversations."
+    if result.candidates:
+        return (
+            f"No {what} recurs enough to propose: each one seen is listed with the reason "
+            "it was not proposed."
+        )
+    return f"The proposer found no {what} that recurs across the conversations read."
 
 
 def _clean_text(value: Any) -> str:
@@ -583,6 +613,7 @@ def _run_sentence(
         )
     if refusal:
         part.outcome, part.reason = REFUSED, refusal
+        part.candidates.insert(0, _refused_candidate(part, key, verification, refusal, rejected))
         return
     proposal = Proposal.objects.create(
         agent=agent,
@@ -687,6 +718,7 @@ def _run_rule(
         )
     if refusal:
         part.outcome, part.reason = REFUSED, refusal
+        part.candidates.insert(0, _refused_candidate(part, key, verification, refusal, rejected))
         return
     part.proposal = Proposal.objects.create(
         agent=agent,
@@ -704,6 +736,65 @@ def _run_rule(
         f"Proposed a standing rule from corrections in {verification.conversations} conversations; "
         f"it waits for a rule owner ({owners})."
     )
+
+
+def _refused_candidate(
+    part: PartResult, key: str, verification: Any, refusal: str, rejected: frozenset[str]
+) -> dict[str, Any]:
+    """The proposer's pick the review refused, as a passed-over pattern."""
+    conversations = getattr(verification, "conversations", 0) or 0
+    people = getattr(verification, "users", 0) or 0
+    if key in rejected:
+        reason = candidates.TURNED_DOWN
+    elif refusal.startswith("The persona "):
+        reason = candidates.IN_PERSONA
+    else:
+        reason = candidates.REFUSED
+    return candidates.candidate(
+        kind=part.kind,
+        text=part.text,
+        reason=reason,
+        conversations=conversations,
+        people=people,
+        key=key,
+        detail=refusal,
+    )
+
+
+def _look_back(
+    *,
+    part: PartResult,
+    agent: Agent,
+    settings: LearningSettings,
+    persona: dict[str, Any],
+    proposer: Proposer | None,
+    avoid: frozenset[str],
+    timings: dict[str, float],
+) -> None:
+    """Nothing was proposed from the recent conversations and older ones were not read:
+    read the whole history (``WHOLE_HISTORY_MAX_CONVERSATIONS`` at most, words only, no
+    model call) for themes that recur enough there, and record each one the recent
+    conversations did not show as "outside the recent conversations". Only a proposer
+    that can look without a model call (``recurring_sentences``) is asked."""
+    look = getattr(proposer, "recurring_sentences", None)
+    if look is None:
+        return
+    t0 = time.perf_counter()
+    whole = select_corpus(agent=agent, settings=settings, whole_history=True)
+    short = (candidates.TOO_FEW_CONVERSATIONS, candidates.TOO_FEW_PEOPLE)
+    known = {c.get("key"): i for i, c in enumerate(part.candidates)}
+    for item in look(whole, persona, settings):
+        at = known.get(item.get("key"))
+        if at is not None and part.candidates[at]["reason"] not in short:
+            continue  # the recent conversations explain it already
+        item["reason"] = (
+            candidates.AVOIDED if item.get("key") in avoid else candidates.OUTSIDE_WINDOW
+        )
+        if at is not None:  # too few in the recent conversations, enough over the history
+            part.candidates[at] = item
+        else:
+            part.candidates.append(item)
+    timings["look_back_ms"] = round((time.perf_counter() - t0) * 1000, 2)
 
 
 def _evidence_messages(evidence: Any) -> set[int]:

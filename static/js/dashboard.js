@@ -235,6 +235,14 @@
       select(row);
       var button = row.querySelector(key === "a" ? "[data-action=approve]" : "[data-action=dismiss]");
       if (button && !button.disabled) button.click();
+      else {
+        // not this person's to decide: say who decides, where the card says it already
+        var note = row.querySelector(".deciders");
+        if (note) {
+          note.classList.add("flash");
+          note.setAttribute("role", "status");
+        }
+      }
     } else return;
     event.preventDefault();
   });
