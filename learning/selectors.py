@@ -196,7 +196,7 @@ def _part_now(kind: str, reason: str, proposal: Proposal | None) -> str:
         return f"Proposed a {what}; it was turned down{by}."
     if proposal.status == Proposal.Status.UNDONE:
         return f"Proposed a {what}; it was approved, then undone. {proposal.status_reason}".strip()
-    return f"Proposed a {what}; it was dropped. {proposal.status_reason}".strip()
+    return f"Proposed a {what}; it was dropped{by}. {proposal.status_reason}".strip()
 
 
 def review_reasons_now(reviews: list[Review]) -> dict[int, list[str]]:

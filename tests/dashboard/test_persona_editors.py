@@ -304,7 +304,7 @@ def test_the_review_log_says_why_a_proposal_was_dropped(operator_client, desk):
     data = _fields(desk, goals="Greet people.", confirm_drops=str(waiting.pk))
     assert operator_client.post(EDIT, data).status_code == 302
     log = operator_client.get(reverse("learning:log") + "?agent=desk").content.decode()
-    assert "Later its proposal was dropped: the persona changed by olivia in version 2" in log
+    assert "it was dropped by olivia. The persona changed in version 2 (goals)" in log
     assert "“Clearer goals”" in log
     decided = learning_status(agent=desk)["recent_decisions"][0]
     assert decided["status"] == "dropped" and decided["decided_by"] == "olivia"
