@@ -13,7 +13,6 @@ from django.utils import timezone
 from personaweb.models import Heartbeat
 from tenancy.access import actor_for_user, visible_tenant_ids
 
-
 #: Home counts rows up to this many per figure; past it the page shows "10,000+" (a
 #: count over millions of rows would cost seconds, and the exact figure changes nothing).
 COUNT_CAP = 10_000
