@@ -1304,7 +1304,7 @@ def context_figures(data: dict[str, Any], *, queries: int, explain: bool) -> Non
     if explain and connection.vendor == "postgresql":
         qs = (
             Belief.objects.filter(principal_id=data["subject_id"], status=Belief.Status.ACTIVE)
-            .order_by("id")
+            .order_by()
             .values_list(*ctx._FIELDS, "sensitivity", "promoted")
         )
         sql, params = qs.query.sql_with_params()

@@ -93,7 +93,8 @@ INTENTION_ACTIONS = {"done": "Marked done", "dropped": "Dropped"}
 
 def _count_of(qs: QuerySet) -> Subquery:
     return Subquery(
-        qs.order_by().values("principal").annotate(n=Count("id")).values("n"),
+        # COUNT(*): the (principal, status, category) index answers it alone (index-only)
+        qs.order_by().values("principal").annotate(n=Count("*")).values("n"),
         output_field=IntegerField(),
     )
 
@@ -168,8 +169,10 @@ def _person_for(request: HtmxHttpRequest, pk: int, *, with_counts: bool = False)
         active = Q(beliefs__status=Belief.Status.ACTIVE)
         qs = qs.annotate(
             **{
+                # the category column, not the id: the (principal, status, category)
+                # index answers the counts alone (an index-only scan)
                 f"n_{name}_{kind}": Count(
-                    "beliefs",
+                    "beliefs__category",
                     filter=Q(beliefs__category=name) & (active if kind == "active" else ~active),
                 )
                 for name in CATEGORY_ORDER
@@ -421,18 +424,27 @@ def person(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     category = request.GET.get("category", "")
     if category not in BeliefCategory.values:
         category = ""
-    qs = _beliefs_qs(principal.pk).annotate(cat_rank=_category_rank())
+    # the page's keys first, from the belief_principal_listing index alone (a person may
+    # hold tens of thousands of beliefs: sorting whole rows would read each one), then
+    # the page's rows with what they show
+    keys = (
+        Belief.objects.filter(principal_id=principal.pk)
+        .annotate(cat_rank=_category_rank())
+        .only("id", "category", "created_at")
+    )
     if not show_all:
-        qs = qs.filter(status=Belief.Status.ACTIVE)
+        keys = keys.filter(status=Belief.Status.ACTIVE)
     if category:
-        qs = qs.filter(category=category)
+        keys = keys.filter(category=category)
     page = keyset_page(
-        qs,
+        keys,
         fields=[("cat_rank", False), ("created_at", True), ("id", True)],
         kinds=[int, datetime, int],
         cursor=request.GET.get("after"),
         size=BELIEFS_PAGE,
     )
+    full = _beliefs_qs(principal.pk).in_bulk([b.pk for b in page.rows])
+    page.rows = [full[b.pk] for b in page.rows if b.pk in full]
     context.update(
         {
             "now": now,
