@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -49,7 +50,8 @@ def bounded_counts(querysets: dict[str, QuerySet], *, cap: int) -> dict[str, int
     above ``cap`` means "more than ``cap``"): one query, ``SELECT (SELECT COUNT(*) FROM
     (... LIMIT cap + 1)), ...``, so each count reads at most ``cap + 1`` index entries
     whatever the size of the table."""
-    parts, params = [], []
+    parts: list[str] = []
+    params: list[Any] = []
     for k, qs in enumerate(querysets.values()):
         try:
             sql, p = qs.order_by().values("pk")[: cap + 1].query.sql_with_params()

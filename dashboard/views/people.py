@@ -438,9 +438,9 @@ def person(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     after = decode_cursor(cursor, kinds=kinds)
     if after is not None:
         keys = keys.filter(keyset_after(fields, after))
-    keys = keys.order_by("cat_rank", "-created_at", "-id").values("pk")[: BELIEFS_PAGE + 1]
+    page_keys = keys.order_by("cat_rank", "-created_at", "-id").values("pk")[: BELIEFS_PAGE + 1]
     page = keyset_page(
-        _beliefs_qs(principal.pk).annotate(cat_rank=_category_rank()).filter(pk__in=keys),
+        _beliefs_qs(principal.pk).annotate(cat_rank=_category_rank()).filter(pk__in=page_keys),
         fields=fields,
         kinds=kinds,
         cursor=cursor,
