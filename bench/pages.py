@@ -1,31 +1,47 @@
 #!/usr/bin/env python
-"""Dashboard page figures (issue 5, acceptance 5).
+"""Dashboard page figures (issue 5, acceptance 5; issue 24, point 3: ten times the data).
 
     .venv/bin/python bench/pages.py                      # SQLite, scratch file in /tmp
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/pw_x .venv/bin/python bench/pages.py
+    .venv/bin/python bench/pages.py --scale 10 --db bench_scale --explain
 
 On SQLite the database is a temporary file; with DATABASE_URL a throwaway database
 (``test_<name>``, made and dropped by Django's test-database machinery) is used, so the
-database named in the URL is not touched.
+database named in the URL is not touched. ``--db NAME`` keeps the data instead, in
+PostgreSQL database NAME (on DATABASE_URL's server, default 127.0.0.1:5432 as postgres):
+built once, migrated and reused by later runs while it holds the same ``--scale`` and
+data version (``--rebuild`` builds it again).
 
-Builds 1,000 agents in two tenants (800 + 200), 20 persona versions each (20,000, some
-learned with evidence quotes), 400 principals, 5,000 conversations of 20 messages
-(100,000), 300 waiting proposals, 200 applied ones, 5,000 reviews; then, with
-``django.test.Client`` logged in as an operator of the larger tenant (and as a
-superuser), requests every dashboard page ``--warmup`` times, then ``--runs`` times,
-and prints per page the median and p95 server time (the whole request through the
-middleware, template rendered), the median time spent in SQL, and the query count,
-against the goal: p95 < 100 ms and at most 15 queries. Misses are marked ``MISS``.
+At 1x: 1,000 agents in two tenants (800 + 200), 20 persona versions each (20,000, some
+learned with evidence quotes), 400 people, 5,000 conversations of 20 messages
+(100,000), 300 waiting proposals, 200 applied ones, 5,000 reviews, 100,000 beliefs each
+with its own stored vector (random unit vectors), 10,000 of them about one person
+written among everyone else's. ``--scale N`` multiplies all of it but the one person's
+10,000 (10: 10,000 agents, 200,000 versions, 1,000,000 messages, 1,000,000 beliefs).
+Rows are generated with their ids and written with binary ``COPY`` on PostgreSQL
+(``cursor.copy``), ``bulk_create`` in batches of 5,000 on SQLite; the build time is
+printed. Then, with ``django.test.Client`` logged in as an operator of the larger
+tenant (and as a superuser), every dashboard page is requested ``--warmup`` times,
+then ``--runs`` times, and per page the median and p95 server time (the whole request
+through the middleware, template rendered), the median time spent in SQL and the query
+count are printed against the goal: p95 < 100 ms (150 ms above 1x) and at most 15
+queries. Misses are marked ``MISS``. The machine's load is printed before and after.
 
 The agent page runs the real injection scan (semantic layer on). Its first request in
 the process loads the embedding model; that time is printed on its own. The scan
 caches results per text, so the agent page is also measured on a different agent per
 request (``agent (another agent each time)``): the first view of an agent in a process.
 
+Then ``build_context`` for the person with 10,000 beliefs: the candidate read from the
+database, the first query after a change, then ``--context-queries`` questions with the
+query embedded and with words only, against p95 < 50 ms. ``--explain`` prints
+``EXPLAIN (ANALYZE, BUFFERS)`` of the candidate read and of each page's two slowest
+queries (PostgreSQL).
+
 ``--profile LABEL`` prints a cProfile of that page (operator) and its slowest queries.
 
-``--smoke`` (CI): 20 agents, one request per page and user, no warm-up; exits non-zero
-when a page answers anything but 200. Figures printed, never judged.
+``--smoke`` (CI): 20 agents, 400 beliefs, one request per page and user, no warm-up;
+exits non-zero when a page answers anything but 200. Figures printed, never judged.
 """
 
 from __future__ import annotations
