@@ -5,13 +5,14 @@ Each function runs a fixed number of queries whatever the amount of data.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.db.models import BooleanField, Case, Count, Min, QuerySet, TextField, Value, When
 from django.db.models.functions import Cast
 
 from learning.models import LearningSettings, Proposal, Review
-from learning.owners import decide_refusal, learning_settings_of
+from learning.owners import decide_refusal
 from learning.services.settings import learning_settings_get, settings_as_dict
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
@@ -60,13 +61,13 @@ def proposals_waiting_for(actor: Actor) -> int:
         .values("agent__tenant_id", "is_rule", "owners")
         .annotate(n=Count("id"), one_agent=Min("agent_id"))
     )
-    rows = list(groups)
-    agents = Agent.objects.select_related("learning").in_bulk([r["one_agent"] for r in rows])
     total = 0
-    for r in rows:
-        agent = agents[r["one_agent"]]
+    for r in groups:
+        # what the decision reads of an agent: its id and tenant, and its rule owners
+        agent = Agent(pk=r["one_agent"], tenant_id=r["agent__tenant_id"])
+        owners = json.loads(r["owners"]) if r["owners"] else []
+        settings = LearningSettings(agent_id=agent.pk, rule_owners=owners)
         kind = Proposal.Kind.RULE if r["is_rule"] else Proposal.Kind.SENTENCE
-        settings = learning_settings_of(agent)
         if decide_refusal(actor, agent=agent, kind=kind, settings=settings) is None:
             total += r["n"]
     return total
