@@ -1,31 +1,47 @@
 #!/usr/bin/env python
-"""Dashboard page figures (issue 5, acceptance 5).
+"""Dashboard page figures (issue 5, acceptance 5; issue 24, point 3: ten times the data).
 
     .venv/bin/python bench/pages.py                      # SQLite, scratch file in /tmp
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/pw_x .venv/bin/python bench/pages.py
+    .venv/bin/python bench/pages.py --scale 10 --db bench_scale --explain
 
 On SQLite the database is a temporary file; with DATABASE_URL a throwaway database
 (``test_<name>``, made and dropped by Django's test-database machinery) is used, so the
-database named in the URL is not touched.
+database named in the URL is not touched. ``--db NAME`` keeps the data instead, in
+PostgreSQL database NAME (on DATABASE_URL's server, default 127.0.0.1:5432 as postgres):
+built once, migrated and reused by later runs while it holds the same ``--scale`` and
+data version (``--rebuild`` builds it again).
 
-Builds 1,000 agents in two tenants (800 + 200), 20 persona versions each (20,000, some
-learned with evidence quotes), 400 principals, 5,000 conversations of 20 messages
-(100,000), 300 waiting proposals, 200 applied ones, 5,000 reviews; then, with
-``django.test.Client`` logged in as an operator of the larger tenant (and as a
-superuser), requests every dashboard page ``--warmup`` times, then ``--runs`` times,
-and prints per page the median and p95 server time (the whole request through the
-middleware, template rendered), the median time spent in SQL, and the query count,
-against the goal: p95 < 100 ms and at most 15 queries. Misses are marked ``MISS``.
+At 1x: 1,000 agents in two tenants (800 + 200), 20 persona versions each (20,000, some
+learned with evidence quotes), 400 people, 5,000 conversations of 20 messages
+(100,000), 300 waiting proposals, 200 applied ones, 5,000 reviews, 100,000 beliefs each
+with its own stored vector (random unit vectors), 10,000 of them about one person
+written among everyone else's. ``--scale N`` multiplies all of it but the one person's
+10,000 (10: 10,000 agents, 200,000 versions, 1,000,000 messages, 1,000,000 beliefs).
+Rows are generated with their ids and written with binary ``COPY`` on PostgreSQL
+(``cursor.copy``), ``bulk_create`` in batches of 5,000 on SQLite; the build time is
+printed. Then, with ``django.test.Client`` logged in as an operator of the larger
+tenant (and as a superuser), every dashboard page is requested ``--warmup`` times,
+then ``--runs`` times, and per page the median and p95 server time (the whole request
+through the middleware, template rendered), the median time spent in SQL and the query
+count are printed against the goal: p95 < 100 ms (150 ms above 1x) and at most 15
+queries. Misses are marked ``MISS``. The machine's load is printed before and after.
 
 The agent page runs the real injection scan (semantic layer on). Its first request in
 the process loads the embedding model; that time is printed on its own. The scan
 caches results per text, so the agent page is also measured on a different agent per
 request (``agent (another agent each time)``): the first view of an agent in a process.
 
+Then ``build_context`` for the person with 10,000 beliefs: the candidate read from the
+database, the first query after a change, then ``--context-queries`` questions with the
+query embedded and with words only, against p95 < 50 ms. ``--explain`` prints
+``EXPLAIN (ANALYZE, BUFFERS)`` of the candidate read and of each page's two slowest
+queries (PostgreSQL).
+
 ``--profile LABEL`` prints a cProfile of that page (operator) and its slowest queries.
 
-``--smoke`` (CI): 20 agents, one request per page and user, no warm-up; exits non-zero
-when a page answers anything but 200. Figures printed, never judged.
+``--smoke`` (CI): 20 agents, 400 beliefs, one request per page and user, no warm-up;
+exits non-zero when a page answers anything but 200. Figures printed, never judged.
 """
 
 from __future__ import annotations
@@ -33,6 +49,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
+import json
 import os
 import statistics
 import sys
@@ -53,13 +70,29 @@ CONVS_PER_AGENT = 5
 MESSAGES_PER_CONV = 20
 PRINCIPALS = (300, 100)  # per tenant
 REVIEWS_PER_AGENT = 5
+N_BELIEFS = 100_000
+SUBJECT_BELIEFS = 10_000  # beliefs about one person, whatever the scale
+SCALE = 1
+#: bumped whenever the generated data changes: a kept database of another version is rebuilt
+DATA_VERSION = 2
+
+
+def scale_sizes(scale: int) -> None:
+    """``--scale N``: N times the agents (and with them versions, conversations, messages,
+    proposals and reviews), people and beliefs; the subject still holds 10,000 beliefs."""
+    global N_AGENTS, PRINCIPALS, N_BELIEFS, SCALE, GOAL_MS
+    SCALE = scale
+    N_AGENTS, PRINCIPALS, N_BELIEFS = 1_000 * scale, (300 * scale, 100 * scale), 100_000 * scale
+    GOAL_MS = 100.0 if scale <= 1 else 150.0
 
 
 def smoke_sizes() -> None:
     """Tiny data for ``--smoke``: every builder and page still runs (the learned versions
     are v12 and v17, so VERSIONS stays 20)."""
-    global N_AGENTS, CONVS_PER_AGENT, PRINCIPALS, REVIEWS_PER_AGENT
+    global N_AGENTS, CONVS_PER_AGENT, PRINCIPALS, REVIEWS_PER_AGENT, N_BELIEFS, SUBJECT_BELIEFS
+    global SCALE
     N_AGENTS, CONVS_PER_AGENT, PRINCIPALS, REVIEWS_PER_AGENT = 20, 2, (10, 5), 2
+    N_BELIEFS, SUBJECT_BELIEFS, SCALE = 400, 100, 0
 
 
 GOAL_MS = 100.0
@@ -326,141 +359,264 @@ def explicit_times(*fields: Any) -> Iterator[None]:
 # --- data ------------------------------------------------------------------------------
 
 
+class Writer:
+    """Writes generated rows with ids given by the generator: binary ``COPY`` on
+    PostgreSQL (``cursor.copy``), ``bulk_create`` in big batches on SQLite.
+
+    ``fields`` names the columns a row gives (attnames, ``id`` first); every other
+    concrete field gets its default (``auto_now`` / ``auto_now_add`` fields: ``T_END``).
+    """
+
+    def __init__(self) -> None:
+        from django.db import connection
+
+        self.connection = connection
+        self.pg = connection.vendor == "postgresql"
+        self.written: list[Any] = []
+
+    def next_id(self, model: Any) -> int:
+        from django.db.models import Max
+
+        return (model.objects.aggregate(m=Max("id"))["m"] or 0) + 1
+
+    def write(self, model: Any, fields: list[str], rows: Iterator[tuple] | list[tuple]) -> int:
+        from django.db import models
+
+        opts = model._meta
+        given = [opts.get_field(f) for f in fields]
+        names = {f.attname for f in given}
+        extra = [f for f in opts.concrete_fields if f.attname not in names]
+        defaults = tuple(
+            T_END
+            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+            else f.get_default()
+            for f in extra
+        )
+        self.written.append(model)
+        n = 0
+        if self.pg:
+            from psycopg.types.json import Jsonb
+
+            every = given + extra
+            json_ix = [i for i, f in enumerate(every) if isinstance(f, models.JSONField)]
+            qn = self.connection.ops.quote_name
+            cols = ", ".join(qn(f.column) for f in every)
+            with self.connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT attname, atttypid FROM pg_attribute "
+                    "WHERE attrelid = %s::regclass AND attnum > 0",
+                    [opts.db_table],
+                )
+                oids = dict(cursor.fetchall())
+                sql = f"COPY {qn(opts.db_table)} ({cols}) FROM STDIN (FORMAT BINARY)"
+                with cursor.cursor.copy(sql) as copy:
+                    copy.set_types([oids[f.column] for f in every])
+                    for row in rows:
+                        full = [*row, *defaults]
+                        for i in json_ix:
+                            full[i] = Jsonb(full[i])
+                        copy.write_row(full)
+                        n += 1
+            return n
+        attnames = [f.attname for f in given]
+        timed = [
+            f for f in given if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+        ]
+        batch: list[Any] = []
+        with explicit_times(*timed):
+            for row in rows:
+                batch.append(model(**dict(zip(attnames, row, strict=True))))
+                if len(batch) >= 5000:
+                    model.objects.bulk_create(batch)
+                    n += len(batch)
+                    batch = []
+            if batch:
+                model.objects.bulk_create(batch)
+                n += len(batch)
+        return n
+
+    def finish(self) -> None:
+        """Move every written table's id sequence past the ids given."""
+        from django.core.management.color import no_style
+
+        with self.connection.cursor() as cursor:
+            for sql in self.connection.ops.sequence_reset_sql(no_style(), self.written):
+                cursor.execute(sql)
+
+
+def tenant_of(i: int) -> int:
+    return 1 if i % 5 == 4 else 0  # 4 agents in 5 in the first tenant, 1 in the second
+
+
 def build() -> dict[str, Any]:
     from django.contrib.auth.models import Group, User
 
     from learning.models import LearningSettings, Proposal, Review
-    from memory.models import Conversation, Message, Principal
+    from memory.models import Belief, Conversation, Message, Principal, TextEmbedding
     from memory.services import message_dedupe_key
     from persona.models import AgentPersonaVersion
     from tenancy.models import Agent, Membership, Tenant
 
     t0 = time.perf_counter()
+    w = Writer()
     tenants = [
         Tenant.objects.create(name="Harbour Group", slug="harbour"),
         Tenant.objects.create(name="Northwind", slug="northwind"),
     ]
-    people: list[list[Principal]] = []
+    # principals: ids given, per tenant
+    first_principal = w.next_id(Principal)
+    people: list[list[tuple[int, str]]] = []  # per tenant: (id, external_id)
+    rows: list[tuple] = []
+    pid = first_principal
     for tenant, n in zip(tenants, PRINCIPALS, strict=True):
-        people.append(
-            Principal.objects.bulk_create(
-                [
-                    Principal(tenant=tenant, external_id=f"u{j:04d}", display_name=f"Person {j}")
-                    for j in range(n)
-                ]
-            )
-        )
+        pool = []
+        for j in range(n):
+            pool.append((pid, f"u{j:05d}"))
+            rows.append((pid, tenant.pk, f"u{j:05d}", f"Person {j}", T_END))
+            pid += 1
+        people.append(pool)
+    w.write(Principal, ["id", "tenant_id", "external_id", "display_name", "created_at"], rows)
 
-    def tenant_of(i: int) -> int:
-        return 1 if i % 5 == 4 else 0  # 800 agents in the first tenant, 200 in the second
-
-    agents = Agent.objects.bulk_create(
-        [
-            Agent(
-                tenant=tenants[tenant_of(i)],
-                name=f"{DOMAINS[i % len(DOMAINS)]['name']} {i:04d}",
-                slug=f"bench-{i:04d}",
-                persona_version=VERSIONS,
+    first_agent = w.next_id(Agent)
+    agent_ids = [first_agent + i for i in range(N_AGENTS)]
+    slugs = [f"bench-{i:05d}" for i in range(N_AGENTS)]
+    w.write(
+        Agent,
+        ["id", "tenant_id", "name", "slug", "persona_version", "created_at"],
+        (
+            (
+                agent_ids[i],
+                tenants[tenant_of(i)].pk,
+                f"{DOMAINS[i % len(DOMAINS)]['name']} {i:05d}",
+                slugs[i],
+                VERSIONS,
+                T_END - timedelta(days=VERSIONS + 2),
             )
             for i in range(N_AGENTS)
-        ],
-        batch_size=1000,
+        ),
     )
     modes = ["off", "on-with-review", "on", "on-with-review", "off"]
-    LearningSettings.objects.bulk_create(
-        [
-            LearningSettings(
-                agent=a,
-                mode=modes[i % len(modes)],
-                standing_rules=i % 2 == 0,
-                across_users=i % 3 == 0,
-                last_review_at=T_END - timedelta(hours=i % 48),
-                due_at=T_END + timedelta(hours=1 + i % 24),
-            )
-            for i, a in enumerate(agents)
-        ],
-        batch_size=1000,
+    w.write(
+        LearningSettings,
+        ["id", "agent_id", "mode", "standing_rules", "across_users", "last_review_at", "due_at"],
+        _numbered(
+            w.next_id(LearningSettings),
+            (
+                (
+                    agent_ids[i],
+                    modes[i % len(modes)],
+                    i % 2 == 0,
+                    i % 3 == 0,
+                    T_END - timedelta(hours=i % 48),
+                    T_END + timedelta(hours=1 + i % 24),
+                )
+                for i in range(N_AGENTS)
+            ),
+        ),
     )
 
-    # conversations and messages
-    convs: list[Conversation] = []
-    for i, a in enumerate(agents):
+    # conversations and messages (ids given: conversation c of agent i is c = i * CONVS + k)
+    first_conv = w.next_id(Conversation)
+    first_msg = w.next_id(Message)
+    conv_meta: list[tuple[int, int, str, bool, datetime]] = []  # id, principal id, ext, sealed
+    principal_ext: dict[int, str] = {}
+    for i in range(N_AGENTS):
         pool = people[tenant_of(i)]
         for k in range(CONVS_PER_AGENT):
+            ci = i * CONVS_PER_AGENT + k
             start = T_END - timedelta(days=1 + (i * 7 + k * 13) % 60, minutes=(i * k) % 600)
-            convs.append(
-                Conversation(
-                    agent=a,
-                    principal=pool[(i * CONVS_PER_AGENT + k) * 7919 % len(pool)],
-                    external_id=f"c-{i:04d}-{k}",
-                    sealed=(k == 4 and i % 10 == 3),
-                    started_at=start,
-                    last_message_at=start + timedelta(minutes=3 * (MESSAGES_PER_CONV - 1)),
-                    message_count=MESSAGES_PER_CONV,
-                )
+            pr_id, pr_ext = pool[ci * 7919 % len(pool)]
+            principal_ext[pr_id] = pr_ext
+            conv_meta.append(
+                (first_conv + ci, pr_id, f"c-{i:05d}-{k}", k == 4 and i % 10 == 3, start)
             )
-    convs = Conversation.objects.bulk_create(convs, batch_size=2000)
-    firsts: dict[int, list[Message]] = {}  # agent index -> first user message per conversation
-    corrections: dict[int, list[Message]] = {}
-    batch: list[Message] = []
-    n_messages = 0
+    w.write(
+        Conversation,
+        [
+            "id",
+            "agent_id",
+            "principal_id",
+            "external_id",
+            "sealed",
+            "started_at",
+            "last_message_at",
+            "message_count",
+        ],
+        (
+            (
+                cid,
+                agent_ids[ci // CONVS_PER_AGENT],
+                pr,
+                ext,
+                sealed,
+                start,
+                start + timedelta(minutes=3 * (MESSAGES_PER_CONV - 1)),
+                MESSAGES_PER_CONV,
+            )
+            for ci, (cid, pr, ext, sealed, start) in enumerate(conv_meta)
+        ),
+    )
 
-    def flush() -> None:
-        nonlocal batch, n_messages
-        Message.objects.bulk_create(batch, batch_size=2000)
-        n_messages += len(batch)
-        batch = []
+    # agent index -> (message id, text, conversation index) of the first user message and
+    # of the correction, per conversation that is not sealed
+    firsts: dict[int, list[tuple[int, str, int]]] = {}
+    corrections: dict[int, list[tuple[int, str, int]]] = {}
 
-    for ci, conv in enumerate(convs):
-        i = ci // CONVS_PER_AGENT
-        d = DOMAINS[i % len(DOMAINS)]
-        for seq in range(1, MESSAGES_PER_CONV + 1):
-            n = 1000 + (ci * 31 + seq) % 9000
-            detail = d["details"][(ci + seq) % len(d["details"])]
-            if seq % 2 == 1:
-                role = "user"
-                if seq == 1:
-                    text = d["task"].format(n=n, detail=detail)
-                elif seq == 3:
-                    text = d["correction"]
+    def messages() -> Iterator[tuple]:
+        mid = first_msg
+        for ci, (cid, _pr, _ext, sealed, started) in enumerate(conv_meta):
+            i = ci // CONVS_PER_AGENT
+            d = DOMAINS[i % len(DOMAINS)]
+            for seq in range(1, MESSAGES_PER_CONV + 1):
+                n = 1000 + (ci * 31 + seq) % 9000
+                detail = d["details"][(ci + seq) % len(d["details"])]
+                if seq % 2 == 1:
+                    role = "user"
+                    if seq == 1:
+                        text = d["task"].format(n=n, detail=detail)
+                    elif seq == 3:
+                        text = d["correction"]
+                    else:
+                        text = FILLER[(ci + seq) % len(FILLER)].format(n=n)
                 else:
-                    text = FILLER[(ci + seq) % len(FILLER)].format(n=n)
-            else:
-                role = "assistant"
-                text = REPLIES[(ci + seq) % len(REPLIES)].format(detail=detail)
-            at = conv.started_at + timedelta(minutes=3 * (seq - 1))
-            m = Message(
-                conversation=conv,
-                seq=seq,
-                role=role,
-                text=text,
-                created_at=at,
-                dedupe_key=message_dedupe_key(role=role, at=at, text=text),
-                text_sha256=sha(text),
-            )
-            batch.append(m)
-            if seq == 1 and not conv.sealed:
-                firsts.setdefault(i, []).append(m)
-            if seq == 3 and not conv.sealed:
-                corrections.setdefault(i, []).append(m)
-        if len(batch) >= 10_000:
-            flush()
-    if batch:
-        flush()
+                    role = "assistant"
+                    text = REPLIES[(ci + seq) % len(REPLIES)].format(detail=detail)
+                at = started + timedelta(minutes=3 * (seq - 1))
+                if seq == 1 and not sealed:
+                    firsts.setdefault(i, []).append((mid, text, ci))
+                if seq == 3 and not sealed:
+                    corrections.setdefault(i, []).append((mid, text, ci))
+                yield (
+                    mid,
+                    cid,
+                    seq,
+                    role,
+                    text,
+                    at,
+                    message_dedupe_key(role=role, at=at, text=text),
+                    sha(text),
+                )
+                mid += 1
 
-    def evidence(messages: list[Message], quote: str) -> list[dict[str, Any]]:
+    n_messages = w.write(
+        Message,
+        ["id", "conversation_id", "seq", "role", "text", "created_at", "dedupe_key", "text_sha256"],
+        messages(),
+    )
+
+    def evidence(messages: list[tuple[int, str, int]], quote: str) -> list[dict[str, Any]]:
         out = []
-        for m in messages:
-            start = m.text.lower().find(quote.lower())
-            conv = m.conversation
+        for mid, text, ci in messages:
+            start = text.lower().find(quote.lower())
+            cid, pr, ext, _sealed, _start = conv_meta[ci]
             out.append(
                 {
-                    "quote": m.text[start : start + len(quote)],
-                    "message_id": m.pk,
-                    "conversation_id": conv.pk,
-                    "conversation": conv.external_id,
-                    "principal_id": conv.principal_id,
-                    "user": conv.principal.external_id,
+                    "quote": text[start : start + len(quote)],
+                    "message_id": mid,
+                    "conversation_id": cid,
+                    "conversation": ext,
+                    "principal_id": pr,
+                    "user": principal_ext[pr],
                     "start": start,
                     "end": start + len(quote),
                 }
@@ -468,207 +624,294 @@ def build() -> dict[str, Any]:
         return out
 
     # applied proposals behind the learned versions (one agent in ten: v12 sentence, v17 rule)
-    learned_agents = [i for i in range(N_AGENTS) if i % 10 == 0]
-    applied: dict[tuple[int, int], Proposal] = {}
+    proposal_fields = [
+        "id",
+        "agent_id",
+        "kind",
+        "field",
+        "text",
+        "content_key",
+        "evidence",
+        "status",
+        "base_version",
+        "applied_version",
+        "applied_text",
+        "decided_by",
+        "decided_at",
+        "created_at",
+    ]
+    pid = w.next_id(Proposal)
+    applied: dict[tuple[int, int], tuple[int, str, str, list]] = {}  # id, kind, text, ev
     rows = []
-    for i in learned_agents:
+    for i in range(0, N_AGENTS, 10):
         d = DOMAINS[i % len(DOMAINS)]
-        a = agents[i]
         sent_ev = evidence(firsts[i][:4], d["theme"])
         rule_ev = evidence(corrections[i][:3], d["correction"].split(", ")[-1].rstrip("."))
         for version, kind, field, text, ev in (
             (12, "sentence", "goals", d["learned"], sent_ev),
             (17, "rule", "standing_rules", d["rule"], rule_ev),
         ):
-            p = Proposal(
-                agent=a,
-                kind=kind,
-                field=field,
-                text=text,
-                content_key=sha(f"{a.pk}:{text}"),
-                evidence=ev,
-                status="applied",
-                base_version=version - 1,
-                applied_version=version,
-                applied_text=text,
-                decided_by="olivia",
-                decided_at=T_END - timedelta(days=20 - version),
-                created_at=T_END - timedelta(days=21 - version),
-            )
-            applied[(i, version)] = p
-            rows.append(p)
-    with explicit_times(Proposal._meta.get_field("created_at")):
-        Proposal.objects.bulk_create(rows, batch_size=1000)
-
-    # persona versions
-    versions: list[AgentPersonaVersion] = []
-    for i, a in enumerate(agents):
-        d = DOMAINS[i % len(DOMAINS)]
-        name = a.name
-        role = d["role"]
-        goals = list(d["goals"])
-        background = list(d["background"])
-        guardrails = list(d["guardrails"])
-        rules: list[str] = []
-        learned: list[dict[str, str]] = []
-        for v in range(1, VERSIONS + 1):
-            source, reason, ev, proposal_id = "host", "Agent created", [], None
-            changed: list[str] = []
-            by = OPERATORS[(i + v) % len(OPERATORS)]
-            if v == 1:
-                changed = ["name", "role", "goals", "background", "guardrails"]
-            elif (i, v) in applied:
-                p = applied[(i, v)]
-                ev, proposal_id = p.evidence, p.pk
-                if p.kind == "sentence":
-                    goals.append(p.text)
-                    learned.append(
-                        {
-                            "field": "goals",
-                            "sentence": p.text,
-                            "note": "recurring in 4 conversations, approved by olivia",
-                        }
-                    )
-                    source, changed = "persona_learning", ["goals"]
-                else:
-                    rules.append(p.text)
-                    source, changed = "standing_rule", ["standing_rules"]
-                reason = f"Learned from {len(ev)} conversations: {p.text}"
-                by = "olivia"
-            else:
-                source = SOURCES[(i + v) % len(SOURCES)]
-                op = (i + v) % 5
-                if op == 0:
-                    j = (v // 5) % len(background)
-                    background[j] = EXTRA_BACKGROUND[(i + v) % len(EXTRA_BACKGROUND)]
-                    reason, changed = "Background brought up to date", ["background"]
-                elif op == 1:
-                    extra = EXTRA_GOALS[(i + v) % len(EXTRA_GOALS)]
-                    if extra in goals:
-                        goals.remove(extra)
-                    else:
-                        goals.insert(len(d["goals"]), extra)
-                    reason, changed = "Goals adjusted after the team meeting", ["goals"]
-                elif op == 2:
-                    rule = EXTRA_RULES[(i + v) % len(EXTRA_RULES)]
-                    if rule in rules:
-                        rules.remove(rule)
-                    elif len(rules) < 6:
-                        rules.append(rule)
-                    else:
-                        rules.pop(0)
-                    reason, changed = "House style for replies", ["standing_rules"]
-                    source = "ui_form"
-                elif op == 3:
-                    j = v % len(guardrails)
-                    g = guardrails[j]
-                    guardrails[j] = (
-                        g[: -len(" without exception.")] + "."
-                        if g.endswith(" without exception.")
-                        else g.rstrip(".") + " without exception."
-                    )
-                    reason, changed = "Guardrail wording agreed with compliance", ["guardrails"]
-                    source = "ui_form"
-                else:
-                    background.append(
-                        f"Note {v}: the team's handover notes now live in the shared folder."
-                    )
-                    if len(background) > 9:
-                        background.pop(5)
-                    reason, changed = "Handover process changed", ["background"]
-            versions.append(
-                AgentPersonaVersion(
-                    agent=a,
-                    version=v,
-                    name=name,
-                    role=role,
-                    goals="\n".join(goals),
-                    background="\n".join(background),
-                    guardrails=list(guardrails),
-                    standing_rules=list(rules),
-                    source_type=source,
-                    reason=reason,
-                    approved_by=by,
-                    evidence=ev,
-                    proposal_id=proposal_id,
-                    fields_changed=changed,
-                    learned=[dict(x) for x in learned],
-                    created_at=T_END - timedelta(days=VERSIONS + 1 - v, minutes=i),
+            rows.append(
+                (
+                    pid,
+                    agent_ids[i],
+                    kind,
+                    field,
+                    text,
+                    sha(f"{agent_ids[i]}:{text}"),
+                    ev,
+                    "applied",
+                    version - 1,
+                    version,
+                    text,
+                    "olivia",
+                    T_END - timedelta(days=20 - version),
+                    T_END - timedelta(days=21 - version),
                 )
             )
-    with explicit_times(AgentPersonaVersion._meta.get_field("created_at")):
-        AgentPersonaVersion.objects.bulk_create(versions, batch_size=2000)
+            applied[(i, version)] = (pid, kind, text, ev)
+            pid += 1
+    w.write(Proposal, proposal_fields, rows)
 
-    # waiting proposals: a sentence for one agent in five, a rule for one in ten (300)
+    # persona versions
+    first_version = w.next_id(AgentPersonaVersion)  # not inside the COPY below
+
+    def versions() -> Iterator[tuple]:
+        vid = first_version
+        for i in range(N_AGENTS):
+            d = DOMAINS[i % len(DOMAINS)]
+            name = f"{d['name']} {i:05d}"
+            goals = list(d["goals"])
+            background = list(d["background"])
+            guardrails = list(d["guardrails"])
+            rules: list[str] = []
+            learned: list[dict[str, str]] = []
+            for v in range(1, VERSIONS + 1):
+                source, reason, ev, proposal_id = "host", "Agent created", [], None
+                changed: list[str] = []
+                by = OPERATORS[(i + v) % len(OPERATORS)]
+                if v == 1:
+                    changed = ["name", "role", "goals", "background", "guardrails"]
+                elif (i, v) in applied:
+                    proposal_id, kind, text, ev = applied[(i, v)]
+                    if kind == "sentence":
+                        goals.append(text)
+                        learned.append(
+                            {
+                                "field": "goals",
+                                "sentence": text,
+                                "note": "recurring in 4 conversations, approved by olivia",
+                            }
+                        )
+                        source, changed = "persona_learning", ["goals"]
+                    else:
+                        rules.append(text)
+                        source, changed = "standing_rule", ["standing_rules"]
+                    reason = f"Learned from {len(ev)} conversations: {text}"
+                    by = "olivia"
+                else:
+                    source = SOURCES[(i + v) % len(SOURCES)]
+                    op = (i + v) % 5
+                    if op == 0:
+                        j = (v // 5) % len(background)
+                        background[j] = EXTRA_BACKGROUND[(i + v) % len(EXTRA_BACKGROUND)]
+                        reason, changed = "Background brought up to date", ["background"]
+                    elif op == 1:
+                        extra = EXTRA_GOALS[(i + v) % len(EXTRA_GOALS)]
+                        if extra in goals:
+                            goals.remove(extra)
+                        else:
+                            goals.insert(len(d["goals"]), extra)
+                        reason, changed = "Goals adjusted after the team meeting", ["goals"]
+                    elif op == 2:
+                        rule = EXTRA_RULES[(i + v) % len(EXTRA_RULES)]
+                        if rule in rules:
+                            rules.remove(rule)
+                        elif len(rules) < 6:
+                            rules.append(rule)
+                        else:
+                            rules.pop(0)
+                        reason, changed = "House style for replies", ["standing_rules"]
+                        source = "ui_form"
+                    elif op == 3:
+                        j = v % len(guardrails)
+                        g = guardrails[j]
+                        guardrails[j] = (
+                            g[: -len(" without exception.")] + "."
+                            if g.endswith(" without exception.")
+                            else g.rstrip(".") + " without exception."
+                        )
+                        reason, changed = "Guardrail wording agreed with compliance", ["guardrails"]
+                        source = "ui_form"
+                    else:
+                        background.append(
+                            f"Note {v}: the team's handover notes now live in the shared folder."
+                        )
+                        if len(background) > 9:
+                            background.pop(5)
+                        reason, changed = "Handover process changed", ["background"]
+                yield (
+                    vid,
+                    agent_ids[i],
+                    v,
+                    name,
+                    d["role"],
+                    "\n".join(goals),
+                    "\n".join(background),
+                    list(guardrails),
+                    list(rules),
+                    source,
+                    reason,
+                    by,
+                    ev,
+                    proposal_id,
+                    changed,
+                    [dict(x) for x in learned],
+                    T_END - timedelta(days=VERSIONS + 1 - v, minutes=i % 1440),
+                )
+                vid += 1
+
+    n_versions = w.write(
+        AgentPersonaVersion,
+        [
+            "id",
+            "agent_id",
+            "version",
+            "name",
+            "role",
+            "goals",
+            "background",
+            "guardrails",
+            "standing_rules",
+            "source_type",
+            "reason",
+            "approved_by",
+            "evidence",
+            "proposal_id",
+            "fields_changed",
+            "learned",
+            "created_at",
+        ],
+        versions(),
+    )
+
+    # waiting proposals: a sentence for one agent in five, a rule for one in ten
     rows = []
-    for i, a in enumerate(agents):
+    for i in range(N_AGENTS):
         d = DOMAINS[i % len(DOMAINS)]
         if i % 5 == 0:
             text = f"Handles the {d['name'].lower()} requests that come back every week."
             rows.append(
-                Proposal(
-                    agent=a,
-                    kind="sentence",
-                    field="background",
-                    text=text,
-                    content_key=sha(f"{a.pk}:{text}"),
-                    evidence=evidence(firsts[i][:3], d["theme"]),
-                    base_version=VERSIONS,
-                    created_at=T_END - timedelta(hours=1 + i % 300),
+                (
+                    agent_ids[i],
+                    "sentence",
+                    "background",
+                    text,
+                    sha(f"{agent_ids[i]}:{text}"),
+                    evidence(firsts[i][:3], d["theme"]),
+                    "waiting",
+                    VERSIONS,
+                    T_END - timedelta(hours=1 + i % 300),
                 )
             )
         if i % 10 == 0:
             text = EXTRA_RULES[(i // 10) % len(EXTRA_RULES)] + " Always."
             rows.append(
-                Proposal(
-                    agent=a,
-                    kind="rule",
-                    field="standing_rules",
-                    text=text,
-                    content_key=sha(f"{a.pk}:{text}"),
-                    evidence=evidence(corrections[i][:3], "please"),
-                    base_version=VERSIONS,
-                    created_at=T_END - timedelta(hours=2 + i % 300),
+                (
+                    agent_ids[i],
+                    "rule",
+                    "standing_rules",
+                    text,
+                    sha(f"{agent_ids[i]}:{text}"),
+                    evidence(corrections[i][:3], "please"),
+                    "waiting",
+                    VERSIONS,
+                    T_END - timedelta(hours=2 + i % 300),
                 )
             )
-    with explicit_times(Proposal._meta.get_field("created_at")):
-        waiting = Proposal.objects.bulk_create(rows, batch_size=1000)
+    n_waiting = w.write(
+        Proposal,
+        [
+            "id",
+            "agent_id",
+            "kind",
+            "field",
+            "text",
+            "content_key",
+            "evidence",
+            "status",
+            "base_version",
+            "created_at",
+        ],
+        _numbered(pid, rows),
+    )
 
     # reviews
     outcomes = ["nothing_to_do", "nothing_to_do", "proposed", "applied", "refused", "error"]
-    rows = []
-    for i, a in enumerate(agents):
-        for r in range(REVIEWS_PER_AGENT):
-            outcome = outcomes[(i + r) % len(outcomes)]
-            at = T_END - timedelta(hours=(r * 24 + i % 24), minutes=i % 60)
-            read = 0 if outcome == "nothing_to_do" else 4 + (i + r) % 5
-            rows.append(
-                Review(
-                    agent=a,
-                    trigger=["schedule", "schedule", "manual", "cli"][(i + r) % 4],
-                    status="done",
-                    requested_by="" if (i + r) % 4 < 2 else "olivia",
-                    queued_at=at,
-                    started_at=at + timedelta(seconds=2),
-                    finished_at=at + timedelta(seconds=9),
-                    threads_read=read,
-                    messages_read=read * 10,
-                    model_calls=0 if outcome == "nothing_to_do" else 2,
-                    tokens_in=0 if outcome == "nothing_to_do" else 3000 + i % 900,
-                    tokens_out=0 if outcome == "nothing_to_do" else 120 + i % 80,
-                    outcome=outcome,
-                    reason=REVIEW_REASONS[outcome],
-                    details={"timings": {"total_ms": 900 + i % 300, "without_model_ms": 20}},
+
+    def reviews() -> Iterator[tuple]:
+        for i in range(N_AGENTS):
+            for r in range(REVIEWS_PER_AGENT):
+                outcome = outcomes[(i + r) % len(outcomes)]
+                at = T_END - timedelta(hours=(r * 24 + i % 24), minutes=i % 60)
+                read = 0 if outcome == "nothing_to_do" else 4 + (i + r) % 5
+                yield (
+                    agent_ids[i],
+                    ["schedule", "schedule", "manual", "cli"][(i + r) % 4],
+                    "done",
+                    "" if (i + r) % 4 < 2 else "olivia",
+                    at,
+                    at + timedelta(seconds=2),
+                    at + timedelta(seconds=9),
+                    read,
+                    read * 10,
+                    0 if outcome == "nothing_to_do" else 2,
+                    0 if outcome == "nothing_to_do" else 3000 + i % 900,
+                    0 if outcome == "nothing_to_do" else 120 + i % 80,
+                    outcome,
+                    REVIEW_REASONS[outcome],
+                    {"timings": {"total_ms": 900 + i % 300, "without_model_ms": 20}},
                 )
-            )
-    with explicit_times(Review._meta.get_field("queued_at")):
-        Review.objects.bulk_create(rows, batch_size=2000)
+
+    n_reviews = w.write(
+        Review,
+        [
+            "id",
+            "agent_id",
+            "trigger",
+            "status",
+            "requested_by",
+            "queued_at",
+            "started_at",
+            "finished_at",
+            "threads_read",
+            "messages_read",
+            "model_calls",
+            "tokens_in",
+            "tokens_out",
+            "outcome",
+            "reason",
+            "details",
+        ],
+        _numbered(w.next_id(Review), reviews()),
+    )
+
+    # beliefs, each with a stored vector; the subject (the first person of the first
+    # tenant) holds SUBJECT_BELIEFS of them, written among everyone else's over time
+    subject_id, subject_ext = people[0][0]
+    n_beliefs = beliefs_and_vectors(
+        w, people, tenants, agent_ids, subject_id, Belief=Belief, TextEmbedding=TextEmbedding
+    )
+    w.finish()
 
     # dashboard users
     operator = User.objects.create_user(username="olivia", password="pw-olivia")
     operator.groups.add(Group.objects.get_or_create(name="operator")[0])
     Membership.objects.create(user=operator, tenant=tenants[0])
-    root = User.objects.create_superuser(username="root", password="pw-root")
+    User.objects.create_superuser(username="root", password="pw-root")
+    from memory.services_beliefs import beliefs_changed
+
+    beliefs_changed(subject_id)
 
     from django.db import connection
 
@@ -676,33 +919,139 @@ def build() -> dict[str, Any]:
         # the steady state autovacuum reaches after bulk inserts: statistics and the
         # visibility map (index-only scans)
         cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
-    counts = {
-        "agents": len(agents),
-        "versions": len(versions),
-        "principals": sum(len(p) for p in people),
-        "conversations": len(convs),
-        "messages": n_messages,
-        "waiting": len(waiting),
-        "applied": len(applied),
-        "reviews": len(rows),
-        "seconds": time.perf_counter() - t0,
-    }
     # the page subjects: agent 0 (tenant 0, learned versions, a sentence and a rule waiting)
-    # and its first conversation, which holds evidence quotes
-    first = firsts[0][0]
-    start = first.text.lower().find(DOMAINS[0]["theme"])
-    mark = f"{first.pk}:{start}:{start + len(DOMAINS[0]['theme'])}"
-    counts.update(
-        {
-            "operator": operator,
-            "root": root,
-            "agent_slug": agents[0].slug,
-            "other_slugs": [a.slug for i, a in enumerate(agents) if tenant_of(i) == 0][1:],
-            "conversation_id": first.conversation_id,
-            "mark": mark,
-        }
+    # and its first conversation, which holds evidence quotes; the person with the most
+    # beliefs
+    first_mid, first_text, first_ci = firsts[0][0]
+    start = first_text.lower().find(DOMAINS[0]["theme"])
+    return {
+        "scale": SCALE,
+        "data_version": DATA_VERSION,
+        "agents": N_AGENTS,
+        "versions": n_versions,
+        "principals": sum(len(p) for p in people),
+        "conversations": len(conv_meta),
+        "messages": n_messages,
+        "beliefs": n_beliefs,
+        "waiting": n_waiting,
+        "applied": len(applied),
+        "reviews": n_reviews,
+        "seconds": time.perf_counter() - t0,
+        "agent_slug": slugs[0],
+        "other_slugs": [s for i, s in enumerate(slugs) if tenant_of(i) == 0][1:200],
+        "conversation_id": conv_meta[first_ci][0],
+        "mark": f"{first_mid}:{start}:{start + len(DOMAINS[0]['theme'])}",
+        "subject_id": subject_id,
+        "subject_ext": subject_ext,
+        "subject_beliefs": SUBJECT_BELIEFS,
+    }
+
+
+def _numbered(first: int, rows: Any) -> Iterator[tuple]:
+    for k, row in enumerate(rows):
+        yield (first + k, *row)
+
+
+def beliefs_and_vectors(
+    w: Writer,
+    people: list[list[tuple[int, str]]],
+    tenants: list[Any],
+    agent_ids: list[int],
+    subject_id: int,
+    *,
+    Belief: Any,
+    TextEmbedding: Any,
+) -> int:
+    """N_BELIEFS beliefs over every person (the subject holds SUBJECT_BELIEFS, one row in
+    N_BELIEFS / SUBJECT_BELIEFS), each with its own stored vector (random unit vectors:
+    reading and scoring them costs what real ones cost); one in ten is not active."""
+    import numpy as np
+
+    from bench.context import FRAMES, SUBJECTS
+    from memory.embeddings import DIM, MODEL_NAME
+    from memory.models_beliefs import BeliefCategory, initial_stability
+
+    categories = BeliefCategory.values
+    everyone = [(pr, t) for t, pool in enumerate(people) for pr, _ in pool if pr != subject_id]
+    agents_of = [[a for i, a in enumerate(agent_ids) if tenant_of(i) == t] for t in (0, 1)]
+    every = max(1, N_BELIEFS // SUBJECT_BELIEFS)
+    first_b = w.next_id(Belief)
+    first_e = w.next_id(TextEmbedding)
+    rng = np.random.default_rng(7)
+    chunk = 20_000
+    plan: list[tuple[int, int, str]] = []  # principal, tenant index, statement
+
+    def statement_of(j: int) -> str:
+        subject = SUBJECTS[j % len(SUBJECTS)]
+        frame = FRAMES[(j // len(SUBJECTS)) % len(FRAMES)]
+        return f"{frame.format(subject)} (note {j})"
+
+    for j in range(N_BELIEFS):
+        if j % every == 0 and j // every < SUBJECT_BELIEFS:
+            plan.append((subject_id, 0, statement_of(j)))
+        else:
+            pr, t = everyone[(j * 7919) % len(everyone)]
+            plan.append((pr, t, statement_of(j)))
+
+    def vectors() -> Iterator[tuple]:
+        from memory.embeddings import pack_vector
+
+        for lo in range(0, N_BELIEFS, chunk):
+            block = rng.normal(size=(min(chunk, N_BELIEFS - lo), DIM)).astype(np.float32)
+            block /= np.linalg.norm(block, axis=1, keepdims=True)
+            for k, v in enumerate(block):
+                yield (first_e + lo + k, sha(plan[lo + k][2]), MODEL_NAME, DIM, pack_vector(v))
+
+    w.write(TextEmbedding, ["id", "sha256", "model_name", "dim", "vector"], vectors())
+    statuses = ["active"] * 9 + ["superseded"]
+
+    def beliefs() -> Iterator[tuple]:
+        for j, (pr, t, statement) in enumerate(plan):
+            category = categories[j % len(categories)]
+            written = T_END - timedelta(days=j % 400, minutes=j % 1440)
+            yield (
+                first_b + j,
+                tenants[t].pk,
+                pr,
+                agents_of[t][j % len(agents_of[t])],
+                category,
+                statement,
+                0.55 + (j % 9) * 0.05,
+                "active" if pr == subject_id else statuses[j % len(statuses)],
+                initial_stability(category),
+                written,
+                T_END - timedelta(days=3) if j % 23 == 0 else None,
+                T_END + timedelta(days=j % 40) if j % 17 == 0 else None,
+                "bench-host",
+                sha(statement),
+                first_e + j,
+                written,
+                written,
+            )
+
+    return w.write(
+        Belief,
+        [
+            "id",
+            "tenant_id",
+            "principal_id",
+            "agent_id",
+            "category",
+            "statement",
+            "confidence",
+            "status",
+            "stability_days",
+            "last_reinforced_at",
+            "valid_until",
+            "due_at",
+            "source_host",
+            "text_sha256",
+            "embedding_id",
+            "created_at",
+            "updated_at",
+        ],
+        beliefs(),
     )
-    return counts
 
 
 # --- measuring ---------------------------------------------------------------------------
@@ -718,6 +1067,7 @@ def pages(data: dict[str, Any]) -> list[tuple[Any, ...]]:
     others = data["other_slugs"]
     fresh = itertools.count()  # every request, whoever makes it, views an agent not seen yet
     conv = reverse("memory:conversation", args=[data["conversation_id"]])
+    person = reverse("memory:person", args=[data["subject_id"]])
     listing: list[tuple[Any, ...]] = [
         ("home", reverse("home"), {}),
         ("evolution", reverse("persona:evolution"), {}),
@@ -759,6 +1109,13 @@ def pages(data: dict[str, Any]) -> list[tuple[Any, ...]]:
         ("conversations", reverse("memory:conversations"), {}),
         ("conversations of an agent", reverse("memory:conversations") + f"?agent={slug}", {}),
         ("conversation", conv + f"?mark={data['mark']}", {}),
+        ("people", reverse("memory:people"), {}),
+        (f"person ({data['subject_beliefs']:,} beliefs)", person, {}),
+        (
+            "person recall box (htmx)",
+            person + f"?q=What+does+she+think+about+green+tea&agent={slug}",
+            {**HX, "HTTP_HX_TARGET": "recall-result"},
+        ),
     ]
     return [(*row, None) if len(row) == 3 else row for row in listing]
 
@@ -774,8 +1131,10 @@ class SqlTimer:
 
     def __init__(self) -> None:
         self.ms = 0.0
+        self.n = 0  # queries (as django_assert_max_num_queries counts them)
 
     def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        self.n += 1
         t0 = time.perf_counter()
         try:
             return execute(sql, params, many, context)
@@ -797,7 +1156,6 @@ def measure(
     client: Any, url: Any, headers: dict[str, str], *, warmup: int, runs: int, before: Any
 ) -> dict:
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     times, sql, queries, statuses = [], [], set(), set()
     for k in range(warmup + runs):
@@ -805,7 +1163,7 @@ def measure(
         if before is not None:
             before()
         timer = SqlTimer()
-        with CaptureQueriesContext(connection) as ctx, connection.execute_wrapper(timer):
+        with connection.execute_wrapper(timer):
             t0 = time.perf_counter()
             response = client.get(target, **headers)
             elapsed = (time.perf_counter() - t0) * 1000
@@ -814,7 +1172,7 @@ def measure(
             continue
         times.append(elapsed)
         sql.append(timer.ms)
-        queries.add(len(ctx.captured_queries))
+        queries.add(timer.n)
     return {
         "median": statistics.median(times),
         "p95": p95(times),
@@ -908,17 +1266,178 @@ def profile(client: Any, url: Any, headers: dict[str, str], before: Any, runs: i
             print(f"\nplan of: {sql_text[:200]}...\n    {plan}")
 
 
+def explain_page(client: Any, url: Any, headers: dict[str, str], before: Any, top: int) -> None:
+    """One request of the page, then ``EXPLAIN (ANALYZE, BUFFERS)`` of its ``top`` slowest
+    queries (PostgreSQL)."""
+    from django.db import connection
+
+    target = url(10_000) if callable(url) else url
+    if before is not None:
+        before()
+    log = SqlLog()
+    with connection.execute_wrapper(log):
+        client.get(target, **headers)
+    for sql_text, params, ms in sorted(log.rows, key=lambda r: -r[2])[:top]:
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql_text, params)
+            plan = "\n      ".join(row[0] for row in cursor.fetchall())
+        print(f"    {ms:.1f} ms: {sql_text[:300]}\n      {plan}")
+
+
+def context_figures(data: dict[str, Any], *, queries: int, explain: bool) -> None:
+    """``build_context`` for the subject (SUBJECT_BELIEFS beliefs) while the table holds
+    every other person's too: the candidate read from the database, the first query
+    after a change (it reloads), then warm queries with the query embedded and with
+    words only, against the goal p95 < 50 ms."""
+    from django.db import connection
+
+    from bench.context import QUERIES, SUBJECTS
+    from memory import context as ctx
+    from memory.embeddings import vectors_for_texts
+    from memory.models import Belief
+    from tenancy.models import Agent
+
+    agent = Agent.objects.get(slug=data["agent_slug"])
+    subject = data["subject_ext"]
+    asked = [
+        QUERIES[i % len(QUERIES)].format(SUBJECTS[(i * 7) % len(SUBJECTS)]) + f" #{i}"
+        for i in range(queries)
+    ]
+    total = Belief.objects.count() if SCALE <= 1 else data["beliefs"]
+    print(
+        f"\nbuild_context: person {subject} with {data['subject_beliefs']:,} beliefs, "
+        f"{total:,} in the table; goal p95 < 50 ms"
+    )
+    reads = []
+    for _ in range(3 if queries > 3 else 1):
+        t0 = time.perf_counter()
+        cand = ctx._load_candidates(data["subject_id"])
+        reads.append((time.perf_counter() - t0) * 1000)
+    print(
+        f"  candidate read (one query, {cand.n:,} rows with their vectors, arrays built): "
+        f"median {statistics.median(reads):.0f} ms of {len(reads)}"
+    )
+    if explain and connection.vendor == "postgresql":
+        qs = (
+            Belief.objects.filter(principal_id=data["subject_id"], status=Belief.Status.ACTIVE)
+            .order_by()
+            .values_list(*ctx._FIELDS, "sensitivity", "promoted")
+        )
+        sql, params = qs.query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
+            plan = "\n      ".join(row[0] for row in cursor.fetchall())
+        print(f"    plan of the candidate read:\n      {plan}")
+
+    def run(batch: list[str], embeddings: bool) -> list[float]:
+        out = []
+        for q in batch:
+            t0 = time.perf_counter()
+            ctx.build_context(
+                agent=agent,
+                principal_external_id=subject,
+                query=q,
+                now=T_END,
+                limit=10,
+                use_embeddings=embeddings,
+            )
+            out.append((time.perf_counter() - t0) * 1000)
+        return out
+
+    def line(label: str, times: list[float]) -> None:
+        p = p95(times)
+        verdict = "ok" if p < 50 else "MISS"
+        print(
+            f"  {label:<44} p50 {statistics.median(times):7.1f}  p95 {p:7.1f}  "
+            f"max {max(times):7.1f} ms  ({len(times)} queries)  {verdict}"
+        )
+
+    vectors_for_texts(["warm the model up"], store=False)
+    ctx.clear_candidate_cache()
+    line("first query after a change (reloads, embedded)", run(asked[:1], True))
+    line("words + embeddings (query embedded)", run(asked, True))
+    # the beliefs here were written by COPY, not through check_write, so the first pack
+    # that shows a statement scans it (its views encoded and stored); a second pass over
+    # the same questions is the steady state a server reaches (the texts scanned)
+    line("again, the pack's texts scanned before", run(asked, True))
+    line("words only", run(asked, False))
+
+
+def use_kept_database(name: str) -> str:
+    """Point DATABASE_URL at PostgreSQL database ``name`` (made when missing) on the
+    server of DATABASE_URL (default 127.0.0.1:5432, user postgres)."""
+    import psycopg
+
+    if not name.replace("_", "").isalnum():
+        raise SystemExit(f"--db: {name!r} is not a plain database name")
+    url = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
+    base = url.rpartition("/")[0]
+    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+    os.environ["DATABASE_URL"] = f"{base}/{name}"
+    return base
+
+
+def kept_data(rebuild: bool) -> dict[str, Any] | None:
+    """The figures of the data a kept database holds, if it is this scale and version."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TABLE IF NOT EXISTS bench_pages_data (id int PRIMARY KEY, data jsonb)"
+        )
+        cursor.execute("SELECT data FROM bench_pages_data WHERE id = 1")
+        row = cursor.fetchone()
+    if row is None or rebuild:
+        return None
+    data = row[0] if isinstance(row[0], dict) else json.loads(row[0])
+    if data.get("scale") != SCALE or data.get("data_version") != DATA_VERSION:
+        return None
+    return data
+
+
+def empty_kept_database(base: str, name: str) -> None:
+    """Drop and make database ``name`` again, then migrate it (before a rebuild)."""
+    import psycopg
+    from django.core.management import call_command
+    from django.db import connections
+
+    connections.close_all()
+    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    call_command("migrate", verbosity=0)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument(
+        "--scale", type=int, default=1, help="times the 1x data (10: 10,000 agents)"
+    )
+    parser.add_argument(
+        "--db",
+        default="",
+        help="PostgreSQL database to keep the data in: built once, reused by later runs "
+        "while it holds this scale",
+    )
+    parser.add_argument("--rebuild", action="store_true", help="with --db: build again")
+    parser.add_argument(
+        "--explain", action="store_true", help="EXPLAIN (ANALYZE, BUFFERS) of the slowest queries"
+    )
+    parser.add_argument("--context-queries", type=int, default=60)
+    parser.add_argument("--context-only", action="store_true", help="build_context figures only")
     parser.add_argument("--no-superuser", action="store_true", help="operator only")
     parser.add_argument("--profile", default="", help="label of a page to profile (operator)")
     parser.add_argument("--smoke", action="store_true", help="tiny data, one run (CI)")
     args = parser.parse_args()
     if args.smoke:
         smoke_sizes()
-        args.runs, args.warmup = 1, 0
+        args.runs, args.warmup, args.context_queries, args.db = 1, 0, 1, ""
+    else:
+        scale_sizes(args.scale)
 
     scratch = Path(tempfile.mkdtemp(prefix="pw-bench-pages-"))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "personaweb.settings")
@@ -928,6 +1447,7 @@ def main() -> None:
     )
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ["PERSONAWEB_VAR_DIR"] = str(scratch / "var")
+    base = use_kept_database(args.db) if args.db else ""
     postgres = bool(os.environ.get("DATABASE_URL"))
     if not postgres:
         os.environ["SQLITE_PATH"] = str(scratch / "bench.sqlite3")
@@ -936,30 +1456,51 @@ def main() -> None:
 
     django.setup()
     from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
     from django.db import connection
     from django.test import Client
     from django.test.utils import setup_test_environment
 
     setup_test_environment()
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    if postgres:
+    throwaway = postgres and not args.db
+    if throwaway:
         test_db = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     else:
-        from django.core.management import call_command
-
         call_command("migrate", verbosity=0)
         test_db = settings.DATABASES["default"]["NAME"]
     try:
-        data = build()
+        data = kept_data(args.rebuild) if args.db else None
+        if data is None:
+            if args.db:
+                empty_kept_database(base, args.db)
+            data = build()
+            if args.db:
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        "CREATE TABLE IF NOT EXISTS bench_pages_data (id int PRIMARY KEY, data jsonb)"
+                    )
+                    cursor.execute(
+                        "INSERT INTO bench_pages_data VALUES (1, %s) ON CONFLICT (id) "
+                        "DO UPDATE SET data = excluded.data",
+                        [json.dumps(data)],
+                    )
+            built = f"built in {data['seconds']:.0f} s"
+        else:
+            built = f"kept from an earlier run, which built it in {data['seconds']:.0f} s"
         db = f"PostgreSQL {connection.pg_version}" if postgres else "SQLite (file, WAL)"
-        print(f"database: {db} ({test_db})")
+        print(f"database: {db} ({test_db}); scale {SCALE}x; load {os.getloadavg()[0]:.2f}")
         print(
             f"data: {data['agents']:,} agents in 2 tenants, {data['versions']:,} persona versions "
-            f"({data['applied']} learned with evidence), {data['principals']} principals, "
+            f"({data['applied']} learned with evidence), {data['principals']:,} principals, "
             f"{data['conversations']:,} conversations, {data['messages']:,} messages, "
-            f"{data['waiting']} waiting proposals, {data['reviews']:,} reviews "
-            f"(built in {data['seconds']:.0f} s)"
+            f"{data['beliefs']:,} beliefs with stored vectors ({data['subject_beliefs']:,} about "
+            f"one person), {data['waiting']} waiting proposals, {data['reviews']:,} reviews "
+            f"({built})"
         )
+        data["operator"] = User.objects.get(username="olivia")
+        data["root"] = User.objects.get(username="root")
 
         operator = Client()
         operator.force_login(data["operator"])
@@ -976,6 +1517,10 @@ def main() -> None:
             f"first agent-page request in this process (embedding model load, injection scan "
             f"of every line): {cold:,.0f} ms; the second: {second:.0f} ms"
         )
+
+        if args.context_only:
+            context_figures(data, queries=args.context_queries, explain=args.explain)
+            return
 
         if args.profile:
             label, url, headers, before = next(p for p in listing if p[0] == args.profile)
@@ -1005,6 +1550,13 @@ def main() -> None:
                 if not report(label, who, r):
                     misses.append(f"{label} ({who})")
         print(f"\n  (times in ms; measured in {time.perf_counter() - t_all:.0f} s)")
+        context_figures(data, queries=args.context_queries, explain=args.explain)
+        print(f"load after measuring: {os.getloadavg()[0]:.2f}")
+        if args.explain and connection.vendor == "postgresql":
+            print("\nEXPLAIN (ANALYZE, BUFFERS) of each page's two slowest queries (operator):")
+            for label, url, headers, before in listing:
+                print(f"\n  {label}")
+                explain_page(operator, url, headers, before, top=2)
         if args.smoke:
             # tiny data: times and counts say nothing; a page that fails says something
             broken = [f"{label} ({who})" for label, who, r in measured if r["statuses"] != [200]]
@@ -1018,7 +1570,7 @@ def main() -> None:
             else "every page meets the goal"
         )
     finally:
-        if postgres:
+        if throwaway:
             connection.creation.destroy_test_db(test_db, verbosity=0)
 
 

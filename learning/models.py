@@ -129,6 +129,8 @@ class Review(models.Model):
         ]
         indexes = [
             models.Index(fields=["agent", "-queued_at", "-id"], name="review_agent_recent"),
+            # the review log across agents, newest first
+            models.Index(fields=["-queued_at", "-id"], name="review_recent"),
             models.Index(fields=["outcome"], name="review_outcome"),
         ]
 

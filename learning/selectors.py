@@ -5,12 +5,14 @@ Each function runs a fixed number of queries whatever the amount of data.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import BooleanField, Case, Count, Min, Q, QuerySet, TextField, Value, When
+from django.db.models.functions import Cast
 
 from learning.models import LearningSettings, Proposal, Review
-from learning.owners import decide_refusal, learning_settings_of
+from learning.owners import decide_refusal
 from learning.services.settings import learning_settings_get, settings_as_dict
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
@@ -27,29 +29,47 @@ def proposals_waiting(*, agent: Agent | None = None) -> QuerySet[Proposal]:
 
 
 def proposals_waiting_for(actor: Actor) -> int:
-    """How many waiting proposals ``actor`` may decide (``learning.owners.decide_refusal``,
-    asked once per agent and kind): what home counts as waiting for them. One query,
-    one row per agent with something waiting."""
+    """How many waiting proposals ``actor`` may decide (``learning.owners.decide_refusal``):
+    what home counts as waiting for them. One query, whatever the number of agents: the
+    waiting proposals grouped by what the decision depends on (the agent's tenant, for a
+    rule also the agent's rule owners), and ``decide_refusal`` asked once per group with
+    one agent of it."""
     if actor.kind == "user" and not actor.may(LEARNING_DECIDE):
         return 0
-    agents = Agent.objects.filter(
-        pk__in=Proposal.objects.filter(status=Proposal.Status.WAITING).values("agent_id")
-    )
+    waiting = Proposal.objects.filter(status=Proposal.Status.WAITING)
     if actor.tenant_ids is not None:
-        agents = agents.filter(tenant_id__in=actor.tenant_ids)
+        waiting = waiting.filter(agent__tenant_id__in=actor.tenant_ids)
     if actor.agent_id is not None:
-        agents = agents.filter(pk=actor.agent_id)
-    waiting = Q(proposals__status=Proposal.Status.WAITING)
-    rows = agents.select_related("learning").annotate(
-        rules=Count("proposals", filter=waiting & Q(proposals__kind=Proposal.Kind.RULE)),
-        others=Count("proposals", filter=waiting & ~Q(proposals__kind=Proposal.Kind.RULE)),
+        waiting = waiting.filter(agent_id=actor.agent_id)
+    groups = (
+        waiting.order_by()
+        .annotate(
+            is_rule=Case(
+                When(kind=Proposal.Kind.RULE, then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            ),
+            # the rule owners matter to rules only: one group per tenant for the others
+            owners=Case(
+                When(
+                    kind=Proposal.Kind.RULE, then=Cast("agent__learning__rule_owners", TextField())
+                ),
+                default=Value(""),
+                output_field=TextField(),
+            ),
+        )
+        .values("agent__tenant_id", "is_rule", "owners")
+        .annotate(n=Count("id"), one_agent=Min("agent_id"))
     )
     total = 0
-    for agent in rows:
-        settings = learning_settings_of(agent)
-        for kind, n in ((Proposal.Kind.RULE, agent.rules), (Proposal.Kind.SENTENCE, agent.others)):
-            if n and decide_refusal(actor, agent=agent, kind=kind, settings=settings) is None:
-                total += n
+    for r in groups:
+        # what the decision reads of an agent: its id and tenant, and its rule owners
+        agent = Agent(pk=r["one_agent"], tenant_id=r["agent__tenant_id"])
+        owners = json.loads(r["owners"]) if r["owners"] else []
+        settings = LearningSettings(agent_id=agent.pk, rule_owners=owners)
+        kind = Proposal.Kind.RULE if r["is_rule"] else Proposal.Kind.SENTENCE
+        if decide_refusal(actor, agent=agent, kind=kind, settings=settings) is None:
+            total += r["n"]
     return total
 
 

@@ -328,10 +328,14 @@ def _ts(values: list[datetime | None]) -> np.ndarray:
 def _load_candidates(principal_id: int) -> _Candidates:
     from memory.embeddings import DIM, VECTOR_DTYPE
 
-    raw = list(
+    # one indexed read per person (belief_principal_status); the rows are put in id
+    # order here, not by the database: a sort of rows as wide as their vectors spills
+    # to disk at the default work_mem
+    raw = sorted(
         Belief.objects.filter(principal_id=principal_id, status=Belief.Status.ACTIVE)
-        .order_by("id")
-        .values_list(*_FIELDS, "sensitivity", "promoted")
+        .order_by()
+        .values_list(*_FIELDS, "sensitivity", "promoted"),
+        key=lambda r: r[0],
     )
     n = len(raw)
     rows = [r[:13] for r in raw]

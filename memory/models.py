@@ -76,6 +76,10 @@ class Conversation(models.Model):
                 fields=["agent", "principal", "-last_message_at"],
                 name="conv_agent_principal_recent",
             ),
+            # recent conversations across agents (the conversations page, newest first)
+            models.Index(fields=["-last_message_at", "-id"], name="conv_recent"),
+            # sealed conversations (home counts them; few among many)
+            models.Index(fields=["agent"], name="conv_sealed", condition=Q(sealed=True)),
         ]
 
     def __str__(self) -> str:

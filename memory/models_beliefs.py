@@ -223,6 +223,11 @@ class Belief(models.Model):
             models.Index(
                 fields=["principal", "status", "category"], name="belief_principal_status"
             ),
+            # a person's beliefs page: by category, newest first, from the index alone
+            models.Index(
+                fields=["principal", "status", "category", "-created_at", "-id"],
+                name="belief_principal_listing",
+            ),
             models.Index(fields=["tenant", "principal"], name="belief_tenant_principal"),
             # the time facet: due beliefs of a person
             models.Index(

@@ -18,7 +18,6 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import (
     Case,
     Count,
-    F,
     IntegerField,
     OuterRef,
     Q,
@@ -66,7 +65,7 @@ from memory.services_beliefs import (
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_next
 from personaweb.marks import quote_in_context, quote_mark_param
-from personaweb.paging import keyset_page
+from personaweb.paging import decode_cursor, keyset_after, keyset_page
 from personaweb.roles import is_operator
 from safety.secrets import SecretFound
 from tenancy.access import require_operator, scope_to_user, visible_tenant_ids
@@ -96,31 +95,46 @@ INTENTION_ACTIONS = {"done": "Marked done", "dropped": "Dropped"}
 
 def _count_of(qs: QuerySet) -> Subquery:
     return Subquery(
-        qs.order_by().values("principal").annotate(n=Count("id")).values("n"),
+        # COUNT(*): the (principal, status, category) index answers it alone (index-only)
+        qs.order_by().values("principal").annotate(n=Count("*")).values("n"),
         output_field=IntegerField(),
     )
+
+
+def _add_memory_counts(rows: list[Principal]) -> None:
+    """Give each person of a page its counts (active beliefs, work / persona, open
+    intentions, routines): one query over the page's people only, so the list costs
+    the same whether a tenant has a hundred people or a hundred thousand."""
+    if not rows:
+        return
+    active = Belief.objects.filter(principal=OuterRef("pk"), status=Belief.Status.ACTIVE)
+    counted = Principal.objects.filter(pk__in=[p.pk for p in rows]).annotate(
+        beliefs_active=Coalesce(_count_of(active), 0),
+        beliefs_work=Coalesce(_count_of(active.filter(category__in=WORK_CATEGORIES)), 0),
+        intentions_open=Coalesce(
+            _count_of(
+                Intention.objects.filter(principal=OuterRef("pk"), state=Intention.State.OPEN)
+            ),
+            0,
+        ),
+        routine_count=Coalesce(_count_of(Routine.objects.filter(principal=OuterRef("pk"))), 0),
+    )
+    by_id = {p.pk: p for p in counted.only("id").order_by()}
+    for p in rows:
+        c = by_id[p.pk]
+        p.beliefs_active = c.beliefs_active  # type: ignore[attr-defined]
+        p.beliefs_work = c.beliefs_work  # type: ignore[attr-defined]
+        p.beliefs_persona = c.beliefs_active - c.beliefs_work  # type: ignore[attr-defined]
+        p.intentions_open = c.intentions_open  # type: ignore[attr-defined]
+        p.routine_count = c.routine_count  # type: ignore[attr-defined]
 
 
 @require_GET
 @login_required
 def people(request: HtmxHttpRequest) -> HttpResponse:
     search = " ".join(request.GET.get("q", "").split())[:200]
-    active = Belief.objects.filter(principal=OuterRef("pk"), status=Belief.Status.ACTIVE)
-    qs = (
-        scope_to_user(Principal.objects.all(), user=request.user, path="tenant_id")
-        .select_related("tenant")
-        .annotate(
-            beliefs_active=Coalesce(_count_of(active), 0),
-            beliefs_work=Coalesce(_count_of(active.filter(category__in=WORK_CATEGORIES)), 0),
-            beliefs_persona=F("beliefs_active") - F("beliefs_work"),
-            intentions_open=Coalesce(
-                _count_of(
-                    Intention.objects.filter(principal=OuterRef("pk"), state=Intention.State.OPEN)
-                ),
-                0,
-            ),
-            routine_count=Coalesce(_count_of(Routine.objects.filter(principal=OuterRef("pk"))), 0),
-        )
+    qs = scope_to_user(Principal.objects.all(), user=request.user, path="tenant_id").select_related(
+        "tenant"
     )
     if search:
         qs = qs.filter(Q(external_id__icontains=search) | Q(display_name__icontains=search))
@@ -130,6 +144,7 @@ def people(request: HtmxHttpRequest) -> HttpResponse:
         kinds=[str, int],
         cursor=request.GET.get("after"),
     )
+    _add_memory_counts(page.rows)
     tenant_ids = visible_tenant_ids(request.user)
     context = {
         "page": page,
@@ -156,8 +171,10 @@ def _person_for(request: HtmxHttpRequest, pk: int, *, with_counts: bool = False)
         active = Q(beliefs__status=Belief.Status.ACTIVE)
         qs = qs.annotate(
             **{
+                # the category column, not the id: the (principal, status, category)
+                # index answers the counts alone (an index-only scan)
                 f"n_{name}_{kind}": Count(
-                    "beliefs",
+                    "beliefs__category",
                     filter=Q(beliefs__category=name) & (active if kind == "active" else ~active),
                 )
                 for name in CATEGORY_ORDER
@@ -409,16 +426,26 @@ def person(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     category = request.GET.get("category", "")
     if category not in BeliefCategory.values:
         category = ""
-    qs = _beliefs_qs(principal.pk).annotate(cat_rank=_category_rank())
+    # the page's keys are picked from the belief_principal_listing index alone (a person
+    # may hold tens of thousands of beliefs: sorting whole rows would read every one),
+    # in a subquery of the one query that reads the page's rows with what they show
+    fields = [("cat_rank", False), ("created_at", True), ("id", True)]
+    kinds = [int, datetime, int]
+    cursor = request.GET.get("after")
+    keys = Belief.objects.filter(principal_id=principal.pk).annotate(cat_rank=_category_rank())
     if not show_all:
-        qs = qs.filter(status=Belief.Status.ACTIVE)
+        keys = keys.filter(status=Belief.Status.ACTIVE)
     if category:
-        qs = qs.filter(category=category)
+        keys = keys.filter(category=category)
+    after = decode_cursor(cursor, kinds=kinds)
+    if after is not None:
+        keys = keys.filter(keyset_after(fields, after))
+    page_keys = keys.order_by("cat_rank", "-created_at", "-id").values("pk")[: BELIEFS_PAGE + 1]
     page = keyset_page(
-        qs,
-        fields=[("cat_rank", False), ("created_at", True), ("id", True)],
-        kinds=[int, datetime, int],
-        cursor=request.GET.get("after"),
+        _beliefs_qs(principal.pk).annotate(cat_rank=_category_rank()).filter(pk__in=page_keys),
+        fields=fields,
+        kinds=kinds,
+        cursor=cursor,
         size=BELIEFS_PAGE,
     )
     context.update(

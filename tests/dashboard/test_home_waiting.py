@@ -65,3 +65,18 @@ def test_home_query_count_does_not_grow_with_agents_and_proposals(
     assert count_queries(reviewer_client, url) == small
     with django_assert_max_num_queries(MAX_QUERIES):
         reviewer_client.get(url)
+
+
+@pytest.mark.django_db
+def test_rules_of_agents_with_other_owners_are_not_counted_for_an_owner_of_one(
+    tenant, desk, ana
+) -> None:
+    other = make_agent(tenant=tenant, slug="other-helper", name="Other helper")
+    learning_on(other, standing_rules=True, rule_owners=["bo"])
+    add_proposal(other)
+    add_proposal(other, kind="rule")
+    unowned = make_agent(tenant=tenant, slug="free-helper", name="Free helper")
+    learning_on(unowned, standing_rules=True)
+    add_proposal(unowned, kind="rule")
+    # desk: 1 sentence + 2 rules ana owns; other: 1 sentence (rule owned by bo); unowned: 1 rule
+    assert home_counts(user=ana).proposals_for_you == 3 + 1 + 1

@@ -205,3 +205,32 @@ def test_login_keeps_the_page_asked_for(client, operator) -> None:
     )
     assert response.status_code == 302
     assert response["Location"] == "/"
+
+
+@pytest.mark.django_db
+def test_home_counts_stop_at_the_cap_and_say_there_are_more(
+    operator_client, operator, tenant, monkeypatch
+) -> None:
+    from dashboard import selectors
+
+    _make_data(tenant, 3)
+    monkeypatch.setattr(selectors, "COUNT_CAP", 2)
+    counts = selectors.home_counts(user=operator)
+    assert counts.agents == 2
+    assert counts.messages == 2
+    assert {"agents", "messages", "conversations", "principals"} <= counts.capped
+    assert "proposals_waiting" not in counts.capped
+    html = operator_client.get(reverse("home")).content.decode()
+    assert re.search(r'<span class="num">2\+</span><span class="label">(<a [^>]*>)?agents<', html)
+    assert re.search(r'<span class="num">2\+</span><span class="label">messages<', html)
+
+
+@pytest.mark.django_db
+def test_home_counts_below_the_cap_are_exact_and_not_marked(operator, tenant, other_tenant) -> None:
+    from dashboard.selectors import home_counts
+
+    _make_data(tenant, 3)
+    make_agent(tenant=other_tenant, slug="elsewhere")
+    counts = home_counts(user=operator)
+    assert (counts.agents, counts.conversations, counts.messages) == (3, 3, 6)
+    assert counts.capped == frozenset()
