@@ -13,8 +13,8 @@ token, agent slug and principal, is answered from two things this process keeps 
   change, so the same token asking for the same names reaches the same rows for as long
   as those rows still carry those names;
 * the query, indexed reads joined and built once per database vendor, reads everything
-  that can change: the token is still there and live (not revoked, its login active:
-  ``api.services.token_live_sql``); the agent still has that slug in the token's tenant;
+  that can change: the token is still there and live (not revoked, not expired, its
+  login active: ``api.services.token_live_sql``); the agent still has that slug in the token's tenant;
   the person still has that id in the tenant; the plan pinned for (agent, person,
   session) with the versions it was built from and the reason its epoch began; and the
   current versions: the agent's head persona version and the person's owner-document
@@ -169,8 +169,7 @@ def answer(
                 route.external_id,
                 route.principal_key,
                 session,
-                token.sha256,
-                True,
+                *services.token_live_params(token, now=now),
             ],
         )
         row = cursor.fetchone()

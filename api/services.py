@@ -388,12 +388,12 @@ class TokenSnapshot:
 
     A process keeps the snapshot of every live token it has checked (by sha256, so a
     snapshot can only ever be found by the token itself), so a call does not read the row
-    and build a model again. What can change is asked anew on every call: the expiry
-    against the clock (``expired``) and, in the database, whether the token is still
-    there, not revoked and its login active (``token_live_sql``; the prefix route asks it
-    in the same query as its plan, ``api.prefix``). That is why a revocation, an expiry
-    or a deactivated login takes effect at the very next call in every process, with any
-    cache backend, and no cache entry has to be invalidated.
+    and build a model again. What can change is asked anew on every call, in the
+    database: is the token still there, not revoked, not expired by the clock of this call
+    and its login active (``token_live_sql``; the prefix route asks it in the same query
+    as its plan, ``api.prefix``). That is why a revocation, an expiry or a deactivated
+    login takes effect at the very next call in every process, with any cache backend,
+    and no cache entry has to be invalidated.
     """
 
     sha256: str
@@ -453,9 +453,9 @@ def remembered_token(raw: str | None, *, now: datetime) -> TokenSnapshot | None:
 
 @functools.cache
 def token_live_sql(vendor: str) -> tuple[str, str]:
-    """(joins, condition) in SQL: the token row, aliased ``t``, whose sha256 is the first
-    parameter, is live (there, not revoked, its login (``u``) active; the second
-    parameter is True). For ``FROM <token table> t <joins> WHERE <condition>``."""
+    """(joins, condition) in SQL: the token row, aliased ``t``, is there, not revoked,
+    not expired and its login (``u``) active, for ``FROM <token table> t <joins> WHERE
+    <condition>``; the condition's parameters are ``token_live_params``."""
     from django.db import connection
 
     q = connection.ops.quote_name
@@ -468,14 +468,22 @@ def token_live_sql(vendor: str) -> tuple[str, str]:
         f"LEFT OUTER JOIN {q(user_model._meta.db_table)} u "
         f"ON u.{q(user_model._meta.pk.column)} = t.{col(ApiToken, 'user')}"
     )
+    expires = col(ApiToken, "expires_at")
     condition = (
         f"t.{col(ApiToken, 'sha256')} = %s AND t.{col(ApiToken, 'revoked_at')} IS NULL "
-        f"AND (t.{col(ApiToken, 'user')} IS NULL OR u.{col(user_model, 'is_active')} = %s)"
+        f"AND (t.{col(ApiToken, 'user')} IS NULL OR u.{col(user_model, 'is_active')} = %s) "
+        f"AND (t.{expires} IS NULL OR t.{expires} > %s)"
     )
     return joins, condition
 
 
-def _still_live(snapshot: TokenSnapshot) -> bool:
+def token_live_params(snapshot: TokenSnapshot, *, now: datetime) -> list[Any]:
+    from django.db import connection
+
+    return [snapshot.sha256, True, connection.ops.adapt_datetimefield_value(now)]
+
+
+def _still_live(snapshot: TokenSnapshot, *, now: datetime) -> bool:
     from django.db import connection
 
     joins, condition = token_live_sql(connection.vendor)
@@ -483,7 +491,7 @@ def _still_live(snapshot: TokenSnapshot) -> bool:
         cursor.execute(
             f"SELECT 1 FROM {connection.ops.quote_name(ApiToken._meta.db_table)} t "
             f"{joins} WHERE {condition}",
-            [snapshot.sha256, True],
+            token_live_params(snapshot, now=now),
         )
         return cursor.fetchone() is not None
 
@@ -503,7 +511,7 @@ def token_check(raw: str | None) -> TokenSnapshot:
     and its refusal (401), and the token is remembered."""
     now = timezone.now()
     snapshot = remembered_token(raw, now=now)
-    if snapshot is not None and _still_live(snapshot):
+    if snapshot is not None and _still_live(snapshot, now=now):
         token_used(snapshot, now=now)
         return snapshot
     token = token_authenticate(raw=raw, scope=tuple(SCOPES)).token
