@@ -127,10 +127,13 @@ def _sql(vendor: str) -> str:
         ]
     )
     tenant = col(ApiToken, "tenant")
+    # the token's bindings are asked again too (they never change: defence in depth)
+    bound_agent, bound_person = col(ApiToken, "agent"), col(ApiToken, "principal")
     return (
         f"SELECT {select} FROM {table(ApiToken)} t {token_joins} "
         f"INNER JOIN {table(A)} a ON (a.{col(A, 'id')} = %s AND a.{col(A, 'slug')} = %s "
-        f"AND a.{col(A, 'tenant')} = t.{tenant}) "
+        f"AND a.{col(A, 'tenant')} = t.{tenant} "
+        f"AND (t.{bound_agent} IS NULL OR t.{bound_agent} = a.{col(A, 'id')})) "
         f"LEFT OUTER JOIN {table(P)} p ON (p.{col(P, 'id')} = %s "
         f"AND p.{col(P, 'tenant')} = t.{tenant} AND p.{col(P, 'external_id')} = %s) "
         f"LEFT OUTER JOIN {table(D)} d ON (d.{col(D, 'principal')} = p.{col(P, 'id')}) "
@@ -138,7 +141,8 @@ def _sql(vendor: str) -> str:
         f"AND c.{col(C, 'principal_key')} = %s AND c.{col(C, 'session_key')} = %s) "
         f"LEFT OUTER JOIN {table(R)} r ON (r.{col(R, 'plan')} = c.{col(C, 'id')} "
         f"AND r.{col(R, 'to_epoch')} = c.{col(C, 'epoch')}) "
-        f"WHERE {token_live}"
+        f"WHERE {token_live} "
+        f"AND (t.{bound_person} IS NULL OR t.{bound_person} = p.{col(P, 'id')})"
     )
 
 

@@ -466,7 +466,7 @@ def token_live_sql(vendor: str) -> tuple[str, str]:
 
     joins = (
         f"LEFT OUTER JOIN {q(user_model._meta.db_table)} u "
-        f"ON u.{q(user_model._meta.pk.column)} = t.{col(ApiToken, 'user')}"
+        f"ON u.{col(user_model, 'id')} = t.{col(ApiToken, 'user')}"
     )
     expires = col(ApiToken, "expires_at")
     condition = (
@@ -542,11 +542,9 @@ def rate_limit_check(token: ApiToken | TokenSnapshot, *, now: float | None = Non
     key = f"api-rate:{token.sha256[:32]}:{window}"
     try:
         count = cache.incr(key)
-    except ValueError:  # the first call of the window (or the key expired)
-        if cache.add(key, 1, timeout=RATE_WINDOW_SECONDS * 2):
-            count = 1
-        else:  # another process started the window at the same moment
-            count = cache.incr(key)
+    except ValueError:  # the first call of the window (or the key expired); when another
+        # process starts the window at the same moment, add fails and this call counts on
+        count = 1 if cache.add(key, 1, timeout=RATE_WINDOW_SECONDS * 2) else cache.incr(key)
     if count > limit:
         wait = max(1, math.ceil((window + 1) * RATE_WINDOW_SECONDS - now))
         raise RateLimited(

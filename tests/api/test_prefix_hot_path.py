@@ -132,9 +132,7 @@ def test_a_persona_edit_is_seen_by_the_next_fetch(client, host, agent, django_as
     assert after["rotated_reason"] == "agent_persona_changed"
 
 
-def test_a_guardrail_edit_is_seen_by_the_next_fetch(
-    client, host, agent, django_assert_num_queries
-):
+def test_a_guardrail_edit_is_seen_by_the_next_fetch(client, host, agent, django_assert_num_queries):
     warm(client, host, django_assert_num_queries)
     edit(agent, guardrails=["Never quote a price without the VAT."])
     after = fetch(client, host)
@@ -302,7 +300,9 @@ def test_a_refusal_is_never_kept(client, api_on, agent, other_tenant, make_token
     for _ in range(2):
         assert client.get(URL, **bearer(memory_only)).status_code == 403
         assert client.get(URL, **bearer(elsewhere)).status_code == 404
-        assert client.get("/v1/agents/helper/prefix?principal=pat", **bearer(pats)).status_code == 200
+        assert (
+            client.get("/v1/agents/helper/prefix?principal=pat", **bearer(pats)).status_code == 200
+        )
         assert client.get(URL, **bearer(pats)).status_code == 404
 
 
