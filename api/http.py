@@ -618,7 +618,8 @@ def prefix(
     """The pinned system-prompt prefix of (agent, principal, session): the hot path.
 
     Rotates one epoch when the persona changed since the plan was built (the reason is
-    in ``rotated_reason``); otherwise a cached read with no render. ``ETag`` is the
+    in ``rotated_reason``); otherwise a read with no render: one query once this process
+    has answered the same token, agent and person (``api.prefix``). ``ETag`` is the
     sha256 (quoted); ``If-None-Match`` with it answers 304 with no body.
     """
     for value in (principal, session):

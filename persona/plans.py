@@ -21,6 +21,11 @@ with the per-process local-memory cache another process can hold the old epoch f
 most ``PREFIX_CACHE_SECONDS`` after a rotation, unless the host passes the ``epoch``
 it got from its plan call, which makes a mismatching cached entry a miss.
 
+Whether a pinned plan is still the answer is one comparison, ``rotation_due``, of the
+versions it was built from with the current ones (``PlanVersions``: numbers that only
+grow); the /v1 prefix route's hot path (``api.prefix``) asks it of the same numbers read
+in its one query, so it never answers a plan a plan call would rotate.
+
 The owner document (PRODUCT.md section 3, ``persona.owner``) renders directly after
 the agent persona, pinned like the rest: the plan records the document version and
 row state it was built from, the sensitivity ceiling (entries above it are left out
