@@ -132,13 +132,34 @@ def prompt_prefix_plan(t: Target, *, session: str = "") -> Any:
 
 
 def prefix_dict(plan: Any) -> dict[str, Any]:
+    return prefix_answer(
+        prefix=plan.prefix_text,
+        sha256=plan.prefix_sha256,
+        epoch=plan.epoch,
+        persona_version=plan.persona_version,
+        tokens=plan.token_count,
+        rotated_reason=selectors.rotation_reason(plan),
+    )
+
+
+def prefix_answer(
+    *,
+    prefix: str,
+    sha256: str,
+    epoch: int,
+    persona_version: int,
+    tokens: int,
+    rotated_reason: str | None,
+) -> dict[str, Any]:
+    """The prefix operation's answer (``api.http.PrefixOut``), from a plan or from the
+    hot path's one query (``api.prefix``)."""
     return {
-        "prefix": plan.prefix_text,
-        "sha256": plan.prefix_sha256,
-        "epoch": plan.epoch,
-        "persona_version": plan.persona_version,
-        "tokens": plan.token_count,
-        "rotated_reason": selectors.rotation_reason(plan),
+        "prefix": prefix,
+        "sha256": sha256,
+        "epoch": epoch,
+        "persona_version": persona_version,
+        "tokens": tokens,
+        "rotated_reason": rotated_reason,
     }
 
 

@@ -34,6 +34,7 @@ from ninja.security import HttpBearer
 from pydantic import AfterValidator, BeforeValidator, StrictBool
 
 from api import handlers, services
+from api import prefix as hot_prefix
 from api.errors import (
     CODES,
     STATUS_CODES,
@@ -617,20 +618,34 @@ def prefix(
     """The pinned system-prompt prefix of (agent, principal, session): the hot path.
 
     Rotates one epoch when the persona changed since the plan was built (the reason is
-    in ``rotated_reason``); otherwise a cached read with no render. ``ETag`` is the
+    in ``rotated_reason``); otherwise a read with no render: one query once this process
+    has answered the same token, agent and person (``api.prefix``). ``ETag`` is the
     sha256 (quoted); ``If-None-Match`` with it answers 304 with no body.
     """
     for value in (principal, session):
         if value is not None and "\x00" in value:
             raise Malformed("The principal and the session may not contain NUL characters.")
-    t = _target(request, "prompt_prefix", agent=slug, principal=principal)
-    plan = handlers.prompt_prefix_plan(t, session=session or "")
-    etag = f'"{plan.prefix_sha256}"'
-    if services.etag_matches(request.headers.get("If-None-Match", ""), plan.prefix_sha256):
+    raw = getattr(request, "auth", None)
+    session = session or ""
+    if_none_match = request.headers.get("If-None-Match", "")
+    # the hot path (api.prefix): what this process keeps and one query
+    hot = hot_prefix.answer(
+        raw=raw, slug=slug, principal=principal, session=session, if_none_match=if_none_match
+    )
+    if hot is None:
+        t = _target(request, "prompt_prefix", agent=slug, principal=principal)
+        plan = handlers.prompt_prefix_plan(t, session=session)
+        hot_prefix.remember(raw=raw, slug=slug, principal=principal, target=t, plan=plan)
+        current = services.etag_matches(if_none_match, plan.prefix_sha256)
+        hot = hot_prefix.Answer(
+            sha256=plan.prefix_sha256, body=None if current else handlers.prefix_dict(plan)
+        )
+    etag = f'"{hot.sha256}"'
+    if hot.body is None:
         not_modified = HttpResponse(status=304)
         not_modified["ETag"] = etag
         return not_modified
-    response = api.create_response(request, handlers.prefix_dict(plan), status=200)
+    response = api.create_response(request, hot.body, status=200)
     response["ETag"] = etag
     return response
 

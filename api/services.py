@@ -3,6 +3,7 @@ HTTP route and the MCP server over HTTP use to turn a bearer token into access."
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import secrets
@@ -79,18 +80,24 @@ class Access:
         return f"token:{self.token.name}"
 
 
-def actor_for_token(token: ApiToken) -> Actor:
+def actor_for_token(token: ApiToken | TokenSnapshot) -> Actor:
     """The actor a live token acts as: its tenant, its scopes as capabilities, its agent
-    and person bindings, and the login it is bound to (decisions are theirs)."""
+    and person bindings, and the login it is bound to (decisions are theirs; read now,
+    so its roles are today's)."""
+    if isinstance(token, TokenSnapshot):
+        user = get_user_model().objects.get(pk=token.user_id) if token.user_id else None
+        token_id = token.id
+    else:
+        user, token_id = token.user, token.pk
     return Actor(
         kind="token",
-        name=f"token:{token.name}" if token.user is None else token.user.get_username(),
+        name=f"token:{token.name}" if user is None else user.get_username(),
         tenant_ids=frozenset({token.tenant_id}),
         capabilities=frozenset(token.scopes),
-        user=token.user,
+        user=user,
         agent_id=token.agent_id,
         principal_id=token.principal_id,
-        token_id=token.pk,
+        token_id=token_id,
     )
 
 
@@ -311,13 +318,18 @@ def token_create(
 
 @transaction.atomic
 def token_revoke(*, token: ApiToken, by: str) -> ApiToken:
-    """Revoke a token at once: the next call with it is a 401."""
+    """Revoke a token at once: the next call with it is a 401 (every call asks the
+    database whether its token is still live, ``token_live_sql``, so this holds in every
+    process, whatever cache it has)."""
     locked = ApiToken.objects.select_for_update().get(pk=token.pk)
     if locked.revoked_at is not None:
         raise TokenInputError(f"The token {locked.name!r} was revoked already.")
     locked.revoked_at = timezone.now()
     locked.revoked_by = (by or "").strip()[:150]
     locked.save(update_fields=["revoked_at", "revoked_by"])
+    sha256 = locked.sha256
+    # tidiness only: this process forgets what it kept of the token
+    transaction.on_commit(lambda: _SNAPSHOTS.pop(sha256, None))
     return locked
 
 
@@ -366,10 +378,150 @@ def token_authenticate(
     return Access(token=token, agent=agent)
 
 
+# --- the token of a call, from what this process keeps ------------------------------
+
+
+@dataclass(frozen=True)
+class TokenSnapshot:
+    """What never changes about a token: its row is written once, and later only
+    ``revoked_at`` and ``last_used_at`` change (the admin shows tokens read-only).
+
+    A process keeps the snapshot of every live token it has checked (by sha256, so a
+    snapshot can only ever be found by the token itself), so a call does not read the row
+    and build a model again. What can change is asked anew on every call, in the
+    database: is the token still there, not revoked, not expired by the clock of this call
+    and its login active (``token_live_sql``; the prefix route asks it in the same query
+    as its plan, ``api.prefix``). That is why a revocation, an expiry or a deactivated
+    login takes effect at the very next call in every process, with any cache backend,
+    and no cache entry has to be invalidated.
+    """
+
+    sha256: str
+    id: int
+    tenant_id: int
+    name: str
+    scopes: frozenset[str]
+    agent_id: int | None
+    principal_id: int | None
+    user_id: int | None
+    expires_at: datetime | None
+
+    def expired(self, now: datetime) -> bool:
+        return self.expires_at is not None and self.expires_at <= now
+
+
+#: live tokens this process has checked, by sha256 (emptied when it grows past the cap)
+_SNAPSHOTS: dict[str, TokenSnapshot] = {}
+_SNAPSHOTS_MAX = 2048
+#: when this process last wrote (or saw) a token's ``last_used_at``, by sha256
+_LAST_USED: dict[str, datetime] = {}
+
+
+def _remember(token: ApiToken) -> TokenSnapshot:
+    snapshot = TokenSnapshot(
+        sha256=token.sha256,
+        id=token.pk,
+        tenant_id=token.tenant_id,
+        name=token.name,
+        scopes=frozenset(token.scopes),
+        agent_id=token.agent_id,
+        principal_id=token.principal_id,
+        user_id=token.user_id,
+        expires_at=token.expires_at,
+    )
+    if len(_SNAPSHOTS) >= _SNAPSHOTS_MAX:
+        _SNAPSHOTS.clear()
+        _LAST_USED.clear()
+    _SNAPSHOTS[token.sha256] = snapshot
+    _LAST_USED[token.sha256] = token.last_used_at or timezone.now()
+    return snapshot
+
+
+def remembered_token(raw: str | None, *, now: datetime) -> TokenSnapshot | None:
+    """The snapshot of the token ``raw`` if this process has checked it before and it
+    has not expired by ``now``; None otherwise (then ``token_authenticate`` decides).
+    Whether it is still live is NOT known from this: the caller asks ``token_live_sql``
+    in its own query."""
+    raw = (raw or "").strip()
+    if not raw or len(raw) > MAX_TOKEN_CHARS:
+        return None
+    snapshot = _SNAPSHOTS.get(token_sha256(raw))
+    if snapshot is None or snapshot.expired(now):
+        return None
+    return snapshot
+
+
+@functools.cache
+def token_live_sql(vendor: str) -> tuple[str, str]:
+    """(joins, condition) in SQL: the token row, aliased ``t``, is there, not revoked,
+    not expired and its login (``u``) active, for ``FROM <token table> t <joins> WHERE
+    <condition>``; the condition's parameters are ``token_live_params``."""
+    from django.db import connection
+
+    q = connection.ops.quote_name
+    user_model = get_user_model()
+
+    def col(model: Any, name: str) -> str:
+        return q(model._meta.get_field(name).column)
+
+    joins = (
+        f"LEFT OUTER JOIN {q(user_model._meta.db_table)} u "
+        f"ON u.{col(user_model, 'id')} = t.{col(ApiToken, 'user')}"
+    )
+    expires = col(ApiToken, "expires_at")
+    condition = (
+        f"t.{col(ApiToken, 'sha256')} = %s AND t.{col(ApiToken, 'revoked_at')} IS NULL "
+        f"AND (t.{col(ApiToken, 'user')} IS NULL OR u.{col(user_model, 'is_active')} = %s) "
+        f"AND (t.{expires} IS NULL OR t.{expires} > %s)"
+    )
+    return joins, condition
+
+
+def token_live_params(snapshot: TokenSnapshot, *, now: datetime) -> list[Any]:
+    from django.db import connection
+
+    return [snapshot.sha256, True, connection.ops.adapt_datetimefield_value(now)]
+
+
+def _still_live(snapshot: TokenSnapshot, *, now: datetime) -> bool:
+    from django.db import connection
+
+    joins, condition = token_live_sql(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {connection.ops.quote_name(ApiToken._meta.db_table)} t "
+            f"{joins} WHERE {condition}",
+            token_live_params(snapshot, now=now),
+        )
+        return cursor.fetchone() is not None
+
+
+def token_used(snapshot: TokenSnapshot, *, now: datetime) -> None:
+    """Write ``last_used_at`` at most once a minute per token and process: the hot path
+    must not write on every call."""
+    if now - _LAST_USED.get(snapshot.sha256, now - LAST_USED_EVERY) >= LAST_USED_EVERY:
+        ApiToken.objects.filter(pk=snapshot.id).update(last_used_at=now)
+        _LAST_USED[snapshot.sha256] = now
+
+
+def token_check(raw: str | None) -> TokenSnapshot:
+    """The token of a call (any scope: which operations it may run is
+    ``api.operations.authorize``'s business). Known to this process and unexpired: one
+    small query (is it still live?); otherwise ``token_authenticate`` with every check
+    and its refusal (401), and the token is remembered."""
+    now = timezone.now()
+    snapshot = remembered_token(raw, now=now)
+    if snapshot is not None and _still_live(snapshot, now=now):
+        token_used(snapshot, now=now)
+        return snapshot
+    token = token_authenticate(raw=raw, scope=tuple(SCOPES)).token
+    return _remember(token)
+
+
 RATE_WINDOW_SECONDS = 60
 
 
-def rate_limit_check(token: ApiToken, *, now: float | None = None) -> None:
+def rate_limit_check(token: ApiToken | TokenSnapshot, *, now: float | None = None) -> None:
     """Count one call of ``token`` in this minute; over ``PERSONAWEB_API_RATE_LIMIT``
     calls (0: no limit) it is ``RateLimited`` (429, with the seconds to wait).
 
@@ -388,12 +540,11 @@ def rate_limit_check(token: ApiToken, *, now: float | None = None) -> None:
     now = time.time() if now is None else now
     window = int(now // RATE_WINDOW_SECONDS)
     key = f"api-rate:{token.sha256[:32]}:{window}"
-    cache.add(key, 0, timeout=RATE_WINDOW_SECONDS * 2)
     try:
         count = cache.incr(key)
-    except ValueError:  # the key expired between add and incr: a new window
-        cache.add(key, 1, timeout=RATE_WINDOW_SECONDS * 2)
-        count = 1
+    except ValueError:  # the first call of the window (or the key expired); when another
+        # process starts the window at the same moment, add fails and this call counts on
+        count = 1 if cache.add(key, 1, timeout=RATE_WINDOW_SECONDS * 2) else cache.incr(key)
     if count > limit:
         wait = max(1, math.ceil((window + 1) * RATE_WINDOW_SECONDS - now))
         raise RateLimited(

@@ -3,6 +3,7 @@
 
     .venv/bin/python bench/api.py                 # 20 clients, 20 s per route
     .venv/bin/python bench/api.py --seconds 5     # a quick look
+    .venv/bin/python bench/api.py --rounds 4      # phases take turns (a shared machine)
 
 Seeds a file SQLite database in a temporary folder (never DATABASE_URL), starts
 gunicorn with 2 sync workers on 127.0.0.1, and drives it with ``--clients`` concurrent
@@ -32,6 +33,7 @@ import argparse
 import http.client
 import json
 import multiprocessing as mp
+import os
 import shutil
 import statistics
 import sys
@@ -124,17 +126,24 @@ def run_phase(port: int, phase: dict, *, clients: int, seconds: float) -> dict:
     for p in procs:
         p.join(timeout=30)
     wall = time.monotonic() - started
-    latencies.sort()
+    return summary(phase["name"], [(latencies, errors, codes, seconds, wall)])
+
+
+def summary(name: str, runs: list[tuple[list[float], int, set[int], float, float]]) -> dict:
+    """One phase's figures over its runs (several with ``--rounds``)."""
+    latencies = sorted(x for run in runs for x in run[0])
+    seconds = sum(run[3] for run in runs)
     q = statistics.quantiles(latencies, n=100) if len(latencies) >= 100 else None
     return {
-        "name": phase["name"],
+        "name": name,
         "requests": len(latencies),
         "rps": len(latencies) / seconds if latencies else 0.0,
         "p50_ms": (q[49] if q else statistics.median(latencies or [0])) * 1000,
         "p95_ms": (q[94] if q else max(latencies or [0])) * 1000,
-        "errors": errors,
-        "codes": sorted(codes),
-        "wall": wall,
+        "errors": sum(run[1] for run in runs),
+        "codes": sorted(set().union(*(run[2] for run in runs))),
+        "wall": sum(run[4] for run in runs),
+        "runs": runs,
     }
 
 
@@ -184,10 +193,18 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--mcp-rounds", type=int, default=3, help="fresh MCP processes")
     parser.add_argument("--mcp-only", action="store_true", help="only the MCP first call")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="split each phase into this many turns, the phases taking turns (fairer ratios "
+        "on a shared machine)",
+    )
     parser.add_argument("--smoke", action="store_true", help="2 clients, 1 s per phase (CI)")
     args = parser.parse_args()
     if args.smoke:
-        args.seconds, args.clients, args.mcp_rounds = 1.0, 2, 1
+        args.seconds, args.clients, args.mcp_rounds, args.rounds = 1.0, 2, 1, 1
+    rounds = max(1, min(args.rounds, 20))
     seconds = max(1.0, min(args.seconds, 300.0))
     clients = max(1, min(args.clients, 200))
     folder = Path(tempfile.mkdtemp(prefix="pw-bench-api-"))
@@ -246,12 +263,20 @@ def main() -> int:
             ]
             print(
                 f"gunicorn, {args.workers} sync workers on 127.0.0.1:{port}; {clients} clients, "
-                f"{seconds:g} s per phase (machine: {mp.cpu_count()} cores, shared)",
+                f"{seconds:g} s per phase in {rounds} turn(s) (machine: {mp.cpu_count()} "
+                f"cores, shared; load average {os.getloadavg()[0]:.1f})",
                 flush=True,
             )
+            # --rounds: the phases take turns, so a neighbour's load on a shared machine
+            # falls on every phase alike and the ratios stay fair
+            runs: dict[str, list] = {phase["name"]: [] for phase in phases}
+            for _ in range(rounds):
+                for phase in phases:
+                    r = run_phase(port, phase, clients=clients, seconds=seconds / rounds)
+                    runs[phase["name"]] += r["runs"]
             results = []
             for phase in phases:
-                r = run_phase(port, phase, clients=clients, seconds=seconds)
+                r = summary(phase["name"], runs[phase["name"]])
                 results.append(r)
                 extra = f"  errors {r['errors']} {r['codes']}" if r["errors"] else ""
                 print(

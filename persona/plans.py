@@ -21,6 +21,11 @@ with the per-process local-memory cache another process can hold the old epoch f
 most ``PREFIX_CACHE_SECONDS`` after a rotation, unless the host passes the ``epoch``
 it got from its plan call, which makes a mismatching cached entry a miss.
 
+Whether a pinned plan is still the answer is one comparison, ``rotation_due``, of the
+versions it was built from with the current ones (``PlanVersions``: numbers that only
+grow); the /v1 prefix route's hot path (``api.prefix``) asks it of the same numbers read
+in its one query, so it never answers a plan a plan call would rotate.
+
 The owner document (PRODUCT.md section 3, ``persona.owner``) renders directly after
 the agent persona, pinned like the rest: the plan records the document version and
 row state it was built from, the sensitivity ceiling (entries above it are left out
@@ -223,17 +228,43 @@ def _built(version: AgentPersonaVersion, owner: _Owner | None = None) -> tuple[s
     return text, sha256_text(text), tokens
 
 
+class PlanVersions(NamedTuple):
+    """What a plan's prefix is built from, as numbers that only ever grow: the agent's
+    persona version (every edit of a field, a guardrail or a standing rule, an approval
+    and an undo make a new one), the person's owner-document version (every change of
+    its entries) and the document's row state (an entry going dormant or coming back).
+    A plan pinned at the versions that are current now is exactly the plan a plan call
+    returns now; anything else rotates it (``rotation_due``)."""
+
+    persona_version: int
+    doc_version: int | None
+    doc_state: int
+
+
+def rotation_due(*, pinned: PlanVersions, current: PlanVersions) -> str | None:
+    """Why a plan built from ``pinned`` must rotate now that ``current`` holds, or None
+    when nothing it was built from changed (then the pinned prefix is the answer)."""
+    if pinned.persona_version != current.persona_version:
+        return PlanRotation.Reason.AGENT_PERSONA_CHANGED
+    if (pinned.doc_version or None) != (current.doc_version or None):
+        return PlanRotation.Reason.PERSONA_CHANGED
+    if current.doc_version and pinned.doc_state != current.doc_state:
+        return PlanRotation.Reason.ENTRY_DORMANT
+    return None
+
+
+def pinned_versions(plan: ContextPlan) -> PlanVersions:
+    return PlanVersions(plan.persona_version, plan.owner_doc_version, plan.owner_doc_state)
+
+
 def _rotation_reason(
     plan: ContextPlan, *, persona_version: int, doc_version: int | None, doc_state: int
 ) -> str | None:
     """Why ``plan`` must rotate, or None when nothing it was built from changed."""
-    if plan.persona_version != persona_version:
-        return PlanRotation.Reason.AGENT_PERSONA_CHANGED
-    if (plan.owner_doc_version or None) != (doc_version or None):
-        return PlanRotation.Reason.PERSONA_CHANGED
-    if doc_version and plan.owner_doc_state != doc_state:
-        return PlanRotation.Reason.ENTRY_DORMANT
-    return None
+    return rotation_due(
+        pinned=pinned_versions(plan),
+        current=PlanVersions(persona_version, doc_version, doc_state),
+    )
 
 
 def _doc_of(plan: ContextPlan) -> tuple[int | None, int]:

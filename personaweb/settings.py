@@ -214,6 +214,11 @@ def database_settings(url: str) -> dict[str, object]:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env_str("SQLITE_PATH", str(VAR_DIR / "personaweb.sqlite3")),
             "OPTIONS": sqlite_options(),
+            # persistent connections, as for DATABASE_URL: opening a SQLite file with its
+            # pragmas costs more than a whole prefix fetch (runserver still closes each
+            # request thread's connection)
+            "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 600),
+            "CONN_HEALTH_CHECKS": True,
         }
     parsed: dict[str, object] = dict(
         dj_database_url.parse(

@@ -7,10 +7,12 @@ from memory.services import record_turn
 from persona.models import ContextPlan, PlanRotation, SourceType
 from persona.plans import (
     PlanNotFound,
+    PlanVersions,
     plan_build,
     plan_get_or_rotate,
     prefix_cache_key,
     prefix_fetch,
+    rotation_due,
     sha256_text,
 )
 from persona.services import ChangeTrigger, persona_version_create
@@ -192,3 +194,15 @@ def test_plan_build_follows_the_pinned_version_not_the_head(agent, person):
     _edit(agent, "A goal the pinned plan must not show.")
     assert plan_build(plan) == plan.prefix_text
     assert "must not show" not in plan_build(plan)
+
+
+def test_rotation_is_due_when_anything_the_plan_was_built_from_changed():
+    pinned = PlanVersions(persona_version=3, doc_version=2, doc_state=5)
+    assert rotation_due(pinned=pinned, current=pinned) is None
+    assert rotation_due(pinned=pinned, current=PlanVersions(4, 2, 5)) == "agent_persona_changed"
+    assert rotation_due(pinned=pinned, current=PlanVersions(3, 3, 5)) == "persona_changed"
+    assert rotation_due(pinned=pinned, current=PlanVersions(3, None, 0)) == "persona_changed"
+    assert rotation_due(pinned=pinned, current=PlanVersions(3, 2, 6)) == "entry_dormant"
+    # no document (or an empty one): its row state changes nothing that renders
+    nothing = PlanVersions(3, None, 0)
+    assert rotation_due(pinned=nothing, current=PlanVersions(3, None, 7)) is None
