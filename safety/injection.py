@@ -674,9 +674,10 @@ def warm_up_in_background() -> threading.Thread:
         return _warm_thread
 
 
-def warm_up_at_start() -> None:
+def warm_up_at_start(*, web: bool = False) -> None:
     """Start the background load as a serving process starts (web worker, MCP server,
     Celery worker), so no call waits for the model; off with ``PERSONAWEB_WARM_UP=0``.
+    ``web``: a process that answers requests encodes on ``ENCODER_WEB_THREADS`` threads.
 
     Called from those processes' entry points (``personaweb/wsgi.py``, ``asgi.py``,
     ``celery.py``, ``manage.py mcp``), not from ``AppConfig.ready``: ready runs for every
@@ -684,6 +685,10 @@ def warm_up_at_start() -> None:
     which should spend a core and 300 MB loading a model they may never use."""
     from django.conf import settings
 
+    from safety import encoder
+
+    if web:
+        encoder.set_threads(settings.ENCODER_WEB_THREADS)
     if getattr(settings, "PERSONAWEB_WARM_UP", True):
         warm_up_in_background()
 
