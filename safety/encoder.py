@@ -18,8 +18,9 @@ Two ways to run the one model, in one vector space:
   the ONNX file cannot be made or loaded (one warning says so).
 
 Threads: ``settings.ENCODER_THREADS`` for batch work (Celery, commands);
-web processes call ``set_threads(settings.ENCODER_WEB_THREADS)`` as they start (one
-thread per request: the workers are the parallelism). ``encode_query`` keeps the
+web processes call ``set_threads(settings.ENCODER_WEB_THREADS)`` and ``set_lean()`` as
+they start (one thread per request: the workers are the parallelism; no pre-packed
+weight copies: memory per worker counts more than a millisecond). ``encode_query`` keeps the
 vectors of the last ``settings.ENCODER_QUERY_CACHE`` queries.
 """
 
@@ -59,6 +60,7 @@ _model: Any = None
 _model_lock = threading.Lock()
 _backend: str | None = None  # use_backend(); None: settings.ENCODER_BACKEND
 _threads: int | None = None  # set_threads(); None: settings.ENCODER_THREADS
+_lean = False  # set_lean(): a web process trades a little speed for memory
 _fallback_warned = False
 
 
@@ -118,6 +120,13 @@ def set_threads(count: int) -> None:
         torch.set_num_threads(_threads)
 
 
+def set_lean(lean: bool = True) -> None:
+    """In a web process: build the ONNX session without pre-packed weight copies (about
+    30 MB less per worker; a query stays at a few ms). Applies to the next load."""
+    global _lean
+    _lean = bool(lean)
+
+
 def get_model() -> Any:
     """The process-wide encoder; the first call loads it (ONNX: under a second once the
     file exists; torch: about 5 s), later calls are free."""
@@ -152,7 +161,7 @@ def _load_onnx() -> Any:
     try:
         from safety.onnx_encoder import OnnxEncoder
 
-        model = OnnxEncoder(path, threads=threads())
+        model = OnnxEncoder(path, threads=threads(), prepack=not _lean)
         model.encode(["warm up"])
     except Exception as exc:  # noqa: BLE001 - any failure here means: use torch
         _warn_fallback(f"{path} could not be loaded ({type(exc).__name__}: {exc})")

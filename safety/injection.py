@@ -677,7 +677,8 @@ def warm_up_in_background() -> threading.Thread:
 def warm_up_at_start(*, web: bool = False) -> None:
     """Start the background load as a serving process starts (web worker, MCP server,
     Celery worker), so no call waits for the model; off with ``PERSONAWEB_WARM_UP=0``.
-    ``web``: a process that answers requests encodes on ``ENCODER_WEB_THREADS`` threads.
+    ``web``: a process that answers requests encodes on ``ENCODER_WEB_THREADS`` threads
+    with the leaner ONNX session (``safety.encoder.set_lean``).
 
     Called from those processes' entry points (``personaweb/wsgi.py``, ``asgi.py``,
     ``celery.py``, ``manage.py mcp``), not from ``AppConfig.ready``: ready runs for every
@@ -689,6 +690,7 @@ def warm_up_at_start(*, web: bool = False) -> None:
 
     if web:
         encoder.set_threads(settings.ENCODER_WEB_THREADS)
+        encoder.set_lean()
     if getattr(settings, "PERSONAWEB_WARM_UP", True):
         warm_up_in_background()
 

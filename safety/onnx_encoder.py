@@ -35,7 +35,7 @@ class OnnxEncoder:
 
     backend = "onnx"
 
-    def __init__(self, onnx_path: Path, *, threads: int) -> None:
+    def __init__(self, onnx_path: Path, *, threads: int, prepack: bool = True) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -52,6 +52,8 @@ class OnnxEncoder:
         # no arena: the peak of a long text must not stay in a web worker
         options.enable_cpu_mem_arena = False
         options.log_severity_level = 3
+        if not prepack:  # pre-packing keeps a second, reordered copy of each weight matrix
+            options.add_session_config_entry("session.disable_prepacking", "1")
         self._session = ort.InferenceSession(
             str(onnx_path), options, providers=["CPUExecutionProvider"]
         )

@@ -190,6 +190,7 @@ print("RESULT " + json.dumps({
     "ranking": context.json().get("ranking"),
     "backend": encoder.backend(),
     "threads": encoder.threads(),
+    "lean": encoder._lean,
     "heavy": sorted(m for m in ("torch", "sentence_transformers", "transformers")
                     if m in sys.modules),
 }))
@@ -215,5 +216,5 @@ def test_a_web_process_answers_prefix_and_context_without_torch(tmp_path):
 
     assert result["prefix"] == 200 and result["context"] == 200
     assert result["ranking"] == "embedding"  # the query was embedded in this process
-    assert result["backend"] == "onnx" and result["threads"] == 1
+    assert result["backend"] == "onnx" and result["threads"] == 1 and result["lean"]
     assert result["heavy"] == []
