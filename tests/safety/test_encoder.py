@@ -40,14 +40,18 @@ def project_sentences(limit: int = 300) -> list[str]:
 
 @pytest.fixture(scope="module")
 def both_encoders():
-    """The ONNX encoder and the torch model, each loaded once for the module."""
+    """The ONNX encoder and the torch model, each loaded once for the module, on one
+    thread each (torch's threads spin-wait for each other on a busy shared machine)."""
+    threads = encoder._threads
+    encoder.set_threads(1)
     encoder.use_backend("torch")
     torch_model = encoder.get_model()
     encoder.use_backend("onnx")
     onnx_model = encoder.get_model()
     encoder.use_backend(None)
     assert encoder.backend_wanted() == "onnx"
-    return onnx_model, torch_model
+    yield onnx_model, torch_model
+    encoder._threads = threads
 
 
 @pytest.mark.slow
