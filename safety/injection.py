@@ -717,6 +717,7 @@ def _warm_up() -> None:
             if not batch:
                 break
             _vectors(batch, wait=True)  # stores them for every process
+        encoder.release_freed_memory()  # what loading the learned layer freed, too
     except Exception:  # noqa: BLE001 - a failed warm-up must not kill the web process
         logger.exception("The injection-scan warm-up failed; scans will load the model on demand.")
     finally:
