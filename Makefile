@@ -36,7 +36,10 @@ $(STAMP): pyproject.toml | $(PY)
 	$(BIN)/pip install -e ".[dev]"
 	touch $(STAMP)
 
+# The sentence encoder exported to ONNX and quantised once, into var/encoder/ (a no-op when
+# the file is there); web processes then never load torch. DEBUG=1: no secret key needed.
 install: $(STAMP)
+	@DEBUG=1 $(PY) manage.py safety export-encoder
 
 $(LOCAL_KEY): | $(PY)
 	@mkdir -p $(@D)

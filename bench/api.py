@@ -18,6 +18,11 @@ gunicorn's sync workers close each one) for ``--seconds`` per phase, in one run:
   its first answer (start and handshake), its first ``build_context`` (a cold process)
   and a second one (warm), ``--mcp-rounds`` times.
 
+Before the phases, every gunicorn worker answers a prefix and a context call (the
+query embedded, once its encoder is in), and the bench prints each worker's resident
+memory (RSS, from ``/proc``) and whether torch or ONNX Runtime is mapped into it (goal:
+one worker <= 250 MB); again after the phases.
+
 The server runs with ``PERSONAWEB_API_RATE_LIMIT=0``: the bench drives one token far
 over any sensible per-token limit.
 
@@ -40,6 +45,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,6 +153,92 @@ def summary(name: str, runs: list[tuple[list[float], int, set[int], float, float
     }
 
 
+def _workers_of(master: int) -> list[int]:
+    """Pids of the gunicorn master's children (its workers), from /proc."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # "pid (comm) state ppid ...": comm may hold spaces, so split after the last ")"
+        if int(stat.rsplit(")", 1)[1].split()[1]) == master:
+            pids.append(int(entry.name))
+    return sorted(pids)
+
+
+def _memory_of(pid: int) -> tuple[float, str]:
+    """(RSS in MB, which encoder runtime is mapped: torch / onnxruntime / none)."""
+    rss = 0.0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            rss = int(line.split()[1]) / 1024
+    maps = Path(f"/proc/{pid}/maps").read_text()
+    loaded = [name for name in ("libtorch", "onnxruntime") if name in maps]
+    return rss, "+".join(loaded) or "none"
+
+
+def _get(port: int, path: str, token: str) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+    response = conn.getresponse()
+    body = response.read()
+    conn.close()
+    return response.status, json.loads(body or b"{}") if response.status == 200 else {}
+
+
+def worker_memory(master: int, *, label: str) -> list[str]:
+    """Each worker's RSS and mapped encoder runtime, printed; returns the problems."""
+    problems = []
+    for pid in _workers_of(master):
+        rss, runtime = _memory_of(pid)
+        print(f"  worker {pid}: RSS {rss:6.1f} MB ({label}), encoder runtime: {runtime}")
+        if rss > 250:
+            problems.append(f"worker {pid} RSS {rss:.0f} MB > 250 MB")
+    return problems
+
+
+def first_calls(port: int, master: int, db: live.LiveDb, *, workers: int) -> None:
+    """Every worker's first prefix and context calls: concurrent pairs of calls (sync
+    workers take one request each) until every worker has its encoder in and the
+    context answers rank on meaning; each query is new (no cache answers)."""
+    prefix = "/v1/agents/helper/prefix?principal=ana&session=first-calls"
+    deadline = time.monotonic() + 120
+    rounds = 0
+    ranked: list[str] = []
+    while time.monotonic() < deadline:
+        rounds += 1
+
+        def pair(n: int, out: list[str], rounds: int = rounds) -> None:
+            code, _ = _get(port, prefix, db.tokens["host"])
+            if code != 200:
+                out.append(f"prefix error {code}")
+                return
+            query = urllib.parse.quote(f"What tea does she like, round {rounds} call {n}?")
+            code, pack = _get(port, f"/v1/context?query={query}", db.tokens["all"])
+            out.append(str(pack.get("ranking")) if code == 200 else f"context error {code}")
+
+        ranked = []
+        threads = [threading.Thread(target=pair, args=(n, ranked)) for n in range(2 * workers)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        errors = [r for r in ranked if "error" in r]
+        if errors:
+            raise RuntimeError(f"first calls failed: {errors[:3]}")
+        loaded = all(_memory_of(pid)[1] != "none" for pid in _workers_of(master))
+        if loaded and rounds >= 2 and all(r == "embedding" for r in ranked):
+            break
+        time.sleep(0.5)
+    print(
+        f"first prefix and context calls: {rounds} rounds of {2 * workers} pairs; "
+        f"last round ranked on {', '.join(sorted(set(ranked)))}"
+    )
+
+
 def mcp_first_call(db: live.LiveDb, *, rounds: int) -> None:
     """A fresh ``manage.py mcp`` over stdio (the SDK's client starts it, as a host does):
     seconds to the first answer (process start and handshake), to the first
@@ -222,7 +314,12 @@ def main() -> int:
             env={**db.env, "PERSONAWEB_API_RATE_LIMIT": "0"},
             ready_url=f"http://127.0.0.1:{port}/v1/health",
             log=folder / "gunicorn.log",
-        ):
+        ) as server:
+            first_calls(port, server.pid, db, workers=args.workers)
+            memory_problems = worker_memory(
+                server.pid, label="after its first prefix and context calls"
+            )
+            print("  goal: one web worker <= 250 MB")
             # pin the plan and read its ETag (the first call renders and stores it)
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             conn.request("GET", prefix, headers=auth)
@@ -284,6 +381,7 @@ def main() -> int:
                     f"p95 {r['p95_ms']:6.1f} ms   ({r['requests']} requests){extra}",
                     flush=True,
                 )
+            memory_problems += worker_memory(server.pid, label="after the phases")
         trivial, full, cond, turns = results
         if trivial["rps"]:
             print(
@@ -293,6 +391,8 @@ def main() -> int:
             )
         print(f"record-turn throughput: {turns['rps']:.1f} turns/s, p95 {turns['p95_ms']:.1f} ms")
         failed = [r["name"] for r in results if r["errors"] or not r["requests"]]
+        if memory_problems:
+            print("memory over the goal: " + "; ".join(memory_problems))
         if args.smoke and failed:
             print(f"smoke: errors or no answer in {'; '.join(failed)}", file=sys.stderr)
             return 1

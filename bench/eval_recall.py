@@ -13,6 +13,10 @@ first three items) and MRR@10 (1 / rank of the first expected item in ten). Also
 cross-person leaks (an item about the other person in any pack, pinned included) and
 expired-first (an ended belief ranked first for a present-tense question). See
 ``bench/eval_recall/README.md`` for the fixture. ``--no-embed`` skips the model.
+``--encoder onnx|torch`` picks the sentence encoder (``safety.encoder``) for the statements
+and the queries; ``both`` (the default, but for ``--smoke`` and ``--no-embed``) runs the
+whole evaluation once with each, in two processes, and prints both, then their overall
+figures side by side: the ONNX encoder must not lose recall.
 ``--smoke`` (CI) asks one query per part and kind of a tenth of the beliefs (and those the
 queries expect): the same code, figures meaningless.
 Figures are from whatever machine runs it; printed, never asserted.
@@ -110,8 +114,10 @@ def load_queries(known: set[str]) -> list[Query]:
     return queries
 
 
-def _setup(tmp: Path, *, embed: bool) -> None:
+def _setup(tmp: Path, *, embed: bool, encoder: str | None = None) -> None:
     os.environ["DJANGO_SETTINGS_MODULE"] = "personaweb.settings"
+    if encoder:
+        os.environ["PERSONAWEB_ENCODER"] = encoder
     os.environ["SQLITE_PATH"] = str(tmp / "eval.sqlite3")
     os.environ["PERSONAWEB_VAR_DIR"] = str(tmp / "var")
     os.environ.setdefault("DEBUG", "1")
@@ -139,10 +145,13 @@ def build(beliefs: list[FixtureBelief], *, embed: bool) -> tuple[dict[str, int],
     tenant, _ = tenant_get_or_create(slug="eval")
     agent = agent_create(tenant=tenant, name="Recall eval", slug=AGENT)
     t0 = time.perf_counter()
+    encoder_name = "none"
     if embed:
         from memory.embeddings import vectors_for_texts
+        from safety import encoder
 
         vectors_for_texts([b.statement for b in beliefs])
+        encoder_name = str(encoder.backend())
     embed_s = time.perf_counter() - t0
     ids: dict[str, int] = {}
     outcomes: dict[str, int] = defaultdict(int)
@@ -174,6 +183,7 @@ def build(beliefs: list[FixtureBelief], *, embed: bool) -> tuple[dict[str, int],
         "merged": merged,
         "keys_not_active": lost,
         "embed_s": round(embed_s, 2),
+        "encoder": encoder_name,
         "write_ms_per_belief": round(1000 * write_s / len(beliefs), 2),
     }
 
@@ -274,7 +284,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--smoke", action="store_true", help="one query per part and kind (CI; figures meaningless)"
     )
+    parser.add_argument(
+        "--encoder",
+        choices=("onnx", "torch", "both"),
+        default=None,
+        help="sentence encoder (default: both, one run each; onnx for --smoke)",
+    )
     args = parser.parse_args(argv)
+    if args.encoder is None:
+        args.encoder = "onnx" if args.smoke or args.no_embed else "both"
+    if args.encoder == "both":
+        return _both(args)
     beliefs = load_beliefs()
     queries = load_queries({b.key for b in beliefs})
     if args.smoke:
@@ -285,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         wanted = {k for q in queries for k in q.expected}
         beliefs = [b for i, b in enumerate(beliefs) if b.key in wanted or i % 10 == 0]
     with tempfile.TemporaryDirectory(prefix="eval-recall-") as tmp:
-        _setup(Path(tmp), embed=not args.no_embed)
+        _setup(Path(tmp), embed=not args.no_embed, encoder=args.encoder)
         ids, load = build(beliefs, embed=not args.no_embed)
         configs = [("words", False, False), ("words + time facet", False, True)]
         if not args.no_embed:
@@ -311,11 +331,53 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{len(beliefs)} beliefs, {len(queries)} queries "
             f"(tune {report['by_part']['tune']}, heldout {report['by_part']['heldout']}); "
-            f"load: {load['outcomes']}, keys not active: {load['keys_not_active'] or 'none'}"
+            f"load: {load['outcomes']}, keys not active: {load['keys_not_active'] or 'none'}; "
+            f"encoder: {load['encoder']}"
         )
         if load["merged"]:
             print("merged at load: " + "; ".join(load["merged"]))
         print(_table(results))
+    return 0
+
+
+def _both(args: argparse.Namespace) -> int:
+    """The evaluation once per encoder (each in its own process, so each loads only its
+    own model), both reports printed, then the overall figures side by side."""
+    import subprocess
+
+    reports: dict[str, dict[str, Any]] = {}
+    for name in ("torch", "onnx"):
+        argv = [sys.executable, str(Path(__file__).resolve()), "--encoder", name, "--json"]
+        argv += ["--smoke"] if args.smoke else []
+        argv += ["--only", args.only] if args.only else []
+        done = subprocess.run(argv, capture_output=True, text=True, check=False)
+        if done.returncode:
+            print(done.stdout[-2000:], done.stderr[-4000:], file=sys.stderr)
+            return done.returncode
+        reports[name] = json.loads(done.stdout)
+    if args.json:
+        print(json.dumps(reports, indent=2))
+        return 0
+    for name, report in reports.items():
+        print(f"== encoder: {name} (statements and queries) ==")
+        print(
+            f"load: {report['load']['outcomes']}, statements encoded in "
+            f"{report['load']['embed_s']} s"
+        )
+        print(_table(report["results"]))
+        print()
+    print(
+        f"{'configuration':<26} {'part':<8} {'torch r@3':>10} {'onnx r@3':>9} "
+        f"{'torch MRR':>10} {'onnx MRR':>9}"
+    )
+    torch_results, onnx_results = reports["torch"]["results"], reports["onnx"]["results"]
+    for config, res in torch_results.items():
+        for part in (*PARTS, "all"):
+            a, b = res[part]["overall"], onnx_results[config][part]["overall"]
+            print(
+                f"{config:<26} {part:<8} {a['recall@3'] * 100:9.1f}% {b['recall@3'] * 100:8.1f}% "
+                f"{a['mrr@10']:10.3f} {b['mrr@10']:9.3f}"
+            )
     return 0
 
 

@@ -418,9 +418,11 @@ def _category_prior(qvec: np.ndarray) -> dict[str, float]:
 
 
 def _query_vector(query: str) -> np.ndarray:
-    from memory.embeddings import vectors_for_texts
+    """The query's vector: encoded (a few ms with the ONNX encoder), from the encoder's
+    cache of recent queries when asked again; never stored (build_context writes nothing)."""
+    from safety.encoder import encode_query
 
-    return vectors_for_texts([query], store=False)[0]
+    return encode_query(query)
 
 
 def build_context(

@@ -388,6 +388,19 @@ CELERY_HEARTBEAT_SECONDS = env_float("PERSONAWEB_HEARTBEAT_SECONDS", 15.0)
 # --- Embeddings ---------------------------------------------------------------
 EMBEDDING_BATCH_SIZE = env_int("EMBEDDING_BATCH_SIZE", 64)
 EMBEDDING_TASK_CHUNK = env_int("EMBEDDING_TASK_CHUNK", 512)
+# The sentence encoder (safety.encoder): "onnx" (the packaged model exported and
+# quantised once into ENCODER_DIR by `manage.py safety export-encoder`, no torch in the
+# process) or "torch" (sentence-transformers; also the fallback when the ONNX file
+# cannot be made). ENCODER_DIR is under the checkout's var/, not PERSONAWEB_VAR_DIR, so
+# benches and tests with a throwaway var dir share the one exported file.
+ENCODER_BACKEND = env_str("PERSONAWEB_ENCODER", "onnx")
+ENCODER_DIR = Path(env_str("PERSONAWEB_ENCODER_DIR", str(BASE_DIR / "var" / "encoder")))
+# intra-op threads for batch encoding (Celery workers, commands) and for one web worker
+# (a query is a few milliseconds on one thread; the workers are the parallelism)
+ENCODER_THREADS = env_int("PERSONAWEB_ENCODER_THREADS", 2)
+ENCODER_WEB_THREADS = env_int("PERSONAWEB_ENCODER_WEB_THREADS", 1)
+# vectors of the most recent queries kept per process (safety.encoder.encode_query)
+ENCODER_QUERY_CACHE = env_int("PERSONAWEB_ENCODER_QUERY_CACHE", 256)
 # The memory kernel's vectors: a belief's statement at write, the question in
 # build_context. Off = words only (no process loads the model for memory).
 MEMORY_BELIEF_EMBEDDINGS = env_bool("MEMORY_BELIEF_EMBEDDINGS", True)

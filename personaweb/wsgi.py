@@ -10,4 +10,4 @@ application = get_wsgi_application()
 # Load the embedding model in the background now, not inside the first request that needs it.
 from safety.injection import warm_up_at_start  # noqa: E402
 
-warm_up_at_start()
+warm_up_at_start(web=True)

@@ -674,9 +674,11 @@ def warm_up_in_background() -> threading.Thread:
         return _warm_thread
 
 
-def warm_up_at_start() -> None:
+def warm_up_at_start(*, web: bool = False) -> None:
     """Start the background load as a serving process starts (web worker, MCP server,
     Celery worker), so no call waits for the model; off with ``PERSONAWEB_WARM_UP=0``.
+    ``web``: a process that answers requests encodes on ``ENCODER_WEB_THREADS`` threads
+    with the leaner ONNX session (``safety.encoder.set_lean``).
 
     Called from those processes' entry points (``personaweb/wsgi.py``, ``asgi.py``,
     ``celery.py``, ``manage.py mcp``), not from ``AppConfig.ready``: ready runs for every
@@ -684,6 +686,11 @@ def warm_up_at_start() -> None:
     which should spend a core and 300 MB loading a model they may never use."""
     from django.conf import settings
 
+    from safety import encoder
+
+    if web:
+        encoder.set_threads(settings.ENCODER_WEB_THREADS)
+        encoder.set_lean()
     if getattr(settings, "PERSONAWEB_WARM_UP", True):
         warm_up_in_background()
 
@@ -710,6 +717,7 @@ def _warm_up() -> None:
             if not batch:
                 break
             _vectors(batch, wait=True)  # stores them for every process
+        encoder.release_freed_memory()  # what loading the learned layer freed, too
     except Exception:  # noqa: BLE001 - a failed warm-up must not kill the web process
         logger.exception("The injection-scan warm-up failed; scans will load the model on demand.")
     finally:

@@ -268,12 +268,30 @@ def test_views_decode_what_text_hides():
     ]
 
 
+@pytest.fixture
+def encoder_backend(request):
+    """The encoder named by the test's parameter for this test, the setting's after it;
+    the scan's result cache is emptied both ways (it keys results by text only)."""
+    from safety import encoder, injection
+
+    def reset(name):
+        encoder.use_backend(name)
+        with injection._cache_lock:
+            injection._cache.clear()
+
+    reset(request.param)
+    yield request.param
+    reset(None)
+
+
 @pytest.mark.django_db
 @pytest.mark.slow  # encodes the whole validation split with the model
 @pytest.mark.sqlite_enough  # the database only keeps the vectors; the figures are the model's
-def test_the_scan_reproduces_the_validation_figures_recorded_in_the_model():
-    """The threshold was chosen on the validation split; the full scan (patterns, decoded
-    views, stored vectors) gives back the recorded figures and keeps false alarms <= 2 %."""
+@pytest.mark.parametrize("encoder_backend", ["torch"], indirect=True)
+def test_the_scan_reproduces_the_validation_figures_recorded_in_the_model(encoder_backend):
+    """The threshold was chosen on the validation split with the torch encoder's vectors;
+    with that encoder the full scan (patterns, decoded views, stored vectors) gives back
+    the recorded figures and keeps false alarms <= 2 %."""
     rows = load_split("validation")
     result = rates(rows, [r.blocked for r in scan_many([r.text for r in rows], semantic=True)])
     recorded = get_model().meta["validation"]
@@ -281,6 +299,24 @@ def test_the_scan_reproduces_the_validation_figures_recorded_in_the_model():
         recorded["detected"],
         recorded["false_alarms"],
     )
+    assert result.false_alarm_rate <= 0.02
+
+
+@pytest.mark.django_db
+@pytest.mark.slow  # encodes the whole validation split with the model
+@pytest.mark.sqlite_enough  # the database only keeps the vectors; the figures are the model's
+@pytest.mark.parametrize("encoder_backend", ["onnx"], indirect=True)
+def test_the_onnx_encoder_keeps_the_scan_within_its_recorded_figures(encoder_backend):
+    """Web processes scan with the quantised ONNX encoder (vectors within 0.99 cosine of
+    the torch ones the model was fitted on): on the validation split it detects at most
+    half a point less than recorded and keeps false alarms <= 2 %."""
+    from safety import encoder
+
+    rows = load_split("validation")
+    result = rates(rows, [r.blocked for r in scan_many([r.text for r in rows], semantic=True)])
+    recorded = get_model().meta["validation"]
+    assert encoder.backend() == "onnx"
+    assert result.detected >= recorded["detected"] - 0.005 * result.hostile
     assert result.false_alarm_rate <= 0.02
 
 

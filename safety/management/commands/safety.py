@@ -7,6 +7,9 @@ Actions:
                    layer) from every labelled secrets_<part>.jsonl but the test part
   eval [--split S] detection and false-alarm rates of the full scan (patterns + learned
                    layer) on a labelled split; every split when none is named
+  export-encoder   export the packaged sentence model to ONNX and quantise it, once, into
+  [--force]        var/encoder/ (safety.onnx_export); `make install`, `make run` and
+                   .ci/run call it, so no web process has to
 
 ``train`` loads the embedding model and encodes the labelled texts directly (nothing is
 stored in the database). The same files and the same model give the same model file.
@@ -33,14 +36,30 @@ class Command(BaseCommand):
         actions.add_parser("train-secrets", help="Rebuild the secret scan's learned layer.")
         ev = actions.add_parser("eval", help="Rates of the full scan on the labelled splits.")
         ev.add_argument("--split", choices=SPLITS, default=None)
+        ex = actions.add_parser("export-encoder", help="Make the ONNX sentence encoder file.")
+        ex.add_argument("--force", action="store_true", help="make it again even if present")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["action"] == "train":
             self.train()
         elif options["action"] == "train-secrets":
             self.train_secrets()
+        elif options["action"] == "export-encoder":
+            self.export_encoder(force=options["force"])
         else:
             self.evaluate(options["split"])
+
+    def export_encoder(self, *, force: bool) -> None:
+        from safety.encoder import export_onnx, onnx_path
+
+        path = onnx_path()
+        if path.exists() and not force:
+            self.stdout.write(f"The ONNX encoder is there already: {path}")
+            return
+        self.stdout.write(f"Exporting the sentence encoder to {path} ...")
+        export_onnx(force=force)
+        size = path.stat().st_size / 1e6
+        self.stdout.write(self.style.SUCCESS(f"Wrote {path} ({size:.0f} MB)."))
 
     def train(self) -> None:
         from safety.encoder import encode
