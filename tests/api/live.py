@@ -154,7 +154,8 @@ _ENV_PREFIXES = (
     "AGENT_", "CELERY_", "DEBUG", "EMBEDDING_", "HERMES_", "LEARNING_", "LOG_LEVEL",
     "MEMORY_", "PERSONAWEB_", "PERSONA_",
 )  # fmt: skip
-_ENV_VOLATILE = {"PERSONAWEB_VAR_DIR", "SQLITE_PATH", "SECRET_KEY"}
+# where things are, not what they do (the Hermes check names its venv, tests/hermes)
+_ENV_VOLATILE = {"PERSONAWEB_VAR_DIR", "SQLITE_PATH", "SECRET_KEY", "HERMES_VENV", "HERMES_FULL"}
 
 
 def _template_key(env: dict[str, str]) -> str:
