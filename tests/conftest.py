@@ -44,6 +44,21 @@ def _own_redis_database_per_worker() -> None:
 
 _own_redis_database_per_worker()
 
+
+def _model_threads_per_worker() -> None:
+    """Under pytest-xdist the cores are shared by the worker processes: the model's
+    matrix products get ``cores // workers`` threads each (torch reads OMP_NUM_THREADS
+    when it is first imported, after this conftest; its default is a thread per core).
+    With a thread per core, two processes encoding at once fight over the cores: the
+    scan of the validation split spent 207 s of CPU with two threads, 130 s with one.
+    A value in the environment wins; child processes (live servers) inherit it."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
+    if os.environ.get("PYTEST_XDIST_WORKER") and workers > 0:
+        os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // workers)))
+
+
+_model_threads_per_worker()
+
 # What .ci/run's PostgreSQL leg selects: tests that use the database in this process.
 DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server"}
 

@@ -10,11 +10,15 @@ broker in a temporary folder, whatever the CI leg.
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import hashlib
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -123,10 +127,8 @@ def child_env(folder: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def prepare_db(folder: Path) -> LiveDb:
-    """Migrate a fresh file database in ``folder`` and seed it; about 10-20 s."""
-    folder.mkdir(parents=True, exist_ok=True)
-    env = child_env(folder)
+def _seed_into(folder: Path, env: dict[str, str]) -> dict[str, str]:
+    """Migrate and seed the file database ``env`` names; the tokens the seed made."""
     run = {"cwd": ROOT, "env": env, "capture_output": True, "text": True, "timeout": 300}
     done = subprocess.run([sys.executable, MANAGE, "migrate", "--noinput"], **run)  # type: ignore[call-overload]
     if done.returncode:
@@ -135,7 +137,93 @@ def prepare_db(folder: Path) -> LiveDb:
     line = next((x for x in done.stdout.splitlines() if x.startswith("SEEDED ")), None)
     if done.returncode or line is None:
         raise RuntimeError(f"seeding failed: {done.stdout[-1000:]} {done.stderr[-2000:]}")
-    return LiveDb(folder=folder, env=env, tokens=json.loads(line[len("SEEDED ") :]))
+    return json.loads(line[len("SEEDED ") :])
+
+
+# Migrating and seeding costs 10-20 s (the seed loads the embedding model to render the
+# agent once); a CI run asks for a fresh seeded database about ten times (the MCP
+# tests, the benches, schemathesis, the generated client, Hermes). The first one is
+# built into var/live-templates/<key>/ and every caller gets its own copy. The key
+# covers everything that can change what migrate and the seed write: the product's
+# source (every package, the templates, the labelled data and model files), this file,
+# pyproject.toml, the Python that runs them and the settings the environment gives.
+TEMPLATES = ROOT / "var" / "live-templates"
+_SOURCE_SKIP = {"tests", "bench", "docs", "var", "static", "build", "screenshots"}
+# the product's settings (libraries' own variables, which imports set, are not)
+_ENV_PREFIXES = (
+    "AGENT_", "CELERY_", "DEBUG", "EMBEDDING_", "HERMES_", "LEARNING_", "LOG_LEVEL",
+    "MEMORY_", "PERSONAWEB_", "PERSONA_",
+)  # fmt: skip
+# where things are, not what they do (the Hermes check names its venv, tests/hermes)
+_ENV_VOLATILE = {"PERSONAWEB_VAR_DIR", "SQLITE_PATH", "SECRET_KEY", "HERMES_VENV", "HERMES_FULL"}
+
+
+def _template_key(env: dict[str, str]) -> str:
+    digest = hashlib.sha256()
+    digest.update(sys.executable.encode())
+    settings = sorted(
+        (k, v) for k, v in env.items() if k.startswith(_ENV_PREFIXES) and k not in _ENV_VOLATILE
+    )
+    digest.update(json.dumps(settings).encode())
+    files = [Path(__file__), ROOT / "pyproject.toml", ROOT / "manage.py"]
+    for top in sorted(ROOT.iterdir()):
+        skip = (
+            top.name in _SOURCE_SKIP or top.name.startswith(".") or top.name.endswith(".egg-info")
+        )
+        if top.is_dir() and not skip:
+            files += sorted(
+                path
+                for path in top.rglob("*")
+                if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+            )
+    for path in files:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:20]
+
+
+def _copy_database(source: Path, target: Path) -> None:
+    """A consistent copy of a SQLite file (through its WAL, if one was left)."""
+    src, dst = sqlite3.connect(source), sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        src.close()
+        dst.close()
+
+
+def prepare_db(folder: Path) -> LiveDb:
+    """A fresh migrated and seeded file database in ``folder``: a copy of the template
+    (built on the first call, about 10-20 s), or built in place when
+    ``PERSONAWEB_LIVE_TEMPLATE=0``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    env = child_env(folder)
+    if os.environ.get("PERSONAWEB_LIVE_TEMPLATE", "1") == "0":
+        return LiveDb(folder=folder, env=env, tokens=_seed_into(folder, env))
+    TEMPLATES.mkdir(parents=True, exist_ok=True)
+    template = TEMPLATES / _template_key(env)
+    ready = template / "tokens.json"
+    # one builder at a time (pytest-xdist workers, benches run side by side)
+    with open(TEMPLATES / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not ready.exists():
+            shutil.rmtree(template, ignore_errors=True)
+            template.mkdir()
+            tokens = _seed_into(template, child_env(template))
+            ready.write_text(json.dumps(tokens))
+            for other in TEMPLATES.iterdir():  # keep var/ from filling with old ones
+                if (
+                    other.is_dir()
+                    and other != template
+                    and time.time() - other.stat().st_mtime > 86400
+                ):
+                    shutil.rmtree(other, ignore_errors=True)
+        tokens = json.loads(ready.read_text())
+        _copy_database(template / "live.sqlite3", folder / "live.sqlite3")
+        if (template / "var").exists():
+            shutil.copytree(template / "var", folder / "var", dirs_exist_ok=True)
+        os.utime(template)
+    return LiveDb(folder=folder, env=env, tokens=tokens)
 
 
 def free_port() -> int:
