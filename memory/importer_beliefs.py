@@ -74,6 +74,8 @@ class BeliefImportResult:
     corroborated: int
     superseded: int
     agents_created: int
+    #: restatements of a belief the person asked not to be mentioned again: not stored
+    muted: int = 0
 
 
 def parse_belief_line(raw: str, *, line_no: int) -> BeliefRecord:

@@ -291,6 +291,11 @@ class Command(BaseCommand):
             f"Imported {len(records):,} beliefs from {result.lines:,} lines: {result.created} new, "
             f"{result.corroborated} corroborated, {result.superseded} superseding an older one; "
             f"created {result.agents_created} agents."
+            + (
+                f" {result.muted} restated a muted belief and were not stored."
+                if result.muted
+                else ""
+            )
         )
 
     def beliefs_list(self, options: dict[str, Any]) -> None:
