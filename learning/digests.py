@@ -24,6 +24,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -295,7 +296,7 @@ def digests_send(*, now: datetime | None = None) -> DigestRun:
         if settings.REVIEW_DIGEST_WEBHOOK_URL:
             from learning.tasks import send_digest_webhook
 
-            transaction.on_commit(lambda pk=row.pk: send_digest_webhook.delay(pk))
+            transaction.on_commit(partial(send_digest_webhook.delay, row.pk))
         run.sent += 1
         log.info("review digest sent to user %s (%d items)", digest.user.pk, len(digest.items))
     return run

@@ -108,8 +108,8 @@ def blocked_persona_text(ctx: AuditContext) -> Iterable[Finding]:
         version__document__in=documents,
         version__version=F("version__document__version"),
     ).values_list("id", "version__document__tenant_id", "version__document__principal_id", "text")
-    for eid, tenant_id, principal_id, text in entries[: MAX_FINDINGS_PER_KIND * 50]:
-        items.append(("owner_entry", eid, tenant_id, principal_id, None, text))
+    for eid, entry_tenant, entry_principal, text in entries[: MAX_FINDINGS_PER_KIND * 50]:
+        items.append(("owner_entry", eid, entry_tenant, entry_principal, None, text))
     results = verdicts([item[5] for item in items], wait=True)
     for (subject, sid, tenant_id, principal_id, agent_id, _text), verdict in zip(
         items, results, strict=True
