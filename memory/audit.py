@@ -140,6 +140,25 @@ def _active(ctx: AuditContext) -> Any:
     return Belief.objects.filter(ctx.tenant_filter(), status=Belief.Status.ACTIVE)
 
 
+def _belief_finding(kind: str, row: dict[str, Any], detail: str, *remedies: str) -> Finding:
+    """A finding about the belief in ``row`` (the ``values()`` of ``_ROW`` and more)."""
+    return Finding(
+        kind=kind,
+        subject="belief",
+        subject_id=row["id"],
+        tenant_id=row["tenant_id"],
+        principal_id=row["principal_id"],
+        agent_id=row["agent_id"],
+        text=_preview(row["statement"]),
+        detail=detail,
+        remedies=remedies,
+    )
+
+
+#: the fields every belief finding reads
+_ROW = ("id", "tenant_id", "principal_id", "agent_id", "statement")
+
+
 # --- memory's own checks ----------------------------------------------------------------------
 
 
@@ -197,20 +216,10 @@ def expired_but_active(ctx: AuditContext) -> Iterable[Finding]:
         _active(ctx)
         .filter(valid_until__lt=ctx.now)
         .order_by("valid_until", "id")
-        .values("id", "tenant_id", "principal_id", "agent_id", "statement", "valid_until")[
-            :MAX_FINDINGS_PER_KIND
-        ]
+        .values(*_ROW, "valid_until")[:MAX_FINDINGS_PER_KIND]
     ):
-        yield Finding(
-            kind="expired",
-            subject="belief",
-            subject_id=row["id"],
-            tenant_id=row["tenant_id"],
-            principal_id=row["principal_id"],
-            agent_id=row["agent_id"],
-            text=_preview(row["statement"]),
-            detail=f"Valid until {row['valid_until']:%Y-%m-%d}, still active.",
-            remedies=(RETIRE,),
+        yield _belief_finding(
+            "expired", row, f"Valid until {row['valid_until']:%Y-%m-%d}, still active.", RETIRE
         )
 
 
@@ -224,19 +233,14 @@ def weak_evidence(ctx: AuditContext) -> Iterable[Finding]:
         .annotate(pieces=Count("evidence_rows"))
         .filter(pieces__lte=1, corroboration_count__lte=1)
         .order_by("confidence", "id")
-        .values("id", "tenant_id", "principal_id", "agent_id", "statement", "confidence")
+        .values(*_ROW, "confidence")
     )
     for row in qs[:MAX_FINDINGS_PER_KIND]:
-        yield Finding(
-            kind="weak_evidence",
-            subject="belief",
-            subject_id=row["id"],
-            tenant_id=row["tenant_id"],
-            principal_id=row["principal_id"],
-            agent_id=row["agent_id"],
-            text=_preview(row["statement"]),
-            detail=f"Rests on one message at most, confidence {row['confidence']:.2f}.",
-            remedies=(RETIRE,),
+        yield _belief_finding(
+            "weak_evidence",
+            row,
+            f"Rests on one message at most, confidence {row['confidence']:.2f}.",
+            RETIRE,
         )
 
 
@@ -247,23 +251,18 @@ def never_given(ctx: AuditContext) -> Iterable[Finding]:
         .filter(created_at__lt=since)
         .filter(Q(last_given_at__isnull=True) | Q(last_given_at__lt=since))
         .order_by("created_at", "id")
-        .values("id", "tenant_id", "principal_id", "agent_id", "statement", "last_given_at")
+        .values(*_ROW, "last_given_at")
     )
     for row in qs[:MAX_FINDINGS_PER_KIND]:
         when = row["last_given_at"]
-        yield Finding(
-            kind="never_given",
-            subject="belief",
-            subject_id=row["id"],
-            tenant_id=row["tenant_id"],
-            principal_id=row["principal_id"],
-            agent_id=row["agent_id"],
-            text=_preview(row["statement"]),
-            detail=(
+        yield _belief_finding(
+            "never_given",
+            row,
+            (
                 f"Not given to a host in {ctx.never_given_days} days"
                 + (f" (last on {when:%Y-%m-%d})." if when else " (never).")
             ),
-            remedies=(RETIRE,),
+            RETIRE,
         )
 
 
@@ -305,19 +304,11 @@ def rests_on_sealed(ctx: AuditContext) -> Iterable[Finding]:
         _active(ctx)
         .filter(Q(evidence_message__in=sealed) | Q(pk__in=quoting))
         .order_by("id")
-        .values("id", "tenant_id", "principal_id", "agent_id", "statement")
+        .values(*_ROW)
     )
     for row in qs[:MAX_FINDINGS_PER_KIND]:
-        yield Finding(
-            kind="rests_on_sealed",
-            subject="belief",
-            subject_id=row["id"],
-            tenant_id=row["tenant_id"],
-            principal_id=row["principal_id"],
-            agent_id=row["agent_id"],
-            text=_preview(row["statement"]),
-            detail="Still rests on a message of a sealed conversation.",
-            remedies=(RESEAL,),
+        yield _belief_finding(
+            "rests_on_sealed", row, "Still rests on a message of a sealed conversation.", RESEAL
         )
 
 
