@@ -476,7 +476,10 @@ def _withhold_unsafe(pack: ContextPack, *, wait: bool | None) -> ContextPack:
     beliefs = [*pack.items, *pack.pinned, *pack.cross_category]
     texts = [b.statement for b in beliefs] + [b.evidence_quote or "" for b in beliefs]
     texts += [a.action for a in pack.agenda]
-    texts += [p.action for p in pack.routine_probes] + [p.question for p in pack.routine_probes]
+    # a routine's question is this module's fixed wording around its action and time:
+    # scanning the action judges it (a question of the day has no stored vector, and
+    # would wait for the model on a cold process)
+    texts += [p.action for p in pack.routine_probes]
     safe = iter(render_safe_many(texts, wait=wait))
     statements = [next(safe) for _ in beliefs]
     quotes = [next(safe) for _ in beliefs]
@@ -488,11 +491,10 @@ def _withhold_unsafe(pack: ContextPack, *, wait: bool | None) -> ContextPack:
     pack.items, pack.pinned, pack.cross_category = done[:n], done[n : n + m], done[n + m :]
     pack.agenda = [replace(a, action=next(safe)) for a in pack.agenda]
     actions = [next(safe) for _ in pack.routine_probes]
-    questions = [next(safe) for _ in pack.routine_probes]
     pack.routine_probes = [
         # the question quotes the action: a withheld action is withheld in it too
-        replace(p, action=a, question=q if a == p.action else a)
-        for p, a, q in zip(pack.routine_probes, actions, questions, strict=True)
+        replace(p, action=a, question=p.question if a == p.action else a)
+        for p, a in zip(pack.routine_probes, actions, strict=True)
     ]
     return pack
 

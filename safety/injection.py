@@ -525,7 +525,12 @@ def _scorable(view: str) -> bool:
 
 
 class _NotReady(Exception):
-    """Vectors are missing and the caller will not wait for the model to load."""
+    """Vectors are missing and the caller will not wait for the model to load; ``missing``
+    names the texts (views) without a stored vector."""
+
+    def __init__(self, missing: Sequence[str]) -> None:
+        super().__init__(f"{len(missing)} texts wait for the embedding model")
+        self.missing = frozenset(missing)
 
 
 def _model_loaded() -> bool:
@@ -579,7 +584,7 @@ def _vectors(texts: Sequence[str], *, wait: bool) -> np.ndarray:
     missing = [t for t in texts if stored is None or t not in stored]
     if missing and not wait and not _model_loaded():
         _schedule(missing)
-        raise _NotReady
+        raise _NotReady(missing)
     found = dict(stored or {})
     if missing:
         store = vector_store()
@@ -812,6 +817,23 @@ def _combine(
     )
 
 
+def _scores_of_ready(
+    texts: list[str], *, wait: bool
+) -> tuple[dict[str, LearnedScore | None], set[str]]:
+    """Learned scores of ``texts``, and the texts that must wait for the model: only
+    those with a view that has no stored vector (one new text, such as a routine's
+    question of the day, does not hold back the stored ones scanned beside it)."""
+    try:
+        return dict(zip(texts, learned_scores(texts, wait=wait), strict=True)), set()
+    except _NotReady as not_ready:
+        waiting = {t for t in texts if any(v in not_ready.missing for v in views(t))}
+    ready = [t for t in texts if t not in waiting]
+    try:
+        return dict(zip(ready, learned_scores(ready, wait=wait), strict=True)), waiting
+    except _NotReady:  # a vector vanished in between (never expected): nothing is judged
+        return {}, set(texts)
+
+
 def scan_many(
     texts: Sequence[str], *, semantic: bool | None = None, wait: bool = True
 ) -> list[ScanResult]:
@@ -838,22 +860,19 @@ def scan_many(
         norms = {t: normalise(t) for t in unique}
         patterns = {t: _pattern_hits(norms[t], _decoded_views(t, norms[t])) for t in unique}
         scores: dict[str, LearnedScore | None] = {}
-        pending = False
+        waiting: set[str] = set()
         threshold = 0.0
         if semantic:
             threshold = learned_threshold()
             # Texts the patterns block need no learned score to be blocked; the others do.
             need = [t for t in unique if not patterns[t]]
-            try:
-                scores = dict(zip(need, learned_scores(need, wait=wait), strict=True))
-            except _NotReady:
-                pending = True
+            scores, waiting = _scores_of_ready(need, wait=wait)
         for i in todo:
             text = texts[i]
-            if pending and not patterns[text]:
+            if text in waiting:
                 results[i] = _PENDING
                 continue
-            result = _combine(patterns[text], scores.get(text), semantic and not pending, threshold)
+            result = _combine(patterns[text], scores.get(text), semantic, threshold)
             _cache_put(_key(text, semantic), result)
             results[i] = result
     return [r if r is not None else _CLEAN for r in results]

@@ -54,3 +54,30 @@ def test_warm_up_starts_one_thread_per_process(slow_model):
     first.join(timeout=60)
     assert not first.is_alive()
     assert warm_up_in_background() is first  # finished, and not started again
+
+
+def test_only_the_texts_without_a_stored_vector_wait_for_the_model(slow_model, db):
+    """A host's first call on a cold process: the beliefs (their vectors stored at write)
+    are judged at once; only a text never seen before waits, not the whole batch."""
+    import numpy as np
+
+    from memory.embeddings import DIM, MODEL_NAME
+    from memory.models import TextEmbedding
+    from memory.services import text_sha256
+    from safety.encoder import pack_vector
+
+    stored, new = "Prefers green tea in the afternoon.", "Bakes sourdough for the Saturday market."
+    vector = np.random.default_rng(7).normal(size=DIM).astype(np.float32)
+    for view in injection.views(stored):
+        TextEmbedding.objects.create(
+            sha256=text_sha256(view),
+            model_name=MODEL_NAME,
+            dim=DIM,
+            vector=pack_vector(vector / np.linalg.norm(vector)),
+        )
+
+    first, second = scan_many([stored, new], wait=False)
+
+    assert not first.pending and first.semantic_ran
+    assert second.pending and second.blocked
+    assert render_safe(stored, wait=False) == stored
