@@ -6,10 +6,12 @@ Each function runs a fixed number of queries whatever the amount of data.
 from __future__ import annotations
 
 import json
+from datetime import date, datetime, time
 from typing import Any
 
 from django.db.models import BooleanField, Case, Count, Min, Q, QuerySet, TextField, Value, When
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, TruncWeek
+from django.utils import timezone
 
 from learning.models import LearningSettings, Proposal, Review
 from learning.owners import decide_refusal
@@ -17,6 +19,7 @@ from learning.services.settings import learning_settings_get, settings_as_dict
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
 from personaweb.actors import LEARNING_DECIDE, Actor
+from personaweb.charts import Series, StackedChart, stacked_chart, week_starts
 from tenancy.models import Agent
 
 
@@ -312,3 +315,48 @@ def proposal_backing(proposal: Proposal, settings: Any) -> dict[str, Any]:
         "team": team,
         "enough": len(convs) >= need_convs and len(people) >= need_people,
     }
+
+
+#: the review log's chart: how each finished review ended, in this order (bottom up)
+OUTCOME_SERIES = (
+    Series(Review.Outcome.APPLIED, "applied", "bar-approved"),
+    Series(Review.Outcome.PROPOSED, "proposed", "bar-changes"),
+    Series(Review.Outcome.NOTHING, "nothing to do", "bar-nothing"),
+    Series(Review.Outcome.REFUSED, "refused", "bar-turned-down"),
+    Series(Review.Outcome.SKIPPED, "skipped", "bar-skipped"),
+    Series(Review.Outcome.ERROR, "error", "bar-undone"),
+)
+OUTCOME_WEEKS = 12
+
+
+def review_outcomes_chart(reviews: QuerySet[Review], *, today: date) -> StackedChart:
+    """How the ``reviews`` queued in the last ``OUTCOME_WEEKS`` weeks ended, per week
+    (one query; reviews still queued or running have no outcome yet and are left out)."""
+    mondays = week_starts(today, OUTCOME_WEEKS)
+    lower = timezone.make_aware(datetime.combine(mondays[0], time.min))
+    counts: dict[date, dict[str, int]] = {m: {} for m in mondays}
+    rows = (
+        reviews.filter(queued_at__gte=lower)
+        .exclude(outcome="")
+        .annotate(week=TruncWeek("queued_at"))
+        .order_by()
+        .values("week", "outcome")
+        .annotate(n=Count("id"))
+    )
+    for row in rows:
+        week = row["week"]
+        day = timezone.localtime(week).date() if isinstance(week, datetime) else week
+        if day in counts:
+            counts[day][row["outcome"]] = row["n"]
+    total = sum(sum(c.values()) for c in counts.values())
+    return stacked_chart(
+        [(m.strftime("%-d %b"), f"week of {m:%-d %b %Y}", counts[m]) for m in mondays],
+        OUTCOME_SERIES,
+        title="How reviews ended, per week",
+        description=(
+            f"{total} finished review{'s' if total != 1 else ''} over the last "
+            f"{OUTCOME_WEEKS} weeks, from the week of {mondays[0]:%-d %B %Y}; each bar "
+            "stacks applied, proposed, nothing to do, refused, skipped and error."
+        ),
+        period_name="Week of",
+    )

@@ -12,6 +12,7 @@ from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
@@ -28,6 +29,7 @@ from learning.selectors import (
     decisions_since,
     model_called,
     proposal_backing,
+    review_outcomes_chart,
     review_reasons_now,
 )
 from memory.models import Message
@@ -500,6 +502,7 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
         ),
         "can_review": is_reviewer(request.user),
         "counts": counts,
+        "outcome_chart": review_outcomes_chart(base, today=timezone.localdate()),
         "totals": totals,
         "rotations": rotation_counts["total"],
         "persona_rotations": rotation_counts["persona_changed"],

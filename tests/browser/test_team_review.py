@@ -120,6 +120,9 @@ def test_a_team_queue_log_and_evolution_explain_themselves(
     assert page.get_by_role("button", name="Review the whole history of Studio desk").is_visible()
     assert "0/0 tok." not in page.inner_text("main")
     assert "approved by a person later" in page.inner_text("main")
+    outcomes = page.get_by_role("img", name="How reviews ended, per week")
+    assert outcomes.is_visible()
+    assert page.locator("[data-testid=outcomes-chart] rect").count() >= 1
     check_page(page, "team-log")
 
     # persona evolution: the change feed and the weekly chart
