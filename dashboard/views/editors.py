@@ -19,6 +19,7 @@ Every editor works the same way, with or without JavaScript:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -488,33 +489,49 @@ def revert(request: HtmxHttpRequest, slug: str, version: int) -> HttpResponse:
         "expected_version": agent.persona_version,
     }
     if request.method == "POST":
-        reason = _reason_of(request)
-        context["reason"] = reason
         raw = request.POST.get("expected_version", "")
         base = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
-        if not drops_confirmed(request, drops):
-            context["ask_drops"] = True
-        else:
-            try:
-                created = persona_version_revert(
-                    agent=agent,
-                    by=actor_for_user(request.user),
-                    version=version,
-                    reason=reason,
-                    base_version=base,
-                )
-            except (NotPermitted, NotReachable):
-                raise
-            except Refusal as exc:
-                context["error"] = str(exc)
-            else:
-                messages.success(
-                    request,
-                    f"Reverted to version {version}: saved as version {created.version}. "
-                    "You can undo it from the timeline.",
-                )
-                return redirect(_agent_url(agent) + f"#v{created.version}")
+        saved = _confirm_and_save(
+            request,
+            agent,
+            context,
+            save=lambda by, reason: persona_version_revert(
+                agent=agent, by=by, version=version, reason=reason, base_version=base
+            ),
+            said=lambda created: (
+                f"Reverted to version {version}: saved as version {created.version}. "
+                "You can undo it from the timeline."
+            ),
+        )
+        if saved is not None:
+            return saved
     return render(request, "dashboard/revert.html", context)
+
+
+def _confirm_and_save(
+    request: HtmxHttpRequest,
+    agent: Any,
+    context: dict[str, Any],
+    *,
+    save: Callable[[Any, str], AgentPersonaVersion],
+    said: Callable[[AgentPersonaVersion], str],
+) -> HttpResponse | None:
+    """The POST of the revert and undo pages: the reason, the confirmation of the
+    proposals it drops (``context["drops"]``), then ``save(actor, reason)``. Returns the
+    redirect to the new version, or ``None`` with ``context`` saying what to do."""
+    context["reason"] = reason = _reason_of(request)
+    if not drops_confirmed(request, context["drops"]):
+        context["ask_drops"] = True
+        return None
+    try:
+        created = save(actor_for_user(request.user), reason)
+    except (NotPermitted, NotReachable):
+        raise
+    except Refusal as exc:
+        context["error"] = str(exc)
+        return None
+    messages.success(request, said(created))
+    return redirect(_agent_url(agent) + f"#v{created.version}")
 
 
 @require_http_methods(["GET", "POST"])
@@ -548,25 +565,20 @@ def undo_edit(request: HtmxHttpRequest, slug: str, version: int) -> HttpResponse
         "reason_max": MAX_REASON_CHARS - REASON_PREFIX_ROOM,
     }
     if request.method == "POST" and not context["refusal"]:
-        context["reason"] = reason = _reason_of(request)
-        if not drops_confirmed(request, drops):
-            context["ask_drops"] = True
-        else:
-            try:
-                created = persona_edit_undo(
-                    agent=agent, by=actor_for_user(request.user), version=version, reason=reason
-                )
-            except (NotPermitted, NotReachable):
-                raise
-            except Refusal as exc:
-                context["error"] = str(exc)
-            else:
-                messages.success(
-                    request,
-                    f"Version {version} undone: saved as version {created.version}. "
-                    "Undo that one to bring the edit back.",
-                )
-                return redirect(_agent_url(agent) + f"#v{created.version}")
+        saved = _confirm_and_save(
+            request,
+            agent,
+            context,
+            save=lambda by, reason: persona_edit_undo(
+                agent=agent, by=by, version=version, reason=reason
+            ),
+            said=lambda created: (
+                f"Version {version} undone: saved as version {created.version}. "
+                "Undo that one to bring the edit back."
+            ),
+        )
+        if saved is not None:
+            return saved
     return render(request, "dashboard/revert.html", context)
 
 
