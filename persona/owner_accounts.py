@@ -19,7 +19,14 @@ from persona.errors import PersonaError
 from persona.models import OwnerAccount
 from personaweb.actors import TEAM_MANAGE, Actor
 from tenancy.models import Membership, Tenant
-from tenancy.team import OWNER, MemberAdded, TeamRefusal, member_add
+from tenancy.team import (
+    OWNER,
+    MemberAdded,
+    TeamRefusal,
+    member_add,
+    member_invite_send,
+    set_password_link,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -155,3 +162,36 @@ def owner_add(
     OwnerAccount.objects.create(user=added.user, principal=principal)
     logger.info("login %s added as the owner of principal %s", added.user.pk, principal.pk)
     return added
+
+
+def team_add(
+    *,
+    actor: Actor,
+    tenant: Tenant,
+    role: str,
+    username: str,
+    email: str,
+    first_name: str = "",
+    last_name: str = "",
+    person: str = "",
+    base_url: str,
+    added_by: str,
+) -> tuple[MemberAdded, str]:
+    """Add someone to ``tenant``'s team (the Team page and ``manage.py team add``): an
+    owner of ``person`` (``owner_add``) or an operator or reviewer (``member_add``),
+    then e-mail them the one-time link to set a password. Returns what was added and
+    that link."""
+    fields: dict[str, Any] = {
+        "actor": actor,
+        "tenant": tenant,
+        "username": username,
+        "email": email,
+        "first_name": first_name,
+        "last_name": last_name,
+    }
+    added = owner_add(person=person, **fields) if role == OWNER else member_add(role=role, **fields)
+    link = set_password_link(added.user, base_url=base_url)
+    member_invite_send(
+        user=added.user, tenant=tenant, role=added.role, added_by=added_by, link=link
+    )
+    return added, link

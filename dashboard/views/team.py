@@ -21,7 +21,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from persona.models import OwnerAccount
-from persona.owner_accounts import owner_add
+from persona.owner_accounts import team_add
 from personaweb.actors import TEAM_MANAGE, Actor
 from personaweb.errors import NotPermitted, NotReachable, Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial
@@ -31,11 +31,8 @@ from tenancy.team import (
     MAX_USERNAME_CHARS,
     OWNER,
     TEAM_ROLES,
-    member_add,
-    member_invite_send,
     members_of,
     roles_of,
-    set_password_link,
 )
 
 #: the tenants one page lists (an operator of more sees the first ones by name)
@@ -156,33 +153,25 @@ def team(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render(request, tenants, form, status=400)
     data = form.cleaned_data
-    fields = {
-        "actor": actor,
-        "tenant": tenant,
-        "username": data["username"],
-        "email": data["email"],
-        "first_name": data["first_name"],
-        "last_name": data["last_name"],
-    }
     try:
-        if data["role"] == OWNER:
-            added = owner_add(person=data["person"], **fields)
-        else:
-            added = member_add(role=data["role"], **fields)
+        added, link = team_add(
+            actor=actor,
+            tenant=tenant,
+            role=data["role"],
+            person=data["person"] or "",
+            username=data["username"],
+            email=data["email"],
+            first_name=data["first_name"],
+            last_name=data["last_name"],
+            base_url=request.build_absolute_uri("/"),
+            added_by=request.user.get_username(),
+        )
     except NotReachable:
         raise Http404("No tenant with that name here.") from None
     except NotPermitted as exc:
         raise PermissionDenied(str(exc)) from None
     except Refusal as exc:
         return _render(request, tenants, form, error=f"Nobody was added: {exc}", status=400)
-    link = set_password_link(added.user, base_url=request.build_absolute_uri("/"))
-    member_invite_send(
-        user=added.user,
-        tenant=tenant,
-        role=added.role,
-        added_by=request.user.get_username(),
-        link=link,
-    )
     fresh = MemberForm(tenants=tenants, initial={"tenant": tenant.slug, "role": added.role})
     return _render(
         request,

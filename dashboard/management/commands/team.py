@@ -14,18 +14,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from persona.models import OwnerAccount
-from persona.owner_accounts import owner_add
+from persona.owner_accounts import team_add
 from personaweb.actors import Actor
 from personaweb.errors import Refusal
 from tenancy.models import Tenant
 from tenancy.team import (
-    OWNER,
     TEAM_ROLES,
-    member_add,
-    member_invite_send,
     members_of,
     roles_of,
-    set_password_link,
 )
 
 EXIT_BAD_INPUT = 2
@@ -62,26 +58,21 @@ class Command(BaseCommand):
                 f"No tenant {options['tenant']!r}; `team list` shows the tenants.",
                 returncode=EXIT_BAD_INPUT,
             )
-        actor = Actor.system("team")
-        fields = {
-            "actor": actor,
-            "tenant": tenant,
-            "username": options["username"],
-            "email": options["email"],
-            "first_name": options["first_name"],
-            "last_name": options["last_name"],
-        }
         try:
-            if options["role"] == OWNER:
-                added = owner_add(person=options["person"], **fields)
-            else:
-                added = member_add(role=options["role"], **fields)
+            added, link = team_add(
+                actor=Actor.system("team"),
+                tenant=tenant,
+                role=options["role"],
+                person=options["person"] or "",
+                username=options["username"],
+                email=options["email"],
+                first_name=options["first_name"],
+                last_name=options["last_name"],
+                base_url=options["base_url"],
+                added_by="An operator",
+            )
         except Refusal as exc:
             raise CommandError(" ".join(str(exc).split()), returncode=EXIT_BAD_INPUT) from None
-        link = set_password_link(added.user, base_url=options["base_url"])
-        member_invite_send(
-            user=added.user, tenant=tenant, role=added.role, added_by="An operator", link=link
-        )
         self.stdout.write(
             self.style.SUCCESS(
                 f"Added {added.user.get_username()} to {tenant.name} as {added.role}."
