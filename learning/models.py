@@ -192,6 +192,16 @@ class Proposal(models.Model):
     def __str__(self) -> str:
         return f"{self.kind} proposal {self.pk} ({self.status})"
 
+    @property
+    def persona_source_type(self) -> str:
+        """The persona source an approval (or its undo) writes: what it drops depends
+        on it (``learning.selectors.proposals_a_change_drops``)."""
+        from persona.models import SourceType
+
+        return (
+            SourceType.STANDING_RULE if self.kind == self.Kind.RULE else SourceType.PERSONA_LEARNING
+        )
+
 
 class Rejection(models.Model):
     """Content that must never be proposed again for an agent (turned down or undone)."""

@@ -107,6 +107,35 @@ def proposals_a_change_drops(
     return qs.order_by("created_at", "id")
 
 
+def approval_drop_counts(proposals: list[Proposal]) -> dict[int, int]:
+    """For each waiting proposal of ``proposals``: how many other waiting proposals
+    approving it drops, by the rule of ``proposals_a_change_drops`` (every other waiting
+    proposal of its agent; for a standing rule, every waiting one that is not a rule).
+    One query for all of them."""
+    waiting = [p for p in proposals if p.status == Proposal.Status.WAITING]
+    if not waiting:
+        return {}
+    counts: dict[tuple[int, bool], int] = {}
+    rows = (
+        Proposal.objects.filter(
+            agent_id__in={p.agent_id for p in waiting}, status=Proposal.Status.WAITING
+        )
+        .values("agent_id", "kind")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    for row in rows:
+        key = (row["agent_id"], row["kind"] == Proposal.Kind.RULE)
+        counts[key] = counts.get(key, 0) + row["n"]
+    out: dict[int, int] = {}
+    for p in waiting:
+        others = counts.get((p.agent_id, False), 0)
+        if p.kind != Proposal.Kind.RULE:
+            others += counts.get((p.agent_id, True), 0) - 1  # every other one
+        out[p.pk] = max(others, 0)
+    return out
+
+
 def proposal_oldest_waiting(*, agent: Agent, kind: str | None = None) -> Proposal | None:
     qs = proposals_waiting(agent=agent)
     if kind:

@@ -8,9 +8,10 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -26,9 +27,11 @@ from learning.owners import (
     yours_sentence,
 )
 from learning.selectors import (
+    approval_drop_counts,
     decisions_since,
     model_called,
     proposal_backing,
+    proposals_a_change_drops,
     review_outcomes_chart,
     review_reasons_now,
 )
@@ -252,6 +255,7 @@ def _row_context(
     actor: Actor,
     sealed: set[int] | None = None,
     texts: dict[int, str] | None = None,
+    drops: dict[int, int] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
     """One queue row: its quotes, and whether ``actor`` may decide it (the buttons are
@@ -266,6 +270,8 @@ def _row_context(
         else deciders_sentence(kind=proposal.kind, settings=settings)
     )
     proposal.backing = proposal_backing(proposal, settings)  # type: ignore[attr-defined]
+    if drops is not None:
+        proposal.drops = drops.get(proposal.pk, 0)  # type: ignore[attr-defined]
     return {"p": proposal, **extra}
 
 
@@ -283,8 +289,9 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
     sealed = sealed_ids(evidence_conversation_ids(*(p.evidence for p in page.rows)))
     texts = _quoted_texts(list(page.rows))
     actor = actor_for_user(request.user)
+    drops = approval_drop_counts(list(page.rows))
     for p in page.rows:
-        _row_context(p, actor, sealed, texts)
+        _row_context(p, actor, sealed, texts, drops)
     context = {
         "page": page,
         "agent_slug": agent_slug,
@@ -293,6 +300,12 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
     if is_partial(request) and request.htmx.target == "queue-list":
         return render(request, "learning/queue.html#queue-list", context)
     return render(request, "learning/queue.html", context)
+
+
+def _proposal_rows(request: HtmxHttpRequest, pks: list[int]) -> QuerySet[Proposal]:
+    return scope_to_user(
+        Proposal.objects.filter(pk__in=pks), user=request.user, path="agent__tenant_id"
+    ).select_related("agent", "agent__tenant", "agent__learning")
 
 
 def _proposal_for(request: HtmxHttpRequest, pk: int) -> Proposal:
@@ -307,16 +320,33 @@ def _proposal_for(request: HtmxHttpRequest, pk: int) -> Proposal:
 
 
 def _decided(
-    request: HtmxHttpRequest, proposal: Proposal, *, ok: str = "", error: str = ""
+    request: HtmxHttpRequest,
+    proposal: Proposal,
+    *,
+    ok: str = "",
+    error: str = "",
+    dropped: list[int] | None = None,
 ) -> HttpResponse:
-    """The answer to a decision: the row in place (htmx) or back where the form was."""
+    """The answer to a decision: the row in place (htmx), with the rows of the
+    proposals it ``dropped`` redrawn out of band (no stale Approve button stays on the
+    page); or back where the form was."""
     if is_partial(request):
         proposal.refresh_from_db()
-        return render(
-            request,
+        actor = actor_for_user(request.user)
+        rows = [proposal]
+        if dropped:
+            rows += list(_proposal_rows(request, dropped))
+        drops = approval_drop_counts(rows)
+        html = render_to_string(
             "learning/queue.html#row",
-            _row_context(proposal, actor_for_user(request.user), row_ok=ok, row_error=error),
+            _row_context(proposal, actor, drops=drops, row_ok=ok, row_error=error),
+            request=request,
         )
+        for other in rows[1:]:
+            html += render_to_string(
+                "learning/queue.html#row", _row_context(other, actor, oob=True), request=request
+            )
+        return HttpResponse(html)
     if error:
         messages.error(request, error)
     elif ok:
@@ -350,6 +380,13 @@ def proposal_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         text = ""
     from learning.services import proposal_apply as apply_service
 
+    dropped = list(
+        proposals_a_change_drops(
+            agent=proposal.agent,
+            source_type=proposal.persona_source_type,
+            proposal_id=proposal.pk,
+        ).values_list("pk", flat=True)
+    )
     try:
         result = apply_service(
             proposal=proposal, by=actor_for_user(request.user), text=text or None
@@ -363,7 +400,7 @@ def proposal_apply(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if text:
         what += " in your words"
     ok = f"{what} for {proposal.agent.name}" + (f": persona version {version}." if version else ".")
-    return _decided(request, proposal, ok=ok)
+    return _decided(request, proposal, ok=ok, dropped=dropped)
 
 
 @require_POST
@@ -410,6 +447,13 @@ def proposal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     require_reviewer(request)
     from learning.services import proposal_undo as undo_service
 
+    dropped = list(
+        proposals_a_change_drops(
+            agent=proposal.agent,
+            source_type=proposal.persona_source_type,
+            proposal_id=proposal.pk,
+        ).values_list("pk", flat=True)
+    )
     try:
         version = undo_service(proposal=proposal, by=actor_for_user(request.user))
     except Refusal as exc:
@@ -418,6 +462,7 @@ def proposal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         proposal,
         ok=f"Approval undone for {proposal.agent.name}: persona version {version.version} takes it back.",
+        dropped=dropped,
     )
 
 

@@ -340,11 +340,7 @@ def change_undo(
             f"Edit the {what} by hand instead."
         )
     before = AgentPersonaVersion.objects.get(agent=agent, version=proposal.applied_version - 1)
-    source = (
-        SourceType.STANDING_RULE
-        if proposal.kind == Proposal.Kind.RULE
-        else SourceType.PERSONA_LEARNING
-    )
+    source = proposal.persona_source_type
     version = persona_version_create(
         agent=agent,
         changes={field: getattr(before, field)},
