@@ -805,10 +805,13 @@ def _routine_probes(principal_id: int, now: datetime) -> list[RoutineProbe]:
         if abs((at - now).total_seconds()) > ROUTINE_PROBE_HOURS * 3600:
             continue
         hhmm = routine.time.strftime("%H:%M")
+        # the action is the person's words ("Bakes bread"): quoted, never bent into
+        # a sentence of ours ("Is Bakes bread ...")
+        action = routine.action.rstrip(".")
         question = (
-            f"Is {routine.action.rstrip('.')} a weekly thing, today at {hhmm}?"
+            f"“{action}” today at {hhmm}: is this a regular thing?"
             if routine.status == Routine.Status.CANDIDATE
-            else f"Is {routine.action.rstrip('.')} still on today at {hhmm}?"
+            else f"“{action}” today at {hhmm}: still on?"
         )
         out.append(
             RoutineProbe(
