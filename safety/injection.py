@@ -44,6 +44,7 @@ renderer scans every persona field at load.
 
 from __future__ import annotations
 
+import atexit
 import base64
 import functools
 import hashlib
@@ -676,7 +677,20 @@ def warm_up_in_background() -> threading.Thread:
                 target=_warm_up, name="injection-scan-warm-up", daemon=True
             )
             _warm_thread.start()
+            atexit.register(_let_the_warm_up_finish, _warm_thread)
         return _warm_thread
+
+
+#: how long a process that is exiting waits for a model load still under way
+EXIT_WAIT_SECONDS = 15.0
+
+
+def _let_the_warm_up_finish(thread: threading.Thread) -> None:
+    """At exit, wait for a load still under way: a daemon thread inside ONNX Runtime's
+    session build while the interpreter winds down aborts the whole process (SIGABRT,
+    "terminate called without an active exception"), which a host sees as its MCP
+    server crashing when it closes the server right after a first call."""
+    thread.join(timeout=EXIT_WAIT_SECONDS)
 
 
 def warm_up_at_start(*, web: bool = False) -> None:

@@ -125,3 +125,55 @@ def test_build_context_as_the_first_call_of_a_fresh_process_answers_within_the_t
     assert not first.is_error, text_of(first)  # in particular, not stopped by the timeout
     assert first.structured_content["ranking"] in ("words", "embedding")
     assert "Prefers green tea in the afternoon" in first.structured_content["text"]
+
+
+@pytest.mark.slow
+def test_a_server_closed_right_after_its_first_call_exits_cleanly(live_db):
+    """A host that closes the server just after a first call (the model still loading
+    in the background) sees it exit with 0, not abort inside ONNX Runtime."""
+    import json
+    import subprocess
+
+    env = {**live_db.env, "MEMORY_BELIEF_EMBEDDINGS": "1", "PERSONAWEB_PAGE_SCAN_WAIT": "0"}
+    server = subprocess.Popen(
+        [sys.executable, live.MANAGE, "mcp", "--agent", "helper", "--principal", "ana"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=str(live.ROOT),
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+
+    def send(message: dict) -> None:
+        server.stdin.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
+        server.stdin.flush()
+
+    send(
+        {
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"},
+            },
+        }
+    )
+    assert json.loads(server.stdout.readline())["id"] == 1
+    send({"method": "notifications/initialized"})
+    send(
+        {
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "build_context", "arguments": {"query": "tea?"}},
+        }
+    )
+    answer = json.loads(server.stdout.readline())
+    assert answer["id"] == 2 and not answer["result"].get("isError")
+    server.stdin.close()
+    code = server.wait(timeout=60)
+    stderr = server.stderr.read() if server.stderr else ""
+    assert code == 0, stderr[-2000:]
+    assert "terminate called" not in stderr
