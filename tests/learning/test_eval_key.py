@@ -142,6 +142,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh10",
             "fresh11",
             "fresh12",
+            "fresh13",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
@@ -154,7 +155,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
 
 
 def test_the_never_tuned_part_runs_only_when_asked_for():
-    """fresh12 is never in the default (seen) selection; fresh to fresh11, looked at, now are."""
+    """fresh12 and fresh13 are never in the default (seen) selection; fresh to fresh11, looked at, now are."""
     seen = ev.select(KEY, "seen")
     assert {KEY["assistants"][n]["part"] for n in seen} == {
         "tune",
@@ -172,6 +173,7 @@ def test_the_never_tuned_part_runs_only_when_asked_for():
         "fresh11",
     }
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh12")} == {"fresh12"}
+    assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh13")} == {"fresh13"}
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh7")} == {"fresh7"}
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh3")} == {"fresh3"}
     assert set(ev.select(KEY, "all")) == set(NAMES)
@@ -179,6 +181,7 @@ def test_the_never_tuned_part_runs_only_when_asked_for():
     parser = ev.make_parser()
     assert parser.parse_args([]).part == "seen"
     assert parser.parse_args(["--part", "fresh12"]).part == "fresh12"
+    assert parser.parse_args(["--part", "fresh13"]).part == "fresh13"
 
 
 def test_every_kind_of_trap_the_issue_names_is_in_each_part_of_the_key():
