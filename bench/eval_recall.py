@@ -45,7 +45,9 @@ DATA = ROOT / "bench" / "eval_recall"
 NOW = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)
 AGENT = "recall-eval"
 KINDS = ("direct", "paraphrase", "time", "expired_trap", "other_person_trap")
-PARTS = ("tune", "heldout")
+#: tune: may be looked at while changing the ranking; heldout: never tuned on; fresh: a
+#: part written later by someone who had not read the code, measured once (``--data``)
+PARTS = ("tune", "heldout", "fresh")
 
 
 @dataclass(frozen=True)
@@ -78,10 +80,13 @@ def _rows(path: Path) -> list[list[str]]:
     return out
 
 
-def load_beliefs() -> list[FixtureBelief]:
+def load_beliefs(data: Path = DATA) -> list[FixtureBelief]:
+    """The beliefs of every ``beliefs_<person>.txt`` in ``data`` (the person's id is the
+    file name's end)."""
     beliefs = []
-    for principal in ("ana", "ben"):
-        for key, category, statement, options in _rows(DATA / f"beliefs_{principal}.txt"):
+    for path in sorted(data.glob("beliefs_*.txt")):
+        principal = path.stem.removeprefix("beliefs_")
+        for key, category, statement, options in _rows(path):
             opts = dict(part.split("=", 1) for part in options.split())
 
             def day(name: str, opts: dict[str, str] = opts) -> datetime | None:
@@ -104,9 +109,9 @@ def load_beliefs() -> list[FixtureBelief]:
     return beliefs
 
 
-def load_queries(known: set[str]) -> list[Query]:
+def load_queries(known: set[str], data: Path = DATA) -> list[Query]:
     queries = []
-    for qid, principal, kind, part, text, expected in _rows(DATA / "queries.txt"):
+    for qid, principal, kind, part, text, expected in _rows(data / "queries.txt"):
         keys = tuple(k.strip() for k in expected.split(",") if k.strip())
         assert kind in KINDS and part in PARTS, qid
         assert keys and set(keys) <= known, f"{qid}: unknown key in {keys}"
@@ -240,7 +245,8 @@ def evaluate(
         "expired_first": expired_first,
         "ms_mean": round(1000 * sum(elapsed) / len(elapsed), 2),
     }
-    for part in (*PARTS, "all"):
+    out["parts"] = [p for p in PARTS if any(r["part"] == p for r in per_query)]
+    for part in (*out["parts"], "all"):
         rows = [r for r in per_query if part == "all" or r["part"] == part]
         out[part] = {"overall": summary(rows)}
         for kind in KINDS:
@@ -257,7 +263,7 @@ def _table(results: dict[str, dict[str, Any]]) -> str:
     lines.append(head)
     lines.append("-" * len(head))
     for name, res in results.items():
-        for part in (*PARTS, "all"):
+        for part in (*res["parts"], "all"):
             o = res[part]["overall"]
             kinds = "  ".join(
                 f"{res[part][k]['recall@3'] * 100:5.1f}/{res[part][k]['mrr@10']:.2f}"
@@ -285,6 +291,12 @@ def main(argv: list[str] | None = None) -> int:
         "--smoke", action="store_true", help="one query per part and kind (CI; figures meaningless)"
     )
     parser.add_argument(
+        "--data",
+        type=Path,
+        default=DATA,
+        help="a fixture folder: beliefs_<person>.txt files and queries.txt (default: %(default)s)",
+    )
+    parser.add_argument(
         "--encoder",
         choices=("onnx", "torch", "both"),
         default=None,
@@ -295,8 +307,8 @@ def main(argv: list[str] | None = None) -> int:
         args.encoder = "onnx" if args.smoke or args.no_embed else "both"
     if args.encoder == "both":
         return _both(args)
-    beliefs = load_beliefs()
-    queries = load_queries({b.key for b in beliefs})
+    beliefs = load_beliefs(args.data)
+    queries = load_queries({b.key for b in beliefs}, args.data)
     if args.smoke:
         firsts: dict[tuple[str, str], Query] = {}
         for q in queries:
@@ -328,9 +340,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     else:
+        parts = ", ".join(f"{p} {n}" for p, n in report["by_part"].items() if n)
         print(
-            f"{len(beliefs)} beliefs, {len(queries)} queries "
-            f"(tune {report['by_part']['tune']}, heldout {report['by_part']['heldout']}); "
+            f"{len(beliefs)} beliefs, {len(queries)} queries ({parts}) from {args.data}; "
             f"load: {load['outcomes']}, keys not active: {load['keys_not_active'] or 'none'}; "
             f"encoder: {load['encoder']}"
         )
@@ -349,6 +361,7 @@ def _both(args: argparse.Namespace) -> int:
     for name in ("torch", "onnx"):
         argv = [sys.executable, str(Path(__file__).resolve()), "--encoder", name, "--json"]
         argv += ["--smoke"] if args.smoke else []
+        argv += ["--data", str(args.data)]
         argv += ["--only", args.only] if args.only else []
         done = subprocess.run(argv, capture_output=True, text=True, check=False)
         if done.returncode:
@@ -372,7 +385,7 @@ def _both(args: argparse.Namespace) -> int:
     )
     torch_results, onnx_results = reports["torch"]["results"], reports["onnx"]["results"]
     for config, res in torch_results.items():
-        for part in (*PARTS, "all"):
+        for part in (*res["parts"], "all"):
             a, b = res[part]["overall"], onnx_results[config][part]["overall"]
             print(
                 f"{config:<26} {part:<8} {a['recall@3'] * 100:9.1f}% {b['recall@3'] * 100:8.1f}% "
