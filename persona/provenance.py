@@ -504,11 +504,18 @@ class SessionExplained:
 
 
 def explain_session(
-    *, agent: Any, principal: Any = None, session_key: str = "", quotes: bool = True
+    *,
+    agent: Any,
+    principal: Any = None,
+    session_key: str = "",
+    quotes: bool = True,
+    new_person: bool = False,
 ) -> SessionExplained:
     """The prefix of (``agent``, ``principal``, ``session_key``) explained line by line,
     read-only: the pinned plan's versions when the session has a plan, else the head
-    versions a plan call would pin now. Raises ``PlanError`` for an agent with no persona."""
+    versions a plan call would pin now. ``new_person``: the host named a person not
+    stored yet (no plan of theirs can exist; never the plan for nobody). Raises
+    ``PlanError`` for an agent with no persona."""
     from persona.plans import (
         ContextPlan,
         _ceiling,
@@ -519,11 +526,15 @@ def explain_session(
     )
 
     principal_id = principal.pk if principal is not None else None
-    plan = ContextPlan.objects.filter(
-        agent_id=agent.pk,
-        principal_key=principal_key_for(principal_id),
-        session_key=session_key or "",
-    ).first()
+    plan = (
+        None
+        if new_person
+        else ContextPlan.objects.filter(
+            agent_id=agent.pk,
+            principal_key=principal_key_for(principal_id),
+            session_key=session_key or "",
+        ).first()
+    )
     if plan is not None:
         version = AgentPersonaVersion.objects.get(agent_id=agent.pk, version=plan.persona_version)
         explained = explain_prefix(
