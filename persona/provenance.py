@@ -449,8 +449,8 @@ def explain_prefix(
     beliefs, belief_conversations = _belief_stories(belief_ids)
     conversation_ids = set(belief_conversations)
     for piece_runs in runs:
-        for row in piece_runs:
-            for item in row.values["evidence"] or []:
+        for run in piece_runs:
+            for item in run.values["evidence"] or []:
                 cid = item.get("conversation_id") if isinstance(item, dict) else None
                 if isinstance(cid, int):
                     conversation_ids.add(cid)
@@ -462,9 +462,9 @@ def explain_prefix(
         lines[index].runs = _stories(piece_runs, sealed=sealed, quotes=quotes)
         if not piece_runs:
             lines[index].older_than = cut
-    row = render_row(entries, wait=wait)
-    if row:
-        row_lines = row.split("\n")
+    owner_row = render_row(entries, wait=wait)
+    if owner_row:
+        row_lines = owner_row.split("\n")
         lines.append(ExplainedLine(n=0, text="", section="", kind="blank"))
         lines.append(ExplainedLine(n=0, text=row_lines[0], section="owner", kind="frame"))
         for text, entry in zip(row_lines[1:], entries, strict=True):
