@@ -106,6 +106,7 @@ def record_turn(
     assistant_text: str | None = None,
     at: Any = None,
     sealed: bool | None = None,
+    context_pack: int | None = None,
 ) -> dict[str, Any]:
     assert t.principal is not None
     result = services.turn_record(
@@ -116,6 +117,7 @@ def record_turn(
         assistant_text=assistant_text,
         at=at,
         sealed=sealed,
+        context_pack=context_pack,
     )
     return {
         "conversation": result.conversation.external_id,

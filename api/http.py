@@ -220,6 +220,15 @@ class TurnIn(Schema):
     sealed: StrictBool | None = Field(
         None, description="true seals the conversation (never read by learning); one-way"
     )
+    context_pack: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_ID,
+        description=(
+            "the pack_id build_context answered for this person: links the reply "
+            "(assistant_text is needed) to the memories and prompt version that shaped it"
+        ),
+    )
 
 
 class TurnOut(Schema):
@@ -606,6 +615,7 @@ def turn_record(request: HttpRequest, slug: Slug, body: TurnIn) -> Any:
         assistant_text=body.assistant_text,
         at=body.at,
         sealed=body.sealed,
+        context_pack=body.context_pack,
     )
 
 

@@ -199,6 +199,18 @@ def _record_turn(
     sealed: Annotated[
         bool | None, Field(None, description="true seals the conversation: learning never reads it")
     ] = None,
+    context_pack: Annotated[
+        int | None,
+        Field(
+            None,
+            ge=1,
+            le=MAX_ID,
+            description=(
+                "the pack_id build_context answered: links the reply to the memories that "
+                "shaped it (needs assistant_text)"
+            ),
+        ),
+    ] = None,
 ) -> dict[str, Any]:
     _no_nul(conversation, user_text, assistant_text)
     return handlers.record_turn(
@@ -207,6 +219,7 @@ def _record_turn(
         user_text=user_text,
         assistant_text=assistant_text,
         sealed=sealed,
+        context_pack=context_pack,
     )
 
 
