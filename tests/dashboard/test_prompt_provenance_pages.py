@@ -92,7 +92,7 @@ def test_a_reply_shows_the_prompt_version_and_the_memories_it_was_given(
     html = operator_client.get(url).content.decode()
     shaped = re.findall(r'<details class="shaped".*?</details>', html, flags=re.S)
     assert len(shaped) == 1  # only the reply recorded with a pack
-    assert "persona" in shaped[0] and ">v1</a>" in shaped[0]
+    assert "Shaped by persona v1" in shaped[0] and "?before=2#v1" in shaped[0]
     assert "2 memories given" in shaped[0]
     person = reverse("memory:person", args=[likes.principal_id])
     assert f"{person}#belief-{likes.pk}" in shaped[0] and "Likes lentil soup" in shaped[0]
