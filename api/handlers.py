@@ -174,30 +174,17 @@ def prompt_explain(t: Target, *, session: str = "") -> dict[str, Any]:
     pinned plan's, or what a plan call would pin now; nothing is written. A caller bound
     to one person reads the stories without the words learning quoted from other
     people's conversations."""
-    from persona.plans import sha256_text
     from persona.provenance import explain_session
 
     if "\x00" in session:
         raise services.HostInputError("The session may not contain NUL characters.")
-    found = explain_session(
+    return explain_session(
         agent=t.agent,
         principal=t.person,
         session_key=session,
         quotes=not t.actor.bound_to_person,
         new_person=t.person is None and bool(t.principal),
-    )
-    text = found.text
-    plan = found.plan
-    return {
-        "prefix": text,
-        "sha256": sha256_text(text),
-        "persona_version": found.explained.persona_version,
-        "owner_doc_version": found.explained.owner_doc_version,
-        "pinned": plan is not None,
-        "epoch": plan.epoch if plan is not None else None,
-        "matches_pinned": found.matches_pinned,
-        "lines": [line.as_dict() for line in found.explained.lines],
-    }
+    ).as_dict()
 
 
 # --- learning -------------------------------------------------------------------------------

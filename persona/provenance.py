@@ -502,6 +502,22 @@ class SessionExplained:
     def text(self) -> str:
         return self.explained.text
 
+    def as_dict(self) -> dict[str, Any]:
+        """The answer of ``prompt_explain`` (/v1, MCP and ``manage.py persona explain``)."""
+        from persona.plans import sha256_text
+
+        text = self.text
+        return {
+            "prefix": text,
+            "sha256": sha256_text(text),
+            "persona_version": self.explained.persona_version,
+            "owner_doc_version": self.explained.owner_doc_version,
+            "pinned": self.plan is not None,
+            "epoch": self.plan.epoch if self.plan is not None else None,
+            "matches_pinned": self.matches_pinned,
+            "lines": [line.as_dict() for line in self.explained.lines],
+        }
+
 
 def explain_session(
     *,

@@ -228,3 +228,23 @@ def test_explaining_costs_the_same_queries_however_long_the_history(
     with django_assert_max_num_queries(3):
         explained = explain_prefix(head)
     assert _line(explained, "12. Guardrail number 11.").runs[0].version == 13
+
+
+def test_the_command_line_explains_what_the_route_explains(agent, operator):
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    _host(agent, reason="Bakery rules", guardrails=["Never share a customer's address."])
+    out = StringIO()
+    call_command("persona", "explain", "helper", stdout=out)
+    text = out.getvalue()
+    assert "1. Never share a customer's address." in text
+    assert "<- Version 2: host code." in text and "(not pinned yet)" in text
+    out = StringIO()
+    call_command("persona", "explain", "helper", "--json", stdout=out)
+    answer = json.loads(out.getvalue())
+    guardrail = next(line for line in answer["lines"] if line["kind"] == "guardrail")
+    assert guardrail["since"]["reason"] == "Bakery rules" and answer["pinned"] is False
+    assert "\n".join(line["text"] for line in answer["lines"]) == answer["prefix"]
