@@ -248,3 +248,23 @@ def test_the_command_line_explains_what_the_route_explains(agent, operator):
     guardrail = next(line for line in answer["lines"] if line["kind"] == "guardrail")
     assert guardrail["since"]["reason"] == "Bakery rules" and answer["pinned"] is False
     assert "\n".join(line["text"] for line in answer["lines"]) == answer["prefix"]
+
+
+def test_a_line_older_than_the_history_read_says_so(agent, operator, monkeypatch):
+    from persona import provenance
+
+    actor = actor_for_user(operator)
+    for i in range(4):
+        persona_edit(
+            agent=agent,
+            by=actor,
+            changes={"goals": f"Plan orders, take {i}."},
+            reason=f"take {i}",
+            base_version=agent.persona_version,
+        )
+    monkeypatch.setattr(provenance, "HISTORY_DEPTH", 3)
+    explained = explain_prefix(_head(agent))
+    name = _line(explained, "Your name is Helper.")
+    assert name.runs == [] and name.older_than == 3
+    assert name.summary == "Stands since before version 3 (older history not read here)."
+    assert _line(explained, "Plan orders, take 3.").runs[0].version == 5
