@@ -106,6 +106,7 @@ def record_turn(
     assistant_text: str | None = None,
     at: Any = None,
     sealed: bool | None = None,
+    context_pack: int | None = None,
 ) -> dict[str, Any]:
     assert t.principal is not None
     result = services.turn_record(
@@ -116,6 +117,7 @@ def record_turn(
         assistant_text=assistant_text,
         at=at,
         sealed=sealed,
+        context_pack=context_pack,
     )
     return {
         "conversation": result.conversation.external_id,
@@ -165,6 +167,24 @@ def prefix_answer(
 
 def prompt_prefix(t: Target, *, session: str = "") -> dict[str, Any]:
     return prefix_dict(prompt_prefix_plan(t, session=session))
+
+
+def prompt_explain(t: Target, *, session: str = "") -> dict[str, Any]:
+    """Every line of the session's prefix with its story (``persona.provenance``): the
+    pinned plan's, or what a plan call would pin now; nothing is written. A caller bound
+    to one person reads the stories without the words learning quoted from other
+    people's conversations."""
+    from persona.provenance import explain_session
+
+    if "\x00" in session:
+        raise services.HostInputError("The session may not contain NUL characters.")
+    return explain_session(
+        agent=t.agent,
+        principal=t.person,
+        session_key=session,
+        quotes=not t.actor.bound_to_person,
+        new_person=t.person is None and bool(t.principal),
+    ).as_dict()
 
 
 # --- learning -------------------------------------------------------------------------------

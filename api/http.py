@@ -46,6 +46,7 @@ from api.errors import (
     refusal_code,
 )
 from api.operations import BY_NAME, Target, authorize, token_actor
+from api.schemas_explain import PrefixExplainOut
 from learning.validators import INT_LIMITS
 from memory.services import MAX_LABEL_CHARS, MAX_MESSAGE_CHARS
 from persona.forms import MAX_VERSION
@@ -218,6 +219,15 @@ class TurnIn(Schema):
     )
     sealed: StrictBool | None = Field(
         None, description="true seals the conversation (never read by learning); one-way"
+    )
+    context_pack: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_ID,
+        description=(
+            "the pack_id build_context answered for this person: links the reply "
+            "(assistant_text is needed) to the memories and prompt version that shaped it"
+        ),
     )
 
 
@@ -537,8 +547,13 @@ def route(
     router = kw.pop("router", api)
     prefix = kw.pop("prefix", "/v1")
     path = op.path[len(prefix) :]
-    # what the MCP tool of the operation answers too (handlers.answer): one shape
-    handlers.ANSWERS[name] = next(t for code, t in response.items() if 200 <= code < 300)
+    # what the MCP tool of the operation answers too (handlers.answer): one shape;
+    # ``answer`` names it when the route answers several (a flag picks another
+    # operation's: ``also``)
+    handlers.ANSWERS[name] = kw.pop("answer", None) or next(
+        t for code, t in response.items() if 200 <= code < 300
+    )
+    handlers.ANSWERS.update(kw.pop("also", {}))
     extra = copy.deepcopy(kw.pop("openapi_extra", {}))
     extra.setdefault("responses", {}).setdefault(429, {})["headers"] = RETRY_AFTER
     # every route may answer 429 (the per-token rate limit): its body is the envelope
@@ -600,20 +615,33 @@ def turn_record(request: HttpRequest, slug: Slug, body: TurnIn) -> Any:
         assistant_text=body.assistant_text,
         at=body.at,
         sealed=body.sealed,
+        context_pack=body.context_pack,
     )
 
 
 @route(
     "prompt_prefix",
-    response={200: PrefixOut, 304: None, **WITH_CONFLICT},
+    response={200: PrefixOut | PrefixExplainOut, 304: None, **WITH_CONFLICT},
     tags=["host"],
     openapi_extra=PREFIX_OPENAPI,
+    answer=PrefixOut,
+    also={"prompt_explain": PrefixExplainOut},
 )
 def prefix(
     request: HttpRequest,
     slug: Slug,
     principal: Annotated[str | None, Query(None, min_length=1, max_length=MAX_LABEL_CHARS)] = None,
     session: Annotated[str, Query("", max_length=MAX_LABEL_CHARS)] = "",
+    explain: Annotated[
+        bool,
+        Query(
+            False,
+            description=(
+                "1: every line of the prefix with where it came from (operation "
+                "prompt_explain: scope host or learning.read; read-only, never a 304)"
+            ),
+        ),
+    ] = False,
 ) -> Any:
     """The pinned system-prompt prefix of (agent, principal, session): the hot path.
 
@@ -621,12 +649,26 @@ def prefix(
     in ``rotated_reason``); otherwise a read with no render: one query once this process
     has answered the same token, agent and person (``api.prefix``). ``ETag`` is the
     sha256 (quoted); ``If-None-Match`` with it answers 304 with no body.
+
+    With ``explain=1`` (``PrefixExplainOut``): every line of the session's prefix, each
+    with its story (the persona version that gave it its form and how: an edit by whom
+    and why, a revert, or learning's proposal with who approved it and its quotes; an
+    owner-document entry typed by the owner or affirmed from a belief, with the belief
+    and its evidence). The pinned plan's versions when the session has one, else what a
+    plan call would pin now; nothing is written.
     """
     for value in (principal, session):
         if value is not None and "\x00" in value:
             raise Malformed("The principal and the session may not contain NUL characters.")
     raw = getattr(request, "auth", None)
     session = session or ""
+    if explain:
+        # its own, slower path: it renders, and never touches the hot path's state
+        t = _target(request, "prompt_explain", agent=slug, principal=principal)
+        body = handlers.prompt_explain(t, session=session)
+        explained = api.create_response(request, body, status=200)
+        explained["ETag"] = f'"{body["sha256"]}"'
+        return explained
     if_none_match = request.headers.get("If-None-Match", "")
     # the hot path (api.prefix): what this process keeps and one query
     hot = hot_prefix.answer(

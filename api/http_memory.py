@@ -282,6 +282,12 @@ class ContextOut(Schema):
         description="the best related item of each category the ranked items miss"
     )
     text: str = Field(description="the pack as a ready text block for your prompt")
+    pack_id: int = Field(
+        description=(
+            "send it as context_pack with the turn this pack shapes: the conversation page "
+            "then shows the memories and the prompt version behind the reply"
+        )
+    )
 
 
 class IntentionOut(Schema):

@@ -41,7 +41,15 @@ from api import http as _http_routes  # noqa: F401 - registers each answer's typ
 from api import http_memory as _memory_routes  # noqa: F401
 from api import http_persona as _persona_routes  # noqa: F401
 from api.errors import ApiError
-from api.operations import OPERATIONS, Operation, Target, authorize, enabled_operations, token_actor
+from api.operations import (
+    OPERATIONS,
+    PREFIX_OPERATIONS,
+    Operation,
+    Target,
+    authorize,
+    enabled_operations,
+    token_actor,
+)
 from memory.context import MAX_QUERY_CHARS
 from memory.services import MAX_LABEL_CHARS, MAX_MESSAGE_CHARS
 from memory.services_beliefs import (
@@ -170,6 +178,16 @@ def _prompt_prefix(
     return handlers.prompt_prefix(t, session=session)
 
 
+def _prompt_explain(
+    t: Target,
+    session: Annotated[
+        str, Field("", max_length=MAX_LABEL_CHARS, description="your session id")
+    ] = "",
+) -> dict[str, Any]:
+    _no_nul(session)
+    return handlers.prompt_explain(t, session=session)
+
+
 def _record_turn(
     t: Target,
     conversation: Annotated[
@@ -181,6 +199,18 @@ def _record_turn(
     sealed: Annotated[
         bool | None, Field(None, description="true seals the conversation: learning never reads it")
     ] = None,
+    context_pack: Annotated[
+        int | None,
+        Field(
+            None,
+            ge=1,
+            le=MAX_ID,
+            description=(
+                "the pack_id build_context answered: links the reply to the memories that "
+                "shaped it (needs assistant_text)"
+            ),
+        ),
+    ] = None,
 ) -> dict[str, Any]:
     _no_nul(conversation, user_text, assistant_text)
     return handlers.record_turn(
@@ -189,6 +219,7 @@ def _record_turn(
         user_text=user_text,
         assistant_text=assistant_text,
         sealed=sealed,
+        context_pack=context_pack,
     )
 
 
@@ -457,6 +488,14 @@ TOOL_FUNCTIONS: dict[str, tuple[Callable[..., dict[str, Any]], str]] = {
         "The system-prompt prefix to put first in every model call of this session "
         "(pinned and byte-stable; a persona change starts a new epoch with a reason).",
     ),
+    "prompt_explain": (
+        _prompt_explain,
+        "Every line of this session's prompt prefix with where it came from: the persona "
+        "version that gave it its form and how (an edit by whom and why, a revert, or a "
+        "learned proposal with who approved it and its quotes), or the owner-document "
+        "entry (typed by the person, or affirmed from a belief, with its evidence). "
+        "Read-only.",
+    ),
     "learning_status": (
         handlers.learning_status,
         "Learning status: settings, counters, waiting proposals with evidence, recent reviews.",
@@ -572,7 +611,7 @@ def _takes_agent(op: Operation) -> bool:
 
 
 def _takes_principal(op: Operation) -> bool:
-    return op.reach in ("person", "document") or op.name == "prompt_prefix"
+    return op.reach in ("person", "document") or op.name in PREFIX_OPERATIONS
 
 
 def _annotations(op: Operation) -> ToolAnnotations:

@@ -65,7 +65,14 @@ class Operation:
 
     @property
     def path(self) -> str:
-        return self.http.split(" ", 1)[1]
+        return self.http.split(" ", 1)[1].split("?", 1)[0]
+
+    @property
+    def query(self) -> dict[str, str]:
+        """The fixed query of an operation mounted on another one's route with a flag
+        (``prompt_explain``: the prefix route with ``?explain=1``)."""
+        _, _, query = self.http.partition("?")
+        return dict(part.split("=", 1) for part in query.split("&") if "=" in part)
 
 
 def _op(name: str, http: str, scopes: str | tuple[str, ...], reach: Reach, **kw: Any) -> Operation:
@@ -82,6 +89,13 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("persona_update", "PATCH /v1/agents/{slug}", HOST, "agent", **_WRITE),
     _op("record_turn", "POST /v1/agents/{slug}/turns", HOST, "person", needs_agent=True, **_WRITE),
     _op("prompt_prefix", "GET /v1/agents/{slug}/prefix", HOST, "agent", read_only=False),
+    # every line of the prefix with where it came from; read-only (no plan is written)
+    _op(
+        "prompt_explain",
+        "GET /v1/agents/{slug}/prefix?explain=1",
+        (HOST, LEARNING_READ),
+        "agent",
+    ),
     # learning (shows quotes of every person's conversations)
     _op(
         "learning_status",
@@ -212,7 +226,15 @@ OPERATIONS: tuple[Operation, ...] = (
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}
 #: operations that may name a person not stored yet (the write makes them; a prefix may
 #: be for nobody); a caller bound to one person still reaches only that person
-NEW_PERSON_OPERATIONS = ("record_turn", "prompt_prefix", "memory_write", "routine_label")
+NEW_PERSON_OPERATIONS = (
+    "record_turn",
+    "prompt_prefix",
+    "prompt_explain",
+    "memory_write",
+    "routine_label",
+)
+#: operations about the prefix of (agent, person, session): an agent's, naming a person
+PREFIX_OPERATIONS = ("prompt_prefix", "prompt_explain")
 
 UNBOUND_DOCUMENT_MESSAGE = (
     "This caller is not bound to a person, and the persona document is read and written "
@@ -335,7 +357,7 @@ def authorize(
         found_agent = _agent_for(actor, agent, required=False)  # a filter (beliefs_search)
     elif op.agent_optional:
         found_agent = _agent_for(actor, agent, required=False)  # named or bound, else none
-    if op.reach not in ("person", "document") and op.name != "prompt_prefix":
+    if op.reach not in ("person", "document") and op.name not in PREFIX_OPERATIONS:
         return Target(actor=actor, agent=found_agent)
     tenant_id = found_agent.tenant_id if found_agent is not None else None
     person = _person_for(actor, tenant_id, principal)
@@ -344,7 +366,7 @@ def authorize(
     external = person.external_id if person is not None else (principal or "").strip() or None
     if op.name in NEW_PERSON_OPERATIONS:
         # the person may be new (the write makes them); a prefix may be for nobody
-        if op.name != "prompt_prefix" and not external:
+        if op.name not in PREFIX_OPERATIONS and not external:
             raise HostInputError(
                 "Say who the conversation is with: pass principal=<the person's id in your app>."
             )

@@ -319,7 +319,35 @@ def context_pack(
         max_sensitivity=HOST_MAX_SENSITIVITY,
     )
     beliefs_mark_given([item.id for item in (*pack.items, *pack.pinned, *pack.cross_category)])
-    return {**pack.as_dict(), "text": render_context(pack)}
+    pack_id = _pack_store(agent=agent, tenant_id=tenant_id, principal=principal, pack=pack)
+    return {**pack.as_dict(), "text": render_context(pack), "pack_id": pack_id}
+
+
+def _pack_store(*, agent: Agent | None, tenant_id: int, principal: str, pack: Any) -> int:
+    """Keep what the pack gave (``memory.packs``) with the prompt versions of the moment:
+    the agent's persona version and the person's owner-document version (one query for
+    the person and their document, one insert)."""
+    from django.utils import timezone
+
+    from memory.models import Principal
+    from memory.packs import PackFacts, context_pack_store
+
+    person, doc_version = (
+        Principal.objects.filter(tenant_id=tenant_id, external_id=principal)
+        .values_list("pk", "owner_document__version")
+        .get()
+    )
+    return context_pack_store(
+        facts=PackFacts(
+            tenant_id=tenant_id,
+            principal_id=person,
+            agent_id=agent.pk if agent is not None else None,
+            persona_version=(agent.persona_version or None) if agent is not None else None,
+            owner_doc_version=doc_version or None,
+        ),
+        pack=pack,
+        now=timezone.now(),  # when it was given (``at`` may be a time the host asked about)
+    )
 
 
 # --- the owner's persona document (the /v1/persona routes and the MCP persona tools) -------

@@ -570,10 +570,12 @@ def turn_record(
     assistant_text: str | None = None,
     at: Any = None,
     sealed: bool | None = None,
+    context_pack: int | None = None,
 ) -> Any:
     """``memory.services.record_turn``; a conversation label of another person is a
     ``Conflict``. ``sealed`` only ever seals: a host cannot unseal a conversation
-    (PRODUCT.md section 7), so false is passed as "leave it as it is"."""
+    (PRODUCT.md section 7), so false is passed as "leave it as it is". ``context_pack``:
+    the id build_context answered, linking the reply to the pack that shaped it."""
     from api.errors import Conflict
     from memory.services import MemoryInputError, record_turn
 
@@ -586,6 +588,7 @@ def turn_record(
             assistant_text=assistant_text,
             at=at,
             sealed=True if sealed else None,
+            context_pack=context_pack,
         )
     except MemoryInputError as exc:
         if selectors.conversation_of_another_person(

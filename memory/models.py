@@ -226,6 +226,43 @@ class MemoryAudit(models.Model):
         return f"audit of tenant {self.tenant_id} at {self.ran_at:%Y-%m-%d %H:%M}"
 
 
+class ContextPackRecord(models.Model):
+    """What one ``build_context`` gave a host (issue 26.1): its id goes back with the
+    context pack, and a turn recorded with that id links the assistant's reply to it,
+    so the conversation page shows which memories (and which prompt version) shaped
+    the answer. Kept ``CONTEXT_PACK_HOURS`` for the turn to name it; one named by a turn
+    lives as long as its message (``memory.packs``)."""
+
+    tenant = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE, related_name="+")
+    principal = models.ForeignKey(Principal, on_delete=models.CASCADE, related_name="+")
+    #: the agent named (or the caller is bound to); None: the pack was about the person
+    agent = models.ForeignKey(
+        "tenancy.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    #: the agent's persona version and the person's owner-document version then
+    persona_version = models.PositiveIntegerField(null=True, blank=True)
+    owner_doc_version = models.PositiveIntegerField(null=True, blank=True)
+    #: the beliefs given, in the pack's order (ranked, pinned, cross-category), no text
+    belief_ids = models.JSONField(default=list, blank=True)
+    pinned_ids = models.JSONField(default=list, blank=True)
+    #: the assistant's reply the pack shaped (set once, by the turn that names it)
+    message = models.OneToOneField(
+        Message, null=True, blank=True, on_delete=models.CASCADE, related_name="context_pack"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            # packs no turn named, oldest first: what the retention sweep removes
+            models.Index(
+                fields=["created_at"], name="pack_unsent_age", condition=Q(message__isnull=True)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"context pack {self.pk} for principal {self.principal_id}"
+
+
 # The memory kernel (beliefs, intentions, routines) lives in its own module.
 from memory.models_beliefs import (  # noqa: E402
     Belief,
@@ -238,6 +275,7 @@ from memory.models_beliefs import (  # noqa: E402
 __all__ = [
     "MemoryAudit",
     "ConsolidationState",
+    "ContextPackRecord",
     "Belief",
     "BeliefEvidence",
     "Conversation",

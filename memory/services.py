@@ -110,12 +110,16 @@ def record_turn(
     at: datetime | None = None,
     sealed: bool | None = None,
     memory_scope: str = "default",
+    context_pack: int | None = None,
 ) -> TurnResult:
     """Store one turn: the user's message and, optionally, the assistant's reply.
 
     Creates the person and the conversation the first time they are seen. A
     conversation belongs to one person; a turn naming another person for an existing
     conversation is refused. Counts the turn towards the agent's next learning review.
+    ``context_pack`` (the id ``build_context`` answered) links the reply to the pack
+    that shaped it (``memory.packs``); it needs the reply, and a pack of this person
+    that no other turn named.
     """
     from memory.tasks import schedule_embedding
 
@@ -130,9 +134,18 @@ def record_turn(
         )
     if reason := message_time_refusal(at):
         raise MemoryInputError(f"The time {at.isoformat()} cannot be stored: {reason}")
+    if context_pack is not None and assistant_text is None:
+        raise MemoryInputError(
+            "A context pack shapes an answer: send it with the turn's assistant_text."
+        )
     principal = principal_get_or_create(
         tenant_id=agent.tenant_id, external_id=principal_external_id
     )
+    pack = None
+    if context_pack is not None:
+        from memory.packs import context_pack_for_turn
+
+        pack = context_pack_for_turn(pack_id=context_pack, agent=agent, principal_id=principal.pk)
     if sealed:
         # sealing withdraws evidence from the person's beliefs: the person is locked
         # before the conversation, the lock order of belief_write
@@ -174,6 +187,10 @@ def record_turn(
             )
         )
     Message.objects.bulk_create(messages)
+    if pack is not None:
+        from memory.packs import context_pack_link
+
+        context_pack_link(record=pack, agent=agent, message=messages[-1])
     conv.message_count = seq
     conv.last_message_at = max(conv.last_message_at, at)
     update_fields = ["message_count", "last_message_at"]

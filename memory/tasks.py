@@ -108,3 +108,20 @@ def audit_memory(tenant_ids: list[int] | None = None) -> int:
 
     report = audit_tenants(tenant_ids=tenant_ids)
     return sum(report.counts.values())
+
+
+@shared_task(
+    name="memory.tasks.prune_context_packs",
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
+)
+def prune_context_packs() -> int:
+    """Remove the context packs no turn named once ``CONTEXT_PACK_HOURS`` have passed."""
+    from memory.packs import context_packs_prune
+
+    removed = context_packs_prune()
+    if removed:
+        logger.info("removed %d context packs no turn named", removed)
+    return removed

@@ -117,20 +117,26 @@ def plan_build(plan: ContextPlan) -> str:
     Byte-identical to ``plan.prefix_text`` for as long as the injection pattern table
     is unchanged.
     """
+    version = AgentPersonaVersion.objects.get(agent_id=plan.agent_id, version=plan.persona_version)
+    return _prefix_for(version, plan_entries(plan))
+
+
+def plan_entries(plan: ContextPlan) -> list:
+    """The owner-document entries ``plan`` renders (its version, ceiling and the entries
+    it left out as dormant), in document order. One query."""
     from persona.models import OwnerEntry
 
-    version = AgentPersonaVersion.objects.get(agent_id=plan.agent_id, version=plan.persona_version)
-    entries: list[OwnerEntry] = []
-    if plan.owner_doc_version and plan.principal_id:
-        entries = [
-            e
-            for e in OwnerEntry.objects.filter(
-                version__document__principal_id=plan.principal_id,
-                version__version=plan.owner_doc_version,
-            ).order_by("position")
-            if e.sensitivity <= plan.sensitivity_ceiling and e.key not in set(plan.owner_doc_hidden)
-        ]
-    return _prefix_for(version, entries)
+    if not (plan.owner_doc_version and plan.principal_id):
+        return []
+    hidden = set(plan.owner_doc_hidden)
+    return [
+        e
+        for e in OwnerEntry.objects.filter(
+            version__document__principal_id=plan.principal_id,
+            version__version=plan.owner_doc_version,
+        ).order_by("position")
+        if e.sensitivity <= plan.sensitivity_ceiling and e.key not in hidden
+    ]
 
 
 def _prefix_for(

@@ -44,12 +44,14 @@ def _one_line(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class _Piece:
+class Piece:
     """One scanned unit of persona text and where it renders."""
 
     section: str
     label: str
     text: str
+    #: guardrail, standing_rule, name, role, goals_line, background_line or learned_note
+    kind: str = ""
     #: Words personaweb writes around the text (a learned sentence's provenance); they are
     #: not persona text, so they are not scanned, and they stay around a placeholder.
     before: str = ""
@@ -85,32 +87,35 @@ class RenderReport:
     pending: bool = False
 
 
-def _pieces(version: AgentPersonaVersion) -> list[_Piece]:
-    pieces: list[_Piece] = []
+def _pieces(version: AgentPersonaVersion) -> list[Piece]:
+    pieces: list[Piece] = []
     for i, item in enumerate(version.guardrails or [], start=1):
-        pieces.append(_Piece("guardrails", f"guardrail {i}", _one_line(item)))
+        pieces.append(Piece("guardrails", f"guardrail {i}", _one_line(item), "guardrail"))
     for i, item in enumerate(version.standing_rules or [], start=1):
-        pieces.append(_Piece("standing_rules", f"standing rule {i}", _one_line(item)))
-    pieces.append(_Piece("identity", "name", _one_line(version.name)))
+        pieces.append(
+            Piece("standing_rules", f"standing rule {i}", _one_line(item), "standing_rule")
+        )
+    pieces.append(Piece("identity", "name", _one_line(version.name), "name"))
     if version.role.strip():
-        pieces.append(_Piece("identity", "role", _one_line(version.role)))
+        pieces.append(Piece("identity", "role", _one_line(version.role), "role"))
     for i, line in enumerate(_lines(version.goals), start=1):
-        pieces.append(_Piece("goals", f"goals line {i}", line))
+        pieces.append(Piece("goals", f"goals line {i}", line, "goals_line"))
     pieces.extend(_learned_pieces(version, "goals"))
     for i, line in enumerate(_lines(version.background), start=1):
-        pieces.append(_Piece("background", f"background line {i}", line))
+        pieces.append(Piece("background", f"background line {i}", line, "background_line"))
     pieces.extend(_learned_pieces(version, "background"))
     return pieces
 
 
-def _learned_pieces(version: AgentPersonaVersion, section: str) -> list[_Piece]:
+def _learned_pieces(version: AgentPersonaVersion, section: str) -> list[Piece]:
     """One line per learned sentence of ``section``: the sentence and a reason with no
     user words in it (the quotes it rests on stay in the version history)."""
     return [
-        _Piece(
+        Piece(
             section,
             f"learned note {i}",
             _one_line(entry["sentence"]),
+            "learned_note",
             before='(Learned: "',
             after=_one_line(f'" ({entry["note"]}).)'),
         )
@@ -120,35 +125,55 @@ def _learned_pieces(version: AgentPersonaVersion, section: str) -> list[_Piece]:
     ]
 
 
-def _sections(version: AgentPersonaVersion, *, wait: bool = True) -> list[tuple[str, str, str]]:
-    """(key, title, rendered text) for every non-empty section, in prompt order."""
+#: a rendered line of the prefix and the piece of persona text it shows (None: words
+#: personaweb writes around the persona: a heading, the name's frame, the authority line)
+RenderedLine = tuple[str, Piece | None]
+
+
+def rendered_sections(
+    version: AgentPersonaVersion, *, wait: bool = True
+) -> list[tuple[str, str, list[RenderedLine]]]:
+    """(key, title, lines) for every non-empty section, in prompt order; each line with
+    the piece it renders (``persona.provenance`` tells each line's story from it)."""
     pieces = _pieces(version)
-    safe: dict[str, list[tuple[str, str]]] = {}
+    safe: dict[str, list[tuple[Piece, str]]] = {}
     from safety.checks import render_safe_many
 
     rendered = render_safe_many([p.text for p in pieces], wait=wait)
     for piece, text in zip(pieces, rendered, strict=True):
-        safe.setdefault(piece.section, []).append((piece.label, piece.before + text + piece.after))
-    out: list[tuple[str, str, str]] = []
+        safe.setdefault(piece.section, []).append((piece, piece.before + text + piece.after))
+    out: list[tuple[str, str, list[RenderedLine]]] = []
     if safe.get("guardrails"):
-        body = "\n".join(f"{i}. {text}" for i, (_, text) in enumerate(safe["guardrails"], start=1))
-        out.append(("guardrails", "Guardrails", f"{GUARDRAILS_HEADING}\n{body}"))
+        lines: list[RenderedLine] = [(GUARDRAILS_HEADING, None)]
+        lines += [(f"{i}. {text}", p) for i, (p, text) in enumerate(safe["guardrails"], start=1)]
+        out.append(("guardrails", "Guardrails", lines))
     if safe.get("standing_rules"):
-        body = "\n".join(f"- {text}" for _, text in safe["standing_rules"])
-        out.append(("standing_rules", "Standing rules", f"{RULES_HEADING}\n{body}"))
-    identity = dict(safe["identity"])
-    lines = [f"Your name is {identity['name']}."]
+        lines = [(RULES_HEADING, None)]
+        lines += [(f"- {text}", p) for p, text in safe["standing_rules"]]
+        out.append(("standing_rules", "Standing rules", lines))
+    identity = {p.label: (p, text) for p, text in safe["identity"]}
+    name_piece, name = identity["name"]
+    lines = [(f"Your name is {name}.", name_piece)]
     if "role" in identity:
-        lines.append(f"Your role: {identity['role']}")
-    out.append(("identity", "Name and role", "\n".join(lines)))
+        role_piece, role = identity["role"]
+        lines.append((f"Your role: {role}", role_piece))
+    out.append(("identity", "Name and role", lines))
     if safe.get("goals"):
-        body = "\n".join(text for _, text in safe["goals"])
-        out.append(("goals", "Goals", f"{GOALS_HEADING}\n{body}"))
+        lines = [(GOALS_HEADING, None)] + [(text, p) for p, text in safe["goals"]]
+        out.append(("goals", "Goals", lines))
     if safe.get("background"):
-        body = "\n".join(text for _, text in safe["background"])
-        out.append(("background", "Background", f"{BACKGROUND_HEADING}\n{body}"))
-    out.append(("authority", "No new authority", NO_AUTHORITY_LINE))
+        lines = [(BACKGROUND_HEADING, None)] + [(text, p) for p, text in safe["background"]]
+        out.append(("background", "Background", lines))
+    out.append(("authority", "No new authority", [(NO_AUTHORITY_LINE, None)]))
     return out
+
+
+def _sections(version: AgentPersonaVersion, *, wait: bool = True) -> list[tuple[str, str, str]]:
+    """(key, title, rendered text) for every non-empty section, in prompt order."""
+    return [
+        (key, title, "\n".join(text for text, _ in lines))
+        for key, title, lines in rendered_sections(version, wait=wait)
+    ]
 
 
 def render_persona(version: AgentPersonaVersion, *, wait: bool = True) -> str:

@@ -35,6 +35,10 @@ def _beat_schedule(sender: Celery, **_: object) -> None:
             "task": "memory.tasks.audit_memory",
             "schedule": settings.CELERY_AUDIT_SECONDS,
         },
+        "memory-prune-context-packs": {
+            "task": "memory.tasks.prune_context_packs",
+            "schedule": settings.CELERY_PACK_PRUNE_SECONDS,
+        },
         "persona-dormant-entries": {
             "task": "persona.tasks.mark_dormant_entries",
             "schedule": 3600.0,

@@ -404,6 +404,10 @@ ENCODER_QUERY_CACHE = env_int("PERSONAWEB_ENCODER_QUERY_CACHE", 256)
 # The memory kernel's vectors: a belief's statement at write, the question in
 # build_context. Off = words only (no process loads the model for memory).
 MEMORY_BELIEF_EMBEDDINGS = env_bool("MEMORY_BELIEF_EMBEDDINGS", True)
+# A context pack a host was given (memory.packs) is kept this long for the turn it shapes
+# to name it; a pack named by a turn stays as long as the message does.
+CONTEXT_PACK_HOURS = env_float("PERSONAWEB_CONTEXT_PACK_HOURS", 24.0)
+CELERY_PACK_PRUNE_SECONDS = env_float("PERSONAWEB_PACK_PRUNE_SECONDS", 3600.0)
 
 # --- Learning reviews ------------------------------------------------------------
 # A review "running" longer than this (its lease) is taken to be from a worker that died:

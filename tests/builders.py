@@ -185,3 +185,21 @@ def child_env(**extra: str) -> dict[str, str]:
         **extra,
     )
     return env
+
+
+def add_pack(agent, beliefs, *, who: str = "ana", pinned=(), persona_version=None) -> int:
+    """A context pack as ``GET /v1/context`` keeps it, giving ``beliefs``; returns its id."""
+    from django.utils import timezone
+
+    from memory.models import ContextPackRecord, Principal
+
+    person, _ = Principal.objects.get_or_create(tenant_id=agent.tenant_id, external_id=who)
+    return ContextPackRecord.objects.create(
+        tenant_id=agent.tenant_id,
+        principal=person,
+        agent=agent,
+        persona_version=persona_version or agent.persona_version,
+        belief_ids=[b.pk for b in beliefs],
+        pinned_ids=[b.pk for b in pinned],
+        created_at=timezone.now(),
+    ).pk

@@ -85,6 +85,42 @@ def _evidence_spans(conversation: Conversation) -> dict[int, list[tuple[int, int
     return {mid: sorted(s) for mid, s in spans.items()}
 
 
+def _shaped_by(conversation: Conversation, reply_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """What shaped each reply a host recorded with a context pack (issue 26.1): the
+    prompt version (persona and owner document) and the beliefs it was given, by
+    message id. Two queries for a whole page: the packs, and their beliefs (of this
+    conversation's person only)."""
+    from memory.models import Belief
+    from memory.packs import packs_of_messages
+
+    packs = packs_of_messages(reply_ids)
+    wanted = {int(i) for p in packs.values() for i in p.belief_ids if isinstance(i, int)}
+    beliefs = (
+        {
+            b.pk: b
+            for b in Belief.objects.filter(
+                pk__in=wanted, principal_id=conversation.principal_id
+            ).only("id", "statement", "category", "status")
+        }
+        if wanted
+        else {}
+    )
+    out: dict[int, dict[str, Any]] = {}
+    for message_id, pack in packs.items():
+        pinned = set(pack.pinned_ids or [])
+        given = [
+            {"belief": beliefs[i], "pinned": i in pinned}
+            for i in pack.belief_ids
+            if isinstance(i, int) and i in beliefs
+        ]
+        out[message_id] = {
+            "pack": pack,
+            "beliefs": given,
+            "gone": len([i for i in pack.belief_ids if i not in beliefs]),
+        }
+    return out
+
+
 @require_GET
 @login_required
 def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -115,6 +151,7 @@ def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             cursor=request.GET.get("after"),
             size=MESSAGES_PAGE,
         )
+        shaped = _shaped_by(conv, [m.pk for m in page.rows if m.role == Message.Role.ASSISTANT])
         rows = []
         first_focus = True
         for m in page.rows:
@@ -128,6 +165,7 @@ def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                     "segments": marked_segments(m.text, marks),
                     "quoted": bool(marks),
                     "focus": is_focus,
+                    "shaped": shaped.get(m.pk),
                 }
             )
         context.update(

@@ -75,6 +75,33 @@ def _prompt_runs(text: str) -> list[tuple[str, bool]]:
 
 
 @dataclass
+class PromptLine:
+    """One line of the agent page's prompt: its text (blocked placeholders marked), its
+    story (``persona.provenance``) and each version's quotes as the pages group them."""
+
+    line: Any
+    runs: list[tuple[str, bool]]
+    #: (story, its quote groups) newest first
+    stories: list[tuple[Any, list[dict[str, Any]]]]
+
+
+def _prompt_lines(head: AgentPersonaVersion, *, wait: bool) -> list[PromptLine]:
+    """Every line of the agent's prefix with where it came from: two queries (the
+    versions, and which quoted conversations are sealed)."""
+    from persona.provenance import explain_prefix
+
+    explained = explain_prefix(head, wait=wait)
+    out = []
+    for line in explained.lines:
+        stories = []
+        for story in line.runs:
+            sealed = {q["conversation_id"] for q in story.quotes if q["sealed"]}
+            stories.append((story, quote_groups_for(story.quotes, sealed=sealed)))
+        out.append(PromptLine(line=line, runs=_prompt_runs(line.text), stories=stories))
+    return out
+
+
+@dataclass
 class TimelineEntry:
     version: AgentPersonaVersion
     diffs: list[tuple[str, list[tuple[str, str]]]]
@@ -270,6 +297,7 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
     wait = bool(getattr(django_settings, "PERSONAWEB_PAGE_SCAN_WAIT", False))
     report = render_report(head, wait=wait) if head is not None else None
+    prompt_lines = _prompt_lines(head, wait=wait) if head is not None else []
     # a guardrail or rule a later model or pattern update blocks is listed marked, with
     # its ids, never as a normal one (the stored text stays so it can be removed)
     marked = {b.label: b.pattern_ids for b in report.blocked} if report else {}
@@ -287,7 +315,7 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "report": report,
             "guardrail_rows": guardrail_rows,
             "rule_rows": rule_rows,
-            "prompt_runs": _prompt_runs(report.text) if report else [],
+            "prompt_lines": prompt_lines,
             "prefix_sha256": sha256_text(report.text) if report else "",
             "token_cap": AGENT_PREFIX_MAX_TOKENS,
             "caps": _caps(head),

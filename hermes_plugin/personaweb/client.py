@@ -352,7 +352,10 @@ class Memory:
         self.writes = writes
         self._prefix_sha = ""
         self._prefix_text = ""
-        self._queue: queue.Queue[tuple[str, str, str] | None] = queue.Queue(QUEUE_MAX)
+        #: (the question, the id of the context pack answered for it): sent with the turn
+        #: of that question, so personaweb shows which memories shaped the reply
+        self._pack: tuple[str, int] | None = None
+        self._queue: queue.Queue[tuple[str, str, str, int | None] | None] = queue.Queue(QUEUE_MAX)
         self._worker: threading.Thread | None = None
         self._worker_lock = threading.Lock()
 
@@ -393,7 +396,10 @@ class Memory:
             else:
                 logger.warning("personaweb build_context failed: %s", exc.detail)
             return ""
-        text = answer.data.get("text") if isinstance(answer.data, dict) else None
+        data = answer.data if isinstance(answer.data, dict) else {}
+        pack_id = data.get("pack_id")
+        self._pack = (query, pack_id) if isinstance(pack_id, int) else None
+        text = data.get("text")
         return text if isinstance(text, str) else ""
 
     # turns: queued, recorded in order by one background thread
@@ -403,8 +409,17 @@ class Memory:
         if not self.writes or not (user_text or "").strip():
             return False
         label = (session or self.session or "hermes")[:MAX_LABEL_CHARS]
+        pack, self._pack = self._pack, None
+        # the pack recalled for this very question shaped this reply
+        pack_id = (
+            pack[1]
+            if pack
+            and (assistant_text or "").strip()
+            and pack[0] == user_text.strip()[:MAX_QUERY_CHARS]
+            else None
+        )
         try:
-            self._queue.put_nowait((label, user_text, assistant_text or ""))
+            self._queue.put_nowait((label, user_text, assistant_text or "", pack_id))
         except queue.Full:
             logger.warning(
                 "personaweb record_turn: %d turns waiting; this one is dropped", QUEUE_MAX
@@ -428,7 +443,7 @@ class Memory:
             try:
                 if item is None:
                     return
-                label, user_text, assistant_text = item
+                label, user_text, assistant_text, pack_id = item
                 body: dict[str, Any] = {
                     "principal": self.settings.principal,
                     "conversation": label,
@@ -436,12 +451,23 @@ class Memory:
                 }
                 if assistant_text.strip():
                     body["assistant_text"] = assistant_text
-                try:
-                    self.client.call("POST", path, body=body)
-                except Unavailable as exc:
-                    logger.warning("personaweb record_turn failed: %s", exc.detail)
+                    if pack_id is not None:
+                        body["context_pack"] = pack_id
+                self._post_turn(path, body)
             finally:
                 self._queue.task_done()
+
+    def _post_turn(self, path: str, body: dict[str, Any]) -> None:
+        try:
+            self.client.call("POST", path, body=body)
+        except Unavailable as exc:
+            if "context_pack" in body and exc.status in (400, 409):
+                # a pack personaweb no longer takes (expired, or an older server) never
+                # costs the turn: it is recorded without it
+                logger.info("personaweb record_turn: context pack not taken; sent without")
+                self._post_turn(path, {k: v for k, v in body.items() if k != "context_pack"})
+                return
+            logger.warning("personaweb record_turn failed: %s", exc.detail)
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait up to ``timeout`` for the queued turns; True when none is left."""

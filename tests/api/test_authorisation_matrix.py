@@ -139,7 +139,7 @@ def call_for(name: str, world: dict[str, Any], column: str) -> Call:
             path={"slug": "helper"},
             args={"principal": who, "conversation": f"m-{n}", "user_text": "Plan the rye order."},
         )
-    if name == "prompt_prefix":
+    if name in ("prompt_prefix", "prompt_explain"):
         return Call(path={"slug": "helper"}, args={"principal": who})
     if name == "review_get":
         return Call(path={"review_id": add_review(agent).pk})
@@ -226,7 +226,7 @@ def http(client, op, call: Call, raw: str):
         url = url.replace("{" + key + "}", str(value))
     headers = bearer(raw)
     if op.method == "GET":
-        return client.get(url, call.args, **headers)
+        return client.get(url, {**call.args, **op.query}, **headers)
     return client.generic(
         op.method, url, json.dumps(call.args), content_type="application/json", **headers
     )
@@ -292,9 +292,16 @@ def test_every_operation_is_on_both_transports(client, world):
 
     listed = {t.name: t for t in anyio.run(tools).tools}
     names = {op.name for op in OPERATIONS}
-    assert set(routes.values()) == names, "a /v1 route that is no operation, or one missing"
+    # an operation with a fixed query (prompt_explain: ?explain=1) is a flag of its
+    # path's route, which declares that query parameter
+    own = [op for op in OPERATIONS if not op.query]
+    assert set(routes.values()) == {op.name for op in own}, "a /v1 route that is no operation"
     assert set(listed) == names, "an MCP tool that is no operation, or one missing"
-    assert {(op.method, op.path): op.name for op in OPERATIONS} == routes
+    assert {(op.method, op.path): op.name for op in own} == routes
+    for op in OPERATIONS:
+        if op.query:
+            spec = schema["paths"][op.path][op.method.lower()]
+            assert set(op.query) <= {p["name"] for p in spec["parameters"]}, op.name
     for op in OPERATIONS:
         hints = listed[op.name].annotations
         assert hints.read_only_hint is op.read_only and hints.destructive_hint is op.destructive

@@ -175,3 +175,28 @@ def test_a_tool_with_a_bad_id_or_an_unknown_name_answers_with_a_sentence(token_f
     answer = memory.tool("personaweb_belief_retire", {"memory_id": "seven"})
     assert "memory_id" in answer and "whole number" in answer
     assert "no tool" in memory.tool("memory", {})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_reply_to_a_recalled_question_names_its_context_pack(
+    live_server, host, make_token, token_file, agent, settings
+):
+    from memory.models import ContextPackRecord, Principal
+
+    settings.MEMORY_BELIEF_EMBEDDINGS = False
+    Principal.objects.create(tenant=agent.tenant, external_id="ana")
+    _, raw = make_token(name="hermes", scopes="host,memory.read,memory.write")
+    memory = memory_for(live_server.url, token_file(raw))
+    memory.context("What should I cook?")
+    assert memory.record_turn("What should I cook?", "Lentil soup.")
+    # a question that was not recalled sends no pack
+    assert memory.record_turn("Thanks!", "You are welcome.")
+    # a pack personaweb no longer keeps never costs the turn
+    memory.context("And tomorrow?")
+    ContextPackRecord.objects.filter(message__isnull=True).delete()
+    assert memory.record_turn("And tomorrow?", "Bean stew.")
+    assert memory.flush(timeout=20)
+    replies = Message.objects.filter(role="assistant").order_by("seq")
+    assert [m.text for m in replies] == ["Lentil soup.", "You are welcome.", "Bean stew."]
+    linked = ContextPackRecord.objects.filter(message__isnull=False)
+    assert [p.message.text for p in linked] == ["Lentil soup."]

@@ -203,9 +203,10 @@ def test_a_token_bound_to_a_person_reads_context_without_naming_an_agent(
     assert "green tea" in over_http.json()["text"]
     (over_mcp,) = call_mcp(raw, [("build_context", {"query": "What does she drink?"})])
     assert not over_mcp.is_error, text_of(over_mcp)
-    assert over_mcp.structured_content == over_http.json() | {
-        "now": over_mcp.structured_content["now"]
-    }
+    # the same pack given twice: each answer is kept as its own pack, with its own id
+    mcp_pack, http_pack = over_mcp.structured_content, over_http.json()
+    assert mcp_pack["pack_id"] != http_pack["pack_id"]
+    assert mcp_pack == http_pack | {"now": mcp_pack["now"], "pack_id": mcp_pack["pack_id"]}
 
 
 def test_context_for_a_named_agent_out_of_reach_is_not_found(

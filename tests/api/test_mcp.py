@@ -26,6 +26,7 @@ VALID: dict[str, dict[str, Any]] = {
     "persona_read": {},
     "persona_update": {"reason": "The owner asked for a shorter role.", "role": "Bakery planner"},
     "prompt_prefix": {"session": "s1"},
+    "prompt_explain": {"session": "s1"},
     "record_turn": {
         "conversation": "mcp-1",
         "user_text": "Plan the Saturday order, please.",
@@ -92,6 +93,8 @@ def test_every_host_tool_answers_valid_and_garbage_arguments(wide_server, agent)
     by_name = dict(zip(HOST_TOOLS, results[: len(HOST_TOOLS)], strict=True))
     assert by_name["persona_read"].structured_content["slug"] == "helper"
     assert by_name["prompt_prefix"].structured_content["sha256"]
+    explained = by_name["prompt_explain"].structured_content
+    assert explained["prefix"] == by_name["prompt_prefix"].structured_content["prefix"]
     assert by_name["review_now"].structured_content["review_id"]
     conv = Conversation.objects.get(external_id="mcp-1")
     assert conv.principal.external_id == "ana" and conv.agent_id == agent.pk

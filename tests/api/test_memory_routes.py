@@ -224,6 +224,8 @@ def test_context_is_the_cli_pack_plus_the_rendered_text(client, mem, agent):
     )
     cli = json.loads(out.getvalue())
     text = body.pop("text")
+    # a host's pack is kept for the turn it shapes (its id); the CLI's is only printed
+    assert isinstance(body.pop("pack_id"), int)
     assert set(body) == set(cli)
     for key in ("principal", "query", "time_intent", "used_embeddings", "agenda", "routine_probes"):
         assert body[key] == cli[key], key

@@ -118,7 +118,7 @@ def test_operator_reviews_approves_and_undoes(
     page.get_by_role("link", name="Pip", exact=True).click()
     page.wait_for_load_state()
     assert "/persona/pip/" in page.url
-    prompt_before = page.locator("pre.prompt").inner_text()
+    prompt_before = page.locator("[data-testid=prompt]").inner_text()
 
     page.get_by_role("button", name="Review now").click()
     page.wait_for_selector("#review-status[data-status='queued']")
@@ -135,7 +135,7 @@ def test_operator_reviews_approves_and_undoes(
     page.wait_for_load_state()
     assert "/persona/pip/" in page.url
     assert "Approved for Pip" in page.locator("#messages").inner_text()
-    prompt_after = page.locator("pre.prompt").inner_text()
+    prompt_after = page.locator("[data-testid=prompt]").inner_text()
     assert proposal.text in prompt_after and proposal.text not in prompt_before
     newest = page.locator("li.version").first
     assert proposal.text in newest.locator("ins").first.inner_text()
@@ -151,7 +151,7 @@ def test_operator_reviews_approves_and_undoes(
     page.get_by_role("button", name="Yes, take it back").click()
     page.wait_for_load_state()
     assert "Taken back" in page.locator("#messages").inner_text()
-    assert proposal.text not in page.locator("pre.prompt").inner_text()
+    assert proposal.text not in page.locator("[data-testid=prompt]").inner_text()
     assert proposal.text in page.locator("li.version").first.locator("del").first.inner_text()
     proposal.refresh_from_db()
     assert proposal.status == "undone"

@@ -31,7 +31,7 @@ def test_agent_page_does_not_wait_for_the_scan(operator_client, agent, slow_mode
     html = response.content.decode()
     assert 'data-testid="scanning"' in html and 'data-pending="1"' in html
     prompt = html[html.index('data-testid="prompt"') :]
-    prompt = prompt[: prompt.index("</pre>")]
+    prompt = prompt[: prompt.index("</section>")]
     assert NEW_GUARDRAIL not in prompt  # never shown as safe before it is scanned
     assert "SCANNING" in prompt
 

@@ -51,6 +51,15 @@ class Command(BaseCommand):
         p.add_argument("--session", default="", help="the host's session key")
         p.add_argument("--json", action="store_true")
 
+        p = sub.add_parser(
+            "explain",
+            help="Every line of the prompt prefix with where it came from (as ?explain=1).",
+        )
+        p.add_argument("agent")
+        p.add_argument("--principal", default="", help="the person's external id")
+        p.add_argument("--session", default="", help="the host's session key")
+        p.add_argument("--json", action="store_true")
+
         p = sub.add_parser("history", help="Every persona version, newest first.")
         p.add_argument("agent")
         p.add_argument("--json", action="store_true")
@@ -200,6 +209,32 @@ class Command(BaseCommand):
         self._out(
             f"sha256: {plan.prefix_sha256}  epoch: {plan.epoch}  "
             f"persona version: {plan.persona_version}  tokens: {plan.token_count}"
+        )
+
+    def cmd_explain(
+        self, *, agent: str, principal: str, session: str, json: bool = False, **_: Any
+    ) -> None:
+        """The answer of ``prompt_explain`` (``GET /v1/agents/SLUG/prefix?explain=1``):
+        read-only; an operator reads every quote, as on the agent page."""
+        from persona.provenance import explain_session
+
+        row = self._agent(agent)
+        answer = explain_session(
+            agent=row, principal=self._principal(row, principal), session_key=session
+        ).as_dict()
+        if json:
+            self._out(_dumps(_plain(answer)))
+            return
+        width = len(str(len(answer["lines"])))
+        for line in answer["lines"]:
+            self._out(f"{line['n']:>{width}}  {line['text']}")
+            if line["summary"] and line["kind"] != "frame":
+                self._out(f"{'':>{width}}    <- {line['summary']}")
+        pinned = f"pinned, epoch {answer['epoch']}" if answer["pinned"] else "not pinned yet"
+        self._out("")
+        self._out(
+            f"sha256: {answer['sha256']}  persona version: {answer['persona_version']}  "
+            f"owner document version: {answer['owner_doc_version'] or '-'}  ({pinned})"
         )
 
     def cmd_history(self, *, agent: str, json: bool = False, **_: Any) -> None:
@@ -371,3 +406,10 @@ def _version_dict(v: AgentPersonaVersion, *, evidence: bool) -> dict[str, Any]:
 
 def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True)
+
+
+def _plain(data: Any) -> Any:
+    """JSON-ready values (times as ISO text)."""
+    from django.core.serializers.json import DjangoJSONEncoder
+
+    return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
