@@ -67,9 +67,7 @@ def redaction_check(*, actor: Actor, tenant_id: int, reason: str) -> str:
     reason, cleaned; raises before anything is written."""
     actor.require(tenant_id=tenant_id)
     if not actor.is_superuser:
-        raise NotPermitted(
-            "Only a superuser may redact text; ask one to do it. Nothing changed."
-        )
+        raise NotPermitted("Only a superuser may redact text; ask one to do it. Nothing changed.")
     cleaned = " ".join((reason or "").split())
     if len(cleaned) < MIN_REASON_CHARS:
         raise RedactionRefused(
@@ -78,8 +76,7 @@ def redaction_check(*, actor: Actor, tenant_id: int, reason: str) -> str:
         )
     if len(cleaned) > MAX_REASON_CHARS:
         raise RedactionRefused(
-            f"The reason is longer than {MAX_REASON_CHARS} characters; shorten it. "
-            "Nothing changed."
+            f"The reason is longer than {MAX_REASON_CHARS} characters; shorten it. Nothing changed."
         )
     check_write(cleaned, "reason")
     return cleaned

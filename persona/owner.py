@@ -260,9 +260,7 @@ def row_filter(
     """(entries that render under ``ceiling``, entries left out as dormant): what a plan
     created now takes from a version's entries. A redacted entry never renders."""
     shown = [
-        e
-        for e in entries
-        if e.sensitivity <= ceiling and not e.dormant and not is_redacted(e.text)
+        e for e in entries if e.sensitivity <= ceiling and not e.dormant and not is_redacted(e.text)
     ]
     return shown, [e for e in entries if e.dormant]
 

@@ -447,9 +447,9 @@ def plans_rebuild(
         plans = plans.filter(principal_id=principal_id)
     if agent_id is None and principal_id is None:
         return 0
-    heads = dict(Agent.objects.values_list("id", "persona_version").filter(
-        id__in=plans.values("agent_id")
-    ))
+    heads = dict(
+        Agent.objects.values_list("id", "persona_version").filter(id__in=plans.values("agent_id"))
+    )
     versions: dict[int, AgentPersonaVersion] = {}
     rotated = 0
     for plan in plans:

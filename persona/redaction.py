@@ -226,9 +226,11 @@ def on_text_redacted(
             evidence_quote=REDACTED
         )
         if agent_id is not None:
-            for pk, evidence in AgentPersonaVersion.objects.filter(agent_id=agent_id).exclude(
-                evidence=[]
-            ).values_list("pk", "evidence"):
+            for pk, evidence in (
+                AgentPersonaVersion.objects.filter(agent_id=agent_id)
+                .exclude(evidence=[])
+                .values_list("pk", "evidence")
+            ):
                 blanked, hit = _quotes_blank(evidence, wanted)
                 if hit:
                     AgentPersonaVersion.objects.filter(pk=pk).update(evidence=blanked)

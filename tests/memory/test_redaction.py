@@ -38,7 +38,9 @@ def _sha(text: str) -> str:
 
 def test_a_redacted_message_keeps_its_row_and_loses_every_copy_of_its_words(agent, boss):
     message = person_said(agent, SAID)
-    belief = add_belief(agent, "Has a sister called Petra.", quote_from=message, quote="sister Petra")
+    belief = add_belief(
+        agent, "Has a sister called Petra.", quote_from=message, quote="sister Petra"
+    )
     ConversationSummary.objects.create(
         conversation=message.conversation, text=f"Ana said: {SAID}", upto_seq=2
     )
@@ -76,7 +78,9 @@ def test_a_vector_shared_with_a_text_not_redacted_stays(agent, boss):
 
 def test_a_redacted_belief_ends_with_its_words_gone(agent, boss):
     message = person_said(agent, SAID)
-    belief = add_belief(agent, "Has a sister called Petra.", quote_from=message, quote="sister Petra")
+    belief = add_belief(
+        agent, "Has a sister called Petra.", quote_from=message, quote="sister Petra"
+    )
     belief_redact(actor=boss, belief=belief, reason=REASON)
     belief.refresh_from_db()
     assert (belief.status, belief.statement, belief.evidence_quote) == (
@@ -126,9 +130,7 @@ def test_another_tenants_row_is_not_found(agent, other_tenant, tenant):
     message = person_said(stranger, SAID)
     user = make_user("boss2", superuser=True)
     actor = actor_for_user(user)
-    bound = type(actor)(
-        kind="user", name="boss2", tenant_ids=frozenset({tenant.pk}), user=user
-    )
+    bound = type(actor)(kind="user", name="boss2", tenant_ids=frozenset({tenant.pk}), user=user)
     with pytest.raises(NotReachable):
         message_redact(actor=bound, message=message, reason=REASON)
     assert Message.objects.get(pk=message.pk).text == SAID
