@@ -12,7 +12,10 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from learning.models import Proposal
-from memory.models import Conversation, Message
+from dashboard.views.people import REASON_LIMITS
+from dashboard.views.redaction import message_row
+from memory.models import Conversation, Message, Redaction
+from memory.redaction import is_redacted, redactions_for
 from persona.models import AgentPersonaVersion
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without
 from personaweb.marks import marked_segments, parse_mark_params
@@ -97,7 +100,14 @@ def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
     if conv is None:
         raise Http404("No such conversation here.")
-    context: dict[str, Any] = {"conversation": conv, "agent": conv.agent, "rows": [], "page": None}
+    context: dict[str, Any] = {
+        "conversation": conv,
+        "agent": conv.agent,
+        "rows": [],
+        "page": None,
+        "can_redact": bool(request.user.is_superuser),
+        **REASON_LIMITS,
+    }
     if not conv.sealed:
         # the quote clicked on the agent page is marked (and scrolled to) even when
         # its evidence is not stored any more
@@ -117,7 +127,13 @@ def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         )
         rows = []
         first_focus = True
+        redacted = redactions_for(
+            Redaction.Kind.MESSAGE, [m.pk for m in page.rows if is_redacted(m.text)]
+        )
         for m in page.rows:
+            if is_redacted(m.text):
+                rows.append(message_row(m, redacted.get(m.pk)))
+                continue
             marks = spans.get(m.pk, []) + focus.get(m.pk, [])
             is_focus = m.pk in focus and first_focus
             if is_focus:
@@ -128,6 +144,7 @@ def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                     "segments": marked_segments(m.text, marks),
                     "quoted": bool(marks),
                     "focus": is_focus,
+                    "redaction": None,
                 }
             )
         context.update(
