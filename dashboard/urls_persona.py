@@ -2,10 +2,9 @@ from __future__ import annotations
 
 from django.urls import path
 
-from dashboard.views import editors
+from dashboard.views import editors, redaction
 from dashboard.views import evolution as evolution_views
 from dashboard.views import persona as views
-from dashboard.views import redaction
 
 app_name = "persona"
 

@@ -11,9 +11,9 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from learning.models import Proposal
 from dashboard.views.people import REASON_LIMITS
 from dashboard.views.redaction import message_row
+from learning.models import Proposal
 from memory.models import Conversation, Message, Redaction
 from memory.redaction import is_redacted, redactions_for
 from persona.models import AgentPersonaVersion

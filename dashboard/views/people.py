@@ -54,6 +54,7 @@ from memory.models_beliefs import (
     Sensitivity,
     category_track,
 )
+from memory.redaction import MAX_REASON_CHARS, MIN_REASON_CHARS, is_redacted, redactions_for
 from memory.services_beliefs import (
     MAX_STATEMENT_CHARS,
     belief_correct,
@@ -62,7 +63,6 @@ from memory.services_beliefs import (
     belief_unmute,
     intention_set_state,
 )
-from memory.redaction import MAX_REASON_CHARS, MIN_REASON_CHARS, is_redacted, redactions_for
 from persona.models import OwnerEntry
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_next
