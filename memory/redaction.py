@@ -35,6 +35,7 @@ from memory.models import (
     BeliefEvidence,
     ConversationSummary,
     EntityFact,
+    MemoryAudit,
     Message,
     Redaction,
     TextEmbedding,
@@ -130,6 +131,33 @@ def vector_forget(shas: Iterable[str]) -> None:
     TextEmbedding.objects.filter(sha256__in=gone - kept).delete()
 
 
+def findings_scrub(*, tenant_id: int, text: str) -> int:
+    """Blank the removed words in the stored findings of the health check (each keeps a
+    preview of the text it is about); returns how many runs changed. A preview holds the
+    words, or is their start (a long text is cut)."""
+    text = text.strip()
+    if not text:
+        return 0
+    changed = 0
+    for audit in MemoryAudit.objects.filter(tenant_id=tenant_id).only("findings"):
+        hit = False
+        findings = []
+        for finding in audit.findings if isinstance(audit.findings, list) else []:
+            preview = finding.get("text") if isinstance(finding, dict) else None
+            if isinstance(preview, str) and preview.strip():
+                if text in preview:
+                    finding = {**finding, "text": preview.replace(text, REDACTED)}
+                    hit = True
+                elif text.startswith(preview.rstrip("…").strip()):
+                    finding = {**finding, "text": REDACTED}
+                    hit = True
+            findings.append(finding)
+        if hit:
+            MemoryAudit.objects.filter(pk=audit.pk).update(findings=findings)
+            changed += 1
+    return changed
+
+
 @dataclass(frozen=True)
 class RedactionResult:
     redaction: Redaction
@@ -176,6 +204,7 @@ def message_redact(*, actor: Actor, message: Message, reason: str) -> RedactionR
     locked.embedding = None
     locked.save(update_fields=["text", "text_sha256", "embedding"])
     vector_forget([old_sha])
+    findings_scrub(tenant_id=agent.tenant_id, text=old_text)
     record = redaction_record(
         actor=actor,
         tenant_id=agent.tenant_id,
@@ -223,6 +252,7 @@ def belief_redact(*, actor: Actor, belief: Belief, reason: str) -> RedactionResu
     locked.updated_at = now
     locked.save()
     vector_forget([old_sha])
+    findings_scrub(tenant_id=locked.tenant_id, text=old_text)
     record = redaction_record(
         actor=actor,
         tenant_id=locked.tenant_id,

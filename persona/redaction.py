@@ -27,6 +27,7 @@ from memory.models import Redaction
 from memory.redaction import (
     REDACTED,
     RedactionRefused,
+    findings_scrub,
     is_redacted,
     redaction_check,
     redaction_record,
@@ -126,6 +127,7 @@ def persona_version_redact(
             # versions are immutable to every other writer: an update, never save()
             AgentPersonaVersion.objects.filter(pk=row.pk).update(**changed)
             reached.append(row.version)
+    findings_scrub(tenant_id=agent.tenant_id, text=passage)
     record = redaction_record(
         actor=actor,
         tenant_id=agent.tenant_id,
@@ -176,6 +178,7 @@ def owner_entry_redact(*, actor: Actor, entry: OwnerEntry, reason: str) -> Perso
         raise RedactionRefused("This entry is redacted already; nothing changed.")
     old = locked.text
     ids = _entry_words_remove(doc=doc, key=locked.key, text=old)
+    findings_scrub(tenant_id=doc.tenant_id, text=old)
     record = redaction_record(
         actor=actor,
         tenant_id=doc.tenant_id,
