@@ -108,14 +108,18 @@ def _blank_redacted_words(
 ) -> None:
     """No proposal quotes redacted words: a quote of a redacted message is blanked, and
     a persona passage redacted is blanked in proposals' sentences, quotes and the
-    turned-down list; a waiting proposal that held either is dropped."""
+    turned-down list, and is never proposed again (a ``Rejection`` by key, reason
+    ``redacted``); a waiting proposal that held either is dropped."""
     from learning.models import Proposal, Rejection
+    from learning.policy import content_key
     from memory.redaction import REDACTED
 
     if agent_id is None:
         return
     wanted = set(message_ids)
     passage = text if redaction.kind == "persona_version" else ""
+    if not wanted and not passage:
+        return  # a belief: no proposal quotes beliefs
 
     def blank(item: Any) -> Any:
         if not isinstance(item, dict):
@@ -127,10 +131,12 @@ def _blank_redacted_words(
             return {**item, "quote": quote.replace(passage, REDACTED)}
         return item
 
+    keys: set[str] = set()
     for proposal in Proposal.objects.filter(agent_id=agent_id).order_by("id"):
         evidence = [blank(e) for e in proposal.evidence or []]
         changed = evidence != proposal.evidence
         if passage and (passage in proposal.text or passage in proposal.applied_text):
+            keys.add(proposal.content_key)
             proposal.text = proposal.text.replace(passage, REDACTED)
             proposal.applied_text = proposal.applied_text.replace(passage, REDACTED)
             changed = True
@@ -149,6 +155,13 @@ def _blank_redacted_words(
         for rejection in Rejection.objects.filter(agent_id=agent_id, text__contains=passage):
             rejection.text = rejection.text.replace(passage, REDACTED)
             rejection.save(update_fields=["text"])
+        # never proposed again: the passage, and each proposal that held it, by key only
+        for key in {content_key(passage), *keys}:
+            Rejection.objects.get_or_create(
+                agent_id=agent_id,
+                content_key=key,
+                defaults={"text": REDACTED, "reason": "redacted", "by": redaction.redacted_by},
+            )
 
 
 def connect() -> None:

@@ -8,6 +8,7 @@ import pytest
 from django.core.cache import cache
 
 from learning.models import Proposal, Rejection
+from learning.policy import content_key
 from memory.models import Redaction
 from memory.redaction import REDACTED, RedactionRefused, belief_redact, message_redact
 from persona.models import (
@@ -94,7 +95,10 @@ def test_a_passage_leaves_every_version_and_every_pinned_prefix(agent, boss):
     )
     proposal.refresh_from_db()
     assert (proposal.text, proposal.status) == (REDACTED, "dropped")
-    assert PASSAGE not in Rejection.objects.get().text
+    assert not Rejection.objects.filter(text__contains=PASSAGE).exists()
+    # never proposed again: the passage and the proposal that held it, by key
+    keys = set(Rejection.objects.filter(reason="redacted").values_list("content_key", flat=True))
+    assert {content_key(PASSAGE), proposal.content_key} <= keys
     record = Redaction.objects.get()
     assert (record.kind, record.object_id, record.reached["versions"]) == (
         "persona_version",
