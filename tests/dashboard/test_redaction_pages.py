@@ -135,7 +135,8 @@ def test_a_superuser_redacts_words_of_a_persona_version(
     r = root_client.post(url, {"passage": PASSAGE, "reason": REASON})
     assert r.status_code == 302 and r.url.endswith("#v2")
     assert PASSAGE not in AgentPersonaVersion.objects.get(agent=agent, version=2).goals
-    with django_assert_max_num_queries(MAX_QUERIES + 10):
+    root_client.get(timeline)  # the safety scan stores the vector of the new words once
+    with django_assert_max_num_queries(MAX_QUERIES):
         body = root_client.get(timeline).content.decode()
     assert "Brora lighthouse keeper" not in body and "Redacted by root" in body
 
