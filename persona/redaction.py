@@ -31,7 +31,9 @@ from memory.redaction import (
     is_redacted,
     redaction_check,
     redaction_record,
+    vector_forget,
 )
+from memory.services import text_sha256
 from memory.signals import text_redacted
 from persona.models import (
     AgentPersonaVersion,
@@ -69,6 +71,17 @@ def scrub(value: Any, passage: str) -> Any:
     if isinstance(value, dict):
         return {k: scrub(v, passage) for k, v in value.items()}
     return value
+
+
+def texts_holding(value: Any, passage: str) -> list[str]:
+    """Every string in ``value`` (through lists and dict values) that holds ``passage``."""
+    if isinstance(value, str):
+        return [value] if passage in value else []
+    if isinstance(value, list):
+        return [t for v in value for t in texts_holding(v, passage)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in texts_holding(v, passage)]
+    return []
 
 
 def holds(value: Any, passage: str) -> bool:
@@ -117,7 +130,10 @@ def persona_version_redact(
             "version as shown (the same case and spacing). Nothing changed."
         )
     reached: list[int] = []
+    old_texts: set[str] = set()
     for row in rows:
+        for f in VERSION_TEXT_FIELDS:
+            old_texts.update(texts_holding(getattr(row, f), passage))
         changed = {
             f: scrub(getattr(row, f), passage)
             for f in VERSION_TEXT_FIELDS
@@ -128,6 +144,8 @@ def persona_version_redact(
             AgentPersonaVersion.objects.filter(pk=row.pk).update(**changed)
             reached.append(row.version)
     findings_scrub(tenant_id=agent.tenant_id, text=passage)
+    # the safety scan stored a vector of each text it read (a field, a guardrail, a rule)
+    vector_forget(text_sha256(t) for t in old_texts)
     record = redaction_record(
         actor=actor,
         tenant_id=agent.tenant_id,
@@ -179,6 +197,7 @@ def owner_entry_redact(*, actor: Actor, entry: OwnerEntry, reason: str) -> Perso
     old = locked.text
     ids = _entry_words_remove(doc=doc, key=locked.key, text=old)
     findings_scrub(tenant_id=doc.tenant_id, text=old)
+    vector_forget([text_sha256(old)])
     record = redaction_record(
         actor=actor,
         tenant_id=doc.tenant_id,

@@ -9,8 +9,9 @@ from django.core.cache import cache
 
 from learning.models import Proposal, Rejection
 from learning.policy import content_key
-from memory.models import Redaction
+from memory.models import Redaction, TextEmbedding
 from memory.redaction import REDACTED, RedactionRefused, belief_redact, message_redact
+from memory.services import text_sha256
 from persona.models import (
     AgentPersonaVersion,
     OwnerEntry,
@@ -71,7 +72,15 @@ def test_a_passage_leaves_every_version_and_every_pinned_prefix(agent, boss):
         agent=agent, content_key="k", text=f"Say: {PASSAGE}", reason="dismissed"
     )
 
+    held = [f"Help with bakery orders. {PASSAGE}", f"Always: {PASSAGE}"]
+    for text in held:  # what the safety scan stores of each text it reads
+        TextEmbedding.objects.get_or_create(
+            sha256=text_sha256(text), defaults={"model_name": "m", "dim": 1, "vector": b"1234"}
+        )
+
     result = persona_version_redact(actor=boss, version=chosen, passage=PASSAGE, reason=REASON)
+
+    assert not TextEmbedding.objects.filter(sha256__in=[text_sha256(t) for t in held]).exists()
 
     assert result.versions == [2, 3] and result.plans_rotated == 1
     for v in AgentPersonaVersion.objects.filter(agent=agent):
@@ -150,8 +159,13 @@ def test_an_owner_entry_leaves_every_version_and_the_prompt_row(agent, boss):
     plan = plan_get_or_rotate(agent=agent, principal=ana, session_key="s1")
     assert ENTRY in plan.prefix_text
     entry = doc_head(ana.pk).entries[0]
+    TextEmbedding.objects.get_or_create(
+        sha256=text_sha256(ENTRY), defaults={"model_name": "m", "dim": 1, "vector": b"1234"}
+    )
 
     owner_entry_redact(actor=boss, entry=entry, reason=REASON)
+
+    assert not TextEmbedding.objects.filter(sha256=text_sha256(ENTRY)).exists()
 
     assert not OwnerEntry.objects.filter(text=ENTRY).exists()
     assert OwnerEntry.objects.filter(text=REDACTED).count() == 2  # versions 1 and 2
