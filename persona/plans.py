@@ -447,12 +447,15 @@ def plans_rebuild(
         plans = plans.filter(principal_id=principal_id)
     if agent_id is None and principal_id is None:
         return 0
+    locked = list(plans)
     heads = dict(
-        Agent.objects.values_list("id", "persona_version").filter(id__in=plans.values("agent_id"))
+        Agent.objects.filter(id__in={p.agent_id for p in locked}).values_list(
+            "id", "persona_version"
+        )
     )
     versions: dict[int, AgentPersonaVersion] = {}
     rotated = 0
-    for plan in plans:
+    for plan in locked:
         head = heads.get(plan.agent_id) or plan.persona_version
         if plan.agent_id not in versions or versions[plan.agent_id].version != head:
             versions[plan.agent_id] = _head_version(plan.agent_id, head)
