@@ -134,3 +134,20 @@ def test_another_tenants_row_is_not_found(agent, other_tenant, tenant):
     with pytest.raises(NotReachable):
         message_redact(actor=bound, message=message, reason=REASON)
     assert Message.objects.get(pk=message.pk).text == SAID
+
+
+def test_consolidation_and_learning_never_read_a_redacted_message(agent, boss):
+    from learning.models import LearningSettings
+    from learning.selection import select_corpus
+    from memory.consolidation import consolidate
+
+    kept = person_said(agent, "Thanks! I prefer short answers with bullet points.")
+    gone = person_said(agent, "I'm working on a mobile app for my bakery.", conversation="c2")
+    message_redact(actor=boss, message=gone, reason=REASON)
+
+    report = consolidate(agent=agent)
+    assert report.messages_read == 1
+    assert list(Belief.objects.values_list("evidence_message_id", flat=True)) == [kept.pk]
+    settings = LearningSettings.objects.get(agent=agent)
+    corpus = select_corpus(agent=agent, settings=settings)
+    assert [m.id for m in corpus.messages] == [kept.pk]
