@@ -8,7 +8,9 @@ words themselves, and it cannot be undone:
   of the text, quotes of a redacted message (``BeliefEvidence``, a belief's shown
   quote), the conversation summaries that cover it and the entity facts taken from it;
   a redacted belief loses its quotes too and ends with status ``redacted`` (no host is
-  given it, whatever it asks; ``belief_ended`` withdraws its nomination);
+  given it, whatever it asks; ``belief_ended`` withdraws its nomination); it keeps the
+  hash of its words, and ``belief_write`` never stores the same words for that person
+  again (outcome ``muted``: nothing written);
 - ``text_redacted`` is sent: persona blanks the nomination quotes, persona-version
   evidence and owner entries that carried the words, learning blanks the quotes of its
   proposals and drops the waiting ones (no proposal can quote a redacted text);
@@ -127,7 +129,11 @@ def vector_forget(shas: Iterable[str]) -> None:
     if not gone:
         return
     kept = set(Message.objects.filter(text_sha256__in=gone).values_list("text_sha256", flat=True))
-    kept |= set(Belief.objects.filter(text_sha256__in=gone).values_list("text_sha256", flat=True))
+    kept |= set(
+        Belief.objects.filter(text_sha256__in=gone)
+        .exclude(status=Belief.Status.REDACTED)
+        .values_list("text_sha256", flat=True)
+    )
     TextEmbedding.objects.filter(sha256__in=gone - kept).delete()
 
 
@@ -243,8 +249,8 @@ def belief_redact(*, actor: Actor, belief: Belief, reason: str) -> RedactionResu
     old_text, old_sha, old_status = locked.statement, locked.text_sha256, locked.status
     now = timezone.now()
     BeliefEvidence.objects.filter(belief=locked).update(quote=REDACTED, start=None, end=None)
+    # the row keeps the hash of its words (``belief_write`` never stores them again)
     locked.statement = REDACTED
-    locked.text_sha256 = REDACTED_SHA256
     locked.evidence_quote = REDACTED if locked.evidence_quote else ""
     locked.evidence_start = locked.evidence_end = None
     locked.embedding = None

@@ -18,6 +18,7 @@ from memory.models import (
     TextEmbedding,
 )
 from memory.redaction import REDACTED, RedactionRefused, belief_redact, message_redact
+from memory.services_beliefs import belief_write
 from personaweb.errors import NotPermitted, NotReachable
 from tenancy.access import actor_for_user
 from tests.builders import add_belief, person_said
@@ -91,6 +92,17 @@ def test_a_redacted_belief_ends_with_its_words_gone(agent, boss):
     assert set(BeliefEvidence.objects.values_list("quote", flat=True)) == {REDACTED}
     record = Redaction.objects.get(kind="belief")
     assert record.text_sha256 == _sha("Has a sister called Petra.")
+    # the same words are never stored for the person again (a host, consolidation)
+    again = belief_write(
+        agent=agent,
+        principal_external_id="ana",
+        category="likes",
+        statement="Has a sister called Petra.",
+        confidence=0.9,
+        source="direct",
+    )
+    assert again.outcome == "muted" and again.belief.pk == belief.pk
+    assert Belief.objects.count() == 1
     assert record.reached == {"status_before": "active"}
     # the message itself is untouched: only the belief was redacted
     assert Message.objects.get(pk=message.pk).text == SAID
