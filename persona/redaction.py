@@ -94,6 +94,23 @@ def holds(value: Any, passage: str) -> bool:
     return False
 
 
+def version_redactions(versions: list[AgentPersonaVersion]) -> dict[int, list[Redaction]]:
+    """The redactions that reached each of these versions of one agent, by version number
+    (one query; none when no version holds the marker)."""
+    marked = [
+        v for v in versions if any(holds(getattr(v, f), REDACTED) for f in VERSION_TEXT_FIELDS)
+    ]
+    if not marked:
+        return {}
+    out: dict[int, list[Redaction]] = {}
+    for row in Redaction.objects.filter(
+        kind=Redaction.Kind.PERSONA_VERSION, reached__agent_id=marked[0].agent_id
+    ).order_by("redacted_at", "id"):
+        for number in row.reached.get("versions", []):
+            out.setdefault(number, []).append(row)
+    return out
+
+
 @dataclass(frozen=True)
 class PersonaRedactionResult:
     redaction: Redaction

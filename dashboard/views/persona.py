@@ -16,7 +16,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from dashboard.views.editors import drops_confirmed, editing_rights
-from dashboard.views.redaction import version_redactions
 from learning.models import Proposal, Review
 from learning.owners import (
     deciders_sentence,
@@ -33,6 +32,7 @@ from learning.selectors import (
 )
 from memory.sealing import sealed_ids
 from persona.models import AgentPersonaVersion, SourceType
+from persona.redaction import version_redactions
 from persona.services import (
     MAX_FIELD_CHARS,
     MAX_GUARDRAILS,

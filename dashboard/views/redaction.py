@@ -18,18 +18,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from dashboard.views.people import REASON_LIMITS, _acted, _belief_for
 from memory.models import Message, Redaction
-from memory.redaction import (
-    belief_redact,
-    is_redacted,
-    message_redact,
-    redactions_for,
-)
+from memory.redaction import belief_redact, message_redact, redactions_for
 from persona.models import AgentPersonaVersion, OwnerEntry
-from persona.redaction import (
-    VERSION_TEXT_FIELDS,
-    owner_entry_redact,
-    persona_version_redact,
-)
+from persona.redaction import owner_entry_redact, persona_version_redact
 from personaweb.errors import NotPermitted, NotReachable, Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, safe_next
 from tenancy.access import actor_for_user, agent_for_user, scope_to_user
@@ -220,43 +211,3 @@ def version_redact(request: HtmxHttpRequest, slug: str, version: int) -> HttpRes
             )
             return redirect(reverse("persona:agent", args=[agent.slug]) + f"#v{version}")
     return render(request, "dashboard/version_redact.html", context)
-
-
-def version_redactions(versions: list[AgentPersonaVersion]) -> dict[int, list[Redaction]]:
-    """The redactions that reached each of these versions (by version number; one query,
-    none when no version holds the marker)."""
-    marked = [
-        v for v in versions if any(is_redacted_in(getattr(v, f)) for f in VERSION_TEXT_FIELDS)
-    ]
-    if not marked:
-        return {}
-    agent_id = marked[0].agent_id
-    out: dict[int, list[Redaction]] = {}
-    for row in Redaction.objects.filter(
-        kind=Redaction.Kind.PERSONA_VERSION, reached__agent_id=agent_id
-    ).order_by("redacted_at", "id"):
-        for number in row.reached.get("versions", []):
-            out.setdefault(number, []).append(row)
-    return out
-
-
-def is_redacted_in(value: Any) -> bool:
-    from memory.redaction import REDACTED
-
-    if isinstance(value, str):
-        return REDACTED in value
-    if isinstance(value, list):
-        return any(is_redacted_in(v) for v in value)
-    if isinstance(value, dict):
-        return any(is_redacted_in(v) for v in value.values())
-    return False
-
-
-__all__ = [
-    "belief_redact_view",
-    "is_redacted",
-    "message_redact_view",
-    "owner_entry_redact_view",
-    "version_redact",
-    "version_redactions",
-]
