@@ -189,13 +189,19 @@ def _quotes_of_messages_blank(message_ids: list[int]) -> list[Belief]:
 @transaction.atomic
 def message_redact(*, actor: Actor, message: Message, reason: str) -> RedactionResult:
     """Remove the words of ``message`` (the module docstring), in one transaction."""
+    tenant_id = (
+        Message.objects.filter(pk=message.pk)
+        .values_list("conversation__agent__tenant_id", flat=True)
+        .get()
+    )
+    # checked before any row is locked: the reason's safety scan may wait for its model
+    reason = redaction_check(actor=actor, tenant_id=tenant_id, reason=reason)
     locked = (
         Message.objects.select_for_update(of=("self",))
         .select_related("conversation__agent")
         .get(pk=message.pk)
     )
     agent = locked.conversation.agent
-    reason = redaction_check(actor=actor, tenant_id=agent.tenant_id, reason=reason)
     if is_redacted(locked.text):
         raise RedactionRefused("This message is redacted already; nothing changed.")
     old_text, old_sha = locked.text, locked.text_sha256
@@ -242,8 +248,9 @@ def message_redact(*, actor: Actor, message: Message, reason: str) -> RedactionR
 def belief_redact(*, actor: Actor, belief: Belief, reason: str) -> RedactionResult:
     """Remove the words of ``belief``: its statement and its quotes; it ends with status
     ``redacted`` (the module docstring), in one transaction."""
+    # checked before the row is locked: the reason's safety scan may wait for its model
+    reason = redaction_check(actor=actor, tenant_id=belief.tenant_id, reason=reason)
     locked = Belief.objects.select_for_update().get(pk=belief.pk)
-    reason = redaction_check(actor=actor, tenant_id=locked.tenant_id, reason=reason)
     if locked.status == Belief.Status.REDACTED:
         raise RedactionRefused("This belief is redacted already; nothing changed.")
     old_text, old_sha, old_status = locked.statement, locked.text_sha256, locked.status

@@ -206,8 +206,14 @@ def _entry_words_remove(*, doc: OwnerDocument, key: str, text: str) -> list[int]
 def owner_entry_redact(*, actor: Actor, entry: OwnerEntry, reason: str) -> PersonaRedactionResult:
     """Remove the words of an owner-document entry (the module docstring) and rebuild
     the person's pinned plans."""
+    tenant_id = (
+        OwnerDocument.objects.filter(pk=entry.version.document_id)
+        .values_list("tenant_id", flat=True)
+        .get()
+    )
+    # checked before the document is locked: the reason's safety scan may wait for its model
+    reason = redaction_check(actor=actor, tenant_id=tenant_id, reason=reason)
     doc = OwnerDocument.objects.select_for_update().get(pk=entry.version.document_id)
-    reason = redaction_check(actor=actor, tenant_id=doc.tenant_id, reason=reason)
     locked = OwnerEntry.objects.get(pk=entry.pk)
     if is_redacted(locked.text):
         raise RedactionRefused("This entry is redacted already; nothing changed.")
