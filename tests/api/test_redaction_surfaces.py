@@ -90,6 +90,14 @@ def build_world(agent) -> dict[str, Any]:
         "end": start + len(quote),
     }
     add_proposal(agent, text="Mention harbour lamps when asked about the coast.", evidence=[item])
+    # a version whose evidence quotes the message (the timeline shows its quotes)
+    persona_version_create(
+        agent=agent,
+        changes={"background": "Knows the harbour well."},
+        trigger=ChangeTrigger(
+            source_type="persona_learning", reason="learned", evidence=[item], approved_by="o"
+        ),
+    )
     add_proposal(agent, kind="rule", text=f"Always: {PASSAGE}")
     agent.refresh_from_db()
     plan_get_or_rotate(agent=agent, principal=ana, session_key="s1")
