@@ -146,3 +146,29 @@ def test_the_version_redact_page_is_for_superusers_only(operator_client, agent):
     assert operator_client.get(url).status_code == 403
     page = operator_client.get(reverse("persona:agent", args=[agent.slug])).content.decode()
     assert 'data-testid="redact-version"' not in page
+
+
+def test_the_owner_sees_that_an_entry_was_redacted_and_its_words_nowhere(client, agent):
+    from persona.owner_accounts import owner_account_link
+    from persona.redaction import owner_entry_redact
+    from tenancy.access import actor_for_user
+
+    said = person_said(agent, SAID)
+    ana = said.conversation.principal
+    owner = make_user("ana", tenants=[agent.tenant])
+    owner_account_link(user=owner, principal=ana)
+    owner_doc_write(
+        principal=ana,
+        expected_version=0,
+        entries=[{"text": "Keeps bees on the roof."}, {"text": "Prefers short answers."}],
+        written_by="ana",
+    )
+    owner_entry_redact(
+        actor=actor_for_user(make_user("root", superuser=True)),
+        entry=doc_head(ana.pk).entries[0],
+        reason=REASON,
+    )
+    client.force_login(owner)
+    body = client.get(reverse("owner:persona")).content.decode()
+    assert 'data-testid="entry-redacted"' in body
+    assert "Keeps bees" not in body and "Prefers short answers." in body
