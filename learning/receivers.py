@@ -108,11 +108,13 @@ def _blank_redacted_words(
 ) -> None:
     """No proposal quotes redacted words: a quote of a redacted message is blanked, and
     a persona passage redacted is blanked in proposals' sentences, quotes and the
-    turned-down list, and is never proposed again (a ``Rejection`` by key, reason
-    ``redacted``); a waiting proposal that held either is dropped."""
-    from learning.models import Proposal, Rejection
+    turned-down list and what reviews passed over, and is never proposed again (a
+    ``Rejection`` by key, reason ``redacted``); a waiting proposal that held either is
+    dropped."""
+    from learning.models import Proposal, Rejection, Review
     from learning.policy import content_key
     from memory.redaction import REDACTED
+    from persona.redaction import holds, scrub
 
     if agent_id is None:
         return
@@ -155,6 +157,12 @@ def _blank_redacted_words(
         for rejection in Rejection.objects.filter(agent_id=agent_id, text__contains=passage):
             rejection.text = rejection.text.replace(passage, REDACTED)
             rejection.save(update_fields=["text"])
+        # what reviews said they passed over (sentences, never quotes) and why
+        for review in Review.objects.filter(agent_id=agent_id).only("reason", "passed_over"):
+            if holds(review.passed_over, passage) or passage in review.reason:
+                review.passed_over = scrub(review.passed_over, passage)
+                review.reason = review.reason.replace(passage, REDACTED)
+                review.save(update_fields=["passed_over", "reason"])
         # never proposed again: the passage, and each proposal that held it, by key only
         for key in {content_key(passage), *keys}:
             Rejection.objects.get_or_create(

@@ -25,7 +25,7 @@ from persona.redaction import owner_entry_redact, persona_version_redact
 from persona.services import ChangeTrigger, persona_version_create
 from personaweb.errors import NotPermitted
 from tenancy.access import actor_for_user
-from tests.builders import add_nomination, add_proposal, person_said
+from tests.builders import add_nomination, add_proposal, add_review, person_said
 from tests.factories import PrincipalFactory, make_user
 
 pytestmark = pytest.mark.django_db
@@ -68,6 +68,11 @@ def test_a_passage_leaves_every_version_and_every_pinned_prefix(agent, boss):
     assert PASSAGE in plan.prefix_text
     epoch = plan.epoch
     proposal = add_proposal(agent, text=PASSAGE)
+    review = add_review(
+        agent,
+        reason=f"Nothing new: “{PASSAGE}” is in the persona.",
+        passed_over=[{"kind": "sentence", "text": PASSAGE, "reason": "in_persona"}],
+    )
     Rejection.objects.create(
         agent=agent, content_key="k", text=f"Say: {PASSAGE}", reason="dismissed"
     )
@@ -105,6 +110,8 @@ def test_a_passage_leaves_every_version_and_every_pinned_prefix(agent, boss):
     proposal.refresh_from_db()
     assert (proposal.text, proposal.status) == (REDACTED, "dropped")
     assert not Rejection.objects.filter(text__contains=PASSAGE).exists()
+    review.refresh_from_db()
+    assert PASSAGE not in review.reason and PASSAGE not in repr(review.passed_over)
     # never proposed again: the passage and the proposal that held it, by key
     keys = set(Rejection.objects.filter(reason="redacted").values_list("content_key", flat=True))
     assert {content_key(PASSAGE), proposal.content_key} <= keys
