@@ -31,7 +31,7 @@ from persona.redaction import owner_entry_redact, persona_version_redact
 from persona.services import ChangeTrigger, persona_version_create
 from tenancy.access import actor_for_user
 from tests.api.conftest import bearer
-from tests.builders import add_belief, add_proposal, person_said
+from tests.builders import add_belief, add_proposal, add_review, person_said
 from tests.factories import make_user
 
 #: one word per item, found nowhere else
@@ -99,6 +99,7 @@ def build_world(agent) -> dict[str, Any]:
         ),
     )
     add_proposal(agent, kind="rule", text=f"Always: {PASSAGE}")
+    add_review(agent, passed_over=[{"kind": "sentence", "text": PASSAGE, "reason": "in_persona"}])
     agent.refresh_from_db()
     plan_get_or_rotate(agent=agent, principal=ana, session_key="s1")
     call_command("memory", "audit", stdout=io.StringIO())
