@@ -96,7 +96,9 @@ def test_a_superuser_redacts_a_message_on_its_conversation(
     assert "Redacted by root" in page and "Petra" not in page and REASON in page
 
 
-def test_a_superuser_redacts_an_owner_entry_from_the_persons_page(root_client, agent):
+def test_a_superuser_redacts_an_owner_entry_from_the_persons_page(
+    root_client, agent, django_assert_max_num_queries
+):
     said = person_said(agent, SAID)
     ana = said.conversation.principal
     owner_doc_write(
@@ -113,7 +115,8 @@ def test_a_superuser_redacts_an_owner_entry_from_the_persons_page(root_client, a
     )
     assert r.status_code == 302 and r.url == page + "#owner-document"
     assert OwnerEntry.objects.get(pk=entry.pk).text == REDACTED
-    body = root_client.get(page).content.decode()
+    with django_assert_max_num_queries(MAX_QUERIES):
+        body = root_client.get(page).content.decode()
     assert "Keeps bees" not in body and "Redacted by root" in body
 
 
