@@ -215,8 +215,9 @@ class MemoryWritten(Schema):
         description=(
             "created: a new belief; corroborated: it restates a belief, which was reinforced "
             "(no new row); superseded: it contradicts a belief, which keeps its history; "
-            "muted: it restates a belief the person asked not to be mentioned again, so "
-            "nothing was stored (and memory is null)"
+            "muted: it restates a belief the person asked not to be mentioned again, or "
+            "it is the very words of a redacted belief, so nothing was stored (and memory "
+            "is null)"
         )
     )
     superseded_id: int | None = Field(description="the belief this one replaced")

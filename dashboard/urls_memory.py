@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from dashboard.views import conversations as views
-from dashboard.views import health, people
+from dashboard.views import health, people, redaction
 
 app_name = "memory"
 
@@ -18,5 +18,12 @@ urlpatterns = [
     path("beliefs/<int:pk>/retire/", people.belief_retire_view, name="belief_retire"),
     path("beliefs/<int:pk>/correct/", people.belief_correct_view, name="belief_correct"),
     path("beliefs/<int:pk>/mute/", people.belief_mute_view, name="belief_mute"),
+    path("beliefs/<int:pk>/redact/", redaction.belief_redact_view, name="belief_redact"),
+    path("messages/<int:pk>/redact/", redaction.message_redact_view, name="message_redact"),
+    path(
+        "owner-entries/<int:pk>/redact/",
+        redaction.owner_entry_redact_view,
+        name="owner_entry_redact",
+    ),
     path("intentions/<int:pk>/state/", people.intention_state_view, name="intention_state"),
 ]

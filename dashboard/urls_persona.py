@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from dashboard.views import editors
+from dashboard.views import editors, redaction
 from dashboard.views import evolution as evolution_views
 from dashboard.views import persona as views
 
@@ -16,5 +16,10 @@ urlpatterns = [
     path("<slug:slug>/rules/", editors.rules, name="rules"),
     path("<slug:slug>/versions/<int:version>/revert/", editors.revert, name="revert"),
     path("<slug:slug>/versions/<int:version>/undo/", editors.undo_edit, name="undo_edit"),
+    path(
+        "<slug:slug>/versions/<int:version>/redact/",
+        redaction.version_redact,
+        name="version_redact",
+    ),
     path("<slug:slug>/undo/", views.undo, name="undo"),
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory.signals import conversation_sealed, turns_recorded
+from memory.signals import conversation_sealed, text_redacted, turns_recorded
 from persona.signals import persona_changed
 from personaweb.marks import evidence_conversation_ids
 from tenancy.signals import agent_created
@@ -97,8 +97,84 @@ def _drop_proposals_quoting(sender: Any, *, conversation: Any, **_: Any) -> None
         )
 
 
+def _blank_redacted_words(
+    sender: Any,
+    *,
+    redaction: Any,
+    text: str,
+    agent_id: int | None,
+    message_ids: list[int],
+    **_: Any,
+) -> None:
+    """No proposal quotes redacted words: a quote of a redacted message is blanked, and
+    a persona passage redacted is blanked in proposals' sentences, quotes and the
+    turned-down list and what reviews passed over, and is never proposed again (a
+    ``Rejection`` by key, reason ``redacted``); a waiting proposal that held either is
+    dropped."""
+    from learning.models import Proposal, Rejection, Review
+    from learning.policy import content_key
+    from memory.redaction import REDACTED
+    from persona.redaction import holds, scrub
+
+    if agent_id is None:
+        return
+    wanted = set(message_ids)
+    passage = text if redaction.kind == "persona_version" else ""
+    if not wanted and not passage:
+        return  # a belief: no proposal quotes beliefs
+
+    def blank(item: Any) -> Any:
+        if not isinstance(item, dict):
+            return item
+        if item.get("message_id") in wanted:
+            return {**item, "quote": REDACTED, "start": None, "end": None}
+        quote = item.get("quote")
+        if passage and isinstance(quote, str) and passage in quote:
+            return {**item, "quote": quote.replace(passage, REDACTED)}
+        return item
+
+    keys: set[str] = set()
+    for proposal in Proposal.objects.filter(agent_id=agent_id).order_by("id"):
+        evidence = [blank(e) for e in proposal.evidence or []]
+        changed = evidence != proposal.evidence
+        if passage and (passage in proposal.text or passage in proposal.applied_text):
+            keys.add(proposal.content_key)
+            proposal.text = proposal.text.replace(passage, REDACTED)
+            proposal.applied_text = proposal.applied_text.replace(passage, REDACTED)
+            changed = True
+        if not changed:
+            continue
+        proposal.evidence = evidence
+        fields = ["evidence", "text", "applied_text"]
+        if proposal.status == Proposal.Status.WAITING:
+            proposal.status = Proposal.Status.DROPPED
+            proposal.status_reason = (
+                "Words it quotes or proposes were redacted; redacted words are never evidence."
+            )
+            fields += ["status", "status_reason"]
+        proposal.save(update_fields=fields)
+    if passage:
+        for rejection in Rejection.objects.filter(agent_id=agent_id, text__contains=passage):
+            rejection.text = rejection.text.replace(passage, REDACTED)
+            rejection.save(update_fields=["text"])
+        # what reviews said they passed over (sentences, never quotes) and why
+        for review in Review.objects.filter(agent_id=agent_id).only("reason", "passed_over"):
+            if holds(review.passed_over, passage) or passage in review.reason:
+                review.passed_over = scrub(review.passed_over, passage)
+                review.reason = review.reason.replace(passage, REDACTED)
+                review.save(update_fields=["passed_over", "reason"])
+        # never proposed again: the passage, and each proposal that held it, by key only
+        for key in {content_key(passage), *keys}:
+            Rejection.objects.get_or_create(
+                agent_id=agent_id,
+                content_key=key,
+                defaults={"text": REDACTED, "reason": "redacted", "by": redaction.redacted_by},
+            )
+
+
 def connect() -> None:
     agent_created.connect(_settings_for_new_agent, dispatch_uid="learning.settings_for_new_agent")
     turns_recorded.connect(_count_turns, dispatch_uid="learning.count_turns")
     persona_changed.connect(_drop_waiting_proposals, dispatch_uid="learning.drop_waiting")
     conversation_sealed.connect(_drop_proposals_quoting, dispatch_uid="learning.drop_sealed")
+    text_redacted.connect(_blank_redacted_words, dispatch_uid="learning.blank_redacted")

@@ -36,6 +36,7 @@ from django.db.models import Count, Exists, F, Min, OuterRef, Q, Window
 from django.db.models.functions import RowNumber
 
 from memory.models import Conversation, ConversationSummary, EntityFact, Message
+from memory.redaction import REDACTED
 from memory.verification import ReadMessage, ReviewCorpus
 from safety.evidence import unsafe_kind
 
@@ -140,6 +141,8 @@ def select_corpus(*, agent: Any, settings: Any, whole_history: bool = False) -> 
         )
         msgs = list(
             Message.objects.filter(conversation_id__in=conv_ids, role=Message.Role.USER)
+            # a redacted message has no words left to read or quote
+            .exclude(text=REDACTED)
             .annotate(
                 recent_rank=Window(
                     RowNumber(), partition_by=[F("conversation_id")], order_by=F("seq").desc()

@@ -14,13 +14,14 @@ from memory.models import (
     Intention,
     Message,
     Principal,
+    Redaction,
     Routine,
     TextEmbedding,
 )
 from memory.sealing import conversation_seal
 from memory.services import entity_fact_check
 from personaweb.errors import Refusal
-from tenancy.admin_base import SuperuserOnlyAdmin, TenantScopedAdmin
+from tenancy.admin_base import ReadOnlyScopedAdmin, SuperuserOnlyAdmin, TenantScopedAdmin
 
 
 @admin.register(Principal)
@@ -195,3 +196,12 @@ class IntentionAdmin(MemoryKernelAdmin):
 class RoutineAdmin(MemoryKernelAdmin):
     list_display = ["__str__", "principal", "status"]
     list_filter = ["status"]
+
+
+@admin.register(Redaction)
+class RedactionAdmin(ReadOnlyScopedAdmin):
+    """Who redacted what, when and why (``memory.redaction``): history, never edited."""
+
+    tenant_path = "tenant_id"
+    list_display = ["kind", "object_id", "redacted_by", "redacted_at", "reason"]
+    list_filter = ["kind"]

@@ -38,6 +38,7 @@ from django.utils import timezone
 from memory.embeddings import vectors_for_texts
 from memory.models import Belief, ConsolidationState, Message
 from memory.proposers import BeliefCandidate, belief_proposer
+from memory.redaction import REDACTED
 from memory.services_beliefs import BeliefRefusal, belief_write, embeddings_enabled
 from memory.signals import belief_consolidated
 from memory.verification import ReadMessage, ReviewCorpus, verify_quotes
@@ -113,6 +114,8 @@ def _read(
             id__gt=after_id,
             id__lte=ceiling,
         )
+        # a redacted message has no words left to learn from
+        .exclude(text=REDACTED)
         .select_related("conversation__principal")
         .order_by("id")[: limit + 1]
     )

@@ -263,6 +263,39 @@ class ContextPackRecord(models.Model):
         return f"context pack {self.pk} for principal {self.principal_id}"
 
 
+class Redaction(models.Model):
+    """A superuser removed the text of one row (``memory.redaction``, ``persona.redaction``):
+    the row stays, its text is the marker ``[redacted]`` everywhere it was copied, and this
+    record keeps who, when, why and the sha256 of the removed text (never the text)."""
+
+    class Kind(models.TextChoices):
+        MESSAGE = "message", "message"
+        BELIEF = "belief", "belief"
+        OWNER_ENTRY = "owner_entry", "owner document entry"
+        PERSONA_VERSION = "persona_version", "persona version"
+
+    tenant = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    #: the redacted row (a message, belief, owner entry or persona version)
+    object_id = models.BigIntegerField()
+    text_sha256 = models.CharField(max_length=64)
+    redacted_by = models.CharField(max_length=150)
+    reason = models.CharField(max_length=500)
+    redacted_at = models.DateTimeField()
+    #: what else the redaction reached (ids only, never text): versions, entries, rows
+    reached = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-redacted_at", "-id"]
+        indexes = [
+            models.Index(fields=["kind", "object_id"], name="redaction_object"),
+            models.Index(fields=["tenant", "-redacted_at"], name="redaction_tenant_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.object_id} redacted by {self.redacted_by}"
+
+
 # The memory kernel (beliefs, intentions, routines) lives in its own module.
 from memory.models_beliefs import (  # noqa: E402
     Belief,
@@ -284,6 +317,7 @@ __all__ = [
     "Intention",
     "Message",
     "Principal",
+    "Redaction",
     "Routine",
     "TextEmbedding",
 ]

@@ -149,6 +149,8 @@ class Belief(models.Model):
         # "don't mention this again": kept, never given to a host, never learned again
         # (``belief_mute``); unmuting makes it active again
         MUTED = "muted", "muted"
+        # a superuser removed its text (``memory.redaction``): never given, never shown
+        REDACTED = "redacted", "redacted"
 
     class Derivation(models.TextChoices):
         DIRECT = "direct", "direct (the person said it)"

@@ -39,6 +39,10 @@ def search_words(text: str | None) -> list[str]:
     return found[:MAX_SEARCH_WORDS]
 
 
+#: statuses no host ever reaches, whatever it asks (``status=all`` included)
+HIDDEN_FROM_HOSTS = (Belief.Status.MUTED, Belief.Status.REDACTED)
+
+
 def beliefs_of_principal(
     *,
     tenant_id: int,
@@ -56,8 +60,8 @@ def beliefs_of_principal(
         principal_id=principal_id,
         sensitivity__lte=SENSITIVITY_BY_NAME[max_sensitivity],
     )
-    # a muted belief is never given to a host, whatever the filter asks
-    qs = qs.exclude(status=Belief.Status.MUTED)
+    # a muted or redacted belief is never given to a host, whatever the filter asks
+    qs = qs.exclude(status__in=HIDDEN_FROM_HOSTS)
     if status != ANY_STATUS:
         qs = qs.filter(status=status)
     if agent_id is not None:
@@ -89,7 +93,7 @@ def belief_in_tenant(
     if principal_id is not None:
         qs = qs.filter(principal_id=principal_id)
     if not include_muted:
-        qs = qs.exclude(status=Belief.Status.MUTED)
+        qs = qs.exclude(status__in=HIDDEN_FROM_HOSTS)
     return qs.first()
 
 

@@ -101,7 +101,9 @@ class BeliefRefusal(Refusal):
 @dataclass(frozen=True)
 class BeliefWriteResult:
     belief: Belief
-    outcome: str  # "created", "corroborated", "superseded" or "muted" (nothing written)
+    #: "created", "corroborated", "superseded" or "muted" (nothing written: it restates a
+    #: muted belief, or it is the very words of a redacted one)
+    outcome: str
     superseded: Belief | None = None
 
 
@@ -402,11 +404,19 @@ def belief_write(
             .filter(
                 principal=principal,
                 category=category,
-                status__in=[Belief.Status.ACTIVE, Belief.Status.MUTED],
+                status__in=[Belief.Status.ACTIVE, Belief.Status.MUTED, Belief.Status.REDACTED],
             )
             .select_related("embedding")
             .order_by("-last_reinforced_at", "-id")
         )
+        # a redacted belief keeps the hash of its words: the same words are not stored again
+        sha = text_sha256(statement)
+        redacted = next(
+            (b for b in peers if b.status == Belief.Status.REDACTED and b.text_sha256 == sha), None
+        )
+        if redacted is not None:
+            return BeliefWriteResult(belief=redacted, outcome="muted")
+        peers = [b for b in peers if b.status != Belief.Status.REDACTED]
         verdicts: list[tuple[str, Belief]] = []
         for old in peers:
             cosine = None

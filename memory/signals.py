@@ -25,3 +25,11 @@ belief_ended = Signal()
 #: kwargs: ``belief``, ``outcome`` (created / corroborated / superseded), ``now``. The
 #: only source of owner-document nominations (PRODUCT.md section 3).
 belief_consolidated = Signal()
+
+#: A superuser redacted a text (``memory.redaction``, ``persona.redaction``). kwargs:
+#: ``redaction`` (the ``Redaction`` row), ``text`` (the removed words, for receivers to
+#: find their copies; never stored or logged), ``agent_id`` (the agent whose data held
+#: it, or None for a person's owner document), ``message_ids`` and ``belief_ids`` (the
+#: redacted rows). Receivers blank their copies: persona its nominations, version
+#: evidence and owner entries; learning the quotes and sentences of its proposals.
+text_redacted = Signal()

@@ -113,6 +113,9 @@ class PlanRotation(models.Model):
         AGENT_PERSONA_CHANGED = "agent_persona_changed", "agent persona changed"
         PERSONA_CHANGED = "persona_changed", "owner document changed"
         ENTRY_DORMANT = "entry_dormant", "an entry went dormant"
+        #: a superuser redacted words the prefix held (``persona.redaction``): rebuilt at
+        #: once, not at the next plan call, so no pinned prefix keeps them
+        REDACTED = "redacted", "text redacted"
 
     plan = models.ForeignKey(ContextPlan, on_delete=models.CASCADE, related_name="rotations")
     from_epoch = models.PositiveIntegerField()

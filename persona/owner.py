@@ -39,6 +39,7 @@ from django.utils import timezone
 
 from memory.models import Belief, Message, Principal
 from memory.models_beliefs import SENSITIVITY_BY_NAME, Sensitivity
+from memory.redaction import is_redacted
 from persona.errors import PersonaError
 from persona.models import (
     OwnerAccount,
@@ -257,8 +258,10 @@ def row_filter(
     entries: list[OwnerEntry], *, ceiling: int
 ) -> tuple[list[OwnerEntry], list[OwnerEntry]]:
     """(entries that render under ``ceiling``, entries left out as dormant): what a plan
-    created now takes from a version's entries."""
-    shown = [e for e in entries if e.sensitivity <= ceiling and not e.dormant]
+    created now takes from a version's entries. A redacted entry never renders."""
+    shown = [
+        e for e in entries if e.sensitivity <= ceiling and not e.dormant and not is_redacted(e.text)
+    ]
     return shown, [e for e in entries if e.dormant]
 
 

@@ -44,6 +44,7 @@ from typing import NamedTuple
 from django.core.cache import cache
 from django.db import IntegrityError, connection, models, transaction
 
+from memory.redaction import is_redacted
 from persona.errors import PersonaError
 from persona.models import AgentPersonaVersion, ContextPlan, PlanRotation
 from persona.render import render_persona
@@ -135,7 +136,9 @@ def plan_entries(plan: ContextPlan) -> list:
             version__document__principal_id=plan.principal_id,
             version__version=plan.owner_doc_version,
         ).order_by("position")
-        if e.sensitivity <= plan.sensitivity_ceiling and e.key not in hidden
+        if e.sensitivity <= plan.sensitivity_ceiling
+        and e.key not in hidden
+        and not is_redacted(e.text)
     ]
 
 
@@ -433,6 +436,61 @@ def _plan_write(
     rotation.save()
     _publish_on_commit(plan)
     return plan
+
+
+def plans_rebuild(
+    *, agent_id: int | None = None, principal_id: int | None = None, reason: str
+) -> int:
+    """Rotate, now and inside the caller's transaction, every plan of this agent or this
+    person to a prefix built from what is stored now (``reason``: why, on the rotation).
+    Used when stored words change without a new version (a redaction): a pinned prefix
+    must not keep them until the next plan call. The cache entries are replaced on
+    commit. Returns how many plans rotated."""
+    plans = ContextPlan.objects.select_for_update().order_by("id")
+    if agent_id is not None:
+        plans = plans.filter(agent_id=agent_id)
+    if principal_id is not None:
+        plans = plans.filter(principal_id=principal_id)
+    if agent_id is None and principal_id is None:
+        return 0
+    locked = list(plans)
+    heads = dict(
+        Agent.objects.filter(id__in={p.agent_id for p in locked}).values_list(
+            "id", "persona_version"
+        )
+    )
+    versions: dict[int, AgentPersonaVersion] = {}
+    rotated = 0
+    for plan in locked:
+        head = heads.get(plan.agent_id) or plan.persona_version
+        if plan.agent_id not in versions or versions[plan.agent_id].version != head:
+            versions[plan.agent_id] = _head_version(plan.agent_id, head)
+        owner = _owner(plan.principal_id, plan.sensitivity_ceiling)
+        text, sha, tokens = _built(versions[plan.agent_id], owner)
+        PlanRotation.objects.create(
+            plan=plan,
+            from_epoch=plan.epoch,
+            to_epoch=plan.epoch + 1,
+            reason=reason,
+            old_sha256=plan.prefix_sha256,
+            new_sha256=sha,
+            from_persona_version=plan.persona_version,
+            to_persona_version=head,
+            from_owner_doc_version=plan.owner_doc_version,
+            to_owner_doc_version=owner.version,
+        )
+        plan.epoch += 1
+        plan.persona_version = head
+        plan.owner_doc_version = owner.version
+        plan.owner_doc_state = owner.state
+        plan.owner_doc_hidden = owner.hidden
+        plan.prefix_text = text
+        plan.prefix_sha256 = sha
+        plan.token_count = tokens
+        plan.save()
+        _publish_on_commit(plan)
+        rotated += 1
+    return rotated
 
 
 def _column(name: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory.signals import belief_consolidated, belief_ended, conversation_sealed
+from memory.signals import belief_consolidated, belief_ended, conversation_sealed, text_redacted
 from tenancy.signals import agent_created
 
 
@@ -36,8 +36,17 @@ def _conversation_sealed(sender: Any, *, conversation: Any, **_: Any) -> None:
     on_conversation_sealed(conversation_id=conversation.pk)
 
 
+def _text_redacted(sender: Any, **kwargs: Any) -> None:
+    from persona.redaction import on_text_redacted
+
+    if sender.__name__ in ("Message", "Belief"):
+        kwargs.pop("signal", None)
+        on_text_redacted(**kwargs)
+
+
 def connect() -> None:
     agent_created.connect(_first_version, dispatch_uid="persona.first_version")
     belief_consolidated.connect(_nominate, dispatch_uid="persona.nominate")
     belief_ended.connect(_belief_ended, dispatch_uid="persona.belief_ended")
     conversation_sealed.connect(_conversation_sealed, dispatch_uid="persona.conversation_sealed")
+    text_redacted.connect(_text_redacted, dispatch_uid="persona.text_redacted")

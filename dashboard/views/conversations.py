@@ -11,8 +11,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from dashboard.views.people import REASON_LIMITS
+from dashboard.views.redaction import message_row
 from learning.models import Proposal
-from memory.models import Conversation, Message
+from memory.models import Conversation, Message, Redaction
+from memory.redaction import is_redacted, redactions_for
 from persona.models import AgentPersonaVersion
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without
 from personaweb.marks import marked_segments, parse_mark_params
@@ -133,7 +136,14 @@ def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
     if conv is None:
         raise Http404("No such conversation here.")
-    context: dict[str, Any] = {"conversation": conv, "agent": conv.agent, "rows": [], "page": None}
+    context: dict[str, Any] = {
+        "conversation": conv,
+        "agent": conv.agent,
+        "rows": [],
+        "page": None,
+        "can_redact": bool(request.user.is_superuser),
+        **REASON_LIMITS,
+    }
     if not conv.sealed:
         # the quote clicked on the agent page is marked (and scrolled to) even when
         # its evidence is not stored any more
@@ -154,7 +164,13 @@ def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         shaped = _shaped_by(conv, [m.pk for m in page.rows if m.role == Message.Role.ASSISTANT])
         rows = []
         first_focus = True
+        redacted = redactions_for(
+            Redaction.Kind.MESSAGE, [m.pk for m in page.rows if is_redacted(m.text)]
+        )
         for m in page.rows:
+            if is_redacted(m.text):
+                rows.append({**message_row(m, redacted.get(m.pk)), "shaped": shaped.get(m.pk)})
+                continue
             marks = spans.get(m.pk, []) + focus.get(m.pk, [])
             is_focus = m.pk in focus and first_focus
             if is_focus:
@@ -166,6 +182,7 @@ def conversation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                     "quoted": bool(marks),
                     "focus": is_focus,
                     "shaped": shaped.get(m.pk),
+                    "redaction": None,
                 }
             )
         context.update(

@@ -45,7 +45,7 @@ from memory.context import (
     build_context,
     render_context,
 )
-from memory.models import Belief, Intention, Principal, Routine
+from memory.models import Belief, Intention, Principal, Redaction, Routine
 from memory.models_beliefs import (
     PERSONA_CATEGORIES,
     SENSITIVITY_BY_NAME,
@@ -54,6 +54,7 @@ from memory.models_beliefs import (
     Sensitivity,
     category_track,
 )
+from memory.redaction import MAX_REASON_CHARS, MIN_REASON_CHARS, is_redacted, redactions_for
 from memory.services_beliefs import (
     MAX_STATEMENT_CHARS,
     belief_correct,
@@ -62,6 +63,7 @@ from memory.services_beliefs import (
     belief_unmute,
     intention_set_state,
 )
+from persona.models import OwnerEntry
 from personaweb.errors import Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_next
 from personaweb.marks import quote_in_context, quote_mark_param
@@ -214,6 +216,44 @@ class BeliefRow:
     expired: bool
     not_yet: bool
     evidence: dict[str, Any]
+    #: who redacted it, when and why (``memory.redaction``), for a redacted belief
+    redaction: Any = None
+
+
+def _with_redactions(rows: list[BeliefRow]) -> list[BeliefRow]:
+    """Each redacted row with its redaction (one query, none when no row is redacted)."""
+    ids = [r.belief.pk for r in rows if r.belief.status == Belief.Status.REDACTED]
+    found = redactions_for(Redaction.Kind.BELIEF, ids)
+    for r in rows:
+        r.redaction = found.get(r.belief.pk)
+    return rows
+
+
+def _owner_document(principal: Principal) -> dict[str, Any]:
+    """The person's owner document as a superuser sees it on their page (to redact an
+    entry): the head version's entries, a redacted one with its redaction (found by the
+    entry's key: later versions carry the marker on under the same key). Two queries,
+    two more when an entry is redacted."""
+    from persona.owner import doc_head
+
+    head = doc_head(principal.pk)
+    by_key: dict[str, Redaction] = {}
+    if any(is_redacted(e.text) for e in head.entries):
+        rows = {
+            r.object_id: r
+            for r in Redaction.objects.filter(
+                kind=Redaction.Kind.OWNER_ENTRY, reached__principal_id=principal.pk
+            )
+        }
+        for pk, key in OwnerEntry.objects.filter(pk__in=list(rows)).values_list("pk", "key"):
+            by_key[key] = rows[pk]
+    return {
+        "doc_version": head.version,
+        "doc_entries": [
+            {"entry": e, "redaction": by_key.get(e.key) if is_redacted(e.text) else None}
+            for e in head.entries
+        ],
+    }
 
 
 def _evidence_of(belief: Belief) -> dict[str, Any]:
@@ -221,6 +261,8 @@ def _evidence_of(belief: Belief) -> dict[str, Any]:
     the quote marked there), sealed (never its words), host, orphan (the message is
     gone, the words were kept) or none. The message comes with its conversation."""
     message = belief.evidence_message
+    if is_redacted(belief.evidence_quote):
+        return {"kind": "redacted"}
     if message is not None:
         conversation = message.conversation
         if conversation.sealed:
@@ -256,6 +298,10 @@ def _row(belief: Belief, now: datetime) -> BeliefRow:
         not_yet=belief.not_yet_valid(now),
         evidence=_evidence_of(belief),
     )
+
+
+#: what the redact forms say of a reason (the service's own limits)
+REASON_LIMITS = {"reason_min": MIN_REASON_CHARS, "reason_max": MAX_REASON_CHARS}
 
 
 def _category_index(principal: Principal) -> list[dict[str, Any]]:
@@ -415,6 +461,8 @@ def person(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "principal": principal,
         "agents": agents,
         "can_operate": is_operator(request.user),
+        "can_redact": bool(request.user.is_superuser),
+        **REASON_LIMITS,
         "next_url": request.get_full_path(),
         **recall,
     }
@@ -454,7 +502,7 @@ def person(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             "show_all": show_all,
             "category": category,
             "category_label": CATEGORY_LABELS.get(category, ""),
-            "rows": [_row(b, now) for b in page.rows],
+            "rows": _with_redactions([_row(b, now) for b in page.rows]),
             "page": page,
             "base_query": query_without(request, "after"),
         }
@@ -479,6 +527,8 @@ def person(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             "max_statement_chars": MAX_STATEMENT_CHARS,
         }
     )
+    if context["can_redact"]:
+        context.update(_owner_document(principal))
     return render(request, "dashboard/person.html", context)
 
 
@@ -508,13 +558,15 @@ def _acted(
     if is_partial(request):
         now = timezone.now()
         found = {b.pk: b for b in _beliefs_qs(principal_id).filter(pk__in=belief_ids)}
-        rows = [_row(found[i], now) for i in belief_ids if i in found]
+        rows = _with_redactions([_row(found[i], now) for i in belief_ids if i in found])
         return render(
             request,
             "dashboard/person.html#belief-rows",
             {
                 "rows": rows,
                 "can_operate": True,
+                "can_redact": bool(request.user.is_superuser),
+                **REASON_LIMITS,
                 "show_all": request.POST.get("show") == "all",
                 "row_ok": ok,
                 "row_error": error,

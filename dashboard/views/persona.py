@@ -5,7 +5,7 @@ edit) are in ``dashboard.views.editors``."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib import messages
@@ -32,6 +32,7 @@ from learning.selectors import (
 )
 from memory.sealing import sealed_ids
 from persona.models import AgentPersonaVersion, SourceType
+from persona.redaction import version_redactions
 from persona.services import (
     MAX_FIELD_CHARS,
     MAX_GUARDRAILS,
@@ -109,6 +110,8 @@ class TimelineEntry:
     undoable: bool
     #: a manual edit (or revert) that a person's undo may take back now
     edit_undoable: bool = False
+    #: who redacted words of this version, when and why (``persona.redaction``)
+    redactions: list[Any] = field(default_factory=list)
 
 
 def _timeline(
@@ -163,6 +166,9 @@ def _timeline(
                 is None,
             )
         )
+    found = version_redactions(shown)
+    for entry in entries:
+        entry.redactions = found.get(entry.version.version, [])
     older = shown[-1].version if len(rows) > TIMELINE_PAGE else None
     return entries, older
 
@@ -285,6 +291,7 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         **editing_rights(request, agent, settings),
         "can_review": is_reviewer(request.user),
         "can_operate": is_operator(request.user),
+        "can_redact": bool(request.user.is_superuser),
     }
     if is_partial(request) and request.htmx.target == "timeline":
         return render(request, "dashboard/agent.html#timeline", context)

@@ -64,6 +64,15 @@ def world(db) -> dict[str, Any]:
         due="2030-01-01T09:00:00+00:00",
         source="direct",
     )
+    from persona.owner import doc_head, owner_doc_write
+
+    owner_doc_write(
+        principal=belief.principal,
+        expected_version=0,
+        entries=[{"text": "Keeps bees on the roof."}],
+        written_by="ana",
+    )
+    entry = doc_head(belief.principal_id).entries[0]
     agent.refresh_from_db()
     users = {
         "rita": make_user("rita", role="reviewer", tenants=[acme]),
@@ -81,6 +90,8 @@ def world(db) -> dict[str, Any]:
         "conversation": messages[0].conversation,
         "belief": belief,
         "intention": intention,
+        "message": messages[0],
+        "entry": entry,
         "users": users,
     }
 
@@ -112,6 +123,10 @@ def _url(name: str, w: dict[str, Any]) -> str:
         "memory:belief_retire": [w["belief"].pk],
         "memory:belief_correct": [w["belief"].pk],
         "memory:belief_mute": [w["belief"].pk],
+        "memory:belief_redact": [w["belief"].pk],
+        "memory:message_redact": [w["message"].pk],
+        "memory:owner_entry_redact": [w["entry"].pk],
+        "persona:version_redact": [slug, 1],
         "memory:intention_state": [w["intention"].pk],
         "memory:health": [],
         "memory:health_run": [],
@@ -144,6 +159,8 @@ def _persona_data(name: str, w: dict[str, Any]) -> dict[str, Any]:
         }
     if name in ("persona:revert", "persona:undo_edit"):
         return {"reason": "matrix", "expected_version": version}
+    if name == "persona:version_redact":
+        return {"passage": SECRET_NAME, "reason": "matrix redaction"}
     if name in ("persona:guardrails", "persona:rules"):
         return {
             "item": ["Give dates in full."],
@@ -175,6 +192,8 @@ def _other_data(name: str, w: dict[str, Any]) -> dict[str, Any]:
         return {"state": "done"}
     if name == "memory:belief_mute":
         return {"reason": "matrix"}
+    if name in ("memory:belief_redact", "memory:message_redact", "memory:owner_entry_redact"):
+        return {"reason": "matrix redaction"}
     if name == "memory:health_fix":
         return {"action": "retire", "belief": str(w["belief"].pk)}
     return {}
@@ -197,6 +216,8 @@ MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     # version 1 is where the persona began: the page says undo is refused (200)
     ("persona:undo_edit", "GET"): (302, 403, 200, 403, 404, 200),
     ("persona:undo_edit", "POST"): (302, 403, 200, 403, 404, 200),
+    ("persona:version_redact", "GET"): (302, 403, 403, 403, 404, 200),
+    ("persona:version_redact", "POST"): (302, 403, 403, 403, 404, 302),
     ("persona:undo", "GET"): (302, 200, 200, 200, 404, 200),
     ("persona:undo", "POST"): (302, 302, 302, 302, 404, 302),
     ("learning:settings", "GET"): (302, 200, 200, 200, 404, 200),
@@ -218,6 +239,10 @@ MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("memory:belief_retire", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:belief_correct", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:belief_mute", "POST"): (302, 403, 302, 403, 404, 302),
+    # redaction: superusers only, another tenant's row a 404 first
+    ("memory:belief_redact", "POST"): (302, 403, 403, 403, 404, 302),
+    ("memory:message_redact", "POST"): (302, 403, 403, 403, 404, 302),
+    ("memory:owner_entry_redact", "POST"): (302, 403, 403, 403, 404, 302),
     ("memory:intention_state", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:health", "GET"): (302, 200, 200, 200, 200, 200),
     # an operator runs the check for the tenants they belong to

@@ -108,7 +108,7 @@ class Command(BaseCommand):
         blist.add_argument(
             "--all",
             action="store_true",
-            help="also superseded, retired, sealed and deleted beliefs",
+            help="also superseded, retired, sealed and deleted beliefs (never muted or redacted)",
         )
 
         ctx = actions.add_parser("context", help="What the assistant would recall for a question.")
@@ -303,6 +303,7 @@ class Command(BaseCommand):
 
         from memory.importer_beliefs import belief_as_dict
         from memory.models import Belief
+        from memory.selectors_beliefs import HIDDEN_FROM_HOSTS
 
         agent = self._agent(options["agent"])
         rows = Belief.objects.filter(
@@ -310,6 +311,10 @@ class Command(BaseCommand):
         ).order_by("category", "-last_reinforced_at", "id")
         if not options["all"]:
             rows = rows.filter(status=Belief.Status.ACTIVE)
+        # like every export: a muted or redacted belief is never listed (the person's
+        # page shows them to operators, with who muted or redacted them and why)
+        hidden = rows.filter(status__in=HIDDEN_FROM_HOSTS).count() if options["all"] else 0
+        rows = rows.exclude(status__in=HIDDEN_FROM_HOSTS)
         now = timezone.now()
         data = [belief_as_dict(b, now=now) for b in rows]
         if options["json"]:
@@ -323,6 +328,10 @@ class Command(BaseCommand):
                 f"#{item['id']:<6} {item['category']:<17} {item['statement']}"
                 f"  [{item['status']}, confidence {item['confidence']:.2f}, "
                 f"x{item['corroboration_count']}, retention {item['retention']:.2f}{until}]"
+            )
+        if hidden:
+            self.stdout.write(
+                f"{hidden} muted or redacted belief(s) not listed; the person's page shows them."
             )
 
     def context(self, options: dict[str, Any]) -> None:
