@@ -235,9 +235,14 @@ def render_row(entries: list[Any], *, wait: bool = True) -> str:
 
 
 def row_entries(
-    principal_id: int | None, *, ceiling: int, version: int | None = None
+    principal_id: int | None,
+    *,
+    ceiling: int,
+    version: int | None = None,
+    muted: frozenset[str] | set[str] = frozenset(),
 ) -> tuple[int, int, list[OwnerEntry], list[str]]:
-    """(version, row_state, entries that render, keys left out as dormant) for a plan."""
+    """(version, row_state, entries that render, keys left out as dormant or muted) for
+    a plan. ``muted``: keys of the entries the person muted (``persona.mutes``)."""
     if not principal_id:
         return 0, 0, [], []
     doc = OwnerDocument.objects.filter(principal_id=principal_id).first()
@@ -249,17 +254,17 @@ def row_entries(
             "position"
         )
     )
-    shown, hidden = row_filter(entries, ceiling=ceiling)
+    shown, hidden = row_filter(entries, ceiling=ceiling, muted=muted)
     return wanted, doc.row_state, shown, [e.key for e in hidden]
 
 
 def row_filter(
-    entries: list[OwnerEntry], *, ceiling: int
+    entries: list[OwnerEntry], *, ceiling: int, muted: frozenset[str] | set[str] = frozenset()
 ) -> tuple[list[OwnerEntry], list[OwnerEntry]]:
-    """(entries that render under ``ceiling``, entries left out as dormant): what a plan
-    created now takes from a version's entries."""
-    shown = [e for e in entries if e.sensitivity <= ceiling and not e.dormant]
-    return shown, [e for e in entries if e.dormant]
+    """(entries that render under ``ceiling``, entries left out as dormant or muted):
+    what a plan created now takes from a version's entries. ``muted``: entry keys."""
+    shown = [e for e in entries if e.sensitivity <= ceiling and not e.dormant and e.key not in muted]
+    return shown, [e for e in entries if e.dormant or e.key in muted]
 
 
 # --- writing ---------------------------------------------------------------------------

@@ -1,0 +1,471 @@
+""""Don't mention this again" for one person (issue 26, point 2): a learned line of an
+assistant's persona, or an entry of the person's own document, is muted for that person.
+
+* **Nothing is deleted.** The persona version and the document keep their words; a
+  ``Mute`` row records who muted what, when and why, and an unmute records who took it
+  back and when (the row stays: the months can be counted, ``muted_per_month``).
+* **It never reaches a host for that person.** A plan built for them (``persona.plans``)
+  leaves the line out of the agent prefix (``without_muted``: the sentence and its
+  "Learned:" note, or the standing rule) and the entry out of the owner row; the /v1 and
+  MCP persona reads of a token bound to them, their document's host routes and the
+  Hermes export do the same. Anybody else is still given the line.
+* **Plans never serve a stale prefix.** A mute or unmute bumps the person's
+  ``OwnerDocument.mute_state`` in the same transaction; a plan pinned at another state
+  rotates at the next plan call (reason ``muted``), and the prefix route's hot path
+  compares the same number (``persona.plans.rotation_due``).
+* **Nothing brings it back.** A line is matched by its words (``text_key``), so learning
+  the same sentence again (after a hand edit removed it) is still muted for the person;
+  reviewers see that a proposal says what someone muted (``muted_line_counts``), and
+  decide (the line stays right for everyone else). An entry's words are never nominated
+  again for the person, and affirming a nomination that says them is refused.
+
+Only the person (signed in with their owner account) or an operator of their team mutes
+or unmutes (``mute_refusal``); another tenant's person is not found.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import logging
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from memory.models import Principal
+from persona.errors import PersonaError
+from persona.models import AgentPersonaVersion, OwnerAccount, OwnerDocument, SourceType
+from persona.models_mutes import Mute
+from personaweb.actors import TEAM_MANAGE, Actor
+from personaweb.errors import NotPermitted, NotReachable
+from tenancy.models import Agent
+
+logger = logging.getLogger(__name__)
+
+MAX_REASON_CHARS = 500
+#: the sections a learned line lives in
+LINE_SECTIONS = ("goals", "background", "standing_rules")
+SECTION_LABELS = {"goals": "goal", "background": "background", "standing_rules": "standing rule"}
+
+
+class MuteRefusal(PersonaError):
+    """The mute or unmute was refused; nothing changed."""
+
+
+def text_key(text: str) -> str:
+    """The key a line or entry is matched by: its case-folded words (the way a
+    nomination's statement is matched), hashed to a fixed length."""
+    words = " ".join(str(text).casefold().split()).rstrip(".!")
+    return hashlib.sha256(words.encode("utf-8")).hexdigest()
+
+
+# --- learned lines ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LearnedLine:
+    """A line of a persona version that came from learning."""
+
+    section: str  # goals | background | standing_rules
+    text: str
+    key: str
+    #: the learning proposal it was applied from, and the version it came in (when known)
+    proposal_id: int | None
+    version: int | None
+    note: str = ""
+
+    @property
+    def section_label(self) -> str:
+        return SECTION_LABELS[self.section]
+
+
+def learned_lines(version: AgentPersonaVersion | None) -> list[LearnedLine]:
+    """The lines of ``version`` that came from learning: its learned goals and background
+    sentences, and the standing rules a learning approval added (and no edit since took
+    out and typed again). One query over the agent's versions up to ``version``."""
+    if version is None:
+        return []
+    history = list(
+        AgentPersonaVersion.objects.filter(agent_id=version.agent_id, version__lte=version.version)
+        .order_by("version")
+        .values_list("version", "source_type", "proposal_id", "standing_rules", "learned")
+    )
+    # where each rule and sentence standing now last came in
+    rule_origin: dict[str, tuple[int, str, int | None]] = {}
+    sentence_origin: dict[tuple[str, str], tuple[int, int | None]] = {}
+    previous_rules: set[str] = set()
+    previous_learned: set[tuple[str, str]] = set()
+    for number, source, proposal_id, rules, learned in history:
+        now_rules = set(rules or [])
+        for rule in now_rules - previous_rules:
+            rule_origin[rule] = (number, source, proposal_id)
+        now_learned = {(e.get("field", ""), e.get("sentence", "")) for e in learned or []}
+        for pair in now_learned - previous_learned:
+            sentence_origin[pair] = (number, proposal_id)
+        previous_rules, previous_learned = now_rules, now_learned
+    lines: list[LearnedLine] = []
+    for entry in version.learned or []:
+        section, sentence = entry.get("field", ""), entry.get("sentence", "")
+        if section not in ("goals", "background") or not sentence:
+            continue
+        number, proposal_id = sentence_origin.get((section, sentence), (None, None))
+        lines.append(
+            LearnedLine(
+                section=section,
+                text=sentence,
+                key=text_key(sentence),
+                proposal_id=proposal_id,
+                version=number,
+                note=entry.get("note", ""),
+            )
+        )
+    for rule in version.standing_rules or []:
+        origin = rule_origin.get(rule)
+        if origin is None or origin[1] != SourceType.STANDING_RULE:
+            continue
+        lines.append(
+            LearnedLine(
+                section="standing_rules",
+                text=rule,
+                key=text_key(rule),
+                proposal_id=origin[2],
+                version=origin[0],
+                note="a learned standing rule",
+            )
+        )
+    return lines
+
+
+def _remove_sentence(text: str, sentence: str) -> str:
+    """``text`` without ``sentence`` (a learned sentence is appended to a line of its
+    field); a line left empty goes, every other line keeps its place."""
+    out = []
+    for line in (text or "").replace("\r\n", "\n").split("\n"):
+        if sentence in line:
+            line = " ".join(line.replace(sentence, " ").split())
+            if not line:
+                continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def without_muted(
+    version: AgentPersonaVersion, lines: Iterable[tuple[str, str]]
+) -> AgentPersonaVersion:
+    """``version`` as one person is given it: the lines muted for them (``(section,
+    text_key)`` pairs) left out: a learned sentence from its field with its "Learned:"
+    note, a standing rule from the rules. An unsaved copy (never write it); ``version``
+    itself when nothing is muted."""
+    muted = set(lines)
+    if not muted:
+        return version
+    view = copy.copy(version)
+    view.standing_rules = [
+        r for r in version.standing_rules or [] if ("standing_rules", text_key(r)) not in muted
+    ]
+    kept = []
+    texts = {"goals": version.goals, "background": version.background}
+    for entry in version.learned or []:
+        section, sentence = entry.get("field", ""), entry.get("sentence", "")
+        if section in texts and (section, text_key(sentence)) in muted:
+            texts[section] = _remove_sentence(texts[section], sentence)
+        else:
+            kept.append(entry)
+    view.goals, view.background, view.learned = texts["goals"], texts["background"], kept
+    return view
+
+
+# --- what is muted for a person --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MutedFor:
+    """What is muted for one person: ``state`` (their ``mute_state``), the lines of one
+    assistant as ``(section, text_key)`` and the keys of their entries."""
+
+    state: int = 0
+    lines: frozenset[tuple[str, str]] = frozenset()
+    entry_keys: frozenset[str] = frozenset()
+
+
+NOTHING_MUTED = MutedFor()
+
+
+def muted_for(principal_id: int | None, *, agent_id: int | None = None) -> MutedFor:
+    """What is muted for ``principal_id`` (and ``agent_id``'s lines). Two queries. The
+    state is read before the rows: a mute committing in between makes the next plan call
+    rotate again, never pins new state with old rows."""
+    if not principal_id:
+        return NOTHING_MUTED
+    state = (
+        OwnerDocument.objects.filter(principal_id=principal_id)
+        .values_list("mute_state", flat=True)
+        .first()
+        or 0
+    )
+    if not state:
+        return NOTHING_MUTED
+    wanted = Q(kind=Mute.Kind.ENTRY)
+    if agent_id is not None:
+        wanted |= Q(kind=Mute.Kind.LINE, agent_id=agent_id)
+    lines, entries = set(), set()
+    for kind, section, key, entry_key in (
+        Mute.objects.active()
+        .filter(wanted, principal_id=principal_id)
+        .values_list("kind", "section", "text_key", "entry_key")
+    ):
+        if kind == Mute.Kind.LINE:
+            lines.add((section, key))
+        else:
+            entries.add(entry_key)
+    return MutedFor(state=state, lines=frozenset(lines), entry_keys=frozenset(entries))
+
+
+def active_mutes(principal_id: int) -> list[Mute]:
+    """The mutes in force for a person, newest first (with the assistant: one query)."""
+    return list(Mute.objects.active().filter(principal_id=principal_id).select_related("agent"))
+
+
+def muted_entry_text_keys(principal_id: int) -> set[str]:
+    """The ``text_key`` of every entry muted for the person (one query)."""
+    return set(
+        Mute.objects.active()
+        .filter(principal_id=principal_id, kind=Mute.Kind.ENTRY)
+        .values_list("text_key", flat=True)
+    )
+
+
+def muted_line_counts(agent_id: int, texts: Iterable[str]) -> dict[str, int]:
+    """For each of ``texts`` (a proposal's words): how many people have a line of the
+    agent with these words muted (one query; texts nobody muted are left out)."""
+    keys = {text_key(t): t for t in texts}
+    if not keys:
+        return {}
+    counts = Counter(
+        Mute.objects.active()
+        .filter(kind=Mute.Kind.LINE, agent_id=agent_id, text_key__in=list(keys))
+        .values_list("text_key", flat=True)
+    )
+    return {keys[k]: n for k, n in counts.items()}
+
+
+# --- who may --------------------------------------------------------------------------
+
+
+def is_owner(actor: Actor, principal_id: int) -> bool:
+    user = getattr(actor, "user", None)
+    if actor.kind != "user" or user is None or not getattr(user, "pk", None):
+        return False
+    return OwnerAccount.objects.filter(principal_id=principal_id, user_id=user.pk).exists()
+
+
+def may_mute(actor: Actor, principal: Principal) -> bool:
+    """May ``actor`` mute and unmute what ``principal`` is told (pages draw the buttons
+    from this; the services ask ``mute_refusal``)."""
+    return mute_refusal(actor, principal) is None
+
+
+def mute_refusal(actor: Actor, principal: Principal) -> str | None:
+    """Why ``actor`` may not mute for ``principal`` (None: they may). Raises
+    ``NotReachable`` for a person out of the actor's reach (another tenant: a 404)."""
+    if not actor.reaches_principal(principal):
+        raise NotReachable("No person with that id here.")
+    if actor.kind == "system" or (actor.kind == "user" and actor.may(TEAM_MANAGE)):
+        return None
+    if is_owner(actor, principal.pk):
+        return None
+    return (
+        "Only the person themself (on “My persona”) or an operator of their team may "
+        "mute or unmute what they are told; ask an operator."
+    )
+
+
+def _authorise(actor: Actor, principal: Principal) -> str:
+    refusal = mute_refusal(actor, principal)
+    if refusal:
+        raise NotPermitted(refusal)
+    return actor.name[:150] or "someone"
+
+
+def _reason(reason: str) -> str:
+    from safety.checks import check_write
+
+    reason = " ".join((reason or "").split())
+    if len(reason) > MAX_REASON_CHARS:
+        raise MuteRefusal(
+            f"The reason is {len(reason)} characters; the limit is {MAX_REASON_CHARS}. Shorten it."
+        )
+    if reason:
+        check_write(reason, "reason")
+    return reason
+
+
+def _bump(principal: Principal) -> None:
+    """One more mute state for the person (their plans rotate at the next plan call)."""
+    doc, _ = OwnerDocument.objects.get_or_create(
+        principal=principal, defaults={"tenant_id": principal.tenant_id}
+    )
+    locked = OwnerDocument.objects.select_for_update().get(pk=doc.pk)
+    locked.mute_state += 1
+    locked.save(update_fields=["mute_state", "updated_at"])
+
+
+def _create(**fields: Any) -> Mute:
+    try:
+        with transaction.atomic():
+            return Mute.objects.create(**fields)
+    except IntegrityError:
+        raise MuteRefusal("This is muted for them already.") from None
+
+
+# --- writers --------------------------------------------------------------------------
+
+
+@transaction.atomic
+def line_mute(
+    *,
+    actor: Actor,
+    agent: Agent,
+    principal: Principal,
+    section: str,
+    text: str,
+    reason: str = "",
+    now: datetime | None = None,
+) -> Mute:
+    """Mute one learned line of ``agent``'s persona for ``principal``: plans built for
+    them leave it out (everyone else still gets it). Refused for a line that is not a
+    learned line of the persona head, and for one muted for them already."""
+    from persona.selectors import persona_head
+
+    if agent.tenant_id != principal.tenant_id:
+        raise NotReachable("No person with that id here.")
+    by = _authorise(actor, principal)
+    reason = _reason(reason)
+    key = text_key(text)
+    line = next(
+        (
+            ln
+            for ln in learned_lines(persona_head(agent=agent))
+            if ln.section == section and ln.key == key
+        ),
+        None,
+    )
+    if line is None:
+        raise MuteRefusal(
+            f"That is not a learned line of {agent.name}'s persona now (reload the page). "
+            "Only lines that came from learning are muted for one person; edit the persona "
+            "to change the others."
+        )
+    if Mute.objects.active().filter(
+        kind=Mute.Kind.LINE, principal=principal, agent=agent, section=section, text_key=key
+    ).exists():
+        raise MuteRefusal("This line is muted for them already.")
+    now = now or timezone.now()
+    mute = _create(
+        tenant_id=principal.tenant_id,
+        principal=principal,
+        kind=Mute.Kind.LINE,
+        agent=agent,
+        section=section,
+        text=line.text[:1000],
+        text_key=key,
+        proposal_id=line.proposal_id,
+        muted_at=now,
+        muted_by=by,
+        reason=reason,
+    )
+    _bump(principal)
+    logger.info("learned line muted for principal %s by %s (mute %s)", principal.pk, by, mute.pk)
+    return mute
+
+
+@transaction.atomic
+def entry_mute(
+    *,
+    actor: Actor,
+    principal: Principal,
+    key: str,
+    reason: str = "",
+    now: datetime | None = None,
+) -> Mute:
+    """Mute one entry of ``principal``'s document: it stays in the document (the owner
+    sees it muted) and no host is given it. Refused for a key not in the head."""
+    from persona.owner import doc_head
+
+    by = _authorise(actor, principal)
+    reason = _reason(reason)
+    entry = next((e for e in doc_head(principal.pk).entries if e.key == key), None)
+    if entry is None:
+        raise MuteRefusal("That entry is not in the document (reload the page).")
+    if Mute.objects.active().filter(
+        kind=Mute.Kind.ENTRY, principal=principal, entry_key=key
+    ).exists():
+        raise MuteRefusal("This entry is muted already.")
+    now = now or timezone.now()
+    mute = _create(
+        tenant_id=principal.tenant_id,
+        principal=principal,
+        kind=Mute.Kind.ENTRY,
+        entry_key=key,
+        text=entry.text,
+        text_key=text_key(entry.text),
+        muted_at=now,
+        muted_by=by,
+        reason=reason,
+    )
+    _bump(principal)
+    logger.info("owner entry muted for principal %s by %s (mute %s)", principal.pk, by, mute.pk)
+    return mute
+
+
+@transaction.atomic
+def mute_undo(*, actor: Actor, mute: Mute, now: datetime | None = None) -> Mute:
+    """Unmute: the line or entry reaches the person's hosts again from the next plan
+    call. The row stays, with who unmuted it and when."""
+    locked = Mute.objects.select_for_update().select_related("principal").get(pk=mute.pk)
+    by = _authorise(actor, locked.principal)
+    if locked.unmuted_at is not None:
+        raise MuteRefusal(
+            f"This was unmuted already (by {locked.unmuted_by or 'someone'}); reload the page."
+        )
+    locked.unmuted_at = now or timezone.now()
+    locked.unmuted_by = by
+    locked.save(update_fields=["unmuted_at", "unmuted_by"])
+    _bump(locked.principal)
+    logger.info("mute %s undone by %s", locked.pk, by)
+    return locked
+
+
+def mute_in_reach(actor: Actor, pk: object) -> Mute:
+    """The mute ``pk`` if ``actor`` reaches its person (``NotReachable`` otherwise)."""
+    try:
+        number = int(str(pk))
+    except ValueError:
+        raise NotReachable("No such mute here.") from None
+    mute = Mute.objects.select_related("principal", "agent").filter(pk=number).first()
+    if mute is None or not actor.reaches_principal(mute.principal):
+        raise NotReachable("No such mute here.")
+    return mute
+
+
+# --- figures --------------------------------------------------------------------------
+
+
+def muted_per_month(
+    *, tenant_ids: Iterable[int] | None, since: datetime
+) -> dict[str, Counter[str]]:
+    """Mutes made per month since ``since`` by kind (``line``, ``entry``), as
+    ``{"YYYY-MM": Counter}`` (one query; unmuted ones count in the month they were made)."""
+    rows = Mute.objects.filter(muted_at__gte=since)
+    if tenant_ids is not None:
+        rows = rows.filter(tenant_id__in=list(tenant_ids))
+    out: dict[str, Counter[str]] = {}
+    for kind, at in rows.values_list("kind", "muted_at"):
+        out.setdefault(f"{at:%Y-%m}", Counter())[kind] += 1
+    return out
