@@ -143,6 +143,7 @@ class PlanRotation(models.Model):
 
 
 # The owner's persona document lives in its own module.
+from persona.models_mutes import Mute  # noqa: E402
 from persona.models_owner import (  # noqa: E402
     OwnerAccount,
     OwnerDocument,
@@ -151,8 +152,6 @@ from persona.models_owner import (  # noqa: E402
     OwnerNomination,
     OwnerTombstone,
 )
-
-from persona.models_mutes import Mute  # noqa: E402
 
 __all__ = [
     "Mute",

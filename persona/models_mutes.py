@@ -1,4 +1,4 @@
-""""Don't mention this again" for a learned persona line or an owner-document entry
+""" "Don't mention this again" for a learned persona line or an owner-document entry
 (issue 26, point 2): one row per mute, kept after an unmute (who, when and why both
 ways), so nothing is deleted and the months can be counted. Writers and readers live in
 ``persona.mutes``; muted beliefs are ``memory``'s (``Belief.Status.MUTED``)."""

@@ -1,4 +1,4 @@
-""""Don't mention this again" for one person (issue 26, point 2): a learned line of an
+""" "Don't mention this again" for one person (issue 26, point 2): a learned line of an
 assistant's persona, or an entry of the person's own document, is muted for that person.
 
 * **Nothing is deleted.** The persona version and the document keep their words; a
@@ -114,14 +114,14 @@ def learned_lines(version: AgentPersonaVersion | None) -> list[LearnedLine]:
         section, sentence = entry.get("field", ""), entry.get("sentence", "")
         if section not in ("goals", "background") or not sentence:
             continue
-        number, proposal_id = sentence_origin.get((section, sentence), (None, None))
+        origin = sentence_origin.get((section, sentence))
         lines.append(
             LearnedLine(
                 section=section,
                 text=sentence,
                 key=text_key(sentence),
-                proposal_id=proposal_id,
-                version=number,
+                proposal_id=origin[1] if origin else None,
+                version=origin[0] if origin else None,
                 note=entry.get("note", ""),
             )
         )
@@ -362,9 +362,13 @@ def line_mute(
             "Only lines that came from learning are muted for one person; edit the persona "
             "to change the others."
         )
-    if Mute.objects.active().filter(
-        kind=Mute.Kind.LINE, principal=principal, agent=agent, section=section, text_key=key
-    ).exists():
+    if (
+        Mute.objects.active()
+        .filter(
+            kind=Mute.Kind.LINE, principal=principal, agent=agent, section=section, text_key=key
+        )
+        .exists()
+    ):
         raise MuteRefusal("This line is muted for them already.")
     now = now or timezone.now()
     mute = _create(
@@ -403,9 +407,11 @@ def entry_mute(
     entry = next((e for e in doc_head(principal.pk).entries if e.key == key), None)
     if entry is None:
         raise MuteRefusal("That entry is not in the document (reload the page).")
-    if Mute.objects.active().filter(
-        kind=Mute.Kind.ENTRY, principal=principal, entry_key=key
-    ).exists():
+    if (
+        Mute.objects.active()
+        .filter(kind=Mute.Kind.ENTRY, principal=principal, entry_key=key)
+        .exists()
+    ):
         raise MuteRefusal("This entry is muted already.")
     now = now or timezone.now()
     mute = _create(

@@ -125,7 +125,6 @@ def plan_build(plan: ContextPlan) -> str:
     is unchanged.
     """
     from persona.models import OwnerEntry
-
     from persona.mutes import without_muted
 
     version = AgentPersonaVersion.objects.get(agent_id=plan.agent_id, version=plan.persona_version)
@@ -221,9 +220,7 @@ def _owner(principal_id: int | None, ceiling: int, agent_id: int) -> _Owner:
     version, state, entries, hidden = row_entries(
         principal_id, ceiling=ceiling, muted=muted.entry_keys
     )
-    return _Owner(
-        version=version or None, state=state, entries=entries, hidden=hidden, muted=muted
-    )
+    return _Owner(version=version or None, state=state, entries=entries, hidden=hidden, muted=muted)
 
 
 def _head_version(agent_id: int, persona_version: int) -> AgentPersonaVersion:
