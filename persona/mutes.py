@@ -114,14 +114,14 @@ def learned_lines(version: AgentPersonaVersion | None) -> list[LearnedLine]:
         section, sentence = entry.get("field", ""), entry.get("sentence", "")
         if section not in ("goals", "background") or not sentence:
             continue
-        origin = sentence_origin.get((section, sentence))
+        came = sentence_origin.get((section, sentence))
         lines.append(
             LearnedLine(
                 section=section,
                 text=sentence,
                 key=text_key(sentence),
-                proposal_id=origin[1] if origin else None,
-                version=origin[0] if origin else None,
+                proposal_id=came[1] if came else None,
+                version=came[0] if came else None,
                 note=entry.get("note", ""),
             )
         )
