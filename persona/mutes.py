@@ -91,11 +91,58 @@ def learned_lines(version: AgentPersonaVersion | None) -> list[LearnedLine]:
     out and typed again). One query over the agent's versions up to ``version``."""
     if version is None:
         return []
-    history = list(
-        AgentPersonaVersion.objects.filter(agent_id=version.agent_id, version__lte=version.version)
-        .order_by("version")
-        .values_list("version", "source_type", "proposal_id", "standing_rules", "learned")
-    )
+    return learned_lines_of([version])[version.agent_id]
+
+
+def learned_lines_of(versions: Iterable[AgentPersonaVersion]) -> dict[int, list[LearnedLine]]:
+    """``learned_lines`` of several agents' versions (one per agent), by agent id: one
+    query for all of them."""
+    heads = {v.agent_id: v for v in versions}
+    if not heads:
+        return {}
+    history: dict[int, list[tuple[Any, ...]]] = {agent_id: [] for agent_id in heads}
+    for row in (
+        AgentPersonaVersion.objects.filter(agent_id__in=list(heads))
+        .order_by("agent_id", "version")
+        .values_list(
+            "agent_id", "version", "source_type", "proposal_id", "standing_rules", "learned"
+        )
+    ):
+        if row[1] <= heads[row[0]].version:
+            history[row[0]].append(row[1:])
+    return {agent_id: _lines_of(heads[agent_id], history[agent_id]) for agent_id in heads}
+
+
+def learned_lines_of_agents(agents: Iterable[Agent]) -> dict[int, list[LearnedLine]]:
+    """``learned_lines`` of the persona head of each of ``agents``, by agent id: one
+    query (the versions' rows hold everything the heads say of their learned lines)."""
+    heads = {a.pk: a.persona_version for a in agents if a.persona_version}
+    if not heads:
+        return {}
+    history: dict[int, list[tuple[Any, ...]]] = {agent_id: [] for agent_id in heads}
+    for row in (
+        AgentPersonaVersion.objects.filter(agent_id__in=list(heads))
+        .order_by("agent_id", "version")
+        .values_list(
+            "agent_id", "version", "source_type", "proposal_id", "standing_rules", "learned"
+        )
+    ):
+        if row[1] <= heads[row[0]]:
+            history[row[0]].append(row[1:])
+    out = {}
+    for agent_id, rows in history.items():
+        if rows and rows[-1][0] == heads[agent_id]:
+            head = AgentPersonaVersion(
+                agent_id=agent_id,
+                version=rows[-1][0],
+                standing_rules=rows[-1][3],
+                learned=rows[-1][4],
+            )
+            out[agent_id] = _lines_of(head, rows)
+    return out
+
+
+def _lines_of(version: AgentPersonaVersion, history: list[tuple[Any, ...]]) -> list[LearnedLine]:
     # where each rule and sentence standing now last came in
     rule_origin: dict[str, tuple[int, str, int | None]] = {}
     sentence_origin: dict[tuple[str, str], tuple[int, int | None]] = {}
@@ -225,6 +272,20 @@ def muted_for(principal_id: int | None, *, agent_id: int | None = None) -> Muted
         else:
             entries.add(entry_key)
     return MutedFor(state=state, lines=frozenset(lines), entry_keys=frozenset(entries))
+
+
+def muted_from(mutes: Iterable[Mute], *, agent_id: int | None) -> MutedFor:
+    """``muted_for`` from mutes in force already read (``active_mutes``), for a page's
+    preview (the state is left at 0: a preview pins nothing)."""
+    mutes = list(mutes)
+    return MutedFor(
+        lines=frozenset(
+            (m.section, m.text_key)
+            for m in mutes
+            if m.kind == Mute.Kind.LINE and m.agent_id == agent_id
+        ),
+        entry_keys=frozenset(m.entry_key for m in mutes if m.kind == Mute.Kind.ENTRY),
+    )
 
 
 def active_mutes(principal_id: int) -> list[Mute]:
@@ -475,3 +536,70 @@ def muted_per_month(
     for kind, at in rows.values_list("kind", "muted_at"):
         out.setdefault(f"{at:%Y-%m}", Counter())[kind] += 1
     return out
+
+
+# --- what pages show --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LineRow:
+    """One learned line of an assistant, as a page shows it for one person."""
+
+    agent: Agent
+    line: LearnedLine
+    #: the mute in force for the person (None: they are given it)
+    mute: Mute | None
+
+    @property
+    def token(self) -> str:
+        """What a page posts to name the line (``line_from_token`` reads it back)."""
+        return f"{self.agent.pk}:{self.line.section}:{self.line.key}"
+
+
+def muting_rows(
+    principal: Principal, agents: Iterable[Agent], *, mutes: list[Mute] | None = None
+) -> tuple[list[LineRow], dict[str, Mute]]:
+    """The learned lines of ``agents`` (each with the person's mute of it, if any) and the
+    person's entry mutes in force, by entry key. Two queries, whatever the number of
+    assistants."""
+    by_id = {a.pk: a for a in agents if a.tenant_id == principal.tenant_id}
+    lines = learned_lines_of_agents(by_id.values())
+    if mutes is None:
+        mutes = active_mutes(principal.pk)
+    line_mutes = {(m.agent_id, m.section, m.text_key): m for m in mutes if m.kind == Mute.Kind.LINE}
+    rows = [
+        LineRow(agent=by_id[agent_id], line=ln, mute=line_mutes.get((agent_id, ln.section, ln.key)))
+        for agent_id in sorted(lines, key=lambda pk: (by_id[pk].name, pk))
+        for ln in lines[agent_id]
+    ]
+    entries = {m.entry_key: m for m in mutes if m.kind == Mute.Kind.ENTRY}
+    return rows, entries
+
+
+def line_from_token(principal: Principal, token: str) -> tuple[Agent, LearnedLine]:
+    """The assistant and learned line a page posted (``LineRow.token``), in the person's
+    tenant; ``MuteRefusal`` when it is not (or no longer) a learned line there."""
+    from persona.selectors import persona_head
+
+    agent_id, _, rest = str(token).partition(":")
+    section, _, key = rest.partition(":")
+    agent = (
+        Agent.objects.filter(pk=int(agent_id), tenant_id=principal.tenant_id).first()
+        if agent_id.isascii() and agent_id.isdigit() and len(agent_id) < 12
+        else None
+    )
+    line = None
+    if agent is not None:
+        line = next(
+            (
+                ln
+                for ln in learned_lines(persona_head(agent=agent))
+                if ln.section == section and ln.key == key
+            ),
+            None,
+        )
+    if agent is None or line is None:
+        raise MuteRefusal(
+            "That line is no longer a learned line of the assistant's persona (reload the page)."
+        )
+    return agent, line

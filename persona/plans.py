@@ -159,10 +159,11 @@ class PrefixPreview:
 
     text: str
     row: str
-    #: entries that render, and those left out (above the ceiling, dormant)
+    #: entries that render, and those left out (above the ceiling, dormant, muted)
     shown: list
     above_ceiling: list
     dormant: list
+    muted: list
     #: some text is still being scanned (it shows as the scanning placeholder)
     pending: bool
 
@@ -185,7 +186,7 @@ def prefix_preview(
 
     muted = muted or NOTHING_MUTED
     ceiling = _ceiling(max_sensitivity)
-    shown, dormant = row_filter(entries, ceiling=ceiling, muted=muted.entry_keys)
+    shown, hidden = row_filter(entries, ceiling=ceiling, muted=muted.entry_keys)
     text = _prefix_for(without_muted(version, muted.lines), shown, wait=wait)
     return PrefixPreview(
         text=text,
@@ -196,7 +197,8 @@ def prefix_preview(
             for e in entries
             if e.sensitivity > ceiling and not e.dormant and e.key not in muted.entry_keys
         ],
-        dormant=dormant,
+        dormant=[e for e in hidden if e.dormant],
+        muted=[e for e in hidden if e.key in muted.entry_keys],
         pending=SCANNING_PLACEHOLDER in text,
     )
 

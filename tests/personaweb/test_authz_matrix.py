@@ -65,6 +65,17 @@ def world(db) -> dict[str, Any]:
         source="direct",
     )
     agent.refresh_from_db()
+    from persona.mutes import line_mute
+    from personaweb.actors import Actor
+
+    # the applied sentence muted for the belief's person (what mute_undo takes back)
+    mute = line_mute(
+        actor=Actor.system("matrix"),
+        agent=agent,
+        principal=belief.principal,
+        section="goals",
+        text=applied.text,
+    )
     users = {
         "rita": make_user("rita", role="reviewer", tenants=[acme]),
         "olivia": make_user("olivia", role="operator", tenants=[acme]),
@@ -81,6 +92,7 @@ def world(db) -> dict[str, Any]:
         "conversation": messages[0].conversation,
         "belief": belief,
         "intention": intention,
+        "mute": mute,
         "users": users,
     }
 
@@ -112,6 +124,8 @@ def _url(name: str, w: dict[str, Any]) -> str:
         "memory:belief_retire": [w["belief"].pk],
         "memory:belief_correct": [w["belief"].pk],
         "memory:belief_mute": [w["belief"].pk],
+        "memory:person_mute": [w["belief"].principal_id],
+        "memory:mute_undo": [w["mute"].pk],
         "memory:intention_state": [w["intention"].pk],
         "memory:health": [],
         "memory:health_run": [],
@@ -175,6 +189,13 @@ def _other_data(name: str, w: dict[str, Any]) -> dict[str, Any]:
         return {"state": "done"}
     if name == "memory:belief_mute":
         return {"reason": "matrix"}
+    if name == "memory:person_mute":
+        from persona.owner import owner_doc_write
+
+        principal = w["belief"].principal
+        doc = owner_doc_write(principal=principal, expected_version=0, entries=[{"text": "Bakes."}])
+        assert doc is not None
+        return {"entry": doc.entries.get().key, "reason": "matrix"}
     if name == "memory:health_fix":
         return {"action": "retire", "belief": str(w["belief"].pk)}
     return {}
@@ -218,6 +239,8 @@ MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("memory:belief_retire", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:belief_correct", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:belief_mute", "POST"): (302, 403, 302, 403, 404, 302),
+    ("memory:person_mute", "POST"): (302, 403, 302, 403, 404, 302),
+    ("memory:mute_undo", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:intention_state", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:health", "GET"): (302, 200, 200, 200, 200, 200),
     # an operator runs the check for the tenants they belong to
@@ -270,6 +293,12 @@ def test_authorization_matrix(
 
         retired = Belief.objects.get(pk=world["belief"].pk).status == "retired"
         assert retired is (user in ("olivia", "root")), f"{user}: retired {retired}"
+    if name in ("memory:person_mute", "memory:mute_undo"):
+        from persona.models import Mute
+
+        muted = Mute.objects.active().count()
+        done = user in ("olivia", "root")
+        assert muted == {"memory:person_mute": 2 if done else 1}.get(name, 0 if done else 1), user
     if name == "persona:undo" and method == "POST" and user in ("rita", "olivia", "rex", "root"):
         assert Proposal.objects.get(pk=world["applied"].pk).status == "undone"
 
