@@ -18,6 +18,7 @@ urlpatterns = [
     path("beliefs/<int:pk>/retire/", people.belief_retire_view, name="belief_retire"),
     path("beliefs/<int:pk>/correct/", people.belief_correct_view, name="belief_correct"),
     path("beliefs/<int:pk>/mute/", people.belief_mute_view, name="belief_mute"),
+    path("people/<int:pk>/muting/", muting.person_muting, name="person_muting"),
     path("people/<int:pk>/mute/", muting.person_mute, name="person_mute"),
     path("mutes/<int:pk>/unmute/", muting.mute_undo_view, name="mute_undo"),
     path("intentions/<int:pk>/state/", people.intention_state_view, name="intention_state"),

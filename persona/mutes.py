@@ -534,7 +534,7 @@ def muted_per_month(
         rows = rows.filter(tenant_id__in=list(tenant_ids))
     out: dict[str, Counter[str]] = {}
     for kind, at in rows.values_list("kind", "muted_at"):
-        out.setdefault(f"{at:%Y-%m}", Counter())[kind] += 1
+        out.setdefault(f"{timezone.localtime(at):%Y-%m}", Counter())[kind] += 1
     return out
 
 

@@ -4,6 +4,7 @@ with their remedies, and the counts over time. The check itself runs in a task."
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import date, datetime
 from typing import Any
 
 from django.contrib import messages
@@ -13,18 +14,83 @@ from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from memory.audit import MERGE, RESCAN, RESEAL, RETIRE, checks, reseal_for
 from memory.models import MemoryAudit
 from memory.models_beliefs import Belief
 from memory.services_beliefs import BeliefRefusal, belief_merge, belief_retire
-from personaweb.charts import bar_chart
+from persona.models import Mute
+from persona.mutes import muted_per_month
+from personaweb.charts import Series, StackedChart, bar_chart, stacked_bar_chart
 from tenancy.access import require_operator, scope_to_user, visible_tenant_ids
 from tenancy.models import Agent
 
 #: runs drawn in the chart
 CHART_RUNS = 30
+#: months drawn in the "muted per month" chart
+CHART_MONTHS = 12
+
+
+def _months(now: datetime, n: int) -> list[date]:
+    """The first day of the last ``n`` months, oldest first (this month last)."""
+    year, month = now.year, now.month
+    out = []
+    for _ in range(n):
+        out.append(date(year, month, 1))
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    return out[::-1]
+
+
+def quiet_series(tenant_ids: list[int] | None, months: list[date]) -> list[Series]:
+    """What was asked not to be mentioned again, per month of ``months`` (two queries):
+    beliefs (by when each was last muted), learned lines and owner entries (every mute
+    made, undone or not). A series of redacted items joins this list the same way."""
+    since = timezone.make_aware(datetime(months[0].year, months[0].month, 1))
+    index = {f"{m:%Y-%m}": i for i, m in enumerate(months)}
+
+    def column(counts: dict[str, int]) -> tuple[int, ...]:
+        values = [0] * len(months)
+        for month, n in counts.items():
+            if month in index:
+                values[index[month]] += n
+        return tuple(values)
+
+    beliefs = Belief.objects.filter(muted_at__gte=since)
+    if tenant_ids is not None:
+        beliefs = beliefs.filter(tenant_id__in=tenant_ids)
+    per_belief: dict[str, int] = defaultdict(int)
+    for at in beliefs.values_list("muted_at", flat=True):
+        per_belief[f"{timezone.localtime(at):%Y-%m}"] += 1
+    persona = muted_per_month(tenant_ids=tenant_ids, since=since)
+    return [
+        Series("beliefs", "series-beliefs", column(per_belief)),
+        Series(
+            "learned lines",
+            "series-lines",
+            column({m: c[Mute.Kind.LINE] for m, c in persona.items()}),
+        ),
+        Series(
+            "persona entries",
+            "series-entries",
+            column({m: c[Mute.Kind.ENTRY] for m, c in persona.items()}),
+        ),
+    ]
+
+
+def quiet_chart(tenant_ids: list[int] | None, *, now: datetime | None = None) -> StackedChart:
+    months = _months(timezone.localtime(now or timezone.now()), CHART_MONTHS)
+    return stacked_bar_chart(
+        [f"{m:%b %Y}" for m in months],
+        quiet_series(tenant_ids, months),
+        title="Muted per month",
+        description=(
+            "How many beliefs, learned persona lines and persona-document entries people "
+            f"asked not to be mentioned again, per month over the last {CHART_MONTHS} "
+            "months, oldest first."
+        ),
+    )
 
 
 def _audits(request: HttpRequest) -> Any:
@@ -101,6 +167,7 @@ def health(request: HttpRequest) -> HttpResponse:
         {
             "tenants": tenants,
             "chart": chart,
+            "quiet_chart": quiet_chart(visible_tenant_ids(request.user)),
             "RETIRE": RETIRE,
             "MERGE": MERGE,
             "RESCAN": RESCAN,

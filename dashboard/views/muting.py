@@ -1,11 +1,12 @@
 """ "Don't mention this again" on the pages (issue 26, point 2; ``persona.mutes``): the
 owner mutes an entry of their document or a line an assistant learned, on "My persona";
-an operator does the same for a person on that person's page. Both undo it.
+an operator does the same for a person on that person's muting page (linked from their
+page). Both undo it.
 
 On "My persona" every button posts the workspace form (``dashboard.views.owner``), so
-the owner's unsaved edit survives the action like any other; on the person page each
-is a small form of its own whose htmx answer swaps the muting card. Without JavaScript
-both post and come back to the page.
+the owner's unsaved edit survives the action like any other; on the muting page each is
+a small form of its own whose htmx answer swaps the card. Without JavaScript both post
+and come back to the page.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from dashboard.views.owner import _after, _posted, _short
 from dashboard.views.people import _person_for
@@ -124,25 +125,36 @@ def muting_context(
     }
 
 
+def _card(
+    request: HtmxHttpRequest, principal: Principal, *, partial: bool, **extra: Any
+) -> HttpResponse:
+    agents = list(Agent.objects.filter(tenant_id=principal.tenant_id).order_by("name", "id")[:200])
+    context = {"principal": principal, **extra, **muting_context(request, principal, agents)}
+    template = "dashboard/person_muting.html" + ("#muting" if partial else "")
+    return render(request, template, context)
+
+
+@require_GET
+@login_required
+def person_muting(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A person's entries and the assistants' learned lines, each with Mute or Unmute
+    (an operator of their tenant; others get a 403, another tenant a 404)."""
+    principal = _person_for(request, pk)
+    if not may_mute(actor_for_user(request.user), principal):
+        raise PermissionDenied(NOT_YOURS)
+    return _card(request, principal, partial=False)
+
+
 def _back(
     request: HtmxHttpRequest, principal: Principal, *, ok: str = "", error: str = ""
 ) -> HttpResponse:
     if is_partial(request):
-        agents = list(
-            Agent.objects.filter(tenant_id=principal.tenant_id).order_by("name", "id")[:200]
-        )
-        context = {
-            "principal": principal,
-            "mute_ok": ok,
-            "mute_error": error,
-            **muting_context(request, principal, agents),
-        }
-        return render(request, "dashboard/person.html#muting", context)
+        return _card(request, principal, partial=True, mute_ok=ok, mute_error=error)
     if error:
         messages.error(request, error)
     elif ok:
         messages.success(request, ok)
-    return redirect(reverse("memory:person", args=[principal.pk]) + "#muting")
+    return redirect(reverse("memory:person_muting", args=[principal.pk]))
 
 
 @require_POST

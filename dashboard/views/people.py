@@ -462,9 +462,6 @@ def person(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if swap == "beliefs":
         return render(request, "dashboard/person.html#beliefs", context)
 
-    from dashboard.views.muting import muting_context
-
-    context.update(muting_context(request, principal, agents))
     intentions = Intention.objects.filter(principal=principal)
     if not show_all:
         intentions = intentions.filter(state=Intention.State.OPEN)
