@@ -33,6 +33,7 @@ from learning.selectors import (
 from memory.models import Message
 from memory.sealing import sealed_ids
 from persona.models import PlanRotation
+from persona.mutes import muted_line_counts
 from persona.selectors import owner_doc_figures
 from personaweb.actors import Actor
 from personaweb.errors import Refusal
@@ -250,11 +251,14 @@ def _row_context(
     actor: Actor,
     sealed: set[int] | None = None,
     texts: dict[int, str] | None = None,
+    muted: dict[tuple[int, str], int] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
     """One queue row: its quotes, and whether ``actor`` may decide it (the buttons are
-    drawn only then; otherwise the row says who decides it). No query when the
-    proposal's ``agent__learning`` is selected with it."""
+    drawn only then; otherwise the row says who decides it), and how many people muted
+    these words for themselves (``persona.mutes``; ``muted``: counted for the page
+    already). No query when the proposal's ``agent__learning`` is selected with it and
+    ``muted`` is given."""
     _decorate(proposal, sealed, texts)
     proposal.can_decide = may_decide(actor, proposal)  # type: ignore[attr-defined]
     settings = learning_settings_of(proposal.agent)
@@ -264,6 +268,9 @@ def _row_context(
         else deciders_sentence(kind=proposal.kind, settings=settings)
     )
     proposal.backing = proposal_backing(proposal, settings)  # type: ignore[attr-defined]
+    if muted is None:
+        muted = muted_line_counts([(proposal.agent_id, proposal.text)])
+    proposal.muted_for = muted.get((proposal.agent_id, proposal.text), 0)  # type: ignore[attr-defined]
     return {"p": proposal, **extra}
 
 
@@ -281,8 +288,9 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
     sealed = sealed_ids(evidence_conversation_ids(*(p.evidence for p in page.rows)))
     texts = _quoted_texts(list(page.rows))
     actor = actor_for_user(request.user)
+    muted = muted_line_counts([(p.agent_id, p.text) for p in page.rows])
     for p in page.rows:
-        _row_context(p, actor, sealed, texts)
+        _row_context(p, actor, sealed, texts, muted)
     context = {
         "page": page,
         "agent_slug": agent_slug,

@@ -302,18 +302,25 @@ def muted_entry_text_keys(principal_id: int) -> set[str]:
     )
 
 
-def muted_line_counts(agent_id: int, texts: Iterable[str]) -> dict[str, int]:
-    """For each of ``texts`` (a proposal's words): how many people have a line of the
-    agent with these words muted (one query; texts nobody muted are left out)."""
-    keys = {text_key(t): t for t in texts}
-    if not keys:
+def muted_line_counts(pairs: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
+    """For each ``(agent id, words)`` (a proposal's): how many people have a line of that
+    agent with these words muted, by the same pair (one query; pairs nobody muted are
+    left out). Reviewers see it beside the proposal: learning may propose a line again
+    after a hand edit took it out, and it stays muted for those people (it is matched by
+    its words), so the reviewer decides knowing that."""
+    wanted = {(agent_id, text_key(text)): (agent_id, text) for agent_id, text in pairs}
+    if not wanted:
         return {}
     counts = Counter(
         Mute.objects.active()
-        .filter(kind=Mute.Kind.LINE, agent_id=agent_id, text_key__in=list(keys))
-        .values_list("text_key", flat=True)
+        .filter(
+            kind=Mute.Kind.LINE,
+            agent_id__in={a for a, _ in wanted},
+            text_key__in={k for _, k in wanted},
+        )
+        .values_list("agent_id", "text_key")
     )
-    return {keys[k]: n for k, n in counts.items()}
+    return {wanted[pair]: n for pair, n in counts.items() if pair in wanted}
 
 
 # --- who may --------------------------------------------------------------------------

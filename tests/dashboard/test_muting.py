@@ -190,3 +190,14 @@ def test_the_muting_page_reads_a_constant_number_of_queries(operator_client, ana
         reverse("memory:person_mute", args=[ana.pk]), {"entry": doc_head(ana.pk).entries[0].key}
     )
     assert count_queries(operator_client, url) == small
+
+
+def test_reviewers_see_that_a_proposal_says_what_someone_muted(reviewer_client, ana, agent):
+    from tests.builders import add_proposal
+
+    line_mute(
+        actor=Actor.system("t"), agent=agent, principal=ana, section="goals", text=LEARNED_SENTENCE
+    )
+    add_proposal(agent, text=LEARNED_SENTENCE.upper())  # the same words, matched as a line is
+    html = reviewer_client.get(reverse("learning:queue")).content.decode()
+    assert 'data-testid="muted-for"' in html and "1 person has muted these words" in html

@@ -129,9 +129,8 @@ def test_a_muted_line_stays_muted_when_learning_brings_the_same_words_back(learn
     )
     learned.refresh_from_db()
     assert "wholesale" not in prefix_of(learned, ana)
-    assert muted_line_counts(learned.pk, [LEARNED_SENTENCE, "Bakes rye on Mondays."]) == {
-        LEARNED_SENTENCE: 1
-    }
+    asked = [(learned.pk, LEARNED_SENTENCE), (learned.pk, "Bakes rye on Mondays.")]
+    assert muted_line_counts(asked) == {(learned.pk, LEARNED_SENTENCE): 1}
 
 
 def test_without_muted_removes_the_sentence_from_its_line_and_keeps_the_rest(learned):
