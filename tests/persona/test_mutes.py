@@ -273,3 +273,11 @@ def test_a_write_that_never_saw_a_muted_entry_keeps_it_in_its_place(agent, ana):
         keep_keys={entries[1].key},
     )
     assert [e.text for e in owner.doc_head(ana.pk).entries] == ["One.", "Two is private.", "Four."]
+
+
+def test_a_new_mute_state_rotates_a_plan_even_for_a_person_with_no_document():
+    from persona.plans import PlanVersions, rotation_due
+
+    pinned = PlanVersions(3, None, 0, 0)
+    assert rotation_due(pinned=pinned, current=PlanVersions(3, None, 0, 1)) == "muted"
+    assert rotation_due(pinned=PlanVersions(3, 2, 5, 4), current=PlanVersions(3, 2, 5, 4)) is None
