@@ -138,7 +138,8 @@ def persona_head_dict(*, agent: Agent, principal_id: int | None = None) -> dict[
     """The persona head of ``agent`` as plain values: fields, guardrails, rules, version
     and why the version was made. No tenant or principal identifiers. For a person
     (``principal_id``), the learned lines they muted are left out, as in their prefix."""
-    from persona.mutes import muted_for, without_muted
+    from persona.learned_lines import without_muted
+    from persona.mutes import muted_for
 
     head = (
         AgentPersonaVersion.objects.filter(agent=agent, version=agent.persona_version).first()

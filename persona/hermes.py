@@ -284,7 +284,8 @@ def export_files(*, agent: Agent, out_dir: Path, principal=None, trim: bool = Tr
     ``[BLOCKED: ...]``, never as itself. Both files are fitted before either is
     written: a refusal writes nothing. With a principal, the learned lines they muted are
     left out of ``MEMORY.md`` (``persona.mutes``), as their prefix leaves them out."""
-    from persona.mutes import muted_for, without_muted
+    from persona.learned_lines import without_muted
+    from persona.mutes import muted_for
     from safety.checks import render_safe_many
 
     head = persona_head(agent=agent)

@@ -40,6 +40,7 @@ from django.utils import timezone
 from memory.models import Belief, Message, Principal
 from memory.models_beliefs import SENSITIVITY_BY_NAME, Sensitivity
 from persona.errors import PersonaError
+from persona.learned_lines import text_key
 from persona.models import (
     OwnerAccount,
     OwnerDocument,
@@ -49,7 +50,7 @@ from persona.models import (
     OwnerTombstone,
 )
 from persona.models_owner import BY_OWNER, TIER_ORDER, Author, EntrySource, Tier
-from persona.mutes import muted_entry_text_keys, text_key
+from persona.mutes import muted_entry_text_keys
 from persona.tokens import count_tokens
 from safety.checks import SecretFound, UnsafeText, check_write
 from safety.never_store import never_auto_store

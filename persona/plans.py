@@ -124,8 +124,8 @@ def plan_build(plan: ContextPlan) -> str:
     Byte-identical to ``plan.prefix_text`` for as long as the injection pattern table
     is unchanged.
     """
+    from persona.learned_lines import without_muted
     from persona.models import OwnerEntry
-    from persona.mutes import without_muted
 
     version = AgentPersonaVersion.objects.get(agent_id=plan.agent_id, version=plan.persona_version)
     version = without_muted(version, [tuple(pair) for pair in plan.muted_lines or []])
@@ -180,7 +180,8 @@ def prefix_preview(
     holds ``entries`` would pin (same filter, same bytes as plan creation), for a page's
     preview. ``muted``: what the person muted (``persona.mutes.muted_for``), left out as
     a plan leaves it out. ``wait=False`` never waits for the embedding model."""
-    from persona.mutes import NOTHING_MUTED, without_muted
+    from persona.learned_lines import without_muted
+    from persona.mutes import NOTHING_MUTED
     from persona.owner import render_row, row_filter
     from safety.injection import SCANNING_PLACEHOLDER
 
@@ -232,7 +233,7 @@ def _head_version(agent_id: int, persona_version: int) -> AgentPersonaVersion:
 
 
 def _built(version: AgentPersonaVersion, owner: _Owner | None = None) -> tuple[str, str, int]:
-    from persona.mutes import without_muted
+    from persona.learned_lines import without_muted
     from persona.owner import MAX_ENTRIES, render_row
 
     if owner is not None:

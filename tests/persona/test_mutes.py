@@ -7,15 +7,14 @@ import pytest
 
 from memory.models import Principal
 from persona import owner
+from persona.learned_lines import learned_lines, without_muted
 from persona.models import ContextPlan, Mute, PlanRotation
 from persona.mutes import (
     MuteRefusal,
     entry_mute,
-    learned_lines,
     line_mute,
     mute_undo,
     muted_line_counts,
-    without_muted,
 )
 from persona.plans import plan_build, plan_get_or_rotate, prefix_fetch
 from persona.render import render_persona
