@@ -201,3 +201,17 @@ def test_reviewers_see_that_a_proposal_says_what_someone_muted(reviewer_client, 
     add_proposal(agent, text=LEARNED_SENTENCE.upper())  # the same words, matched as a line is
     html = reviewer_client.get(reverse("learning:queue")).content.decode()
     assert 'data-testid="muted-for"' in html and "1 person has muted these words" in html
+
+
+def test_a_refused_mute_on_the_muting_page_says_why_in_the_card(operator_client, ana):
+    r = operator_client.post(
+        reverse("memory:person_mute", args=[ana.pk]), {"line": "1:goals:not-a-key"}, **HX
+    )
+    html = r.content.decode()
+    assert r.status_code == 200 and 'role="alert"' in html
+    assert "Not muted: That line is no longer a learned line" in html
+    r = operator_client.post(reverse("memory:person_mute", args=[ana.pk]), {"entry": "gone"})
+    assert r.status_code == 302
+    page = operator_client.get(r["Location"]).content.decode()
+    assert "Not muted: That entry is not in the document" in page
+    assert not Mute.objects.exists()
