@@ -387,6 +387,9 @@ class LineRow:
     line: LearnedLine
     #: the mute in force for the person (None: they are given it)
     mute: Mute | None
+    #: muted, and no longer a learned line of the persona (an edit took it out): the
+    #: mute stays (the words come back muted if learning adds them again) and may be undone
+    gone: bool = False
 
     @property
     def token(self) -> str:
@@ -397,8 +400,9 @@ class LineRow:
 def muting_rows(
     principal: Principal, agents: Iterable[Agent], *, mutes: list[Mute] | None = None
 ) -> tuple[list[LineRow], dict[str, Mute]]:
-    """The learned lines of ``agents`` (each with the person's mute of it, if any) and the
-    person's entry mutes in force, by entry key. Two queries, whatever the number of
+    """The learned lines of ``agents`` (each with the person's mute of it, if any, then
+    the lines muted for the person that a persona no longer holds) and the person's
+    entry mutes in force, by entry key. Two queries, whatever the number of
     assistants."""
     by_id = {a.pk: a for a in agents if a.tenant_id == principal.tenant_id}
     lines = learned_lines_of_agents(by_id.values())
@@ -409,6 +413,23 @@ def muting_rows(
         LineRow(agent=by_id[agent_id], line=ln, mute=line_mutes.get((agent_id, ln.section, ln.key)))
         for agent_id in sorted(lines, key=lambda pk: (by_id[pk].name, pk))
         for ln in lines[agent_id]
+    ]
+    shown = {(r.agent.pk, r.line.section, r.line.key) for r in rows}
+    rows += [
+        LineRow(
+            agent=by_id[m.agent_id],
+            line=LearnedLine(
+                section=m.section,
+                text=m.text,
+                key=m.text_key,
+                proposal_id=m.proposal_id,
+                version=None,
+            ),
+            mute=m,
+            gone=True,
+        )
+        for key, m in line_mutes.items()
+        if key not in shown and m.agent_id in by_id
     ]
     entries = {m.entry_key: m for m in mutes if m.kind == Mute.Kind.ENTRY}
     return rows, entries

@@ -215,3 +215,21 @@ def test_a_refused_mute_on_the_muting_page_says_why_in_the_card(operator_client,
     page = operator_client.get(r["Location"]).content.decode()
     assert "Not muted: That entry is not in the document" in page
     assert not Mute.objects.exists()
+
+
+def test_a_muted_line_an_edit_took_out_is_still_listed_and_can_be_undone(ana_client, ana, agent):
+    from persona.services import ChangeTrigger, persona_version_create
+
+    mute = line_mute(
+        actor=Actor.system("t"), agent=agent, principal=ana, section="goals", text=LEARNED_SENTENCE
+    )
+    persona_version_create(
+        agent=agent,
+        changes={"goals": "Help the owner run the bakery."},
+        trigger=ChangeTrigger(source_type="ui_form", reason="tidy", approved_by="olivia"),
+    )
+    html = ana_client.get(PAGE).content.decode()
+    assert LEARNED_SENTENCE in html and "no longer in Helper's persona" in html
+    ana_client.post(reverse("owner:unmute"), _form(ana, mute=str(mute.pk)))
+    mute.refresh_from_db()
+    assert mute.unmuted_by == "ana"
