@@ -17,6 +17,7 @@ urlpatterns = [
     path("preview/", views.preview, name="preview"),
     path("mute/", muting.owner_mute, name="mute"),
     path("unmute/", muting.owner_unmute, name="unmute"),
+    path("beliefs/mute/", muting.owner_belief_mute, name="belief_mute"),
     path("nominations/<int:pk>/affirm/", views.affirm, name="affirm"),
     path("nominations/<int:pk>/decline/", views.decline, name="decline"),
 ]

@@ -23,7 +23,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from dashboard.views.owner import _after, _posted, _short
 from dashboard.views.people import _person_for
-from memory.models import Principal
+from memory.models import Belief, Principal
+from memory.services_beliefs import belief_mute, belief_unmute
 from persona.mutes import (
     entry_mute,
     line_from_token,
@@ -46,6 +47,7 @@ LINE_MUTED = (
     "Muted “{}” for {}: {} leaves it out from the next turn on; everyone else still gets it."
 )
 NOT_YOURS = "Only an operator of their team, or the person themself, mutes and unmutes for them."
+BELIEF_MUTED = "Muted “{}”: it is kept, but no assistant is given it and nothing learns it back."
 UNMUTED = "Unmuted “{}”: the assistants are given it again from the next turn on."
 
 
@@ -83,6 +85,36 @@ def owner_mute(request: HtmxHttpRequest) -> HttpResponse:
             ok = ENTRY_MUTED.format(_short(mute.text))
     except Refusal as exc:
         return _after(request, posted, wrote=False, error=f"Not muted: {exc}")
+    return _after(request, posted, wrote=False, ok=ok)
+
+
+@require_POST
+@login_required
+def owner_belief_mute(request: HtmxHttpRequest) -> HttpResponse:
+    """Mute (``belief``) or unmute (``belief_unmute``) one of the owner's own beliefs
+    (``memory.services_beliefs.belief_mute``): kept, never given to a host again."""
+    posted = _posted(request)
+    undo = "belief_unmute" in request.POST
+    pk = request.POST.get("belief_unmute" if undo else "belief", "")
+    belief = (
+        Belief.objects.filter(pk=int(pk), principal_id=posted.account.principal_id).first()
+        if pk.isascii() and pk.isdigit() and len(pk) < 19
+        else None
+    )
+    if belief is None:
+        raise Http404("No such belief here.")
+    by = request.user.get_username()
+    try:
+        if undo:
+            belief_unmute(belief=belief, by=by)
+        else:
+            belief_mute(belief=belief, by=by, reason=request.POST.get(f"belief_reason_{pk}", ""))
+    except Refusal as exc:
+        return _after(
+            request, posted, wrote=False, error=f"Not {'unmuted' if undo else 'muted'}: {exc}"
+        )
+    words = _short(belief.statement)
+    ok = UNMUTED.format(words) if undo else BELIEF_MUTED.format(words)
     return _after(request, posted, wrote=False, ok=ok)
 
 

@@ -81,6 +81,8 @@ PAGE_OUT_OF_DATE = (
 )
 UNSAVED_KEPT = "Your unsaved changes are still in the form; save them when you are ready."
 NOMINATIONS_SHOWN = 20
+#: beliefs the assistants hold about the owner listed on the page (muted ones included)
+BELIEFS_SHOWN = 20
 TOMBSTONES_SHOWN = 5
 SENSITIVITY_NAMES = [label for _, label in Sensitivity.choices]
 SENSITIVITY_LABELS = dict(Sensitivity.choices)
@@ -298,6 +300,30 @@ def _nominations(principal_id: int) -> list[dict[str, Any]]:
         }
         for n in rows
     ]
+
+
+def _beliefs(principal_id: int) -> list[Belief]:
+    """What the assistants believe about the owner now, and what the owner muted, newest
+    first (one query): each with Mute or Unmute."""
+    return list(
+        Belief.objects.filter(
+            principal_id=principal_id,
+            status__in=[Belief.Status.ACTIVE, Belief.Status.MUTED],
+        )
+        .select_related("agent")
+        .only(
+            "id",
+            "statement",
+            "status",
+            "category",
+            "updated_at",
+            "muted_at",
+            "muted_by",
+            "mute_reason",
+            "agent__name",
+        )
+        .order_by("-updated_at", "-id")[:BELIEFS_SHOWN]
+    )
 
 
 def _page_wait() -> bool:
@@ -551,6 +577,7 @@ def _render(
         "affirmed": EntrySource.AFFIRMATION,
         "unsaved": preview_of is not None,
         "line_rows": line_rows,
+        "beliefs": _beliefs(principal.pk),
         **preview,
     }
     template = "dashboard/my_persona.html"

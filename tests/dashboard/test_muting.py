@@ -233,3 +233,48 @@ def test_a_muted_line_an_edit_took_out_is_still_listed_and_can_be_undone(ana_cli
     ana_client.post(reverse("owner:unmute"), _form(ana, mute=str(mute.pk)))
     mute.refresh_from_db()
     assert mute.unmuted_by == "ana"
+
+
+def test_the_owner_mutes_and_unmutes_a_belief_about_them(ana_client, ana, agent, tenant):
+    from api.selectors import context_pack
+    from memory.models import Belief
+    from tests.builders import add_belief
+
+    belief = add_belief(agent, "Has a twin brother called Tom.", category="interpersonal")
+
+    def pack() -> str:
+        return str(
+            context_pack(
+                agent=agent,
+                tenant_id=tenant.pk,
+                principal="ana",
+                query="my brother",
+                now=None,
+                limit=20,
+            )
+        )
+
+    assert "twin" in pack()
+    html = ana_client.get(PAGE).content.decode()
+    assert 'data-testid="belief"' in html and "Has a twin brother called Tom." in html
+    data = _form(ana, belief=str(belief.pk), **{f"belief_reason_{belief.pk}": "private"})
+    html = ana_client.post(reverse("owner:belief_mute"), data, **HX).content.decode()
+    assert "nothing learns it back" in html and 'data-action="unmute-belief"' in html
+    belief.refresh_from_db()
+    assert (belief.status, belief.muted_by, belief.mute_reason) == ("muted", "ana", "private")
+    assert "twin" not in pack()
+    ana_client.post(reverse("owner:belief_mute"), _form(ana, belief_unmute=str(belief.pk)))
+    belief.refresh_from_db()
+    assert belief.status == Belief.Status.ACTIVE
+
+
+def test_an_owner_cannot_mute_someone_elses_belief(client, ana, agent, tenant):
+    from memory.models import Belief
+    from tests.builders import add_belief
+
+    belief = add_belief(agent, "Keeps bees.")  # about ana
+    ben = Principal.objects.create(tenant=tenant, external_id="ben")
+    client.force_login(make_owner(ben, "ben"))
+    r = client.post(reverse("owner:belief_mute"), _form(ben, belief=str(belief.pk)))
+    assert r.status_code == 404
+    assert Belief.objects.get(pk=belief.pk).status == Belief.Status.ACTIVE
