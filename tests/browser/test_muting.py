@@ -1,5 +1,6 @@
 """ "Don't mention this again" in headless Chromium: the owner mutes an entry of their
-document with a reason and a line an assistant learned (htmx swaps the workspace), sees
+document with a reason, a line an assistant learned and a belief about them (htmx swaps
+the workspace), sees
 them muted with Unmute, and the prompt preview leaves them out; an operator mutes on the
 person's muting page; the health page draws the month. Screenshots at 1280 and 800 px
 (``check_page``), axe-core clean."""
@@ -15,7 +16,7 @@ from memory.models import Principal
 from persona.models import Mute
 from persona.owner import owner_doc_write
 from persona.owner_accounts import owner_account_link
-from tests.builders import LEARNED_RULE, LEARNED_SENTENCE, add_learned_lines
+from tests.builders import LEARNED_RULE, LEARNED_SENTENCE, add_belief, add_learned_lines
 from tests.factories import TenantFactory, make_agent, make_user
 
 PRIVATE = "I have a twin brother called Tom."
@@ -43,6 +44,7 @@ def ana(transactional_db) -> dict[str, Any]:
             {"text": PRIVATE},
         ],
     )
+    add_belief(agent, "Keeps bees on the roof.", who="ana", category="interests")
     return {"principal": principal, "agent": agent}
 
 
@@ -74,6 +76,12 @@ def test_the_owner_mutes_an_entry_and_a_learned_line_and_the_prompt_leaves_them_
     prefix = page.inner_text('[data-testid="prefix"]')
     assert LEARNED_RULE not in prefix and LEARNED_SENTENCE in prefix
     assert "twin brother" not in prefix
+
+    belief = page.locator("li.learned-line", has_text="Keeps bees")
+    belief.get_by_text("Don't mention this again…").click()
+    belief.get_by_label("Why").fill("Not your business")
+    belief.get_by_role("button", name="Mute").click()
+    page.locator("li.learned-line.is-muted", has_text="Keeps bees").wait_for()
     check_page(page, "my-persona-muted")
 
     page.locator("li.entry", has_text="twin brother").get_by_role("button", name="Unmute").click()
