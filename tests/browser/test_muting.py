@@ -1,9 +1,8 @@
 """ "Don't mention this again" in headless Chromium: the owner mutes an entry of their
 document with a reason, a line an assistant learned and a belief about them (htmx swaps
-the workspace), sees
-them muted with Unmute, and the prompt preview leaves them out; an operator mutes on the
-person's muting page; the health page draws the month. Screenshots at 1280 and 800 px
-(``check_page``), axe-core clean."""
+the workspace), sees them muted with Unmute, and the prompt preview leaves them out; an
+operator mutes on the person's muting page; the health page draws the month.
+Screenshots at 1280 and 800 px (``check_page``), axe-core clean."""
 
 from __future__ import annotations
 
