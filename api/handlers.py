@@ -76,7 +76,23 @@ def agents_list(t: Target, *, after: str | None = None, limit: int = 50) -> dict
 
 
 def persona_read(t: Target) -> dict[str, Any]:
-    return selectors.persona_head_dict(agent=t.agent)
+    return selectors.persona_head_dict(agent=t.agent, principal_id=_bound_person_id(t))
+
+
+def _bound_person_id(t: Target) -> int | None:
+    """The person a token is bound to (by id, or by the host's id for a stdio server):
+    what they muted is left out of what the token reads."""
+    if t.actor.principal_id is not None:
+        return t.actor.principal_id
+    if t.actor.principal_key is not None and t.agent is not None:
+        from memory.models import Principal
+
+        return (
+            Principal.objects.filter(tenant_id=t.agent.tenant_id, external_id=t.actor.principal_key)
+            .values_list("pk", flat=True)
+            .first()
+        )
+    return None
 
 
 def persona_update(
@@ -430,12 +446,14 @@ def persona_document_write(
             entries=entries,
             written_by=written_by,
             author=author,
+            # a host never sees a muted entry, so its write cannot remove one
+            keep_keys=selectors.muted_entry_keys(t.person.pk),
         )
     except owner.OwnerDocConflict as exc:
         raise Conflict(str(exc)) from None
     if version is None:
         return {**selectors.owner_doc_dict(t.person.pk), "changed": False}
-    return {**selectors.owner_version_dict(version), "changed": True}
+    return {**selectors.owner_version_dict(version, principal_id=t.person.pk), "changed": True}
 
 
 def persona_history(t: Target, *, after: str | None = None, limit: int = 20) -> dict[str, Any]:
@@ -487,7 +505,9 @@ def nomination_decline(t: Target, *, nomination_id: int) -> dict[str, Any]:
 
 
 def persona_entry_reinforce(t: Target, *, key: str) -> dict[str, Any]:
-    from persona.owner import owner_entry_reinforce
+    from persona.owner import OwnerEntryNotFound, owner_entry_reinforce
 
+    if key in selectors.muted_entry_keys(t.person.pk):
+        raise OwnerEntryNotFound("That entry is not in the document.")
     entry = owner_entry_reinforce(principal=t.person, key=key)
     return plain(selectors.owner_entry_dict(entry))

@@ -586,7 +586,8 @@ def agents_list(request: HttpRequest, after: Cursor = None, limit: Limit = 50) -
 
 @route("persona_read", response={200: PersonaOut, **ERRORS}, tags=["host"])
 def persona_head(request: HttpRequest, slug: Slug) -> Any:
-    """The persona head: fields, guardrails, standing rules, version."""
+    """The persona head: fields, guardrails, standing rules, version. For a token bound
+    to a person, the learned lines that person muted are left out, as in their prefix."""
     return handlers.persona_read(_target(request, "persona_read", agent=slug))
 
 

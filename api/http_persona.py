@@ -201,7 +201,8 @@ def persona_document(
 ) -> Any:
     """The head of your persona document: version, entries (with provenance,
     reinforcement, stale and dormant flags) and when it was written. Nothing written yet
-    is version 0 with no entries."""
+    is version 0 with no entries. Entries you muted ("don't mention this again", on My
+    persona) are not listed here nor in the history: no host is given them."""
     return handlers.persona_entries_list(_target(request, "persona_entries_list"), order=order)
 
 
@@ -211,7 +212,8 @@ def persona_document_write(request: HttpRequest, body: OwnerDocIn) -> Any:
     stale ``expected_version`` is a conflict naming the current version; refused content
     (a secret, an entry over 500 characters, over 30 entries or 2,000 tokens, an entry
     claiming to be affirmed) is a 400 with the reason. Either way nothing is written.
-    The same entries again write nothing (``changed`` false)."""
+    The same entries again write nothing (``changed`` false). A muted entry (never listed
+    here) stays in its place: a write cannot remove what it was not shown."""
     return handlers.persona_document_write(
         _target(request, "persona_document_write"),
         expected_version=body.expected_version,

@@ -18,11 +18,12 @@ token, agent slug and principal, is answered from two things this process keeps 
   the person still has that id in the tenant; the plan pinned for (agent, person,
   session) with the versions it was built from and the reason its epoch began; and the
   current versions: the agent's head persona version and the person's owner-document
-  version and row state (``persona.plans.PlanVersions``).
+  version, row state and mute state (``persona.plans.PlanVersions``).
 
 When anything is missing or differs (an unknown or revoked token, a renamed agent, no plan
 yet, a rotation due: a persona or guardrail edit, a standing rule approved or undone, an
-owner-document change, an entry going dormant: ``persona.plans.rotation_due``), the answer
+owner-document change, an entry going dormant, a line or entry muted for the person:
+``persona.plans.rotation_due``), the answer
 here is None and the full path runs, rotates if it must, and is remembered. Nothing kept
 here can serve an old prefix: it holds only facts that do not change, and reads what can
 change on every call, in every process, whatever the cache backend (no invalidation to
@@ -124,6 +125,8 @@ def _sql(vendor: str) -> str:
             f"c.{col(C, 'prefix_text')}",
             f"c.{col(C, 'token_count')}",
             f"r.{col(R, 'reason')}",
+            f"d.{col(D, 'mute_state')}",
+            f"c.{col(C, 'mute_state')}",
         ]
     )
     tenant = col(ApiToken, "tenant")
@@ -180,11 +183,11 @@ def answer(
     if row is None:
         return None  # the token is gone or refused, or the agent lost its slug
     head, doc_version, doc_state, person_id, plan_id, epoch = row[:6]
-    pinned = PlanVersions(row[6], row[7], row[8] or 0)
-    sha256, text, tokens, reason = row[9:]
+    pinned = PlanVersions(row[6], row[7], row[8] or 0, row[14] or 0)
+    sha256, text, tokens, reason = row[9:13]
     if plan_id is None or (route.principal_id is not None and person_id is None):
         return None
-    current = PlanVersions(head, doc_version or None, doc_state or 0)
+    current = PlanVersions(head, doc_version or None, doc_state or 0, row[13] or 0)
     if rotation_due(pinned=pinned, current=current) is not None:
         return None
     services.token_used(token, now=now)

@@ -134,14 +134,20 @@ def latest_applied(*, agent: Agent) -> Proposal | None:
     )
 
 
-def persona_head_dict(*, agent: Agent) -> dict[str, Any]:
+def persona_head_dict(*, agent: Agent, principal_id: int | None = None) -> dict[str, Any]:
     """The persona head of ``agent`` as plain values: fields, guardrails, rules, version
-    and why the version was made. No tenant or principal identifiers."""
+    and why the version was made. No tenant or principal identifiers. For a person
+    (``principal_id``), the learned lines they muted are left out, as in their prefix."""
+    from persona.learned_lines import without_muted
+    from persona.mutes import muted_for
+
     head = (
         AgentPersonaVersion.objects.filter(agent=agent, version=agent.persona_version).first()
         if agent.persona_version
         else None
     )
+    if head is not None and principal_id:
+        head = without_muted(head, muted_for(principal_id, agent_id=agent.pk).lines)
     return {
         "slug": agent.slug,
         "version": agent.persona_version,
@@ -378,27 +384,40 @@ def owner_entry_dict(entry: Any) -> dict[str, Any]:
     }
 
 
+def muted_entry_keys(principal_id: int) -> frozenset[str]:
+    """Keys of the person's entries muted for hosts (``persona.mutes``): no host answer
+    carries them."""
+    from persona.mutes import muted_for
+
+    return muted_for(principal_id).entry_keys
+
+
 def owner_doc_dict(principal_id: int, *, listing: bool = False) -> dict[str, Any]:
     """The head of a person's document (version 0: no entries), entries in document order
-    (``listing``: seed 000's order, tier then reinforcement). Two queries."""
+    (``listing``: seed 000's order, tier then reinforcement), without the entries the
+    person muted. Four queries."""
     from persona import owner
 
     head = owner.doc_head(principal_id)
+    muted = muted_entry_keys(principal_id)
     entries = owner.listing(head.entries) if listing else head.entries
     return {
         "version": head.version,
         "created_at": head.created_at,
-        "entries": [owner_entry_dict(e) for e in entries],
+        "entries": [owner_entry_dict(e) for e in entries if e.key not in muted],
     }
 
 
-def owner_version_dict(version: Any) -> dict[str, Any]:
+def owner_version_dict(version: Any, *, principal_id: int) -> dict[str, Any]:
     """The document as one write left it (``owner_doc_dict`` for that version, even when
-    another write followed at once). One query."""
+    another write followed at once), without muted entries. Three queries."""
+    muted = muted_entry_keys(principal_id)
     return {
         "version": version.version,
         "created_at": version.created_at,
-        "entries": [owner_entry_dict(e) for e in version.entries.order_by("position")],
+        "entries": [
+            owner_entry_dict(e) for e in version.entries.order_by("position") if e.key not in muted
+        ],
     }
 
 
@@ -413,6 +432,7 @@ def owner_history_page(*, principal_id: int, after: str | None, limit: int) -> d
 
     if after and decode_cursor(after, kinds=[int]) is None:
         raise Malformed("The after cursor is not one this API made; pass `next` as it came.")
+    muted = muted_entry_keys(principal_id)
     page = keyset_page(
         OwnerDocumentVersion.objects.filter(document__principal_id=principal_id).prefetch_related(
             Prefetch("entries", queryset=OwnerEntry.objects.order_by("position"))
@@ -439,6 +459,7 @@ def owner_history_page(*, principal_id: int, after: str | None, limit: int) -> d
                         "tier": e.tier,
                     }
                     for e in v.entries.all()
+                    if e.key not in muted
                 ],
             }
             for v in page.rows

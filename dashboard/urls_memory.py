@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from dashboard.views import conversations as views
-from dashboard.views import health, people, redaction
+from dashboard.views import health, muting, people, redaction
 
 app_name = "memory"
 
@@ -25,5 +25,8 @@ urlpatterns = [
         redaction.owner_entry_redact_view,
         name="owner_entry_redact",
     ),
+    path("people/<int:pk>/muting/", muting.person_muting, name="person_muting"),
+    path("people/<int:pk>/mute/", muting.person_mute, name="person_mute"),
+    path("mutes/<int:pk>/unmute/", muting.mute_undo_view, name="mute_undo"),
     path("intentions/<int:pk>/state/", people.intention_state_view, name="intention_state"),
 ]

@@ -38,6 +38,7 @@ from learning.selectors import (
 from memory.models import Message
 from memory.sealing import sealed_ids
 from persona.models import PlanRotation
+from persona.mutes import muted_line_counts
 from persona.selectors import owner_doc_figures
 from personaweb.actors import Actor
 from personaweb.errors import Refusal
@@ -256,11 +257,14 @@ def _row_context(
     sealed: set[int] | None = None,
     texts: dict[int, str] | None = None,
     drops: dict[int, int] | None = None,
+    muted: dict[tuple[int, str], int] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
     """One queue row: its quotes, and whether ``actor`` may decide it (the buttons are
-    drawn only then; otherwise the row says who decides it). No query when the
-    proposal's ``agent__learning`` is selected with it."""
+    drawn only then; otherwise the row says who decides it), and how many people muted
+    these words for themselves (``persona.mutes``; ``muted``: counted for the page
+    already). No query when the proposal's ``agent__learning`` is selected with it and
+    ``muted`` is given."""
     _decorate(proposal, sealed, texts)
     proposal.can_decide = may_decide(actor, proposal)  # type: ignore[attr-defined]
     settings = learning_settings_of(proposal.agent)
@@ -272,6 +276,9 @@ def _row_context(
     proposal.backing = proposal_backing(proposal, settings)  # type: ignore[attr-defined]
     if drops is not None:
         proposal.drops = drops.get(proposal.pk, 0)  # type: ignore[attr-defined]
+    if muted is None:
+        muted = muted_line_counts([(proposal.agent_id, proposal.text)])
+    proposal.muted_for = muted.get((proposal.agent_id, proposal.text), 0)  # type: ignore[attr-defined]
     return {"p": proposal, **extra}
 
 
@@ -290,8 +297,9 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
     texts = _quoted_texts(list(page.rows))
     actor = actor_for_user(request.user)
     drops = approval_drop_counts(list(page.rows))
+    muted = muted_line_counts([(p.agent_id, p.text) for p in page.rows])
     for p in page.rows:
-        _row_context(p, actor, sealed, texts, drops)
+        _row_context(p, actor, sealed, texts, drops, muted)
     context = {
         "page": page,
         "agent_slug": agent_slug,

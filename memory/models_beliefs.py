@@ -237,6 +237,12 @@ class Belief(models.Model):
                 name="belief_principal_due",
                 condition=Q(due_at__isnull=False),
             ),
+            # the beliefs muted per month (the health page's chart): muted ones only
+            models.Index(
+                fields=["tenant", "muted_at"],
+                name="belief_tenant_muted",
+                condition=Q(muted_at__isnull=False),
+            ),
         ]
         constraints = [
             models.CheckConstraint(

@@ -6,7 +6,7 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
-from persona.models import AgentPersonaVersion, ContextPlan, OwnerAccount, PlanRotation
+from persona.models import AgentPersonaVersion, ContextPlan, Mute, OwnerAccount, PlanRotation
 from persona.owner_accounts import owner_account_check, owner_account_link, owner_account_unlink
 from personaweb.errors import Refusal
 from tenancy.access import visible_tenant_ids
@@ -25,6 +25,16 @@ class AgentPersonaVersionAdmin(ReadOnlyAdmin):
     list_filter = ["source_type"]
     search_fields = ["agent__name", "reason"]
     list_select_related = ["agent"]
+
+
+@admin.register(Mute)
+class MuteAdmin(ReadOnlyScopedAdmin):
+    """Who muted what for whom, and the undo (``persona.mutes``; written by the pages)."""
+
+    tenant_path = "tenant_id"
+    list_display = ["principal", "kind", "agent", "section", "muted_by", "muted_at", "unmuted_at"]
+    list_filter = ["kind"]
+    list_select_related = ["principal", "agent"]
 
 
 @admin.register(ContextPlan)

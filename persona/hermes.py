@@ -282,10 +282,16 @@ def export_files(*, agent: Agent, out_dir: Path, principal=None, trim: bool = Tr
     ``fit``). Every entry passes ``safety.checks.render_safe`` (waited for): a secret or
     an injection-scan hit stored before a check caught it is written as
     ``[BLOCKED: ...]``, never as itself. Both files are fitted before either is
-    written: a refusal writes nothing."""
+    written: a refusal writes nothing. With a principal, the learned lines they muted are
+    left out of ``MEMORY.md`` (``persona.mutes``), as their prefix leaves them out."""
+    from persona.learned_lines import without_muted
+    from persona.mutes import muted_for
     from safety.checks import render_safe_many
 
-    kept, notes = persona_memory_entries(persona_head(agent=agent))
+    head = persona_head(agent=agent)
+    if head is not None and principal is not None:
+        head = without_muted(head, muted_for(principal.pk, agent_id=agent.pk).lines)
+    kept, notes = persona_memory_entries(head)
     safe = render_safe_many([*kept, *notes], wait=True)
     files = {"memory": fit("memory", safe[: len(kept)], safe[len(kept) :], trim=trim)}
     if principal is not None:

@@ -87,8 +87,13 @@ class ContextPlan(models.Model):
     owner_doc_version = models.PositiveIntegerField(null=True, blank=True)
     # the owner document's row_state the prefix was built from (dormant entries)
     owner_doc_state = models.PositiveIntegerField(default=0)
-    # keys of entries left out because they were dormant (so a rebuild is exact)
+    # keys of entries left out because they were dormant or muted (so a rebuild is exact)
     owner_doc_hidden = models.JSONField(default=list, blank=True)
+    # the person's mute state the prefix was built from (``OwnerDocument.mute_state``)
+    mute_state = models.PositiveIntegerField(default=0)
+    # [section, text_key] of the learned lines left out because the person muted them
+    # (entries muted are in ``owner_doc_hidden``), so a rebuild is exact
+    muted_lines = models.JSONField(default=list, blank=True)
     # entries above this sensitivity are left out of the prefix (fixed at creation)
     sensitivity_ceiling = models.PositiveSmallIntegerField(default=1)
     prefix_text = models.TextField()
@@ -116,6 +121,7 @@ class PlanRotation(models.Model):
         #: a superuser redacted words the prefix held (``persona.redaction``): rebuilt at
         #: once, not at the next plan call, so no pinned prefix keeps them
         REDACTED = "redacted", "text redacted"
+        MUTED = "muted", "a line or entry was muted or unmuted for this person"
 
     plan = models.ForeignKey(ContextPlan, on_delete=models.CASCADE, related_name="rotations")
     from_epoch = models.PositiveIntegerField()
@@ -140,6 +146,7 @@ class PlanRotation(models.Model):
 
 
 # The owner's persona document lives in its own module.
+from persona.models_mutes import Mute  # noqa: E402
 from persona.models_owner import (  # noqa: E402
     OwnerAccount,
     OwnerDocument,
@@ -150,6 +157,7 @@ from persona.models_owner import (  # noqa: E402
 )
 
 __all__ = [
+    "Mute",
     "AgentPersonaVersion",
     "ContextPlan",
     "OwnerAccount",

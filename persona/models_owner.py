@@ -58,6 +58,9 @@ class OwnerDocument(models.Model):
     # bumped when what renders changes without a new version (an entry went dormant or
     # came back): the next plan rotates with reason ``entry_dormant``
     row_state = models.PositiveIntegerField(default=0)
+    # bumped when a learned line or an entry is muted or unmuted for this person
+    # (``persona.mutes``): the next plan rotates with reason ``muted``
+    mute_state = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -41,6 +41,7 @@ from memory.models import Belief, Message, Principal
 from memory.models_beliefs import SENSITIVITY_BY_NAME, Sensitivity
 from memory.redaction import is_redacted
 from persona.errors import PersonaError
+from persona.learned_lines import text_key
 from persona.models import (
     OwnerAccount,
     OwnerDocument,
@@ -50,6 +51,7 @@ from persona.models import (
     OwnerTombstone,
 )
 from persona.models_owner import BY_OWNER, TIER_ORDER, Author, EntrySource, Tier
+from persona.mutes import muted_entry_text_keys
 from persona.tokens import count_tokens
 from safety.checks import SecretFound, UnsafeText, check_write
 from safety.never_store import never_auto_store
@@ -236,9 +238,14 @@ def render_row(entries: list[Any], *, wait: bool = True) -> str:
 
 
 def row_entries(
-    principal_id: int | None, *, ceiling: int, version: int | None = None
+    principal_id: int | None,
+    *,
+    ceiling: int,
+    version: int | None = None,
+    muted: frozenset[str] | set[str] = frozenset(),
 ) -> tuple[int, int, list[OwnerEntry], list[str]]:
-    """(version, row_state, entries that render, keys left out as dormant) for a plan."""
+    """(version, row_state, entries that render, keys left out as dormant or muted) for
+    a plan. ``muted``: keys of the entries the person muted (``persona.mutes``)."""
     if not principal_id:
         return 0, 0, [], []
     doc = OwnerDocument.objects.filter(principal_id=principal_id).first()
@@ -250,19 +257,25 @@ def row_entries(
             "position"
         )
     )
-    shown, hidden = row_filter(entries, ceiling=ceiling)
+    shown, hidden = row_filter(entries, ceiling=ceiling, muted=muted)
     return wanted, doc.row_state, shown, [e.key for e in hidden]
 
 
 def row_filter(
-    entries: list[OwnerEntry], *, ceiling: int
+    entries: list[OwnerEntry], *, ceiling: int, muted: frozenset[str] | set[str] = frozenset()
 ) -> tuple[list[OwnerEntry], list[OwnerEntry]]:
-    """(entries that render under ``ceiling``, entries left out as dormant): what a plan
-    created now takes from a version's entries. A redacted entry never renders."""
+    """(entries that render under ``ceiling``, entries left out as dormant or muted):
+    what a plan created now takes from a version's entries. ``muted``: entry keys. A
+    redacted entry never renders."""
     shown = [
-        e for e in entries if e.sensitivity <= ceiling and not e.dormant and not is_redacted(e.text)
+        e
+        for e in entries
+        if e.sensitivity <= ceiling
+        and not e.dormant
+        and e.key not in muted
+        and not is_redacted(e.text)
     ]
-    return shown, [e for e in entries if e.dormant]
+    return shown, [e for e in entries if e.dormant or e.key in muted]
 
 
 # --- writing ---------------------------------------------------------------------------
@@ -404,8 +417,12 @@ def owner_doc_write(
     written_by: str = "",
     author: str | None = None,
     now: datetime | None = None,
+    keep_keys: frozenset[str] | set[str] = frozenset(),
 ) -> OwnerDocumentVersion | None:
     """The owner's edit: replace the entries, guarded by ``expected_version``.
+
+    ``keep_keys``: head entries the writer was never shown (muted ones, for a host):
+    left out of ``entries`` they stay, in their place, instead of being removed.
 
     ``entries``: a list of ``{"text", "sensitivity"?, "tier"?, "key"?}``. An item whose
     ``key`` names a head entry keeps that entry's provenance and annotations (an
@@ -481,6 +498,10 @@ def owner_doc_write(
                     **writer,
                 }
             out.append(row)
+        for position, old in enumerate(head.values()):
+            if old.key in keep_keys and old.key not in seen:
+                out.insert(min(position, len(out)), _carried(old))
+                seen.add(old.key)
         _check_caps([r["text"] for r in out], out)
         unchanged = len(out) == len(head) and all(
             r.get("key") == e.key
@@ -687,10 +708,13 @@ def nomination_consider(*, belief: Belief, now: datetime | None = None) -> Owner
     """Nominate ``belief`` if it qualifies (called by consolidation, in its transaction).
 
     Refused when its case-folded statement was ever affirmed or declined for this person,
-    when an open nomination already says the same, or when five are open (it waits: a
-    later consolidation that reinforces it tries again)."""
+    when an open nomination already says the same, when it says what an entry the person
+    muted says (``persona.mutes``: nothing brings it back), or when five are open (it
+    waits: a later consolidation that reinforces it tries again)."""
     now = now or timezone.now()
     if ineligible_reason(belief):
+        return None
+    if text_key(belief.statement) in muted_entry_text_keys(belief.principal_id):
         return None
     key = statement_key(belief.statement)
     with transaction.atomic():
@@ -777,6 +801,12 @@ def nomination_affirm(
                 "The words this suggestion came from are in a sealed conversation, so it can "
                 "no longer be affirmed; nothing was changed. Type it as your own entry if it "
                 "is still true."
+            )
+        if text_key(nomination.statement) in muted_entry_text_keys(principal.pk):
+            raise OwnerDocRefusal(
+                "This says what an entry of the document says that was muted (not to be "
+                "mentioned again); nothing was changed. Unmute that entry instead if it "
+                "should reach the assistants again."
             )
         text = check_entry_text(nomination.statement, n=1)
         head = doc_head(principal.pk).entries

@@ -32,6 +32,12 @@ row state it was built from, the sensitivity ceiling (entries above it are left 
 when the plan is created) and the entries left out as dormant. An edit rotates one epoch
 at the next plan call with reason ``persona_changed``; an entry going dormant (or
 coming back) with ``entry_dormant``. An empty document adds zero bytes.
+
+What the person muted (``persona.mutes``: a learned line of the agent's persona, an entry
+of their document) is left out of their plans: the plan records the person's mute state
+(``OwnerDocument.mute_state``), the lines it left out (``muted_lines``) and the entries
+(with the dormant ones in ``owner_doc_hidden``); a mute or unmute rotates it one epoch at
+the next plan call with reason ``muted``.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ from django.db import IntegrityError, connection, models, transaction
 from memory.redaction import is_redacted
 from persona.errors import PersonaError
 from persona.models import AgentPersonaVersion, ContextPlan, PlanRotation
+from persona.mutes import MutedFor
 from persona.render import render_persona
 from persona.tokens import count_tokens
 from tenancy.models import Agent
@@ -118,13 +125,16 @@ def plan_build(plan: ContextPlan) -> str:
     Byte-identical to ``plan.prefix_text`` for as long as the injection pattern table
     is unchanged.
     """
+    from persona.learned_lines import without_muted
+
     version = AgentPersonaVersion.objects.get(agent_id=plan.agent_id, version=plan.persona_version)
+    version = without_muted(version, [tuple(pair) for pair in plan.muted_lines or []])
     return _prefix_for(version, plan_entries(plan))
 
 
 def plan_entries(plan: ContextPlan) -> list:
     """The owner-document entries ``plan`` renders (its version, ceiling and the entries
-    it left out as dormant), in document order. One query."""
+    it left out as dormant or muted), in document order. One query."""
     from persona.models import OwnerEntry
 
     if not (plan.owner_doc_version and plan.principal_id):
@@ -159,10 +169,11 @@ class PrefixPreview:
 
     text: str
     row: str
-    #: entries that render, and those left out (above the ceiling, dormant)
+    #: entries that render, and those left out (above the ceiling, dormant, muted)
     shown: list
     above_ceiling: list
     dormant: list
+    muted: list
     #: some text is still being scanned (it shows as the scanning placeholder)
     pending: bool
 
@@ -173,22 +184,32 @@ def prefix_preview(
     entries: list,
     max_sensitivity: str | None = None,
     wait: bool = True,
+    muted: MutedFor | None = None,
 ) -> PrefixPreview:
     """The prefix a new plan of ``version``'s agent for the person whose document head
     holds ``entries`` would pin (same filter, same bytes as plan creation), for a page's
-    preview. ``wait=False`` never waits for the embedding model."""
+    preview. ``muted``: what the person muted (``persona.mutes.muted_for``), left out as
+    a plan leaves it out. ``wait=False`` never waits for the embedding model."""
+    from persona.learned_lines import without_muted
+    from persona.mutes import NOTHING_MUTED
     from persona.owner import render_row, row_filter
     from safety.injection import SCANNING_PLACEHOLDER
 
+    muted = muted or NOTHING_MUTED
     ceiling = _ceiling(max_sensitivity)
-    shown, dormant = row_filter(entries, ceiling=ceiling)
-    text = _prefix_for(version, shown, wait=wait)
+    shown, hidden = row_filter(entries, ceiling=ceiling, muted=muted.entry_keys)
+    text = _prefix_for(without_muted(version, muted.lines), shown, wait=wait)
     return PrefixPreview(
         text=text,
         row=render_row(shown, wait=wait),
         shown=shown,
-        above_ceiling=[e for e in entries if e.sensitivity > ceiling and not e.dormant],
-        dormant=dormant,
+        above_ceiling=[
+            e
+            for e in entries
+            if e.sensitivity > ceiling and not e.dormant and e.key not in muted.entry_keys
+        ],
+        dormant=[e for e in hidden if e.dormant],
+        muted=[e for e in hidden if e.key in muted.entry_keys],
         pending=SCANNING_PLACEHOLDER in text,
     )
 
@@ -199,13 +220,20 @@ class _Owner:
     state: int
     entries: list
     hidden: list[str]
+    #: what the person muted (``persona.mutes``)
+    muted: MutedFor
 
 
-def _owner(principal_id: int | None, ceiling: int) -> _Owner:
+def _owner(principal_id: int | None, ceiling: int, agent_id: int) -> _Owner:
+    from persona.mutes import muted_for
     from persona.owner import row_entries
 
-    version, state, entries, hidden = row_entries(principal_id, ceiling=ceiling)
-    return _Owner(version=version or None, state=state, entries=entries, hidden=hidden)
+    # the mute state is read first: see ``muted_for``
+    muted = muted_for(principal_id, agent_id=agent_id)
+    version, state, entries, hidden = row_entries(
+        principal_id, ceiling=ceiling, muted=muted.entry_keys
+    )
+    return _Owner(version=version or None, state=state, entries=entries, hidden=hidden, muted=muted)
 
 
 def _head_version(agent_id: int, persona_version: int) -> AgentPersonaVersion:
@@ -215,8 +243,11 @@ def _head_version(agent_id: int, persona_version: int) -> AgentPersonaVersion:
 
 
 def _built(version: AgentPersonaVersion, owner: _Owner | None = None) -> tuple[str, str, int]:
+    from persona.learned_lines import without_muted
     from persona.owner import MAX_ENTRIES, render_row
 
+    if owner is not None:
+        version = without_muted(version, owner.muted.lines)
     agent_tokens = count_tokens(render_persona(version))
     if agent_tokens > AGENT_PREFIX_MAX_TOKENS:
         raise PlanCapExceeded(
@@ -241,13 +272,15 @@ class PlanVersions(NamedTuple):
     """What a plan's prefix is built from, as numbers that only ever grow: the agent's
     persona version (every edit of a field, a guardrail or a standing rule, an approval
     and an undo make a new one), the person's owner-document version (every change of
-    its entries) and the document's row state (an entry going dormant or coming back).
-    A plan pinned at the versions that are current now is exactly the plan a plan call
-    returns now; anything else rotates it (``rotation_due``)."""
+    its entries), the document's row state (an entry going dormant or coming back) and
+    the person's mute state (a line or entry muted or unmuted for them). A plan pinned at
+    the versions that are current now is exactly the plan a plan call returns now;
+    anything else rotates it (``rotation_due``)."""
 
     persona_version: int
     doc_version: int | None
     doc_state: int
+    mute_state: int = 0
 
 
 def rotation_due(*, pinned: PlanVersions, current: PlanVersions) -> str | None:
@@ -259,35 +292,45 @@ def rotation_due(*, pinned: PlanVersions, current: PlanVersions) -> str | None:
         return PlanRotation.Reason.PERSONA_CHANGED
     if current.doc_version and pinned.doc_state != current.doc_state:
         return PlanRotation.Reason.ENTRY_DORMANT
+    if pinned.mute_state != current.mute_state:
+        return PlanRotation.Reason.MUTED
     return None
 
 
 def pinned_versions(plan: ContextPlan) -> PlanVersions:
-    return PlanVersions(plan.persona_version, plan.owner_doc_version, plan.owner_doc_state)
+    return PlanVersions(
+        plan.persona_version, plan.owner_doc_version, plan.owner_doc_state, plan.mute_state
+    )
 
 
 def _rotation_reason(
-    plan: ContextPlan, *, persona_version: int, doc_version: int | None, doc_state: int
+    plan: ContextPlan,
+    *,
+    persona_version: int,
+    doc_version: int | None,
+    doc_state: int,
+    mute_state: int,
 ) -> str | None:
     """Why ``plan`` must rotate, or None when nothing it was built from changed."""
     return rotation_due(
         pinned=pinned_versions(plan),
-        current=PlanVersions(persona_version, doc_version, doc_state),
+        current=PlanVersions(persona_version, doc_version, doc_state, mute_state),
     )
 
 
-def _doc_of(plan: ContextPlan) -> tuple[int | None, int]:
-    """(head version, row state) of the plan's person's document, from the joined row."""
+def _doc_of(plan: ContextPlan) -> tuple[int | None, int, int]:
+    """(head version, row state, mute state) of the plan's person's document, from the
+    joined row."""
     from persona.models import OwnerDocument
 
     person = plan.principal
     if person is None:
-        return None, 0
+        return None, 0, 0
     try:
         doc = person.owner_document
     except OwnerDocument.DoesNotExist:
-        return None, 0
-    return (doc.version or None), doc.row_state
+        return None, 0, 0
+    return (doc.version or None), doc.row_state, doc.mute_state
 
 
 def _find(agent_id: int, principal_key: str, session_key: str):
@@ -317,13 +360,14 @@ def plan_get_or_rotate(
         .first()
     )
     if plan is not None:
-        doc_version, doc_state = _doc_of(plan)
+        doc_version, doc_state, mute_state = _doc_of(plan)
         if (
             _rotation_reason(
                 plan,
                 persona_version=plan.agent.persona_version,
                 doc_version=doc_version,
                 doc_state=doc_state,
+                mute_state=mute_state,
             )
             is None
         ):
@@ -371,7 +415,7 @@ def _plan_write(
     principal_id = principal.pk if principal is not None else None
     if plan is None:
         version = _head_version(agent.pk, current)
-        owner = _owner(principal_id, ceiling)
+        owner = _owner(principal_id, ceiling, agent.pk)
         text, sha, tokens = _built(version, owner)
         with transaction.atomic():
             plan = ContextPlan.objects.create(
@@ -384,6 +428,8 @@ def _plan_write(
                 owner_doc_version=owner.version,
                 owner_doc_state=owner.state,
                 owner_doc_hidden=owner.hidden,
+                mute_state=owner.muted.state,
+                muted_lines=sorted(map(list, owner.muted.lines)),
                 sensitivity_ceiling=ceiling,
                 prefix_text=text,
                 prefix_sha256=sha,
@@ -391,9 +437,13 @@ def _plan_write(
             )
         _publish_on_commit(plan)
         return plan
-    owner = _owner(plan.principal_id, plan.sensitivity_ceiling)
+    owner = _owner(plan.principal_id, plan.sensitivity_ceiling, agent.pk)
     reason = _rotation_reason(
-        plan, persona_version=current, doc_version=owner.version, doc_state=owner.state
+        plan,
+        persona_version=current,
+        doc_version=owner.version,
+        doc_state=owner.state,
+        mute_state=owner.muted.state,
     )
     if reason is None:
         # a concurrent plan call rotated it while this one waited for the lock
@@ -417,6 +467,8 @@ def _plan_write(
     plan.owner_doc_version = owner.version
     plan.owner_doc_state = owner.state
     plan.owner_doc_hidden = owner.hidden
+    plan.mute_state = owner.muted.state
+    plan.muted_lines = sorted(map(list, owner.muted.lines))
     plan.prefix_text = text
     plan.prefix_sha256 = sha
     plan.token_count = tokens
@@ -427,6 +479,8 @@ def _plan_write(
             "owner_doc_version",
             "owner_doc_state",
             "owner_doc_hidden",
+            "mute_state",
+            "muted_lines",
             "prefix_text",
             "prefix_sha256",
             "token_count",
@@ -465,7 +519,7 @@ def plans_rebuild(
         head = heads.get(plan.agent_id) or plan.persona_version
         if plan.agent_id not in versions or versions[plan.agent_id].version != head:
             versions[plan.agent_id] = _head_version(plan.agent_id, head)
-        owner = _owner(plan.principal_id, plan.sensitivity_ceiling)
+        owner = _owner(plan.principal_id, plan.sensitivity_ceiling, plan.agent_id)
         text, sha, tokens = _built(versions[plan.agent_id], owner)
         PlanRotation.objects.create(
             plan=plan,
@@ -484,6 +538,8 @@ def plans_rebuild(
         plan.owner_doc_version = owner.version
         plan.owner_doc_state = owner.state
         plan.owner_doc_hidden = owner.hidden
+        plan.mute_state = owner.muted.state
+        plan.muted_lines = sorted(map(list, owner.muted.lines))
         plan.prefix_text = text
         plan.prefix_sha256 = sha
         plan.token_count = tokens

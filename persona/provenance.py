@@ -551,8 +551,12 @@ def explain_session(
             session_key=session_key or "",
         ).first()
     )
+    from persona.learned_lines import without_muted
+
     if plan is not None:
         version = AgentPersonaVersion.objects.get(agent_id=agent.pk, version=plan.persona_version)
+        # the lines this person muted are not in their prefix: not in its story either
+        version = without_muted(version, [tuple(pair) for pair in plan.muted_lines or []])
         explained = explain_prefix(
             version,
             plan_entries(plan),
@@ -562,8 +566,8 @@ def explain_session(
         return SessionExplained(
             explained=explained, plan=plan, matches_pinned=explained.text == plan.prefix_text
         )
-    version = _head_version(agent.pk, agent.persona_version)
-    owner = _owner(principal_id, _ceiling(None))
+    owner = _owner(principal_id, _ceiling(None), agent.pk)
+    version = without_muted(_head_version(agent.pk, agent.persona_version), owner.muted.lines)
     explained = explain_prefix(
         version, owner.entries, owner_doc_version=owner.version, quotes=quotes
     )

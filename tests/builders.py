@@ -203,3 +203,44 @@ def add_pack(agent, beliefs, *, who: str = "ana", pinned=(), persona_version=Non
         pinned_ids=[b.pk for b in pinned],
         created_at=timezone.now(),
     ).pk
+
+
+LEARNED_SENTENCE = "Prices wholesale orders for the studio."
+LEARNED_RULE = "Give every date in full, with the weekday."
+TYPED_GOAL = "Help the owner run the bakery."
+
+
+def add_learned_lines(agent) -> None:
+    """A typed goal, then a learned goals sentence and a learned standing rule, written
+    as a learning approval writes them (``learning.services.decisions.proposal_apply``:
+    the sentence appended to its field with its note, the rule appended to the rules)."""
+    persona_version_create(
+        agent=agent,
+        changes={"goals": TYPED_GOAL},
+        trigger=Trigger(source_type="ui_form", reason="goals", approved_by="olivia"),
+    )
+    persona_version_create(
+        agent=agent,
+        changes={"goals": f"{TYPED_GOAL} {LEARNED_SENTENCE}"},
+        trigger=Trigger(
+            source_type="persona_learning",
+            reason="Persona learning: applied a learned goals sentence (proposal 7).",
+            approved_by="rita",
+            proposal_id=7,
+            learned={
+                "field": "goals",
+                "sentence": LEARNED_SENTENCE,
+                "note": "recurring in 3 conversations, approved by rita",
+            },
+        ),
+    )
+    persona_version_create(
+        agent=agent,
+        changes={"standing_rules": [LEARNED_RULE]},
+        trigger=Trigger(
+            source_type="standing_rule",
+            reason="Persona learning: applied a learned standing rule (proposal 8).",
+            approved_by="rita",
+            proposal_id=8,
+        ),
+    )

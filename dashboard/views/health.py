@@ -4,6 +4,7 @@ with their remedies, and the counts over time. The check itself runs in a task."
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import date, datetime
 from typing import Any
 
 from django.contrib import messages
@@ -13,18 +14,79 @@ from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from memory.audit import MERGE, RESCAN, RESEAL, RETIRE, checks, reseal_for
-from memory.models import MemoryAudit
+from memory.models import MemoryAudit, Redaction
 from memory.models_beliefs import Belief
 from memory.services_beliefs import BeliefRefusal, belief_merge, belief_retire
-from personaweb.charts import bar_chart
+from persona.models import Mute
+from persona.mutes import muted_per_month
+from personaweb.charts import Series, StackedChart, bar_chart, month_starts, stacked_chart
 from tenancy.access import require_operator, scope_to_user, visible_tenant_ids
 from tenancy.models import Agent
 
 #: runs drawn in the chart
 CHART_RUNS = 30
+#: months drawn in the "muted per month" chart
+CHART_MONTHS = 12
+
+
+#: the health page's "not to be mentioned again" chart, bottom up
+QUIET_SERIES = (
+    Series("beliefs", "muted beliefs", "series-beliefs"),
+    Series("lines", "muted learned lines", "series-lines"),
+    Series("entries", "muted persona entries", "series-entries"),
+    Series("redacted", "redacted", "series-redacted"),
+)
+
+
+def quiet_counts(tenant_ids: list[int] | None, months: list[date]) -> dict[date, dict[str, int]]:
+    """What was asked not to be mentioned again, and what a superuser redacted, per
+    month of ``months`` (three queries): beliefs (by when each was last muted), learned
+    lines and owner entries (every mute made, undone or not), redactions of every kind."""
+    since = timezone.make_aware(datetime(months[0].year, months[0].month, 1))
+    counts: dict[date, dict[str, int]] = {m: defaultdict(int) for m in months}
+
+    def add(when: datetime | str, key: str, n: int = 1) -> None:
+        if isinstance(when, str):  # "YYYY-MM"
+            month = date(int(when[:4]), int(when[5:7]), 1)
+        else:
+            local = timezone.localtime(when)
+            month = date(local.year, local.month, 1)
+        if month in counts:
+            counts[month][key] += n
+
+    beliefs = Belief.objects.filter(muted_at__gte=since)
+    redactions = Redaction.objects.filter(redacted_at__gte=since)
+    if tenant_ids is not None:
+        beliefs = beliefs.filter(tenant_id__in=tenant_ids)
+        redactions = redactions.filter(tenant_id__in=tenant_ids)
+    for at in beliefs.values_list("muted_at", flat=True):
+        add(at, "beliefs")
+    for month, kinds in muted_per_month(tenant_ids=tenant_ids, since=since).items():
+        add(month, "lines", kinds[Mute.Kind.LINE])
+        add(month, "entries", kinds[Mute.Kind.ENTRY])
+    for at in redactions.values_list("redacted_at", flat=True):
+        add(at, "redacted")
+    return counts
+
+
+def quiet_chart(tenant_ids: list[int] | None, *, now: datetime | None = None) -> StackedChart:
+    months = month_starts(timezone.localtime(now or timezone.now()).date(), CHART_MONTHS)
+    counts = quiet_counts(tenant_ids, months)
+    return stacked_chart(
+        [(f"{m:%b}", f"{m:%B %Y}", counts[m]) for m in months],
+        QUIET_SERIES,
+        title="Muted and redacted per month",
+        description=(
+            "How many beliefs, learned persona lines and persona-document entries people "
+            "asked not to be mentioned again, and how many texts a superuser redacted, per "
+            f"month over the last {CHART_MONTHS} months, oldest first; each bar stacks them."
+        ),
+        period_name="Month",
+    )
 
 
 def _audits(request: HttpRequest) -> Any:
@@ -101,6 +163,7 @@ def health(request: HttpRequest) -> HttpResponse:
         {
             "tenants": tenants,
             "chart": chart,
+            "quiet_chart": quiet_chart(visible_tenant_ids(request.user)),
             "RETIRE": RETIRE,
             "MERGE": MERGE,
             "RESCAN": RESCAN,

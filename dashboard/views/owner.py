@@ -44,6 +44,7 @@ from persona.models import (
     OwnerTombstone,
 )
 from persona.models_owner import Author, EntrySource, Tier
+from persona.mutes import active_mutes, muted_from, muting_rows
 from persona.owner import (
     MAX_ENTRIES,
     MAX_ENTRY_CHARS,
@@ -80,6 +81,8 @@ PAGE_OUT_OF_DATE = (
 )
 UNSAVED_KEPT = "Your unsaved changes are still in the form; save them when you are ready."
 NOMINATIONS_SHOWN = 20
+#: beliefs the assistants hold about the owner listed on the page (muted ones included)
+BELIEFS_SHOWN = 20
 TOMBSTONES_SHOWN = 5
 SENSITIVITY_NAMES = [label for _, label in Sensitivity.choices]
 SENSITIVITY_LABELS = dict(Sensitivity.choices)
@@ -131,6 +134,7 @@ class Row:
     scan: ScanResult | None = None  # the injection scan of the saved words
     origin: str = ""  # what an affirmed entry came from, in words
     below: str = ""  # the tier "Demote" lowers the saved entry to ("": it is the lowest)
+    mute: Any = None  # the mute in force of the saved entry (``persona.mutes``)
 
     def content(self) -> tuple[str, str, str, str]:
         return (self.key, " ".join(self.text.split()), self.sensitivity, self.tier)
@@ -298,16 +302,51 @@ def _nominations(principal_id: int) -> list[dict[str, Any]]:
     ]
 
 
+def _beliefs(principal_id: int) -> list[Belief]:
+    """What the assistants believe about the owner now, and what the owner muted, newest
+    first (one query): each with Mute or Unmute."""
+    return list(
+        Belief.objects.filter(
+            principal_id=principal_id,
+            status__in=[Belief.Status.ACTIVE, Belief.Status.MUTED],
+        )
+        .select_related("agent")
+        .only(
+            "id",
+            "statement",
+            "status",
+            "category",
+            "updated_at",
+            "muted_at",
+            "muted_by",
+            "mute_reason",
+            "agent__name",
+        )
+        .order_by("-updated_at", "-id")[:BELIEFS_SHOWN]
+    )
+
+
 def _page_wait() -> bool:
     """Pages never wait for the embedding model (the test suite does)."""
     return bool(getattr(settings, "PERSONAWEB_PAGE_SCAN_WAIT", False))
 
 
-def _preview(request: HtmxHttpRequest, principal: Any, entries: list[OwnerEntry]) -> dict[str, Any]:
+def _preview(
+    request: HtmxHttpRequest,
+    principal: Any,
+    entries: list[OwnerEntry],
+    *,
+    agents: list[Agent] | None = None,
+    mutes: list[Any] | None = None,
+) -> dict[str, Any]:
     """How the saved document renders in the prompt: the row, and the whole prefix a
-    new session of the chosen assistant would pin (``persona.plans.prefix_preview``)."""
+    new session of the chosen assistant would pin (``persona.plans.prefix_preview``),
+    without what the owner muted (``mutes``: the mutes in force, when read already)."""
     wait = _page_wait()
-    agents = list(Agent.objects.filter(tenant_id=principal.tenant_id).order_by("name", "id")[:50])
+    if agents is None:
+        agents = _agents_of(principal)
+    if mutes is None:
+        mutes = active_mutes(principal.pk)
     slug = request.GET.get("agent") or request.POST.get("agent") or ""
     agent = next((a for a in agents if a.slug == slug), agents[0] if agents else None)
     version = (
@@ -318,13 +357,18 @@ def _preview(request: HtmxHttpRequest, principal: Any, entries: list[OwnerEntry]
     out: dict[str, Any] = {"agents": agents, "preview_agent": agent}
     if version is not None:
         preview = prefix_preview(
-            version=version, entries=entries, max_sensitivity=DEFAULT_CEILING, wait=wait
+            version=version,
+            entries=entries,
+            max_sensitivity=DEFAULT_CEILING,
+            wait=wait,
+            muted=muted_from(mutes, agent_id=version.agent_id),
         )
-        row, shown, above, dormant = (
+        row, shown, above, dormant, muted = (
             preview.row,
             preview.shown,
             preview.above_ceiling,
             preview.dormant,
+            preview.muted,
         )
         out.update(
             {
@@ -335,8 +379,13 @@ def _preview(request: HtmxHttpRequest, principal: Any, entries: list[OwnerEntry]
             }
         )
     else:
-        shown, dormant = row_filter(entries, ceiling=SENSITIVITY_BY_NAME[DEFAULT_CEILING])
-        above = [e for e in entries if e not in shown and e not in dormant]
+        keys = muted_from(mutes, agent_id=None).entry_keys
+        shown, hidden = row_filter(
+            entries, ceiling=SENSITIVITY_BY_NAME[DEFAULT_CEILING], muted=keys
+        )
+        dormant = [e for e in hidden if e.dormant]
+        muted = [e for e in hidden if e.key in keys]
+        above = [e for e in entries if e not in shown and e not in hidden]
         row = render_row(shown, wait=wait)
         out["pending"] = "[SCANNING" in row
     out.update(
@@ -347,10 +396,15 @@ def _preview(request: HtmxHttpRequest, principal: Any, entries: list[OwnerEntry]
             "row_token_cap": MAX_ROW_TOKENS,
             "left_out_above": above,
             "left_out_dormant": dormant,
+            "left_out_muted": muted,
             "ceiling": DEFAULT_CEILING,
         }
     )
     return out
+
+
+def _agents_of(principal: Any) -> list[Agent]:
+    return list(Agent.objects.filter(tenant_id=principal.tenant_id).order_by("name", "id")[:50])
 
 
 #: How a saved entry compares with the owner's unsaved edit (and the version it was
@@ -482,7 +536,18 @@ def _render(
     for (r, _), result in zip(saved, results, strict=True):
         r.scan = result
     origins = _origins(rows)
+    agents = _agents_of(principal)
+    mutes = active_mutes(principal.pk)
+    line_rows, entry_mutes = muting_rows(principal, agents, mutes=mutes)
+    preview = _preview(
+        request,
+        principal,
+        head.entries if preview_of is None else preview_of,
+        agents=agents,
+        mutes=mutes,
+    )
     for r in rows:
+        r.mute = entry_mutes.get(r.key) if r.entry is not None else None
         lower = TIER_BELOW.get(r.entry.tier) if r.entry is not None else None
         r.below = Tier(lower).label if lower else ""
         if r.entry is not None and r.entry.source_belief_id:
@@ -511,7 +576,9 @@ def _render(
         "max_entry_chars": MAX_ENTRY_CHARS,
         "affirmed": EntrySource.AFFIRMATION,
         "unsaved": preview_of is not None,
-        **_preview(request, principal, head.entries if preview_of is None else preview_of),
+        "line_rows": line_rows,
+        "beliefs": _beliefs(principal.pk),
+        **preview,
     }
     template = "dashboard/my_persona.html"
     if is_partial(request):

@@ -74,6 +74,17 @@ def world(db) -> dict[str, Any]:
     )
     entry = doc_head(belief.principal_id).entries[0]
     agent.refresh_from_db()
+    from persona.mutes import line_mute
+    from personaweb.actors import Actor
+
+    # the applied sentence muted for the belief's person (what mute_undo takes back)
+    mute = line_mute(
+        actor=Actor.system("matrix"),
+        agent=agent,
+        principal=belief.principal,
+        section="goals",
+        text=applied.text,
+    )
     users = {
         "rita": make_user("rita", role="reviewer", tenants=[acme]),
         "olivia": make_user("olivia", role="operator", tenants=[acme]),
@@ -92,6 +103,7 @@ def world(db) -> dict[str, Any]:
         "intention": intention,
         "message": messages[0],
         "entry": entry,
+        "mute": mute,
         "users": users,
     }
 
@@ -127,6 +139,9 @@ def _url(name: str, w: dict[str, Any]) -> str:
         "memory:message_redact": [w["message"].pk],
         "memory:owner_entry_redact": [w["entry"].pk],
         "persona:version_redact": [slug, 1],
+        "memory:person_mute": [w["belief"].principal_id],
+        "memory:person_muting": [w["belief"].principal_id],
+        "memory:mute_undo": [w["mute"].pk],
         "memory:intention_state": [w["intention"].pk],
         "memory:health": [],
         "memory:health_run": [],
@@ -194,6 +209,13 @@ def _other_data(name: str, w: dict[str, Any]) -> dict[str, Any]:
         return {"reason": "matrix"}
     if name in ("memory:belief_redact", "memory:message_redact", "memory:owner_entry_redact"):
         return {"reason": "matrix redaction"}
+    if name == "memory:person_mute":
+        from persona.owner import owner_doc_write
+
+        principal = w["belief"].principal
+        doc = owner_doc_write(principal=principal, expected_version=0, entries=[{"text": "Bakes."}])
+        assert doc is not None
+        return {"entry": doc.entries.get().key, "reason": "matrix"}
     if name == "memory:health_fix":
         return {"action": "retire", "belief": str(w["belief"].pk)}
     return {}
@@ -243,6 +265,9 @@ MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("memory:belief_redact", "POST"): (302, 403, 403, 403, 404, 302),
     ("memory:message_redact", "POST"): (302, 403, 403, 403, 404, 302),
     ("memory:owner_entry_redact", "POST"): (302, 403, 403, 403, 404, 302),
+    ("memory:person_mute", "POST"): (302, 403, 302, 403, 404, 302),
+    ("memory:person_muting", "GET"): (302, 403, 200, 403, 404, 200),
+    ("memory:mute_undo", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:intention_state", "POST"): (302, 403, 302, 403, 404, 302),
     ("memory:health", "GET"): (302, 200, 200, 200, 200, 200),
     # an operator runs the check for the tenants they belong to
@@ -295,6 +320,12 @@ def test_authorization_matrix(
 
         retired = Belief.objects.get(pk=world["belief"].pk).status == "retired"
         assert retired is (user in ("olivia", "root")), f"{user}: retired {retired}"
+    if name in ("memory:person_mute", "memory:mute_undo"):
+        from persona.models import Mute
+
+        muted = Mute.objects.active().count()
+        done = user in ("olivia", "root")
+        assert muted == {"memory:person_mute": 2 if done else 1}.get(name, 0 if done else 1), user
     if name == "persona:undo" and method == "POST" and user in ("rita", "olivia", "rex", "root"):
         assert Proposal.objects.get(pk=world["applied"].pk).status == "undone"
 
