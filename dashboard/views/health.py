@@ -64,7 +64,8 @@ def quiet_counts(tenant_ids: list[int] | None, months: list[date]) -> dict[date,
         beliefs = beliefs.filter(tenant_id__in=tenant_ids)
         redactions = redactions.filter(tenant_id__in=tenant_ids)
     for at in beliefs.values_list("muted_at", flat=True):
-        add(at, "beliefs")
+        if at is not None:
+            add(at, "beliefs")
     for month, kinds in muted_per_month(tenant_ids=tenant_ids, since=since).items():
         add(month, "lines", kinds[Mute.Kind.LINE])
         add(month, "entries", kinds[Mute.Kind.ENTRY])

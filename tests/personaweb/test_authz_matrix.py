@@ -209,13 +209,8 @@ def _other_data(name: str, w: dict[str, Any]) -> dict[str, Any]:
         return {"reason": "matrix"}
     if name in ("memory:belief_redact", "memory:message_redact", "memory:owner_entry_redact"):
         return {"reason": "matrix redaction"}
-    if name == "memory:person_mute":
-        from persona.owner import owner_doc_write
-
-        principal = w["belief"].principal
-        doc = owner_doc_write(principal=principal, expected_version=0, entries=[{"text": "Bakes."}])
-        assert doc is not None
-        return {"entry": doc.entries.get().key, "reason": "matrix"}
+    if name == "memory:person_mute":  # the world's entry belongs to the belief's person
+        return {"entry": w["entry"].key, "reason": "matrix"}
     if name == "memory:health_fix":
         return {"action": "retire", "belief": str(w["belief"].pk)}
     return {}
