@@ -42,7 +42,7 @@ import numpy as np
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
 from memory.time_facet import TimeAsk, event_date, read_time, time_match
-from safety.text import content_words
+from safety.text import STOP_WORDS, content_words, words
 
 #: The seed's score: similarity floor and weight, retention floor and weight.
 SIM_FLOOR, SIM_WEIGHT = 0.15, 0.85
@@ -54,9 +54,16 @@ EMBEDDING_SHARE = 0.7
 #: time loses this share of |m| of its similarity.
 TIME_WEIGHT = 0.6
 ELSEWHERE_WEIGHT = 1.0
+#: ... and when the question asks nothing but time ("what is due next week?"), the
+#: match is this share of the similarity.
+PURE_TIME_SHARE = 0.8
 #: An ended belief answering a question only softly in the past ("what tea did she
 #: drink?") keeps this share of its score, so a current near-twin outranks it.
 ENDED_SOFT_PAST = 0.8
+#: Share, in the cosine, of the question's content words encoded on their own ("leave
+#: out salad" for "What should I leave out of her salad?"): the function words of a
+#: question pull its vector towards any question about a person.
+CONTENT_QUERY_SHARE = 0.5
 #: Share of the category prior (the query's cosine with a description of each category,
 #: min-max normalised over the categories) in the similarity; 0 turns it off.
 CATEGORY_SHARE = 0.3
@@ -100,6 +107,14 @@ def past_intent(query: str, now: datetime | None = None) -> bool:
     ended) or with only an auxiliary in the past ("did", "was")."""
     ask = read_time(query, now or datetime.now(UTC))
     return ask.past or ask.soft_past
+
+
+def _content_phrase(query: str) -> str:
+    """The question without its function words (``safety.text.STOP_WORDS``), in order;
+    empty when nothing else is left or nothing was left out."""
+    all_words = words(query)
+    kept = [w for w in all_words if w not in STOP_WORDS]
+    return " ".join(kept) if 0 < len(kept) < len(all_words) else ""
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -541,6 +556,11 @@ def _build_context(
         elif has.any():
             qvec = _query_vector(query)
             cosine = cand.matrix @ qvec
+            bare = _content_phrase(query)
+            if CONTENT_QUERY_SHARE > 0 and bare:
+                cosine = (1 - CONTENT_QUERY_SHARE) * cosine + CONTENT_QUERY_SHARE * (
+                    cand.matrix @ _query_vector(bare)
+                )
             present = cosine[has]
             low, high = float(present.min()), float(present.max())
             span = high - low
@@ -565,11 +585,15 @@ def _build_context(
         match = np.where(
             eligible, time_match(ask, cand.due_ts, cand.valid_from_ts, cand.valid_until_ts), 0.0
         )
-        similarity = np.where(
-            match > 0,
-            similarity + TIME_WEIGHT * match * (1 - similarity),
-            similarity * (1 + ELSEWHERE_WEIGHT * np.minimum(match, 0.0)),
-        )
+        if ask.pure:  # nothing but time asked: the dates decide, the words barely
+            similarity = (1 - PURE_TIME_SHARE) * similarity + PURE_TIME_SHARE * np.maximum(
+                match, 0.0
+            )
+        else:
+            similarity = np.where(
+                match > 0, similarity + TIME_WEIGHT * match * (1 - similarity), similarity
+            )
+        similarity = similarity * (1 + ELSEWHERE_WEIGHT * np.minimum(match, 0.0))
     timed = match > 0
     scores = (SIM_FLOOR + SIM_WEIGHT * similarity) * (RET_FLOOR + RET_WEIGHT * retention)
     if ask.soft_past and not ask.past:

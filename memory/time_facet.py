@@ -87,7 +87,7 @@ _ORD = r"(?:st|nd|rd|th)?"
 
 #: (name, pattern) in order of precedence: the first that matches reads the span
 _EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(_B + pattern + _E))
+    (name, re.compile(_B + "(?:" + pattern + ")" + _E))
     for name, pattern in (
         ("next_n", rf"(?:the )?(?:next|coming|following) {_NUM} {_UNIT}"),
         ("last_n", rf"(?:the )?(?:last|past|previous) {_NUM} {_UNIT}"),
@@ -117,6 +117,7 @@ _EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 _RELATION = re.compile(_B + r"(?<!day )(?P<r>before|after|since|until|till|by) (?P<rest>.*)")
+_RELATION_WORD = re.compile(_B + r"(?:before|after|since|until|till|by)" + _E)
 _EVENT = re.compile(r"^(?:the|my|her|his|their|our|your|its|this|that|next) (?P<words>.+)$")
 _MAX_EVENT_WORDS = 5
 _STRONG_PAST = re.compile(
@@ -136,7 +137,7 @@ _ABOUT_TIME = re.compile(
 
 #: a date asked for by name: "when is it due?", "when does it start?", "... expire?"
 _FIELDS = tuple(
-    (name, re.compile(_B + pattern + _E))
+    (name, re.compile(_B + "(?:" + pattern + ")" + _E))
     for name, pattern in (
         ("due", r"due|deadlines?|by when|have to|must|needs? to be"),
         ("end", r"expire|expires|expiry|expiring|end|ends|ending|until|till|last|lasts"),
@@ -156,12 +157,14 @@ class TimeAsk:
     relation: str | None = None  # with an event to find: before, after, since, until, by
     event_terms: frozenset[str] = frozenset()
     field: str | None = None  # the date asked for by name: "due", "start" or "end"
+    #: nothing but time is asked ("what is due next week?"): no subject to match on
+    pure: bool = False
 
     def with_event(self, when: datetime, now: datetime) -> TimeAsk:
         """This question with its event found at ``when``: the span the relation names."""
         span = _relate(self.relation or "by", (when, when), now)
         past = self.past or span[1] <= now
-        return TimeAsk(True, span, past, self.soft_past, None, frozenset(), self.field)
+        return TimeAsk(True, span, past, self.soft_past, None, frozenset(), self.field, self.pure)
 
 
 def _count(raw: str) -> int:
@@ -325,6 +328,7 @@ def read_time(query: str, now: datetime) -> TimeAsk:
     """What ``query`` asks about time, relative to ``now`` (see the module docstring)."""
     text = normalize(query).text
     named = next((f for f, pattern in _FIELDS if pattern.search(text)), None)
+    pure = not _subject_terms(text)
     past = bool(_STRONG_PAST.search(text))
     soft = not past and bool(_SOFT_PAST.search(text))
     relation = _RELATION.search(text)
@@ -344,14 +348,27 @@ def read_time(query: str, now: datetime) -> TimeAsk:
                 words = " ".join(event["words"].split(" ")[:_MAX_EVENT_WORDS])
                 terms = frozenset(content_words(words))
                 if terms:
-                    return TimeAsk(True, None, past, soft, relation["r"], terms, named)
+                    pure = not (_subject_terms(text[: relation.start()]) - terms)
+                    return TimeAsk(True, None, past, soft, relation["r"], terms, named, pure)
             elif relation["r"] == "before":
                 past, soft = True, False  # "before" as an adverb: earlier, in the past
     if span is None:
         span = _first_span(text, now, past or soft)
     if span is not None:
-        return TimeAsk(True, span, past or span[1] <= now, soft and span[1] > now, field=named)
-    return TimeAsk(bool(_ABOUT_TIME.search(text)), None, past, soft, field=named)
+        return TimeAsk(
+            True, span, past or span[1] <= now, soft and span[1] > now, field=named, pure=pure
+        )
+    about = bool(_ABOUT_TIME.search(text))
+    return TimeAsk(about, None, past, soft, field=named, pure=about and pure)
+
+
+def _subject_terms(text: str) -> set[str]:
+    """The content words of a normalised question outside its time expressions."""
+    for pattern in (*(p for _, p in _EXPRESSIONS), *(p for _, p in _FIELDS), _ABOUT_TIME):
+        text = pattern.sub(" ", text)
+    for pattern in (_STRONG_PAST, _SOFT_PAST, _RELATION_WORD):
+        text = pattern.sub(" ", text)
+    return content_words(text)
 
 
 #: How well a belief answers a question that names a span: a due time or a validity

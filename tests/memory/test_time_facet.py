@@ -226,3 +226,44 @@ def test_a_when_question_prefers_the_date_it_names(agent, fake_model):
 
     assert first_start[0] == starts.pk
     assert first_due[0] == due.pk
+
+
+def test_a_present_statement_is_never_merged_into_its_ended_twin(agent, fake_model):
+    old = write(
+        agent,
+        "Drinks green tea every afternoon",
+        category="likes",
+        valid_until=NOW - 30 * DAY,
+        now=NOW - 200 * DAY,
+    )
+    again = belief_write(
+        agent=agent,
+        principal_external_id="ana",
+        category="likes",
+        statement="Drinks green tea every afternoon",
+        confidence=0.8,
+        source="direct",
+        now=NOW,
+    )
+
+    assert again.outcome == "created" and again.belief.pk != old.pk
+    ranked, _ = ask(agent, "What tea does she drink in the afternoon?")
+    assert ranked == [again.belief.pk]
+
+
+def test_a_statement_that_has_ended_never_supersedes_a_current_one(agent, fake_model):
+    current = write(agent, "Lives in Lisbon", category="explicit_facts", now=NOW - 60 * DAY)
+    past = belief_write(
+        agent=agent,
+        principal_external_id="ana",
+        category="explicit_facts",
+        statement="Lives in Berlin",
+        confidence=0.8,
+        source="direct",
+        valid_until=NOW - 61 * DAY,
+        now=NOW,
+    )
+
+    assert past.outcome == "created" and past.superseded is None
+    current.refresh_from_db()
+    assert current.status == "active" and current.valid_until is None
