@@ -41,7 +41,7 @@ import numpy as np
 
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
-from memory.time_facet import TimeAsk, event_date, read_time, time_match
+from memory.time_facet import INSIDE, TimeAsk, event_date, read_time, time_match
 from safety.text import STOP_WORDS, content_words, words
 
 #: The seed's score: similarity floor and weight, retention floor and weight.
@@ -582,9 +582,16 @@ def _build_context(
     )
     match = np.zeros(n, dtype=np.float64)
     if is_time and use_time_facet:
-        match = np.where(
-            eligible, time_match(ask, cand.due_ts, cand.valid_from_ts, cand.valid_until_ts), 0.0
+        match = time_match(
+            ask, cand.due_ts, cand.valid_from_ts, cand.valid_until_ts, cand.reinforced
         )
+        for t in ask.named_terms:
+            # an undated statement naming the day, month or season asked answers as a
+            # date would ("calls her mother every Sunday"); a dated one is judged by its date
+            post = cand.postings.get(t)
+            if post is not None:
+                match[post] = np.where(match[post] == 0, INSIDE, match[post])
+        match = np.where(eligible, match, 0.0)
         if ask.pure:  # nothing but time asked: the dates decide, the words barely
             similarity = (1 - PURE_TIME_SHARE) * similarity + PURE_TIME_SHARE * np.maximum(
                 match, 0.0
@@ -595,7 +602,10 @@ def _build_context(
             )
         similarity = similarity * (1 + ELSEWHERE_WEIGHT * np.minimum(match, 0.0))
     timed = match > 0
-    scores = (SIM_FLOOR + SIM_WEIGHT * similarity) * (RET_FLOOR + RET_WEIGHT * retention)
+    kept = retention
+    if ask.span is not None and ask.span[1] <= now and use_time_facet:
+        kept = np.ones(n)  # a question about a past span: what was held then, not since
+    scores = (SIM_FLOOR + SIM_WEIGHT * similarity) * (RET_FLOOR + RET_WEIGHT * kept)
     if ask.soft_past and not ask.past:
         scores = np.where(cand.valid_until_ts < now.timestamp(), ENDED_SOFT_PAST * scores, scores)
     scores = np.where(eligible, scores, -np.inf)
@@ -614,7 +624,7 @@ def _build_context(
         if cosine is not None:
             reasons.append(f"meaning {cos_norm[i]:.2f}")
         if timed[i]:
-            reasons.append("time facet: " + _when(due_at, valid_from, valid_until))
+            reasons.append("time facet: " + (_when(due_at, valid_from, valid_until) or "names it"))
         if valid_until is not None and valid_until < now:
             reasons.append(f"ended {valid_until:%Y-%m-%d}")
         reasons.append(f"retention {retention[i]:.2f}")

@@ -30,7 +30,6 @@ one (a current belief outranks its ended near-twin otherwise).
 from __future__ import annotations
 
 import functools
-import math
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -159,6 +158,9 @@ class TimeAsk:
     field: str | None = None  # the date asked for by name: "due", "start" or "end"
     #: nothing but time is asked ("what is due next week?"): no subject to match on
     pure: bool = False
+    #: stems of the weekday, month or season the question names: a statement naming it
+    #: ("calls her mother every Sunday") answers as a date would
+    named_terms: frozenset[str] = frozenset()
 
     def with_event(self, when: datetime, now: datetime) -> TimeAsk:
         """This question with its event found at ``when``: the span the relation names."""
@@ -299,14 +301,17 @@ def _span_of(name: str, m: re.Match[str], now: datetime, past: bool):  # type: i
 
 def _first_span(
     text: str, now: datetime, past: bool, *, at_start: bool = False
-) -> tuple[datetime, datetime] | None:
+) -> tuple[tuple[datetime, datetime], str] | None:
+    """The first time expression of ``text``: its span, and the weekday, month or season
+    it names ("" for none)."""
     for name, pattern in _EXPRESSIONS:
         m = pattern.match(text) if at_start else pattern.search(text)
         if m is None:
             continue
         span = _span_of(name, m, now, past)
         if span is not None:
-            return span
+            named = {"weekday": "w", "month": "mo", "season": "s"}.get(name)
+            return span, (m[named] if named else "")
     return None
 
 
@@ -332,7 +337,8 @@ def read_time(query: str, now: datetime) -> TimeAsk:
     past = bool(_STRONG_PAST.search(text))
     soft = not past and bool(_SOFT_PAST.search(text))
     relation = _RELATION.search(text)
-    span = None
+    span: tuple[datetime, datetime] | None = None
+    named_word = ""
     if relation is not None:
         rest = relation["rest"]
         # "since March" is the last March; "before March", "by the weekend": as asked
@@ -341,7 +347,7 @@ def read_time(query: str, now: datetime) -> TimeAsk:
         for head in (rest, rest[4:] if rest.startswith("the ") else "", relation.group(0)):
             inner = inner or (head and _first_span(head, now, tense, at_start=True)) or None
         if inner is not None:
-            span = _relate(relation["r"], inner, now)
+            span, named_word = _relate(relation["r"], inner[0], now), inner[1]
         else:
             event = _EVENT.match(rest)
             if event is not None:
@@ -350,13 +356,19 @@ def read_time(query: str, now: datetime) -> TimeAsk:
                 if terms:
                     pure = not (_subject_terms(text[: relation.start()]) - terms)
                     return TimeAsk(True, None, past, soft, relation["r"], terms, named, pure)
-            elif relation["r"] == "before":
-                past, soft = True, False  # "before" as an adverb: earlier, in the past
     if span is None:
-        span = _first_span(text, now, past or soft)
+        found = _first_span(text, now, past or soft)
+        if found is not None:
+            span, named_word = found
     if span is not None:
         return TimeAsk(
-            True, span, past or span[1] <= now, soft and span[1] > now, field=named, pure=pure
+            True,
+            span,
+            past or span[1] <= now,
+            soft and span[1] > now,
+            field=named,
+            pure=pure,
+            named_terms=frozenset(content_words(named_word)),
         )
     about = bool(_ABOUT_TIME.search(text))
     return TimeAsk(about, None, past, soft, field=named, pure=about and pure)
@@ -385,8 +397,11 @@ def time_match(
     due: np.ndarray,
     valid_from: np.ndarray,
     valid_until: np.ndarray,
+    known_since: np.ndarray,
 ) -> np.ndarray:
-    """Per belief, in [-0.5, 1]: how well its dates answer ``ask`` (timestamps, NaN open)."""
+    """Per belief, in [-0.5, 1]: how well its dates answer ``ask`` (timestamps, NaN open).
+    A window with an end and no start is taken to start when the belief was last
+    confirmed (``known_since``), not forever ago: "tired this week" covers no past month."""
     has_bound = ~np.isnan(valid_from) | ~np.isnan(valid_until)
     dated = ~np.isnan(due) | has_bound
     if ask.span is None:
@@ -401,8 +416,8 @@ def time_match(
         covers = (
             has_bound
             & np.isnan(due)
-            & (np.nan_to_num(valid_from, nan=-math.inf) <= hi)
-            & (np.nan_to_num(valid_until, nan=math.inf) >= lo)
+            & (np.where(np.isnan(valid_from), np.fmin(known_since, valid_until), valid_from) <= hi)
+            & (np.nan_to_num(valid_until, nan=np.inf) >= lo)
         )
     return np.where(inside, INSIDE, np.where(covers, COVERS, np.where(dated, ELSEWHERE, 0.0)))
 

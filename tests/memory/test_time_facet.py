@@ -267,3 +267,33 @@ def test_a_statement_that_has_ended_never_supersedes_a_current_one(agent, fake_m
     assert past.outcome == "created" and past.superseded is None
     current.refresh_from_db()
     assert current.status == "active" and current.valid_until is None
+
+
+def test_an_undated_statement_naming_the_day_asked_answers_it(agent, fake_model):
+    sunday = write(agent, "Calls her mother in Porto every Sunday", category="habit")
+    write(agent, "Plays the cello in an amateur orchestra", category="interests")
+    dated = write(agent, "Sunday market stall rent", due=NOW + 30 * DAY)
+
+    ranked, pack = ask(agent, "What does she do on Sundays?")
+
+    assert ranked[0] == sunday.pk and "time facet: names it" in pack.items[0].why
+    # dated at another Sunday: judged by its date, not by the word
+    assert "time facet" not in pack.items[ranked.index(dated.pk)].why
+
+
+def test_a_window_with_only_an_end_starts_when_the_belief_was_known(agent, fake_model):
+    tired = write(
+        agent, "Feeling tired this week", category="state", valid_until=NOW + 5 * DAY, now=NOW
+    )
+    flu = write(
+        agent,
+        "Had the flu and stayed home",
+        category="state",
+        valid_until=NOW - 40 * DAY,
+        now=NOW - 50 * DAY,
+    )
+
+    ranked, pack = ask(agent, "What happened last month?")
+
+    assert ranked[0] == flu.pk
+    assert "time facet" not in pack.items[ranked.index(tired.pk)].why
