@@ -2,7 +2,8 @@
 
 Read-only and side-effect free (nothing is stored, not even the query's vector). A
 fixed number of queries whatever the number of beliefs: the person, their active
-beliefs (with stored vectors), the query vector's lookup, open intentions, routines,
+beliefs (with stored vectors), the query vector's lookup, open intentions, routines (and
+the open intentions once more when a question names an event: "before the renewal"),
 and (only when the first hits carry a quote) whether those quotes' conversations are
 sealed: a sealed conversation is never quoted.
 
@@ -17,13 +18,21 @@ weights let a fading but right answer drop below a fresh, unrelated one), and
 ``similarity`` mixes three parts: a lexical score (the share of the query's IDF mass,
 IDF over the person's candidate beliefs, that a statement covers; not divided by the
 best candidate's, which made one common shared word worth a full match), the embedding
-cosine of query and statement (min-max normalised over the candidates), and a category
-prior (the query's cosine with a one-line description of each category, so "what
-should I leave out of her salad?" leans towards dislikes). A **time facet** runs only for questions
-about time ("when", "due", "by Friday"...): beliefs with a due time or a validity
-window are matched on those fields, not on words. Beliefs whose validity ended
-(``valid_until < now``) never answer a question in the present tense; beliefs not yet
-valid appear only for time questions. Another person's beliefs are never read: the
+cosine of query and statement (min-max normalised over the candidates; the query is
+encoded twice, as asked and as its content words alone, and the two cosines mixed: the
+function words of a question pull its vector towards any question about a person), and
+a category prior (the query's cosine with a one-line description of each category, so
+"what should I leave out of her salad?" leans towards dislikes; without it the tune
+part loses 12 points of recall@3). A **time facet** (``memory.time_facet``) reads the
+question's time with a small grammar relative to ``now`` ("next week", "in March",
+"three months ago", "before the renewal": an event found among the person's dated
+beliefs and intentions) and ranks beliefs by their due time and validity window against
+it: a date inside the span moves a belief up, a date elsewhere moves it down, and a
+question asking nothing but time is ranked by the dates. Beliefs whose validity ended
+(``valid_until < now``) never answer a question in the present tense; a question only
+softly in the past ("what tea did she drink?") ranks them below a current near-twin,
+a plainly past one ("used to", "last spring") as any other; beliefs not yet valid
+appear only for time questions. Another person's beliefs are never read: the
 query is scoped to one principal of the agent's tenant.
 """
 

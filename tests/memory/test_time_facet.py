@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 import safety.encoder
 from memory.context import build_context, past_intent
@@ -297,3 +299,31 @@ def test_a_window_with_only_an_end_starts_when_the_belief_was_known(agent, fake_
 
     assert ranked[0] == flu.pk
     assert "time facet" not in pack.items[ranked.index(tired.pk)].why
+
+
+def test_a_question_naming_an_event_reads_one_more_query_whatever_the_number_of_beliefs(
+    agent, fake_model
+):
+    def count(query):
+        with CaptureQueriesContext(connection) as ctx:
+            ask(agent, query)
+        return len(ctx.captured_queries)
+
+    write(agent, "Lease renewal with the landlord", due=NOW + 30 * DAY)
+    ask(agent, "What has to be painted?")  # the person's candidates are cached from here
+    plain = count("What has to be painted?")
+    small = count("What has to happen before the lease renewal?")
+    for i in range(20):
+        write(agent, f"Repaint room number {i} of the flat", due=NOW + (i + 1) * DAY)
+        intention_write(
+            agent=agent,
+            principal_external_id="ana",
+            action=f"Order paint batch {i}",
+            due=NOW + (i + 1) * DAY,
+            source="direct",
+            now=NOW,
+        )
+
+    assert small == plain + 1
+    ask(agent, "What has to be painted?")
+    assert count("What has to happen before the lease renewal?") == small
