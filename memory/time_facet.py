@@ -129,8 +129,8 @@ _SOFT_PAST = re.compile(_B + r"(?:did|was|were|had|went)" + _E)
 _ABOUT_TIME = re.compile(
     _B + r"(?:when|due|deadline|deadlines|until|till|by when|what time|what date|which day|"
     r"how long|how soon|schedule|scheduled|calendar|date|dates|soon|upcoming|coming up|"
-    r"later|ago|since|expire|expires|expiry|end|ends|start|starts|begin|begins|renew|"
-    r"renewal|happening|planned)" + _E
+    r"later|ago|since|expire|expires|expiry|end|ends|start|starts|begin|begins|"
+    r"happening|planned)" + _E
 )
 
 
@@ -264,7 +264,10 @@ def _season_span(m: re.Match[str], now: datetime, past: bool) -> tuple[datetime,
     return current or coming
 
 
-def _span_of(name: str, m: re.Match[str], now: datetime, past: bool):  # type: ignore[no-untyped-def]
+Span = tuple[datetime, datetime]
+
+
+def _span_of(name: str, m: re.Match[str], now: datetime, past: bool) -> Span | None:
     day = _midnight(now)
     if name in ("next_n", "last_n", "ago", "within", "in_n"):
         length = _count(m["n"]) * _UNITS[m["u"]]
@@ -315,7 +318,7 @@ def _first_span(
     return None
 
 
-def _relate(relation: str, span: tuple[datetime, datetime], now: datetime):  # type: ignore[no-untyped-def]
+def _relate(relation: str, span: Span, now: datetime) -> Span:
     """The span a relation to ``span`` names: before March, after the renewal..."""
     start, end = span
     if relation == "before":
