@@ -527,7 +527,7 @@ def _build_context(
     cand = _candidates(principal)
     n = cand.n
     if ask.relation is not None and use_time_facet:
-        ask = _with_event(ask, cand, principal.id, now)
+        ask = _with_event(ask, cand, cand.sensitivity <= int(level), principal.id, now)
     is_time, is_past = ask.about_time, ask.past or ask.soft_past
     # what may answer: never an ended belief for the present, a future one only for time
     eligible = cand.sensitivity <= int(level)
@@ -680,14 +680,16 @@ def _build_context(
     return pack
 
 
-def _with_event(ask: TimeAsk, cand: _Candidates, principal_id: int, now: datetime) -> TimeAsk:
+def _with_event(
+    ask: TimeAsk, cand: _Candidates, readable: np.ndarray, principal_id: int, now: datetime
+) -> TimeAsk:
     """``ask`` with the span its event names ("before the renewal"): the event is the
-    person's dated belief or open intention whose words cover it (one query for the
-    intentions); unchanged when none does."""
+    person's dated belief (one the caller may read) or open intention whose words cover
+    it (one query for the intentions); unchanged when none does."""
     dated: list[tuple[str, datetime]] = []
-    for r in cand.rows:
+    for r, ok in zip(cand.rows, readable, strict=True):
         when = r[7] or r[5] or r[6]  # due, else the validity start, else its end
-        if when is not None:
+        if ok and when is not None:
             dated.append((r[2], when))
     dated += list(
         Intention.objects.filter(principal_id=principal_id, state=Intention.State.OPEN)

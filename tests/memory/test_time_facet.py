@@ -327,3 +327,18 @@ def test_a_question_naming_an_event_reads_one_more_query_whatever_the_number_of_
     assert small == plain + 1
     ask(agent, "What has to be painted?")
     assert count("What has to happen before the lease renewal?") == small
+
+
+def test_a_belief_the_caller_may_not_read_never_names_the_event(agent, fake_model):
+    write(agent, "Hand in the grant proposal", due=NOW + 8 * DAY)
+    write(agent, "Water the balcony plants", due=NOW + 2 * DAY)
+    hidden = write(
+        agent, "Lease renewal with the landlord", due=NOW + 3 * DAY, sensitivity="restricted"
+    )
+
+    ranked, pack = ask(agent, "What has to happen before the lease renewal?")
+
+    assert hidden.pk not in ranked
+    # no event found: the two dated beliefs answer alike (the hidden date would have
+    # put the plants before the renewal and the proposal after it)
+    assert len({item.similarity for item in pack.items}) == 1
