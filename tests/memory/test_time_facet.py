@@ -342,3 +342,20 @@ def test_a_belief_the_caller_may_not_read_never_names_the_event(agent, fake_mode
     # no event found: the two dated beliefs answer alike (the hidden date would have
     # put the plants before the renewal and the proposal after it)
     assert len({item.similarity for item in pack.items}) == 1
+
+
+def test_a_belief_not_yet_valid_answers_a_question_about_its_month(agent, fake_model):
+    sabbatical = write(
+        agent,
+        "Takes a sabbatical to walk the Camino",
+        valid_from=datetime(2027, 3, 1, tzinfo=UTC),
+        valid_until=datetime(2027, 5, 31, tzinfo=UTC),
+    )
+    write(agent, "Designs the Acme mobile app")
+    write(agent, "Plays the cello in an amateur orchestra", category="interests")
+
+    ranked, pack = ask(agent, "What is she doing in March?")
+    assert ranked[0] == sabbatical.pk and "time facet: valid 2027-03-01" in pack.items[0].why
+    # not a question about time: a belief not yet valid does not answer it
+    present, _ = ask(agent, "What is she doing?")
+    assert sabbatical.pk not in present
