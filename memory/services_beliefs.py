@@ -20,6 +20,10 @@
      raised; no new row;
    - otherwise a new belief.
 
+   A belief that has ended (``valid_until`` passed) is compared only with a new one that
+   has ended too: one about the past and one about the present are never the same
+   belief, and neither replaces the other.
+
 Refusals subclass ``personaweb.errors.Refusal``; nothing is written after one.
 """
 
@@ -418,7 +422,13 @@ def belief_write(
             return BeliefWriteResult(belief=redacted, outcome="muted")
         peers = [b for b in peers if b.status != Belief.Status.REDACTED]
         verdicts: list[tuple[str, Belief]] = []
+        ended = until is not None and until <= now
         for old in peers:
+            if (old.valid_until is not None and old.valid_until <= now) != ended:
+                # one speaks of the past, the other of the present: never the same belief,
+                # and neither replaces the other (a current "drinks green tea" is not a
+                # corroboration of an ended "drank green tea", nor is it ended by it)
+                continue
             cosine = None
             if vector is not None and old.embedding is not None:
                 from memory.embeddings import unpack_vector

@@ -1,0 +1,438 @@
+"""The time facet of ``build_context``: which time a question asks about, read with a
+small general grammar relative to ``now``, and how well a belief's due time and validity
+window answer it.
+
+The grammar (on the normalised question; every span is ``[start, end]``):
+
+- a day: today, tonight, this morning/afternoon/evening, tomorrow, yesterday, the day
+  after tomorrow, the day before yesterday;
+- a named span: this/next/last/coming/past/previous week, weekend, month or year; the
+  weekend; the end of the week/month/year;
+- a counted span: the next/coming/last/past N days/weeks/fortnights/months/years, within
+  N ..., in N ... (around then), N ... ago (N a number or a number word, "a", "a few",
+  "a couple of");
+- a weekday, alone or after this/next/last/on;
+- a month, alone or with a day ("March 3", "the 3rd of March") or early/mid/late; "may"
+  and "march" only with a preposition, a modifier or a day (they are verbs too); the
+  month meant is the coming one, or the last one when the question is in the past tense;
+- a season after in/this/next/last/during (northern seasons);
+- a relation (before, after, since, until, till, by) followed by one of the above, or by
+  an event named with a determiner ("before the renewal", "after my exam"): the event is
+  found among the person's beliefs and intentions with a date (``resolve_event``).
+
+Tense: ``past`` when the question says so plainly ("used to", "ago", "previously", "no
+longer", "before" with nothing after it, a span that ended before ``now``) and
+``soft_past`` when only an auxiliary is in the past ("did", "was", "were", "had"): an
+ended belief may answer either, but only a plainly past question ranks it as a current
+one (a current belief outranks its ended near-twin otherwise).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from safety.text import content_words, normalize
+
+DAY = timedelta(days=1)
+_UNITS = {"day": DAY, "week": 7 * DAY, "fortnight": 14 * DAY, "month": 30 * DAY, "year": 365 * DAY}
+_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a couple of": 2,
+    "couple of": 2,
+    "a few": 3,
+    "few": 3,
+}
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}  # first month
+
+_B, _E = r"(?<![a-z0-9])", r"(?![a-z0-9])"
+_NUM = r"(?P<n>\d{1,3}|a couple of|couple of|a few|few|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_UNIT = r"(?P<u>day|week|fortnight|month|year)s?"
+_MONTH = "|".join(MONTHS)
+_WEEKDAY = "|".join(WEEKDAYS)
+_ORD = r"(?:st|nd|rd|th)?"
+
+#: (name, pattern) in order of precedence: the first that matches reads the span
+_EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(_B + "(?:" + pattern + ")" + _E))
+    for name, pattern in (
+        ("next_n", rf"(?:the )?(?:next|coming|following) {_NUM} {_UNIT}"),
+        ("last_n", rf"(?:the )?(?:last|past|previous) {_NUM} {_UNIT}"),
+        ("ago", rf"{_NUM} {_UNIT} ago"),
+        ("within", rf"within (?:the next )?{_NUM} {_UNIT}"),
+        ("in_n", rf"in {_NUM} {_UNIT}(?: time)?"),
+        ("day_after", r"(?:the )?day after tomorrow"),
+        ("day_before", r"(?:the )?day before yesterday"),
+        ("today", r"today|tonight|this (?:morning|afternoon|evening)"),
+        ("tomorrow", r"tomorrow"),
+        ("yesterday", r"yesterday"),
+        ("end_of", r"(?:the )?end of (?:the |this )?(?P<u>week|month|year)"),
+        ("named", r"(?P<m>this|next|last|coming|past|previous) (?P<u>weekend|week|month|year)"),
+        ("weekend", r"(?:the |at the |on the )?weekend"),
+        ("weekday", rf"(?:(?P<m>this|next|last|coming|on) )?(?P<w>{_WEEKDAY})s?"),
+        (
+            "month",
+            rf"(?:(?P<m>this|next|last|coming|early|mid|late|in|on|since|until|till|by|before|"
+            rf"after|during|from|of) )?(?:(?:the )?(?P<d1>\d{{1,2}}){_ORD} (?:of )?)?"
+            rf"(?P<mo>{_MONTH})(?: (?P<d2>\d{{1,2}}){_ORD})?",
+        ),
+        (
+            "season",
+            r"(?P<m>this|next|last|coming|in|in the|during|during the|over the) "
+            r"(?P<s>spring|summer|autumn|fall|winter)",
+        ),
+    )
+)
+_RELATION = re.compile(_B + r"(?<!day )(?P<r>before|after|since|until|till|by) (?P<rest>.*)")
+_RELATION_WORD = re.compile(_B + r"(?:before|after|since|until|till|by)" + _E)
+_EVENT = re.compile(r"^(?:the|my|her|his|their|our|your|its|this|that|next) (?P<words>.+)$")
+_MAX_EVENT_WORDS = 5
+_STRONG_PAST = re.compile(
+    _B + r"(?:used to|previously|in the past|formerly|former|back then|back when|ago|earlier|"
+    r"originally|no longer|anymore|any more|history|last (?:week|weekend|month|year)|"
+    r"before (?:that|then|now)|before$)" + _E
+)
+_SOFT_PAST = re.compile(_B + r"(?:did|was|were|had|went)" + _E)
+#: words that make a question about time even when no span is named
+_ABOUT_TIME = re.compile(
+    _B + r"(?:when|due|deadline|deadlines|until|till|by when|what time|what date|which day|"
+    r"how long|how soon|schedule|scheduled|calendar|date|dates|soon|upcoming|coming up|"
+    r"later|ago|since|expire|expires|expiry|end|ends|start|starts|begin|begins|"
+    r"happening|planned)" + _E
+)
+
+
+#: a date asked for by name: "when is it due?", "when does it start?", "... expire?"
+_FIELDS = tuple(
+    (name, re.compile(_B + "(?:" + pattern + ")" + _E))
+    for name, pattern in (
+        ("due", r"due|deadlines?|by when|have to|must|needs? to be"),
+        ("end", r"expire|expires|expiry|expiring|end|ends|ending|until|till|last|lasts"),
+        ("start", r"start|starts|starting|begin|begins|beginning|from when"),
+    )
+)
+
+
+@dataclass(frozen=True)
+class TimeAsk:
+    """What a question asks about time."""
+
+    about_time: bool
+    span: tuple[datetime, datetime] | None = None
+    past: bool = False
+    soft_past: bool = False
+    relation: str | None = None  # with an event to find: before, after, since, until, by
+    event_terms: frozenset[str] = frozenset()
+    field: str | None = None  # the date asked for by name: "due", "start" or "end"
+    #: nothing but time is asked ("what is due next week?"): no subject to match on
+    pure: bool = False
+    #: stems of the weekday, month or season the question names: a statement naming it
+    #: ("calls her mother every Sunday") answers as a date would
+    named_terms: frozenset[str] = frozenset()
+
+    def with_event(self, when: datetime, now: datetime) -> TimeAsk:
+        """This question with its event found at ``when``: the span the relation names."""
+        span = _relate(self.relation or "by", (when, when), now)
+        past = self.past or span[1] <= now
+        return TimeAsk(True, span, past, self.soft_past, None, frozenset(), self.field, self.pure)
+
+
+def _count(raw: str) -> int:
+    return int(raw) if raw.isdigit() else _NUMBERS.get(raw, 1)
+
+
+def _midnight(now: datetime) -> datetime:
+    return now.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _month_start(year: int, month: int, like: datetime) -> datetime:
+    year += (month - 1) // 12
+    month = (month - 1) % 12 + 1
+    return like.replace(year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0)
+
+
+def _month_span(m: re.Match[str], now: datetime, past: bool) -> tuple[datetime, datetime] | None:
+    month = MONTHS.index(m["mo"]) + 1
+    mod = m["m"]
+    day = m["d1"] or m["d2"]
+    if m["mo"] in ("may", "march") and mod is None and day is None:
+        return None  # "may I", "they march": a verb, not a month
+    if mod == "last" or (past and mod not in ("next", "coming")):
+        # the most recent such month that has started ("last" excludes this month)
+        back = (now.month - month) % 12 or (12 if mod == "last" else 0)
+        start = _month_start(now.year, now.month - back, now)
+    else:
+        ahead = (month - now.month) % 12 or (12 if mod in ("next", "coming") else 0)
+        start = _month_start(now.year, now.month + ahead, now)
+    end = _month_start(start.year, start.month + 1, now)
+    if day is not None:
+        try:
+            start = start.replace(day=int(day))
+        except ValueError:
+            return None
+        return start, start + DAY
+    third = (end - start) / 3
+    if mod == "early":
+        return start, start + third
+    if mod == "mid":
+        return start + third, end - third
+    if mod == "late":
+        return end - third, end
+    return start, end
+
+
+def _weekday_span(m: re.Match[str], now: datetime, past: bool) -> tuple[datetime, datetime]:
+    day = _midnight(now)
+    wanted = WEEKDAYS.index(m["w"])
+    mod = m["m"]
+    if mod == "next":
+        start = day + timedelta(days=7 - day.weekday() + wanted)
+    elif mod == "last" or (past and mod not in ("this", "coming")):
+        start = day - timedelta(days=(day.weekday() - wanted) % 7 or 7)
+    else:
+        start = day + timedelta(days=(wanted - day.weekday()) % 7)
+    return start, start + DAY
+
+
+def _named_span(unit: str, mod: str, now: datetime) -> tuple[datetime, datetime]:
+    day = _midnight(now)
+    shift = {"next": 1, "coming": 1, "last": -1, "past": -1, "previous": -1}.get(mod, 0)
+    if unit == "week":
+        start = day - timedelta(days=day.weekday()) + shift * 7 * DAY
+        return start, start + 7 * DAY
+    if unit == "weekend":
+        saturday = day + timedelta(days=(5 - day.weekday()) % 7)
+        if shift < 0:
+            saturday -= 7 * DAY
+        elif shift > 0 and day.weekday() < 5:
+            saturday += 7 * DAY
+        return saturday, saturday + 2 * DAY
+    if unit == "month":
+        start = _month_start(now.year, now.month + shift, now)
+        return start, _month_start(start.year, start.month + 1, now)
+    start = now.replace(
+        year=now.year + shift, month=1, day=1, hour=0, minute=0, second=0, microsecond=0
+    )
+    return start, start.replace(year=start.year + 1)
+
+
+def _season_span(m: re.Match[str], now: datetime, past: bool) -> tuple[datetime, datetime]:
+    first = _SEASONS[m["s"]]
+    mod = m["m"]
+    # the season that is on now, or the coming one (the last one in the past tense)
+    starts = [_month_start(now.year + k, first, now) for k in (-2, -1, 0, 1)]
+    spans = [(s, _month_start(s.year, s.month + 3, now)) for s in starts]
+    current = next((s for s in spans if s[0] <= now < s[1]), None)
+    coming = next(s for s in spans if s[0] > now)
+    gone = [s for s in spans if s[1] <= now][-1]
+    if mod == "next":
+        return coming if current is None else spans[spans.index(current) + 1]
+    if mod == "last" or (past and current is None):
+        return gone
+    return current or coming
+
+
+Span = tuple[datetime, datetime]
+
+
+def _span_of(name: str, m: re.Match[str], now: datetime, past: bool) -> Span | None:
+    day = _midnight(now)
+    if name in ("next_n", "last_n", "ago", "within", "in_n"):
+        length = _count(m["n"]) * _UNITS[m["u"]]
+        if name in ("next_n", "within"):
+            return now, now + length
+        if name == "last_n":
+            return now - length, now
+        slack = max(_UNITS[m["u"]] / 2, DAY)
+        at = now - length if name == "ago" else now + length
+        return at - slack, at + slack
+    if name == "day_after":
+        return day + 2 * DAY, day + 3 * DAY
+    if name == "day_before":
+        return day - 2 * DAY, day - DAY
+    if name == "today":
+        return now - timedelta(hours=12), day + DAY
+    if name == "tomorrow":
+        return day + DAY, day + 2 * DAY
+    if name == "yesterday":
+        return day - DAY, day
+    if name == "end_of":
+        end = _named_span(m["u"], "this", now)[1]
+        return now, end
+    if name == "named":
+        return _named_span(m["u"], m["m"], now)
+    if name == "weekend":
+        return _named_span("weekend", "this", now)
+    if name == "weekday":
+        return _weekday_span(m, now, past)
+    if name == "month":
+        return _month_span(m, now, past)
+    return _season_span(m, now, past)
+
+
+def _first_span(
+    text: str, now: datetime, past: bool, *, at_start: bool = False
+) -> tuple[tuple[datetime, datetime], str] | None:
+    """The first time expression of ``text``: its span, and the weekday, month or season
+    it names ("" for none)."""
+    for name, pattern in _EXPRESSIONS:
+        m = pattern.match(text) if at_start else pattern.search(text)
+        if m is None:
+            continue
+        span = _span_of(name, m, now, past)
+        if span is not None:
+            named = {"weekday": "w", "month": "mo", "season": "s"}.get(name)
+            return span, (m[named] if named else "")
+    return None
+
+
+def _relate(relation: str, span: Span, now: datetime) -> Span:
+    """The span a relation to ``span`` names: before March, after the renewal..."""
+    start, end = span
+    if relation == "before":
+        return (now, start) if start > now else (start - _UNITS["year"], start)
+    if relation in ("by", "until", "till"):
+        return (now, end) if end > now else (end - _UNITS["year"], end)
+    if relation == "since":
+        return start, max(now, end)
+    # after
+    return (end, end + _UNITS["month"]) if end >= now else (end, now)
+
+
+@functools.lru_cache(maxsize=4096)
+def read_time(query: str, now: datetime) -> TimeAsk:
+    """What ``query`` asks about time, relative to ``now`` (see the module docstring)."""
+    text = normalize(query).text
+    named = next((f for f, pattern in _FIELDS if pattern.search(text)), None)
+    pure = not _subject_terms(text)
+    past = bool(_STRONG_PAST.search(text))
+    soft = not past and bool(_SOFT_PAST.search(text))
+    relation = _RELATION.search(text)
+    span: tuple[datetime, datetime] | None = None
+    named_word = ""
+    if relation is not None:
+        rest = relation["rest"]
+        # "since March" is the last March; "before March", "by the weekend": as asked
+        tense = past or soft or relation["r"] == "since"
+        inner = None
+        for head in (rest, rest[4:] if rest.startswith("the ") else "", relation.group(0)):
+            inner = inner or (head and _first_span(head, now, tense, at_start=True)) or None
+        if inner is not None:
+            span, named_word = _relate(relation["r"], inner[0], now), inner[1]
+        else:
+            event = _EVENT.match(rest)
+            if event is not None:
+                words = " ".join(event["words"].split(" ")[:_MAX_EVENT_WORDS])
+                terms = frozenset(content_words(words))
+                if terms:
+                    pure = not (_subject_terms(text[: relation.start()]) - terms)
+                    return TimeAsk(True, None, past, soft, relation["r"], terms, named, pure)
+    if span is None:
+        found = _first_span(text, now, past or soft)
+        if found is not None:
+            span, named_word = found
+    if span is not None:
+        return TimeAsk(
+            True,
+            span,
+            past or span[1] <= now,
+            soft and span[1] > now,
+            field=named,
+            pure=pure,
+            named_terms=frozenset(content_words(named_word)),
+        )
+    about = bool(_ABOUT_TIME.search(text))
+    return TimeAsk(about, None, past, soft, field=named, pure=about and pure)
+
+
+def _subject_terms(text: str) -> set[str]:
+    """The content words of a normalised question outside its time expressions."""
+    for pattern in (*(p for _, p in _EXPRESSIONS), *(p for _, p in _FIELDS), _ABOUT_TIME):
+        text = pattern.sub(" ", text)
+    for pattern in (_STRONG_PAST, _SOFT_PAST, _RELATION_WORD):
+        text = pattern.sub(" ", text)
+    return content_words(text)
+
+
+#: How well a belief answers a question that names a span: a due time or a validity
+#: bound inside the span answers it; a validity window covering the span is true then;
+#: a belief dated at another time is about another time.
+INSIDE, COVERS, ELSEWHERE = 1.0, 0.6, -0.5
+#: ... and a question about time that names no span: a belief with the date it asks for
+#: by name ("when is it due?": a due time) answers best, any date can answer "when".
+NAMED_FIELD, DATED = 0.6, 0.3
+
+
+def time_match(
+    ask: TimeAsk,
+    due: np.ndarray,
+    valid_from: np.ndarray,
+    valid_until: np.ndarray,
+    known_since: np.ndarray,
+) -> np.ndarray:
+    """Per belief, in [-0.5, 1]: how well its dates answer ``ask`` (timestamps, NaN open).
+    A window with an end and no start is taken to start when the belief was last
+    confirmed (``known_since``), not forever ago: "tired this week" covers no past month."""
+    has_bound = ~np.isnan(valid_from) | ~np.isnan(valid_until)
+    dated = ~np.isnan(due) | has_bound
+    if ask.span is None:
+        named = {"due": due, "start": valid_from, "end": valid_until}.get(ask.field or "")
+        has_named = np.zeros(len(due), dtype=bool) if named is None else ~np.isnan(named)
+        return np.where(has_named, NAMED_FIELD, np.where(dated, DATED, 0.0))
+    lo, hi = ask.span[0].timestamp(), ask.span[1].timestamp()
+    inside = np.zeros(len(due), dtype=bool)
+    for ts in (due, valid_from, valid_until):
+        inside |= (ts >= lo) & (ts <= hi)
+    with np.errstate(invalid="ignore"):
+        covers = (
+            has_bound
+            & np.isnan(due)
+            & (np.where(np.isnan(valid_from), np.fmin(known_since, valid_until), valid_from) <= hi)
+            & (np.nan_to_num(valid_until, nan=np.inf) >= lo)
+        )
+    return np.where(inside, INSIDE, np.where(covers, COVERS, np.where(dated, ELSEWHERE, 0.0)))
+
+
+def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> datetime | None:
+    """The date of the event these words name: the dated text (a belief's statement with
+    its due time or validity bound, an intention's action with its due time) that covers
+    most of the words, at least half of them; the nearest to now breaks ties (the
+    caller lists them in that order)."""
+    best, best_share = None, 0.5
+    for text, when in dated:
+        share = len(terms & content_words(text)) / len(terms)
+        if share > best_share or (best is None and share >= best_share):
+            best, best_share = when, share
+    return best

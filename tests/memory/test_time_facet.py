@@ -1,0 +1,361 @@
+"""The time facet of the context pack: the question's time read relative to ``now`` and
+matched against the beliefs' due and validity fields (``memory.time_facet``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+import safety.encoder
+from memory.context import build_context, past_intent
+from memory.services_beliefs import belief_write, intention_write
+from memory.time_facet import read_time
+from safety.text import content_words
+from tests.memory.beliefs_helpers import FakeModel
+
+NOW = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)  # a Tuesday
+DAY = timedelta(days=1)
+
+
+@pytest.fixture
+def fake_model(monkeypatch, settings):
+    settings.PERSONA_INJECTION_SEMANTIC = False  # stand-in vectors cannot be judged
+    model = FakeModel()
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
+    return model
+
+
+def write(agent, statement, category="projects", who="ana", **kwargs):
+    kwargs.setdefault("confidence", 0.8)
+    kwargs.setdefault("now", NOW - 2 * DAY)
+    return belief_write(
+        agent=agent,
+        principal_external_id=who,
+        category=category,
+        statement=statement,
+        source="direct",
+        **kwargs,
+    ).belief
+
+
+def ask(agent, query, who="ana"):
+    # the stand-in vectors are random: these tests rank on words and dates
+    pack = build_context(
+        agent=agent, principal_external_id=who, query=query, now=NOW, use_embeddings=False
+    )
+    return [item.id for item in pack.items], pack
+
+
+def days(span):
+    return span[0].date().isoformat(), span[1].date().isoformat()
+
+
+# --- reading the question's time --------------------------------------------------------
+
+
+def test_relative_weeks_days_and_counts_are_read_from_now():
+    assert days(read_time("What is due next week?", NOW).span) == ("2026-11-23", "2026-11-30")
+    assert days(read_time("anything this weekend?", NOW).span) == ("2026-11-21", "2026-11-23")
+    assert days(read_time("plans for the day after tomorrow", NOW).span) == (
+        "2026-11-19",
+        "2026-11-20",
+    )
+    assert days(read_time("what is coming up in the next 10 days", NOW).span) == (
+        "2026-11-17",
+        "2026-11-27",
+    )
+    assert days(read_time("what is due within two weeks?", NOW).span) == (
+        "2026-11-17",
+        "2026-12-01",
+    )
+    three_months_ago = read_time("what did she start three months ago?", NOW)
+    assert three_months_ago.past and three_months_ago.span[0] < NOW - 80 * DAY
+
+
+def test_weekday_names_mean_the_coming_day_or_the_last_one_in_the_past_tense():
+    assert days(read_time("Is anything on Friday?", NOW).span) == ("2026-11-20", "2026-11-21")
+    assert days(read_time("What is planned for next Monday?", NOW).span) == (
+        "2026-11-23",
+        "2026-11-24",
+    )
+    assert days(read_time("What happened last Friday?", NOW).span) == ("2026-11-13", "2026-11-14")
+
+
+def test_a_month_name_means_the_coming_month_or_the_last_one_in_the_past_tense():
+    assert days(read_time("What is planned in March?", NOW).span) == ("2027-03-01", "2027-04-01")
+    past = read_time("What was she doing in March?", NOW)
+    assert days(past.span) == ("2026-03-01", "2026-04-01") and past.past
+    assert days(read_time("Is anything due on the 3rd of December?", NOW).span) == (
+        "2026-12-03",
+        "2026-12-04",
+    )
+    assert days(read_time("What happened since March?", NOW).span)[0] == "2026-03-01"
+
+
+def test_may_and_march_as_verbs_are_not_months():
+    assert read_time("May I ask what tea she likes?", NOW).span is None
+    assert read_time("Will they march with the union?", NOW).span is None
+    assert read_time("What is due by May?", NOW).span is not None
+
+
+def test_before_an_event_asks_for_the_event_in_the_belief_dates():
+    timed = read_time("What must be done before the lease renewal?", NOW)
+    assert timed.about_time and timed.relation == "before" and timed.span is None
+    assert timed.event_terms == content_words("lease renewal")
+    # "before" with no event after it is an adverb: the question is plainly past
+    assert read_time("Where did she work before?", NOW).past
+    assert past_intent("Where did she work before?", NOW)
+
+
+def test_a_question_without_time_is_not_about_time():
+    plain = read_time("What tea does she like?", NOW)
+    assert not plain.about_time and plain.span is None and not plain.past
+
+
+# --- ranking by the dates ---------------------------------------------------------------
+
+
+def test_a_question_about_next_week_ranks_beliefs_due_next_week_first(agent, fake_model):
+    this_week = write(agent, "Send the invoice to the printer", due=NOW + 2 * DAY)
+    next_week = write(agent, "Hand in the grant proposal", due=NOW + 8 * DAY)
+    later = write(agent, "Renew the studio insurance", due=NOW + 40 * DAY)
+    undated = write(agent, "Is due to present work at the design guild")
+
+    ranked, pack = ask(agent, "What is due next week?")
+
+    assert ranked[0] == next_week.pk and "time facet: due 2026-11-25" in pack.items[0].why
+    assert ranked.index(next_week.pk) < ranked.index(undated.pk)
+    # dated at another time: below the undated one that shares the question's words
+    assert ranked.index(undated.pk) < ranked.index(this_week.pk)
+    assert ranked.index(undated.pk) < ranked.index(later.pk)
+
+
+def test_a_question_about_a_past_month_finds_what_was_true_then(agent, fake_model):
+    course = write(
+        agent,
+        "Taught an evening course at the art school",
+        valid_from=datetime(2026, 2, 20, tzinfo=UTC),
+        valid_until=datetime(2026, 4, 10, tzinfo=UTC),
+    )
+    summer = write(
+        agent,
+        "Worked at a summer camp for children",
+        valid_from=datetime(2026, 7, 1, tzinfo=UTC),
+        valid_until=datetime(2026, 8, 15, tzinfo=UTC),
+    )
+    write(agent, "Designs the Acme mobile app")
+
+    ranked, pack = ask(agent, "What was she doing in March?")
+
+    assert ranked[0] == course.pk and "time facet" in pack.items[0].why
+    assert summer.pk not in ranked[:1]
+
+
+def test_before_an_event_ranks_what_is_due_until_the_events_date(agent, fake_model):
+    write(agent, "Lease renewal with the landlord", category="explicit_facts", due=NOW + 30 * DAY)
+    paint = write(agent, "Repaint the kitchen", due=NOW + 10 * DAY)
+    taxes = write(agent, "Submit the tax return", due=NOW + 60 * DAY)
+
+    ranked, pack = ask(agent, "What has to happen before the lease renewal?")
+
+    assert ranked.index(paint.pk) < ranked.index(taxes.pk)
+    assert "time facet" in pack.items[ranked.index(paint.pk)].why
+    assert "time facet" not in pack.items[ranked.index(taxes.pk)].why
+
+
+def test_an_event_can_be_an_open_intention(agent, fake_model):
+    intention_write(
+        agent=agent,
+        principal_external_id="ana",
+        action="Board meeting with the investors",
+        due=NOW + 12 * DAY,
+        source="direct",
+        now=NOW - DAY,
+    )
+    deck = write(agent, "Finish the pitch deck", due=NOW + 9 * DAY)
+    launch = write(agent, "Launch the new website", due=NOW + 45 * DAY)
+
+    ranked, _ = ask(agent, "What do I need to finish before the board meeting?")
+
+    assert ranked.index(deck.pk) < ranked.index(launch.pk)
+
+
+def test_another_persons_dated_beliefs_never_answer_nor_name_the_event(agent, fake_model):
+    mine = write(agent, "Hand in the grant proposal", due=NOW + 8 * DAY)
+    write(agent, "Water the balcony plants", due=NOW + 2 * DAY)
+    theirs = write(agent, "Hand in the restaurant permit", who="ben", due=NOW + 8 * DAY)
+    # ben's renewal is not ana's: her question about "the renewal" finds no event, so
+    # her two dated beliefs answer it alike (ben's date would have put one before it)
+    write(agent, "Lease renewal with the landlord", who="ben", due=NOW + 3 * DAY)
+
+    ranked, _ = ask(agent, "What is due next week?")
+    assert ranked[0] == mine.pk and theirs.pk not in ranked
+    _, pack = ask(agent, "What has to happen before the renewal?")
+    assert len({item.similarity for item in pack.items}) == 1
+
+
+def test_a_current_belief_outranks_its_ended_twin_unless_the_question_is_plainly_past(
+    agent, fake_model
+):
+    old = write(
+        agent,
+        "Drank black tea with milk every morning",
+        category="likes",
+        valid_until=NOW - 100 * DAY,
+    )
+    current = write(agent, "Prefers green tea in the afternoon", category="likes")
+
+    present, _ = ask(agent, "What tea does she drink every morning?")
+    assert old.pk not in present and present[0] == current.pk
+
+    # as close in words: only an auxiliary in the past, the current one comes first
+    softly_past, _ = ask(agent, "What tea did she have?")
+    assert softly_past[0] == current.pk and old.pk in softly_past
+
+    plainly_past, pack = ask(agent, "What tea did she use to drink every morning?")
+    assert plainly_past[0] == old.pk and "ended" in pack.items[0].why
+
+
+def test_a_when_question_prefers_the_date_it_names(agent, fake_model):
+    starts = write(agent, "Yoga course at the community hall", valid_from=NOW + 5 * DAY)
+    due = write(agent, "Yoga course fee payment", due=NOW + 20 * DAY)
+
+    first_start, _ = ask(agent, "When does the yoga course start?")
+    first_due, _ = ask(agent, "When is the yoga course due?")
+
+    assert first_start[0] == starts.pk
+    assert first_due[0] == due.pk
+
+
+def test_a_present_statement_is_never_merged_into_its_ended_twin(agent, fake_model):
+    old = write(
+        agent,
+        "Drinks green tea every afternoon",
+        category="likes",
+        valid_until=NOW - 30 * DAY,
+        now=NOW - 200 * DAY,
+    )
+    again = belief_write(
+        agent=agent,
+        principal_external_id="ana",
+        category="likes",
+        statement="Drinks green tea every afternoon",
+        confidence=0.8,
+        source="direct",
+        now=NOW,
+    )
+
+    assert again.outcome == "created" and again.belief.pk != old.pk
+    ranked, _ = ask(agent, "What tea does she drink in the afternoon?")
+    assert ranked == [again.belief.pk]
+
+
+def test_a_statement_that_has_ended_never_supersedes_a_current_one(agent, fake_model):
+    current = write(agent, "Lives in Lisbon", category="explicit_facts", now=NOW - 60 * DAY)
+    past = belief_write(
+        agent=agent,
+        principal_external_id="ana",
+        category="explicit_facts",
+        statement="Lives in Berlin",
+        confidence=0.8,
+        source="direct",
+        valid_until=NOW - 61 * DAY,
+        now=NOW,
+    )
+
+    assert past.outcome == "created" and past.superseded is None
+    current.refresh_from_db()
+    assert current.status == "active" and current.valid_until is None
+
+
+def test_an_undated_statement_naming_the_day_asked_answers_it(agent, fake_model):
+    sunday = write(agent, "Calls her mother in Porto every Sunday", category="habit")
+    write(agent, "Plays the cello in an amateur orchestra", category="interests")
+    dated = write(agent, "Sunday market stall rent", due=NOW + 30 * DAY)
+
+    ranked, pack = ask(agent, "What does she do on Sundays?")
+
+    assert ranked[0] == sunday.pk and "time facet: names it" in pack.items[0].why
+    # dated at another Sunday: judged by its date, not by the word
+    assert "time facet" not in pack.items[ranked.index(dated.pk)].why
+
+
+def test_a_window_with_only_an_end_starts_when_the_belief_was_known(agent, fake_model):
+    tired = write(
+        agent, "Feeling tired this week", category="state", valid_until=NOW + 5 * DAY, now=NOW
+    )
+    flu = write(
+        agent,
+        "Had the flu and stayed home",
+        category="state",
+        valid_until=NOW - 40 * DAY,
+        now=NOW - 50 * DAY,
+    )
+
+    ranked, pack = ask(agent, "What happened last month?")
+
+    assert ranked[0] == flu.pk
+    assert "time facet" not in pack.items[ranked.index(tired.pk)].why
+
+
+def test_a_question_naming_an_event_reads_one_more_query_whatever_the_number_of_beliefs(
+    agent, fake_model
+):
+    def count(query):
+        with CaptureQueriesContext(connection) as ctx:
+            ask(agent, query)
+        return len(ctx.captured_queries)
+
+    write(agent, "Lease renewal with the landlord", due=NOW + 30 * DAY)
+    ask(agent, "What has to be painted?")  # the person's candidates are cached from here
+    plain = count("What has to be painted?")
+    small = count("What has to happen before the lease renewal?")
+    for i in range(20):
+        write(agent, f"Repaint room number {i} of the flat", due=NOW + (i + 1) * DAY)
+        intention_write(
+            agent=agent,
+            principal_external_id="ana",
+            action=f"Order paint batch {i}",
+            due=NOW + (i + 1) * DAY,
+            source="direct",
+            now=NOW,
+        )
+
+    assert small == plain + 1
+    ask(agent, "What has to be painted?")
+    assert count("What has to happen before the lease renewal?") == small
+
+
+def test_a_belief_the_caller_may_not_read_never_names_the_event(agent, fake_model):
+    write(agent, "Hand in the grant proposal", due=NOW + 8 * DAY)
+    write(agent, "Water the balcony plants", due=NOW + 2 * DAY)
+    hidden = write(
+        agent, "Lease renewal with the landlord", due=NOW + 3 * DAY, sensitivity="restricted"
+    )
+
+    ranked, pack = ask(agent, "What has to happen before the lease renewal?")
+
+    assert hidden.pk not in ranked
+    # no event found: the two dated beliefs answer alike (the hidden date would have
+    # put the plants before the renewal and the proposal after it)
+    assert len({item.similarity for item in pack.items}) == 1
+
+
+def test_a_belief_not_yet_valid_answers_a_question_about_its_month(agent, fake_model):
+    sabbatical = write(
+        agent,
+        "Takes a sabbatical to walk the Camino",
+        valid_from=datetime(2027, 3, 1, tzinfo=UTC),
+        valid_until=datetime(2027, 5, 31, tzinfo=UTC),
+    )
+    write(agent, "Designs the Acme mobile app")
+    write(agent, "Plays the cello in an amateur orchestra", category="interests")
+
+    ranked, pack = ask(agent, "What is she doing in March?")
+    assert ranked[0] == sabbatical.pk and "time facet: valid 2027-03-01" in pack.items[0].why
+    # not a question about time: a belief not yet valid does not answer it
+    present, _ = ask(agent, "What is she doing?")
+    assert sabbatical.pk not in present
