@@ -380,6 +380,9 @@ _BASE64_DIGEST_CONTEXT = re.compile(
 _BASE64_DIGEST_PREFIX = re.compile(r"sha(?:1|256|384|512)-", re.IGNORECASE)
 _BASE64 = Base64HighEntropyString(limit=4.0)
 _HEXES = HexHighEntropyString(limit=3.0)
+#: The kinds the generic rules give (a keyword next to a value, a high-entropy token):
+#: the learned layer may veto them, never a provider's own shape.
+GENERIC_RULE_KINDS = frozenset([KEYWORD_KIND, _BASE64.secret_type, _HEXES.secret_type])
 _EXTRA_PREFIXES = (
     (
         "OpenAI Token",
@@ -1149,19 +1152,25 @@ def _general_hits(text: str) -> str | None:
     return _general_word_hits(text)
 
 
-def has_candidate(text: str) -> bool:
-    """Whether ``text`` holds anything a credential could be: a token shaped like one
-    that is not a digest, a path or a URL, or a number of 4 to 10 digits (a PIN). The
-    learned layer flags a text no rule caught only when it does."""
+def candidate_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds something a credential could be: a token shaped like one
+    that is not a digest, a path or a URL, or a number of 4 to 10 digits (a PIN)."""
     if _SECRET_REFERENCE.search(text):
-        return False
+        return []
+    spans = []
     for v in _GEN_VALUE.finditer(text):
         token = v.group(0)
-        if re.fullmatch(r"\d{4,10}#?", token):
-            return True
-        if not _BASE64_DIGEST_PREFIX.match(token) and _looks_random(token, pw=True):
-            return True
-    return False
+        if re.fullmatch(r"\d{4,10}#?", token) or (
+            not _BASE64_DIGEST_PREFIX.match(token) and _looks_random(token, pw=True)
+        ):
+            spans.append(v.span())
+    return spans
+
+
+def has_candidate(text: str) -> bool:
+    """Whether ``text`` holds anything a credential could be (``candidate_spans``). The
+    learned layer flags a text no rule caught only when it does."""
+    return bool(candidate_spans(text))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1203,7 +1212,7 @@ def _scan(text: str) -> tuple[str, ...]:
     if not kinds and (general := _general_hits(text)):
         kinds.append(general)
     # A keyword or entropy hit on a value a shape plugin already named adds nothing.
-    shapes = set(kinds) - {KEYWORD_KIND, _BASE64.secret_type, _HEXES.secret_type}
+    shapes = set(kinds) - GENERIC_RULE_KINDS
     if shapes:
         kinds = [k for k in kinds if k in shapes]
     # The learned layer judges what the generic rules found (never a provider's own shape)

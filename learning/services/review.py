@@ -261,6 +261,7 @@ def review_run(
     details["proposer"] = proposer.name if proposer is not None else proposer_kind(settings)
     if corpus is not None:
         details["excluded"] = dict(corpus.excluded)
+        details["unsafe"] = list(corpus.unsafe)
         details["conversations"] = len(corpus.conversation_ids)
         details["people"] = len({m.principal_id for m in corpus.messages})
     proposal = next((p.proposal for p in parts if p.proposal is not None), None)

@@ -335,11 +335,12 @@ def _paste_holds_secret(message: Any) -> bool:
     """Whether a line of a block the message pastes (code, a log, a config) holds a
     credential. The review never reads a message the secret scan flags; a paste is
     scanned line by line as well, since a token among log lines may pass a scan of the
-    whole text ("HW_CLOUD_TOKEN: …" above a CMake error)."""
-    from safety.secrets import find_secrets
+    whole text ("HW_CLOUD_TOKEN: …" above a CMake error), by the same check as the
+    review's reading (``safety.evidence.secret_kinds``: invisible characters normalised)."""
+    from safety.evidence import secret_kinds
 
     return any(
-        find_secrets(line)
+        secret_kinds(line)
         for m in _PASTED.finditer(message.text)
         for line in m.group(0).splitlines()
         if line.strip()
