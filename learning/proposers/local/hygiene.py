@@ -212,7 +212,7 @@ def quote_for(
     no such part, the rest of the sentence may give one ("Reply to a Google review
     please: 5 stars" -> "review please: 5 stars"). None when no clean part of four words
     or more is there."""
-    from learning.policy import _contact, contact_spans
+    from learning.policy import contact_kind, contact_spans
 
     text = message.text
     readable = readable_text(text)
@@ -247,7 +247,7 @@ def quote_for(
         return None
     best = best[:QUOTE_MAX_WORDS]
     quote = text[best[0].start : best[-1].end]
-    return None if _contact(quote) else quote
+    return None if contact_kind(quote) else quote
 
 
 def request_quote(

@@ -172,14 +172,16 @@ def _values_refusal(
     ("max 6 bullets") must be given, the same, by the corrections of ``needed``
     conversations it quotes, and no other correction may give another value for the
     same thing ("keep it to 5 bullet points", "8 bullet points is fine")."""
-    from learning.policy import _clause_around, _values
+    from learning.policy import clause_around, counted_values
 
-    wanted = _values(rule)
+    wanted = counted_values(rule)
     if not wanted:
         return None
     for unit, vals in wanted.items():
         agreeing = sum(
-            1 for text, a, b in quoted if _values(_clause_around(text, a, b)).get(unit) == vals
+            1
+            for text, a, b in quoted
+            if counted_values(clause_around(text, a, b)).get(unit) == vals
         )
         if agreeing < needed:
             return (
@@ -187,7 +189,7 @@ def _values_refusal(
                 "a standing value needs corrections that agree"
             )
         for c in corrections:
-            other = _values(c.message.text[c.start : c.end]).get(unit)
+            other = counted_values(c.message.text[c.start : c.end]).get(unit)
             if other is not None and other != vals:
                 return (
                     f"The corrections disagree ({'/'.join(sorted(vals))} against "
