@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from safety.text import folded_spaces
+
 #: at most this many passed-over patterns are stored on one review
 MAX_RECORDED = 12
 MAX_TEXT_CHARS = 200
@@ -137,12 +139,12 @@ def review_reasons(*, reason: str, details: Any) -> list[str]:
                 pairs.append(("", piece.strip()))
     said: dict[str, int] = {}
     for _, text in pairs:
-        key = " ".join(text.casefold().split())
+        key = folded_spaces(text)
         said[key] = said.get(key, 0) + 1
     out: list[str] = []
     seen: set[str] = set()
     for label, text in pairs:
-        key = " ".join(text.casefold().split())
+        key = folded_spaces(text)
         if key in seen:
             continue
         seen.add(key)

@@ -275,6 +275,23 @@ def content_key(text: str) -> str:
     return hashlib.sha256(normalize(text).text.encode("utf-8")).hexdigest()
 
 
+_PERSONA_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def persona_keys(persona: dict[str, Any], *, rules: bool = False) -> frozenset[str]:
+    """The content keys of the sentences of ``persona``'s goals and background (and of
+    its standing rules when ``rules``): what a proposal already in the persona has."""
+    keys = {
+        content_key(sentence)
+        for name in ("goals", "background")
+        for sentence in _PERSONA_SENTENCE_END.split(persona.get(name) or "")
+        if sentence.strip()
+    }
+    if rules:
+        keys.update(content_key(rule) for rule in persona.get("standing_rules") or [])
+    return frozenset(keys)
+
+
 def append_sentence(field_text: str, sentence: str) -> str:
     """The field with ``sentence`` appended, as a learned sentence is applied."""
     head = (field_text or "").rstrip()

@@ -162,6 +162,12 @@ def _fold_case(cluster: str) -> str:
     return folded
 
 
+def folded_spaces(text: str) -> str:
+    """``text`` case-folded (``str.casefold``) with every run of white space one space
+    and none at its ends: a key that follows the words as written, punctuation kept."""
+    return " ".join(text.casefold().split())
+
+
 def fold_case(text: str) -> str:
     """``text`` case-folded the way ``normalize`` folds it (per character cluster)."""
     return "".join(_fold_case(text[a:b]) for a, b in _clusters(text))
