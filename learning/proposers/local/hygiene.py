@@ -24,6 +24,7 @@ from safety.text import (
 
 if TYPE_CHECKING:
     from learning.proposers.local.requests import Request
+    from learning.proposers.local.themes import Theme
     from learning.proposers.local.tokens import Tok
     from memory.verification import ReviewCorpus
 
@@ -345,3 +346,25 @@ def _paste_holds_secret(message: Any) -> bool:
         for line in m.group(0).splitlines()
         if line.strip()
     )
+
+
+def theme_evidence(
+    theme: Theme, text: str, banned: set[str]
+) -> tuple[list[dict[str, Any]], set[int]]:
+    """The quotes that may back ``text`` for ``theme`` (one per conversation, cut
+    before names and other words a quote must not hold; none from a message pasting a
+    secret), and the people they are from."""
+    keep = frozenset(w for w in (theme.head, theme.qualifier, theme.verb) if w) | frozenset(
+        t.low for t in tokens(text)
+    )
+    evidence = []
+    people = set()
+    words_of_text = content_words(text)
+    for req in theme.requests.values():
+        if _paste_holds_secret(req.message):
+            continue
+        quote = request_quote(req, banned, keep=keep, words_of_text=words_of_text)
+        if quote:
+            evidence.append({"quote": quote, "conversation": req.message.conversation_label})
+            people.add(req.message.principal_id)
+    return evidence, people

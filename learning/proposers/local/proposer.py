@@ -17,10 +17,8 @@ from learning.candidates import (
 from learning.proposers.base import ProposerResult
 from learning.proposers.local.hygiene import (
     _name_words,
-    _paste_holds_secret,
     proper_words,
-    quote_for,
-    request_quote,
+    theme_evidence,
     verified_evidence,
 )
 from learning.proposers.local.requests import counts_as_request, requests_of
@@ -28,9 +26,9 @@ from learning.proposers.local.rules import (
     _CONTRAST_TAIL,
     _subject_values_refusal,
     _values_refusal,
-    _variant,
     corrections_of,
     recurring_instructions,
+    rule_evidence,
     rule_for,
 )
 from learning.proposers.local.themes import find_themes
@@ -130,6 +128,17 @@ def _rule_near_misses(
         if len(out) >= MAX_RECORDED:
             break
     return out
+
+
+#: why a candidate with too few quotes was passed over (the note, the log's detail)
+TOO_FEW_CLEAN = "too few conversations with a clean quote"
+TOO_FEW_CLEAN_DETAIL = "Too few of its conversations hold a quote that may be shown."
+
+
+def _note_left_out(result: ProposerResult, left_out: list[str]) -> None:
+    """Say in the result's notes the first five candidates left out, and why."""
+    if left_out:
+        result.notes.append("Candidates left out: " + "; ".join(list(dict.fromkeys(left_out))[:5]))
 
 
 class LocalProposer:
@@ -324,33 +333,13 @@ class LocalProposer:
             if refusal:
                 left_out.append(f"{text!r}: {refusal}")
                 continue  # not recorded: the words the policy refuses stay out of the log
-            keep = frozenset(w for w in (theme.head, theme.qualifier, theme.verb) if w) | frozenset(
-                t.low for t in tokens(text)
-            )
-            evidence = []
-            people = set()
-            words_of_text = content_words(text)
-            for req in theme.requests.values():
-                if _paste_holds_secret(req.message):
-                    continue
-                quote = request_quote(req, banned, keep=keep, words_of_text=words_of_text)
-                if quote:
-                    evidence.append(
-                        {"quote": quote, "conversation": req.message.conversation_label}
-                    )
-                    people.add(req.message.principal_id)
+            evidence, people = theme_evidence(theme, text, banned)
             if len(evidence) < settings.min_conversations or (
                 min_users is not None and len(people) < min_users
             ):
-                left_out.append(f"{text!r}: too few conversations with a clean quote")
+                left_out.append(f"{text!r}: {TOO_FEW_CLEAN}")
                 result.candidates.append(
-                    _seen(
-                        theme,
-                        text,
-                        REFUSED,
-                        key=key,
-                        detail="Too few of its conversations hold a quote that may be shown.",
-                    )
+                    _seen(theme, text, REFUSED, key=key, detail=TOO_FEW_CLEAN_DETAIL)
                 )
                 continue
             # the review verifies the quotes and refuses the whole proposal over one it
@@ -371,10 +360,7 @@ class LocalProposer:
             result.data = {"field": "goals", "sentence": text, "evidence": evidence[:MAX_QUOTES]}
             break
         result.candidates.extend(near)
-        if left_out:
-            result.notes.append(
-                "Candidates left out: " + "; ".join(list(dict.fromkeys(left_out))[:5])
-            )
+        _note_left_out(result, left_out)
         return result
 
     def propose_rule(
@@ -426,36 +412,14 @@ class LocalProposer:
             if refusal:
                 left_out.append(f"{text!r}: {refusal}")
                 continue
-            evidence, quoted = [], []
-            for c, _ in hits.values():
-                toks = _variant(c)
-                if not toks:
-                    continue
-                quote = quote_for(
-                    c.message,
-                    toks[0].start,
-                    toks[-1].end,
-                    banned,
-                    keep=frozenset(_phrase),
-                    own_sentence=True,
-                )
-                if quote and content_words(quote) & content_words(text):
-                    evidence.append({"quote": quote, "conversation": c.message.conversation_label})
-                    begin = c.message.text.find(quote, c.start - 1 if c.start else 0)
-                    quoted.append((c.message.text, begin, begin + len(quote)))
+            evidence, quoted = rule_evidence(hits, text, banned, keep=frozenset(_phrase))
             people = {c.message.principal_id for c, _ in hits.values()}
             if len(evidence) < settings.min_corrections or (
                 min_users is not None and len(people) < min_users
             ):
-                left_out.append(f"{text!r}: too few conversations with a clean quote")
+                left_out.append(f"{text!r}: {TOO_FEW_CLEAN}")
                 result.candidates.append(
-                    _rule_seen(
-                        hits,
-                        text,
-                        REFUSED,
-                        key=key,
-                        detail="Too few of its conversations hold a quote that may be shown.",
-                    )
+                    _rule_seen(hits, text, REFUSED, key=key, detail=TOO_FEW_CLEAN_DETAIL)
                 )
                 continue
             disagree = (
@@ -474,8 +438,5 @@ class LocalProposer:
                 corrections, settings=settings, persona=persona, names=names, tried=tried
             )
         )
-        if left_out:
-            result.notes.append(
-                "Candidates left out: " + "; ".join(list(dict.fromkeys(left_out))[:5])
-            )
+        _note_left_out(result, left_out)
         return result

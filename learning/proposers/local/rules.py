@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from learning import language
-from learning.proposers.local.hygiene import _SENTENCE_END, CODE_KEYWORDS, _code_token
+from learning.proposers.local.hygiene import _SENTENCE_END, CODE_KEYWORDS, _code_token, quote_for
 from learning.proposers.local.requests import (
     AUXILIARIES,
     _acronym,
@@ -739,3 +739,24 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         if len(others) == 1:
             text = f'{text}, not "{others.pop()}"'
     return text[:1].upper() + text[1:] + "."
+
+
+def rule_evidence(
+    hits: dict[int, tuple[Correction, int]], text: str, banned: set[str], *, keep: frozenset[str]
+) -> tuple[list[dict[str, Any]], list[tuple[str, int, int]]]:
+    """The quotes that may back the rule ``text`` (each correction's own sentence, cut
+    before words a quote must not hold, sharing a content word with the rule), and
+    where each stands in its message (``(message text, start, end)``)."""
+    evidence, quoted = [], []
+    for c, _ in hits.values():
+        toks = _variant(c)
+        if not toks:
+            continue
+        quote = quote_for(
+            c.message, toks[0].start, toks[-1].end, banned, keep=keep, own_sentence=True
+        )
+        if quote and content_words(quote) & content_words(text):
+            evidence.append({"quote": quote, "conversation": c.message.conversation_label})
+            begin = c.message.text.find(quote, c.start - 1 if c.start else 0)
+            quoted.append((c.message.text, begin, begin + len(quote)))
+    return evidence, quoted
