@@ -115,6 +115,58 @@ def _names_other_work(request: Request, topic: str) -> bool:
     )
 
 
+@dataclass
+class _Reading:
+    """What every kind of theme is found with: the requests, grouped and indexed once,
+    and the recurrence the settings ask for."""
+
+    requests: list[Request]
+    vectors: dict[int, Any]
+    min_conversations: int
+    min_users: int | None
+    exclude: frozenset[str] | set[str]
+    by_head: dict[str, list[Request]] = field(default_factory=lambda: defaultdict(list))
+    by_verb: dict[str, list[Request]] = field(default_factory=lambda: defaultdict(list))
+    nouns: dict[int, set[str]] = field(default_factory=dict)  # message id -> its nouns
+    plurals: set[str] = field(default_factory=set)
+    as_modifier: set[str] = field(default_factory=set)
+    # the word written right before a noun, over all requests ("group" before "booking")
+    before: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    written_as: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for r in self.requests:
+            if r.head and r.head not in self.exclude:
+                self.by_head[r.head].append(r)
+            if r.verb:
+                self.by_verb[r.verb].append(r)
+        self.nouns = {r.message.id: _message_nouns(r.message) for r in self.requests}
+        self.plurals = plural_nouns({r.message.id: r.message for r in self.requests}.values())
+        self.as_modifier = {m for r in self.requests for m in r.mods} | {
+            w for r in self.requests for p in r.phrases for w in p[2][:-1]
+        }
+        for r in self.requests:
+            for k, v in r.surface.items():
+                self.written_as.setdefault(k, v)
+            written = [*r.mods, r.head] if r.head else list(r.mods)
+            for p in r.phrases:
+                written.extend(p[2])
+            for w1, w2 in zip(written, written[1:], strict=False):
+                self.before[w2][w1] += 1
+
+    def recurs(self, theme: Theme) -> bool:
+        """Weighed for meaning: still in enough conversations (and people), coherent."""
+        _weigh(theme, self.vectors)
+        return (
+            len(theme.requests) >= self.min_conversations
+            and (self.min_users is None or theme.people >= self.min_users)
+            and theme.coherence >= MIN_COHERENCE
+        )
+
+    def qualifier_ok(self, word: str) -> bool:
+        return _qualifier_ok(word, self.plurals)
+
+
 def find_themes(
     requests: list[Request],
     vectors: dict[int, Any],
@@ -129,140 +181,152 @@ def find_themes(
     ``clause_vectors``: one row per request, the embedding of its clause; with them,
     requests alike in meaning are grouped too, whatever words they use
     (``meaning_themes``)."""
+    rd = _Reading(requests, vectors, min_conversations, min_users, exclude)
+    themes = [
+        *_head_themes(rd),
+        *_modifier_themes(rd),
+        *_made_noun_themes(rd),
+        *_key_noun_themes(rd),
+        *_verb_themes(rd),
+    ]
+    if clause_vectors is not None:
+        for theme in meaning_themes(
+            requests,
+            clause_vectors,
+            vectors,
+            min_conversations=min_conversations,
+            exclude=exclude,
+        ):
+            if rd.recurs(theme):
+                themes.append(theme)
+    return _one_per_work(_ranked(themes))
 
-    def recurs(theme: Theme) -> bool:
-        """Weighed for meaning: still in enough conversations (and people), coherent."""
-        _weigh(theme, vectors)
-        return (
-            len(theme.requests) >= min_conversations
-            and (min_users is None or theme.people >= min_users)
-            and theme.coherence >= MIN_COHERENCE
-        )
 
-    by_head: dict[str, list[Request]] = defaultdict(list)
-    by_verb: dict[str, list[Request]] = defaultdict(list)
-    for r in requests:
-        if r.head and r.head not in exclude:
-            by_head[r.head].append(r)
-        if r.verb:
-            by_verb[r.verb].append(r)
-    nouns = {r.message.id: _message_nouns(r.message) for r in requests}
-    plurals = plural_nouns({r.message.id: r.message for r in requests}.values())
-
-    def qualifier_ok(word: str) -> bool:
-        return _qualifier_ok(word, plurals)
-
-    as_modifier = {m for r in requests for m in r.mods} | {
-        w for r in requests for p in r.phrases for w in p[2][:-1]
-    }
-    # the word written right before a noun, over all requests ("group" before "booking")
-    before: dict[str, Counter[str]] = defaultdict(Counter)
-    written_as: dict[str, str] = {}
-    for r in requests:
-        for k, v in r.surface.items():
-            written_as.setdefault(k, v)
-        written = [*r.mods, r.head] if r.head else list(r.mods)
-        for p in r.phrases:
-            written.extend(p[2])
-        for w1, w2 in zip(written, written[1:], strict=False):
-            before[w2][w1] += 1
+def _head_themes(rd: _Reading) -> list[Theme]:
+    """Themes of a head: alone (unless generic), with a modifier, a phrase noun or a
+    noun of the same messages (a topic)."""
     themes: list[Theme] = []
-    for head, reqs in by_head.items():
+    for head, reqs in rd.by_head.items():
         convs = {r.message.conversation_id for r in reqs}
-        if len(convs) < min_conversations:
+        if len(convs) < rd.min_conversations:
             continue
         options: list[Theme] = []
         if head not in GENERIC_HEADS:
             options.append(Theme(head=head, requests=_theme_requests(reqs, lambda r: True)))
-        mods = Counter(m for r in reqs for m in sorted(set(r.mods)))
-        for mod in mods:
-            if mod in PEOPLE_WORDS or mod in STOP_WORDS or mod == head or mod in exclude:
-                continue
-            if mod in VAGUE_MODIFIERS or language.is_comparative(mod):
-                continue  # "short explanations": how, not what
-            options.append(
-                Theme(
-                    head=head,
-                    qualifier=mod,
-                    kind="mod",
-                    requests=_theme_requests(reqs, lambda r, m=mod: m in r.mods),
-                )
-            )
-        seen_phrases: set[tuple[str, str]] = set()
-        for prep, noun, lemmas in (p for r in reqs for p in r.phrases):
-            if noun in META_HEADS and len(lemmas) > 1:
-                noun = lemmas[-2]  # "to the refund request": about refunds
-            if noun in NON_TOPICS or noun == head or (prep, noun) in seen_phrases:
-                continue
-            if noun in exclude:
-                continue
-            if not qualifier_ok(noun):
-                continue
-            seen_phrases.add((prep, noun))
-            options.append(
-                Theme(
-                    head=head,
-                    qualifier=noun,
-                    kind="phrase",
-                    prep=prep,
-                    requests=_theme_requests(
-                        reqs,
-                        lambda r, n=noun: n in r.mods or any(n in p[2] for p in r.phrases),
-                    ),
-                )
-            )
-        if reqs:
-            topic_counts = Counter(t for r in reqs for t in nouns[r.message.id])
-            verbs_here = {r.verb for r in reqs if r.verb}
-            for topic in topic_counts:
-                if topic in NON_TOPICS or topic == head or topic in GENERIC_HEADS:
-                    continue
-                if topic in exclude:
-                    continue
-                if topic in verbs_here or not qualifier_ok(topic):
-                    continue  # "Reviews diffs about reviews"
-                options.append(
-                    Theme(
-                        head=head,
-                        qualifier=topic,
-                        kind="topic",
-                        compound=topic in as_modifier,
-                        # a request that names its own kind of work ("reminder texts")
-                        # is not about the topic of the others ("texts about appointments")
-                        requests=_theme_requests(
-                            reqs,
-                            lambda r, t=topic: (
-                                (t in nouns[r.message.id] or any(t in p[2] for p in r.phrases))
-                                and not _names_other_work(r, t)
-                                # what a reported error is about is in the paste
-                                and not r.reported
-                            ),
-                        ),
-                    )
-                )
+        options += _modifier_options(rd, head, reqs)
+        options += _phrase_options(rd, head, reqs)
+        options += _topic_options(rd, head, reqs)
         for theme in options:
-            if not recurs(theme):
+            if not rd.recurs(theme):
                 continue
             if theme.kind in ("mod", "topic"):
-                theme.prefix = _prefix(theme, before, nouns, exclude)
-                theme.prefix_written = written_as.get(theme.prefix, theme.prefix)
+                theme.prefix = _prefix(theme, rd.before, rd.nouns, rd.exclude)
+                theme.prefix_written = rd.written_as.get(theme.prefix, theme.prefix)
                 if theme.qualifier in VAGUE_TOPICS and not theme.prefix:
                     continue  # "replies about changes": changes to what?
             themes.append(theme)
-    # a modifier over several heads that name one kind of text: "aftercare sheet",
-    # "aftercare notes" -> "Writes aftercare notes."
+    return themes
+
+
+def _modifier_options(rd: _Reading, head: str, reqs: list[Request]) -> list[Theme]:
+    options: list[Theme] = []
+    mods = Counter(m for r in reqs for m in sorted(set(r.mods)))
+    for mod in mods:
+        if mod in PEOPLE_WORDS or mod in STOP_WORDS or mod == head or mod in rd.exclude:
+            continue
+        if mod in VAGUE_MODIFIERS or language.is_comparative(mod):
+            continue  # "short explanations": how, not what
+        options.append(
+            Theme(
+                head=head,
+                qualifier=mod,
+                kind="mod",
+                requests=_theme_requests(reqs, lambda r, m=mod: m in r.mods),
+            )
+        )
+    return options
+
+
+def _phrase_options(rd: _Reading, head: str, reqs: list[Request]) -> list[Theme]:
+    options: list[Theme] = []
+    seen_phrases: set[tuple[str, str]] = set()
+    for prep, noun, lemmas in (p for r in reqs for p in r.phrases):
+        if noun in META_HEADS and len(lemmas) > 1:
+            noun = lemmas[-2]  # "to the refund request": about refunds
+        if noun in NON_TOPICS or noun == head or (prep, noun) in seen_phrases:
+            continue
+        if noun in rd.exclude:
+            continue
+        if not rd.qualifier_ok(noun):
+            continue
+        seen_phrases.add((prep, noun))
+        options.append(
+            Theme(
+                head=head,
+                qualifier=noun,
+                kind="phrase",
+                prep=prep,
+                requests=_theme_requests(
+                    reqs,
+                    lambda r, n=noun: n in r.mods or any(n in p[2] for p in r.phrases),
+                ),
+            )
+        )
+    return options
+
+
+def _topic_options(rd: _Reading, head: str, reqs: list[Request]) -> list[Theme]:
+    options: list[Theme] = []
+    if not reqs:
+        return options
+    nouns = rd.nouns
+    topic_counts = Counter(t for r in reqs for t in nouns[r.message.id])
+    verbs_here = {r.verb for r in reqs if r.verb}
+    for topic in topic_counts:
+        if topic in NON_TOPICS or topic == head or topic in GENERIC_HEADS:
+            continue
+        if topic in rd.exclude:
+            continue
+        if topic in verbs_here or not rd.qualifier_ok(topic):
+            continue  # "Reviews diffs about reviews"
+        options.append(
+            Theme(
+                head=head,
+                qualifier=topic,
+                kind="topic",
+                compound=topic in rd.as_modifier,
+                # a request that names its own kind of work ("reminder texts")
+                # is not about the topic of the others ("texts about appointments")
+                requests=_theme_requests(
+                    reqs,
+                    lambda r, t=topic: (
+                        (t in nouns[r.message.id] or any(t in p[2] for p in r.phrases))
+                        and not _names_other_work(r, t)
+                        # what a reported error is about is in the paste
+                        and not r.reported
+                    ),
+                ),
+            )
+        )
+    return options
+
+
+def _modifier_themes(rd: _Reading) -> list[Theme]:
+    """A modifier over several heads that name one kind of text: "aftercare sheet",
+    "aftercare notes" -> "Writes aftercare notes."."""
+    themes: list[Theme] = []
     by_mod: dict[str, list[Request]] = defaultdict(list)
-    for r in requests:
-        if r.head and r.head not in exclude:
+    for r in rd.requests:
+        if r.head and r.head not in rd.exclude:
             # what a reported error names is what fails, not a kind of work
             for m in sorted(set(r.mods) if not r.reported else ()):
                 by_mod[m].append(r)
     for mod, reqs in by_mod.items():
-        if len({r.head for r in reqs}) < 2 or mod in exclude or mod in by_head:
+        if len({r.head for r in reqs}) < 2 or mod in rd.exclude or mod in rd.by_head:
             continue
         if mod in VAGUE_MODIFIERS or mod in PEOPLE_WORDS or mod in TIME_MODIFIERS:
             continue
-        if not qualifier_ok(mod) and not language.can_be(mod, "NOUN"):
+        if not rd.qualifier_ok(mod) and not language.can_be(mod, "NOUN"):
             continue
         theme = Theme(
             head="",
@@ -270,16 +334,21 @@ def find_themes(
             kind="modonly",
             requests=_theme_requests(reqs, lambda r: True),
         )
-        if recurs(theme):
+        if rd.recurs(theme):
             themes.append(theme)
-    # a noun that is what is made in some requests and what others are about, named
-    # as the requests that make it say it: "chase the overdue invoice", "another
-    # overdue invoice to chase", "a payment reminder for an unpaid invoice" -> "Chases
-    # overdue invoices."
+    return themes
+
+
+def _made_noun_themes(rd: _Reading) -> list[Theme]:
+    """A noun that is what is made in some requests and what others are about, named
+    as the requests that make it say it: "chase the overdue invoice", "another overdue
+    invoice to chase", "a payment reminder for an unpaid invoice" -> "Chases overdue
+    invoices."."""
+    themes: list[Theme] = []
     by_noun: dict[str, list[Request]] = defaultdict(list)
-    for r in requests:
+    for r in rd.requests:
         for n in {r.head, *(p[1] for p in r.phrases)}:
-            if n and n not in exclude:
+            if n and n not in rd.exclude:
                 by_noun[n].append(r)
     for noun, reqs in by_noun.items():
         made = [r for r in reqs if r.head == noun]
@@ -290,19 +359,24 @@ def find_themes(
         theme = Theme(
             head="", qualifier=noun, kind="noun", requests=_theme_requests(reqs, lambda r: True)
         )
-        if recurs(theme) and any(r.head == noun and r.verb for r in theme.requests.values()):
+        if rd.recurs(theme) and any(r.head == noun and r.verb for r in theme.requests.values()):
             themes.append(theme)
-    # a noun that names the work wherever the request puts it: what is made ("start a
-    # terminology glossary"), a modifier ("Glossary update") or what a phrase is for
-    # ("pull out the key terms for a glossary") -> "Prepares terminology glossaries."; it
-    # is made in at least one request, so it is a kind of work, not a topic
+    return themes
+
+
+def _key_noun_themes(rd: _Reading) -> list[Theme]:
+    """A noun that names the work wherever the request puts it: what is made ("start a
+    terminology glossary"), a modifier ("Glossary update") or what a phrase is for
+    ("pull out the key terms for a glossary") -> "Prepares terminology glossaries."; it
+    is made in at least one request, so it is a kind of work, not a topic."""
+    themes: list[Theme] = []
     by_key: dict[str, list[Request]] = defaultdict(list)
-    for r in requests:
+    for r in rd.requests:
         if r.head:
             for n in {r.head, *(r.mods if not r.reported else ()), *(p[1] for p in r.phrases)}:
                 by_key[n].append(r)
     for noun, reqs in by_key.items():
-        if noun in exclude or noun in GENERIC_HEADS or noun in NON_TOPICS:
+        if noun in rd.exclude or noun in GENERIC_HEADS or noun in NON_TOPICS:
             continue
         if noun in VAGUE_MODIFIERS or noun in TIME_MODIFIERS or noun in VAGUE_TOPICS:
             continue
@@ -313,79 +387,30 @@ def find_themes(
             continue
         # a word that can be an adjective too is a noun where two requests make it: "draft
         # the welcome", "write a welcome for the new starters"
-        if not qualifier_ok(noun) and not (_wordlike(noun) and len(made_in) >= 2):
+        if not rd.qualifier_ok(noun) and not (_wordlike(noun) and len(made_in) >= 2):
             continue
         theme = Theme(
             head="", qualifier=noun, kind="key", requests=_theme_requests(reqs, lambda r: True)
         )
-        if recurs(theme) and any(r.head == noun for r in theme.requests.values()):
+        if rd.recurs(theme) and any(r.head == noun for r in theme.requests.values()):
             themes.append(theme)
-    # a verb and a phrase noun, whatever the object: "summarise … for engineering"; a
-    # request counts when the noun is in its phrases or elsewhere in its message
-    # ("Escalation for engineering: … Summarise please.")
-    for verb, reqs in by_verb.items():
-        if len({r.message.conversation_id for r in reqs}) < min_conversations:
+    return themes
+
+
+def _verb_themes(rd: _Reading) -> list[Theme]:
+    """Themes of a verb: with a phrase noun, with a noun of its object (a verb that
+    names the work), or alone over what it is done to."""
+    themes: list[Theme] = []
+    for verb, reqs in rd.by_verb.items():
+        if len({r.message.conversation_id for r in reqs}) < rd.min_conversations:
             continue
         if not any(r.head for r in reqs):
             continue  # nothing names what is made
-        preps = Counter((p[1], p[0]) for r in reqs for p in r.phrases)
-        # what is made with the noun in a phrase: a request naming something else
-        # ("a SQL query" in a message that also names "the orders table") is other work
-        phrase_heads: dict[str, set[str]] = defaultdict(set)
-        for r in reqs:
-            for p in r.phrases:
-                phrase_heads[p[1]].add(r.head)
-        for noun in {p[1] for r in reqs for p in r.phrases}:
-            if noun in NON_TOPICS or noun in exclude or not qualifier_ok(noun):
-                continue
-            prep = max((n, p) for (q, p), n in preps.items() if q == noun)[1]
-            theme = Theme(
-                head="",
-                verb=verb,
-                qualifier=noun,
-                kind="verb",
-                prep=prep,
-                requests=_theme_requests(
-                    reqs,
-                    lambda r, n=noun, heads=phrase_heads: (
-                        any(x[1] == n for x in r.phrases)
-                        or (n in nouns[r.message.id] and (not r.head or r.head in heads[n]))
-                    ),
-                ),
-            )
-            if recurs(theme) and any(r.head for r in theme.requests.values()):
-                themes.append(theme)
-        # a verb that names the work on its own and a noun of what it is done to,
-        # wherever the request puts it: "proofread a paragraph of my translation",
-        # "proofread this bit of my translation", "Proofread please" under a pasted
-        # translation -> "Proofreads translations."
+        themes += _verb_phrase_themes(rd, verb, reqs)
         if verb in WORK_NAMING_VERBS:
-            objects = {
-                id(r): (
-                    {r.head, *r.mods, *(p[1] for p in r.phrases)} - {""}
-                    if r.head or r.phrases
-                    else nouns[r.message.id]
-                )
-                for r in reqs
-            }
-            counts = Counter(n for r in reqs for n in objects[id(r)])
-            for noun, times in counts.items():
-                if times < min_conversations or noun in NON_TOPICS or noun in exclude:
-                    continue
-                if noun in GENERIC_HEADS or noun == verb or not qualifier_ok(noun):
-                    continue
-                theme = Theme(
-                    head="",
-                    verb=verb,
-                    qualifier=noun,
-                    kind="verbnoun",
-                    requests=_theme_requests(reqs, lambda r, x=noun, o=objects: x in o[id(r)]),
-                )
-                if recurs(theme):
-                    themes.append(theme)
-        # a verb that names the work on its own, over what it is done to: "Reviews PRs
-        # and diffs." (every request names its object)
-        if verb in WORK_NAMING_VERBS:
+            themes += _verb_object_themes(rd, verb, reqs)
+            # a verb that names the work on its own, over what it is done to: "Reviews PRs
+            # and diffs." (every request names its object)
             theme = Theme(
                 head="",
                 verb=verb,
@@ -394,46 +419,111 @@ def find_themes(
                     reqs,
                     lambda r: (
                         bool(r.head)
-                        and r.head not in exclude
+                        and r.head not in rd.exclude
                         and r.head not in GENERIC_HEADS
                         and r.head not in PEOPLE_WORDS
                     ),
                 ),
             )
-            if recurs(theme):
+            if rd.recurs(theme):
                 themes.append(theme)
-    if clause_vectors is not None:
-        for theme in meaning_themes(
-            requests,
-            clause_vectors,
-            vectors,
-            min_conversations=min_conversations,
-            exclude=exclude,
-        ):
-            if recurs(theme):
-                themes.append(theme)
-    # at equal recurrence a named theme beats a bare head ("cake quotes" over "quotes")
-    kind_rank = {
-        "mod": 4,
-        "phrase": 3,
-        "verb": 3,
-        "verbnoun": 2,
-        "key": 1,
-        "topic": 2,
-        "modonly": 1,
-        "noun": 1,
-        "verbonly": 1,
-        "": 0,
+    return themes
+
+
+def _verb_phrase_themes(rd: _Reading, verb: str, reqs: list[Request]) -> list[Theme]:
+    """A verb and a phrase noun, whatever the object: "summarise … for engineering"; a
+    request counts when the noun is in its phrases or elsewhere in its message
+    ("Escalation for engineering: … Summarise please.")."""
+    themes: list[Theme] = []
+    nouns = rd.nouns
+    preps = Counter((p[1], p[0]) for r in reqs for p in r.phrases)
+    # what is made with the noun in a phrase: a request naming something else
+    # ("a SQL query" in a message that also names "the orders table") is other work
+    phrase_heads: dict[str, set[str]] = defaultdict(set)
+    for r in reqs:
+        for p in r.phrases:
+            phrase_heads[p[1]].add(r.head)
+    for noun in {p[1] for r in reqs for p in r.phrases}:
+        if noun in NON_TOPICS or noun in rd.exclude or not rd.qualifier_ok(noun):
+            continue
+        prep = max((n, p) for (q, p), n in preps.items() if q == noun)[1]
+        theme = Theme(
+            head="",
+            verb=verb,
+            qualifier=noun,
+            kind="verb",
+            prep=prep,
+            requests=_theme_requests(
+                reqs,
+                lambda r, n=noun, heads=phrase_heads: (
+                    any(x[1] == n for x in r.phrases)
+                    or (n in nouns[r.message.id] and (not r.head or r.head in heads[n]))
+                ),
+            ),
+        )
+        if rd.recurs(theme) and any(r.head for r in theme.requests.values()):
+            themes.append(theme)
+    return themes
+
+
+def _verb_object_themes(rd: _Reading, verb: str, reqs: list[Request]) -> list[Theme]:
+    """A verb that names the work on its own and a noun of what it is done to, wherever
+    the request puts it: "proofread a paragraph of my translation", "proofread this bit
+    of my translation", "Proofread please" under a pasted translation -> "Proofreads
+    translations."."""
+    themes: list[Theme] = []
+    objects = {
+        id(r): (
+            {r.head, *r.mods, *(p[1] for p in r.phrases)} - {""}
+            if r.head or r.phrases
+            else rd.nouns[r.message.id]
+        )
+        for r in reqs
     }
-    # and a topic people also write before the head ("group quotes") beats one they
-    # never do ("quotes about rooms"); the same answer on every run whatever the order
-    # sets were read in
-    themes.sort(key=lambda t: (t.kind, t.head, t.verb, t.qualifier, t.prefix, t.prep))
+    counts = Counter(n for r in reqs for n in objects[id(r)])
+    for noun, times in counts.items():
+        if times < rd.min_conversations or noun in NON_TOPICS or noun in rd.exclude:
+            continue
+        if noun in GENERIC_HEADS or noun == verb or not rd.qualifier_ok(noun):
+            continue
+        theme = Theme(
+            head="",
+            verb=verb,
+            qualifier=noun,
+            kind="verbnoun",
+            requests=_theme_requests(reqs, lambda r, x=noun, o=objects: x in o[id(r)]),
+        )
+        if rd.recurs(theme):
+            themes.append(theme)
+    return themes
+
+
+#: at equal recurrence a named theme beats a bare head ("cake quotes" over "quotes")
+_KIND_RANK = {
+    "mod": 4,
+    "phrase": 3,
+    "verb": 3,
+    "verbnoun": 2,
+    "key": 1,
+    "topic": 2,
+    "modonly": 1,
+    "noun": 1,
+    "verbonly": 1,
+    "": 0,
+}
+
+
+def _ranked(themes: list[Theme]) -> list[Theme]:
+    """Most recurrent first; at equal recurrence a named theme beats a bare head, and a
+    topic people also write before the head ("group quotes") beats one they never do
+    ("quotes about rooms"); the same answer on every run whatever the order sets were
+    read in."""
+    themes = sorted(themes, key=lambda t: (t.kind, t.head, t.verb, t.qualifier, t.prefix, t.prep))
     themes.sort(
         key=lambda t: (
             len(t.requests),
             t.people,
-            kind_rank[t.kind],
+            _KIND_RANK[t.kind],
             t.compound,
             # over the same requests "book club questions" names more than "book questions"
             bool(t.prefix),
@@ -441,8 +531,12 @@ def find_themes(
         ),
         reverse=True,
     )
-    # one group of requests is one theme: a later theme of the same head over mostly the
-    # same conversations names the same work again ("posts about loaves")
+    return themes
+
+
+def _one_per_work(themes: list[Theme]) -> list[Theme]:
+    """One group of requests is one theme: a later theme of the same head over mostly
+    the same conversations names the same work again ("posts about loaves")."""
     kept: list[Theme] = []
     for theme in themes:
         if any(_same_work(theme, k) for k in kept):
