@@ -15,7 +15,7 @@ from learning.proposers.local import (
     rule_for,
     sentence_for,
 )
-from learning.proposers.local.rules import _subject_values_refusal
+from learning.proposers.local.corrections import _subject_values_refusal
 from tests.learning.corpora import corpus_of, settings
 
 

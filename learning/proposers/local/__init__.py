@@ -83,12 +83,18 @@ loaded once per process), and messages without a stored vector.
 
 
 The package: ``words`` (word lists and thresholds), ``tokens``, ``requests``, ``themes``,
-``wording`` (the sentence of a theme), ``hygiene`` (what a quote may hold), ``rules``
-(standing rules from corrections) and ``proposer`` (``LocalProposer``).
+``wording`` (the sentence of a theme), ``hygiene`` (what a quote may hold),
+``corrections`` (instructions after a reply that recur), ``rules`` (a rule's wording)
+and ``proposer`` (``LocalProposer``).
 """
 
 from __future__ import annotations
 
+from learning.proposers.local.corrections import (
+    Correction,
+    corrections_of,
+    recurring_instructions,
+)
 from learning.proposers.local.hygiene import (
     proper_words,
     quote_for,
@@ -103,12 +109,7 @@ from learning.proposers.local.requests import (
     message_span,
     requests_of,
 )
-from learning.proposers.local.rules import (
-    Correction,
-    corrections_of,
-    recurring_instructions,
-    rule_for,
-)
+from learning.proposers.local.rules import rule_for
 from learning.proposers.local.themes import (
     Theme,
     find_themes,

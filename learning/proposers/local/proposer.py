@@ -15,6 +15,13 @@ from learning.candidates import (
     candidate,
 )
 from learning.proposers.base import ProposerResult
+from learning.proposers.local.corrections import (
+    _subject_values_refusal,
+    _values_refusal,
+    corrections_of,
+    recurring_instructions,
+    rule_evidence,
+)
 from learning.proposers.local.hygiene import (
     _name_words,
     proper_words,
@@ -22,15 +29,7 @@ from learning.proposers.local.hygiene import (
     verified_evidence,
 )
 from learning.proposers.local.requests import counts_as_request, requests_of
-from learning.proposers.local.rules import (
-    _CONTRAST_TAIL,
-    _subject_values_refusal,
-    _values_refusal,
-    corrections_of,
-    recurring_instructions,
-    rule_evidence,
-    rule_for,
-)
+from learning.proposers.local.rules import _CONTRAST_TAIL, rule_for
 from learning.proposers.local.themes import find_themes
 from learning.proposers.local.tokens import tokens
 from learning.proposers.local.wording import sentence_for
@@ -41,8 +40,8 @@ from safety.text import (
 
 if TYPE_CHECKING:
     from learning.models import LearningSettings
+    from learning.proposers.local.corrections import Correction
     from learning.proposers.local.requests import Request
-    from learning.proposers.local.rules import Correction
     from learning.proposers.local.themes import Theme
     from memory.verification import ReadMessage, ReviewCorpus
 
