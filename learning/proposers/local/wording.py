@@ -51,94 +51,116 @@ def sentence_for(theme: Theme) -> str:
         replace(r, verb=None) if r.verb and r.verb in as_nouns and r.verb != r.head else r
         for r in reqs
     ]
-    verbs = Counter(r.verb for r in reqs if r.verb)
     surface: dict[str, str] = {}
     for r in reqs:
         for k, v in r.surface.items():
             # an acronym as written ("SQL") wins over the same word in lower case
             if k not in surface or (v != v.lower() and surface[k] == surface[k].lower()):
                 surface[k] = v
-    if theme.kind == "noun":
-        made = [r for r in reqs if r.head == theme.qualifier]
-        verb = Counter(r.verb for r in made if r.verb).most_common(1)[0][0]
-        mods = Counter(
-            m
-            for r in made
-            for m in sorted(set(r.mods))
-            if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
+    by_kind = {
+        "noun": _made_noun_sentence,
+        "modonly": _modifier_sentence,
+        "key": _key_noun_sentence,
+        "verbnoun": _verb_object_sentence,
+        "verbonly": _verb_sentence,
+    }
+    return _sentence(by_kind.get(theme.kind, _head_sentence)(theme, reqs, surface))
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
+def _made_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
+    made = [r for r in reqs if r.head == theme.qualifier]
+    verb = Counter(r.verb for r in made if r.verb).most_common(1)[0][0]
+    mods = Counter(
+        m
+        for r in made
+        for m in sorted(set(r.mods))
+        if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
+    )
+    best = [_mod(surface.get(m, m)) for m, n in mods.most_common(1) if n * 2 > len(made)]
+    noun = language.plural(surface.get(theme.qualifier, theme.qualifier))
+    return " ".join([language.third_person(verb), *best, noun])
+
+
+def _modifier_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
+    heads = Counter(r.head for r in reqs if r.head)
+    head_lemma = heads.most_common(1)[0][0]
+    verbs_used = [r.verb for r in reqs if r.verb]
+    verb = (
+        Counter(verbs_used).most_common(1)[0][0]
+        if verbs_used
+        else WRITTEN_VERB
+        if head_lemma in WRITTEN_HEADS
+        else DEFAULT_VERB
+    )
+    noun = language.plural(surface.get(head_lemma, head_lemma))
+    return f"{language.third_person(verb)} {_mod(surface.get(theme.qualifier, theme.qualifier))} {noun}"
+
+
+def _key_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
+    made = [r for r in reqs if r.head == theme.qualifier]
+    used = [r for r in reqs if theme.qualifier in (r.head, *r.mods)]
+    verb_counts = Counter(r.verb for r in used if r.verb)
+    made_mods = Counter(
+        m
+        for r in made
+        for m in sorted(set(r.mods))
+        if m not in VAGUE_MODIFIERS
+        and m not in PEOPLE_WORDS
+        and m not in TIME_MODIFIERS
+        and not language.is_comparative(m)
+    )
+    best = [_mod(surface.get(m, m)) for m, n in made_mods.most_common(1) if n * 2 > len(made)]
+    if verb_counts:
+        verb = verb_counts.most_common(1)[0][0]
+    else:
+        verb = WRITTEN_VERB if theme.qualifier in WRITTEN_HEADS else DEFAULT_VERB
+    obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
+    modified = Counter(r.head for r in used if theme.qualifier in r.mods and r.head)
+    if (
+        not best
+        and modified
+        and (
+            language.can_be(theme.qualifier, "ADJ")
+            or modified.most_common(1)[0][1] > len({r.message.conversation_id for r in made})
         )
-        best = [_mod(surface.get(m, m)) for m, n in mods.most_common(1) if n * 2 > len(made)]
-        noun = language.plural(surface.get(theme.qualifier, theme.qualifier))
-        text = " ".join([language.third_person(verb), *best, noun])
-        return text[:1].upper() + text[1:] + "."
-    if theme.kind == "modonly":
-        heads = Counter(r.head for r in reqs if r.head)
-        head_lemma = heads.most_common(1)[0][0]
-        verbs_used = [r.verb for r in reqs if r.verb]
-        verb = (
-            Counter(verbs_used).most_common(1)[0][0]
-            if verbs_used
-            else WRITTEN_VERB
-            if head_lemma in WRITTEN_HEADS
-            else DEFAULT_VERB
+    ):
+        # "the welcomes" reads oddly, and "the appointments" says less than most
+        # requests do: the word as people put it before what is made, "welcome
+        # emails", "appointment confirmations"
+        head_lemma = modified.most_common(1)[0][0]
+        # the word as written before a head ("appointment", not the "appointments"
+        # of "book appointments")
+        written_mod = next(
+            r.surface.get(theme.qualifier, theme.qualifier)
+            for r in used
+            if theme.qualifier in r.mods and r.head == head_lemma
         )
-        noun = language.plural(surface.get(head_lemma, head_lemma))
-        text = f"{language.third_person(verb)} {_mod(surface.get(theme.qualifier, theme.qualifier))} {noun}"
-        return text[:1].upper() + text[1:] + "."
-    if theme.kind == "key":
-        made = [r for r in reqs if r.head == theme.qualifier]
-        used = [r for r in reqs if theme.qualifier in (r.head, *r.mods)]
-        verb_counts = Counter(r.verb for r in used if r.verb)
-        made_mods = Counter(
-            m
-            for r in made
-            for m in sorted(set(r.mods))
-            if m not in VAGUE_MODIFIERS
-            and m not in PEOPLE_WORDS
-            and m not in TIME_MODIFIERS
-            and not language.is_comparative(m)
-        )
-        best = [_mod(surface.get(m, m)) for m, n in made_mods.most_common(1) if n * 2 > len(made)]
-        if verb_counts:
-            verb = verb_counts.most_common(1)[0][0]
-        else:
-            verb = WRITTEN_VERB if theme.qualifier in WRITTEN_HEADS else DEFAULT_VERB
-        obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
-        modified = Counter(r.head for r in used if theme.qualifier in r.mods and r.head)
-        if (
-            not best
-            and modified
-            and (
-                language.can_be(theme.qualifier, "ADJ")
-                or modified.most_common(1)[0][1] > len({r.message.conversation_id for r in made})
-            )
-        ):
-            # "the welcomes" reads oddly, and "the appointments" says less than most
-            # requests do: the word as people put it before what is made, "welcome
-            # emails", "appointment confirmations"
-            head_lemma = modified.most_common(1)[0][0]
-            # the word as written before a head ("appointment", not the "appointments"
-            # of "book appointments")
-            written_mod = next(
-                r.surface.get(theme.qualifier, theme.qualifier)
-                for r in used
-                if theme.qualifier in r.mods and r.head == head_lemma
-            )
-            obj = f"{_mod(written_mod)} " + language.plural(surface.get(head_lemma, head_lemma))
-        if " " not in obj and not language.is_mass(obj):
-            obj = f"the {obj}"
-        text = f"{language.third_person(verb)} {obj}"
-        return text[:1].upper() + text[1:] + "."
-    if theme.kind == "verbnoun":
-        noun = surface.get(theme.qualifier, theme.qualifier)
-        noun = noun if language.is_mass(noun) else f"the {language.plural(noun)}"
-        text = f"{language.third_person(theme.verb)} {noun}"
-        return text[:1].upper() + text[1:] + "."
-    if theme.kind == "verbonly":
-        heads = Counter(r.head for r in reqs if r.head)
-        named = [language.plural(surface.get(h, h)) for h, _ in heads.most_common(2)]
-        text = f"{language.third_person(theme.verb)} {' and '.join(named)}"
-        return text[:1].upper() + text[1:] + "."
+        obj = f"{_mod(written_mod)} " + language.plural(surface.get(head_lemma, head_lemma))
+    if " " not in obj and not language.is_mass(obj):
+        obj = f"the {obj}"
+    return f"{language.third_person(verb)} {obj}"
+
+
+def _verb_object_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
+    noun = surface.get(theme.qualifier, theme.qualifier)
+    noun = noun if language.is_mass(noun) else f"the {language.plural(noun)}"
+    return f"{language.third_person(theme.verb)} {noun}"
+
+
+def _verb_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
+    heads = Counter(r.head for r in reqs if r.head)
+    named = [language.plural(surface.get(h, h)) for h, _ in heads.most_common(2)]
+    return f"{language.third_person(theme.verb)} {' and '.join(named)}"
+
+
+def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
+    """A theme of what is made (a head; or a verb with a phrase noun): its verb, and the
+    head with what qualifies it."""
+    verbs = Counter(r.verb for r in reqs if r.verb)
     if verbs:
         verb = verbs.most_common(1)[0][0]
     else:
@@ -159,46 +181,9 @@ def sentence_for(theme: Theme) -> str:
     elif theme.kind == "mod":
         obj = f"{qualifier} {head}"
     elif theme.kind == "phrase":
-        # the phrase as most often written around the noun: "to refund requests"
-        forms = Counter(
-            p[2][p[2].index(theme.qualifier) :]
-            for r in reqs
-            for p in r.phrases
-            if p[0] == theme.prep and theme.qualifier in p[2]
-        )
-        lemmas = forms.most_common(1)[0][0] if forms else (theme.qualifier,)
-        words = [_mod(surface.get(w, w)) for w in lemmas[:-1]] + [
-            surface.get(lemmas[-1], lemmas[-1])
-        ]
-        if not words[-1].endswith("ing"):
-            words[-1] = language.plural(words[-1])
-        as_mod = sum(1 for r in reqs if theme.qualifier in r.mods)
-        if len(lemmas) == 1 and as_mod * 2 >= len(reqs):
-            # "crew schedules": most requests write the noun before the head
-            obj = f"{_mod(surface.get(theme.qualifier, theme.qualifier))} {head}"
-        else:
-            obj = f"{head} {theme.prep} {' '.join(words)}"
+        obj = _phrase_object(theme, reqs, surface, head)
     elif theme.kind == "topic":
-        noun = surface.get(theme.qualifier, theme.qualifier)
-        # the noun a phrase of the requests puts the topic before ("reply to a 3 star
-        # review"): the sentence names that noun ("replies to star reviews", "replies with
-        # viewing times"), not "star replies"
-        inside = Counter(
-            (prep, phrase_head)
-            for r in reqs
-            if theme.qualifier not in r.mods
-            for prep, phrase_head, phrase in r.phrases
-            if theme.qualifier in phrase and phrase_head != theme.qualifier
-        )
-        if theme.compound and not any(theme.qualifier in r.mods for r in reqs) and inside:
-            prep, phrase_head = inside.most_common(1)[0][0]
-            noun = language.plural(surface.get(phrase_head, phrase_head))
-            obj = f"{head} {prep} {qualifier} {noun}"
-        elif theme.compound:  # "refund replies": the person writes it that way somewhere
-            obj = f"{qualifier} {head}"
-        else:
-            noun = noun if noun.endswith("ing") else language.plural(noun)
-            obj = f"{head} about {' '.join([*prefix, noun])}"
+        obj = _topic_object(theme, reqs, surface, head, qualifier, prefix)
     else:
         mods = Counter(
             m
@@ -210,5 +195,52 @@ def sentence_for(theme: Theme) -> str:
         obj = " ".join([_mod(surface.get(m, m)) for m in best] + [head])
     if " " not in obj and not language.is_mass(obj):
         obj = f"the {obj}"  # "Prepares the rotas.": a kind of work, not a bare noun
-    text = f"{language.third_person(verb)} {obj}"
-    return text[:1].upper() + text[1:] + "."
+    return f"{language.third_person(verb)} {obj}"
+
+
+def _phrase_object(theme: Theme, reqs: list[Request], surface: dict[str, str], head: str) -> str:
+    """The phrase as most often written around the noun: "replies to refund requests"."""
+    forms = Counter(
+        p[2][p[2].index(theme.qualifier) :]
+        for r in reqs
+        for p in r.phrases
+        if p[0] == theme.prep and theme.qualifier in p[2]
+    )
+    lemmas = forms.most_common(1)[0][0] if forms else (theme.qualifier,)
+    words = [_mod(surface.get(w, w)) for w in lemmas[:-1]] + [surface.get(lemmas[-1], lemmas[-1])]
+    if not words[-1].endswith("ing"):
+        words[-1] = language.plural(words[-1])
+    as_mod = sum(1 for r in reqs if theme.qualifier in r.mods)
+    if len(lemmas) == 1 and as_mod * 2 >= len(reqs):
+        # "crew schedules": most requests write the noun before the head
+        return f"{_mod(surface.get(theme.qualifier, theme.qualifier))} {head}"
+    return f"{head} {theme.prep} {' '.join(words)}"
+
+
+def _topic_object(
+    theme: Theme,
+    reqs: list[Request],
+    surface: dict[str, str],
+    head: str,
+    qualifier: str,
+    prefix: list[str],
+) -> str:
+    noun = surface.get(theme.qualifier, theme.qualifier)
+    # the noun a phrase of the requests puts the topic before ("reply to a 3 star
+    # review"): the sentence names that noun ("replies to star reviews", "replies with
+    # viewing times"), not "star replies"
+    inside = Counter(
+        (prep, phrase_head)
+        for r in reqs
+        if theme.qualifier not in r.mods
+        for prep, phrase_head, phrase in r.phrases
+        if theme.qualifier in phrase and phrase_head != theme.qualifier
+    )
+    if theme.compound and not any(theme.qualifier in r.mods for r in reqs) and inside:
+        prep, phrase_head = inside.most_common(1)[0][0]
+        noun = language.plural(surface.get(phrase_head, phrase_head))
+        return f"{head} {prep} {qualifier} {noun}"
+    if theme.compound:  # "refund replies": the person writes it that way somewhere
+        return f"{qualifier} {head}"
+    noun = noun if noun.endswith("ing") else language.plural(noun)
+    return f"{head} about {' '.join([*prefix, noun])}"
