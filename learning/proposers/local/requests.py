@@ -197,10 +197,20 @@ def _surface(tok: Tok) -> str:
     return tok.low
 
 
-def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> Request | None:
-    """The request in the clause ``readable[a:b]``, if it is one. ``fresh``: the clause
-    opens a message not written after a reply, or follows "Last thing," / "Also:"."""
-    toks = tokens(readable, a, b)
+@dataclass
+class _Opening:
+    """Where the work a clause asks for is named, after its fillers and cues."""
+
+    at: int  # the index of the token after them
+    cue: bool  # "can you", "help me": a verb of work follows
+    noun_cue: bool  # "I need", "help me with", "Hugo wants": what is made follows
+    opened_new: bool  # "Also …", "another …": a new request after a reply
+    relayed_start: int | None  # where the quote starts after a name written small
+
+
+def _opening(toks: list[Tok], readable: str, b: int) -> _Opening | None:
+    """The opening of the clause ``toks`` (ending at ``readable[b]``), or None when it
+    is empty or a question ("Why does this blow up?")."""
     i = 0
     while i < len(toks) and toks[i].low in LEAD_FILLERS:
         i += 1
@@ -250,13 +260,137 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
                 i += len(pattern)
                 noun_cue = True
                 break
+    relayed_start = None
     if not (cue or noun_cue):
         relayed = _relayed(toks, i)
         if relayed is not None:
             if not toks[i].text[:1].isupper() and not language.is_english_word(toks[i].low):
                 # a name written in lower case is no part of the quote ("jonno wants …")
-                a = toks[relayed].start
+                relayed_start = toks[relayed].start
             i, noun_cue = relayed, True
+    return _Opening(i, cue, noun_cue, opened_new, relayed_start)
+
+
+def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, int] | None:
+    """The verb at ``toks[i]`` that asks for the work: ``(verb, the verb as asked, its
+    token, the index after it and its particle or beneficiary)``; the verb is None when
+    it is too weak to name the work or names a new piece of work below ("start a
+    glossary", "turn this into a component"). None when it edits the draft at hand."""
+    verb_tok: Tok | None = toks[i]
+    verb: str | None
+    verb = made_by = language.lemma(toks[i].low, "VERB")
+    i += 1
+    if i < len(toks) and toks[i].low in PARTICLES:
+        verb = PHRASAL.get((verb, toks[i].low), verb)
+        i += 1
+    if verb in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
+        verb = None  # "start a terminology glossary": a new piece of work, named below
+    elif (
+        verb in TURNING_VERBS
+        and i + 1 < len(toks)
+        and toks[i].low in DRAFT_PRONOUNS
+        and toks[i + 1].low in ("into", "to")
+    ):
+        # "turn this into a component", "convert it to a checklist": what it becomes
+        # is what is made
+        verb, verb_tok, made_by = None, None, ""
+        i += 2
+    elif verb in EDIT_VERBS:
+        return None
+    if verb in WEAK_VERBS:
+        verb = None
+    if i < len(toks) and toks[i].low in ("me", "us", "him", "her", "them"):
+        i += 1  # "write me a note", "give her a quote"
+    return verb, made_by, verb_tok, i
+
+
+def _phrases_after_verb(toks: list[Tok], i: int) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The phrases (at most two) after a verb with no object, past a pronoun or
+    determiner: "for engineering" of "Summarise this for engineering"."""
+    while i < len(toks) and (toks[i].low in PRONOUN_WORDS or toks[i].low in DETERMINERS):
+        i += 1
+    if i < len(toks) and toks[i].low == "one":
+        i += 1
+    words_only: list[tuple[str, str, tuple[str, ...]]] = []
+    while i < len(toks) and toks[i].low in PREPOSITIONS and len(words_only) < 2:
+        pwords, i2 = _noun_phrase(toks, i + 1)
+        pwords = [t for t in pwords if not _proper(t, toks[0])]
+        if not pwords:
+            break
+        words_only.append((toks[i].low, _lemma(pwords[-1]), tuple(_lemma(t) for t in pwords)))
+        i = i2
+    return words_only
+
+
+@dataclass
+class _Made:
+    """What a request makes, as read so far: its head (lemma and token), modifiers,
+    phrases, the words as written, and the verb that asks for it."""
+
+    head: str
+    head_tok: Tok | None
+    mods: list[str]
+    surface: dict[str, str]
+    verb: str | None
+    phrases: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
+
+
+def _read_phrases(toks: list[Tok], j: int, first_tok: Tok, made: _Made) -> int | None:
+    """Read the phrases after what is made (at most two) into ``made``: "to the refund
+    request", "of flour", "to chase". The index after them, or None when a phrase says
+    how to write, not what ("write dates in full")."""
+    while j < len(toks) and toks[j].low in PREPOSITIONS and len(made.phrases) < 2:
+        prep = toks[j].low
+        if (
+            prep == "to"
+            and not made.verb
+            and j + 1 < len(toks)
+            and language.can_be(toks[j + 1].low, "VERB")
+            and language.lemma(toks[j + 1].low, "VERB") == toks[j + 1].low
+            and (j + 2 >= len(toks) or toks[j + 2].low in REQUEST_TAILS)
+        ):
+            # "Another overdue invoice to chase": what is to be done with it
+            to_do = language.lemma(toks[j + 1].low, "VERB")
+            if to_do not in EDIT_VERBS and to_do not in WEAK_VERBS:
+                made.verb = to_do
+            j += 2
+            continue
+        if (
+            prep == "in"
+            and j + 1 < len(toks)
+            and language.can_be(toks[j + 1].low, "ADJ")
+            and (j + 2 >= len(toks) or toks[j + 2].low in REQUEST_TAILS | PREPOSITIONS)
+        ):
+            return None  # "write dates in full", "put it in bold": how to write, not what
+        pwords, j2 = _noun_phrase(toks, j + 1)
+        pwords = [t for t in pwords if not _proper(t, first_tok)]
+        if not pwords:
+            break
+        if made.head in OF_HEADS and prep == "of" and not made.phrases:
+            made.head_tok = pwords[-1]
+            made.head, made.mods = _lemma(pwords[-1]), [_lemma(t) for t in pwords[:-1]]
+            made.surface[made.head] = _written(pwords[-1])
+        else:
+            # "to the refund request": the request is meta, the refund is what it is about
+            lemmas = tuple(_lemma(t) for t in pwords)
+            made.phrases.append((prep, lemmas[-1], lemmas))
+        for t in pwords:
+            made.surface.setdefault(_lemma(t), _written(t))
+        j = j2
+    return j
+
+
+def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> Request | None:
+    """The request in the clause ``readable[a:b]``, if it is one. ``fresh``: the clause
+    opens a message not written after a reply, or follows "Last thing," / "Also:"."""
+    toks = tokens(readable, a, b)
+    opening = _opening(toks, readable, b)
+    if opening is None:
+        return None
+    i, cue, noun_cue = opening.at, opening.cue, opening.noun_cue
+    opened_new = opening.opened_new
+    if opening.relayed_start is not None:
+        a = opening.relayed_start
     if i >= len(toks):
         return None
     verb: str | None = None
@@ -265,30 +399,10 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     verb_tok: Tok | None = None
     if not noun_cue and _is_verb_here(toks, i):
         had_verb = True
-        verb_tok = toks[i]
-        verb = made_by = language.lemma(toks[i].low, "VERB")
-        i += 1
-        if i < len(toks) and toks[i].low in PARTICLES:
-            verb = PHRASAL.get((verb, toks[i].low), verb)
-            i += 1
-        if verb in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
-            verb = None  # "start a terminology glossary": a new piece of work, named below
-        elif (
-            verb in TURNING_VERBS
-            and i + 1 < len(toks)
-            and toks[i].low in DRAFT_PRONOUNS
-            and toks[i + 1].low in ("into", "to")
-        ):
-            # "turn this into a component", "convert it to a checklist": what it becomes
-            # is what is made
-            verb, verb_tok, made_by = None, None, ""
-            i += 2
-        elif verb in EDIT_VERBS:
+        asked = _asking_verb(toks, i)
+        if asked is None:
             return None
-        if verb in WEAK_VERBS:
-            verb = None
-        if i < len(toks) and toks[i].low in ("me", "us", "him", "her", "them"):
-            i += 1  # "write me a note", "give her a quote"
+        verb, made_by, verb_tok, i = asked
     elif not (cue or noun_cue or opened_new or fresh):
         # a verbless clause after a reply is a correction ("Type hints please"); one
         # further into a message is a detail or a list ("rye flour, wheat flour")
@@ -297,21 +411,14 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     if not words and verb and not language.can_be(verb, "NOUN"):
         # "Summarise this for engineering", "Summarise for the dev team": the verb and
         # its phrases, no object
-        while i < len(toks) and (toks[i].low in PRONOUN_WORDS or toks[i].low in DETERMINERS):
-            i += 1
-        if i < len(toks) and toks[i].low == "one":
-            i += 1
-        words_only: list[tuple[str, str, tuple[str, ...]]] = []
-        while i < len(toks) and toks[i].low in PREPOSITIONS and len(words_only) < 2:
-            pwords, i2 = _noun_phrase(toks, i + 1)
-            pwords = [t for t in pwords if not _proper(t, toks[0])]
-            if not pwords:
-                break
-            words_only.append((toks[i].low, _lemma(pwords[-1]), tuple(_lemma(t) for t in pwords)))
-            i = i2
         span = message_span(readable, a, b)
         return Request(
-            message=message, start=span[0], end=span[1], verb=verb, head="", phrases=words_only
+            message=message,
+            start=span[0],
+            end=span[1],
+            verb=verb,
+            head="",
+            phrases=_phrases_after_verb(toks, i),
         )
     verb_names_it = bool(verb) and language.can_be(verb or "", "NOUN")
     if (
@@ -364,45 +471,12 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         head_tok, head, mods = None, HEAD_SYNONYMS.get(verb or "", verb or ""), []
         surface = {head: head}
         verb = None
-    phrases: list[tuple[str, str, tuple[str, ...]]] = []
-    while j < len(toks) and toks[j].low in PREPOSITIONS and len(phrases) < 2:
-        prep = toks[j].low
-        if (
-            prep == "to"
-            and not verb
-            and j + 1 < len(toks)
-            and language.can_be(toks[j + 1].low, "VERB")
-            and language.lemma(toks[j + 1].low, "VERB") == toks[j + 1].low
-            and (j + 2 >= len(toks) or toks[j + 2].low in REQUEST_TAILS)
-        ):
-            # "Another overdue invoice to chase": what is to be done with it
-            to_do = language.lemma(toks[j + 1].low, "VERB")
-            if to_do not in EDIT_VERBS and to_do not in WEAK_VERBS:
-                verb = to_do
-            j += 2
-            continue
-        if (
-            prep == "in"
-            and j + 1 < len(toks)
-            and language.can_be(toks[j + 1].low, "ADJ")
-            and (j + 2 >= len(toks) or toks[j + 2].low in REQUEST_TAILS | PREPOSITIONS)
-        ):
-            return None  # "write dates in full", "put it in bold": how to write, not what
-        pwords, j2 = _noun_phrase(toks, j + 1)
-        pwords = [t for t in pwords if not _proper(t, first_tok)]
-        if not pwords:
-            break
-        if head in OF_HEADS and prep == "of" and not phrases:
-            head_tok = pwords[-1]
-            head, mods = _lemma(head_tok), [_lemma(t) for t in pwords[:-1]]
-            surface[head] = _written(head_tok)
-        else:
-            # "to the refund request": the request is meta, the refund is what it is about
-            lemmas = tuple(_lemma(t) for t in pwords)
-            phrases.append((prep, lemmas[-1], lemmas))
-        for t in pwords:
-            surface.setdefault(_lemma(t), _written(t))
-        j = j2
+    made = _Made(head, head_tok, mods, surface, verb)
+    after = _read_phrases(toks, j, first_tok, made)
+    if after is None:
+        return None
+    j, head, head_tok, mods = after, made.head, made.head_tok, made.mods
+    surface, verb, phrases = made.surface, made.verb, made.phrases
     if (
         head in MADE_META_HEADS
         and verb_tok is not None
