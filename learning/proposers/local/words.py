@@ -473,12 +473,17 @@ WORK_NAMING_VERBS = word_set(
 )
 
 
+WEEKDAYS = word_set("monday tuesday wednesday thursday friday saturday sunday")
+
+
 # "weekly report", "weekly order": a time says when, not which work
-TIME_MODIFIERS = word_set(
-    """daily weekly monthly yearly annual quarterly nightly morning evening weekend
-    today tomorrow tonight next last monday tuesday wednesday thursday friday saturday
-    sunday january february march april may june july august september october november
-    december"""
+TIME_MODIFIERS = (
+    word_set(
+        """daily weekly monthly yearly annual quarterly nightly morning evening weekend
+        today tomorrow tonight next last january february march april may june july august
+        september october november december"""
+    )
+    | WEEKDAYS
 )
 
 
@@ -544,15 +549,9 @@ NON_TOPICS = (
             "today",
             "tomorrow",
             "yesterday",
-            "monday",
-            "tuesday",
-            "wednesday",
-            "thursday",
-            "friday",
-            "saturday",
-            "sunday",
         ]
     )
+    | WEEKDAYS
 )
 
 
@@ -575,10 +574,7 @@ OPENER_CLAUSE_WORDS = frozenset(
 
 
 # "this week", "next Monday": when, after what is asked for ("Crew schedule this week")
-WHEN_WORDS = word_set(
-    """week weekend month year quarter morning afternoon evening monday tuesday
-    wednesday thursday friday saturday sunday"""
-)
+WHEN_WORDS = word_set("week weekend month year quarter morning afternoon evening") | WEEKDAYS
 
 
 # what stands before a correction's instruction and is no part of it
