@@ -27,7 +27,8 @@ is an encoding, a UUID is an id). Each new independent part brought new shapes, 
 * a provider-style key (``<prefix>_<segment>_<random tail>``) of any provider;
 * an Authorization header of any scheme and the API-key headers;
 * credentials in connection strings without ``scheme://`` (Oracle ``user/pw@host``,
-  ``curl -u``, ``--password``, ``mysql -p``, ``redis-cli -a``) and name-then-value configs
+  ``curl -u``, ``--password``, ``mysql -p``, ``redis-cli -a``, a login pasted as
+  ``<e-mail> / <password>``) and name-then-value configs
   (Terraform ``default =``, Kubernetes ``name:``/``value:``);
 
 * a key written in groups after a word naming a key (a base32 authenticator setup key, a
@@ -1090,20 +1091,29 @@ def _auth_header(text: str) -> bool:
 
 
 #: Credentials in connection strings without ``scheme://``: Oracle ``user/pw@host``,
-#: ``curl -u user:pw``, command-line flags (``--password x``, ``mysql -pX``).
+#: ``curl -u user:pw``, command-line flags (``--password x``, ``mysql -pX``), a login
+#: pasted as ``<e-mail> / <password>``.
 _CONNECT_FORMS = re.compile(
     r"(?<![\w/.-])[A-Za-z_][\w.-]*[/:](?P<pw1>[^\s/@:]{4,})@(?://)?[\w-]+\.[\w.-]+"
     r"|(?:\s-u|--user)\s+[^\s:]+:(?P<pw2>[^\s\"']{4,})"
     r"|(?:\s--(?:password|passwd|pass|pwd|token|secret|api[-_]key|auth[-_]token|access[-_]token)[= ]"
     r"|\bmysql\S*\s.*?\s-p|\bredis-cli\s.*?\s-a\s+"
     r"|\b(?:admin|root|administrator|superuser|sa|postgres|ubuntu|pi)\s+/\s+)"
-    r"[\"']?(?P<pw3>[^\s\"']{4,})",
+    r"[\"']?(?P<pw3>[^\s\"']{4,})"
+    # a login written as "<e-mail> / <password>", as people paste one
+    r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*/\s*(?P<pw4>[^\s\"'/]{6,})",
     re.IGNORECASE,
 )
 
 
 def _connect_forms(text: str) -> bool:
     for m in _CONNECT_FORMS.finditer(text):
+        if m.group("pw4"):
+            # after an e-mail address only a value shaped like a password counts (not a
+            # phone number, a date or a second address)
+            if _looks_random(m.group("pw4"), pw=True) and not _example_value(m.group("pw4")):
+                return True
+            continue
         value = m.group("pw1") or m.group("pw2") or m.group("pw3")
         if not value or _example_value(value) or _SECRET_REFERENCE.search(value):
             continue

@@ -95,3 +95,24 @@ def test_the_span_around_a_candidate_is_its_lines_cut_to_a_dozen_words():
     (window,) = candidate_windows(run_on)
     assert window.split() == ["word"] * 11 + ["code", "4821"] + ["more"] * 12
     assert candidate_windows("nothing that could be a key here") == []
+
+
+def test_a_login_pasted_as_an_email_and_a_password_is_a_secret_in_any_message():
+    """The learned layer's whole-text flag is no longer enough on its own; a login
+    written as "<e-mail> / <password>" is named by a rule, for its span."""
+    text = (
+        "could you draft the rota for the weekend shifts please, and the supplier portal "
+        "login is in case you need the delivery slots: orders@harbourbakery.example / Crust!8812"
+    )
+    assert secret_kinds(text) == ["Basic Auth Credentials"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "call the client, anna@example.org / 07700900123, about the keys for Saturday",
+        "send the minutes to anna@example.org / ben@example.org before Friday",
+    ],
+)
+def test_an_email_beside_a_phone_number_or_another_address_is_not_a_secret(text):
+    assert secret_kinds(text) == []
