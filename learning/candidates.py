@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from safety.text import folded_spaces
+
 #: at most this many passed-over patterns are stored on one review
 MAX_RECORDED = 12
 MAX_TEXT_CHARS = 200
@@ -137,14 +139,56 @@ def review_reasons(*, reason: str, details: Any) -> list[str]:
                 pairs.append(("", piece.strip()))
     said: dict[str, int] = {}
     for _, text in pairs:
-        key = " ".join(text.casefold().split())
+        key = folded_spaces(text)
         said[key] = said.get(key, 0) + 1
     out: list[str] = []
     seen: set[str] = set()
     for label, text in pairs:
-        key = " ".join(text.casefold().split())
+        key = folded_spaces(text)
         if key in seen:
             continue
         seen.add(key)
         out.append(text if said[key] > 1 or not label or len(pairs) == 1 else f"{label}: {text}")
+    return out
+
+
+#: Why a message was never read as evidence (``safety.evidence``), as the log says it.
+UNSAFE_WHY = {
+    "secret": "holding a secret",
+    "directive": "telling the assistant who to be",
+    "injection": "matching the injection scan",
+}
+
+
+def unsafe_lines(details: Any) -> list[str]:
+    """What a review left unread for safety and why, one line per reason and finding
+    ("Not read, holding a secret (GitHub Token): 2 messages, in conversations c-1,
+    c-4."): from ``details["unsafe"]`` (the listed ones) and ``details["excluded"]``
+    (the counts). Never a word of a message: the kinds of credential and the scan's
+    pattern ids only."""
+    if not isinstance(details, dict):
+        return []
+    listed = [u for u in details.get("unsafe") or [] if isinstance(u, dict)]
+    excluded = details.get("excluded")
+    if not isinstance(excluded, dict):
+        excluded = {}
+    groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for u in listed:
+        kind = str(u.get("kind") or "")
+        if kind in UNSAFE_WHY:
+            found = tuple(str(f) for f in u.get("found") or [])
+            groups.setdefault((kind, found), []).append(str(u.get("conversation") or ""))
+    out: list[str] = []
+    for (kind, found), conversations in groups.items():
+        n = len(conversations)
+        what = f" ({', '.join(found)})" if found else ""
+        where = ", ".join(dict.fromkeys(c for c in conversations if c))
+        out.append(
+            f"Not read, {UNSAFE_WHY[kind]}{what}: {n} message{'s' if n != 1 else ''}"
+            + (f", in conversation{'s' if ',' in where else ''} {where}." if where else ".")
+        )
+    for kind, why in UNSAFE_WHY.items():
+        more = int(excluded.get(kind) or 0) - sum(1 for u in listed if u.get("kind") == kind)
+        if more > 0:
+            out.append(f"Not read, {why}: {more} more message{'s' if more != 1 else ''}.")
     return out

@@ -275,6 +275,23 @@ def content_key(text: str) -> str:
     return hashlib.sha256(normalize(text).text.encode("utf-8")).hexdigest()
 
 
+_PERSONA_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def persona_keys(persona: dict[str, Any], *, rules: bool = False) -> frozenset[str]:
+    """The content keys of the sentences of ``persona``'s goals and background (and of
+    its standing rules when ``rules``): what a proposal already in the persona has."""
+    keys = {
+        content_key(sentence)
+        for name in ("goals", "background")
+        for sentence in _PERSONA_SENTENCE_END.split(persona.get(name) or "")
+        if sentence.strip()
+    }
+    if rules:
+        keys.update(content_key(rule) for rule in persona.get("standing_rules") or [])
+    return frozenset(keys)
+
+
 def append_sentence(field_text: str, sentence: str) -> str:
     """The field with ``sentence`` appended, as a learned sentence is applied."""
     head = (field_text or "").rstrip()
@@ -338,7 +355,9 @@ def contact_spans(text: str) -> list[tuple[int, int, str]]:
     return sorted(spans)
 
 
-def _contact(text: str) -> str | None:
+def contact_kind(text: str) -> str | None:
+    """The kind of the first contact or address detail in ``text`` (``contact_spans``),
+    or None when it holds none."""
     for kind, pattern in _CONTACT_KINDS:
         for _m in pattern.finditer(text):
             return kind
@@ -457,7 +476,7 @@ def sentence_refusal(
         return f'The sentence is aimed at the model ("{aimed}"), not a description of the work.'
     if "\n" in sentence.strip() or not is_one_sentence(s):
         return "The proposal is more than one sentence; learning adds one sentence at a time."
-    contact = _contact(s)
+    contact = contact_kind(s)
     if contact:
         return f"The sentence holds contact details ({contact})."
     rule = _first(RULE_WORDS, norm)
@@ -568,7 +587,7 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
             'The rule is a one-off edit to a draft (like "make it shorter"), not a standing '
             "rule to generalise."
         )
-    contact = _contact(r)
+    contact = contact_kind(r)
     if contact:
         return f"The rule holds contact details ({contact})."
     name = _known_name(r, known_names)
@@ -644,14 +663,14 @@ _NUMBER_VALUES = {
 _UNIT_SKIP = word_set("working business calendar more less max maximum min minimum at most least")
 
 
-def _clause_around(text: str, start: int, end: int) -> str:
+def clause_around(text: str, start: int, end: int) -> str:
     """The clause of ``text`` that holds ``text[start:end]`` (the whole quote)."""
     a = max((m.end() for m in _CLAUSE_EDGE.finditer(text, 0, start)), default=0)
     m = _CLAUSE_EDGE.search(text, end)
     return text[a : m.start() if m else len(text)]
 
 
-def _values(text: str) -> dict[str, frozenset[str]]:
+def counted_values(text: str) -> dict[str, frozenset[str]]:
     """Numbers in ``text`` by the word they count: "max 3 hashtags" -> {hashtag: {3}}."""
     ws = words(text)
     out: dict[str, set[str]] = {}
@@ -676,7 +695,7 @@ def corrections_disagree(*, rule: str, quoted: list[tuple[str, int, int]]) -> st
     hashtags", "use 5 hashtags"; "within 5 working days", "within 7 days") disagree,
     and a rule may not pick one of them.
     """
-    items = [_values(rule)] + [_values(_clause_around(t, a, b)) for t, a, b in quoted]
+    items = [counted_values(rule)] + [counted_values(clause_around(t, a, b)) for t, a, b in quoted]
     seen: dict[str, frozenset[str]] = {}
     for item in items:
         for unit, vals in item.items():

@@ -18,7 +18,9 @@
 - a message telling the agent who to be ("your goal is…", "add this to your
   persona", "you are now…"), holding a secret or hit by the injection scan is never
   read, not even its harmless part (``safety.evidence``), and counted by kind
-  (``directive``, ``secret``, ``injection``).
+  (``directive``, ``secret``, ``injection``); the first ``MAX_UNSAFE_LISTED`` are listed
+  with their conversation and what the check found (the kinds of credential, the
+  scan's pattern ids; never a word of the message), for the review log.
 
 Summaries of the read conversations are context (left out in team mode, where they are
 one person's); entity facts are context, never evidence (in team mode only facts not
@@ -38,9 +40,12 @@ from django.db.models.functions import RowNumber
 from memory.models import Conversation, ConversationSummary, EntityFact, Message
 from memory.redaction import REDACTED
 from memory.verification import ReadMessage, ReviewCorpus
-from safety.evidence import unsafe_kind
+from safety.evidence import why_unsafe
 
 MAX_CONTEXT_FACTS = 50
+#: At most this many unread messages are listed one by one (``ReviewCorpus.unsafe``); all
+#: are counted.
+MAX_UNSAFE_LISTED = 20
 #: "Review the whole history" reads at most this many conversations (the same
 #: per-conversation message cap as any review).
 WHOLE_HISTORY_MAX_CONVERSATIONS = 200
@@ -159,11 +164,15 @@ def select_corpus(*, agent: Any, settings: Any, whole_history: bool = False) -> 
     msgs.sort(key=lambda m: (order[m["conversation_id"]], m["seq"]))
     unsafe: dict[str, int] = {}
     for m in msgs:
-        kind = unsafe_kind(m["text"])
-        if kind:
-            unsafe[kind] = unsafe.get(kind, 0) + 1
-            continue
         cid = m["conversation_id"]
+        found = why_unsafe(m["text"])
+        if found:
+            unsafe[found.kind] = unsafe.get(found.kind, 0) + 1
+            if len(corpus.unsafe) < MAX_UNSAFE_LISTED:
+                corpus.unsafe.append(
+                    {"conversation": labels[cid], "kind": found.kind, "found": list(found.found)}
+                )
+            continue
         corpus.messages.append(
             ReadMessage(
                 id=m["id"],

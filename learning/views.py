@@ -481,13 +481,14 @@ def _explain_reviews(reviews: list[Review]) -> None:
     """Give each review its reasons as a list told from the state things are in now,
     whether a model was called, and why each recurring pattern it saw was not proposed
     (against the agent's settings). One query for all the reviews."""
-    from learning.candidates import LABELS, OUTSIDE_WINDOW, explain
+    from learning.candidates import LABELS, OUTSIDE_WINDOW, explain, unsafe_lines
 
     reasons = review_reasons_now(list(reviews))
     for r in reviews:
         settings = learning_settings_of(r.agent)
         r.reasons = reasons.get(r.pk, [])  # type: ignore[attr-defined]
         r.model_called = model_called(r)  # type: ignore[attr-defined]
+        r.unread = unsafe_lines(r.details)  # type: ignore[attr-defined]
         r.passed = [  # type: ignore[attr-defined]
             {
                 **item,

@@ -62,6 +62,8 @@ class ReviewCorpus:
     threads_read: int = 0
     messages_read: int = 0
     excluded: dict[str, int] = field(default_factory=dict)  # reason -> count
+    # messages never read as evidence, each as {conversation, kind, found} (no words of it)
+    unsafe: list[dict[str, Any]] = field(default_factory=list)
     summaries: list[str] = field(default_factory=list)  # context only; none in team mode
     context_facts: list[str] = field(default_factory=list)  # context, never evidence
     known_names: set[str] = field(default_factory=set)  # used ONLY to keep names out

@@ -55,6 +55,7 @@ from persona.mutes import muted_entry_text_keys
 from persona.tokens import count_tokens
 from safety.checks import SecretFound, UnsafeText, check_write
 from safety.never_store import never_auto_store
+from safety.text import folded_spaces
 
 logger = logging.getLogger(__name__)
 
@@ -676,7 +677,7 @@ def mark_dormant(*, now: datetime | None = None) -> int:
 def statement_key(statement: str) -> str:
     """The content key of a statement: case-folded words (decline follows the words,
     not the belief id)."""
-    return " ".join(statement.casefold().split()).rstrip(".!")
+    return folded_spaces(statement).rstrip(".!")
 
 
 def ineligible_reason(belief: Belief) -> str | None:

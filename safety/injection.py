@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import atexit
 import base64
-import functools
 import hashlib
 import logging
 import os
@@ -74,6 +73,7 @@ from safety.patterns import (
     TAG_SMUGGLING_MARKER,
     InjectionPattern,
 )
+from safety.text import drop_invisible, invisible_as_spaces
 
 if TYPE_CHECKING:
     from safety.learned import InjectionModel
@@ -102,47 +102,6 @@ _CACHE_SIZE = 8192
 logger = logging.getLogger(__name__)
 
 # --- layer 1: normalisation -------------------------------------------------------------
-
-_INVISIBLE_RANGES = (
-    (0x00AD, 0x00AD),  # soft hyphen
-    (0x034F, 0x034F),  # combining grapheme joiner
-    (0x061C, 0x061C),  # Arabic letter mark
-    (0x115F, 0x1160),  # Hangul fillers
-    (0x17B4, 0x17B5),
-    (0x180B, 0x180F),  # Mongolian variation selectors / vowel separator
-    (0x200B, 0x200F),  # zero-width space/joiners, LRM, RLM
-    (0x202A, 0x202E),  # bidi embeddings and overrides
-    (0x2060, 0x206F),  # word joiner, invisible operators, bidi isolates
-    (0x3164, 0x3164),  # Hangul filler
-    (0xFE00, 0xFE0F),  # variation selectors
-    (0xFEFF, 0xFEFF),  # BOM / zero-width no-break space
-    (0xFFA0, 0xFFA0),
-    (0x1D173, 0x1D17A),  # musical invisible formatting
-    (0xE0000, 0xE007F),  # tag characters (decoded separately, see below)
-    (0xE0100, 0xE01EF),  # variation selectors supplement
-)
-
-
-@functools.lru_cache(maxsize=4096)
-def _is_invisible(ch: str) -> bool:
-    cp = ord(ch)
-    for lo, hi in _INVISIBLE_RANGES:
-        if lo <= cp <= hi:
-            return True
-    cat = unicodedata.category(ch)
-    return cat == "Cf" or (cat == "Cc" and ch not in "\n\t\r")
-
-
-#: The ASCII characters ``_is_invisible`` drops (controls but line breaks and tabs).
-_ASCII_INVISIBLE = {i: None for i in [*range(32), 127] if chr(i) not in "\n\t\r"}
-
-
-def _drop_invisible(text: str) -> str:
-    """``text`` without the characters ``_is_invisible`` names (ASCII text in one pass)."""
-    if text.isascii():
-        return text.translate(_ASCII_INVISIBLE)
-    return "".join(c for c in text if not _is_invisible(c))
-
 
 # Look-alikes that NFKC leaves alone, folded to the Latin letter they imitate.
 _CONFUSABLES = {
@@ -246,7 +205,7 @@ def normalise(text: str) -> Normalised:
     """The forms the patterns and the embedding layer see (never shown to anyone)."""
     text, hidden = _decode_tags(text)
     text = unicodedata.normalize("NFKC", text)
-    text = _drop_invisible(text)
+    text = drop_invisible(text)
     text = text.casefold()
     text = _fold_confusables(text)
     text = _strip_marks(text)
@@ -478,8 +437,8 @@ def _decoded_views(text: str, norm: Normalised) -> list[str]:
     # script: the common-word check above only knows words in Latin letters).
     if len(norm.text) >= 8 and norm.text[0] in _SENTENCE_END and norm.text[-1] not in _SENTENCE_END:
         views.append(norm.text[::-1])
-    if _drop_invisible(text) != text:
-        spaced = normalise("".join(" " if _is_invisible(c) else c for c in text)).text
+    if drop_invisible(text) != text:
+        spaced = normalise(invisible_as_spaces(text)).text
         if spaced != norm.text:
             views.append(spaced)
     return list(dict.fromkeys(v for v in views if v and v != norm.text))

@@ -27,7 +27,8 @@ is an encoding, a UUID is an id). Each new independent part brought new shapes, 
 * a provider-style key (``<prefix>_<segment>_<random tail>``) of any provider;
 * an Authorization header of any scheme and the API-key headers;
 * credentials in connection strings without ``scheme://`` (Oracle ``user/pw@host``,
-  ``curl -u``, ``--password``, ``mysql -p``, ``redis-cli -a``) and name-then-value configs
+  ``curl -u``, ``--password``, ``mysql -p``, ``redis-cli -a``, a login pasted as
+  ``<e-mail> / <password>``) and name-then-value configs
   (Terraform ``default =``, Kubernetes ``name:``/``value:``);
 
 * a key written in groups after a word naming a key (a base32 authenticator setup key, a
@@ -380,6 +381,9 @@ _BASE64_DIGEST_CONTEXT = re.compile(
 _BASE64_DIGEST_PREFIX = re.compile(r"sha(?:1|256|384|512)-", re.IGNORECASE)
 _BASE64 = Base64HighEntropyString(limit=4.0)
 _HEXES = HexHighEntropyString(limit=3.0)
+#: The kinds the generic rules give (a keyword next to a value, a high-entropy token):
+#: the learned layer may veto them, never a provider's own shape.
+GENERIC_RULE_KINDS = frozenset([KEYWORD_KIND, _BASE64.secret_type, _HEXES.secret_type])
 _EXTRA_PREFIXES = (
     (
         "OpenAI Token",
@@ -1087,20 +1091,29 @@ def _auth_header(text: str) -> bool:
 
 
 #: Credentials in connection strings without ``scheme://``: Oracle ``user/pw@host``,
-#: ``curl -u user:pw``, command-line flags (``--password x``, ``mysql -pX``).
+#: ``curl -u user:pw``, command-line flags (``--password x``, ``mysql -pX``), a login
+#: pasted as ``<e-mail> / <password>``.
 _CONNECT_FORMS = re.compile(
     r"(?<![\w/.-])[A-Za-z_][\w.-]*[/:](?P<pw1>[^\s/@:]{4,})@(?://)?[\w-]+\.[\w.-]+"
     r"|(?:\s-u|--user)\s+[^\s:]+:(?P<pw2>[^\s\"']{4,})"
     r"|(?:\s--(?:password|passwd|pass|pwd|token|secret|api[-_]key|auth[-_]token|access[-_]token)[= ]"
     r"|\bmysql\S*\s.*?\s-p|\bredis-cli\s.*?\s-a\s+"
     r"|\b(?:admin|root|administrator|superuser|sa|postgres|ubuntu|pi)\s+/\s+)"
-    r"[\"']?(?P<pw3>[^\s\"']{4,})",
+    r"[\"']?(?P<pw3>[^\s\"']{4,})"
+    # a login written as "<e-mail> / <password>", as people paste one
+    r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*/\s*(?P<pw4>[^\s\"'/]{6,})",
     re.IGNORECASE,
 )
 
 
 def _connect_forms(text: str) -> bool:
     for m in _CONNECT_FORMS.finditer(text):
+        if m.group("pw4"):
+            # after an e-mail address only a value shaped like a password counts (not a
+            # phone number, a date or a second address)
+            if _looks_random(m.group("pw4"), pw=True) and not _example_value(m.group("pw4")):
+                return True
+            continue
         value = m.group("pw1") or m.group("pw2") or m.group("pw3")
         if not value or _example_value(value) or _SECRET_REFERENCE.search(value):
             continue
@@ -1149,19 +1162,25 @@ def _general_hits(text: str) -> str | None:
     return _general_word_hits(text)
 
 
-def has_candidate(text: str) -> bool:
-    """Whether ``text`` holds anything a credential could be: a token shaped like one
-    that is not a digest, a path or a URL, or a number of 4 to 10 digits (a PIN). The
-    learned layer flags a text no rule caught only when it does."""
+def candidate_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds something a credential could be: a token shaped like one
+    that is not a digest, a path or a URL, or a number of 4 to 10 digits (a PIN)."""
     if _SECRET_REFERENCE.search(text):
-        return False
+        return []
+    spans = []
     for v in _GEN_VALUE.finditer(text):
         token = v.group(0)
-        if re.fullmatch(r"\d{4,10}#?", token):
-            return True
-        if not _BASE64_DIGEST_PREFIX.match(token) and _looks_random(token, pw=True):
-            return True
-    return False
+        if re.fullmatch(r"\d{4,10}#?", token) or (
+            not _BASE64_DIGEST_PREFIX.match(token) and _looks_random(token, pw=True)
+        ):
+            spans.append(v.span())
+    return spans
+
+
+def has_candidate(text: str) -> bool:
+    """Whether ``text`` holds anything a credential could be (``candidate_spans``). The
+    learned layer flags a text no rule caught only when it does."""
+    return bool(candidate_spans(text))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1203,7 +1222,7 @@ def _scan(text: str) -> tuple[str, ...]:
     if not kinds and (general := _general_hits(text)):
         kinds.append(general)
     # A keyword or entropy hit on a value a shape plugin already named adds nothing.
-    shapes = set(kinds) - {KEYWORD_KIND, _BASE64.secret_type, _HEXES.secret_type}
+    shapes = set(kinds) - GENERIC_RULE_KINDS
     if shapes:
         kinds = [k for k in kinds if k in shapes]
     # The learned layer judges what the generic rules found (never a provider's own shape)

@@ -30,6 +30,60 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+# --- invisible characters (one list for the whole project) ---------------------------------
+
+_INVISIBLE_RANGES = (
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # Arabic letter mark
+    (0x115F, 0x1160),  # Hangul fillers
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),  # Mongolian variation selectors / vowel separator
+    (0x200B, 0x200F),  # zero-width space/joiners, LRM, RLM
+    (0x202A, 0x202E),  # bidi embeddings and overrides
+    (0x2060, 0x206F),  # word joiner, invisible operators, bidi isolates
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFEFF, 0xFEFF),  # BOM / zero-width no-break space
+    (0xFFA0, 0xFFA0),
+    (0x1D173, 0x1D17A),  # musical invisible formatting
+    (0xE0000, 0xE007F),  # tag characters (decoded separately, see below)
+    (0xE0100, 0xE01EF),  # variation selectors supplement
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def is_invisible(ch: str) -> bool:
+    """Whether ``ch`` is invisible: a format character (Unicode ``Cf``: zero-width
+    spaces and joiners, bidi marks, soft hyphens), a control but line breaks and tabs,
+    or a filler or variation selector that shows nothing."""
+    cp = ord(ch)
+    for lo, hi in _INVISIBLE_RANGES:
+        if lo <= cp <= hi:
+            return True
+    cat = unicodedata.category(ch)
+    return cat == "Cf" or (cat == "Cc" and ch not in "\n\t\r")
+
+
+#: The ASCII characters ``is_invisible`` names (controls but line breaks and tabs).
+_ASCII_INVISIBLE = {i: None for i in [*range(32), 127] if chr(i) not in "\n\t\r"}
+
+
+def drop_invisible(text: str) -> str:
+    """``text`` without the characters ``is_invisible`` names (ASCII text in one pass)."""
+    if text.isascii():
+        return text.translate(_ASCII_INVISIBLE)
+    return "".join(c for c in text if not is_invisible(c))
+
+
+def invisible_as_spaces(text: str) -> str:
+    """``text`` with each character ``is_invisible`` names read as a space (words
+    joined by zero-width spaces are words again); ``text`` itself when it has none."""
+    if text.isascii() and text.translate(_ASCII_INVISIBLE) == text:
+        return text
+    return "".join(" " if is_invisible(c) else c for c in text)
+
+
 _QUOTES = {
     **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u02bc\u0060\u00b4\uff07", "'"),
     **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\u2039\u203a", '"'),
@@ -106,6 +160,12 @@ def _fold_case(cluster: str) -> str:
     if folded.startswith("i" + _DOT_ABOVE):  # "İ" -> "i̇": the dot is the capital's, not an accent
         folded = "i" + folded[2:]
     return folded
+
+
+def folded_spaces(text: str) -> str:
+    """``text`` case-folded (``str.casefold``) with every run of white space one space
+    and none at its ends: a key that follows the words as written, punctuation kept."""
+    return " ".join(text.casefold().split())
 
 
 def fold_case(text: str) -> str:

@@ -9,7 +9,6 @@ waiting proposals, so decisions never deadlock with each other.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.db import transaction
@@ -93,15 +92,6 @@ def _decision_is_news(agent: Agent) -> None:
     applied, turned down or undone is never proposed again: content keys).
     """
     LearningSettings.objects.filter(agent=agent).update(last_seen_message_id=0)
-
-
-def _sentence_keys(persona: dict[str, Any]) -> set[str]:
-    keys = set()
-    for name in ("goals", "background"):
-        for sentence in re.split(r"(?<=[.!?])\s+", persona.get(name) or ""):
-            if sentence.strip():
-                keys.add(policy.content_key(sentence))
-    return keys
 
 
 def known_names_of(agent: Agent) -> set[str]:
@@ -193,7 +183,7 @@ def proposal_apply(*, proposal: Proposal, by: str | Actor, text: str | None = No
             why = ""
             if Rejection.objects.filter(agent=agent, content_key=key).exists():
                 why = "this sentence was turned down or undone before."
-            elif policy.content_key(sentence) in _sentence_keys(persona):
+            elif policy.content_key(sentence) in policy.persona_keys(persona):
                 why = "the persona says this already."
             else:
                 why = (

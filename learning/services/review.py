@@ -261,6 +261,7 @@ def review_run(
     details["proposer"] = proposer.name if proposer is not None else proposer_kind(settings)
     if corpus is not None:
         details["excluded"] = dict(corpus.excluded)
+        details["unsafe"] = list(corpus.unsafe)
         details["conversations"] = len(corpus.conversation_ids)
         details["people"] = len({m.principal_id for m in corpus.messages})
     proposal = next((p.proposal for p in parts if p.proposal is not None), None)
@@ -363,7 +364,7 @@ def _review_body(
     rejected = frozenset(
         Rejection.objects.filter(agent=agent).values_list("content_key", flat=True)
     )
-    avoid = rejected | _keys_in_persona(persona)
+    avoid = rejected | policy.persona_keys(persona, rules=True)
     people = len({m.principal_id for m in corpus.messages})
     conversations = len(corpus.conversation_ids)
     # A person's decision resets last_seen_message_id (decisions.py), so the same
@@ -451,19 +452,6 @@ def _review_body(
             )
     timings["model_ms"] = round(sum(p.model_ms for p in parts), 2)
     return corpus, parts, usage
-
-
-def _keys_in_persona(persona: dict[str, Any]) -> frozenset[str]:
-    import re
-
-    keys = set()
-    for name in ("goals", "background"):
-        for sentence in re.split(r"(?<=[.!?])\s+", persona.get(name) or ""):
-            if sentence.strip():
-                keys.add(policy.content_key(sentence))
-    for rule in persona.get("standing_rules") or []:
-        keys.add(policy.content_key(rule))
-    return frozenset(keys)
 
 
 def _sentence_gate(

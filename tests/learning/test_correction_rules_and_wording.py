@@ -10,7 +10,6 @@ import pytest
 from learning.policy import one_off_edit, rule_refusal
 from learning.proposers.local import (
     LocalProposer,
-    _contrast,
     find_themes,
     quote_for,
     requests_of,
@@ -18,6 +17,7 @@ from learning.proposers.local import (
     sentence_for,
     tokens,
 )
+from learning.proposers.local.rules import _contrast
 from tests.learning.corpora import corpus_of, correction_hits, same_vectors, settings
 
 # --- a negative correction is a prohibition, never "Use never …" ------------------------------
@@ -181,7 +181,8 @@ def test_a_refused_wording_that_reads_as_a_name_is_left_out_of_the_rule():
 def test_the_refused_wording_comes_from_the_correction_s_own_sentence():
     from types import SimpleNamespace
 
-    from learning.proposers.local import _contrast, _sentence_of, corrections_of
+    from learning.proposers.local import corrections_of
+    from learning.proposers.local.rules import _sentence_of
 
     message = SimpleNamespace(
         text="Please write dates in full, like 12 March. And say 'closed', not 'finalised'."

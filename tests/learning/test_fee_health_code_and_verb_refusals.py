@@ -10,12 +10,12 @@ from learning.policy import health_word, rule_refusal
 from learning.proposers.local import (
     LocalProposer,
     Theme,
-    _subject_values_refusal,
     corrections_of,
     requests_of,
     rule_for,
     sentence_for,
 )
+from learning.proposers.local.corrections import _subject_values_refusal
 from tests.learning.corpora import corpus_of, settings
 
 

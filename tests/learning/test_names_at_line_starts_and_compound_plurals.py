@@ -45,7 +45,7 @@ def test_an_english_word_opening_a_line_is_no_name():
 def test_a_name_known_to_memory_is_kept_out_in_any_case():
     corpus = corpus_of([(1, "script pls: hannah and joe, woodland ceremony at dusk", False)])
     message = corpus.messages[0]
-    from learning.proposers.local import _name_words
+    from learning.proposers.local.hygiene import _name_words
 
     quote = quote_for(message, 0, len(message.text), _name_words({"Hannah Ode"}))
     assert quote is None or "hannah" not in quote.lower(), quote

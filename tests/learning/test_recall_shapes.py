@@ -7,8 +7,6 @@ from __future__ import annotations
 import pytest
 
 from learning.proposers.local import (
-    _paste_holds_secret,
-    _qualifier_ok,
     find_themes,
     persona_statements,
     plural_nouns,
@@ -16,6 +14,8 @@ from learning.proposers.local import (
     requests_of,
     sentence_for,
 )
+from learning.proposers.local.hygiene import _paste_holds_secret
+from learning.proposers.local.themes import _qualifier_ok
 from safety.text import content_words
 from tests.learning.corpora import corpus_of, same_vectors
 

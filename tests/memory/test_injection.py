@@ -304,6 +304,7 @@ def test_the_disarms_do_not_excuse_the_attack_itself(text, pattern_id):
     ],
 )
 def test_dropping_invisibles_in_one_pass_equals_the_per_character_rule(text):
-    from safety.injection import _drop_invisible, _is_invisible
+    from safety.text import drop_invisible, invisible_as_spaces, is_invisible
 
-    assert _drop_invisible(text) == "".join(c for c in text if not _is_invisible(c))
+    assert drop_invisible(text) == "".join(c for c in text if not is_invisible(c))
+    assert invisible_as_spaces(text) == "".join(" " if is_invisible(c) else c for c in text)

@@ -1,0 +1,148 @@
+"""The ``local`` proposer (the offline default): themes from people's requests.
+
+**A goals sentence** names a kind of work the person asks for again and again:
+
+1. It reads people's own words only: code (fenced and inline), stack traces, quoted
+   e-mail lines, URLs, identifiers and file names ("fct_orders", "load.py") and pasted
+   documents are blanked (``safety.text.readable_text``).
+2. It finds *requests*: clauses that ask for a piece of work, with a verb ("Can you
+   draft a reply to the refund request", "Write pytest tests for this view", "Reply
+   to a Google review"), without one ("Weekend post please", "Flour order time",
+   "Crew schedule this week"), passed on from someone else ("Hugo wants an
+   explanation of …") or made by pasting an error (a trace, a log naming an error) in
+   an opening message: a request to debug the problem the person's words around it
+   name ("Getting this error when saving", "Another stack trace"; "error" when they
+   name none), its quote the clause that introduces the paste, and no topic theme
+   from the paste's surroundings. A clause that edits the draft at hand ("Make it shorter",
+   "Type hints please" after a reply) is a correction, not a request; after a reply a
+   request counts when it asks for work also asked for in opening messages or names
+   it with a verb of work ("Also write pytest tests for …"). People ask in many more
+   ways, and those count too: "any chance you could write up …", "would you mind
+   drafting …", "can I get a price for …", "I'd love a caption …", "do the induction
+   checklist …", "allotment renewal letters need to go out", a request passed on by a
+   name written small ("jonno wants a bar chart …", the name no part of the quote), a
+   count that announces requests ("2 things.", itself none), and in an opening message
+   a later sentence that names the work and what it is for ("… long covid flare.
+   allotment inspection letter for the 4 plots") or a later clause of a noun phrase and
+   "pls" ("welcome email pls"), questions or ideas asked to be made ("book club
+   questions pls", "do the questions"), what the thing at hand is turned into ("turn
+   this into a component"), a verb alone after an article ("draft the invite"), after a
+   greeting of its own ("hi. practice notes for …"); a word and a number are a label
+   ("grade 1 exam prep note"), and a reported error keeps what fails ("CI is failing on
+   the job": CI errors). Parts of speech, lemmas and inflection come from
+   ``learning.language``.
+3. A request gives a *head* (what is made: "reply", "post", "quote"), its modifiers
+   ("weekend", "cake"), the nouns of its prepositional phrases ("to the refund
+   request") and its verb. A *theme* recurs in ``min_conversations`` conversations
+   (and ``min_users`` people in team mode); it is a head, alone or with one
+   qualifier (a modifier, a phrase noun, a noun of the same messages), a verb with a
+   phrase noun ("summarise … for engineering"), a verb that names the work on its own
+   ("Reviews PRs and diffs."), a modifier over several texts ("aftercare sheet",
+   "aftercare notes") or a noun some requests make and others are about ("chase the
+   overdue invoice", "a reminder for an unpaid invoice"), a noun made in one request
+   and named in others ("start a terminology glossary", "Glossary update"), or a verb
+   that names the work with a noun of its object wherever the request puts it
+   ("proofread a paragraph of my translation", "Proofread please" under a pasted
+   translation -> "Proofreads the translations."). A generic head ("reply",
+   "explanation") needs a qualifier that names the work: not a vague modifier
+   ("short"), not the people it is for ("guest replies"), not a name; a vague topic
+   ("changes") only with the word people put before it ("booking changes").
+4. Meaning, from the stored embeddings: a theme's messages must be about the same
+   thing. A message far from the others (mean cosine below ``OUTLIER``) does not
+   count, and a theme whose messages are too far apart (``MIN_COHERENCE``) is left
+   out; among themes equally recurrent the most coherent wins (ties by name, so every
+   run gives the same answer). Requests are also grouped by meaning, whatever words
+   they use: the embeddings of their clauses are clustered (average linkage, cosine at
+   least ``SAME_WORK``) and a group in ``min_conversations`` conversations is a theme
+   named after the word-level theme most of its members share ("Need cover for
+   Friday's shift" joins "redo the rota" and "sort the October rota"); a group no
+   shared words name is left out (``meaning_themes``).
+5. The sentence is built from the requests' verb and object, third person, plural,
+   no article, acronyms as people write them: "Drafts replies to refund requests.",
+   "Writes SQL queries.". The quotes are whole request clauses (at least four words),
+   one per conversation, cut before any word a quote must not hold: names (known to
+   memory, or written as names in the messages read: "Hugo", "TripAdvisor"), a
+   capitalised word inside a sentence, addresses and street names, titled names,
+   postcodes and other contact details (``learning.policy.contact_spans``), code.
+
+**A standing rule** comes from corrections (user lines written after a reply) that
+give the same instruction in ``min_corrections`` conversations: a word sequence
+(compared by lemma, so "dates" and "date" agree) with at least two content words.
+Its text is the clearest variant of the instruction: no pronoun pointing at the
+draft or at one person, verb first, hyphens kept ("Use 24-hour times."); a verbless
+one gets "Show" when it says where something goes ("Show VAT on its own line.") and
+"Use" otherwise ("Use British spelling."). One-off edits, corrections that disagree
+on a value and rules the policy refuses are skipped: an edit of the draft at hand
+("Write it in German", "Make it shorter") is no rule however often it recurs, and a
+value in a rule ("max 6 bullets") must be given alike in ``min_corrections``
+conversations and contradicted by no other correction ("8 bullet points is fine").
+
+It proposes; the review still verifies every quote and applies the policy. It makes
+no network call; it encodes the request clauses of a review in one batch (the model is
+loaded once per process), and messages without a stored vector.
+
+
+The package: ``words`` (word lists and thresholds), ``tokens``, ``requests``, ``themes``,
+``wording`` (the sentence of a theme), ``hygiene`` (what a quote may hold),
+``corrections`` (instructions after a reply that recur), ``rules`` (a rule's wording)
+and ``proposer`` (``LocalProposer``).
+"""
+
+from __future__ import annotations
+
+from learning.proposers.local.corrections import (
+    Correction,
+    corrections_of,
+    recurring_instructions,
+)
+from learning.proposers.local.hygiene import (
+    proper_words,
+    quote_for,
+    request_quote,
+    verified_evidence,
+)
+from learning.proposers.local.proposer import LocalProposer, persona_statements
+from learning.proposers.local.requests import (
+    Request,
+    counts_as_request,
+    error_report,
+    message_span,
+    requests_of,
+)
+from learning.proposers.local.rules import rule_for
+from learning.proposers.local.themes import (
+    Theme,
+    find_themes,
+    meaning_clusters,
+    meaning_themes,
+    plural_nouns,
+)
+from learning.proposers.local.tokens import Tok, clauses, tokens
+from learning.proposers.local.wording import sentence_for
+
+__all__ = [
+    "Correction",
+    "LocalProposer",
+    "Request",
+    "Theme",
+    "Tok",
+    "clauses",
+    "corrections_of",
+    "counts_as_request",
+    "error_report",
+    "find_themes",
+    "meaning_clusters",
+    "meaning_themes",
+    "message_span",
+    "persona_statements",
+    "plural_nouns",
+    "proper_words",
+    "quote_for",
+    "recurring_instructions",
+    "request_quote",
+    "requests_of",
+    "rule_for",
+    "sentence_for",
+    "tokens",
+    "verified_evidence",
+]

@@ -1,0 +1,370 @@
+"""Evidence hygiene: quotes cut before names, contact details and code; pastes holding a secret left out; quotes the review's verifier accepts."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from learning import language
+from learning.proposers.local.requests import _PASTED, _acronym, _lemma, message_span
+from learning.proposers.local.tokens import _CLAUSE_EDGE, clauses, tokens
+from learning.proposers.local.words import (
+    GREETINGS,
+    LEAD_FILLERS,
+    MAX_QUOTES,
+    QUOTE_MAX_WORDS,
+    QUOTE_MIN_WORDS,
+)
+from safety.text import (
+    STOP_WORDS,
+    content_words,
+    readable_text,
+    word_set,
+)
+
+if TYPE_CHECKING:
+    from learning.proposers.local.requests import Request
+    from learning.proposers.local.themes import Theme
+    from learning.proposers.local.tokens import Tok
+    from memory.verification import ReviewCorpus
+
+
+# --- quotes -------------------------------------------------------------------------------------
+
+
+def _opens_sentence(text: str, tok: Tok) -> bool:
+    before = text[: tok.start].rstrip()
+    return not before or before[-1] in ".!?:;\n"
+
+
+def _code_word(text: str, tok: Tok) -> bool:
+    """Part of an identifier, a dotted name or an assignment: "fct_sessions",
+    "pd.read_parquet", "Booking.com", "load_batch(", "n=12,300" (code or output the
+    readable text did not blank)."""
+    before = text[tok.start - 1] if tok.start else ""
+    before2 = text[tok.start - 2] if tok.start > 1 else ""
+    after = text[tok.end] if tok.end < len(text) else ""
+    after2 = text[tok.end + 1] if tok.end + 1 < len(text) else ""
+    if "=" in (before, after):
+        return True  # a key=value pair, a comparison: output, not the person's words
+    if tok.text.isdigit() and not (before.isalpha() or after.isalpha()):
+        return False  # a number, a version or a price: "0.9.3", "73.50"
+    return (
+        "_" in (before, after)
+        or after == "("
+        or (after == "." and after2.isalnum())
+        or (before == "." and before2.isalnum())
+    )
+
+
+# keywords and built-in names of programming languages that are no English words
+CODE_KEYWORDS = word_set(
+    """
+    func fn def struct structs nil elif impl goroutine goroutines chan println printf
+    sprintf errorf int64 int32 uint8 kwargs stdin stdout stderr isinstance typeof iota
+    """
+)
+
+
+def _code_token(text: str, tok: Tok) -> bool:
+    """A word that is code: a language keyword ("func", "nil", "def"), an identifier
+    (camel case, snake case, "x.y", "load(") or a key=value pair."""
+    return tok.low in CODE_KEYWORDS or _camel(tok.text) or _code_word(text, tok)
+
+
+def _camel(word: str) -> bool:
+    """A capital after a small letter: a brand or an identifier ("TripAdvisor", "getUser")."""
+    return any(a.islower() and b.isupper() for a, b in zip(word, word[1:], strict=False))
+
+
+def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, str]]) -> bool:
+    """A word a quote must not hold: a name (``banned``: known to memory or written as a
+    name in the messages read, any case), a word inside contact or address details
+    (``learning.policy.contact_spans``: "Linden Avenue", "Mrs Patel", a postcode), a
+    capitalised word that does not open its sentence (a person, a place, a company,
+    whether or not it is also an English word) unless it is an acronym or in
+    ``CAPITALISED_OK`` (a name where a sentence or a line opens, "Nina" after "script
+    pls:", is in ``banned``: ``proper_words``), a camel-case word, a run of seven or more digits (a phone or
+    an account number)."""
+    from learning.policy import CAPITALISED_OK
+
+    if tok.low in banned or _code_token(text, tok):
+        return True
+    if sum(ch.isdigit() for ch in tok.text) >= 7:
+        return True
+    if any(a < tok.end and tok.start < b for a, b, _ in spans):
+        return True
+    if not tok.text[:1].isupper() or _acronym(tok.text) or tok.low in CAPITALISED_OK:
+        return False
+    return not _opens_sentence(text, tok)
+
+
+# words people open a message or a line with that the lexicon does not hold: no names
+CHAT_WORDS = word_set(
+    """
+    pls plz thx ta ok hi hiya hey yo yeah yep nope fyi btw tbh asap np hmm ugh oops re ps
+    nb eta lol imo aka diy tho cos coz gonna wanna dunno
+    """
+)
+
+
+def _unknown_word(low: str) -> bool:
+    """A word English does not have ("nina", "joe", "thirsk"): written with a capital it
+    is a name wherever it stands, at the start of a sentence or a line, after a colon
+    ("script pls: Nina and Joe") or a dash too; not a chat word ("Pls", "Thx"), a
+    greeting, a stop word or a contraction of an English word ("Can't", "Let's")."""
+    if not low.replace("'", "").replace("-", "").isalpha():
+        return False
+    if low in STOP_WORDS or low in CHAT_WORDS or low in GREETINGS or low in LEAD_FILLERS:
+        return False
+    parts = [p for p in re.split(r"[-']", low) if p]
+    stem_part = parts[0] if "'" in low else None
+    if stem_part is not None:  # "can't", "let's", "we're": the word before the apostrophe
+        return not (stem_part in STOP_WORDS or language.is_english_word(stem_part))
+    return any(
+        not (p in STOP_WORDS or p in CHAT_WORDS or language.is_english_word(p)) for p in parts
+    )
+
+
+def proper_words(messages: Any) -> set[str]:
+    """Words the messages write as names: capitalised where no sentence opens and never
+    in lower case, or in lower case too when English has no such word ("Linden",
+    "Hollybank", "Hugo", "tyler" of "Tyler"), capitalised where a sentence or line opens
+    when English has no such word and it is never written small ("Nina" of "script
+    pls: Nina and Joe"), camel case ("TripAdvisor"); acronyms
+    and ``CAPITALISED_OK`` words left out. A quote holds none of them, wherever it
+    stands in its sentence ("Hugo wants …"), and no theme is named after one."""
+    from learning.policy import CAPITALISED_OK
+
+    capitalised: set[str] = set()
+    lower: set[str] = set()
+    pasted: set[str] = set()
+    opening: set[str] = set()  # a word English does not have, capitalised where a sentence opens
+    for m in messages:
+        readable = readable_text(m.text)
+        toks = tokens(readable)
+        for k, t in enumerate(toks):
+            if not t.low.isalpha() or _acronym(t.text) or t.low in CAPITALISED_OK:
+                continue
+            if _written_small_as_a_name(toks, k):
+                pasted.add(t.low)
+            if _camel(t.text):
+                capitalised.add(t.low)
+            elif t.text[:1].isupper():
+                if not _opens_sentence(readable, t):
+                    capitalised.add(t.low)
+                elif _unknown_word(t.low):
+                    opening.add(t.low)  # "script pls: Nina and Joe"
+            else:
+                lower.add(t.low)
+        # a name inside what the person pasted or quoted ('Mum wrote: "Tyler says …"')
+        # and written small in their own words ("report for tyler")
+        for t in tokens(m.text):
+            if (
+                t.text[:1].isupper()
+                and not _camel(t.text)
+                and not _acronym(t.text)
+                and not _opens_sentence(m.text, t)  # "Rota for next week": no name
+            ):
+                pasted.add(t.low)
+    # a word also written in lower case is a name only when English has no such word:
+    # "rose" may be a flower, "tyler" written small is still Tyler
+    unknown = {w for w in lower if w not in STOP_WORDS and not language.is_english_word(w)}
+    return (capitalised | pasted) & unknown | (capitalised | opening) - lower
+
+
+# who a piece of work is for or from: "report comment for tyler", "email to jonno"
+NAME_PREPOSITIONS = frozenset(["for", "to", "from"])
+
+
+def _written_small_as_a_name(toks: list[Tok], k: int) -> bool:
+    """Whether ``toks[k]`` stands where a person's name does, written in lower case: after
+    "for", "to" or "from" ("Y10 report comment for tyler") or before "wants", "needs",
+    "asked" ("jonno wants a bar chart"). ``proper_words`` counts it as a name when
+    English has no such word."""
+    if not toks[k].text[:1].islower():
+        return False
+    before = toks[k - 1].low if k > 0 else ""
+    after = toks[k + 1].low if k + 1 < len(toks) else ""
+    return before in NAME_PREPOSITIONS or after in ("wants", "needs", "asked")
+
+
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
+
+# where a sentence ends: a full stop that is no decimal point ("grafana 11.3.1"), ! ? or a line break
+_FULL_STOP = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?\n]")
+
+
+def quote_for(
+    message: Any,
+    start: int,
+    end: int,
+    banned: set[str],
+    *,
+    keep: frozenset[str] = frozenset(),
+    own_sentence: bool = False,
+) -> str | None:
+    """A verbatim quote from the clause ``[start:end]`` of the message: the clause as
+    written (fillers off its start), widened past its end when shorter than four words,
+    and cut around any word a quote must not hold (``_unclean``), keeping the longest
+    clean part that holds a word of ``keep`` (lemmas of the theme); with ``own_sentence``
+    (a correction) it widens within the clause's sentence only. When the cuts leave
+    no such part, the rest of the sentence may give one ("Reply to a Google review
+    please: 5 stars" -> "review please: 5 stars"). None when no clean part of four words
+    or more is there."""
+    from learning.policy import contact_kind, contact_spans
+
+    text = message.text
+    readable = readable_text(text)
+    spans = contact_spans(text)
+    toks = tokens(text, start, end)
+    if len(toks) < QUOTE_MIN_WORDS:
+        # too short to judge ("Weekend post!"): on into what follows, to that clause's
+        # end; a correction's quote never past the end of its sentence ("use the name. And
+        # make it shorter" would quote another edit), but back to where the sentence starts
+        stop = _FULL_STOP.search(readable, end) if own_sentence else None
+        sentence_end = stop.start() if stop else len(text)
+        more = tokens(text, start, sentence_end)[:12]
+        if len(more) >= QUOTE_MIN_WORDS or not own_sentence:
+            toks = more[:QUOTE_MIN_WORDS]
+            edge = _CLAUSE_EDGE.search(readable, toks[-1].end)
+            limit = edge.start() if edge else len(text)
+            toks = [t for t in more if t.end <= limit] or toks
+        else:
+            back = [m.end() for m in _FULL_STOP.finditer(readable, 0, start)]
+            toks = tokens(text, back[-1] if back else 0, sentence_end)[-QUOTE_MAX_WORDS:]
+    best = _clean_part(text, readable, toks, banned, spans, keep)
+    if len(best) < QUOTE_MIN_WORDS or not _holds(best, keep):
+        stop = _SENTENCE_END.search(readable, end)
+        wider = tokens(text, start, stop.start() if stop else len(text))[:QUOTE_MAX_WORDS]
+        other = _clean_part(text, readable, wider, banned, spans, keep)
+        if (_holds(other, keep), len(other) >= QUOTE_MIN_WORDS) > (
+            _holds(best, keep),
+            len(best) >= QUOTE_MIN_WORDS,
+        ):
+            best = other
+    if len(best) < QUOTE_MIN_WORDS:
+        return None
+    best = best[:QUOTE_MAX_WORDS]
+    quote = text[best[0].start : best[-1].end]
+    return None if contact_kind(quote) else quote
+
+
+def request_quote(
+    req: Request, banned: set[str], *, keep: frozenset[str], words_of_text: set[str]
+) -> str | None:
+    """The quote behind ``req``: from its own clause, or, when that gives no clean quote
+    sharing a word with the sentence (``words_of_text``), from another clause of the
+    same message that holds a word of the theme ("Summarise please." after
+    "Escalation for engineering: …")."""
+    quote = quote_for(req.message, req.start, req.end, banned, keep=keep)
+    if quote and content_words(quote) & words_of_text:
+        return quote
+    text = req.message.text
+    for a, b in clauses(readable_text(text)):
+        a, b = message_span(text, a, b)
+        if (a, b) == (req.start, req.end) or not _holds(tokens(text, a, b), keep):
+            continue
+        quote = quote_for(req.message, a, b, banned, keep=keep)
+        if quote and content_words(quote) & words_of_text:
+            return quote
+    return None
+
+
+def _holds(seg: list[Tok], keep: frozenset[str]) -> bool:
+    return any(_lemma(t) in keep or t.low in keep for t in seg)
+
+
+def _clean_part(
+    text: str,
+    readable: str,
+    toks: list[Tok],
+    banned: set[str],
+    spans: list[tuple[int, int, str]],
+    keep: frozenset[str],
+) -> list[Tok]:
+    """The longest run of ``toks`` free of blanked code and unclean words (fillers off
+    its start, stop words off its end), one holding a word of ``keep`` first."""
+    segments: list[list[Tok]] = [[]]
+    for t in toks:
+        if readable[t.start : t.end] != t.text or _unclean(text, t, banned, spans):
+            segments.append([])  # blanked code, or a word a quote must not hold
+        else:
+            segments[-1].append(t)
+    best: list[Tok] = []
+    for seg in segments:
+        while seg and seg[0].low in LEAD_FILLERS and len(seg) > QUOTE_MIN_WORDS:
+            seg = seg[1:]
+        while seg and seg[-1].low in STOP_WORDS and len(seg) > QUOTE_MIN_WORDS:
+            seg = seg[:-1]
+        if len(seg) < QUOTE_MIN_WORDS:
+            continue
+        if (_holds(seg, keep), len(seg)) > (_holds(best, keep), len(best)):
+            best = seg
+    return best
+
+
+def _name_words(known_names: Any) -> set[str]:
+    out: set[str] = set()
+    for name in known_names or ():
+        out.update(t.low for t in tokens(str(name)) if len(t.low) > 1)
+    return out
+
+
+# --- the proposer -----------------------------------------------------------------------------------
+
+
+def verified_evidence(
+    text: str, evidence: list[dict[str, Any]], corpus: ReviewCorpus
+) -> list[dict[str, Any]]:
+    """The items of ``evidence`` whose quote the review's verifier accepts for ``text``
+    (found word for word, four words or more, sharing a word with it), in order."""
+    from memory.verification import verify_quotes
+
+    kept: list[dict[str, Any]] = []
+    for at in range(0, len(evidence), MAX_QUOTES):
+        part = evidence[at : at + MAX_QUOTES]
+        check = verify_quotes(
+            text=text, quotes=part, corpus=corpus, min_conversations=1, min_users=None
+        )
+        kept.extend(item for item, v in zip(part, check.verdicts, strict=True) if v.ok)
+    return kept
+
+
+def _paste_holds_secret(message: Any) -> bool:
+    """Whether a line of a block the message pastes (code, a log, a config) holds a
+    credential. The review never reads a message the secret scan flags; a paste is
+    scanned line by line as well, since a token among log lines may pass a scan of the
+    whole text ("HW_CLOUD_TOKEN: …" above a CMake error), by the same check as the
+    review's reading (``safety.evidence.secret_kinds``: invisible characters normalised)."""
+    from safety.evidence import secret_kinds
+
+    return any(
+        secret_kinds(line)
+        for m in _PASTED.finditer(message.text)
+        for line in m.group(0).splitlines()
+        if line.strip()
+    )
+
+
+def theme_evidence(
+    theme: Theme, text: str, banned: set[str]
+) -> tuple[list[dict[str, Any]], set[int]]:
+    """The quotes that may back ``text`` for ``theme`` (one per conversation, cut
+    before names and other words a quote must not hold; none from a message pasting a
+    secret), and the people they are from."""
+    keep = frozenset(w for w in (theme.head, theme.qualifier, theme.verb) if w) | frozenset(
+        t.low for t in tokens(text)
+    )
+    evidence = []
+    people = set()
+    words_of_text = content_words(text)
+    for req in theme.requests.values():
+        if _paste_holds_secret(req.message):
+            continue
+        quote = request_quote(req, banned, keep=keep, words_of_text=words_of_text)
+        if quote:
+            evidence.append({"quote": quote, "conversation": req.message.conversation_label})
+            people.add(req.message.principal_id)
+    return evidence, people

@@ -1,0 +1,441 @@
+"""``LocalProposer``: a review's goals sentence and standing rule, with what was left out and why."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from learning.candidates import (
+    AVOIDED,
+    IN_PERSONA,
+    MAX_RECORDED,
+    REFUSED,
+    TOO_FEW_CONVERSATIONS,
+    TOO_FEW_PEOPLE,
+    candidate,
+)
+from learning.proposers.base import ProposerResult
+from learning.proposers.local.corrections import (
+    _subject_values_refusal,
+    _values_refusal,
+    corrections_of,
+    recurring_instructions,
+    rule_evidence,
+)
+from learning.proposers.local.hygiene import (
+    _name_words,
+    proper_words,
+    theme_evidence,
+    verified_evidence,
+)
+from learning.proposers.local.requests import counts_as_request, requests_of
+from learning.proposers.local.rules import _CONTRAST_TAIL, rule_for
+from learning.proposers.local.themes import find_themes
+from learning.proposers.local.tokens import tokens
+from learning.proposers.local.wording import sentence_for
+from learning.proposers.local.words import MAX_CANDIDATES, MAX_QUOTES
+from safety.text import (
+    content_words,
+)
+
+if TYPE_CHECKING:
+    from learning.models import LearningSettings
+    from learning.proposers.local.corrections import Correction
+    from learning.proposers.local.requests import Request
+    from learning.proposers.local.themes import Theme
+    from memory.verification import ReadMessage, ReviewCorpus
+
+
+_STATEMENT_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+
+
+def persona_statements(persona: dict[str, Any]) -> list[set[str]]:
+    """The content words of each sentence of the persona's goals and background. A
+    theme the persona already says is said in one of them: "Writes allotment letters."
+    is news to a persona that helps "with letters to residents" in one sentence and
+    "runs the allotments" in another."""
+    text = "\n".join(str(persona.get(f) or "") for f in ("goals", "background"))
+    return [words for part in _STATEMENT_END.split(text) if (words := content_words(part))]
+
+
+def _seen(
+    theme: Theme, text: str, reason: str, *, key: str = "", detail: str = ""
+) -> dict[str, Any]:
+    return candidate(
+        kind="sentence",
+        text=text,
+        reason=reason,
+        conversations=len(theme.requests),
+        people=theme.people,
+        key=key,
+        detail=detail,
+    )
+
+
+def _rule_seen(
+    hits: dict[int, tuple[Correction, int]],
+    text: str,
+    reason: str,
+    *,
+    key: str = "",
+    detail: str = "",
+) -> dict[str, Any]:
+    return candidate(
+        kind="rule",
+        text=text,
+        reason=reason,
+        conversations=len(hits),
+        people=len({c.message.principal_id for c, _ in hits.values()}),
+        key=key,
+        detail=detail,
+    )
+
+
+def _rule_near_misses(
+    corrections: list[Correction],
+    *,
+    settings: LearningSettings,
+    persona: dict[str, Any],
+    names: set[str],
+    tried: set[str],
+) -> list[dict[str, Any]]:
+    """Corrections that recur, but in fewer conversations or from fewer people than the
+    settings ask ("too few conversations", "too few people")."""
+    from learning import policy
+
+    min_users = settings.min_users if settings.across_users else None
+    floor = min(2, settings.min_corrections)
+    if settings.min_corrections <= floor and min_users is None:
+        return []
+    out: list[dict[str, Any]] = []
+    seen = set(tried)
+    for _phrase, hits in recurring_instructions(
+        corrections, min_conversations=floor, min_users=None
+    )[:MAX_CANDIDATES]:
+        people = len({c.message.principal_id for c, _ in hits.values()})
+        if len(hits) >= settings.min_corrections and (min_users is None or people >= min_users):
+            continue
+        text = rule_for(hits)
+        if not text:
+            continue
+        key = policy.content_key(text)
+        if key in seen or policy.rule_refusal(rule=text, persona=persona, known_names=names):
+            continue
+        seen.add(key)
+        reason = TOO_FEW_CONVERSATIONS if len(hits) < settings.min_corrections else TOO_FEW_PEOPLE
+        out.append(_rule_seen(hits, text, reason, key=key))
+        if len(out) >= MAX_RECORDED:
+            break
+    return out
+
+
+#: why a candidate with too few quotes was passed over (the note, the log's detail)
+TOO_FEW_CLEAN = "too few conversations with a clean quote"
+TOO_FEW_CLEAN_DETAIL = "Too few of its conversations hold a quote that may be shown."
+
+
+def _note_left_out(result: ProposerResult, left_out: list[str]) -> None:
+    """Say in the result's notes the first five candidates left out, and why."""
+    if left_out:
+        result.notes.append("Candidates left out: " + "; ".join(list(dict.fromkeys(left_out))[:5]))
+
+
+class LocalProposer:
+    name = "local"
+
+    def _vectors(self, messages: list[ReadMessage], result: ProposerResult) -> dict[int, Any]:
+        from memory.embeddings import encode, vectors_for_messages
+
+        stored = vectors_for_messages([m.id for m in messages])
+        missing = [m for m in messages if m.id not in stored]
+        if missing:
+            result.notes.append(
+                f"{len(missing)} of {len(messages)} messages had no stored embedding yet; "
+                "they were encoded for this review."
+            )
+            for message, vector in zip(missing, encode([m.text for m in missing]), strict=True):
+                stored[message.id] = vector
+        return stored
+
+    def _clause_vectors(self, requests: list[Request]) -> Any:
+        """One row per request: the embedding of its clause, all encoded in one batch
+        (each distinct clause once). Clauses are not stored: a review's requests are a
+        few hundred short clauses at most."""
+        import numpy as np
+
+        from memory.embeddings import encode
+
+        texts = [r.message.text[r.start : r.end] for r in requests]
+        distinct = list(dict.fromkeys(texts))
+        rows = dict(zip(distinct, encode(distinct), strict=True))
+        return np.vstack([rows[t] for t in texts])
+
+    def _themes(
+        self,
+        corpus: ReviewCorpus,
+        result: ProposerResult,
+        *,
+        min_conversations: int,
+        min_users: int | None,
+        meaning: bool,
+    ) -> tuple[list[Theme], list[Request], dict[int, Any], set[str]] | None:
+        """The themes that recur in the corpus (None when no message asks for anything),
+        with the requests, message vectors and banned words they were found with.
+        ``meaning``: also group requests alike in meaning (encodes every clause)."""
+        names: set[str] = getattr(corpus, "known_names", set())
+        banned = _name_words(names) | proper_words(corpus.messages)
+        requests = [r for m in corpus.messages for r in requests_of(m)]
+        opening = {r.head or r.verb or "" for r in requests if not r.message.after_assistant}
+        requests = [r for r in requests if counts_as_request(r, opening)]
+        if not requests:
+            return None
+        vectors = self._vectors(list({r.message.id: r.message for r in requests}.values()), result)
+        themes = find_themes(
+            requests,
+            vectors,
+            min_conversations=min_conversations,
+            min_users=min_users,
+            exclude=banned,
+            clause_vectors=self._clause_vectors(requests) if meaning else None,
+        )
+        return themes, requests, vectors, banned
+
+    def _near_misses(
+        self,
+        requests: list[Request],
+        vectors: dict[int, Any],
+        banned: set[str],
+        themes: list[Theme],
+        *,
+        settings: LearningSettings,
+        persona: dict[str, Any],
+        names: set[str],
+    ) -> list[dict[str, Any]]:
+        """Themes that recur (in two conversations or more) but in fewer conversations,
+        or said by fewer people, than the settings ask: what the log explains as "too
+        few conversations" and "too few people". Grouped by words only (no encoding)."""
+        from learning import policy
+
+        min_users = settings.min_users if settings.across_users else None
+        floor = min(2, settings.min_conversations)
+        if settings.min_conversations <= floor and min_users is None:
+            return []
+        shown = {policy.content_key(sentence_for(t)) for t in themes}
+        out: list[dict[str, Any]] = []
+        # the policy's check of a wording may scan it: look at a bounded number of themes
+        for theme in find_themes(
+            requests, vectors, min_conversations=floor, min_users=None, exclude=banned
+        )[:MAX_CANDIDATES]:
+            n = len(theme.requests)
+            if n >= settings.min_conversations and (min_users is None or theme.people >= min_users):
+                continue  # recurs enough: a theme above, or the same work as one
+            text = sentence_for(theme)
+            key = policy.content_key(text)
+            if key in shown or any(t.low in banned for t in tokens(text)):
+                continue
+            if policy.sentence_refusal(
+                sentence=text, field="goals", persona=persona, known_names=names
+            ):
+                continue  # what the policy refuses is not shown in the log
+            shown.add(key)
+            reason = TOO_FEW_CONVERSATIONS if n < settings.min_conversations else TOO_FEW_PEOPLE
+            out.append(_seen(theme, text, reason, key=key))
+            if len(out) >= MAX_RECORDED:
+                break
+        return out
+
+    def recurring_sentences(
+        self, corpus: ReviewCorpus, persona: dict[str, Any], settings: LearningSettings
+    ) -> list[dict[str, Any]]:
+        """The goals/background themes that recur enough in ``corpus`` (words only, no
+        encoding), as candidates without a reason: the review reads the whole history
+        with it to find what recurs outside the recent conversations."""
+        from learning import policy
+
+        result = ProposerResult()
+        min_users = settings.min_users if settings.across_users else None
+        found = self._themes(
+            corpus,
+            result,
+            min_conversations=settings.min_conversations,
+            min_users=min_users,
+            meaning=False,
+        )
+        if found is None:
+            return []
+        names: set[str] = getattr(corpus, "known_names", set())
+        out = []
+        for theme in found[0][:MAX_RECORDED]:
+            text = sentence_for(theme)
+            if any(t.low in found[3] for t in tokens(text)) or policy.sentence_refusal(
+                sentence=text, field="goals", persona=persona, known_names=names
+            ):
+                continue
+            out.append(_seen(theme, text, "", key=policy.content_key(text)))
+        return out
+
+    def propose_sentence(
+        self,
+        corpus: ReviewCorpus,
+        persona: dict[str, Any],
+        settings: LearningSettings,
+        *,
+        avoid=frozenset(),
+    ) -> ProposerResult:
+        from learning import policy
+        from memory.verification import verify_quotes
+
+        result = ProposerResult(calls=1)
+        result.data = {"field": None, "sentence": "", "evidence": []}
+        names: set[str] = getattr(corpus, "known_names", set())
+        min_users = settings.min_users if settings.across_users else None
+        found = self._themes(
+            corpus,
+            result,
+            min_conversations=settings.min_conversations,
+            min_users=min_users,
+            meaning=True,
+        )
+        if found is None:
+            return result
+        themes, requests, vectors, banned = found
+        near = self._near_misses(
+            requests, vectors, banned, themes, settings=settings, persona=persona, names=names
+        )
+        left_out: list[str] = []
+        tried: set[str] = set()
+        covered = persona_statements(persona)
+        for theme in themes[:MAX_CANDIDATES]:
+            text = sentence_for(theme)
+            named = [t.text for t in tokens(text) if t.low in banned]
+            if named:
+                left_out.append(f"{text!r}: names a person, place or company ({named[0]})")
+                continue  # never recorded: the log would show the name
+            # the object says what the work is, unless the verb names it ("Proofreads
+            # translations." is news to a persona about translation jobs)
+            said = text if theme.kind == "verbnoun" else text.split(" ", 1)[1]
+            if any(content_words(said) <= statement for statement in covered):
+                left_out.append(f"{text!r}: the persona says this already in other words")
+                result.candidates.append(_seen(theme, text, IN_PERSONA))
+                continue
+            key = policy.content_key(text)
+            if key in tried:
+                continue
+            tried.add(key)
+            if key in avoid:
+                left_out.append(f"{text!r} was turned down, undone or is in the persona")
+                result.candidates.append(_seen(theme, text, AVOIDED, key=key))
+                continue
+            refusal = policy.sentence_refusal(
+                sentence=text, field="goals", persona=persona, known_names=names
+            )
+            if refusal:
+                left_out.append(f"{text!r}: {refusal}")
+                continue  # not recorded: the words the policy refuses stay out of the log
+            evidence, people = theme_evidence(theme, text, banned)
+            if len(evidence) < settings.min_conversations or (
+                min_users is not None and len(people) < min_users
+            ):
+                left_out.append(f"{text!r}: {TOO_FEW_CLEAN}")
+                result.candidates.append(
+                    _seen(theme, text, REFUSED, key=key, detail=TOO_FEW_CLEAN_DETAIL)
+                )
+                continue
+            # the review verifies the quotes and refuses the whole proposal over one it
+            # rejects, and the next review would make the same proposal: keep only the
+            # quotes it accepts, and pass on to the next theme when too few are left
+            evidence = verified_evidence(text, evidence, corpus)
+            check = verify_quotes(
+                text=text,
+                quotes=evidence[:MAX_QUOTES],
+                corpus=corpus,
+                min_conversations=settings.min_conversations,
+                min_users=min_users,
+            )
+            if not check.ok:
+                left_out.append(f"{text!r}: {check.reason}")
+                result.candidates.append(_seen(theme, text, REFUSED, key=key, detail=check.reason))
+                continue
+            result.data = {"field": "goals", "sentence": text, "evidence": evidence[:MAX_QUOTES]}
+            break
+        result.candidates.extend(near)
+        _note_left_out(result, left_out)
+        return result
+
+    def propose_rule(
+        self,
+        corpus: ReviewCorpus,
+        persona: dict[str, Any],
+        settings: LearningSettings,
+        *,
+        avoid=frozenset(),
+    ) -> ProposerResult:
+        from learning import policy
+
+        result = ProposerResult(calls=1)
+        result.data = {"rule": None, "evidence": []}
+        names: set[str] = getattr(corpus, "known_names", set())
+        banned = _name_words(names) | proper_words(corpus.messages)
+        asked = frozenset(
+            r.head for m in corpus.messages if not m.after_assistant for r in requests_of(m)
+        )
+        corrections = [
+            c for m in corpus.messages if m.after_assistant for c in corrections_of(m, asked)
+        ]
+        rules_now = [content_words(x) for x in persona.get("standing_rules") or []]
+        min_users = settings.min_users if settings.across_users else None
+        left_out: list[str] = []
+        tried: set[str] = set()
+        for _phrase, hits in recurring_instructions(
+            corrections, min_conversations=settings.min_corrections, min_users=min_users
+        )[:MAX_CANDIDATES]:
+            text = rule_for(hits)
+            if not text:
+                continue
+            plain = _CONTRAST_TAIL.sub(".", text)
+            if plain != text and policy.rule_refusal(rule=text, persona=persona, known_names=names):
+                text = plain  # the refused wording may read as a name ("Hi there"): leave it out
+            if any(content_words(text) <= have for have in rules_now):
+                left_out.append(f"{text!r}: the persona holds this rule already in other words")
+                result.candidates.append(_rule_seen(hits, text, IN_PERSONA))
+                continue
+            key = policy.content_key(text)
+            if key in tried:
+                continue
+            tried.add(key)
+            if key in avoid:
+                left_out.append(f"{text!r} was turned down, undone or is in the persona")
+                result.candidates.append(_rule_seen(hits, text, AVOIDED, key=key))
+                continue
+            refusal = policy.rule_refusal(rule=text, persona=persona, known_names=names)
+            if refusal:
+                left_out.append(f"{text!r}: {refusal}")
+                continue
+            evidence, quoted = rule_evidence(hits, text, banned, keep=frozenset(_phrase))
+            people = {c.message.principal_id for c, _ in hits.values()}
+            if len(evidence) < settings.min_corrections or (
+                min_users is not None and len(people) < min_users
+            ):
+                left_out.append(f"{text!r}: {TOO_FEW_CLEAN}")
+                result.candidates.append(
+                    _rule_seen(hits, text, REFUSED, key=key, detail=TOO_FEW_CLEAN_DETAIL)
+                )
+                continue
+            disagree = (
+                policy.corrections_disagree(rule=text, quoted=quoted)
+                or _values_refusal(text, quoted, corrections, settings.min_corrections)
+                or _subject_values_refusal(text, corrections)
+            )
+            if disagree:
+                left_out.append(f"{text!r}: {disagree}")
+                result.candidates.append(_rule_seen(hits, text, REFUSED, key=key, detail=disagree))
+                continue
+            result.data = {"rule": text, "evidence": evidence[:MAX_QUOTES]}
+            break
+        result.candidates.extend(
+            _rule_near_misses(
+                corrections, settings=settings, persona=persona, names=names, tried=tried
+            )
+        )
+        _note_left_out(result, left_out)
+        return result

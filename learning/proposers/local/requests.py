@@ -1,0 +1,798 @@
+"""Requests: clauses that ask for a piece of work, with their head, modifiers and verb."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from learning import language
+from learning.proposers.local.tokens import (
+    REQUEST_TAILS,
+    Tok,
+    _is_noun_word,
+    _is_verb_here,
+    _wordlike,
+    clauses,
+    tokens,
+)
+from learning.proposers.local.words import (
+    CREATE_VERBS,
+    CUES,
+    DETERMINERS,
+    DRAFT_PRONOUNS,
+    EDIT_VERBS,
+    GREETINGS,
+    HEAD_SYNONYMS,
+    LEAD_FILLERS,
+    META_HEADS,
+    MID_CUE_MODALS,
+    NEW_REQUEST_OPENERS,
+    NOUN_CUES,
+    OBJECT_AFTER_PREPOSITION,
+    OF_HEADS,
+    OPENER_CLAUSE_WORDS,
+    PARTICLES,
+    PEOPLE_WORDS,
+    PHRASAL,
+    PREPOSITIONS,
+    PRONOUN_WORDS,
+    QUESTION_STARTS,
+    QUOTE_MIN_WORDS,
+    TIME_MODIFIERS,
+    TURNING_VERBS,
+    VAGUE_MODIFIERS,
+    WEAK_VERBS,
+    WHEN_WORDS,
+)
+from safety.text import (
+    STOP_WORDS,
+    readable_text,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+# --- requests -------------------------------------------------------------------------------
+
+
+@dataclass
+class Request:
+    message: Any
+    start: int  # the clause's span in the original text
+    end: int
+    verb: str | None  # lemma of a specific verb, None when weak or absent
+    head: str  # lemma of what is made
+    mods: list[str] = field(default_factory=list)  # lemmas before the head
+    # (preposition, head lemma, lemmas of the phrase's noun phrase)
+    phrases: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
+    surface: dict[str, str] = field(default_factory=dict)  # lemma -> word as written
+    reported: bool = False  # an error pasted and reported (``error_report``)
+
+
+def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
+    """The noun phrase starting at ``i`` (determiners and a count skipped: "the 3 overdue
+    invoices"): its words and the index after it."""
+    opened = i
+    while i < len(toks) and (toks[i].low in DETERMINERS or toks[i].low.endswith("'s")):
+        i += 1
+    if (
+        opened < i < len(toks)
+        and toks[opened].low in ("a", "an", "the")
+        and toks[i].low.isalpha()
+        and not _is_noun_word(toks[i])
+        and language.can_be(toks[i].low, "VERB")
+        and language.lemma(toks[i].low, "VERB") == toks[i].low
+        and (i + 1 == len(toks) or toks[i + 1].low in PREPOSITIONS | REQUEST_TAILS)
+    ):
+        # a verb after an article and alone is a noun as people say it: "draft the
+        # invite for families", "the ask"
+        return [toks[i]], i + 1
+    if i + 1 < len(toks) and toks[i].low.isdigit() and _is_noun_word(toks[i + 1]):
+        i += 1
+    words: list[Tok] = []
+    while i < len(toks) and len(words) < 4:
+        tok = toks[i]
+        if _needs_doing(toks, i):
+            break  # "allotment renewal letters need to go out": the verb of the clause
+        if (
+            tok.low == "thank"
+            and i + 2 < len(toks)
+            and toks[i + 1].low == "you"
+            and _is_noun_word(toks[i + 2])
+        ):
+            # "a thank you note": one modifier, as "a thank-you note" writes it
+            you = toks[i + 1]
+            words.append(Tok(f"{tok.text}-{you.text}", "thank-you", tok.start, you.end))
+            i += 2
+            continue
+        if _code_label(tok) and i + 1 < len(toks) and _is_noun_word(toks[i + 1]):
+            # a label with digits says which one, not what: "a Y9 lesson"
+            i += 1
+            continue
+        if (
+            i + 2 < len(toks)
+            and toks[i + 1].low.isdigit()
+            and _is_noun_word(tok)
+            and _is_noun_word(toks[i + 2])
+        ):
+            # a word and a number say which one, as a label does: "grade 1 exam prep
+            # note", "year 9 reports"
+            i += 2
+            continue
+        if not _is_noun_word(tok):
+            # a verb used as a modifier: "a commit message", "a login help reply"
+            if not (
+                _wordlike(tok.low)
+                and tok.low not in STOP_WORDS
+                and language.can_be(tok.low, "VERB")
+                and i + 1 < len(toks)
+                and _is_noun_word(toks[i + 1])
+            ):
+                break
+        elif (
+            words
+            and language.can_be(tok.low, "VERB")
+            and not (language.can_be(tok.low, "NOUN") or language.can_be(tok.low, "ADJ"))
+        ):
+            break
+        words.append(tok)
+        i += 1
+    # an adjective is no head: "the weekend specials" ends on a noun
+    while words and not (
+        language.can_be(words[-1].low, "NOUN") or not language.is_english_word(words[-1].low)
+    ):
+        words.pop()
+        i -= 1
+    return words, i
+
+
+def _needs_doing(toks: list[Tok], i: int) -> bool:
+    """Whether "need(s) to …" stands at ``i``: what comes before it is work to be done
+    ("the renewal letters need to go out", "the rota needs to be redone")."""
+    return toks[i].low in ("need", "needs") and i + 1 < len(toks) and toks[i + 1].low == "to"
+
+
+def _code_label(tok: Tok) -> bool:
+    """A short label of letters and digits: "Y9", "y10", "2nd", "A4" (a bare number is
+    no label: "1-star review", "3 bed flat" stay as they were read)."""
+    w = tok.low
+    return (
+        any(c.isdigit() for c in w) and any(c.isalpha() for c in w) and w.isalnum() and len(w) <= 6
+    )
+
+
+def _lemma(tok: Tok) -> str:
+    if len(tok.text) > 2 and tok.text.isupper() and tok.text.isalpha():
+        return tok.low  # an acronym ending in a capital S is no plural: "DBS", "GPS"
+    word = language.lemma(tok.low, "NOUN")
+    return HEAD_SYNONYMS.get(word, word)
+
+
+def _proper(tok: Tok, first: Tok | None) -> bool:
+    """A capitalised word that does not open its clause: a name (a brand, a person);
+    an acronym ("SQL", "PRs") is no name."""
+    return tok.text[:1].isupper() and not _acronym(tok.text) and tok is not first
+
+
+def _acronym(word: str) -> bool:
+    """Two to five capitals, a plural "s" allowed: "SQL", "VAT", "PR", "PRs", "CTEs"."""
+    core = word[:-1] if len(word) > 2 and word.endswith("s") else word
+    return core.isalpha() and core.isupper() and 2 <= len(core) <= 5
+
+
+def _written(tok: Tok) -> str:
+    """How a sentence writes the word of ``tok``: its synonym's word when it has one
+    ("docs" -> "documentation"), else ``_surface``."""
+    word = language.lemma(tok.low, "NOUN")
+    return HEAD_SYNONYMS.get(word, _surface(tok))
+
+
+def _surface(tok: Tok) -> str:
+    """A word of a theme as the sentence writes it: an acronym keeps the capitals its
+    writer gave it ("SQL", "PR" of "PRs"), any other word is lower case."""
+    if _acronym(tok.text):
+        return tok.text[:-1] if tok.text.endswith("s") and len(tok.text) > 2 else tok.text
+    return tok.low
+
+
+@dataclass
+class _Opening:
+    """Where the work a clause asks for is named, after its fillers and cues."""
+
+    at: int  # the index of the token after them
+    cue: bool  # "can you", "help me": a verb of work follows
+    noun_cue: bool  # "I need", "help me with", "Hugo wants": what is made follows
+    opened_new: bool  # "Also …", "another …": a new request after a reply
+    relayed_start: int | None  # where the quote starts after a name written small
+
+
+def _opening(toks: list[Tok], readable: str, b: int) -> _Opening | None:
+    """The opening of the clause ``toks`` (ending at ``readable[b]``), or None when it
+    is empty or a question ("Why does this blow up?")."""
+    i = 0
+    while i < len(toks) and toks[i].low in LEAD_FILLERS:
+        i += 1
+    if i >= len(toks):
+        return None
+    if (
+        toks[i].low in QUESTION_STARTS
+        and not any(tuple(t.low for t in toks[i : i + len(c)]) == c for c in CUES)
+        # "do me a quiz", "do us a rota": an imperative with its beneficiary
+        and not (toks[i].low == "do" and i + 1 < len(toks) and toks[i + 1].low in ("me", "us"))
+        # "do the induction checklist": an imperative with its object, not a question
+        and not (
+            toks[i].low == "do"
+            and i + 1 < len(toks)
+            and toks[i + 1].low in ("the", "a", "an")
+            and not readable[b : b + 2].lstrip().startswith("?")
+        )
+    ):
+        return None  # "Why does this blow up?", "How do I …": a question, not a request
+    opened_new = i > 0 and toks[i - 1].low in NEW_REQUEST_OPENERS or toks[i].low in ("another",)
+    cue = False
+    for _ in range(3):  # "can you" "help me" "put together …"
+        for pattern in CUES:
+            if tuple(t.low for t in toks[i : i + len(pattern)]) == pattern:
+                i += len(pattern)
+                cue = True
+                while i < len(toks) and toks[i].low in ("please", "also", "just", "quickly"):
+                    i += 1
+                break
+        else:
+            break
+    noun_cue = False
+    if cue and i < len(toks) and toks[i].low == "with" and toks[i - 1].low in ("me", "help"):
+        i += 1  # "help me with the patch notes", "I need help with": what is made follows
+        noun_cue = True
+    elif (
+        cue
+        and i + 1 < len(toks)
+        and (toks[i].low, toks[i + 1].low) in OBJECT_AFTER_PREPOSITION
+        and not (i + 2 < len(toks) and toks[i + 2].low in PRONOUN_WORDS)
+    ):
+        i += 2  # "can you help with thank you cards", "can you start on the newsletter"
+        noun_cue = True
+    if not cue:
+        for pattern in NOUN_CUES:
+            if tuple(t.low for t in toks[i : i + len(pattern)]) == pattern:
+                i += len(pattern)
+                noun_cue = True
+                break
+    relayed_start = None
+    if not (cue or noun_cue):
+        relayed = _relayed(toks, i)
+        if relayed is not None:
+            if not toks[i].text[:1].isupper() and not language.is_english_word(toks[i].low):
+                # a name written in lower case is no part of the quote ("jonno wants …")
+                relayed_start = toks[relayed].start
+            i, noun_cue = relayed, True
+    return _Opening(i, cue, noun_cue, opened_new, relayed_start)
+
+
+def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, int] | None:
+    """The verb at ``toks[i]`` that asks for the work: ``(verb, the verb as asked, its
+    token, the index after it and its particle or beneficiary)``; the verb is None when
+    it is too weak to name the work or names a new piece of work below ("start a
+    glossary", "turn this into a component"). None when it edits the draft at hand."""
+    verb_tok: Tok | None = toks[i]
+    verb: str | None
+    verb = made_by = language.lemma(toks[i].low, "VERB")
+    i += 1
+    if i < len(toks) and toks[i].low in PARTICLES:
+        verb = PHRASAL.get((verb, toks[i].low), verb)
+        i += 1
+    if verb in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
+        verb = None  # "start a terminology glossary": a new piece of work, named below
+    elif (
+        verb in TURNING_VERBS
+        and i + 1 < len(toks)
+        and toks[i].low in DRAFT_PRONOUNS
+        and toks[i + 1].low in ("into", "to")
+    ):
+        # "turn this into a component", "convert it to a checklist": what it becomes
+        # is what is made
+        verb, verb_tok, made_by = None, None, ""
+        i += 2
+    elif verb in EDIT_VERBS:
+        return None
+    if verb in WEAK_VERBS:
+        verb = None
+    if i < len(toks) and toks[i].low in ("me", "us", "him", "her", "them"):
+        i += 1  # "write me a note", "give her a quote"
+    return verb, made_by, verb_tok, i
+
+
+def _phrases_after_verb(toks: list[Tok], i: int) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The phrases (at most two) after a verb with no object, past a pronoun or
+    determiner: "for engineering" of "Summarise this for engineering"."""
+    while i < len(toks) and (toks[i].low in PRONOUN_WORDS or toks[i].low in DETERMINERS):
+        i += 1
+    if i < len(toks) and toks[i].low == "one":
+        i += 1
+    words_only: list[tuple[str, str, tuple[str, ...]]] = []
+    while i < len(toks) and toks[i].low in PREPOSITIONS and len(words_only) < 2:
+        pwords, i2 = _noun_phrase(toks, i + 1)
+        pwords = [t for t in pwords if not _proper(t, toks[0])]
+        if not pwords:
+            break
+        words_only.append((toks[i].low, _lemma(pwords[-1]), tuple(_lemma(t) for t in pwords)))
+        i = i2
+    return words_only
+
+
+@dataclass
+class _Made:
+    """What a request makes, as read so far: its head (lemma and token), modifiers,
+    phrases, the words as written, and the verb that asks for it."""
+
+    head: str
+    head_tok: Tok | None
+    mods: list[str]
+    surface: dict[str, str]
+    verb: str | None
+    phrases: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
+
+
+def _read_phrases(toks: list[Tok], j: int, first_tok: Tok, made: _Made) -> int | None:
+    """Read the phrases after what is made (at most two) into ``made``: "to the refund
+    request", "of flour", "to chase". The index after them, or None when a phrase says
+    how to write, not what ("write dates in full")."""
+    while j < len(toks) and toks[j].low in PREPOSITIONS and len(made.phrases) < 2:
+        prep = toks[j].low
+        if (
+            prep == "to"
+            and not made.verb
+            and j + 1 < len(toks)
+            and language.can_be(toks[j + 1].low, "VERB")
+            and language.lemma(toks[j + 1].low, "VERB") == toks[j + 1].low
+            and (j + 2 >= len(toks) or toks[j + 2].low in REQUEST_TAILS)
+        ):
+            # "Another overdue invoice to chase": what is to be done with it
+            to_do = language.lemma(toks[j + 1].low, "VERB")
+            if to_do not in EDIT_VERBS and to_do not in WEAK_VERBS:
+                made.verb = to_do
+            j += 2
+            continue
+        if (
+            prep == "in"
+            and j + 1 < len(toks)
+            and language.can_be(toks[j + 1].low, "ADJ")
+            and (j + 2 >= len(toks) or toks[j + 2].low in REQUEST_TAILS | PREPOSITIONS)
+        ):
+            return None  # "write dates in full", "put it in bold": how to write, not what
+        pwords, j2 = _noun_phrase(toks, j + 1)
+        pwords = [t for t in pwords if not _proper(t, first_tok)]
+        if not pwords:
+            break
+        if made.head in OF_HEADS and prep == "of" and not made.phrases:
+            made.head_tok = pwords[-1]
+            made.head, made.mods = _lemma(pwords[-1]), [_lemma(t) for t in pwords[:-1]]
+            made.surface[made.head] = _written(pwords[-1])
+        else:
+            # "to the refund request": the request is meta, the refund is what it is about
+            lemmas = tuple(_lemma(t) for t in pwords)
+            made.phrases.append((prep, lemmas[-1], lemmas))
+        for t in pwords:
+            made.surface.setdefault(_lemma(t), _written(t))
+        j = j2
+    return j
+
+
+def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> Request | None:
+    """The request in the clause ``readable[a:b]``, if it is one. ``fresh``: the clause
+    opens a message not written after a reply, or follows "Last thing," / "Also:"."""
+    toks = tokens(readable, a, b)
+    opening = _opening(toks, readable, b)
+    if opening is None:
+        return None
+    i, cue, noun_cue = opening.at, opening.cue, opening.noun_cue
+    opened_new = opening.opened_new
+    if opening.relayed_start is not None:
+        a = opening.relayed_start
+    if i >= len(toks):
+        return None
+    verb: str | None = None
+    had_verb = False
+    made_by = ""  # the verb as asked, weak or not ("do the questions")
+    verb_tok: Tok | None = None
+    if not noun_cue and _is_verb_here(toks, i):
+        had_verb = True
+        asked = _asking_verb(toks, i)
+        if asked is None:
+            return None
+        verb, made_by, verb_tok, i = asked
+    elif not (cue or noun_cue or opened_new or fresh):
+        # a verbless clause after a reply is a correction ("Type hints please"); one
+        # further into a message is a detail or a list ("rye flour, wheat flour")
+        return None
+    words, j = _noun_phrase(toks, i)
+    if not words and verb and not language.can_be(verb, "NOUN"):
+        # "Summarise this for engineering", "Summarise for the dev team": the verb and
+        # its phrases, no object
+        span = message_span(readable, a, b)
+        return Request(
+            message=message,
+            start=span[0],
+            end=span[1],
+            verb=verb,
+            head="",
+            phrases=_phrases_after_verb(toks, i),
+        )
+    verb_names_it = bool(verb) and language.can_be(verb or "", "NOUN")
+    if (
+        not words
+        and verb_names_it
+        and (i >= len(toks) or toks[i].low in REQUEST_TAILS or toks[i].low == "and")
+    ):
+        # "Reply please", "Help me reply", "reply and tell them …": the verb names what
+        # is made
+        return Request(
+            message=message,
+            start=message_span(readable, a, b)[0],
+            end=message_span(readable, a, b)[1],
+            verb=None,
+            head=HEAD_SYNONYMS.get(verb or "", verb or ""),
+            surface={verb or "": verb or ""},
+        )
+    if not words and not (verb_names_it and i < len(toks) and toks[i].low in PREPOSITIONS):
+        return None
+    if (
+        j + 1 < len(toks)
+        and toks[j].low in ("this", "next", "last")
+        and toks[j + 1].low in WHEN_WORDS
+    ):
+        j += 2  # "Crew schedule this week please"
+    # a verbless request is the noun phrase alone, or followed by its phrases and
+    # "please", "needed", "time", "again": "Rota for next week please"
+    if (
+        not had_verb
+        and not (cue or noun_cue)
+        and j < len(toks)
+        and toks[j].low not in PREPOSITIONS | REQUEST_TAILS
+        and not _needs_doing(toks, j)
+    ):
+        return None
+    # a capitalised word inside the phrase is a name (a brand, a person): not part of the theme
+    first_tok = toks[0]
+    head_tok: Tok | None
+    if words:
+        kept = [t for t in words if not _proper(t, first_tok)]
+        if not kept or kept[-1] is not words[-1]:
+            return None
+        head_tok = kept[-1]
+        head = _lemma(head_tok)
+        mods = [_lemma(t) for t in kept[:-1]]
+        surface = {_lemma(t): _written(t) for t in kept}
+    else:
+        # "Reply to a Google review", "Quote for the fence job": the verb names what is
+        # made, its phrases what it is about
+        head_tok, head, mods = None, HEAD_SYNONYMS.get(verb or "", verb or ""), []
+        surface = {head: head}
+        verb = None
+    made = _Made(head, head_tok, mods, surface, verb)
+    after = _read_phrases(toks, j, first_tok, made)
+    if after is None:
+        return None
+    j, head, head_tok, mods = after, made.head, made.head_tok, made.mods
+    surface, verb, phrases = made.surface, made.verb, made.phrases
+    if (
+        head in MADE_META_HEADS
+        and verb_tok is not None
+        and words
+        and toks.index(words[0]) == toks.index(verb_tok) + 1
+        and (verb or "") not in HEAD_SYNONYMS
+        and language.can_be(verb_tok.low, "NOUN")
+    ):
+        # "book club questions pls": a noun that can be a verb, then the rest of the
+        # compound, is no imperative ("answer customer questions" is one)
+        mods, verb, made_by = [_lemma(verb_tok), *mods], None, ""
+        surface[mods[0]] = _written(verb_tok)
+    if (head in META_HEADS and not _made_meta(head, mods, made_by, toks, j)) or (
+        len(head) < 3 and not (head_tok and _acronym(head_tok.text))
+    ):
+        return None
+    if not _wordlike(head):
+        return None
+    span = message_span(readable, a, b)
+    if (
+        0 < j < len(toks) - 1
+        and toks[j].low == "and"
+        and toks[j + 1].low not in PRONOUN_WORDS
+        and _is_verb_here(toks, j + 1)
+    ):
+        # "make the reminder messages and stick them in a table …": a second instruction
+        # (how to lay it out, where to put it) is not part of what is asked for
+        span = (span[0], toks[j - 1].end)
+    return Request(
+        message=message,
+        start=span[0],
+        end=span[1],
+        verb=verb,
+        head=head,
+        mods=mods,
+        phrases=phrases,
+        surface=surface,
+    )
+
+
+# meta heads that are the work itself when asked to be made: "book club questions",
+# "do the questions", "questions pls", "blog post ideas" (not "a quick question about …")
+MADE_META_HEADS = frozenset(["question", "idea"])
+
+
+MAKING_VERBS = frozenset(["do", "write", "draft", "prepare", "make", "set", "come"])
+
+
+def _made_meta(head: str, mods: list[str], made_by: str, toks: list[Tok], j: int) -> bool:
+    """Whether the meta head ``head`` names what is made: a noun before it says what
+    for ("reading group questions"), a verb of making asks for it ("do the questions")
+    or "please" follows it at once ("questions pls")."""
+    if head not in MADE_META_HEADS:
+        return False
+    named = any(
+        language.can_be(m, "NOUN")
+        and m not in VAGUE_MODIFIERS | META_HEADS | TIME_MODIFIERS
+        and m not in PEOPLE_WORDS
+        for m in mods
+    )
+    asked = j < len(toks) and toks[j].low in ("please", "pls")
+    return named or made_by in MAKING_VERBS or asked
+
+
+def counts_as_request(request: Request, opening: set[str]) -> bool:
+    """Whether ``request`` asks for a piece of work. In a message written after a reply
+    it does when it asks for work people also ask for in opening messages ("Also a
+    quote for …", ``opening``: heads and verbs of those) or names the work with a verb
+    of work and its object ("Also write pytest tests for the fix function");
+    otherwise it edits the draft at hand ("please write dates in full")."""
+    from learning.policy import WORK_VERBS
+
+    if not request.message.after_assistant:
+        return True
+    if (request.head or request.verb) in opening:
+        return True
+    return bool(request.head) and (request.verb or "") in WORK_VERBS
+
+
+# someone else asks, the person passes it on: "Hugo wants an explanation of …",
+# "Priyanka in finance asked for a summary of …", "The client needs a quote for …"
+RELAYED_CUES = (("wants",), ("needs",), ("asked", "for"), ("asks", "for"), ("would", "like"))
+
+
+def _relayed(toks: list[Tok], i: int) -> int | None:
+    """Where the object starts in a request passed on from someone else: a subject of
+    one or two words ("Hugo", "The client"), at most one short phrase ("in finance",
+    "from sales"), then ``RELAYED_CUES`` and a noun phrase (not "wants to …": what a
+    guest wants done is no piece of work for the assistant)."""
+    j = i
+    if j < len(toks) and toks[j].low in DETERMINERS:
+        j += 1
+    if (
+        j + 1 < len(toks)
+        and toks[j + 1].low in PEOPLE_WORDS
+        and language.can_be(toks[j].low, "ADJ")
+        and toks[j].text[:1].islower()
+    ):
+        j += 1  # "A direct client wants …", "a new patient needs …"
+    if j >= len(toks) or not (
+        toks[j].text[:1].isupper()
+        or toks[j].low in PEOPLE_WORDS
+        # a name written in lower case ("jonno wants a bar chart …"): no English word
+        or (toks[j].low.isalpha() and not language.is_english_word(toks[j].low))
+    ):
+        return None
+    j += 1
+    if j + 1 < len(toks) and toks[j].low in PREPOSITIONS and toks[j].low != "to":
+        j += 2  # "in finance", "from sales"
+    for pattern in RELAYED_CUES:
+        if tuple(t.low for t in toks[j : j + len(pattern)]) == pattern:
+            after = j + len(pattern)
+            if after < len(toks) and toks[after].low in DETERMINERS:
+                return after
+            return None
+    return None
+
+
+def message_span(readable: str, a: int, b: int) -> tuple[int, int]:
+    """The clause's span without the white space around it."""
+    while a < b and readable[a].isspace():
+        a += 1
+    while b > a and (readable[b - 1].isspace() or readable[b - 1] in "'\u2019"):
+        b -= 1
+    return a, b
+
+
+# a pasted block (fenced code, a log) or a trace line, and an error named inside it: an
+# error or exception type, a log level, a trace, a fatal signal, a panic
+_PASTED = re.compile(
+    r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|^[ \t]*(?:Traceback|File \"|at [\w.$]+\()[^\n]*",
+    re.S | re.M,
+)
+
+
+_ERROR_IN_PASTE = re.compile(
+    r"(?i:\w*(?:error|exception)s?|traceback|fatal|panic|segmentation fault)\b"
+)
+
+
+DEBUG_VERB = "debug"
+
+
+AUXILIARIES = frozenset(["do", "does", "did", "can", "could", "will", "would", "should", "to"])
+
+
+# what people call the problem they paste ("Getting this error", "Another stack trace",
+# "new bug from a player log"); "error" when their words name none
+PROBLEM_NOUNS = frozenset(["error", "exception", "crash", "bug", "trace"])
+
+
+DEFAULT_PROBLEM = "error"
+
+
+def error_report(message: Any, readable: str) -> Request | None:
+    """An opening message that pastes an error with the person's own words around it
+    ("every time I load a save I get this: <trace> why is it null??"): a request to
+    debug it, though it has no verb of work. Its clause is the nearest before the paste
+    that names the problem ("Getting this error when saving a manifest"), else the
+    nearest before it of four words or more, else the first after it; what is made is
+    the problem as named there."""
+    if message.after_assistant:
+        return None
+    pasted = [m for m in _PASTED.finditer(message.text) if _ERROR_IN_PASTE.search(m.group(0))]
+    if not pasted:
+        return None
+    at = pasted[0].start()
+    spans = [message_span(readable, a, b) for a, b in clauses(readable)]
+
+    def problem(a: int, b: int) -> str:
+        lemmas = [language.lemma(t.low, "NOUN") for t in tokens(readable, a, b)]
+        return next((w for w in lemmas if w in PROBLEM_NOUNS), "")
+
+    before = [(a, b) for a, b in spans if b <= at]
+    long_enough = [(a, b) for a, b in spans if len(tokens(readable, a, b)) >= QUOTE_MIN_WORDS]
+    chosen = next((span for span in reversed(before) if problem(*span)), None) or next(
+        (span for span in reversed(long_enough) if span[1] <= at),
+        next((span for span in long_enough if span[0] >= at), None),
+    )
+    if chosen is None:
+        return None
+    head = problem(*chosen) or DEFAULT_PROBLEM
+    # what fails, in the person's words: "CI is failing on the MSRV job", "release build
+    # fails in CI only" -> "ci", "build", "job" (a theme names the errors after one)
+    toks = tokens(readable, *chosen)
+    where = [
+        t
+        for k, t in enumerate(toks)
+        if _acronym(t.text)
+        or (
+            # a verb after "does this", "to", or before "up" is no noun ("why does this
+            # blow up", "how to fix")
+            not {x.low for x in toks[max(0, k - 2) : k]} & AUXILIARIES
+            and not (k + 1 < len(toks) and toks[k + 1].low in PARTICLES)
+            and t.text.islower()
+            and _is_noun_word(t)
+            and language.can_be(t.low, "NOUN")
+            and not language.can_be(t.low, "ADJ")
+            and not t.low.endswith("ing")  # "is failing", "cross compiling"
+            and language.lemma(t.low, "NOUN") not in PROBLEM_NOUNS | TIME_MODIFIERS
+        )
+    ]
+    mods = list(dict.fromkeys(_lemma(t) for t in where))
+    return Request(
+        message=message,
+        start=chosen[0],
+        end=chosen[1],
+        verb=DEBUG_VERB,
+        head=head,
+        mods=mods,
+        surface={head: head, **{_lemma(t): _written(t) for t in where}},
+        reported=True,
+    )
+
+
+def requests_of(message: Any) -> list[Request]:
+    from learning.policy import WORK_VERBS, health_word
+
+    if health_word(message.text):
+        return []  # a message about someone's health is never evidence
+    readable = readable_text(message.text)
+    found = []
+    report = error_report(message, readable)
+    if report is not None:
+        found.append(report)
+    opener = not message.after_assistant
+    after_opener = False
+    for k, (a, b) in enumerate(clauses(readable)):
+        # "2 things." / "Two jobs:" announce requests: the clause is none, the next one
+        # opens like a first one
+        words = {t.low for t in tokens(readable, a, b)}
+        if _announces_requests(words) or (words and words <= GREETINGS | {"good", "there"}):
+            # a greeting is no request either: "hiya," / "morning!" / "hi there."
+            after_opener = after_opener or k == 0 or _announces_requests(words)
+            continue
+        fresh = (k == 0 and opener) or after_opener
+        req = _request_in(message, readable, a, b, fresh=fresh)
+        if req is None and opener and not fresh:
+            # a later sentence of an opening message that is a noun phrase and what it
+            # is for ("short answers today pls. allotment inspection letter for the 4
+            # plots that are overgrown"), or a later clause that is a noun phrase and
+            # "please" ("got a new starter monday, welcome email pls")
+            req = _request_in(message, readable, a, b, fresh=True)
+            if req is not None and not (
+                _ends_like_a_request(readable, req)
+                or (req.phrases and _opens_sentence_of(readable, a))
+            ):
+                req = None
+        if req is None:
+            # a request asked after some context, in the same clause: "Got an email from
+            # a family asking about X can you write back", "mum asking why … can u draft"
+            toks = tokens(readable, a, b)
+            for i in range(1, len(toks) - 2):
+                if toks[i].low in MID_CUE_MODALS and toks[i + 1].low in ("you", "u"):
+                    req = _request_in(message, readable, toks[i].start, b, fresh=False)
+                    break
+                # "any chance you could write up …", "wondering if you could draft …"
+                if toks[i].low in ("you", "u") and toks[i + 1].low in MID_CUE_MODALS:
+                    req = _request_in(message, readable, toks[i + 2].start, b, fresh=False)
+                    break
+            # in an opening message, a second request joined by "and" to a check of the
+            # first: "can you check it over and draft the welcome" (after a reply it may
+            # be an edit of the draft at hand)
+            for i in range(1, len(toks) - 2):
+                if req is not None or message.after_assistant:
+                    break
+                if toks[i].low == "and" and toks[i + 1].low in WORK_VERBS - EDIT_VERBS:
+                    req = _request_in(message, readable, toks[i + 1].start, b, fresh=False)
+        if req is not None:
+            found.append(req)
+        # "Last thing, the allergen label …", "One more thing: …"
+        after_opener = bool(words) and words <= OPENER_CLAUSE_WORDS
+    return found
+
+
+# "2 things", "two jobs", "3 quick ones": a count of the requests that follow
+ANNOUNCED = frozenset(["thing", "things", "job", "jobs", "one", "ones", "bit", "bits"])
+
+
+COUNT_WORDS = frozenset(["two", "three", "four", "couple", "few", "of", "a", "quick", "more"])
+
+
+def _announces_requests(words: set[str]) -> bool:
+    counted = {w for w in words if w.isdigit() or w in COUNT_WORDS}
+    return bool(counted) and bool(words & ANNOUNCED) and words <= counted | ANNOUNCED
+
+
+def _opens_sentence_of(readable: str, a: int) -> bool:
+    """Whether the clause at ``a`` begins a sentence (after a full stop, a question or
+    exclamation mark or a line break), not a part of a list or of a sentence."""
+    before = readable[:a].rstrip(" \t")
+    return not before or before[-1] in ".!?\n"
+
+
+def _ends_like_a_request(readable: str, req: Request) -> bool:
+    """A verbless request that ends on "please", "needed" … ("Rota for next week please")."""
+    last = tokens(readable, req.start, req.end)
+    return bool(last) and last[-1].low in REQUEST_TAILS
+
+
+def _message_nouns(message: Any) -> set[str]:
+    """Lemmas of the nouns of a message's readable text (names left out: a capitalised
+    word that does not open a sentence or a clause)."""
+    readable = readable_text(message.text)
+    out = set()
+    for t in tokens(readable):
+        before = readable[: t.start].rstrip()
+        opens = not before or before[-1] in ".!?:;\n"
+        if t.text[:1].isupper() and not opens:
+            continue
+        if _is_noun_word(t) and (language.can_be(t.low, "NOUN") or _plural_gerund(t.low)):
+            out.add(_lemma(t))
+    return out
+
+
+def _plural_gerund(word: str) -> bool:
+    """A verb's "-ing" form made a plural noun ("viewings", "fittings"): a noun, though
+    the lexicon knows the "-ing" form only as a verb."""
+    return word.endswith("ings") and language.can_be(word[:-1], "VERB")

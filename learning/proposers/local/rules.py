@@ -1,0 +1,515 @@
+"""Standing rules: the wording of an instruction that recurs in corrections, verb first
+(the corrections themselves: ``corrections``)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from learning import language
+from learning.proposers.local.corrections import Correction, _variant
+from learning.proposers.local.hygiene import _SENTENCE_END
+from learning.proposers.local.requests import (
+    AUXILIARIES,
+    _acronym,
+    _noun_phrase,
+)
+from learning.proposers.local.tokens import _is_noun_word, _is_verb_here, tokens
+from learning.proposers.local.words import (
+    DETERMINERS,
+    DRAFT_PRONOUNS,
+    PARTICLES,
+    PREPOSITIONS,
+    PRONOUN_WORDS,
+    QUESTION_STARTS,
+)
+from safety.text import (
+    content_words,
+)
+
+if TYPE_CHECKING:
+    from learning.proposers.local.tokens import Tok
+
+
+# --- the wording of a rule ----------------------------------------------------------------
+
+
+# pronouns that point at the draft at hand or at one person: "Add type hints to those",
+# "Use his first name" (a rule says "them", "their" for whoever it concerns)
+POINTING_PRONOUNS = frozenset(
+    ["it", "this", "that", "these", "those", "he", "she", "him", "her", "his", "me", "my", "i"]
+)
+
+
+# where a verbless instruction puts something: "VAT on its own line" -> "Show VAT on …"
+PLACE_PREPOSITIONS = frozenset(["on", "in", "at", "next", "under", "above", "below", "beside"])
+
+
+RULE_PREPOSITIONS = frozenset(["with", "by", "in", "on", "at", "to", "for", "of", "from"])
+
+
+def _words_as_written(c: Correction, toks: list[Tok]) -> list[str]:
+    """The words of a rule as the person wrote them: an acronym or a capitalised word
+    past the first keeps its capitals, a hyphen or slash inside a word stays ("24-hour",
+    "before/after"), everything else is lower case."""
+    from learning.policy import CAPITALISED_OK
+
+    text = c.message.text
+    out: list[str] = []
+    for k, t in enumerate(toks):
+        keep_case = _acronym(t.text) or (t.text[:1].isupper() and (k or t.low in CAPITALISED_OK))
+        word = t.text if keep_case else t.low
+        if k and text[toks[k - 1].end : t.start] in ("-", "/"):
+            out[-1] += text[toks[k - 1].end : t.start] + word
+        else:
+            out.append(word)
+    return out
+
+
+def _bare_singular(toks: list[Tok]) -> bool:
+    """A preposition followed by a noun phrase of two words or more with no determiner
+    and a singular noun at its end ("with first name", "by first name"): telegraphic."""
+    from learning.policy import CAPITALISED_OK
+
+    last = toks[-1] if toks else None
+    if (
+        last is not None
+        and len(toks) > 2
+        and toks[-2].low in ("with", "without")
+        and last.text.isalpha()
+        and last.text.islower()
+        and not last.low.endswith("ing")
+        and language.lemma(last.low, "NOUN") == last.low
+        and not language.is_mass(last.low)
+    ):
+        return True  # "private fields with underscore": one countable thing, no article
+    for k, t in enumerate(toks[:-2]):
+        if t.low not in RULE_PREPOSITIONS:
+            continue
+        words, _ = _noun_phrase(toks, k + 1)
+        if len(words) < 2 or words[0] is not toks[k + 1] or toks[k + 1].low in DETERMINERS:
+            continue
+        last = words[-1]
+        if not last.low.isalpha() or _acronym(last.text) or last.low in CAPITALISED_OK:
+            continue
+        if last.low.endswith("ing") or language.lemma(last.low, "NOUN") != last.low:
+            continue
+        return True
+    return False
+
+
+def _verbless_rule(toks: list[Tok], words: list[str]) -> str:
+    """A verbless instruction made a sentence: "Show" when it says where something goes
+    ("VAT on its own line"), "Use" otherwise ("British spelling"); "the" before a
+    singular noun that needs one ("Use the first name", not before "VAT", "spelling")."""
+    from learning.policy import CAPITALISED_OK
+
+    np_words, j = _noun_phrase(toks, 0)
+    verb = "show" if j < len(toks) and toks[j].low in PLACE_PREPOSITIONS else "use"
+    article = ""
+    if np_words and np_words[0] is toks[0]:
+        last = np_words[-1]
+        if (
+            last.low.isalpha()
+            and not _acronym(last.text)
+            and last.low not in CAPITALISED_OK
+            and not last.low.endswith("ing")
+            and language.lemma(last.low, "NOUN") == last.low
+        ):
+            article = "the "
+    return f"{verb} {article}{' '.join(words)}"
+
+
+# verbs that take a part out of a text: with "the", "this" or a possessive after them
+# they point at a part of the draft at hand ("drop the weekly figure", "cut the intro")
+REMOVING_VERBS = frozenset(["drop", "cut", "lose", "remove", "delete", "strip", "omit", "take"])
+
+
+NEGATIONS = frozenset(["no", "not", "never", "don't", "dont", "without"])
+
+
+def _removes_from_draft(toks: list[Tok]) -> bool:
+    if language.lemma(toks[0].low, "VERB") not in REMOVING_VERBS:
+        return False
+    k = 1
+    if k < len(toks) and toks[k].low in PARTICLES | {"off", "away"}:
+        k += 1  # "take out the …"
+    return k < len(toks) and (
+        toks[k].low in ("the", "this", "that", "these", "those") or toks[k].low.endswith("'s")
+    )
+
+
+def _negated(c: Correction, toks: list[Tok]) -> bool:
+    """Whether a negation stands right before the instruction ("no weekly figure"):
+    a verbless one said as "Use …" would ask for the very thing refused."""
+    before = [t.low for t in c.toks if t.end <= toks[0].start]
+    return any(w in NEGATIONS for w in before[-2:])
+
+
+# how a prohibition opens: "never deploy floating tags", "don't use latest", "do not …"
+PROHIBITIONS = {"never": "never", "don't": "do not", "dont": "do not", "do": "do not"}
+
+
+# verbs whose object is a wording: "say put to sleep" -> 'Say "put to sleep".'
+SAYING_VERBS = frozenset(["say"])
+
+
+_QUOTED = re.compile(r"['\"\u2018\u201c]([^'\"\u2018\u2019\u201c\u201d]+)['\"\u2019\u201d]")
+
+
+def _prohibition(c: Correction, toks: list[Tok]) -> tuple[str | None, list[Tok]]:
+    """The negation that opens an instruction, as a rule writes it ("never", "do not"),
+    and the instruction after it; a "not" or "no" right before the clause kept as
+    ``_variant`` left it (``_negated``) is a "do not" too. (None, toks) when the
+    instruction is no prohibition."""
+    if len(toks) > 1 and toks[0].low in PROHIBITIONS:
+        if toks[0].low != "do":
+            return PROHIBITIONS[toks[0].low], toks[1:]
+        if toks[1].low == "not":
+            return "do not", toks[2:]
+    if _negated(c, toks):
+        return "do not", toks
+    return None, toks
+
+
+def _wording(c: Correction, toks: list[Tok], words: list[str], negative: bool) -> list[str]:
+    """A rule about wording quotes the wording: 'say "put to sleep"'. The phrase is what
+    the person put in quotes after the verb, else (a positive rule only: "never say
+    euthanasia to owners" may go on past the phrase) all that follows the verb."""
+    if language.lemma(toks[0].low, "VERB") not in SAYING_VERBS or len(toks) < 2:
+        return words
+    text = c.message.text
+    quoted = _QUOTED.match(text, toks[1].start - 1) if toks[1].start else None
+    if quoted and quoted.start(1) == toks[1].start:
+        inside = [k for k, t in enumerate(toks) if t.end <= quoted.end(1)]
+        rest = toks[inside[-1] + 1 :]
+        tail = _words_as_written(c, rest) if rest else []
+        return [words[0], f'"{quoted.group(1).strip()}"', *tail]
+    if negative:
+        return words  # "never say sorry for the delay": where the wording ends is unsure
+    nots = [k for k in range(2, len(toks) - 1) if toks[k].low == "not"]
+    if len(nots) == 1:
+        # the wording and the one it replaces: 'say "garments", not "items"'
+        said = " ".join(_words_as_written(c, toks[1 : nots[0]]))
+        refused = " ".join(_words_as_written(c, toks[nots[0] + 1 :]))
+        return [words[0], f'"{said}",', "not", f'"{refused}"']
+    return [words[0], '"' + " ".join(words[1:]) + '"']
+
+
+# verbs whose object may be a wording to write: "put gluten free", "show including VAT"
+WRITING_VERBS = frozenset(["put", "write", "show", "say", "use"])
+
+
+# adjectives that stand after a noun to make a label: "gluten free", "VAT inclusive"
+POSTPOSITIVE_ADJECTIVES = frozenset(
+    ["free", "friendly", "inclusive", "exclusive", "included", "excluded", "safe", "proof"]
+)
+
+
+def _clause_word(low: str) -> bool:
+    """A word a wording to write has not after its first word but a remark has: an
+    auxiliary, a verb that is nothing else ("would", "says"), a determiner or pronoun."""
+    if low in AUXILIARIES or low in DETERMINERS or low in PRONOUN_WORDS:
+        return True
+    return (
+        low.isalpha()
+        and language.can_be(low, "VERB")
+        and not language.can_be(low, "NOUN")
+        and not language.can_be(low, "ADJ")
+    )
+
+
+# verbs that make a clause finite wherever they stand ("to" is no such verb)
+FINITE_AUXILIARIES = (AUXILIARIES - {"to"}) | frozenset(
+    ["must", "might", "shall", "has", "had", "have", "is", "are", "was", "were", "am"]
+)
+
+
+# particles of a verb of motion: "go round", "come back", "fall off"
+ADVERB_PARTICLES = frozenset(["round", "around", "back", "off", "away", "down", "along"])
+
+
+def _has_own_verb(toks: list[Tok]) -> bool:
+    """Whether a verbless-looking instruction is a clause with a verb of its own, a
+    remark and no wording asked for: a finite auxiliary after
+    its first word ("trading standards would have me"), or a plain verb agreeing with the
+    plural noun before it and going on ("trading standards go round that market")."""
+    for k in range(1, len(toks)):
+        low = toks[k].low
+        if low in FINITE_AUXILIARIES:
+            return True  # "would", "has"; "conventional commits" has no verb
+        prev = toks[k - 1].low
+        if (
+            k + 1 < len(toks)
+            and prev.isalpha()
+            and language.can_be(prev, "NOUN")
+            and language.lemma(prev, "NOUN") != prev
+            and language.can_be(low, "VERB")
+            and language.lemma(low, "VERB") == low
+            and low not in ("like", "as")
+            and toks[k + 1].low in PREPOSITIONS | PARTICLES | DETERMINERS | ADVERB_PARTICLES
+        ):
+            return True
+    return False
+
+
+def _phrase_to_write(toks: list[Tok]) -> bool:
+    """Whether the object of a verb of writing is a wording, no thing: it opens with a
+    participle or a preposition ("including VAT", "with love") or is a noun and an
+    adjective that makes a label of it ("gluten free"). No determiner, pronoun or
+    number opens it."""
+    if not toks:
+        return False
+    first = toks[0].low
+    if first in DETERMINERS or first in PRONOUN_WORDS or not first.isalpha():
+        return False
+    if first in PREPOSITIONS and first not in PLACE_PREPOSITIONS:
+        return len(toks) > 1
+    if (
+        first.endswith("ing")
+        and language.can_be(first, "VERB")
+        and not language.can_be(first, "NOUN")
+        and not language.can_be(first, "ADJ")
+    ):
+        # "including VAT"; "named exports" is a thing; a clause with a verb or a pointing
+        # word of its own is a remark, no wording ("trading standards would have me",
+        # "trading standards go round that market")
+        return len(toks) > 1 and not any(_clause_word(t.low) for t in toks[1:])
+    return len(toks) > 1 and toks[-1].low in POSTPOSITIVE_ADJECTIVES and _is_noun_word(toks[-2])
+
+
+def _place_index(toks: list[Tok], start: int) -> int:
+    """Where the place a wording goes to starts ("next to the total"), else the end."""
+    return next(
+        (k for k in range(start, len(toks)) if toks[k].low in PLACE_PREPOSITIONS), len(toks)
+    )
+
+
+def _quoted_phrase(c: Correction, toks: list[Tok], verb_first: bool) -> str | None:
+    """A rule whose object is a wording, the wording in quotes: "including VAT next to
+    the total" -> 'show "including VAT" next to the total', "dont put gluten free" ->
+    'write "gluten free"' (to put a wording nowhere is to write it). None when the
+    object is a thing."""
+    start = 1 if verb_first else 0
+    if verb_first and language.lemma(toks[0].low, "VERB") not in WRITING_VERBS:
+        return None
+    end = _place_index(toks, start)
+    if not _phrase_to_write(toks[start:end]):
+        return None
+    phrase = " ".join(_words_as_written(c, toks[start:end]))
+    phrase = phrase if _acronym(phrase.split()[0]) else phrase[:1].lower() + phrase[1:]
+    rest = _words_as_written(c, toks[end:]) if end < len(toks) else []
+    if rest and rest[0][:1].isupper() and not _acronym(rest[0]):
+        rest[0] = rest[0].lower()
+    verb = toks[0].low if verb_first else "show"
+    if (language.lemma(verb, "VERB") == "put" or not verb_first) and not rest:
+        verb = "write"
+    return " ".join([verb, f'"{phrase}"', *rest])
+
+
+_ARTICLE_BEFORE = r"\b(an?)\s+{}\b"
+
+
+def _with_article(words: list[str], texts: list[str]) -> list[str]:
+    """A bare singular noun closing a rule after "with" ("with underscore") gets the
+    article the person writes before it elsewhere ("with an underscore prefix"); with
+    no such evidence it stays as it is ("wrap the error with context")."""
+    if len(words) < 2 or words[-2].lower() not in ("with", "without"):
+        return words
+    noun = words[-1]
+    if not noun.isalpha() or not noun.islower() or language.lemma(noun, "NOUN") != noun:
+        return words
+    pattern = re.compile(_ARTICLE_BEFORE.format(re.escape(noun)), re.IGNORECASE)
+    for text in texts:
+        m = pattern.search(text)
+        if m:
+            return [*words[:-1], m.group(1).lower(), noun]
+    return words
+
+
+# what a correction refuses in quotes: "not 'your dog'", "Not 'euthanasia' please"; an
+# apostrophe inside a word ("not 'we'll text you'") closes nothing, so no cut word is quoted
+_NOT_QUOTED = re.compile(
+    r"\bnot\s+['\"\u2018\u201c]((?:[^'\"\u2018\u2019\u201c\u201d.!?\n]|(?<=\w)['\u2019](?=\w)){1,40})"
+    r"['\"\u2019\u201d](?!\w)",
+    re.IGNORECASE,
+)
+
+
+_CONTRAST_TAIL = re.compile(r', not "[^"]*"\.$')
+
+
+def _sentence_of(c: Correction) -> str:
+    """Where a correction's refused wording may stand: its own sentence ("Please write
+    dates in full, like 12 March.", never the next one, "And say 'closed', not
+    'finalised'."), and a neighbouring sentence that is nothing but a refusal ("Not
+    'euthanasia' please. We always say put to sleep.")."""
+    text = c.message.text
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    start = max((e for e in ends if e <= c.start), default=0)
+    end = min((e for e in ends if e >= c.end), default=len(text))
+    own = text[start:end]
+    prev_start = max((e for e in ends if e < start), default=0)
+    next_end = min((e for e in ends if e > end), default=len(text))
+    around = [text[prev_start:start], text[end:next_end]]
+    refusals = [s for s in around if s.strip().lower().startswith("not ")]
+    return " ".join([own, *refusals])
+
+
+_NOT_WORD_AT_END = re.compile(r"([^\W\d_]+),\s*not\s+([^\W\d_]+(?:-[^\W\d_]+)?)\s*[.!]?\s*$")
+
+
+def _contrast(message_text: str, rule: str) -> str | None:
+    """The one wording the correction's message refuses in quotes ("not 'your dog'"), or
+    as one unquoted word closing its sentence ("I say client, not patient"), when the
+    rule does not say it already: a positive rule names what it replaces."""
+    found = {" ".join(m.group(1).split()) for m in _NOT_QUOTED.finditer(message_text)}
+    found = {f for f in found if f and len(f.split()) <= 4}
+    if not found:
+        # one unquoted word closing the sentence, refused in favour of a word of the rule:
+        # "I say client, not patient" for 'Say "clients"'; not for another instruction
+        # sharing the sentence ("Type hints please, and plain pytest functions, not
+        # classes" says nothing against type hints)
+        found = {
+            m.group(2)
+            for m in _NOT_WORD_AT_END.finditer(message_text)
+            if content_words(m.group(1)) <= content_words(rule)
+        }
+    if len(found) != 1:
+        return None
+    phrase = found.pop()
+    said = {t.low for t in tokens(rule)}
+    return None if {t.low for t in tokens(phrase)} <= said else phrase
+
+
+# what a praised or reported draft is said with before its verb: "you did …", "good, fits …"
+STATEMENT_OPENERS = frozenset(["you", "it", "good", "great", "fine", "nice", "perfect", "ok"])
+
+
+def _finite_verb(word: str) -> bool:
+    """A verb form that is no imperative: "did", "fits", "was" (not "put", "use")."""
+    return language.can_be(word, "VERB") and language.lemma(word, "VERB") != word
+
+
+def _reports_what_was_done(c: Correction, toks: list[Tok], verb_first: bool) -> bool:
+    """Whether the instruction is a report on the draft, not an order: its first word is
+    a finite verb ("did", "fits") that is no noun, or one said after a subject or praise
+    the fillers took off ("you did the job number in the subject", "good, fits in one
+    text too")."""
+    first = toks[0].low
+    if not _finite_verb(first):
+        return False
+    if verb_first and not language.can_be(first, "NOUN"):
+        return True
+    text = c.message.text
+    sentence_start = max(text.rfind(mark, 0, toks[0].start) for mark in ".!?\n") + 1
+    before = [t.low for t in tokens(text, sentence_start, toks[0].start)]
+    return bool(set(before[-3:]) & STATEMENT_OPENERS)
+
+
+def _opens_with_a_noun_phrase(toks: list[Tok]) -> bool:
+    """Whether a verbless instruction starts with the thing it is about ("British
+    spelling", "VAT on its own line"), not with a verdict ("too long for a text")."""
+    words, _ = _noun_phrase(toks, 0)
+    return bool(words) and words[0] is toks[0]
+
+
+def _ends_in_a_description(toks: list[Tok]) -> bool:
+    """Whether a verbless instruction is a thing and how it is, with no preposition
+    ("table driven", "prices included"): its last word an adjective or participle that
+    is no noun; "Use the table driven" would make no sense."""
+    last = toks[-1]
+    if not last.low.isalpha() or _acronym(last.text) or language.can_be(last.low, "NOUN"):
+        return False
+    if not language.can_be(last.low, "ADJ"):
+        return False
+    return not any(t.low in RULE_PREPOSITIONS or t.low in PLACE_PREPOSITIONS for t in toks)
+
+
+def _noun_or_verb(toks: list[Tok]) -> bool:
+    """Whether the verb reading of a verb-first instruction rests on the word alone: it
+    can be a noun too and no determiner, pronoun or particle follows ("quote ref in the
+    subject line"); a wording with a plain verb ("put the quote ref in …") reads better."""
+    nxt = toks[1].low if len(toks) > 1 else ""
+    if nxt in DETERMINERS or nxt in PRONOUN_WORDS or nxt in PARTICLES or nxt.endswith("'s"):
+        return False
+    return language.can_be(toks[0].low, "NOUN")
+
+
+def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
+    """The clearest wording of the instruction: no pronoun pointing at the draft at hand
+    or at one person, no telegraphic phrase ("Greet with first name"), verb first,
+    shortest;
+    a verbless one gets a verb in front ("British spelling" -> "Use British spelling",
+    "VAT on its own line" -> "Show VAT on its own line")."""
+    variants = []
+    texts = [c.message.text for c, _ in hits.values()]
+    for c, _ in hits.values():
+        toks = _variant(c)
+        negation, toks = _prohibition(c, toks)
+        if len(toks) < 2:
+            continue
+        words = _words_as_written(c, toks)
+        verb_first = _is_verb_here(toks, 0)
+        if negation and not verb_first:
+            continue  # "no weekly figure", "never floating tags": never "Use the weekly figure"
+        if not verb_first and (
+            len(toks) > 7 or any(t.low in ("but", "and", "if", "because", "so") for t in toks)
+        ):
+            continue  # no instruction: "same as last week but …"
+        if _reports_what_was_done(c, toks, verb_first):
+            continue  # "you did the job number in the subject", "good, fits in one text"
+        if not verb_first and _has_own_verb(toks):
+            continue  # "trading standards would have me": a remark, no wording asked for
+        if not verb_first and not _opens_with_a_noun_phrase(toks):
+            continue  # "too long for a text": a verdict on the draft, no thing to use
+        if not verb_first and _ends_in_a_description(toks):
+            continue  # "table driven", "prices included": says how a thing is, no thing to use
+        if verb_first and len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS:
+            continue  # "Write it in German", "Make it shorter": an edit of the draft at hand
+        if verb_first and _removes_from_draft(toks):
+            continue  # "Drop the weekly figure", "Lose the X": takes a part out of this draft
+        if toks[-1].low in DRAFT_PRONOUNS or any(
+            a.low in ("like", "as") and b.low in DRAFT_PRONOUNS
+            for a, b in zip(toks, toks[1:], strict=False)
+        ):
+            continue  # "every lesson starts like that": points at what was said, says nothing
+        if not verb_first and toks[0].low in QUESTION_STARTS:
+            continue  # "how every lesson starts at our school": a statement, no instruction
+        pointing = sum(1 for t in toks if t.low in POINTING_PRONOUNS)
+        words = _with_article(words, texts)
+        if verb_first:
+            words = _wording(c, toks, words, negative=bool(negation))
+        quoted = (
+            None if any(w.startswith('"') for w in words) else _quoted_phrase(c, toks, verb_first)
+        )
+        text = quoted or (" ".join(words) if verb_first else _verbless_rule(toks, words))
+        if negation:
+            text = f"{negation} {text}"  # "Never deploy floating tags.", "Do not use …"
+        contrast = None if negation else _contrast(_sentence_of(c), text)
+        if contrast:
+            text = f'{text}, not "{contrast}"'  # 'Use the name, not "your dog".'
+        variants.append(
+            (
+                pointing,
+                _bare_singular(toks),
+                not verb_first,
+                verb_first and _noun_or_verb(toks),
+                not contrast,
+                len(toks),
+                text,
+                bool(negation),
+            )
+        )
+    if not variants:
+        return None
+    variants.sort()
+    *_, no_contrast, _, text, negated = variants[0]
+    if no_contrast and not negated:
+        # another correction of the same instruction names what the chosen wording
+        # replaces: "I say clients." and "I say client, not patient" -> 'Say "clients",
+        # not "patient".'
+        others = {_contrast(_sentence_of(c), text) for c, _ in hits.values()} - {None}
+        if len(others) == 1:
+            text = f'{text}, not "{others.pop()}"'
+    return text[:1].upper() + text[1:] + "."

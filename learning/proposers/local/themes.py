@@ -1,0 +1,784 @@
+"""Themes: the kinds of work people ask for again and again, by words and by meaning."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from learning import language
+from learning.proposers.local.requests import PROBLEM_NOUNS, _lemma, _message_nouns
+from learning.proposers.local.tokens import _is_noun_word, _wordlike, tokens
+from learning.proposers.local.wording import sentence_for
+from learning.proposers.local.words import (
+    DETERMINERS,
+    GENERIC_HEADS,
+    META_HEADS,
+    MIN_COHERENCE,
+    NAMING_CONVERSATIONS,
+    NON_TOPICS,
+    OUTLIER,
+    PEOPLE_WORDS,
+    PRONOUN_WORDS,
+    SAME_WORK,
+    TIME_MODIFIERS,
+    VAGUE_MODIFIERS,
+    VAGUE_TOPICS,
+    WORK_NAMING_VERBS,
+)
+from safety.text import (
+    STOP_WORDS,
+    content_words,
+    readable_text,
+)
+
+if TYPE_CHECKING:
+    from learning.proposers.local.requests import Request
+
+
+# --- themes -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Theme:
+    head: str  # "" for a theme anchored on a verb
+    verb: str = ""
+    qualifier: str = ""
+    kind: str = ""  # "", "mod", "phrase", "topic", "verb", "verbonly"
+    prep: str = ""
+    prefix: str = ""  # the word people write before the qualifier ("group" booking quotes)
+    prefix_written: str = ""  # that word as written ("sales" of the lemma "sale")
+    requests: dict[int, Request] = field(default_factory=dict)  # conversation -> request
+    coherence: float = 0.0
+    compound: bool = False  # a topic the requests also use as a modifier ("refund reply")
+    # a theme grown by meaning (``meaning_themes``): the sentence its naming members give
+    name: str = ""
+
+    @property
+    def people(self) -> int:
+        return len({r.message.principal_id for r in self.requests.values()})
+
+
+def _theme_requests(
+    reqs: list[Request], test, topics: dict[int, set[str]] | None = None
+) -> dict[int, Request]:
+    out: dict[int, Request] = {}
+    for r in reqs:
+        if test(r):
+            out.setdefault(r.message.conversation_id, r)
+    return out
+
+
+def _qualifier_ok(word: str, plurals: frozenset[str] | set[str] = frozenset()) -> bool:
+    """A noun a theme may be about: a word, not a pronoun, not an adjective ("in full");
+    a word that can be an adjective too is a noun when the messages write it as a
+    plural (``plurals``: "residents", "patients"), which no adjective has."""
+    return (
+        _wordlike(word)
+        and len(word) >= 3
+        and word not in PRONOUN_WORDS
+        and word not in DETERMINERS
+        and word not in STOP_WORDS
+        and (not language.can_be(word, "ADJ") or word in plurals)
+    )
+
+
+def plural_nouns(messages: Any) -> set[str]:
+    """Lemmas of the nouns the messages' readable text writes as plurals ("residents"
+    -> "resident"): a word written so is a noun there, whatever else it can be."""
+    out = set()
+    for message in messages:
+        for t in tokens(readable_text(message.text)):
+            w = t.low
+            if len(w) < 4 or not w.endswith("s") or not _wordlike(w):
+                continue
+            lemma = language.lemma(w, "NOUN")
+            if lemma != w and language.can_be(w, "NOUN") and language.can_be(lemma, "NOUN"):
+                out.add(lemma)
+    return out
+
+
+def _names_other_work(request: Request, topic: str) -> bool:
+    """Whether ``request`` names its kind of work with a modifier other than ``topic``:
+    "reminder" of "tomorrow's reminder texts" (not "short", "weekly", "customer"). A
+    compound that holds ``topic`` names it: "book club questions" are about the club."""
+    if topic in request.mods:
+        return False
+    return any(
+        m != topic
+        and m not in VAGUE_MODIFIERS
+        and m not in TIME_MODIFIERS
+        and m not in PEOPLE_WORDS
+        and language.can_be(m, "NOUN")
+        and not language.is_comparative(m)
+        for m in request.mods
+    )
+
+
+@dataclass
+class _Reading:
+    """What every kind of theme is found with: the requests, grouped and indexed once,
+    and the recurrence the settings ask for."""
+
+    requests: list[Request]
+    vectors: dict[int, Any]
+    min_conversations: int
+    min_users: int | None
+    exclude: frozenset[str] | set[str]
+    by_head: dict[str, list[Request]] = field(default_factory=lambda: defaultdict(list))
+    by_verb: dict[str, list[Request]] = field(default_factory=lambda: defaultdict(list))
+    nouns: dict[int, set[str]] = field(default_factory=dict)  # message id -> its nouns
+    plurals: set[str] = field(default_factory=set)
+    as_modifier: set[str] = field(default_factory=set)
+    # the word written right before a noun, over all requests ("group" before "booking")
+    before: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    written_as: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for r in self.requests:
+            if r.head and r.head not in self.exclude:
+                self.by_head[r.head].append(r)
+            if r.verb:
+                self.by_verb[r.verb].append(r)
+        self.nouns = {r.message.id: _message_nouns(r.message) for r in self.requests}
+        self.plurals = plural_nouns({r.message.id: r.message for r in self.requests}.values())
+        self.as_modifier = {m for r in self.requests for m in r.mods} | {
+            w for r in self.requests for p in r.phrases for w in p[2][:-1]
+        }
+        for r in self.requests:
+            for k, v in r.surface.items():
+                self.written_as.setdefault(k, v)
+            written = [*r.mods, r.head] if r.head else list(r.mods)
+            for p in r.phrases:
+                written.extend(p[2])
+            for w1, w2 in zip(written, written[1:], strict=False):
+                self.before[w2][w1] += 1
+
+    def recurs(self, theme: Theme) -> bool:
+        """Weighed for meaning: still in enough conversations (and people), coherent."""
+        _weigh(theme, self.vectors)
+        return (
+            len(theme.requests) >= self.min_conversations
+            and (self.min_users is None or theme.people >= self.min_users)
+            and theme.coherence >= MIN_COHERENCE
+        )
+
+    def qualifier_ok(self, word: str) -> bool:
+        return _qualifier_ok(word, self.plurals)
+
+
+def find_themes(
+    requests: list[Request],
+    vectors: dict[int, Any],
+    *,
+    min_conversations: int,
+    min_users: int | None,
+    exclude: frozenset[str] | set[str] = frozenset(),
+    clause_vectors: Any = None,
+) -> list[Theme]:
+    """Themes that recur in enough conversations, most recurrent and coherent first.
+    ``exclude``: words no theme is named after (names written in the messages).
+    ``clause_vectors``: one row per request, the embedding of its clause; with them,
+    requests alike in meaning are grouped too, whatever words they use
+    (``meaning_themes``)."""
+    rd = _Reading(requests, vectors, min_conversations, min_users, exclude)
+    themes = [
+        *_head_themes(rd),
+        *_modifier_themes(rd),
+        *_made_noun_themes(rd),
+        *_key_noun_themes(rd),
+        *_verb_themes(rd),
+    ]
+    if clause_vectors is not None:
+        for theme in meaning_themes(
+            requests,
+            clause_vectors,
+            vectors,
+            min_conversations=min_conversations,
+            exclude=exclude,
+        ):
+            if rd.recurs(theme):
+                themes.append(theme)
+    return _one_per_work(_ranked(themes))
+
+
+def _head_themes(rd: _Reading) -> list[Theme]:
+    """Themes of a head: alone (unless generic), with a modifier, a phrase noun or a
+    noun of the same messages (a topic)."""
+    themes: list[Theme] = []
+    for head, reqs in rd.by_head.items():
+        convs = {r.message.conversation_id for r in reqs}
+        if len(convs) < rd.min_conversations:
+            continue
+        options: list[Theme] = []
+        if head not in GENERIC_HEADS:
+            options.append(Theme(head=head, requests=_theme_requests(reqs, lambda r: True)))
+        options += _modifier_options(rd, head, reqs)
+        options += _phrase_options(rd, head, reqs)
+        options += _topic_options(rd, head, reqs)
+        for theme in options:
+            if not rd.recurs(theme):
+                continue
+            if theme.kind in ("mod", "topic"):
+                theme.prefix = _prefix(theme, rd.before, rd.nouns, rd.exclude)
+                theme.prefix_written = rd.written_as.get(theme.prefix, theme.prefix)
+                if theme.qualifier in VAGUE_TOPICS and not theme.prefix:
+                    continue  # "replies about changes": changes to what?
+            themes.append(theme)
+    return themes
+
+
+def _modifier_options(rd: _Reading, head: str, reqs: list[Request]) -> list[Theme]:
+    options: list[Theme] = []
+    mods = Counter(m for r in reqs for m in sorted(set(r.mods)))
+    for mod in mods:
+        if mod in PEOPLE_WORDS or mod in STOP_WORDS or mod == head or mod in rd.exclude:
+            continue
+        if mod in VAGUE_MODIFIERS or language.is_comparative(mod):
+            continue  # "short explanations": how, not what
+        options.append(
+            Theme(
+                head=head,
+                qualifier=mod,
+                kind="mod",
+                requests=_theme_requests(reqs, lambda r, m=mod: m in r.mods),
+            )
+        )
+    return options
+
+
+def _phrase_options(rd: _Reading, head: str, reqs: list[Request]) -> list[Theme]:
+    options: list[Theme] = []
+    seen_phrases: set[tuple[str, str]] = set()
+    for prep, noun, lemmas in (p for r in reqs for p in r.phrases):
+        if noun in META_HEADS and len(lemmas) > 1:
+            noun = lemmas[-2]  # "to the refund request": about refunds
+        if noun in NON_TOPICS or noun == head or (prep, noun) in seen_phrases:
+            continue
+        if noun in rd.exclude:
+            continue
+        if not rd.qualifier_ok(noun):
+            continue
+        seen_phrases.add((prep, noun))
+        options.append(
+            Theme(
+                head=head,
+                qualifier=noun,
+                kind="phrase",
+                prep=prep,
+                requests=_theme_requests(
+                    reqs,
+                    lambda r, n=noun: n in r.mods or any(n in p[2] for p in r.phrases),
+                ),
+            )
+        )
+    return options
+
+
+def _topic_options(rd: _Reading, head: str, reqs: list[Request]) -> list[Theme]:
+    options: list[Theme] = []
+    if not reqs:
+        return options
+    nouns = rd.nouns
+    topic_counts = Counter(t for r in reqs for t in nouns[r.message.id])
+    verbs_here = {r.verb for r in reqs if r.verb}
+    for topic in topic_counts:
+        if topic in NON_TOPICS or topic == head or topic in GENERIC_HEADS:
+            continue
+        if topic in rd.exclude:
+            continue
+        if topic in verbs_here or not rd.qualifier_ok(topic):
+            continue  # "Reviews diffs about reviews"
+        options.append(
+            Theme(
+                head=head,
+                qualifier=topic,
+                kind="topic",
+                compound=topic in rd.as_modifier,
+                # a request that names its own kind of work ("reminder texts")
+                # is not about the topic of the others ("texts about appointments")
+                requests=_theme_requests(
+                    reqs,
+                    lambda r, t=topic: (
+                        (t in nouns[r.message.id] or any(t in p[2] for p in r.phrases))
+                        and not _names_other_work(r, t)
+                        # what a reported error is about is in the paste
+                        and not r.reported
+                    ),
+                ),
+            )
+        )
+    return options
+
+
+def _modifier_themes(rd: _Reading) -> list[Theme]:
+    """A modifier over several heads that name one kind of text: "aftercare sheet",
+    "aftercare notes" -> "Writes aftercare notes."."""
+    themes: list[Theme] = []
+    by_mod: dict[str, list[Request]] = defaultdict(list)
+    for r in rd.requests:
+        if r.head and r.head not in rd.exclude:
+            # what a reported error names is what fails, not a kind of work
+            for m in sorted(set(r.mods) if not r.reported else ()):
+                by_mod[m].append(r)
+    for mod, reqs in by_mod.items():
+        if len({r.head for r in reqs}) < 2 or mod in rd.exclude or mod in rd.by_head:
+            continue
+        if mod in VAGUE_MODIFIERS or mod in PEOPLE_WORDS or mod in TIME_MODIFIERS:
+            continue
+        if not rd.qualifier_ok(mod) and not language.can_be(mod, "NOUN"):
+            continue
+        theme = Theme(
+            head="",
+            qualifier=mod,
+            kind="modonly",
+            requests=_theme_requests(reqs, lambda r: True),
+        )
+        if rd.recurs(theme):
+            themes.append(theme)
+    return themes
+
+
+def _made_noun_themes(rd: _Reading) -> list[Theme]:
+    """A noun that is what is made in some requests and what others are about, named
+    as the requests that make it say it: "chase the overdue invoice", "another overdue
+    invoice to chase", "a payment reminder for an unpaid invoice" -> "Chases overdue
+    invoices."."""
+    themes: list[Theme] = []
+    by_noun: dict[str, list[Request]] = defaultdict(list)
+    for r in rd.requests:
+        for n in {r.head, *(p[1] for p in r.phrases)}:
+            if n and n not in rd.exclude:
+                by_noun[n].append(r)
+    for noun, reqs in by_noun.items():
+        made = [r for r in reqs if r.head == noun]
+        if len({r.message.conversation_id for r in made}) < 2 or len({r.head for r in reqs}) < 2:
+            continue
+        if noun in GENERIC_HEADS or noun in NON_TOPICS or not any(r.verb for r in made):
+            continue
+        theme = Theme(
+            head="", qualifier=noun, kind="noun", requests=_theme_requests(reqs, lambda r: True)
+        )
+        if rd.recurs(theme) and any(r.head == noun and r.verb for r in theme.requests.values()):
+            themes.append(theme)
+    return themes
+
+
+def _key_noun_themes(rd: _Reading) -> list[Theme]:
+    """A noun that names the work wherever the request puts it: what is made ("start a
+    terminology glossary"), a modifier ("Glossary update") or what a phrase is for
+    ("pull out the key terms for a glossary") -> "Prepares terminology glossaries."; it
+    is made in at least one request, so it is a kind of work, not a topic."""
+    themes: list[Theme] = []
+    by_key: dict[str, list[Request]] = defaultdict(list)
+    for r in rd.requests:
+        if r.head:
+            for n in {r.head, *(r.mods if not r.reported else ()), *(p[1] for p in r.phrases)}:
+                by_key[n].append(r)
+    for noun, reqs in by_key.items():
+        if noun in rd.exclude or noun in GENERIC_HEADS or noun in NON_TOPICS:
+            continue
+        if noun in VAGUE_MODIFIERS or noun in TIME_MODIFIERS or noun in VAGUE_TOPICS:
+            continue
+        if not language.can_be(noun, "NOUN"):
+            continue
+        made_in = {r.message.conversation_id for r in reqs if r.head == noun}
+        if not made_in:
+            continue
+        # a word that can be an adjective too is a noun where two requests make it: "draft
+        # the welcome", "write a welcome for the new starters"
+        if not rd.qualifier_ok(noun) and not (_wordlike(noun) and len(made_in) >= 2):
+            continue
+        theme = Theme(
+            head="", qualifier=noun, kind="key", requests=_theme_requests(reqs, lambda r: True)
+        )
+        if rd.recurs(theme) and any(r.head == noun for r in theme.requests.values()):
+            themes.append(theme)
+    return themes
+
+
+def _verb_themes(rd: _Reading) -> list[Theme]:
+    """Themes of a verb: with a phrase noun, with a noun of its object (a verb that
+    names the work), or alone over what it is done to."""
+    themes: list[Theme] = []
+    for verb, reqs in rd.by_verb.items():
+        if len({r.message.conversation_id for r in reqs}) < rd.min_conversations:
+            continue
+        if not any(r.head for r in reqs):
+            continue  # nothing names what is made
+        themes += _verb_phrase_themes(rd, verb, reqs)
+        if verb in WORK_NAMING_VERBS:
+            themes += _verb_object_themes(rd, verb, reqs)
+            # a verb that names the work on its own, over what it is done to: "Reviews PRs
+            # and diffs." (every request names its object)
+            theme = Theme(
+                head="",
+                verb=verb,
+                kind="verbonly",
+                requests=_theme_requests(
+                    reqs,
+                    lambda r: (
+                        bool(r.head)
+                        and r.head not in rd.exclude
+                        and r.head not in GENERIC_HEADS
+                        and r.head not in PEOPLE_WORDS
+                    ),
+                ),
+            )
+            if rd.recurs(theme):
+                themes.append(theme)
+    return themes
+
+
+def _verb_phrase_themes(rd: _Reading, verb: str, reqs: list[Request]) -> list[Theme]:
+    """A verb and a phrase noun, whatever the object: "summarise … for engineering"; a
+    request counts when the noun is in its phrases or elsewhere in its message
+    ("Escalation for engineering: … Summarise please.")."""
+    themes: list[Theme] = []
+    nouns = rd.nouns
+    preps = Counter((p[1], p[0]) for r in reqs for p in r.phrases)
+    # what is made with the noun in a phrase: a request naming something else
+    # ("a SQL query" in a message that also names "the orders table") is other work
+    phrase_heads: dict[str, set[str]] = defaultdict(set)
+    for r in reqs:
+        for p in r.phrases:
+            phrase_heads[p[1]].add(r.head)
+    for noun in {p[1] for r in reqs for p in r.phrases}:
+        if noun in NON_TOPICS or noun in rd.exclude or not rd.qualifier_ok(noun):
+            continue
+        prep = max((n, p) for (q, p), n in preps.items() if q == noun)[1]
+        theme = Theme(
+            head="",
+            verb=verb,
+            qualifier=noun,
+            kind="verb",
+            prep=prep,
+            requests=_theme_requests(
+                reqs,
+                lambda r, n=noun, heads=phrase_heads: (
+                    any(x[1] == n for x in r.phrases)
+                    or (n in nouns[r.message.id] and (not r.head or r.head in heads[n]))
+                ),
+            ),
+        )
+        if rd.recurs(theme) and any(r.head for r in theme.requests.values()):
+            themes.append(theme)
+    return themes
+
+
+def _verb_object_themes(rd: _Reading, verb: str, reqs: list[Request]) -> list[Theme]:
+    """A verb that names the work on its own and a noun of what it is done to, wherever
+    the request puts it: "proofread a paragraph of my translation", "proofread this bit
+    of my translation", "Proofread please" under a pasted translation -> "Proofreads
+    translations."."""
+    themes: list[Theme] = []
+    objects = {
+        id(r): (
+            {r.head, *r.mods, *(p[1] for p in r.phrases)} - {""}
+            if r.head or r.phrases
+            else rd.nouns[r.message.id]
+        )
+        for r in reqs
+    }
+    counts = Counter(n for r in reqs for n in objects[id(r)])
+    for noun, times in counts.items():
+        if times < rd.min_conversations or noun in NON_TOPICS or noun in rd.exclude:
+            continue
+        if noun in GENERIC_HEADS or noun == verb or not rd.qualifier_ok(noun):
+            continue
+        theme = Theme(
+            head="",
+            verb=verb,
+            qualifier=noun,
+            kind="verbnoun",
+            requests=_theme_requests(reqs, lambda r, x=noun, o=objects: x in o[id(r)]),
+        )
+        if rd.recurs(theme):
+            themes.append(theme)
+    return themes
+
+
+#: at equal recurrence a named theme beats a bare head ("cake quotes" over "quotes")
+_KIND_RANK = {
+    "mod": 4,
+    "phrase": 3,
+    "verb": 3,
+    "verbnoun": 2,
+    "key": 1,
+    "topic": 2,
+    "modonly": 1,
+    "noun": 1,
+    "verbonly": 1,
+    "": 0,
+}
+
+
+def _ranked(themes: list[Theme]) -> list[Theme]:
+    """Most recurrent first; at equal recurrence a named theme beats a bare head, and a
+    topic people also write before the head ("group quotes") beats one they never do
+    ("quotes about rooms"); the same answer on every run whatever the order sets were
+    read in."""
+    themes = sorted(themes, key=lambda t: (t.kind, t.head, t.verb, t.qualifier, t.prefix, t.prep))
+    themes.sort(
+        key=lambda t: (
+            len(t.requests),
+            t.people,
+            _KIND_RANK[t.kind],
+            t.compound,
+            # over the same requests "book club questions" names more than "book questions"
+            bool(t.prefix),
+            round(t.coherence, 2),
+        ),
+        reverse=True,
+    )
+    return themes
+
+
+def _one_per_work(themes: list[Theme]) -> list[Theme]:
+    """One group of requests is one theme: a later theme of the same head over mostly
+    the same conversations names the same work again ("posts about loaves")."""
+    kept: list[Theme] = []
+    for theme in themes:
+        if any(_same_work(theme, k) for k in kept):
+            continue
+        kept.append(theme)
+    return kept
+
+
+def meaning_clusters(clause_vectors: Any, threshold: float = SAME_WORK) -> list[list[int]]:
+    """Groups of rows alike in meaning (average-linkage agglomerative clustering over
+    cosine): the two groups whose rows are closest on average merge while that mean is
+    at least ``threshold``. Rows are L2-normalised vectors; groups of two rows or more,
+    each sorted, in order of their first row (the same answer on every run)."""
+    import numpy as np
+
+    n = len(clause_vectors)
+    if n < 2:
+        return []
+    mat = np.asarray(clause_vectors, dtype=np.float64)
+    sims = mat @ mat.T
+    np.fill_diagonal(sims, -np.inf)
+    members: dict[int, list[int]] = {k: [k] for k in range(n)}
+    while True:
+        a, b = divmod(int(np.argmax(sims)), n)
+        if sims[a, b] < threshold:
+            break
+        # Lance-Williams update for average linkage: the merged group's mean to each other
+        # group is the size-weighted mean of its two parts' means
+        na, nb = len(members[a]), len(members[b])
+        row = (na * sims[a] + nb * sims[b]) / (na + nb)
+        sims[a, :] = row
+        sims[:, a] = row
+        sims[a, a] = -np.inf
+        sims[b, :] = -np.inf
+        sims[:, b] = -np.inf
+        members[a].extend(members.pop(b))
+    return sorted((sorted(m) for m in members.values() if len(m) > 1), key=lambda m: m[0])
+
+
+def meaning_themes(
+    requests: list[Request],
+    clause_vectors: Any,
+    vectors: dict[int, Any],
+    *,
+    min_conversations: int,
+    exclude: frozenset[str] | set[str] = frozenset(),
+) -> list[Theme]:
+    """Themes of requests grouped by meaning (``meaning_clusters`` over the embeddings of
+    their clauses), so requests for one kind of work phrased with different words count
+    together ("can u do the oct newsletter", "Can you start on the September newsletter
+    for volunteers", "november newsletter pls"). A group in ``min_conversations``
+    conversations is named as the word-level themes name work (``sentence_for``): after
+    a theme found among the group alone in ``NAMING_CONVERSATIONS`` conversations, the one
+    whose object (the sentence without its verb) the messages of most of the group's
+    conversations name, at least half of them; a group with no such theme is left out
+    (never a fragment or one request's words). Its requests: one per conversation, the
+    naming theme's own first, then the members closest to the group's centre whose
+    message names the object (a quote must share a word with the sentence), unless the
+    member names other work: a modifier of its own (``_names_other_work``) or a head
+    other conversations ask for as work of its own ("a quiz" is no lesson plan, however
+    close in meaning). Not yet weighed against ``min_users`` or coherence: ``find_themes``
+    does that."""
+    import numpy as np
+
+    heads: dict[str, set[int]] = defaultdict(set)
+    for r in requests:
+        if r.head:
+            heads[r.head].add(r.message.conversation_id)
+    words_of = {r.message.id: content_words(readable_text(r.message.text)) for r in requests}
+    out: list[Theme] = []
+    for group in meaning_clusters(clause_vectors):
+        members = [requests[k] for k in group]
+        conversations = {r.message.conversation_id for r in members}
+        if len(conversations) < min_conversations:
+            continue
+        rows = np.asarray(clause_vectors)[group]
+        centre = rows.mean(axis=0)
+        closest = sorted(range(len(group)), key=lambda k: (-float(rows[k] @ centre), k))
+        best: tuple[int, Theme, str, dict[int, Request]] | None = None
+        for seed in find_themes(
+            members,
+            vectors,
+            min_conversations=min(NAMING_CONVERSATIONS, min_conversations),
+            min_users=None,
+            exclude=exclude,
+        ):
+            name = sentence_for(seed)
+            obj = content_words(name.split(" ", 1)[1])
+            own = {seed.head, seed.qualifier, seed.verb} - {""}
+            chosen = dict(seed.requests)
+            for k in closest:
+                r = members[k]
+                if not words_of[r.message.id] & obj or _names_other_work(
+                    r, seed.qualifier or seed.head
+                ):
+                    continue
+                if (
+                    r.head
+                    and r.head not in own
+                    and r.head not in GENERIC_HEADS
+                    and len(heads[r.head]) >= NAMING_CONVERSATIONS
+                ):
+                    continue  # work of its own kind, asked for elsewhere too
+                chosen.setdefault(r.message.conversation_id, r)
+            if len(chosen) * 2 < len(conversations):
+                continue
+            if best is None or len(chosen) > best[0]:
+                best = (len(chosen), seed, name, chosen)
+        if best is None:
+            continue
+        _, seed, name, chosen = best
+        if len(chosen) == len(seed.requests):
+            continue  # the word-level theme says it all
+        out.append(
+            Theme(
+                head=seed.head,
+                verb=seed.verb,
+                qualifier=seed.qualifier,
+                kind=seed.kind,
+                prep=seed.prep,
+                prefix=seed.prefix,
+                prefix_written=seed.prefix_written,
+                requests=chosen,
+                compound=seed.compound,
+                name=name,
+            )
+        )
+    return out
+
+
+def _prefix(
+    theme: Theme,
+    before: dict[str, Counter[str]],
+    nouns: dict[int, set[str]],
+    exclude: frozenset[str] | set[str],
+) -> str:
+    """The word people write before the theme's qualifier, so the sentence names it as
+    they do: before a modifier when at least half of the theme's requests write it
+    there ("group" of "group booking quote"); before a vague topic ("booking" of
+    "booking change") when any request writes it there and it stands in at least half
+    of the theme's messages. The lemma; "" when there is none."""
+    reqs = list(theme.requests.values())
+
+    def usable(word: str) -> bool:
+        return (
+            word not in exclude
+            and word not in VAGUE_MODIFIERS
+            and word not in PEOPLE_WORDS
+            and word != theme.head
+            and _qualifier_ok(word)
+        )
+
+    if theme.qualifier not in VAGUE_TOPICS:
+        pairs = Counter(
+            r.mods[k - 1]
+            for r in reqs
+            for k, m in enumerate(r.mods)
+            if m == theme.qualifier and k > 0
+        )
+        if theme.kind == "topic":
+            # a topic is named as the messages write it, in the request or not: "book
+            # club questions", "for book club members", "the book club pick"
+            for r in reqs:
+                if any(m == theme.qualifier and k > 0 for k, m in enumerate(r.mods)):
+                    continue
+                pairs.update(_words_before(r.message, theme.qualifier))
+        for word, n in pairs.most_common(1):
+            if n * 2 >= len(reqs) and usable(word):
+                return word
+        return ""
+    for word, _ in before.get(theme.qualifier, Counter()).most_common():
+        if not usable(word):
+            continue
+        in_messages = sum(1 for r in reqs if word in nouns[r.message.id] or word in r.mods)
+        return word if in_messages * 2 >= len(reqs) else ""
+    return ""
+
+
+def _words_before(message: Any, noun: str) -> set[str]:
+    """Lemmas of the words a message writes right before ``noun`` (a lemma)."""
+    toks = tokens(readable_text(message.text))
+    return {
+        _lemma(a)
+        for a, b in zip(toks, toks[1:], strict=False)
+        if _lemma(b) == noun and b.start - a.end == 1 and _is_noun_word(a)
+    }
+
+
+def _same_work(theme: Theme, other: Theme) -> bool:
+    """Whether ``theme`` names the work of ``other`` again: over mostly the same
+    conversations, with the same head and verb, or one of them is the verb alone and
+    the other's requests are mostly made with that verb ("Reviews the diffs." and
+    "Reviews PRs and diffs.")."""
+    mine, theirs = set(theme.requests), set(other.requests)
+    if (theme.head, theme.verb) == (other.head, other.verb) and theme.kind not in (
+        "noun",
+        "modonly",
+        "key",
+    ):
+        return len(mine & theirs) * 2 >= len(mine)
+    for anchored, named in ((theme, other), (other, theme)):
+        # a word anchors one theme and is the head or qualifier of the other
+        if (
+            anchored.kind == "verbnoun"
+            and anchored.qualifier in PROBLEM_NOUNS
+            and named.kind == "mod"
+            and named.head == anchored.qualifier
+            and named.qualifier
+        ):
+            # what fails names a narrower kind of problem: "Debugs CI errors." is other
+            # work than "Debugs the errors." (whose quotes seldom say "error")
+            continue
+        if anchored.kind in ("noun", "modonly", "key", "verbnoun") and anchored.qualifier in (
+            named.head,
+            named.qualifier,
+            named.prefix,
+        ):
+            return len(mine & theirs) * 2 >= min(len(mine), len(theirs))
+    if "verbonly" not in (theme.kind, other.kind):
+        return False
+    verbonly, named = (theme, other) if theme.kind == "verbonly" else (other, theme)
+    made_so = sum(1 for r in named.requests.values() if r.verb == verbonly.verb)
+    shared = len(mine & theirs)
+    return made_so * 2 >= len(named.requests) and shared * 2 >= min(len(mine), len(theirs))
+
+
+def _weigh(theme: Theme, vectors: dict[int, Any]) -> None:
+    """Drop the messages far from the others in meaning; record the coherence."""
+    import numpy as np
+
+    reqs = list(theme.requests.items())
+    if len(reqs) < 2:
+        theme.coherence = 1.0
+        return
+    mat = np.vstack([vectors[r.message.id] for _, r in reqs])
+    sims = mat @ mat.T
+    n = len(reqs)
+    mean = (sims.sum(axis=1) - np.diag(sims)) / (n - 1)
+    keep = [k for k in range(n) if mean[k] >= OUTLIER]
+    theme.requests = {reqs[k][0]: reqs[k][1] for k in keep}
+    if len(keep) >= 2:
+        sub = sims[np.ix_(keep, keep)]
+        theme.coherence = float((sub.sum() - np.trace(sub)) / (len(keep) * (len(keep) - 1)))
+    else:
+        theme.coherence = 0.0

@@ -1,0 +1,115 @@
+"""Words with their places in a text, and clauses: what every other part reads."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from learning import language
+from learning.proposers.local.words import (
+    DETERMINERS,
+    EDIT_VERBS,
+    PARTICLES,
+    PREPOSITIONS,
+    PRONOUN_WORDS,
+)
+from safety.text import (
+    STOP_WORDS,
+    fold_case,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+# --- word lists (small and deliberate) ---------------------------------------------------
+
+# a word: letters, with an apostrophe ("don't") or a hyphen ("pre-op", "24-hour") inside
+_WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
+
+
+# a clause ends at sentence punctuation, a colon, a semicolon, a comma, a dash, a
+# bracket or an emoji ("Worth a try 😅 Then draft a quote"); a full stop or comma
+# between digits is part of a number ("0.9.3", "£73.50", "1,500")
+_CLAUSE_EDGE = re.compile(
+    r"(?<!\d)[.,]|[.,](?!\d)|[!?;:\n()\[\]\u2014\u2013\"\u201c\u201d]"
+    r"|\s-\s|\s{2,}|[\u2600-\u27bf\U0001f000-\U0001faff]+"
+)
+
+
+# --- tokens ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tok:
+    text: str  # as written
+    low: str  # case-folded, typographic apostrophe folded
+    start: int
+    end: int
+
+
+def tokens(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
+    out = []
+    for m in _WORD.finditer(text, start, len(text) if end is None else end):
+        out.append(Tok(m.group(), fold_case(m.group()).replace("\u2019", "'"), m.start(), m.end()))
+    return out
+
+
+def clauses(readable: str) -> list[tuple[int, int]]:
+    """Spans of the clauses of ``readable`` (code and pasted text already blanked)."""
+    spans, start = [], 0
+    for m in _CLAUSE_EDGE.finditer(readable):
+        if m.start() > start:
+            spans.append((start, m.start()))
+        start = m.end()
+    if start < len(readable):
+        spans.append((start, len(readable)))
+    return [(a, b) for a, b in spans if readable[a:b].strip()]
+
+
+# stop words that are nouns all the same ("a login help reply")
+NOUN_STOP_WORDS = frozenset(
+    ["help", "way", "thing", "things", "stuff", "bit", "lot", "lots", "need", "one"]
+)
+
+
+# words that close a verbless request: "Flour order time", "Refund reply needed"
+REQUEST_TAILS = frozenset(["time", "please", "pls", "needed", "again", "asap"])
+
+
+def _wordlike(word: str) -> bool:
+    """Letters only, or words of letters joined by hyphens ("pre-op", "follow-up"): a
+    hyphenated word is one word, and its prefix ("pre", "non", "co") never one alone."""
+    return word.replace("-", "").isalpha()
+
+
+def _is_noun_word(tok: Tok) -> bool:
+    w = tok.low
+    if (w in STOP_WORDS and w not in NOUN_STOP_WORDS) or w in DETERMINERS or w in PREPOSITIONS:
+        return False
+    if not _wordlike(w) or w in REQUEST_TAILS:
+        return False
+    if language.can_be(w, "NOUN") or language.can_be(w, "ADJ"):
+        return True
+    return not language.is_english_word(w)  # an unknown word: a name of a thing
+
+
+def _is_verb_here(toks: list[Tok], i: int) -> bool:
+    """Whether ``toks[i]`` is the verb of an imperative clause starting at ``i``: it can
+    be a verb, and a determiner or pronoun follows, or it is a verb of work ("Write
+    pytest tests"), or it can be nothing else and no noun follows ("Commit message for"
+    is a noun phrase)."""
+    from learning.policy import WORK_VERBS
+
+    w = toks[i].low
+    if not language.can_be(w, "VERB"):
+        return False
+    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    if nxt in DETERMINERS or nxt in PRONOUN_WORDS or nxt in PARTICLES or nxt.endswith("'s"):
+        return True
+    if w in WORK_VERBS or w in EDIT_VERBS:
+        return True
+    if language.can_be(w, "NOUN") or language.can_be(w, "ADJ"):
+        return False
+    return not (i + 1 < len(toks) and _is_noun_word(toks[i + 1]))

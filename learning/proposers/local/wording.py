@@ -1,0 +1,246 @@
+"""The goals sentence of a theme: its verb and object, as a reviewer would keep it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from learning import language
+from learning.proposers.local.words import (
+    DEFAULT_VERB,
+    PEOPLE_WORDS,
+    TIME_MODIFIERS,
+    VAGUE_MODIFIERS,
+    WRITTEN_HEADS,
+    WRITTEN_VERB,
+)
+
+if TYPE_CHECKING:
+    from learning.proposers.local.requests import Request
+    from learning.proposers.local.themes import Theme
+
+
+def _nouns_of(reqs: list[Request]) -> set[str]:
+    """The lemmas the requests use as the nouns of their phrases ("review" of "reply to
+    a 3 star review"); not what they make ("plan a lesson" beside "lesson plan")."""
+    out: set[str] = set()
+    for r in reqs:
+        for _, head, phrase in r.phrases:
+            out.add(head)
+            out.update(phrase)
+    return out
+
+
+def _mod(word: str) -> str:
+    """A noun (or a phrase's last noun) put before another noun: singular, "reading
+    lists" (``language.modifier_form``)."""
+    *rest, last = word.split(" ")
+    return " ".join([*rest, language.modifier_form(last)])
+
+
+def sentence_for(theme: Theme) -> str:
+    """Third person, plural, no article: "Drafts replies to refund requests."."""
+    if theme.name:
+        return theme.name
+    reqs = list(theme.requests.values())
+    # a verb the same requests also use as a noun is a noun read as a verb: "review reply
+    # pls" beside "reply to a 3 star review" makes no "Reviews star replies."
+    as_nouns = _nouns_of(reqs)
+    reqs = [
+        replace(r, verb=None) if r.verb and r.verb in as_nouns and r.verb != r.head else r
+        for r in reqs
+    ]
+    surface: dict[str, str] = {}
+    for r in reqs:
+        for k, v in r.surface.items():
+            # an acronym as written ("SQL") wins over the same word in lower case
+            if k not in surface or (v != v.lower() and surface[k] == surface[k].lower()):
+                surface[k] = v
+    by_kind = {
+        "noun": _made_noun_sentence,
+        "modonly": _modifier_sentence,
+        "key": _key_noun_sentence,
+        "verbnoun": _verb_object_sentence,
+        "verbonly": _verb_sentence,
+    }
+    return _sentence(by_kind.get(theme.kind, _head_sentence)(theme, reqs, surface))
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
+def _made_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
+    made = [r for r in reqs if r.head == theme.qualifier]
+    verb = Counter(r.verb for r in made if r.verb).most_common(1)[0][0]
+    mods = Counter(
+        m
+        for r in made
+        for m in sorted(set(r.mods))
+        if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
+    )
+    best = [_mod(surface.get(m, m)) for m, n in mods.most_common(1) if n * 2 > len(made)]
+    noun = language.plural(surface.get(theme.qualifier, theme.qualifier))
+    return " ".join([language.third_person(verb), *best, noun])
+
+
+def _modifier_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
+    heads = Counter(r.head for r in reqs if r.head)
+    head_lemma = heads.most_common(1)[0][0]
+    verbs_used = [r.verb for r in reqs if r.verb]
+    verb = (
+        Counter(verbs_used).most_common(1)[0][0]
+        if verbs_used
+        else WRITTEN_VERB
+        if head_lemma in WRITTEN_HEADS
+        else DEFAULT_VERB
+    )
+    noun = language.plural(surface.get(head_lemma, head_lemma))
+    return f"{language.third_person(verb)} {_mod(surface.get(theme.qualifier, theme.qualifier))} {noun}"
+
+
+def _key_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
+    made = [r for r in reqs if r.head == theme.qualifier]
+    used = [r for r in reqs if theme.qualifier in (r.head, *r.mods)]
+    verb_counts = Counter(r.verb for r in used if r.verb)
+    made_mods = Counter(
+        m
+        for r in made
+        for m in sorted(set(r.mods))
+        if m not in VAGUE_MODIFIERS
+        and m not in PEOPLE_WORDS
+        and m not in TIME_MODIFIERS
+        and not language.is_comparative(m)
+    )
+    best = [_mod(surface.get(m, m)) for m, n in made_mods.most_common(1) if n * 2 > len(made)]
+    if verb_counts:
+        verb = verb_counts.most_common(1)[0][0]
+    else:
+        verb = WRITTEN_VERB if theme.qualifier in WRITTEN_HEADS else DEFAULT_VERB
+    obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
+    modified = Counter(r.head for r in used if theme.qualifier in r.mods and r.head)
+    if (
+        not best
+        and modified
+        and (
+            language.can_be(theme.qualifier, "ADJ")
+            or modified.most_common(1)[0][1] > len({r.message.conversation_id for r in made})
+        )
+    ):
+        # "the welcomes" reads oddly, and "the appointments" says less than most
+        # requests do: the word as people put it before what is made, "welcome
+        # emails", "appointment confirmations"
+        head_lemma = modified.most_common(1)[0][0]
+        # the word as written before a head ("appointment", not the "appointments"
+        # of "book appointments")
+        written_mod = next(
+            r.surface.get(theme.qualifier, theme.qualifier)
+            for r in used
+            if theme.qualifier in r.mods and r.head == head_lemma
+        )
+        obj = f"{_mod(written_mod)} " + language.plural(surface.get(head_lemma, head_lemma))
+    if " " not in obj and not language.is_mass(obj):
+        obj = f"the {obj}"
+    return f"{language.third_person(verb)} {obj}"
+
+
+def _verb_object_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
+    noun = surface.get(theme.qualifier, theme.qualifier)
+    noun = noun if language.is_mass(noun) else f"the {language.plural(noun)}"
+    return f"{language.third_person(theme.verb)} {noun}"
+
+
+def _verb_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
+    heads = Counter(r.head for r in reqs if r.head)
+    named = [language.plural(surface.get(h, h)) for h, _ in heads.most_common(2)]
+    return f"{language.third_person(theme.verb)} {' and '.join(named)}"
+
+
+def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
+    """A theme of what is made (a head; or a verb with a phrase noun): its verb, and the
+    head with what qualifies it."""
+    verbs = Counter(r.verb for r in reqs if r.verb)
+    if verbs:
+        verb = verbs.most_common(1)[0][0]
+    else:
+        verb = WRITTEN_VERB if (theme.head or "") in WRITTEN_HEADS else DEFAULT_VERB
+    prefix = [theme.prefix_written or theme.prefix] if theme.prefix else []
+    qualifier = " ".join(_mod(w) for w in [*prefix, surface.get(theme.qualifier, theme.qualifier)])
+    if theme.kind == "verb":
+        heads = Counter(r.head for r in reqs if r.head)
+        head_lemma = heads.most_common(1)[0][0]
+        verb = theme.verb
+    else:
+        head_lemma = theme.head
+    head = language.plural(surface.get(head_lemma, head_lemma))
+    if theme.kind == "verb":
+        noun = surface.get(theme.qualifier, theme.qualifier)
+        noun = noun if noun.endswith("ing") else language.plural(noun)
+        obj = f"{head} {theme.prep} {noun}"
+    elif theme.kind == "mod":
+        obj = f"{qualifier} {head}"
+    elif theme.kind == "phrase":
+        obj = _phrase_object(theme, reqs, surface, head)
+    elif theme.kind == "topic":
+        obj = _topic_object(theme, reqs, surface, head, qualifier, prefix)
+    else:
+        mods = Counter(
+            m
+            for r in reqs
+            for m in sorted(set(r.mods))
+            if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
+        )
+        best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
+        obj = " ".join([_mod(surface.get(m, m)) for m in best] + [head])
+    if " " not in obj and not language.is_mass(obj):
+        obj = f"the {obj}"  # "Prepares the rotas.": a kind of work, not a bare noun
+    return f"{language.third_person(verb)} {obj}"
+
+
+def _phrase_object(theme: Theme, reqs: list[Request], surface: dict[str, str], head: str) -> str:
+    """The phrase as most often written around the noun: "replies to refund requests"."""
+    forms = Counter(
+        p[2][p[2].index(theme.qualifier) :]
+        for r in reqs
+        for p in r.phrases
+        if p[0] == theme.prep and theme.qualifier in p[2]
+    )
+    lemmas = forms.most_common(1)[0][0] if forms else (theme.qualifier,)
+    words = [_mod(surface.get(w, w)) for w in lemmas[:-1]] + [surface.get(lemmas[-1], lemmas[-1])]
+    if not words[-1].endswith("ing"):
+        words[-1] = language.plural(words[-1])
+    as_mod = sum(1 for r in reqs if theme.qualifier in r.mods)
+    if len(lemmas) == 1 and as_mod * 2 >= len(reqs):
+        # "crew schedules": most requests write the noun before the head
+        return f"{_mod(surface.get(theme.qualifier, theme.qualifier))} {head}"
+    return f"{head} {theme.prep} {' '.join(words)}"
+
+
+def _topic_object(
+    theme: Theme,
+    reqs: list[Request],
+    surface: dict[str, str],
+    head: str,
+    qualifier: str,
+    prefix: list[str],
+) -> str:
+    noun = surface.get(theme.qualifier, theme.qualifier)
+    # the noun a phrase of the requests puts the topic before ("reply to a 3 star
+    # review"): the sentence names that noun ("replies to star reviews", "replies with
+    # viewing times"), not "star replies"
+    inside = Counter(
+        (prep, phrase_head)
+        for r in reqs
+        if theme.qualifier not in r.mods
+        for prep, phrase_head, phrase in r.phrases
+        if theme.qualifier in phrase and phrase_head != theme.qualifier
+    )
+    if theme.compound and not any(theme.qualifier in r.mods for r in reqs) and inside:
+        prep, phrase_head = inside.most_common(1)[0][0]
+        noun = language.plural(surface.get(phrase_head, phrase_head))
+        return f"{head} {prep} {qualifier} {noun}"
+    if theme.compound:  # "refund replies": the person writes it that way somewhere
+        return f"{qualifier} {head}"
+    noun = noun if noun.endswith("ing") else language.plural(noun)
+    return f"{head} about {' '.join([*prefix, noun])}"
