@@ -912,6 +912,10 @@ def build() -> dict[str, Any]:
     from memory.services_beliefs import beliefs_changed
 
     beliefs_changed(subject_id)
+    # the versions were written by COPY, not through the persona service that counts them
+    from persona.change_counts import rebuild as count_persona_changes
+
+    count_persona_changes()
 
     from django.db import connection
 
