@@ -372,8 +372,8 @@ def _count_changes(
     undoing = (
         changes_queryset(user, replace(filters, source=""))
         .filter(
+            Q(undoes=True),  # an annotation of changes_queryset
             proposal_id__isnull=False,
-            undoes=True,
             created_at__gte=bounds[0],
             created_at__lt=bounds[-1],
         )

@@ -19,6 +19,9 @@ class Principal(models.Model):
     # a new random value on every change to this person's beliefs: build_context keeps
     # the person's scored candidates in memory and reloads them when this changes
     beliefs_token = models.CharField(max_length=32, blank=True, default="")
+    # the token the person's packed ``BeliefBlock`` was built for, set in the same
+    # statement that checks it is still ``beliefs_token``: equal means the block is current
+    belief_block_token = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["external_id"]
@@ -229,6 +232,7 @@ class MemoryAudit(models.Model):
 # The memory kernel (beliefs, intentions, routines) lives in its own module.
 from memory.models_beliefs import (  # noqa: E402
     Belief,
+    BeliefBlock,
     BeliefEvidence,
     ConsolidationState,
     Intention,
@@ -239,6 +243,7 @@ __all__ = [
     "MemoryAudit",
     "ConsolidationState",
     "Belief",
+    "BeliefBlock",
     "BeliefEvidence",
     "Conversation",
     "ConversationSummary",

@@ -349,8 +349,12 @@ def _record_evidence(belief: Belief, proof: Evidence, *, now: datetime) -> None:
 
 def beliefs_changed(principal_id: int) -> None:
     """Mark a person's beliefs as changed (inside the writer's transaction), so every
-    process's ``build_context`` cache of that person reloads."""
+    process's ``build_context`` cache of that person reloads and their packed block
+    (``memory.candidates``), if they have one, is rebuilt after the commit."""
+    from memory.candidates import after_change
+
     Principal.objects.filter(pk=principal_id).update(beliefs_token=uuid.uuid4().hex)
+    transaction.on_commit(lambda: after_change(principal_id))
 
 
 def belief_write(

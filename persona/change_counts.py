@@ -89,7 +89,9 @@ def forget_version(version: AgentPersonaVersion) -> None:
     """Take one deleted version off the counts (its agent still exists)."""
     from tenancy.models import Agent
 
-    tenant_id = Agent.objects.filter(pk=version.agent_id).values_list("tenant_id", flat=True).first()
+    tenant_id = (
+        Agent.objects.filter(pk=version.agent_id).values_list("tenant_id", flat=True).first()
+    )
     if tenant_id is not None:
         count_version(version, tenant_id=tenant_id, delta=-1)
 

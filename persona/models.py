@@ -96,7 +96,9 @@ class PersonaChangeCount(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tenant_id} {self.hour:%Y-%m-%d %H}h {self.source_type} {self.field}: {self.n}"
+        return (
+            f"{self.tenant_id} {self.hour:%Y-%m-%d %H}h {self.source_type} {self.field}: {self.n}"
+        )
 
 
 class ContextPlan(models.Model):

@@ -57,9 +57,7 @@ def test_every_write_through_the_service_is_counted_once_overall_and_per_field(h
     total = sum(n for (_, _, _, f), n in stored().items() if f == "")
     assert total == AgentPersonaVersion.objects.count()
     goals = sum(n for (_, _, _, f), n in stored().items() if f == "goals")
-    assert goals == sum(
-        "goals" in v.fields_changed for v in AgentPersonaVersion.objects.all()
-    )
+    assert goals == sum("goals" in v.fields_changed for v in AgentPersonaVersion.objects.all())
 
 
 def test_deleting_a_version_an_agent_or_a_tenant_takes_off_what_it_removed(history):
