@@ -252,9 +252,18 @@ def read_person(principal_id: int, token: str, block_token: str) -> Candidates:
     cand = read_block(principal_id, token) if token and block_token == token else None
     if cand is None:
         cand = load_from_beliefs(principal_id)
-        if token and cand.n >= BLOCK_MIN_ROWS:
+        if token and cand.n >= BLOCK_MIN_ROWS and _first_ask(principal_id, token):
             schedule_rebuild(principal_id)
     return cand
+
+
+def _first_ask(principal_id: int, token: str) -> bool:
+    """Whether this is the first fallback read of the person's beliefs at ``token`` to
+    ask for a rebuild (every process shares the cache): many reads before the worker is
+    done ask once."""
+    from django.core.cache import cache
+
+    return bool(cache.add(f"memory:belief-block:{principal_id}:{token}", 1, timeout=600))
 
 
 def rebuild_block(principal_id: int) -> int | None:

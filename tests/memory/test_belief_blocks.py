@@ -195,8 +195,9 @@ def test_a_change_asks_a_worker_to_rebuild_only_a_person_with_a_block(
     assert asked == [person.pk]
     # a read that falls back to the beliefs of a big person asks too
     asked.clear()
-    context.clear_candidate_cache()
-    build_context(agent=agent, principal_external_id="ana", query="Hobbies?", now=NOW)
+    for _ in range(3):  # many reads before the worker is done ask once
+        context.clear_candidate_cache()
+        build_context(agent=agent, principal_external_id="ana", query="Hobbies?", now=NOW)
     assert asked == [person.pk]
 
 
