@@ -39,6 +39,12 @@ query embedded and with words only, against p95 < 50 ms. ``--explain`` prints
 queries (PostgreSQL).
 
 ``--profile LABEL`` prints a cProfile of that page (operator) and its slowest queries.
+``--only evolution,person`` measures only the pages whose labels begin so (and the
+agent page, which warms the process up).
+
+The candidate read is timed twice, each as in a fresh process: from the beliefs (rows
+joined to their vectors, postings worked out) and from the person's packed block
+(``memory.candidates``), which the bench builds as the worker would after a change.
 
 ``--smoke`` (CI): 20 agents, 400 beliefs, one request per page and user, no warm-up;
 exits non-zero when a page answers anything but 200. Figures printed, never judged.
