@@ -318,3 +318,11 @@ def after_change(principal_id: int) -> None:
         return
     if BeliefBlock.objects.filter(principal_id=principal_id).exists():
         schedule_rebuild(principal_id)
+
+
+def forget_blocks(principal_ids: list[int]) -> None:
+    """Remove the packed blocks of these people in the transaction that wipes words
+    from their beliefs (a deleted belief, the quotes of a sealed conversation): a wiped
+    text must not wait in a block, even an unused one, for the worker's rebuild."""
+    if principal_ids:
+        BeliefBlock.objects.filter(principal_id__in=principal_ids).delete()

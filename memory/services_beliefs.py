@@ -38,6 +38,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from memory.candidates import forget_blocks
 from memory.models import (
     Belief,
     BeliefEvidence,
@@ -516,6 +517,7 @@ def belief_retire(*, belief: Belief, delete: bool = False, now: datetime | None 
         locked.embedding = None
         locked.text_sha256 = ""
         locked.evidence_rows.all().delete()
+        forget_blocks([locked.principal_id])  # the wiped words leave the packed block too
     else:
         if locked.status != Belief.Status.ACTIVE:
             raise BeliefRefusal(f"This belief is {locked.status} already, not active.")

@@ -269,3 +269,32 @@ def test_a_block_is_read_with_one_counted_query(agent, fake_model, small_blocks)
     assert block is not None and block.n == len(STATEMENTS)
     assert len(queries.captured_queries) == 1
     assert "memory_beliefblock" in queries.captured_queries[0]["sql"]
+
+
+def test_deleting_a_belief_or_sealing_its_conversation_removes_the_block_at_once(
+    agent, fake_model, small_blocks
+):
+    written = [write(agent, s, c) for s, c in STATEMENTS]
+    person = principal_of(agent)
+    candidates.rebuild_block(person.pk)
+    belief_retire(belief=written[1], delete=True)
+    # the wiped words are in no block, not even an unused one waiting for the worker
+    assert not BeliefBlock.objects.filter(principal_id=person.pk).exists()
+    candidates.rebuild_block(person.pk)
+    block = BeliefBlock.objects.get(principal_id=person.pk)
+    assert STATEMENTS[1][0].encode() not in bytes(block.data)
+
+
+def test_sealing_a_conversation_removes_the_block_with_its_quote(agent, fake_model, small_blocks):
+    from memory.sealing import conversation_seal
+    from tests.builders import add_belief, person_said
+
+    for statement, category in STATEMENTS:
+        write(agent, statement, category)
+    said = person_said(agent, "I always drink rooibos late at night.", conversation="c1")
+    add_belief(agent, "Drinks rooibos at night", quote_from=said, quote="rooibos late at night")
+    person = principal_of(agent)
+    candidates.rebuild_block(person.pk)
+    assert b"rooibos late at night" in bytes(BeliefBlock.objects.get(principal_id=person.pk).data)
+    conversation_seal(conversation=said.conversation, by="test")
+    assert not BeliefBlock.objects.filter(principal_id=person.pk).exists()
