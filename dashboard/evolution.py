@@ -11,16 +11,28 @@ name, so a new writer is never hidden or mislabelled.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from bisect import bisect_right
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.functions import TruncWeek
 from django.utils import timezone
 
 from learning.models import Proposal
-from persona.models import AgentPersonaVersion
+from persona.models import AgentPersonaVersion, PersonaChangeCount
 from persona.services import PERSONA_FIELDS, persona_snapshot
 from personaweb.marks import field_text, word_diff
 from tenancy.access import scope_to_user
@@ -252,9 +264,16 @@ def _monday(value: Any) -> date:
     return day - timedelta(days=day.weekday())
 
 
-def weekly_activity(user: Any, filters: FeedFilters, *, today: date | None = None) -> list[Week]:
+def weekly_activity(
+    user: Any, filters: FeedFilters, *, today: date | None = None, counted: bool = True
+) -> list[Week]:
     """Changes (the feed's filters) and decisions on proposals (approved by a person,
-    turned down, undone; the assistant filter) per week. Two queries."""
+    turned down, undone; the assistant filter) per week. Three queries at most.
+
+    Changes come from the maintained hourly counts (``persona.change_counts``) unless
+    one assistant is asked for (its own versions are few and indexed) or a week does not
+    start on a whole UTC hour in the viewer's time zone; ``counted=False`` always counts
+    the versions themselves (the two agree: a test holds them together)."""
     today = today or timezone.localdate()
     mondays = _weeks(filters, today)
     weeks = {m: Week(start=m) for m in mondays}
@@ -262,19 +281,11 @@ def weekly_activity(user: Any, filters: FeedFilters, *, today: date | None = Non
         return []
     lower = _start_of(mondays[0])
     upper = _start_of(mondays[-1] + timedelta(weeks=1))
-    versions = (
-        changes_queryset(user, filters)
-        .filter(created_at__gte=lower, created_at__lt=upper)
-        .annotate(week=TruncWeek("created_at"))
-        .order_by()
-        .values("week")
-        .annotate(n=Count("id"), undone=Count("id", filter=Q(undoes=True)))
-    )
-    for row in versions:
-        week = weeks.get(_monday(row["week"]))
-        if week is not None:
-            week.changes = row["n"]
-            week.undone = row["undone"]
+    bounds = _week_bounds(mondays, filters)
+    if counted and not filters.agent and all(_whole_hour(b) for b in bounds):
+        _count_changes(weeks, user, filters, bounds)
+    else:
+        _scan_changes(weeks, user, filters, lower, upper)
     proposals = scope_to_user(Proposal.objects.all(), user=user, path="agent__tenant_id").filter(
         decided_at__gte=lower, decided_at__lt=upper
     )
@@ -295,6 +306,93 @@ def weekly_activity(user: Any, filters: FeedFilters, *, today: date | None = Non
             week.approved = row["approved"]
             week.turned_down = row["turned_down"]
     return [weeks[m] for m in mondays]
+
+
+def _scan_changes(
+    weeks: dict[date, Week], user: Any, filters: FeedFilters, lower: datetime, upper: datetime
+) -> None:
+    """Changes per week counted from the versions (one aggregate query)."""
+    versions = (
+        changes_queryset(user, filters)
+        .filter(created_at__gte=lower, created_at__lt=upper)
+        .annotate(week=TruncWeek("created_at"))
+        .order_by()
+        .values("week")
+        .annotate(n=Count("id"), undone=Count("id", filter=Q(undoes=True)))
+    )
+    for row in versions:
+        week = weeks.get(_monday(row["week"]))
+        if week is not None:
+            week.changes = row["n"]
+            week.undone = row["undone"]
+
+
+def _week_bounds(mondays: list[date], filters: FeedFilters) -> list[datetime]:
+    """The instants that cut the chart's span into its weeks (len(mondays) + 1 of them),
+    the first and last narrowed to the ``since`` and ``until`` days."""
+    bounds = [_start_of(m) for m in mondays] + [_start_of(mondays[-1] + timedelta(weeks=1))]
+    if filters.since:
+        bounds[0] = max(bounds[0], _start_of(filters.since))
+    if filters.until:
+        bounds[-1] = min(bounds[-1], _start_of(filters.until + timedelta(days=1)))
+    return bounds
+
+
+def _whole_hour(moment: datetime) -> bool:
+    return moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0) == moment
+
+
+def _count_changes(
+    weeks: dict[date, Week], user: Any, filters: FeedFilters, bounds: list[datetime]
+) -> None:
+    """Changes per week from ``PersonaChangeCount`` (one query summing the hours of each
+    week), corrected by the versions that undo a learned change (one query on the few
+    versions that came from a proposal): such a version is a revert whatever wrote it."""
+    mondays = list(weeks)
+    if bounds[-1] <= bounds[0]:
+        return
+    week_of = Case(
+        *[When(hour__lt=b, then=Value(i)) for i, b in enumerate(bounds[1:-1])],
+        default=Value(len(mondays) - 1),
+        output_field=IntegerField(),
+    )
+    triggers: list[str] = []
+    if filters.source:
+        triggers = [t for t, s in SOURCE_OF_TRIGGER.items() if s == filters.source] or [
+            filters.source
+        ]
+    counts = scope_to_user(PersonaChangeCount.objects.all(), user=user, path="tenant_id").filter(
+        field=filters.field, hour__gte=bounds[0], hour__lt=bounds[-1]
+    )
+    if triggers:
+        counts = counts.filter(source_type__in=triggers)
+    summed = counts.annotate(week=week_of).order_by().values("week").annotate(n=Sum("n"))
+    for row in summed:
+        weeks[mondays[row["week"]]].changes = row["n"] or 0
+    undoing = (
+        changes_queryset(user, replace(filters, source=""))
+        .filter(
+            Q(undoes=True),  # an annotation of changes_queryset
+            proposal_id__isnull=False,
+            created_at__gte=bounds[0],
+            created_at__lt=bounds[-1],
+        )
+        .order_by()
+        .values_list("created_at", "source_type")
+    )
+    for created_at, source_type in undoing:
+        i = bisect_right(bounds, created_at) - 1
+        if not 0 <= i < len(mondays):
+            continue
+        week = weeks[mondays[i]]
+        if not filters.source:
+            week.undone += 1
+        elif filters.source == REVERT:
+            week.undone += 1
+            if source_type not in triggers:
+                week.changes += 1  # counted under its writer, shown as a revert
+        elif source_type in triggers:
+            week.changes -= 1  # counted under its writer, shown as a revert
 
 
 @dataclass

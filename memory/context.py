@@ -48,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+from memory.candidates import Candidates, load_from_beliefs, read_person
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
 from memory.time_facet import INSIDE, TimeAsk, event_date, read_time, time_match
@@ -261,107 +262,17 @@ def seed_score(similarity: float, retention: float) -> float:
     return (SIM_FLOOR + SIM_WEIGHT * similarity) * (RET_FLOOR + RET_WEIGHT * retention)
 
 
-_FIELDS = (
-    "id",
-    "category",
-    "statement",
-    "confidence",
-    "corroboration_count",
-    "valid_from",
-    "valid_until",
-    "due_at",
-    "stability_days",
-    "last_reinforced_at",
-    "evidence_quote",
-    "evidence_message_id",
-    "source_host",
-    "embedding__vector",
-)
-
-
-@dataclass
-class _Candidates:
-    """A person's active beliefs as arrays, ready to score (cached per person)."""
-
-    rows: list[tuple[Any, ...]]  # _FIELDS without the vector
-    ids: np.ndarray
-    confidence: np.ndarray
-    stability: np.ndarray
-    reinforced: np.ndarray  # timestamps
-    sensitivity: np.ndarray
-    valid_from_ts: np.ndarray  # NaN when open
-    valid_until_ts: np.ndarray
-    due_ts: np.ndarray
-    has_vec: np.ndarray
-    matrix: np.ndarray  # (n, DIM) float32, zero rows where no vector is stored
-    postings: dict[str, np.ndarray]  # content-word stem -> row indices
-    pinned: np.ndarray  # rows of the pinned categories
-    promoted: np.ndarray  # standing in the owner's persona document
-
-    @property
-    def n(self) -> int:
-        return len(self.rows)
-
-
 #: In-process cache of candidates by (database, person), checked against the person's
 #: ``beliefs_token`` (a new random value on every belief change), bounded in rows.
 CACHE_MAX_ROWS = 100_000
-_cache: OrderedDict[tuple[str, int], tuple[str, _Candidates]] = OrderedDict()
+_cache: OrderedDict[tuple[str, int], tuple[str, Candidates]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def _ts(values: list[datetime | None]) -> np.ndarray:
-    return np.array([math.nan if v is None else v.timestamp() for v in values], dtype=np.float64)
-
-
-def _load_candidates(principal_id: int) -> _Candidates:
-    from memory.embeddings import DIM, VECTOR_DTYPE
-
-    # one indexed read per person (belief_principal_status); the rows are put in id
-    # order here, not by the database: a sort of rows as wide as their vectors spills
-    # to disk at the default work_mem
-    raw = sorted(
-        Belief.objects.filter(principal_id=principal_id, status=Belief.Status.ACTIVE)
-        .order_by()
-        .values_list(*_FIELDS, "sensitivity", "promoted"),
-        key=lambda r: r[0],
-    )
-    n = len(raw)
-    rows = [r[:13] for r in raw]
-    has = np.fromiter(
-        (r[13] is not None and len(r[13]) == DIM * 4 for r in raw), dtype=bool, count=n
-    )
-    matrix = np.zeros((n, DIM), dtype=np.float32)
-    if has.any():
-        # one buffer for all stored vectors (float32, little endian) instead of n copies
-        blob = b"".join(bytes(r[13]) for r, ok in zip(raw, has, strict=True) if ok)
-        matrix[has] = np.frombuffer(blob, dtype=VECTOR_DTYPE).reshape(-1, DIM)
-    postings: dict[str, list[int]] = {}
-    for i, r in enumerate(rows):
-        for t in _terms(r[2] + " " + r[1].replace("_", " ")):
-            postings.setdefault(t, []).append(i)
-    return _Candidates(
-        rows=rows,
-        ids=np.fromiter((r[0] for r in rows), dtype=np.int64, count=n),
-        confidence=np.fromiter((r[3] for r in rows), dtype=np.float64, count=n),
-        stability=np.maximum(np.fromiter((r[8] for r in rows), dtype=np.float64, count=n), 1e-6),
-        reinforced=_ts([r[9] for r in rows]),
-        sensitivity=np.fromiter((r[14] for r in raw), dtype=np.int64, count=n),
-        promoted=np.fromiter((bool(r[15]) for r in raw), dtype=bool, count=n),
-        valid_from_ts=_ts([r[5] for r in rows]),
-        valid_until_ts=_ts([r[6] for r in rows]),
-        due_ts=_ts([r[7] for r in rows]),
-        has_vec=has,
-        matrix=matrix,
-        postings={t: np.array(ix, dtype=np.int64) for t, ix in postings.items()},
-        pinned=np.array(
-            [i for i, r in enumerate(rows) if r[1] in PINNED_CATEGORIES], dtype=np.int64
-        ),
-    )
-
-
-def _candidates(principal: Principal) -> _Candidates:
-    """The person's candidates, from the cache when their beliefs have not changed."""
+def _candidates(principal: Principal) -> Candidates:
+    """The person's candidates: from this process's cache when their beliefs have not
+    changed, else from their packed block (one row), else from the beliefs themselves
+    (and, for a person with many, a worker is asked to pack the block)."""
     token = principal.beliefs_token
     key = (Belief.objects.db, principal.pk)
     if token:
@@ -370,7 +281,7 @@ def _candidates(principal: Principal) -> _Candidates:
             if hit is not None and hit[0] == token:
                 _cache.move_to_end(key)
                 return hit[1]
-    cand = _load_candidates(principal.pk)
+    cand = read_person(principal.pk, token, principal.belief_block_token)
     if token and cand.n <= CACHE_MAX_ROWS:
         with _cache_lock:
             _cache[key] = (token, cand)
@@ -378,6 +289,10 @@ def _candidates(principal: Principal) -> _Candidates:
             while sum(c.n for _, c in _cache.values()) > CACHE_MAX_ROWS and len(_cache) > 1:
                 _cache.popitem(last=False)
     return cand
+
+
+#: the loader from the belief rows (``bench/pages.py`` times it on its own)
+_load_candidates = load_from_beliefs
 
 
 def clear_candidate_cache() -> None:
@@ -518,7 +433,7 @@ def _build_context(
     )
     principal = (
         Principal.objects.filter(tenant_id=agent.tenant_id, external_id=principal_external_id)
-        .only("id", "beliefs_token")
+        .only("id", "beliefs_token", "belief_block_token")
         .first()
     )
     if principal is None:
@@ -723,7 +638,7 @@ def session_snapshot(
     level = SENSITIVITY_BY_NAME.get(max_sensitivity, Sensitivity.CONFIDENTIAL)
     principal = (
         Principal.objects.filter(tenant_id=agent.tenant_id, external_id=principal_external_id)
-        .only("id", "beliefs_token")
+        .only("id", "beliefs_token", "belief_block_token")
         .first()
     )
     if principal is None:

@@ -19,6 +19,9 @@ class Principal(models.Model):
     # a new random value on every change to this person's beliefs: build_context keeps
     # the person's scored candidates in memory and reloads them when this changes
     beliefs_token = models.CharField(max_length=32, blank=True, default="")
+    # the token the person's packed ``BeliefBlock`` was built for, set in the same
+    # statement that checks it is still ``beliefs_token``: equal means the block is current
+    belief_block_token = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["external_id"]
@@ -299,6 +302,7 @@ class Redaction(models.Model):
 # The memory kernel (beliefs, intentions, routines) lives in its own module.
 from memory.models_beliefs import (  # noqa: E402
     Belief,
+    BeliefBlock,
     BeliefEvidence,
     ConsolidationState,
     Intention,
@@ -310,6 +314,7 @@ __all__ = [
     "ConsolidationState",
     "ContextPackRecord",
     "Belief",
+    "BeliefBlock",
     "BeliefEvidence",
     "Conversation",
     "ConversationSummary",

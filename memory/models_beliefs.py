@@ -444,3 +444,23 @@ class ConsolidationState(models.Model):
 
     def __str__(self) -> str:
         return f"consolidation of agent {self.agent_id} up to message {self.last_message_id}"
+
+
+class BeliefBlock(models.Model):
+    """A person's active beliefs as ``build_context`` scores them, packed in one row:
+    statements and the fields a pack shows, each belief's stored vector (float32), and
+    the content-word postings, for the person's ``beliefs_token`` it was built from
+    (``memory.candidates``). Kept only for people with many beliefs, rebuilt by a task
+    after their beliefs change; a block whose token is not the person's current one is
+    never read, so it cannot be stale, only unused."""
+
+    principal = models.OneToOneField(
+        "memory.Principal", on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    token = models.CharField(max_length=32)
+    rows = models.PositiveIntegerField()
+    data = models.BinaryField()
+    built_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"belief block of {self.principal_id}: {self.rows} rows"

@@ -293,7 +293,10 @@ def belief_redact(*, actor: Actor, belief: Belief, reason: str) -> RedactionResu
 
 
 def _beliefs_changed(principal_ids: set[int]) -> None:
+    from memory.candidates import forget_blocks
     from memory.services_beliefs import beliefs_changed
 
     for principal_id in sorted(principal_ids):
         beliefs_changed(principal_id)
+    # the redacted words leave the packed blocks in this transaction, not at the rebuild
+    forget_blocks(sorted(principal_ids))

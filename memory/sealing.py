@@ -120,9 +120,12 @@ def sealed_evidence_withdraw(
         belief.save()
         belief_ended.send(sender=Belief, belief=belief, reason="sealed")
         ended += 1
+    from memory.candidates import forget_blocks
     from memory.services_beliefs import beliefs_changed
 
-    for principal_id in sorted({b.principal_id for b in beliefs}):
+    changed = sorted({b.principal_id for b in beliefs})
+    forget_blocks(changed)  # the sealed quotes leave the packed blocks too
+    for principal_id in changed:
         beliefs_changed(principal_id)
     return WithdrawnEvidence(beliefs_ended=ended, evidence_withdrawn=kept)
 

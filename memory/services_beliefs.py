@@ -42,6 +42,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from memory.candidates import forget_blocks
 from memory.models import (
     Belief,
     BeliefEvidence,
@@ -355,8 +356,12 @@ def _record_evidence(belief: Belief, proof: Evidence, *, now: datetime) -> None:
 
 def beliefs_changed(principal_id: int) -> None:
     """Mark a person's beliefs as changed (inside the writer's transaction), so every
-    process's ``build_context`` cache of that person reloads."""
+    process's ``build_context`` cache of that person reloads and their packed block
+    (``memory.candidates``), if they have one, is rebuilt after the commit."""
+    from memory.candidates import after_change
+
     Principal.objects.filter(pk=principal_id).update(beliefs_token=uuid.uuid4().hex)
+    transaction.on_commit(lambda: after_change(principal_id))
 
 
 def belief_write(
@@ -532,6 +537,7 @@ def belief_retire(*, belief: Belief, delete: bool = False, now: datetime | None 
         locked.embedding = None
         locked.text_sha256 = ""
         locked.evidence_rows.all().delete()
+        forget_blocks([locked.principal_id])  # the wiped words leave the packed block too
     else:
         if locked.status != Belief.Status.ACTIVE:
             raise BeliefRefusal(f"This belief is {locked.status} already, not active.")

@@ -125,3 +125,18 @@ def prune_context_packs() -> int:
     if removed:
         logger.info("removed %d context packs no turn named", removed)
     return removed
+
+
+@shared_task(
+    name="memory.tasks.rebuild_belief_block",
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
+)
+def rebuild_belief_block(principal_id: int) -> int | None:
+    """After a change to the beliefs of a person with many: pack them again in one row
+    (``memory.candidates``), so every process's next cold read is one row."""
+    from memory.candidates import rebuild_block
+
+    return rebuild_block(principal_id)

@@ -62,10 +62,43 @@ class AgentPersonaVersion(models.Model):
             # the persona evolution feed: every change, newest first, and one assistant's
             models.Index(fields=["-created_at", "-id"], name="persona_version_feed"),
             models.Index(fields=["agent", "-created_at", "-id"], name="persona_version_agent_feed"),
+            # the weekly chart's undone count: only versions that came from a proposal
+            models.Index(
+                fields=["created_at"],
+                name="persona_version_proposed",
+                condition=Q(proposal_id__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.agent_id} v{self.version}"
+
+
+class PersonaChangeCount(models.Model):
+    """How many persona versions were written in one tenant in one UTC hour, per trigger
+    and per changed field (``field`` "" counts every version once). Kept by
+    ``persona.change_counts`` in the transaction that writes a version, so the weekly
+    chart of the evolution page sums a few hundred rows instead of scanning every
+    version (160,000 in twelve weeks at ten times the bench's data). Hours, not days:
+    a week that starts at midnight in any whole-hour time zone is a whole number of them."""
+
+    tenant = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE, related_name="+")
+    hour = models.DateTimeField()
+    source_type = models.CharField(max_length=20)
+    field = models.CharField(max_length=20, blank=True)
+    n = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "field", "hour", "source_type"], name="persona_change_count_key"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.tenant_id} {self.hour:%Y-%m-%d %H}h {self.source_type} {self.field}: {self.n}"
+        )
 
 
 class ContextPlan(models.Model):
@@ -166,6 +199,7 @@ __all__ = [
     "OwnerEntry",
     "OwnerNomination",
     "OwnerTombstone",
+    "PersonaChangeCount",
     "PlanRotation",
     "SourceType",
 ]

@@ -44,7 +44,39 @@ def _text_redacted(sender: Any, **kwargs: Any) -> None:
         on_text_redacted(**kwargs)
 
 
+def _from_cascade_of(origin: Any, *models: type) -> bool:
+    """Whether a deletion started at an instance or queryset of one of ``models``."""
+    model = getattr(origin, "model", None) or type(origin)
+    return isinstance(model, type) and issubclass(model, models)
+
+
+def _agent_deleting(sender: Any, *, instance: Any, origin: Any = None, **_: Any) -> None:
+    from persona.change_counts import forget_agent
+    from tenancy.models import Tenant
+
+    if not _from_cascade_of(origin, Tenant):  # a tenant's counts go with the tenant
+        forget_agent(instance.pk)
+
+
+def _version_deleted(sender: Any, *, instance: Any, origin: Any = None, **_: Any) -> None:
+    from persona.change_counts import forget_version
+    from tenancy.models import Agent, Tenant
+
+    # an agent's whole history was taken off before it went (``_agent_deleting``)
+    if not _from_cascade_of(origin, Agent, Tenant):
+        forget_version(instance)
+
+
 def connect() -> None:
+    from django.db.models.signals import post_delete, pre_delete
+
+    from persona.models import AgentPersonaVersion
+    from tenancy.models import Agent
+
+    pre_delete.connect(_agent_deleting, sender=Agent, dispatch_uid="persona.change_counts.agent")
+    post_delete.connect(
+        _version_deleted, sender=AgentPersonaVersion, dispatch_uid="persona.change_counts.version"
+    )
     agent_created.connect(_first_version, dispatch_uid="persona.first_version")
     belief_consolidated.connect(_nominate, dispatch_uid="persona.nominate")
     belief_ended.connect(_belief_ended, dispatch_uid="persona.belief_ended")

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from persona.change_counts import count_version
 from persona.errors import PersonaError
 from persona.guardrails import guardrail_contradiction
 from persona.models import GUARDRAIL_WRITERS, AgentPersonaVersion, SourceType
@@ -322,6 +323,7 @@ def _persona_version_write(
             )
             version.full_clean(validate_unique=False, validate_constraints=False)
             version.save()
+            count_version(version, tenant_id=locked.tenant_id)
             Agent.objects.filter(pk=locked.pk).update(
                 persona_version=version.version, name=state["name"]
             )

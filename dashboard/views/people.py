@@ -73,7 +73,7 @@ from safety.secrets import SecretFound
 from tenancy.access import require_operator, scope_to_user, visible_tenant_ids
 from tenancy.models import Agent
 
-BELIEFS_PAGE = 100
+BELIEFS_PAGE = 50
 AGENDA_LIMIT = 100
 ROUTINES_LIMIT = 100
 MAX_QUESTION_CHARS = 500

@@ -71,6 +71,18 @@ def test_database_settings_give_sqlite_urls_the_one_set_of_options():
     assert "transaction_mode" not in postgres.get("OPTIONS", {})
 
 
+def test_postgres_connections_turn_jit_off_and_keep_pgoptions(monkeypatch):
+    from personaweb.settings import database_settings
+
+    monkeypatch.delenv("PGOPTIONS", raising=False)
+    plain = database_settings("postgres://u:p@db.internal:5432/pw")
+    assert plain["OPTIONS"]["options"] == "-c jit=off"
+    # libpq reads PGOPTIONS only without an options parameter: it is carried over
+    monkeypatch.setenv("PGOPTIONS", "-c synchronous_commit=off")
+    ci = database_settings("postgres://u:p@db.internal:5432/pw")
+    assert ci["OPTIONS"]["options"] == "-c synchronous_commit=off -c jit=off"
+
+
 # --- the client address django-axes counts ------------------------------------------------
 
 
