@@ -596,7 +596,7 @@ def _build_context(
 
 
 def _with_event(
-    ask: TimeAsk, cand: _Candidates, readable: np.ndarray, principal_id: int, now: datetime
+    ask: TimeAsk, cand: Candidates, readable: np.ndarray, principal_id: int, now: datetime
 ) -> TimeAsk:
     """``ask`` with the span its event names ("before the renewal"): the event is the
     person's dated belief (one the caller may read) or open intention whose words cover
