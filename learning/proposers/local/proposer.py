@@ -33,7 +33,7 @@ from learning.proposers.local.rules import (
     recurring_instructions,
     rule_for,
 )
-from learning.proposers.local.themes import find_themes
+from learning.proposers.local.themes import find_themes, theme_families
 from learning.proposers.local.tokens import tokens
 from learning.proposers.local.wording import sentence_for
 from learning.proposers.local.words import MAX_CANDIDATES, MAX_QUOTES
@@ -129,6 +129,57 @@ def _rule_near_misses(
         out.append(_rule_seen(hits, text, reason, key=key))
         if len(out) >= MAX_RECORDED:
             break
+    return out
+
+
+def _in_persona(theme: Theme, text: str, covered: list[set[str]]) -> bool:
+    """Whether the persona says ``text`` already in other words: the object says what the
+    work is, unless the verb names it ("Proofreads translations." is news to a persona
+    about translation jobs)."""
+    said = text if theme.kind == "verbnoun" else text.split(" ", 1)[1]
+    return any(content_words(said) <= statement for statement in covered)
+
+
+def _open_themes(
+    themes: list[Theme],
+    vectors: dict[int, Any],
+    covered: list[set[str]],
+    avoid: frozenset[str] | set[str],
+    banned: set[str],
+    result: ProposerResult,
+    left_out: list[str],
+) -> list[Theme]:
+    """The themes that may be proposed, best first: one kind of work (``theme_families``)
+    is one theme, so when one of its wordings is in the persona or was turned down, none
+    of its other wordings is proposed ("Prepares the escalations." after "Summarises
+    threads for engineering." over the same threads). What is left out is recorded as
+    the proposer always did (a wording naming a person is never recorded)."""
+    from learning import policy
+
+    out: list[Theme] = []
+    for family in theme_families(themes, vectors):
+        closed = ""
+        for theme in family:
+            text = sentence_for(theme)
+            if any(t.low in banned for t in tokens(text)):
+                continue  # told apart below, never recorded
+            if _in_persona(theme, text, covered):
+                left_out.append(f"{text!r}: the persona says this already in other words")
+                result.candidates.append(_seen(theme, text, IN_PERSONA))
+                closed = closed or text
+            elif (key := policy.content_key(text)) in avoid:
+                left_out.append(f"{text!r} was turned down, undone or is in the persona")
+                result.candidates.append(_seen(theme, text, AVOIDED, key=key))
+                closed = closed or text
+        if closed:
+            left_out.extend(
+                f"{sentence_for(t)!r}: the same work as {closed!r}"
+                for t in family
+                if sentence_for(t) != closed
+                and not any(x.low in banned for x in tokens(sentence_for(t)))
+            )
+            continue
+        out.extend(family)
     return out
 
 
@@ -297,27 +348,18 @@ class LocalProposer:
         left_out: list[str] = []
         tried: set[str] = set()
         covered = persona_statements(persona)
-        for theme in themes[:MAX_CANDIDATES]:
+        for theme in _open_themes(
+            themes[:MAX_CANDIDATES], vectors, covered, avoid, banned, result, left_out
+        ):
             text = sentence_for(theme)
             named = [t.text for t in tokens(text) if t.low in banned]
             if named:
                 left_out.append(f"{text!r}: names a person, place or company ({named[0]})")
                 continue  # never recorded: the log would show the name
-            # the object says what the work is, unless the verb names it ("Proofreads
-            # translations." is news to a persona about translation jobs)
-            said = text if theme.kind == "verbnoun" else text.split(" ", 1)[1]
-            if any(content_words(said) <= statement for statement in covered):
-                left_out.append(f"{text!r}: the persona says this already in other words")
-                result.candidates.append(_seen(theme, text, IN_PERSONA))
-                continue
             key = policy.content_key(text)
             if key in tried:
                 continue
             tried.add(key)
-            if key in avoid:
-                left_out.append(f"{text!r} was turned down, undone or is in the persona")
-                result.candidates.append(_seen(theme, text, AVOIDED, key=key))
-                continue
             refusal = policy.sentence_refusal(
                 sentence=text, field="goals", persona=persona, known_names=names
             )

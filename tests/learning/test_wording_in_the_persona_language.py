@@ -1,0 +1,118 @@
+"""The wording checks read the persona's language: English checks for English, and for
+another language only what can be judged without reading it."""
+
+from __future__ import annotations
+
+import pytest
+
+from learning import language
+from learning.policy import rule_refusal, sentence_refusal
+
+FRENCH = {
+    "name": "Camille",
+    "role": "Assistante de la boulangerie",
+    "goals": "Répond aux questions des clients sur les commandes et les horaires.",
+    "background": "La boulangerie est ouverte du mardi au dimanche.",
+    "guardrails": ["Ne jamais donner le numéro de téléphone d'un client."],
+    "standing_rules": [],
+}
+GERMAN = {
+    "name": "Lena",
+    "role": "Assistentin für die Praxis",
+    "goals": "Beantwortet die Fragen der Patienten zu den Terminen und schreibt Erinnerungen.",
+    "background": "",
+    "guardrails": ["Keine Diagnosen und keine Auskunft über andere Patienten."],
+    "standing_rules": [],
+}
+ENGLISH = {
+    "name": "Zed",
+    "role": "Studio assistant",
+    "goals": "Answers glaze questions for a pottery studio.",
+    "background": "",
+    "guardrails": [],
+    "standing_rules": [],
+}
+
+
+def refuse(sentence, persona, names=()):
+    return sentence_refusal(
+        sentence=sentence, field="goals", persona=persona, known_names=set(names)
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Rédige les réponses aux avis des clients.", "fr"),
+        ("Schreibt Angebote für Gruppenreisen und die Antworten an Gäste.", "de"),
+        ("Redacta las respuestas a las reseñas de los clientes.", "es"),
+        ("Drafts replies to refund requests for the team.", "en"),
+        ("Writes the café menus and the crème brûlée recipes for the shop.", "en"),
+        ("Schreibt Angebote.", ""),  # too few words to tell
+        ("", ""),
+    ],
+)
+def test_the_language_of_a_text_is_told_by_its_function_words(text, expected):
+    assert language.detect(text) == expected
+
+
+def test_a_persona_says_which_language_it_is_written_in():
+    assert language.persona_language(FRENCH) == "fr"
+    assert language.persona_language(GERMAN) == "de"
+    assert language.persona_language(ENGLISH) == ""  # too little to tell
+    assert language.persona_language({}) == ""
+
+
+def test_a_french_assistant_gets_a_french_sentence_not_refused():
+    # not verb-first in the English sense ("…s"), and "Prépare" is no English word
+    assert refuse("Prépare les commandes de gâteaux pour les mariages.", FRENCH) is None
+    assert refuse("Rédige les réponses aux avis des clients.", FRENCH) is None
+
+
+def test_a_german_assistant_gets_its_capitalised_nouns_through():
+    sentence = "Schreibt Erinnerungen an die Termine für die Patienten."
+    assert refuse(sentence, GERMAN) is None
+    rule = "Nenne immer das Datum und die Uhrzeit des Termins."
+    assert rule_refusal(rule=rule, persona=GERMAN, known_names=set()) is None
+
+
+def test_a_sentence_in_another_language_than_the_persona_is_refused():
+    reason = refuse("Drafts the replies to the reviews for the customers.", FRENCH)
+    assert reason and "written in English" in reason and "propose it in French" in reason
+    reason = refuse(
+        "Rédige les réponses aux avis des clients.",
+        {
+            **ENGLISH,
+            "goals": (
+                "Answers the glaze questions of the customers and writes the firing notes for the studio."
+            ),
+        },
+    )
+    assert reason and "written in French" in reason
+
+
+def test_a_non_english_sentence_is_still_refused_for_what_can_be_judged():
+    # a name known to memory, in any language
+    reason = refuse("Rédige les réponses aux avis de Priya Shah.", FRENCH, names={"Priya Shah"})
+    assert reason and "Priya Shah" in reason
+    # a capital inside a French sentence is a name (French writes nouns small)
+    reason = refuse("Rédige les réponses aux avis de Dupont et des clients.", FRENCH)
+    assert reason and "Dupont" in reason
+    # a secret
+    reason = refuse(
+        "Rédige les réponses avec la clé sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c.", FRENCH
+    )
+    assert reason
+    # contact details
+    reason = refuse("Rédige les réponses pour marie.dupont@example.fr et les clients.", FRENCH)
+    assert reason and "contact" in reason
+    # more than one sentence, and what the persona says already
+    assert refuse("Rédige les réponses. Prépare les commandes de la semaine.", FRENCH)
+    assert "already" in (refuse(FRENCH["goals"], FRENCH) or "")
+
+
+def test_english_checks_still_apply_to_an_english_persona():
+    assert "verb-first" in (refuse("Prépare les commandes.", ENGLISH) or "")
+    assert "third person" in (refuse("Writes the notes we send to customers.", ENGLISH) or "")
+    # a persona that says too little to tell is read as written in the sentence's language
+    assert refuse("Prépare les commandes de gâteaux pour les mariages.", {"goals": ""}) is None
