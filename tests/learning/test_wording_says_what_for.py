@@ -59,3 +59,14 @@ def test_a_time_after_for_is_no_purpose():
         ]
     )
     assert found and all(" for " not in s for s in found)
+
+
+def test_one_thing_after_for_is_no_purpose():
+    found = sentences(
+        [
+            "Can you write pytest tests for the function below?",
+            "Write pytest tests for the function please.",
+            "pytest tests for the function again",
+        ]
+    )
+    assert found and all(" for " not in s for s in found)

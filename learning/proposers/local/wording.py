@@ -46,10 +46,12 @@ _VAGUE_FOR = frozenset(["person", "people", "everyone", "anyone", "someone", "gu
 
 
 def _purpose(reqs: list[Request], text: str) -> str:
-    """What the work is for, as the requests write it: "for engineering", "for the
-    website", "for volunteers", when at least half of the requests (two or more) say it
-    with the same noun after "for"; "" otherwise, or when the sentence says it already.
-    A noun ever written with a capital may be a name, and is never used."""
+    """What the work is for, as the requests write it: "for engineering", "for
+    volunteers", "for weddings", when at least half of the requests (two or more) say it
+    with the same noun after "for", written as a plural or a mass noun (a singular, "for
+    the function", is one thing of one conversation); "" otherwise, or when the sentence
+    says it already. A noun ever written with a capital may be a name, and is never
+    used."""
     if " for " in f" {text.lower()} ":
         return ""
     counts: Counter[str] = Counter()
@@ -82,8 +84,9 @@ def _purpose(reqs: list[Request], text: str) -> str:
         ):
             continue
         plural = language.lemma(word, "NOUN") != word.lower()
-        bare = plural or language.is_mass(word) or word.endswith("ing")
-        return f"for {word}" if bare else f"for the {word}"
+        if plural or language.is_mass(word) or word.endswith("ing"):
+            return f"for {word}"
+        # "for the function", "for the website": one thing of one conversation, no purpose
     return ""
 
 
