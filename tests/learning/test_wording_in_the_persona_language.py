@@ -116,3 +116,23 @@ def test_english_checks_still_apply_to_an_english_persona():
     assert "third person" in (refuse("Writes the notes we send to customers.", ENGLISH) or "")
     # a persona that says too little to tell is read as written in the sentence's language
     assert refuse("Prépare les commandes de gâteaux pour les mariages.", {"goals": ""}) is None
+
+
+def test_the_model_is_asked_for_a_sentence_in_the_persona_language(monkeypatch):
+    from learning.proposers.base import ProposerResult
+    from learning.proposers.openai import OpenAIProposer
+    from tests.learning.corpora import corpus_of, settings
+
+    asked: list[str] = []
+
+    def chat(self, system, user):
+        asked.append(system)
+        return ProposerResult(data={"field": None, "sentence": "", "evidence": []})
+
+    monkeypatch.setattr(OpenAIProposer, "_chat", chat)
+    proposer = OpenAIProposer(base_url="", model="", api_key="", timeout=0.0)
+    corpus = corpus_of([(1, "Peux-tu rédiger la réponse à cet avis ?", False)])
+    proposer.propose_sentence(corpus, FRENCH, settings())
+    proposer.propose_sentence(corpus, ENGLISH, settings())
+    assert "Write it in French" in asked[0]
+    assert "Write it in English" in asked[1]
