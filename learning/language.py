@@ -51,7 +51,11 @@ def lemma(word: str, pos: str) -> str:
 
 
 def third_person(verb: str) -> str:
-    """'draft' -> 'drafts', 'summarise' -> 'summarises', 'reply' -> 'replies'."""
+    """'draft' -> 'drafts', 'summarise' -> 'summarises', 'reply' -> 'replies'; a verb
+    with its particle inflects the verb: 'work out' -> 'works out'."""
+    if " " in verb:
+        first, rest = verb.split(" ", 1)
+        return f"{third_person(first)} {rest}"
     forms = [f for f in lemminflect.getInflection(verb, tag="VBZ") if f.isalpha()]
     if forms:  # never "proof-reads" for "proofread"
         return forms[0]

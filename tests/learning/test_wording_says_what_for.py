@@ -70,3 +70,15 @@ def test_one_thing_after_for_is_no_purpose():
         ]
     )
     assert found and all(" for " not in s for s in found)
+
+
+def test_a_verb_with_its_particle_keeps_it_in_the_sentence():
+    found = sentences(
+        [
+            "Can you work out the wholesale orders for Friday?",
+            "Work out the wholesale orders again please.",
+            "Please work out the wholesale orders for the cafe.",
+        ]
+    )
+    # never "Works wholesale orders.": "work" alone is other work
+    assert found[0] == "Works out wholesale orders."
