@@ -14,6 +14,15 @@ verb about the person rather than the work ("Likes …", "Is …", "Has …") is
 A noun-first sentence whose first word looks like a verb ("Plates …") gets through:
 the check is a word list, and a person reviews what it lets through.
 
+Language: the checks that read English words (a rule or recommendation, a reminder, "you",
+"I" or "we", a promise, verb-first) are asked only of a persona written in English
+(``language.persona_language``; a persona that says too little to tell is read in the
+sentence's own language). For another language a sentence is refused only for what can
+be judged without reading it: the safety scan (secrets, injections), more than one
+sentence, contact details, names known to memory, a capital inside the sentence where the
+language writes nouns small, a guardrail, the length of the field, what the field says
+already; and a sentence written in another language than the persona's.
+
 Names: ``known_names`` (people and companies known to memory) are refused wherever
 they appear: the whole name in any case (a name that is also a function word, like
 "Will", only when written with a capital), or a part of a longer name of at least
