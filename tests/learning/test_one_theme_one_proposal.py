@@ -94,3 +94,13 @@ def test_work_turned_down_is_not_proposed_again_in_other_words(bag_of_words):
     again = LocalProposer().propose_sentence(corpus, {"goals": ""}, settings(), avoid=avoid)
     assert again.data["sentence"] == ""
     assert "turned down" in " ".join(again.notes)
+
+
+def test_the_log_lists_one_theme_once_by_the_wording_in_the_persona(bag_of_words):
+    from learning.candidates import IN_PERSONA
+
+    corpus = corpus_of(ESCALATIONS)
+    persona = {"goals": "Summarises threads for engineering."}
+    result = LocalProposer().propose_sentence(corpus, persona, settings())
+    seen = [(c["text"], c["reason"]) for c in result.candidates]
+    assert seen == [("Summarises threads for engineering.", IN_PERSONA)]

@@ -158,11 +158,12 @@ def _open_themes(
 
     out: list[Theme] = []
     for family in theme_families(themes, vectors):
-        closed = ""
+        closed = ""  # the first wording found in the persona or turned down
+        open_wordings: list[tuple[Theme, str]] = []
         for theme in family:
             text = sentence_for(theme)
             if any(t.low in banned for t in tokens(text)):
-                continue  # told apart below, never recorded
+                continue  # told apart by the caller, never recorded
             if _in_persona(theme, text, covered):
                 left_out.append(f"{text!r}: the persona says this already in other words")
                 result.candidates.append(_seen(theme, text, IN_PERSONA))
@@ -171,15 +172,14 @@ def _open_themes(
                 left_out.append(f"{text!r} was turned down, undone or is in the persona")
                 result.candidates.append(_seen(theme, text, AVOIDED, key=key))
                 closed = closed or text
-        if closed:
-            left_out.extend(
-                f"{sentence_for(t)!r}: the same work as {closed!r}"
-                for t in family
-                if sentence_for(t) != closed
-                and not any(x.low in banned for x in tokens(sentence_for(t)))
-            )
+            else:
+                open_wordings.append((theme, text))
+        if not closed:
+            out.extend(family)
             continue
-        out.extend(family)
+        # the other wordings of the work: one theme is one line of the review log (the
+        # wording that closed it); the notes say which wordings it stood for
+        left_out.extend(f"{text!r}: the same work as {closed!r}" for _, text in open_wordings)
     return out
 
 
