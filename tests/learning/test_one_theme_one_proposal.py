@@ -104,3 +104,8 @@ def test_the_log_lists_one_theme_once_by_the_wording_in_the_persona(bag_of_words
     result = LocalProposer().propose_sentence(corpus, persona, settings())
     seen = [(c["text"], c["reason"]) for c in result.candidates]
     assert seen == [("Summarises threads for engineering.", IN_PERSONA)]
+
+
+def test_looking_back_over_the_history_lists_one_wording_per_theme(bag_of_words):
+    found = LocalProposer().recurring_sentences(corpus_of(ESCALATIONS), {"goals": ""}, settings())
+    assert [c["text"] for c in found] == ["Summarises threads for engineering."]

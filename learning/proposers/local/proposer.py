@@ -308,13 +308,16 @@ class LocalProposer:
             return []
         names: set[str] = getattr(corpus, "known_names", set())
         out = []
-        for theme in found[0][:MAX_RECORDED]:
-            text = sentence_for(theme)
-            if any(t.low in found[3] for t in tokens(text)) or policy.sentence_refusal(
-                sentence=text, field="goals", persona=persona, known_names=names
-            ):
-                continue
-            out.append(_seen(theme, text, "", key=policy.content_key(text)))
+        # one kind of work is one line: the first wording of each family the policy allows
+        for family in theme_families(found[0][:MAX_RECORDED], found[2]):
+            for theme in family:
+                text = sentence_for(theme)
+                if any(t.low in found[3] for t in tokens(text)) or policy.sentence_refusal(
+                    sentence=text, field="goals", persona=persona, known_names=names
+                ):
+                    continue
+                out.append(_seen(theme, text, "", key=policy.content_key(text)))
+                break
         return out
 
     def propose_sentence(
