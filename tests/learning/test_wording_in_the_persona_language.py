@@ -136,3 +136,40 @@ def test_the_model_is_asked_for_a_sentence_in_the_persona_language(monkeypatch):
     proposer.propose_sentence(corpus, ENGLISH, settings())
     assert "Write it in French" in asked[0]
     assert "Write it in English" in asked[1]
+
+
+def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_words):
+    from learning.proposers.local import LocalProposer
+    from tests.learning.corpora import corpus_of, settings
+
+    corpus = corpus_of(
+        [(1, "Can you draft the newsletter for volunteers? March edition.", False)] * 3
+    )
+    result = LocalProposer().propose_sentence(corpus, FRENCH, settings())
+    assert result.data["sentence"] == ""
+    assert "written in French" in result.declined and "only English" in result.declined
+    rule = LocalProposer().propose_rule(corpus, FRENCH, settings())
+    assert rule.data["rule"] is None and "written in French" in rule.declined
+    # an English persona, or one that says too little to tell, is read as before
+    assert LocalProposer().propose_sentence(corpus, ENGLISH, settings()).declined == ""
+    assert LocalProposer().propose_sentence(corpus, {"goals": ""}, settings()).declined == ""
+
+
+@pytest.mark.django_db
+def test_a_review_of_a_french_assistant_says_why_the_local_proposer_proposed_nothing(agent):
+    from learning.models import Proposal, Review
+    from learning.services import review_run
+    from persona.models import SourceType
+    from persona.services import ChangeTrigger, persona_version_create
+    from tests.learning.helpers import learning_on, seed_work
+
+    persona_version_create(
+        agent=agent,
+        changes={k: FRENCH[k] for k in ("role", "goals", "background")},
+        trigger=ChangeTrigger(source_type=SourceType.UI_FORM, reason="setup", approved_by="o"),
+    )
+    learning_on(agent)
+    seed_work(agent, n=4)
+    review = review_run(agent=agent, trigger=Review.Trigger.MANUAL)
+    assert not Proposal.objects.filter(agent=agent).exists()
+    assert "written in French" in review.reason

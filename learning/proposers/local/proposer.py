@@ -183,6 +183,23 @@ def _open_themes(
     return out
 
 
+def _words_other_language(persona: dict[str, Any], result: ProposerResult) -> bool:
+    """Whether the persona is written in a language this proposer cannot word in (it
+    builds English sentences from English requests): the review then says so instead of
+    proposing an English sentence to, say, a French assistant."""
+    from learning import language
+
+    lang = language.persona_language(persona)
+    if lang in ("", "en"):
+        return False
+    result.declined = (
+        f"The persona is written in {language.LANGUAGE_NAMES[lang]}; the local proposer words "
+        "only English sentences and rules, so it proposed none. Use the model proposer, or "
+        "add what recurs by hand."
+    )
+    return True
+
+
 class LocalProposer:
     name = "local"
 
@@ -333,6 +350,8 @@ class LocalProposer:
 
         result = ProposerResult(calls=1)
         result.data = {"field": None, "sentence": "", "evidence": []}
+        if _words_other_language(persona, result):
+            return result
         names: set[str] = getattr(corpus, "known_names", set())
         min_users = settings.min_users if settings.across_users else None
         found = self._themes(
@@ -434,6 +453,8 @@ class LocalProposer:
 
         result = ProposerResult(calls=1)
         result.data = {"rule": None, "evidence": []}
+        if _words_other_language(persona, result):
+            return result
         names: set[str] = getattr(corpus, "known_names", set())
         banned = _name_words(names) | proper_words(corpus.messages)
         asked = frozenset(
