@@ -1,4 +1,5 @@
-"""English words for persona learning: parts of speech, lemmas and inflection.
+"""Words for persona learning: English parts of speech, lemmas and inflection, and
+which language a text is written in (``detect``, ``persona_language``).
 
 A thin layer over ``lemminflect`` (a lexicon of English word forms with their
 lemmas, shipped inside the package: no download, no model, no network), so the
@@ -13,6 +14,8 @@ callers decide with the words around it.
 from __future__ import annotations
 
 import functools
+import re
+from typing import Any
 
 import lemminflect
 
@@ -48,7 +51,11 @@ def lemma(word: str, pos: str) -> str:
 
 
 def third_person(verb: str) -> str:
-    """'draft' -> 'drafts', 'summarise' -> 'summarises', 'reply' -> 'replies'."""
+    """'draft' -> 'drafts', 'summarise' -> 'summarises', 'reply' -> 'replies'; a verb
+    with its particle inflects the verb: 'work out' -> 'works out'."""
+    if " " in verb:
+        first, rest = verb.split(" ", 1)
+        return f"{third_person(first)} {rest}"
     forms = [f for f in lemminflect.getInflection(verb, tag="VBZ") if f.isalpha()]
     if forms:  # never "proof-reads" for "proofread"
         return forms[0]
@@ -122,3 +129,87 @@ def modifier_form(noun: str) -> str:
     if noun == low:
         return single
     return single.capitalize() if noun == low.capitalize() else noun
+
+
+# --- which language a text is written in ------------------------------------------------------
+
+# The most frequent function words of the languages an assistant is likeliest to work in:
+# articles, pronouns, prepositions, conjunctions and the commonest verb forms, which any
+# sentence of a few words holds. No detector ships with the project's dependencies, and
+# these words are what one would look at first: a text is in the language whose words it
+# holds most of, when it holds at least two of them and clearly more than of any other.
+FUNCTION_WORDS: dict[str, frozenset[str]] = {
+    code: frozenset(text.split())
+    for code, text in {
+        "en": """the and of to a in is it that for with on are as this be at by from or an
+            was not but have has you your we our they their will can what which who
+            when about into than then them there these those would should could""",
+        "fr": """le la les un une des du de et est sont dans pour avec sur par ne pas que
+            qui au aux ce cette ces il elle ils elles nous vous leur leurs son sa ses
+            mais ou donc être avoir fait très plus""",
+        "de": """der die das den dem des ein eine einen einem einer und ist sind nicht mit
+            für auf von zu im ins zum zur bei aus nach wir sie ihr ich es auch oder aber
+            wird werden kein keine über unter""",
+        "es": """el la los las un una unos unas y es son en de del al con por para que no
+            se su sus lo le les como pero más muy este esta estos estas nuestro nuestra""",
+        "it": """il lo la gli le un uno una e è sono di del della dei delle in con per che
+            non si suo sua suoi ma come più molto questo questa nel nella al alla""",
+        "nl": """de het een en is zijn niet met voor op van te in wij we ze zij ik het dat
+            die deze dit ook maar of naar bij uit aan wordt worden geen over onze""",
+        "pt": """o a os as um uma uns umas e é são em de do da dos das no na nos nas com
+            por para que não se seu sua mas como mais muito este esta ao aos""",
+    }.items()
+}
+LANGUAGE_NAMES = {
+    "en": "English",
+    "fr": "French",
+    "de": "German",
+    "es": "Spanish",
+    "it": "Italian",
+    "nl": "Dutch",
+    "pt": "Portuguese",
+}
+# letters only one of these languages writes: a word holding one counts as a function word
+LETTERS = {"fr": "èêçœùûîë", "de": "äöüß", "es": "ñ¿¡", "pt": "ãõ"}
+# languages that write every noun with a capital: a capital there is no sign of a name
+CAPITALISES_NOUNS = frozenset({"de"})
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+
+
+def detect(text: str) -> str:
+    """The language ``text`` is written in ("en", "fr", "de", ...), or "" when it cannot
+    be told: too few function words of any language, or two languages about as likely.
+    A function word counts for each language that has it, shared out among them ("de"
+    is French, Spanish, Dutch and Portuguese: a quarter each; "pour" is French alone);
+    a word with a letter only one of them writes ("ç", "ß", "ñ") counts for that one."""
+    counts = dict.fromkeys(FUNCTION_WORDS, 0.0)
+    for word in _WORD.findall(text or ""):
+        low = word.lower().replace("’", "'")
+        # an elided article or pronoun ("l'avis", "d'un", "qu'il") is French or Italian
+        head, _, _ = low.partition("'")
+        having = [
+            code
+            for code, known in FUNCTION_WORDS.items()
+            if low in known or (head != low and head + "e" in known)
+        ]
+        for code in having:
+            counts[code] += 1 / len(having)
+        for code, letters in LETTERS.items():
+            if any(ch in letters for ch in low):
+                counts[code] += 1
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    (best, top), (_, second) = ranked[0], ranked[1]
+    if top < 2 or top < second * 1.5 or top - second < 1:
+        return ""
+    return best
+
+
+def persona_language(persona: dict[str, Any]) -> str:
+    """The language the persona is written in (its role, goals, background, guardrails
+    and standing rules read together, ``detect``), or "" when it says too little to
+    tell."""
+    parts = [persona.get(f) or "" for f in ("role", "goals", "background")]
+    for f in ("guardrails", "standing_rules"):
+        parts.extend(str(x) for x in persona.get(f) or [])
+    return detect("\n".join(str(p) for p in parts))

@@ -14,6 +14,15 @@ verb about the person rather than the work ("Likes …", "Is …", "Has …") is
 A noun-first sentence whose first word looks like a verb ("Plates …") gets through:
 the check is a word list, and a person reviews what it lets through.
 
+Language: the checks that read English words (a rule or recommendation, a reminder, "you",
+"I" or "we", a promise, verb-first) are asked only of a persona written in English
+(``language.persona_language``; a persona that says too little to tell is read in the
+sentence's own language). For another language a sentence is refused only for what can
+be judged without reading it: the safety scan (secrets, injections), more than one
+sentence, contact details, names known to memory, a capital inside the sentence where the
+language writes nouns small, a guardrail, the length of the field, what the field says
+already; and a sentence written in another language than the persona's.
+
 Names: ``known_names`` (people and companies known to memory) are refused wherever
 they appear: the whole name in any case (a name that is also a function word, like
 "Will", only when written with a capital), or a part of a longer name of at least
@@ -458,27 +467,11 @@ def _work_first(ws: list[str]) -> bool:
 NOUN_ENDINGS = ("ics", "ss", "ness", "ings", "ous", "us", "is")
 
 
-def sentence_refusal(
-    *, sentence: str, field: str, persona: dict[str, Any], known_names: set[str]
-) -> str | None:
-    """Why ``sentence`` may not be added to ``persona[field]``, or None when it may."""
-    s = " ".join((sentence or "").split())
-    if not s:
-        return "The proposal has no sentence."
-    if field not in LEARNED_FIELDS:
-        return f"Learning adds only to goals or background, not to {field or 'no field'}."
-    problem = _safety(s, kind="proposal")
-    if problem:
-        return problem
-    norm = normalize(s).text
-    aimed = _first(AIMED_AT_MODEL, norm)
-    if aimed:
-        return f'The sentence is aimed at the model ("{aimed}"), not a description of the work.'
-    if "\n" in sentence.strip() or not is_one_sentence(s):
-        return "The proposal is more than one sentence; learning adds one sentence at a time."
-    contact = contact_kind(s)
-    if contact:
-        return f"The sentence holds contact details ({contact})."
+def _english_sentence_refusal(s: str, norm: str) -> str | None:
+    """The checks of a goals/background sentence that read English words: a rule or a
+    recommendation, a reminder to the assistant, "you"/"I"/"we", a promise. They are
+    asked only of an English persona: in another language these words say nothing, and
+    a check that cannot read a sentence does not refuse it."""
     rule = _first(RULE_WORDS, norm)
     if rule:
         return (
@@ -502,16 +495,54 @@ def sentence_refusal(
     promise = _promise(s, norm)
     if promise:
         return f"The sentence {promise}."
+    return None
+
+
+def sentence_refusal(
+    *, sentence: str, field: str, persona: dict[str, Any], known_names: set[str]
+) -> str | None:
+    """Why ``sentence`` may not be added to ``persona[field]``, or None when it may."""
+    s = " ".join((sentence or "").split())
+    if not s:
+        return "The proposal has no sentence."
+    if field not in LEARNED_FIELDS:
+        return f"Learning adds only to goals or background, not to {field or 'no field'}."
+    problem = _safety(s, kind="proposal")
+    if problem:
+        return problem
+    norm = normalize(s).text
+    aimed = _first(AIMED_AT_MODEL, norm)
+    if aimed:
+        return f'The sentence is aimed at the model ("{aimed}"), not a description of the work.'
+    if "\n" in sentence.strip() or not is_one_sentence(s):
+        return "The proposal is more than one sentence; learning adds one sentence at a time."
+    contact = contact_kind(s)
+    if contact:
+        return f"The sentence holds contact details ({contact})."
+    # the checks that read words read the persona's language (or, for a persona that says
+    # too little to tell, the sentence's own); a sentence in another language is refused
+    known, said_in = language.persona_language(persona), language.detect(s)
+    if known and said_in and said_in != known:
+        wanted = language.LANGUAGE_NAMES[known]
+        return (
+            f"The sentence is written in {language.LANGUAGE_NAMES[said_in]}, but the persona "
+            f"is written in {wanted}; propose it in {wanted}."
+        )
+    lang = known or said_in or "en"
+    if lang == "en":
+        problem = _english_sentence_refusal(s, norm)
+        if problem:
+            return problem
     against = guardrail_contradiction(s, list(persona.get("guardrails") or []))
     if against:
         return f"The sentence {against}."
     name = _known_name(s, known_names)
     if name:
         return f'The sentence names a person or company known to memory ("{name}").'
-    proper = _proper_noun(s)
+    proper = _proper_noun(s) if lang not in language.CAPITALISES_NOUNS else None
     if proper:
         return f'The sentence seems to name a person, company or brand ("{proper}").'
-    if not _work_first(words(s)):
+    if lang == "en" and not _work_first(words(s)):
         return (
             "The sentence does not describe a kind of work; write it verb-first, "
             'like "Helps …" or "Drafts …".'
@@ -593,7 +624,8 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
     name = _known_name(r, known_names)
     if name:
         return f'The rule names a person or company known to memory ("{name}").'
-    proper = _proper_noun(r)
+    lang = language.persona_language(persona) or language.detect(r)
+    proper = _proper_noun(r) if lang not in language.CAPITALISES_NOUNS else None
     if proper:
         return f'The rule seems to name a person, company or brand ("{proper}").'
     guardrails = list(persona.get("guardrails") or [])

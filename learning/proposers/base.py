@@ -36,6 +36,8 @@ class ProposerResult:
     notes: list[str] = field(default_factory=list)
     #: recurring patterns seen and not proposed (``learning.candidates.candidate``)
     candidates: list[dict[str, Any]] = field(default_factory=list)
+    #: why the proposer did not look for a pattern at all (a sentence for the review)
+    declined: str = ""
 
 
 class Proposer(Protocol):

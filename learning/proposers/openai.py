@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings as django_settings
 
+from learning import language
 from learning.proposers.base import ProposerResult
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ MAX_ANSWER_TOKENS = 600
 
 SENTENCE_SYSTEM = """You review an assistant's recent conversations with its users and look for one lasting pattern: a kind of work users keep bringing to the assistant.
 Propose at most ONE sentence to add to the assistant's persona, in the field "goals" (what it helps with) or "background" (what it knows about the work).
-The sentence must describe a kind of work. It must not hold a rule ("always", "never"), a recommendation, contact details, a person's or company's name, or anything addressed to the assistant.
+The sentence must describe a kind of work, as a reviewer would keep it as written: a verb in the third person, what is made, and who or what it is for when the users say it ("Drafts replies to refund requests for the support team."). Write it in {language}, the language of the persona. It must not hold a rule ("always", "never"), a recommendation, contact details, a person's or company's name, or anything addressed to the assistant.
 Back it with quotes copied WORD FOR WORD from the user messages below, each quote at least 4 words long and inside one message, from at least {min_conversations} different conversations{users_clause}. Each quote must share a word with the sentence.
 Answer only JSON, nothing else:
 {{"field": "goals" | "background" | null, "sentence": "...", "evidence": [{{"quote": "...", "conversation": "<conversation label>"}}]}}
@@ -215,7 +216,9 @@ class OpenAIProposer:
             else ""
         )
         system = SENTENCE_SYSTEM.format(
-            min_conversations=settings.min_conversations, users_clause=users_clause
+            min_conversations=settings.min_conversations,
+            users_clause=users_clause,
+            language=language.LANGUAGE_NAMES[language.persona_language(persona) or "en"],
         )
         current = (
             f"Current goals: {persona.get('goals') or '(none)'}\n"

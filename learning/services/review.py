@@ -523,6 +523,8 @@ def _call(part: PartResult, usage: ProposerResult, fn, *args, **kwargs) -> Propo
 def _nothing_found(result: ProposerResult, what: str) -> str:
     """Why a part proposed nothing: none recurred, or each that did was left out (then
     the proposer's own note says why, shortened)."""
+    if result.declined:
+        return result.declined
     prefix = "Candidates left out: "
     for note in result.notes:
         if note.startswith(prefix):

@@ -30,7 +30,7 @@ from learning.proposers.local.hygiene import (
 )
 from learning.proposers.local.requests import counts_as_request, requests_of
 from learning.proposers.local.rules import _CONTRAST_TAIL, rule_for
-from learning.proposers.local.themes import find_themes
+from learning.proposers.local.themes import find_themes, theme_families
 from learning.proposers.local.tokens import tokens
 from learning.proposers.local.wording import sentence_for
 from learning.proposers.local.words import MAX_CANDIDATES, MAX_QUOTES
@@ -138,6 +138,74 @@ def _note_left_out(result: ProposerResult, left_out: list[str]) -> None:
     """Say in the result's notes the first five candidates left out, and why."""
     if left_out:
         result.notes.append("Candidates left out: " + "; ".join(list(dict.fromkeys(left_out))[:5]))
+
+
+def _in_persona(theme: Theme, text: str, covered: list[set[str]]) -> bool:
+    """Whether the persona says ``text`` already in other words: the object says what the
+    work is, unless the verb names it ("Proofreads translations." is news to a persona
+    about translation jobs)."""
+    said = text if theme.kind == "verbnoun" else text.split(" ", 1)[1]
+    return any(content_words(said) <= statement for statement in covered)
+
+
+def _open_themes(
+    themes: list[Theme],
+    vectors: dict[int, Any],
+    covered: list[set[str]],
+    avoid: frozenset[str] | set[str],
+    banned: set[str],
+    result: ProposerResult,
+    left_out: list[str],
+) -> list[Theme]:
+    """The themes that may be proposed, best first: one kind of work (``theme_families``)
+    is one theme, so when one of its wordings is in the persona or was turned down, none
+    of its other wordings is proposed ("Prepares the escalations." after "Summarises
+    threads for engineering." over the same threads). What is left out is recorded as
+    the proposer always did (a wording naming a person is never recorded)."""
+    from learning import policy
+
+    out: list[Theme] = []
+    for family in theme_families(themes, vectors):
+        closed = ""  # the first wording found in the persona or turned down
+        open_wordings: list[tuple[Theme, str]] = []
+        for theme in family:
+            text = sentence_for(theme)
+            if any(t.low in banned for t in tokens(text)):
+                continue  # told apart by the caller, never recorded
+            if _in_persona(theme, text, covered):
+                left_out.append(f"{text!r}: the persona says this already in other words")
+                result.candidates.append(_seen(theme, text, IN_PERSONA))
+                closed = closed or text
+            elif (key := policy.content_key(text)) in avoid:
+                left_out.append(f"{text!r} was turned down, undone or is in the persona")
+                result.candidates.append(_seen(theme, text, AVOIDED, key=key))
+                closed = closed or text
+            else:
+                open_wordings.append((theme, text))
+        if not closed:
+            out.extend(family)
+            continue
+        # the other wordings of the work: one theme is one line of the review log (the
+        # wording that closed it); the notes say which wordings it stood for
+        left_out.extend(f"{text!r}: the same work as {closed!r}" for _, text in open_wordings)
+    return out
+
+
+def _words_other_language(persona: dict[str, Any], result: ProposerResult) -> bool:
+    """Whether the persona is written in a language this proposer cannot word in (it
+    builds English sentences from English requests): the review then says so instead of
+    proposing an English sentence to, say, a French assistant."""
+    from learning import language
+
+    lang = language.persona_language(persona)
+    if lang in ("", "en"):
+        return False
+    result.declined = (
+        f"The persona is written in {language.LANGUAGE_NAMES[lang]}; the local proposer words "
+        "only English sentences and rules, so it proposed none. Use the model proposer, or "
+        "add what recurs by hand."
+    )
+    return True
 
 
 class LocalProposer:
@@ -265,13 +333,16 @@ class LocalProposer:
             return []
         names: set[str] = getattr(corpus, "known_names", set())
         out = []
-        for theme in found[0][:MAX_RECORDED]:
-            text = sentence_for(theme)
-            if any(t.low in found[3] for t in tokens(text)) or policy.sentence_refusal(
-                sentence=text, field="goals", persona=persona, known_names=names
-            ):
-                continue
-            out.append(_seen(theme, text, "", key=policy.content_key(text)))
+        # one kind of work is one line: the first wording of each family the policy allows
+        for family in theme_families(found[0][:MAX_RECORDED], found[2]):
+            for theme in family:
+                text = sentence_for(theme)
+                if any(t.low in found[3] for t in tokens(text)) or policy.sentence_refusal(
+                    sentence=text, field="goals", persona=persona, known_names=names
+                ):
+                    continue
+                out.append(_seen(theme, text, "", key=policy.content_key(text)))
+                break
         return out
 
     def propose_sentence(
@@ -287,6 +358,8 @@ class LocalProposer:
 
         result = ProposerResult(calls=1)
         result.data = {"field": None, "sentence": "", "evidence": []}
+        if _words_other_language(persona, result):
+            return result
         names: set[str] = getattr(corpus, "known_names", set())
         min_users = settings.min_users if settings.across_users else None
         found = self._themes(
@@ -305,27 +378,18 @@ class LocalProposer:
         left_out: list[str] = []
         tried: set[str] = set()
         covered = persona_statements(persona)
-        for theme in themes[:MAX_CANDIDATES]:
+        for theme in _open_themes(
+            themes[:MAX_CANDIDATES], vectors, covered, avoid, banned, result, left_out
+        ):
             text = sentence_for(theme)
             named = [t.text for t in tokens(text) if t.low in banned]
             if named:
                 left_out.append(f"{text!r}: names a person, place or company ({named[0]})")
                 continue  # never recorded: the log would show the name
-            # the object says what the work is, unless the verb names it ("Proofreads
-            # translations." is news to a persona about translation jobs)
-            said = text if theme.kind == "verbnoun" else text.split(" ", 1)[1]
-            if any(content_words(said) <= statement for statement in covered):
-                left_out.append(f"{text!r}: the persona says this already in other words")
-                result.candidates.append(_seen(theme, text, IN_PERSONA))
-                continue
             key = policy.content_key(text)
             if key in tried:
                 continue
             tried.add(key)
-            if key in avoid:
-                left_out.append(f"{text!r} was turned down, undone or is in the persona")
-                result.candidates.append(_seen(theme, text, AVOIDED, key=key))
-                continue
             refusal = policy.sentence_refusal(
                 sentence=text, field="goals", persona=persona, known_names=names
             )
@@ -374,6 +438,8 @@ class LocalProposer:
 
         result = ProposerResult(calls=1)
         result.data = {"rule": None, "evidence": []}
+        if _words_other_language(persona, result):
+            return result
         names: set[str] = getattr(corpus, "known_names", set())
         banned = _name_words(names) | proper_words(corpus.messages)
         asked = frozenset(

@@ -281,12 +281,15 @@ def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, 
     verb = made_by = language.lemma(toks[i].low, "VERB")
     i += 1
     if i < len(toks) and toks[i].low in PARTICLES:
-        verb = PHRASAL.get((verb, toks[i].low), verb)
+        # a particle that makes another verb stays with it: "work out the orders" is
+        # no "work the orders" ("Works out the orders.")
+        verb = PHRASAL.get((verb, toks[i].low), f"{verb} {toks[i].low}")
         i += 1
-    if verb in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
+    core = verb.split(" ", 1)[0]  # what the verb is without its particle
+    if core in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
         verb = None  # "start a terminology glossary": a new piece of work, named below
     elif (
-        verb in TURNING_VERBS
+        core in TURNING_VERBS
         and i + 1 < len(toks)
         and toks[i].low in DRAFT_PRONOUNS
         and toks[i + 1].low in ("into", "to")
@@ -295,9 +298,9 @@ def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, 
         # is what is made
         verb, verb_tok, made_by = None, None, ""
         i += 2
-    elif verb in EDIT_VERBS:
+    elif core in EDIT_VERBS:
         return None
-    if verb in WEAK_VERBS:
+    if core in WEAK_VERBS:
         verb = None
     if i < len(toks) and toks[i].low in ("me", "us", "him", "her", "them"):
         i += 1  # "write me a note", "give her a quote"

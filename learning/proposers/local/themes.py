@@ -545,6 +545,73 @@ def _one_per_work(themes: list[Theme]) -> list[Theme]:
     return kept
 
 
+#: two themes name one kind of work when their requests' messages are this alike (cosine
+#: between the means of their normalised message vectors), whatever words they are named
+#: with. Chosen on the tune part, where the one theme found twice ("Summarises threads for
+#: engineering." and "Prepares the escalations.", one key theme) stands at 0.89 and the
+#: closest pair of different kinds of work ("Drafts refund replies." and "Drafts replies
+#: about passwords.") at 0.64: the threshold sits between them, nearer the different work.
+SAME_THEME_COSINE = 0.8
+#: ... or when most of the conversations of the smaller are the other's too (this share)
+#: and their messages are at least this alike: on the tune part the theme found twice
+#: shares every conversation, different work at most a third of them
+SAME_THEME_SHARED = 0.5
+SAME_THEME_SHARED_COSINE = 0.5
+
+
+def _centre(theme: Theme, vectors: dict[int, Any]) -> Any:
+    """The mean of the theme's message vectors, normalised (None without vectors)."""
+    import numpy as np
+
+    rows = [vectors[r.message.id] for r in theme.requests.values() if r.message.id in vectors]
+    if not rows:
+        return None
+    mean = np.vstack(rows).mean(axis=0)
+    norm = float(np.linalg.norm(mean))
+    return mean / norm if norm else None
+
+
+def same_theme(a: Theme, b: Theme, vectors: dict[int, Any]) -> bool:
+    """Whether themes ``a`` and ``b`` name one kind of work, by meaning: their messages
+    are very alike (``SAME_THEME_COSINE``), or they share most conversations of the
+    smaller one and are alike (``SAME_THEME_SHARED``, ``SAME_THEME_SHARED_COSINE``). "Summarises threads for
+    engineering." and "Prepares the escalations." over the same escalation threads are
+    one theme; "Drafts refund replies." and "Drafts replies about passwords." are two."""
+    ca, cb = _centre(a, vectors), _centre(b, vectors)
+    if ca is None or cb is None:
+        return False
+    cosine = float(ca @ cb)
+    mine, theirs = set(a.requests), set(b.requests)
+    shared = len(mine & theirs) / max(1, min(len(mine), len(theirs)))
+    return cosine >= SAME_THEME_COSINE or (
+        shared >= SAME_THEME_SHARED and cosine >= SAME_THEME_SHARED_COSINE
+    )
+
+
+def theme_families(themes: list[Theme], vectors: dict[int, Any]) -> list[list[Theme]]:
+    """The themes grouped into kinds of work (``same_theme``, joined transitively): each
+    family in the order of its first theme, its themes in the order given (the best
+    worded first). One family is one theme for the reviewer: it is proposed once, in one
+    wording, and when one of its wordings is turned down or in the persona, none of the
+    others is proposed."""
+    parent = list(range(len(themes)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for i in range(len(themes)):
+        for j in range(i + 1, len(themes)):
+            if root(i) != root(j) and same_theme(themes[i], themes[j], vectors):
+                parent[max(root(i), root(j))] = min(root(i), root(j))
+    families: dict[int, list[Theme]] = {}
+    for k, theme in enumerate(themes):
+        families.setdefault(root(k), []).append(theme)
+    return list(families.values())
+
+
 def meaning_clusters(clause_vectors: Any, threshold: float = SAME_WORK) -> list[list[int]]:
     """Groups of rows alike in meaning (average-linkage agglomerative clustering over
     cosine): the two groups whose rows are closest on average merge while that mean is

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from learning import language
 from learning.proposers.local.words import (
     DEFAULT_VERB,
+    NON_TOPICS,
     PEOPLE_WORDS,
     TIME_MODIFIERS,
     VAGUE_MODIFIERS,
@@ -39,10 +40,69 @@ def _mod(word: str) -> str:
     return " ".join([*rest, language.modifier_form(last)])
 
 
+#: who or what a piece of work may be said to be for without saying nothing: not a vague
+#: person ("for someone"), not a time ("for next week")
+_VAGUE_FOR = frozenset(["person", "people", "everyone", "anyone", "someone", "guy", "thing"])
+
+
+def _purpose(reqs: list[Request], text: str) -> str:
+    """What the work is for, as the requests write it: "for engineering", "for
+    volunteers", "for weddings", when at least half of the requests (two or more) say it
+    with the same noun after "for", written as a plural or a mass noun (a singular, "for
+    the function", is one thing of one conversation); "" otherwise, or when the sentence
+    says it already. A noun ever written with a capital may be a name, and is never
+    used."""
+    if " for " in f" {text.lower()} ":
+        return ""
+    counts: Counter[str] = Counter()
+    written: dict[str, str] = {}
+    for r in reqs:
+        seen: set[str] = set()
+        for prep, noun, _phrase in r.phrases:
+            if prep != "for" or noun in seen:
+                continue
+            word = r.surface.get(noun, noun)
+            if word != word.lower():
+                written[noun] = ""  # a capital: perhaps a name
+                continue
+            seen.add(noun)
+            counts[noun] += 1
+            written.setdefault(noun, word)
+    for noun, n in counts.most_common():
+        if n < 2 or n * 2 < len(reqs):
+            break
+        word = written.get(noun, "")
+        if (
+            not word
+            or not word.isalpha()
+            or len(noun) < 3
+            or noun in _VAGUE_FOR
+            or noun in TIME_MODIFIERS
+            or (noun in NON_TOPICS and noun not in PEOPLE_WORDS)
+            or not language.can_be(noun, "NOUN")
+            or noun in text.lower()
+        ):
+            continue
+        plural = language.lemma(word, "NOUN") != word.lower()
+        if plural or language.is_mass(word) or word.endswith("ing"):
+            return f"for {word}"
+        # "for the function", "for the website": one thing of one conversation, no purpose
+    return ""
+
+
 def sentence_for(theme: Theme) -> str:
-    """Third person, plural, no article: "Drafts replies to refund requests."."""
+    """Third person, plural, no article, and what the work is for when most requests say
+    it (``_purpose``): "Drafts replies to refund requests.", "Prepares the escalations
+    for engineering."."""
     if theme.name:
         return theme.name
+    text = _work_sentence(theme)
+    purpose = _purpose(list(theme.requests.values()), text)
+    return f"{text[:-1]} {purpose}." if purpose else text
+
+
+def _work_sentence(theme: Theme) -> str:
+    """The verb and object of the theme: "Drafts replies to refund requests."."""
     reqs = list(theme.requests.values())
     # a verb the same requests also use as a noun is a noun read as a verb: "review reply
     # pls" beside "reply to a 3 star review" makes no "Reviews star replies."

@@ -1,0 +1,175 @@
+"""The wording checks read the persona's language: English checks for English, and for
+another language only what can be judged without reading it."""
+
+from __future__ import annotations
+
+import pytest
+
+from learning import language
+from learning.policy import rule_refusal, sentence_refusal
+
+FRENCH = {
+    "name": "Camille",
+    "role": "Assistante de la boulangerie",
+    "goals": "Répond aux questions des clients sur les commandes et les horaires.",
+    "background": "La boulangerie est ouverte du mardi au dimanche.",
+    "guardrails": ["Ne jamais donner le numéro de téléphone d'un client."],
+    "standing_rules": [],
+}
+GERMAN = {
+    "name": "Lena",
+    "role": "Assistentin für die Praxis",
+    "goals": "Beantwortet die Fragen der Patienten zu den Terminen und schreibt Erinnerungen.",
+    "background": "",
+    "guardrails": ["Keine Diagnosen und keine Auskunft über andere Patienten."],
+    "standing_rules": [],
+}
+ENGLISH = {
+    "name": "Zed",
+    "role": "Studio assistant",
+    "goals": "Answers glaze questions for a pottery studio.",
+    "background": "",
+    "guardrails": [],
+    "standing_rules": [],
+}
+
+
+def refuse(sentence, persona, names=()):
+    return sentence_refusal(
+        sentence=sentence, field="goals", persona=persona, known_names=set(names)
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Rédige les réponses aux avis des clients.", "fr"),
+        ("Schreibt Angebote für Gruppenreisen und die Antworten an Gäste.", "de"),
+        ("Redacta las respuestas a las reseñas de los clientes.", "es"),
+        ("Drafts replies to refund requests for the team.", "en"),
+        ("Writes the café menus and the crème brûlée recipes for the shop.", "en"),
+        ("Schreibt Angebote.", ""),  # too few words to tell
+        ("", ""),
+    ],
+)
+def test_the_language_of_a_text_is_told_by_its_function_words(text, expected):
+    assert language.detect(text) == expected
+
+
+def test_a_persona_says_which_language_it_is_written_in():
+    assert language.persona_language(FRENCH) == "fr"
+    assert language.persona_language(GERMAN) == "de"
+    assert language.persona_language(ENGLISH) == ""  # too little to tell
+    assert language.persona_language({}) == ""
+
+
+def test_a_french_assistant_gets_a_french_sentence_not_refused():
+    # not verb-first in the English sense ("…s"), and "Prépare" is no English word
+    assert refuse("Prépare les commandes de gâteaux pour les mariages.", FRENCH) is None
+    assert refuse("Rédige les réponses aux avis des clients.", FRENCH) is None
+
+
+def test_a_german_assistant_gets_its_capitalised_nouns_through():
+    sentence = "Schreibt Erinnerungen an die Termine für die Patienten."
+    assert refuse(sentence, GERMAN) is None
+    rule = "Nenne immer das Datum und die Uhrzeit des Termins."
+    assert rule_refusal(rule=rule, persona=GERMAN, known_names=set()) is None
+
+
+def test_a_sentence_in_another_language_than_the_persona_is_refused():
+    reason = refuse("Drafts the replies to the reviews for the customers.", FRENCH)
+    assert reason and "written in English" in reason and "propose it in French" in reason
+    reason = refuse(
+        "Rédige les réponses aux avis des clients.",
+        {
+            **ENGLISH,
+            "goals": (
+                "Answers the glaze questions of the customers and writes the firing notes for the studio."
+            ),
+        },
+    )
+    assert reason and "written in French" in reason
+
+
+def test_a_non_english_sentence_is_still_refused_for_what_can_be_judged():
+    # a name known to memory, in any language
+    reason = refuse("Rédige les réponses aux avis de Priya Shah.", FRENCH, names={"Priya Shah"})
+    assert reason and "Priya Shah" in reason
+    # a capital inside a French sentence is a name (French writes nouns small)
+    reason = refuse("Rédige les réponses aux avis de Dupont et des clients.", FRENCH)
+    assert reason and "Dupont" in reason
+    # a secret
+    reason = refuse(
+        "Rédige les réponses avec la clé sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c.", FRENCH
+    )
+    assert reason
+    # contact details
+    reason = refuse("Rédige les réponses pour marie.dupont@example.fr et les clients.", FRENCH)
+    assert reason and "contact" in reason
+    # more than one sentence, and what the persona says already
+    assert refuse("Rédige les réponses. Prépare les commandes de la semaine.", FRENCH)
+    assert "already" in (refuse(FRENCH["goals"], FRENCH) or "")
+
+
+def test_english_checks_still_apply_to_an_english_persona():
+    assert "verb-first" in (refuse("Prépare les commandes.", ENGLISH) or "")
+    assert "third person" in (refuse("Writes the notes we send to customers.", ENGLISH) or "")
+    # a persona that says too little to tell is read as written in the sentence's language
+    assert refuse("Prépare les commandes de gâteaux pour les mariages.", {"goals": ""}) is None
+
+
+def test_the_model_is_asked_for_a_sentence_in_the_persona_language(monkeypatch):
+    from learning.proposers.base import ProposerResult
+    from learning.proposers.openai import OpenAIProposer
+    from tests.learning.corpora import corpus_of, settings
+
+    asked: list[str] = []
+
+    def chat(self, system, user):
+        asked.append(system)
+        return ProposerResult(data={"field": None, "sentence": "", "evidence": []})
+
+    monkeypatch.setattr(OpenAIProposer, "_chat", chat)
+    proposer = OpenAIProposer(base_url="", model="", api_key="", timeout=0.0)
+    corpus = corpus_of([(1, "Peux-tu rédiger la réponse à cet avis ?", False)])
+    proposer.propose_sentence(corpus, FRENCH, settings())
+    proposer.propose_sentence(corpus, ENGLISH, settings())
+    assert "Write it in French" in asked[0]
+    assert "Write it in English" in asked[1]
+
+
+def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_words):
+    from learning.proposers.local import LocalProposer
+    from tests.learning.corpora import corpus_of, settings
+
+    corpus = corpus_of(
+        [(1, "Can you draft the newsletter for volunteers? March edition.", False)] * 3
+    )
+    result = LocalProposer().propose_sentence(corpus, FRENCH, settings())
+    assert result.data["sentence"] == ""
+    assert "written in French" in result.declined and "only English" in result.declined
+    rule = LocalProposer().propose_rule(corpus, FRENCH, settings())
+    assert rule.data["rule"] is None and "written in French" in rule.declined
+    # an English persona, or one that says too little to tell, is read as before
+    assert LocalProposer().propose_sentence(corpus, ENGLISH, settings()).declined == ""
+    assert LocalProposer().propose_sentence(corpus, {"goals": ""}, settings()).declined == ""
+
+
+@pytest.mark.django_db
+def test_a_review_of_a_french_assistant_says_why_the_local_proposer_proposed_nothing(agent):
+    from learning.models import Proposal, Review
+    from learning.services import review_run
+    from persona.models import SourceType
+    from persona.services import ChangeTrigger, persona_version_create
+    from tests.learning.helpers import learning_on, seed_work
+
+    persona_version_create(
+        agent=agent,
+        changes={k: FRENCH[k] for k in ("role", "goals", "background")},
+        trigger=ChangeTrigger(source_type=SourceType.UI_FORM, reason="setup", approved_by="o"),
+    )
+    learning_on(agent)
+    seed_work(agent, n=4)
+    review = review_run(agent=agent, trigger=Review.Trigger.MANUAL)
+    assert not Proposal.objects.filter(agent=agent).exists()
+    assert "written in French" in review.reason
