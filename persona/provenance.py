@@ -25,6 +25,7 @@ bytes: ``ExplainedPrefix.text``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -420,11 +421,14 @@ def explain_prefix(
     owner_doc_version: int | None = None,
     quotes: bool = True,
     wait: bool = True,
+    sealed_lookup: Callable[[set[int]], set[int]] | None = None,
 ) -> ExplainedPrefix:
     """Every line of the prefix of ``version`` with the owner ``entries`` that render
     (as ``persona.plans`` pins them), each with its story. ``quotes`` False leaves the
     words of learning's quotes out (a caller bound to one person never reads what other
-    people said); ``wait`` as for ``render_persona``."""
+    people said); ``wait`` as for ``render_persona``; ``sealed_lookup`` answers which
+    conversations are sealed (default ``memory.sealing.sealed_ids``; a page passes one
+    that remembers what it looked up already)."""
     from memory.sealing import sealed_ids
     from persona.owner import render_row
 
@@ -454,7 +458,7 @@ def explain_prefix(
                 cid = item.get("conversation_id") if isinstance(item, dict) else None
                 if isinstance(cid, int):
                     conversation_ids.add(cid)
-    sealed = sealed_ids(conversation_ids)
+    sealed = (sealed_lookup or sealed_ids)(conversation_ids)
     for story in beliefs.values():
         if story["evidence"]["conversation_id"] in sealed:
             story["evidence"].update(quote="", sealed=True)

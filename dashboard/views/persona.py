@@ -86,12 +86,31 @@ class PromptLine:
     stories: list[tuple[Any, list[dict[str, Any]]]]
 
 
-def _prompt_lines(head: AgentPersonaVersion, *, wait: bool) -> list[PromptLine]:
+class SealedMemo:
+    """``memory.sealing.sealed_ids`` for one page: the timeline, the waiting proposals
+    and the prompt's line stories quote the same conversations, so each is looked up
+    once (the agent page stays within its query budget)."""
+
+    def __init__(self) -> None:
+        self.known: dict[int, bool] = {}
+
+    def __call__(self, ids: Any) -> set[int]:
+        ids = set(ids)
+        new = ids - self.known.keys()
+        if new:
+            found = sealed_ids(new)
+            self.known.update({i: i in found for i in new})
+        return {i for i in ids if self.known[i]}
+
+
+def _prompt_lines(
+    head: AgentPersonaVersion, *, wait: bool, sealed_lookup: SealedMemo | None = None
+) -> list[PromptLine]:
     """Every line of the agent's prefix with where it came from: two queries (the
     versions, and which quoted conversations are sealed)."""
     from persona.provenance import explain_prefix
 
-    explained = explain_prefix(head, wait=wait)
+    explained = explain_prefix(head, wait=wait, sealed_lookup=sealed_lookup)
     out = []
     for line in explained.lines:
         stories = []
@@ -115,7 +134,11 @@ class TimelineEntry:
 
 
 def _timeline(
-    agent: Any, *, before: int | None, undo_version: int | None
+    agent: Any,
+    *,
+    before: int | None,
+    undo_version: int | None,
+    sealed_lookup: SealedMemo | None = None,
 ) -> tuple[list[TimelineEntry], int | None]:
     """One page of versions, newest first, each diffed against the version before it.
 
@@ -140,7 +163,7 @@ def _timeline(
     )
     later += [(v.version, v.fields_changed) for v in shown]
     entries = []
-    sealed = sealed_ids(evidence_conversation_ids(*(v.evidence for v in shown)))
+    sealed = (sealed_lookup or sealed_ids)(evidence_conversation_ids(*(v.evidence for v in shown)))
     for i, version in enumerate(shown):
         prev = rows[i + 1] if i + 1 < len(rows) else None
         old, new = persona_snapshot(prev), persona_snapshot(version)
@@ -219,7 +242,9 @@ def _caps(head: AgentPersonaVersion | None) -> list[dict[str, Any]]:
     ]
 
 
-def _waiting_for(agent: Any, actor: Actor) -> list[Proposal]:
+def _waiting_for(
+    agent: Any, actor: Actor, sealed_lookup: SealedMemo | None = None
+) -> list[Proposal]:
     """The agent's waiting proposals, each marked with whether ``actor`` may decide it
     (its buttons are drawn only then) and who does; no query per proposal."""
     proposals = list(
@@ -227,7 +252,9 @@ def _waiting_for(agent: Any, actor: Actor) -> list[Proposal]:
             "created_at", "id"
         )
     )
-    sealed = sealed_ids(evidence_conversation_ids(*(p.evidence for p in proposals)))
+    sealed = (sealed_lookup or sealed_ids)(
+        evidence_conversation_ids(*(p.evidence for p in proposals))
+    )
     for p in proposals:
         p.agent = agent  # the page's agent: no query per proposal
         p.can_decide = may_decide(actor, p)  # type: ignore[attr-defined]
@@ -237,7 +264,9 @@ def _waiting_for(agent: Any, actor: Actor) -> list[Proposal]:
     return proposals
 
 
-def _learning_card(agent: Any, user: Any) -> dict[str, Any]:
+def _learning_card(
+    agent: Any, user: Any, sealed_lookup: SealedMemo | None = None
+) -> dict[str, Any]:
     """What the agent page's learning card says, from the state things are in now: the
     proposals waiting, and the last review with its reasons told from its proposals'
     state (never its stored "it waits for a rule owner" after the rule was decided)."""
@@ -246,7 +275,10 @@ def _learning_card(agent: Any, user: Any) -> dict[str, Any]:
         last_review.agent = agent
         last_review.reasons = review_reasons_now([last_review]).get(last_review.pk, [])  # type: ignore[attr-defined]
         last_review.model_called = model_called(last_review)  # type: ignore[attr-defined]
-    return {"waiting": _waiting_for(agent, actor_for_user(user)), "last_review": last_review}
+    return {
+        "waiting": _waiting_for(agent, actor_for_user(user), sealed_lookup),
+        "last_review": last_review,
+    }
 
 
 def _page_number(value: str) -> int | None:
@@ -275,10 +307,12 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
     before = request.GET.get("before", "")
     latest = _latest_applied(agent)
+    sealed_lookup = SealedMemo()
     entries, older = _timeline(
         agent,
         before=_page_number(before),
         undo_version=latest.applied_version if latest else None,
+        sealed_lookup=sealed_lookup,
     )
     context: dict[str, Any] = {
         "agent": agent,
@@ -295,7 +329,7 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     }
     if is_partial(request) and request.htmx.target == "timeline":
         return render(request, "dashboard/agent.html#timeline", context)
-    context.update(_learning_card(agent, request.user))
+    context.update(_learning_card(agent, request.user, sealed_lookup))
     if is_partial(request) and request.htmx.target == "learning":
         return render(request, "dashboard/agent.html#learning", context)
     # Never wait for the embedding model on a request: new text shows as "scanning" and
@@ -304,7 +338,9 @@ def agent_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
     wait = bool(getattr(django_settings, "PERSONAWEB_PAGE_SCAN_WAIT", False))
     report = render_report(head, wait=wait) if head is not None else None
-    prompt_lines = _prompt_lines(head, wait=wait) if head is not None else []
+    prompt_lines = (
+        _prompt_lines(head, wait=wait, sealed_lookup=sealed_lookup) if head is not None else []
+    )
     # a guardrail or rule a later model or pattern update blocks is listed marked, with
     # its ids, never as a normal one (the stored text stays so it can be removed)
     marked = {b.label: b.pattern_ids for b in report.blocked} if report else {}
