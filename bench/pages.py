@@ -1581,6 +1581,11 @@ def main() -> None:
             profile(operator, url, headers, before, args.runs)
             return
 
+        # as a web worker does once it has started (personaweb/wsgi.py): what is alive
+        # now lives as long as the process and stays out of every collection
+        from personaweb.runtime import freeze_startup_objects
+
+        freeze_startup_objects()
         users = [("operator", operator)]
         if not args.no_superuser:
             root = Client()

@@ -11,3 +11,8 @@ application = get_asgi_application()
 from safety.injection import warm_up_at_start  # noqa: E402
 
 warm_up_at_start(web=True)
+
+# Everything alive now lives as long as the process: keep it out of every collection.
+from personaweb.runtime import freeze_startup_objects  # noqa: E402
+
+freeze_startup_objects()
