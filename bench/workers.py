@@ -8,7 +8,10 @@ What it does (docs/deployment.md describes the set-up it stands for):
 1. PostgreSQL at ``--database-url`` (default ``postgres://postgres@127.0.0.1:5432/
    bench_workers``; created when missing, migrated, emptied) and Redis at ``--redis-url``
    (default database 11, emptied);
-2. ``--agents`` agents with learning on, all due for a review;
+2. ``--agents`` agents with learning on (the "openai" proposer, pointed at a fake
+   OpenAI-compatible endpoint on 127.0.0.1 that answers "no change" after
+   ``--model-seconds``: the one part a worker here cannot reach), each with a few
+   conversations to review, all due for a review;
 3. two workers, ``w1@%h`` and ``w2@%h`` (``--pool=threads --concurrency=2``, queue
    ``celery``), as two machines would run them, with a short broker visibility timeout,
    restore scan and review lease so a dead worker's reviews come back in seconds, not
@@ -57,6 +60,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--agents", type=int, default=None, help="agents due (default 1000)")
     parser.add_argument("--kill-at", type=float, default=0.4, help="share done when w2 dies")
     parser.add_argument(
+        "--model-seconds",
+        type=float,
+        default=0.2,
+        help="how long the fake model takes to answer (a review waits that long: w2 dies mid-review)",
+    )
+    parser.add_argument(
         "--database-url",
         default=os.environ.get("BENCH_WORKERS_DATABASE_URL", DEFAULT_DATABASE_URL),
     )
@@ -101,7 +110,8 @@ def set_environment(args: argparse.Namespace, var_dir: Path) -> dict[str, str]:
         "PERSONAWEB_BROKER_VISIBILITY_SECONDS": str(VISIBILITY),
         "PERSONAWEB_BROKER_RESTORE_SECONDS": str(RESTORE_EVERY),
         "LEARNING_REVIEW_STALE_SECONDS": str(LEASE),
-        # the reviews here read no conversation: no process needs the embedding model
+        "LEARNING_MODEL_ALLOWED_URLS": args.model_url,
+        # the reviews ask the (fake) model; no process needs the embedding model
         "PERSONAWEB_WARM_UP": "0",
         "MEMORY_BELIEF_EMBEDDINGS": "0",
         "HF_HUB_OFFLINE": "1",
@@ -114,20 +124,28 @@ def set_environment(args: argparse.Namespace, var_dir: Path) -> dict[str, str]:
     return dict(os.environ)
 
 
-def make_due_agents(n: int) -> list[int]:
+def make_due_agents(n: int, model_url: str) -> list[int]:
     from datetime import timedelta
 
     from django.utils import timezone
 
     from learning.models import LearningSettings, Mode
+    from learning.services import learning_settings_update
     from tenancy.models import Tenant
     from tenancy.services import agent_create
+    from tests.learning.helpers import seed_work
 
     tenant = Tenant.objects.create(name="Workers bench", slug="workers-bench")
-    ids = [
-        agent_create(tenant=tenant, name=f"Agent {i}", slug=f"bench-{i}", role="Assistant").pk
-        for i in range(n)
-    ]
+    ids = []
+    for i in range(n):
+        agent = agent_create(tenant=tenant, name=f"Agent {i}", slug=f"bench-{i}", role="Assistant")
+        learning_settings_update(
+            agent=agent,
+            values={"proposer": "openai", "model_base_url": model_url, "model_name": "bench"},
+            by="bench",
+        )
+        seed_work(agent, n=2)
+        ids.append(agent.pk)
     LearningSettings.objects.filter(agent_id__in=ids).update(
         mode=Mode.ON, due_at=timezone.now() - timedelta(minutes=1)
     )
@@ -183,6 +201,16 @@ def main() -> int:
     args = parse_args()
     prepare_database(args.database_url, fresh=args.fresh)
     var_dir = Path(tempfile.mkdtemp(prefix="bench-workers-"))
+    from tests.learning.fake_openai import FakeOpenAI
+
+    model = FakeOpenAI().start()
+    model.answer(
+        {
+            "sleep": args.model_seconds,
+            "content": '{"field": null, "sentence": "", "evidence": []}',
+        }
+    )
+    args.model_url = model.base_url
     env = set_environment(args, var_dir)
 
     import django
@@ -200,7 +228,7 @@ def main() -> int:
     redis.Redis.from_url(args.redis_url).flushdb()  # this bench's own Redis database
 
     built = time.perf_counter()
-    agent_ids = make_due_agents(args.agents)
+    agent_ids = make_due_agents(args.agents, args.model_url)
     print(
         f"agents due            {len(agent_ids):>7,}  (built in {time.perf_counter() - built:.1f} s)"
     )
@@ -234,8 +262,8 @@ def main() -> int:
                         status=Review.Status.RUNNING, details__worker__startswith="w2@"
                     ).values_list("pk", flat=True)
                 )
-            if done >= len(agent_ids) and killed_at_done is not None:
-                break
+            if done >= len(agent_ids):
+                break  # (without a kill: reported as a failure below, not waited on)
             if workers["w1"][0].poll() is not None:
                 raise SystemExit(f"w1 exited:\n{logs['w1'].read_text(errors='replace')[-3000:]}")
             time.sleep(0.1)
@@ -245,6 +273,7 @@ def main() -> int:
     finally:
         for proc, _ in workers.values():
             stop(proc)
+        model.stop()
 
     per_agent = dict(
         schedule.values("agent_id")
