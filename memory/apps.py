@@ -14,3 +14,8 @@ class MemoryConfig(AppConfig):
         from safety.encoder import set_vector_store
 
         set_vector_store(TextVectorStore())
+        # and its verdicts, so each text is scanned once for every process too
+        from memory.scan_verdicts import ScanVerdictStore
+        from safety.memo import set_verdict_store
+
+        set_verdict_store(ScanVerdictStore())

@@ -102,6 +102,25 @@ class TextEmbedding(models.Model):
         return f"{self.model_name} {self.sha256[:12]}"
 
 
+class ScanVerdict(models.Model):
+    """A scanner's settled verdict on one exact text (``safety.memo``): read by every
+    process instead of scanning the same text again. Keyed by a digest of the text and
+    the scanner's build fingerprint; holds no text."""
+
+    digest = models.CharField(max_length=32)
+    scanner = models.CharField(max_length=40)
+    verdict = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["digest", "scanner"], name="scan_verdict_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scanner} {self.digest[:12]}"
+
+
 class MessageQuerySet(models.QuerySet["Message"]):
     """Which messages may be read: the one place the sealed rule filters rows. Every page,
     host read, export, consolidation and learning selection reads messages through

@@ -128,6 +128,24 @@ def prune_context_packs() -> int:
 
 
 @shared_task(
+    name="memory.tasks.prune_scan_verdicts",
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
+)
+def prune_scan_verdicts() -> int:
+    """Remove the scan verdicts recorded by another build of the scanner (no process
+    reads them after an upgrade; ``safety.memo``)."""
+    from memory.scan_verdicts import forget_other_scanners
+
+    removed = forget_other_scanners()
+    if removed:
+        logger.info("removed %d scan verdicts of an earlier scanner", removed)
+    return removed
+
+
+@shared_task(
     name="memory.tasks.rebuild_belief_block",
     ignore_result=True,
     autoretry_for=(OperationalError,),

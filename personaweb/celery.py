@@ -39,6 +39,10 @@ def _beat_schedule(sender: Celery, **_: object) -> None:
             "task": "memory.tasks.prune_context_packs",
             "schedule": settings.CELERY_PACK_PRUNE_SECONDS,
         },
+        "memory-prune-scan-verdicts": {
+            "task": "memory.tasks.prune_scan_verdicts",
+            "schedule": settings.CELERY_PACK_PRUNE_SECONDS,
+        },
         "persona-dormant-entries": {
             "task": "persona.tasks.mark_dormant_entries",
             "schedule": 3600.0,

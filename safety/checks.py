@@ -34,9 +34,12 @@ checked for secrets only).
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from safety import memo
 from safety.errors import UnsafeText
 from safety.injection import SCANNING_PLACEHOLDER, ScanResult, placeholder, scan_many
 from safety.secrets import SecretFound, find_secrets
@@ -117,9 +120,9 @@ def check_write(text: str, kind: str, *, field: str | None = None) -> None:
     label = field or spec.label
     if not isinstance(text, str) or not text.strip():
         return
-    kinds = find_secrets(text)
+    kinds = _secret_kinds_many([text])[text]
     if kinds:
-        raise SecretFound(field=label, kinds=kinds)
+        raise SecretFound(field=label, kinds=list(kinds))
     if spec.injection:
         result = scan_many([text], wait=True)[0]
         if result.blocked:
@@ -134,9 +137,39 @@ def render_wait() -> bool:
     return bool(getattr(settings, "PERSONAWEB_PAGE_SCAN_WAIT", False))
 
 
-@functools.lru_cache(maxsize=4096)
-def _secret_kinds(text: str) -> tuple[str, ...]:
-    return tuple(find_secrets(text))
+_SECRET_CACHE_SIZE = 4096
+_secret_cache: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+_secret_lock = threading.Lock()
+
+
+def _secret_kinds_many(texts: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """The secret kinds found in each non-empty text, by text: from this process's cache,
+    then the verdicts recorded by any process (``safety.memo``), then the detector."""
+    wanted = list(dict.fromkeys(t for t in texts if t and t.strip()))
+    found: dict[str, tuple[str, ...]] = {}
+    with _secret_lock:
+        for text in wanted:
+            hit = _secret_cache.get(text)
+            if hit is not None:
+                _secret_cache.move_to_end(text)
+                found[text] = hit
+    missing = [t for t in wanted if t not in found]
+    fresh: dict[str, tuple[str, ...]] = {}
+    if missing:
+        recorded = memo.recall("secrets", missing)
+        for text in missing:
+            record = recorded.get(text)
+            if isinstance(record, list):
+                found[text] = tuple(str(k) for k in record)
+            else:
+                found[text] = fresh[text] = tuple(find_secrets(text))
+        memo.remember("secrets", {t: list(kinds) for t, kinds in fresh.items()})
+        with _secret_lock:
+            for text in missing:
+                _secret_cache[text] = found[text]
+            while len(_secret_cache) > _SECRET_CACHE_SIZE:
+                _secret_cache.popitem(last=False)
+    return found
 
 
 @dataclass(frozen=True)
@@ -160,8 +193,9 @@ def verdicts(texts: Sequence[str], *, wait: bool | None = None) -> list[Verdict]
     wait = render_wait() if wait is None else wait
     results: list[ScanResult] = scan_many(list(texts), wait=wait)
     out: list[Verdict] = []
+    secrets = _secret_kinds_many(texts)
     for text, result in zip(texts, results, strict=True):
-        secret = bool(text and text.strip()) and bool(_secret_kinds(text))
+        secret = bool(secrets.get(text))
         if secret:
             ids = ("secret", *(i for i in result.pattern_ids if not result.pending))
             out.append(Verdict(blocked=True, pending=False, ids=ids))

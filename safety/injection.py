@@ -73,6 +73,7 @@ from safety.patterns import (
     TAG_SMUGGLING_MARKER,
     InjectionPattern,
 )
+from safety import memo
 from safety.text import drop_invisible, invisible_as_spaces
 
 if TYPE_CHECKING:
@@ -732,9 +733,7 @@ _cache_lock = threading.Lock()
 
 def _key(text: str, semantic: bool) -> tuple[str, bool]:
     # Keyed by a digest so a 6,000-character background does not sit in the cache twice.
-    return hashlib.blake2b(
-        text.encode("utf-8", "surrogatepass"), digest_size=16
-    ).hexdigest(), semantic
+    return memo.digest(text), semantic
 
 
 def _cache_get(key: tuple[str, bool]) -> ScanResult | None:
@@ -829,6 +828,15 @@ def scan_many(
         else:
             todo.append(i)
     if todo:
+        kind = "injection" if semantic else "patterns"
+        recorded = {t: _from_record(r) for t, r in memo.recall(kind, [texts[i] for i in todo]).items()}
+        for i in todo:
+            hit = recorded.get(texts[i])
+            if hit is not None:
+                _cache_put(_key(texts[i], semantic), hit)
+                results[i] = hit
+        todo = [i for i in todo if results[i] is None]
+    if todo:
         unique = list(dict.fromkeys(texts[i] for i in todo))
         norms = {t: normalise(t) for t in unique}
         patterns = {t: _pattern_hits(norms[t], _decoded_views(t, norms[t])) for t in unique}
@@ -840,6 +848,7 @@ def scan_many(
             # Texts the patterns block need no learned score to be blocked; the others do.
             need = [t for t in unique if not patterns[t]]
             scores, waiting = _scores_of_ready(need, wait=wait)
+        settled: dict[str, ScanResult] = {}
         for i in todo:
             text = texts[i]
             if text in waiting:
@@ -847,8 +856,41 @@ def scan_many(
                 continue
             result = _combine(patterns[text], scores.get(text), semantic, threshold)
             _cache_put(_key(text, semantic), result)
+            settled[text] = result
             results[i] = result
+        memo.remember(kind, {t: _to_record(r) for t, r in settled.items()})
     return [r if r is not None else _CLEAN for r in results]
+
+
+def _to_record(result: ScanResult) -> dict[str, Any]:
+    """A settled result as the verdict store keeps it (``safety.memo``)."""
+    return {
+        "patterns": list(result.pattern_hits),
+        "semantic": list(result.semantic_hits),
+        "score": result.semantic_score,
+        "ran": result.semantic_ran,
+    }
+
+
+def _from_record(record: Any) -> ScanResult | None:
+    """Inverse of ``_to_record``; ``None`` for a record this code cannot read (it is
+    scanned again)."""
+    try:
+        pattern_hits = tuple(str(i) for i in record["patterns"])
+        semantic_hits = tuple(str(i) for i in record["semantic"])
+        score = record["score"]
+        ran = bool(record["ran"])
+    except (KeyError, TypeError):
+        return None
+    ids = pattern_hits + semantic_hits
+    return ScanResult(
+        blocked=bool(ids),
+        pattern_ids=ids,
+        pattern_hits=pattern_hits,
+        semantic_hits=semantic_hits,
+        semantic_score=float(score) if score is not None else None,
+        semantic_ran=ran,
+    )
 
 
 def scan(text: str, *, semantic: bool | None = None, wait: bool = True) -> ScanResult:
