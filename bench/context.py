@@ -252,21 +252,23 @@ def consolidation(agent: object, n: int) -> str:
 
 def scan_at_write(agent: object) -> None:
     """What ``check_write`` does for every belief written through the service: the
-    injection scan of its statement, whose views' vectors are stored. The bench writes
-    in bulk, so without this a pack's first render scans its statements. The scan's
-    in-process results are dropped afterwards: the timed renders read the stored
-    vectors, as a web process that did not write them does."""
+    secret and injection scans of its statement, whose views' vectors and verdicts are
+    stored. The bench writes in bulk, so without this a pack's first render scans its
+    statements. The scans' in-process results are dropped afterwards: the timed renders
+    read the recorded verdicts, as a web process that did not write them does."""
     from memory.models import Belief
-    from safety import injection
+    from safety import checks, injection
 
     statements = list(
         Belief.objects.filter(agent=agent).order_by("id").values_list("statement", flat=True)
     )
     t0 = time.perf_counter()
     for start in range(0, len(statements), 256):
-        injection.scan_many(statements[start : start + 256], wait=True)
+        checks.verdicts(statements[start : start + 256], wait=True)
     with injection._cache_lock:
         injection._cache.clear()
+    with checks._secret_lock:
+        checks._secret_cache.clear()
     print(
         f"scanned at write time (as check_write does): {len(statements):,} statements in "
         f"{time.perf_counter() - t0:.1f} s"
