@@ -240,21 +240,23 @@ def test_a_waiting_rule_that_repeats_an_approved_one_is_refused_at_approval(agen
     assert repeat.status == Proposal.Status.WAITING
 
 
-def waiting_sentence_beside(rule: Proposal, text: str = "Prices wholesale orders for the studio.") -> Proposal:
+def waiting_sentence(agent, text: str = "Prices wholesale orders for the studio.") -> Proposal:
+    """A goals sentence waiting beside whatever waits (made against the head)."""
+    agent.refresh_from_db()
     return Proposal.objects.create(
-        agent=rule.agent,
+        agent=agent,
         kind=Proposal.Kind.SENTENCE,
         field="goals",
         text=text,
-        content_key=f"sentence-{rule.pk}",
-        base_version=rule.base_version,
+        content_key=policy_key(text),
+        base_version=agent.persona_version,
     )
 
 
 @pytest.mark.django_db
 def test_a_sentence_approval_leaves_a_waiting_rule_waiting_and_it_is_approved_later(agent):
     rule = rule_proposal(agent, owners=())
-    sentence = waiting_sentence_beside(rule)
+    sentence = waiting_sentence(agent)
     proposal_apply(proposal=sentence, by="rita")
     rule.refresh_from_db()
     assert rule.status == Proposal.Status.WAITING and rule.status_reason == ""
@@ -270,7 +272,7 @@ def test_a_sentence_approval_leaves_a_waiting_rule_waiting_and_it_is_approved_la
 @pytest.mark.django_db
 def test_a_rule_approval_leaves_a_waiting_sentence_waiting_and_it_is_approved_later(agent):
     rule = rule_proposal(agent, owners=())
-    sentence = waiting_sentence_beside(rule)
+    sentence = waiting_sentence(agent)
     proposal_apply(proposal=rule, by="dev")
     sentence.refresh_from_db()
     assert sentence.status == Proposal.Status.WAITING
@@ -281,7 +283,7 @@ def test_a_rule_approval_leaves_a_waiting_sentence_waiting_and_it_is_approved_la
 @pytest.mark.django_db
 def test_a_sentence_the_persona_moved_under_is_checked_again_at_approval(agent):
     rule = rule_proposal(agent, owners=())
-    sentence = waiting_sentence_beside(rule)
+    sentence = waiting_sentence(agent)
     proposal_apply(proposal=rule, by="dev")
     # turned down elsewhere since it was proposed (another agent's review, an undo)
     Rejection.objects.create(
@@ -297,15 +299,8 @@ def test_a_sentence_the_persona_moved_under_is_checked_again_at_approval(agent):
 @pytest.mark.django_db
 def test_undoing_a_sentence_drops_the_waiting_sentence_of_its_field_but_not_the_rules(agent):
     rule = rule_proposal(agent, owners=())
-    applied = proposal_apply(proposal=waiting_sentence_beside(rule), by="rita")
-    again = Proposal.objects.create(
-        agent=agent,
-        kind=Proposal.Kind.SENTENCE,
-        field="goals",
-        text="Drafts glaze orders for the studio.",
-        content_key="glaze",
-        base_version=applied.applied_version,
-    )
+    applied = proposal_apply(proposal=waiting_sentence(agent), by="rita")
+    again = waiting_sentence(agent, "Drafts glaze orders for the studio.")
     change_undo(agent=agent, by="rita", proposal=applied)
     again.refresh_from_db()
     rule.refresh_from_db()

@@ -4,14 +4,11 @@ id, a login who may not and a refused reason are one sentence, exit 2, nothing c
 
 from __future__ import annotations
 
-from io import StringIO
-
 import pytest
-from django.core.management import CommandError, call_command
 
 from memory.models import Belief, Redaction
 from memory.redaction import REDACTED
-from tests.builders import add_belief, person_said
+from tests.builders import add_belief, command_out, command_refused, person_said
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -20,18 +17,11 @@ REASON = "The person asked for these words to be removed."
 
 
 def memory(*args: str) -> str:
-    out = StringIO()
-    call_command("memory", *args, stdout=out)
-    return out.getvalue()
+    return command_out("memory", *args)
 
 
 def refused(*args: str) -> str:
-    with pytest.raises(CommandError) as caught:
-        memory(*args)
-    assert caught.value.returncode == 2
-    message = str(caught.value)
-    assert "\n" not in message and "Traceback" not in message
-    return message
+    return command_refused("memory", *args)
 
 
 @pytest.fixture

@@ -5,17 +5,19 @@ a refused write are one sentence, exit 2, nothing changed."""
 
 from __future__ import annotations
 
-from io import StringIO
-
 import pytest
-from django.core.management import CommandError, call_command
 
-from memory.models import Principal, Redaction
+from memory.models import Redaction
 from memory.redaction import REDACTED
 from persona import owner
 from persona.models import AgentPersonaVersion, Mute
 from persona.services import ChangeTrigger, persona_version_create
-from tests.builders import LEARNED_SENTENCE, TYPED_GOAL, add_learned_lines
+from tests.builders import (
+    LEARNED_SENTENCE,
+    TYPED_GOAL,
+    command_out,
+    command_refused,
+)
 from tests.factories import make_owner, make_user
 
 pytestmark = pytest.mark.django_db
@@ -25,30 +27,11 @@ ENTRY = "Has a twin brother called Tom."
 
 
 def persona(*args: str) -> str:
-    out = StringIO()
-    call_command("persona", *args, stdout=out)
-    return out.getvalue()
+    return command_out("persona", *args)
 
 
 def refused(*args: str) -> str:
-    with pytest.raises(CommandError) as caught:
-        persona(*args)
-    assert caught.value.returncode == 2
-    message = str(caught.value)
-    assert "\n" not in message and "Traceback" not in message
-    return message
-
-
-@pytest.fixture
-def ana(tenant):
-    return Principal.objects.create(tenant=tenant, external_id="ana")
-
-
-@pytest.fixture
-def learned(agent):
-    add_learned_lines(agent)
-    agent.refresh_from_db()
-    return agent
+    return command_refused("persona", *args)
 
 
 def mute_line(by: str) -> list[str]:
