@@ -177,8 +177,9 @@ def proposal_apply(*, proposal: Proposal, by: str | Actor, text: str | None = No
                 raise DecisionRefused(
                     "The sentence is empty; write the sentence or approve it as proposed."
                 )
-        edited = sentence != proposal.text
-        if edited or head.version != proposal.base_version:
+        reworded = sentence != proposal.text
+        moved = head is not None and head.version != proposal.base_version
+        if reworded or moved:
             # an edited sentence passes the same checks as a proposed one; so does one
             # the persona moved under since it was proposed (a learned decision on
             # another field leaves it waiting, as an approved rule leaves the other rules)
@@ -199,7 +200,7 @@ def proposal_apply(*, proposal: Proposal, by: str | Actor, text: str | None = No
                     or ""
                 )
             if why:
-                what = "edited sentence" if edited else "sentence"
+                what = "edited sentence" if reworded else "sentence"
                 raise DecisionRefused(f"The {what} was refused: {why} The proposal keeps waiting.")
         current = persona[proposal.field] or ""
         new = policy.append_sentence(current, sentence)

@@ -144,9 +144,7 @@ def run(out: Any, options: dict[str, Any]) -> None:
 
     try:
         actor = actor_for_username(options["by"])
-        text = {"mute": _mute, "unmute": _unmute, "redact": _redact}[options["sub"]](
-            actor, options
-        )
+        text = {"mute": _mute, "unmute": _unmute, "redact": _redact}[options["sub"]](actor, options)
     except Refusal as exc:
         raise _fail(str(exc)) from None
     out.write(text, ending="\n")

@@ -289,7 +289,9 @@ def test_a_sentence_the_persona_moved_under_is_checked_again_at_approval(agent):
     Rejection.objects.create(
         agent=agent, content_key=policy_key(sentence.text), text=sentence.text, reason="undone"
     )
-    with pytest.raises(DecisionRefused, match="The sentence was refused: this sentence was turned down"):
+    with pytest.raises(
+        DecisionRefused, match="The sentence was refused: this sentence was turned down"
+    ):
         proposal_apply(proposal=sentence, by="rita")
     sentence.refresh_from_db()
     assert sentence.status == Proposal.Status.WAITING

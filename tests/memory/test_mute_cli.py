@@ -66,8 +66,12 @@ def test_an_unknown_belief_or_login_is_one_sentence(belief, operator):
 def test_a_superuser_redacts_a_belief_and_a_message(agent, belief):
     make_user("root", superuser=True)
     said = person_said(agent, "My card number is on the fridge.", who="ana")
-    assert "redacted" in memory("redact", "belief", str(belief.pk), "--by", "root", "--reason", REASON)
-    assert "redacted" in memory("redact", "message", str(said.pk), "--by", "root", "--reason", REASON)
+    assert "redacted" in memory(
+        "redact", "belief", str(belief.pk), "--by", "root", "--reason", REASON
+    )
+    assert "redacted" in memory(
+        "redact", "message", str(said.pk), "--by", "root", "--reason", REASON
+    )
     belief.refresh_from_db()
     said.refresh_from_db()
     assert belief.status == Belief.Status.REDACTED and belief.statement == REDACTED
@@ -79,12 +83,14 @@ def test_a_superuser_redacts_a_belief_and_a_message(agent, belief):
 
 
 def test_an_operator_may_not_redact_and_a_short_reason_is_refused(belief, operator):
-    message = refused("redact", "belief", str(belief.pk), "--by", operator.username, "--reason", REASON)
+    message = refused(
+        "redact", "belief", str(belief.pk), "--by", operator.username, "--reason", REASON
+    )
     assert message.startswith("Only a superuser may redact text")
     make_user("root", superuser=True)
-    assert refused("redact", "belief", str(belief.pk), "--by", "root", "--reason", "why").startswith(
-        "Say why this text is redacted"
-    )
+    assert refused(
+        "redact", "belief", str(belief.pk), "--by", "root", "--reason", "why"
+    ).startswith("Say why this text is redacted")
     assert refused("redact", "message", "999999", "--by", "root", "--reason", REASON).startswith(
         "No message 999999;"
     )

@@ -44,9 +44,7 @@ def entry_key(person) -> str:
     return owner.doc_head(person.pk).entries[0].key
 
 
-def test_an_operator_mutes_a_learned_line_for_one_person_and_takes_it_back(
-    learned, ana, operator
-):
+def test_an_operator_mutes_a_learned_line_for_one_person_and_takes_it_back(learned, ana, operator):
     said = persona(*mute_line(operator.username), "--reason", "not for her")
     mute = Mute.objects.get()
     assert f"(mute {mute.pk})" in said and f"persona unmute {mute.pk}" in said
@@ -127,6 +125,18 @@ def test_a_superuser_redacts_an_entry_and_an_operator_may_not(agent, ana, operat
 
 def test_a_missing_version_is_one_sentence(agent):
     make_user("root", superuser=True)
-    assert refused(
-        "redact", "version", "helper", "9", "--passage", "abc", "--by", "root", "--reason", REASON
-    ) == "Agent 'helper' has no version 9; `persona history` lists them."
+    assert (
+        refused(
+            "redact",
+            "version",
+            "helper",
+            "9",
+            "--passage",
+            "abc",
+            "--by",
+            "root",
+            "--reason",
+            REASON,
+        )
+        == "Agent 'helper' has no version 9; `persona history` lists them."
+    )
