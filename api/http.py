@@ -266,6 +266,16 @@ class ProposalOut(Schema):
     review_id: int | None
 
 
+class WaitingProposalOut(ProposalOut):
+    muted_for: int = Field(
+        ge=0,
+        description=(
+            "how many people have muted these words for themselves (a learned line matched "
+            "by its words): whatever is decided, they are not given this line; 0 when nobody"
+        ),
+    )
+
+
 class ReviewOut(Schema):
     id: int
     agent: str
@@ -329,7 +339,7 @@ class LearningOut(Schema):
     persona_version: int
     settings: LearningSettingsOut
     counters: CountersOut
-    waiting: list[ProposalOut]
+    waiting: list[WaitingProposalOut]
     rules_in_force: list[str]
     recent_reviews: list[ReviewOut]
     recent_decisions: list[ProposalOut]

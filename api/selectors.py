@@ -198,10 +198,13 @@ def review_dict(review: Review, *, agent: Agent) -> dict[str, Any]:
 
 def learning_status_dict(*, agent: Agent) -> dict[str, Any]:
     """``learning.selectors.learning_status`` (what ``learning status`` prints), with the
-    counters apart from the settings a person sets."""
+    counters apart from the settings a person sets, and on each waiting proposal how many
+    people muted its words for themselves (``muted_for``, as the queue card says it)."""
     from learning.selectors import learning_status
+    from persona.mutes import muted_line_counts
 
     status = learning_status(agent=agent)
+    muted = muted_line_counts([(agent.pk, p["text"]) for p in status["waiting"]])
     settings = dict(status["settings"])
     counters = {key: settings.pop(key, None) for key in COUNTER_KEYS}
     settings.pop("last_seen_message_id", None)  # an internal mark, not a setting
@@ -210,7 +213,9 @@ def learning_status_dict(*, agent: Agent) -> dict[str, Any]:
         "persona_version": status["persona_version"],
         "settings": settings,
         "counters": counters,
-        "waiting": status["waiting"],
+        "waiting": [
+            {**p, "muted_for": muted.get((agent.pk, p["text"]), 0)} for p in status["waiting"]
+        ],
         "rules_in_force": status["rules_in_force"],
         "recent_reviews": [{**r, "agent": agent.slug} for r in status["recent_reviews"]],
         "recent_decisions": status["recent_decisions"],

@@ -41,9 +41,11 @@ def _drop_waiting_proposals(
     why: who changed the persona, in which version and which fields, and their reason.
     The review that made it says so too (the review log).
 
-    One exception keeps "up to five rules waiting" meaningful: approving one standing
-    rule leaves the other waiting rules in place; each is checked again against the
-    persona of the moment when it is approved (``proposals_a_change_drops``).
+    A learned decision (an approval or an undo) drops only the waiting sentences of the
+    field it writes: the standing rules, and a sentence of another field, stay waiting
+    and are checked again against the persona of the moment when approved, so a
+    recurring rule is not proposed again after every approved sentence
+    (``proposals_a_change_drops``).
     """
     from django.db.models import F, TextField, Value
     from django.db.models.functions import Concat

@@ -94,45 +94,51 @@ def proposal_get(*, agent: Agent, proposal_id: int) -> Proposal | None:
 def proposals_a_change_drops(
     *, agent: Agent, source_type: str, proposal_id: int | None = None
 ) -> QuerySet[Proposal]:
-    """The waiting proposals a persona change from ``source_type`` drops (the persona
-    they were made against is gone): every one, except the proposal the change applies
-    and, when a standing rule is approved, the other waiting rules (each is checked
-    again against the persona of the moment when it is approved). The one rule the
-    drop itself (``learning.receivers``) and the editors' warning share."""
+    """The waiting proposals a persona change from ``source_type`` drops (the part of the
+    persona they were made against is gone). The one rule the drop itself
+    (``learning.receivers``), the queue's "drops N" (``approval_drop_counts``) and the
+    editors' warning share:
+
+    - a change a person writes (an edit, a revert, a host, an import): every one;
+    - a learned decision (the approval or undo of proposal ``proposal_id``): only the
+      waiting sentences of the field that proposal writes. It leaves the standing rules
+      waiting, each checked again against the persona of the moment when it is approved,
+      and a sentence of a field it does not write waits on the same terms (an approved
+      rule never drops a goals sentence, an approved sentence never drops a rule)."""
     qs = Proposal.objects.filter(agent=agent, status=Proposal.Status.WAITING)
-    if proposal_id is not None:
-        qs = qs.exclude(pk=proposal_id)
-        if source_type == SourceType.STANDING_RULE:
-            qs = qs.exclude(kind=Proposal.Kind.RULE)
+    if proposal_id is not None and source_type in _LEARNED_SOURCES:
+        written = Proposal.objects.filter(pk=proposal_id).values("field")
+        qs = qs.exclude(pk=proposal_id).exclude(kind=Proposal.Kind.RULE).filter(field__in=written)
     return qs.order_by("created_at", "id")
+
+
+#: the sources of a learned decision (``Proposal.persona_source_type``)
+_LEARNED_SOURCES = frozenset([SourceType.PERSONA_LEARNING, SourceType.STANDING_RULE])
 
 
 def approval_drop_counts(proposals: list[Proposal]) -> dict[int, int]:
     """For each waiting proposal of ``proposals``: how many other waiting proposals
-    approving it drops, by the rule of ``proposals_a_change_drops`` (every other waiting
-    proposal of its agent; for a standing rule, every waiting one that is not a rule).
-    One query for all of them."""
+    approving it drops, by the rule of ``proposals_a_change_drops`` (the other waiting
+    sentences of the field it writes; none for a standing rule). One query for all."""
     waiting = [p for p in proposals if p.status == Proposal.Status.WAITING]
     if not waiting:
         return {}
-    counts: dict[tuple[int, bool], int] = {}
     rows = (
         Proposal.objects.filter(
             agent_id__in={p.agent_id for p in waiting}, status=Proposal.Status.WAITING
         )
-        .values("agent_id", "kind")
+        .exclude(kind=Proposal.Kind.RULE)
+        .values("agent_id", "field")
         .annotate(n=Count("id"))
         .order_by()
     )
-    for row in rows:
-        key = (row["agent_id"], row["kind"] == Proposal.Kind.RULE)
-        counts[key] = counts.get(key, 0) + row["n"]
+    sentences = {(row["agent_id"], row["field"]): row["n"] for row in rows}
     out: dict[int, int] = {}
     for p in waiting:
-        others = counts.get((p.agent_id, False), 0)
-        if p.kind != Proposal.Kind.RULE:
-            others += counts.get((p.agent_id, True), 0) - 1  # every other one
-        out[p.pk] = max(others, 0)
+        if p.kind == Proposal.Kind.RULE:
+            out[p.pk] = 0
+        else:
+            out[p.pk] = max(sentences.get((p.agent_id, p.field), 0) - 1, 0)  # the others
     return out
 
 

@@ -66,7 +66,8 @@ from memory.services import (
     text_sha256,
 )
 from memory.signals import belief_ended
-from personaweb.errors import Refusal
+from personaweb.actors import MEMORY_WRITE, Actor
+from personaweb.errors import NotPermitted, NotReachable, Refusal
 from safety.checks import check_write
 from safety.text import content_words, normalize, word_set, words
 
@@ -949,13 +950,36 @@ def belief_merge(*, keep: Belief, duplicate: Belief, now: datetime | None = None
     return kept
 
 
+def belief_mute_authorise(actor: Actor, belief: Belief) -> str:
+    """Who mutes or unmutes ``belief`` for an ``actor`` (the command line's named login):
+    an operator reaching the person (``memory.write``); another tenant's belief is not
+    found. The pages ask ``require_operator`` or the owner's link before they call."""
+    actor.require(tenant_id=belief.tenant_id, what=f"No belief {belief.pk} here.")
+    if not actor.reaches_principal(belief.principal_id):
+        raise NotReachable(f"No belief {belief.pk} here.")
+    if not actor.may(MEMORY_WRITE):
+        raise NotPermitted(
+            f"Only an operator of the person's team mutes or unmutes a belief (or the person "
+            f"on My persona); {actor.name or 'this login'} is neither. Nothing changed."
+        )
+    return actor.name
+
+
 @transaction.atomic
 def belief_mute(
-    *, belief: Belief, by: str, reason: str = "", now: datetime | None = None
+    *,
+    belief: Belief,
+    by: str = "",
+    actor: Actor | None = None,
+    reason: str = "",
+    now: datetime | None = None,
 ) -> Belief:
     """ "Don't mention this again": the belief stays (with who muted it, when and why) but
     no host is given it and no write or consolidation brings it back (``belief_write``
-    answers ``muted``). Undone by ``belief_unmute``."""
+    answers ``muted``). Undone by ``belief_unmute``. With ``actor`` (the command line) who
+    may is checked here (``belief_mute_authorise``) and the actor is ``by``."""
+    if actor is not None:
+        by = belief_mute_authorise(actor, belief)
     now = now or timezone.now()
     reason = " ".join((reason or "").split())[:500]
     locked = Belief.objects.select_for_update().get(pk=belief.pk)
@@ -978,9 +1002,13 @@ def belief_mute(
 
 
 @transaction.atomic
-def belief_unmute(*, belief: Belief, by: str, now: datetime | None = None) -> Belief:
+def belief_unmute(
+    *, belief: Belief, by: str = "", actor: Actor | None = None, now: datetime | None = None
+) -> Belief:
     """Undo ``belief_mute``: the belief is active again (who muted it stays recorded
-    until it is muted again; the log says who unmuted it)."""
+    until it is muted again; the log says who unmuted it). ``actor``: as ``belief_mute``."""
+    if actor is not None:
+        by = belief_mute_authorise(actor, belief)
     now = now or timezone.now()
     locked = Belief.objects.select_for_update().get(pk=belief.pk)
     if locked.status != Belief.Status.MUTED:

@@ -18,6 +18,7 @@ owner entries affirmed from a redacted belief (redacted with it).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,28 +161,65 @@ def persona_version_redact(
             # versions are immutable to every other writer: an update, never save()
             AgentPersonaVersion.objects.filter(pk=row.pk).update(**changed)
             reached.append(row.version)
-    findings_scrub(tenant_id=agent.tenant_id, text=passage)
-    # the safety scan stored a vector of each text it read (a field, a guardrail, a rule)
-    vector_forget(text_sha256(t) for t in old_texts)
-    record = redaction_record(
+    # held_in: the safety scan stored a vector of each text it read (a field, a guardrail,
+    # a rule) that held the passage
+    record, rotated = _words_gone(
         actor=actor,
         tenant_id=agent.tenant_id,
+        sender=AgentPersonaVersion,
         kind=Redaction.Kind.PERSONA_VERSION,
         object_id=chosen.pk,
         text=passage,
+        held_in=old_texts,
         reason=reason,
         reached={"agent_id": agent.pk, "versions": reached},
-    )
-    rotated = plans_rebuild(agent_id=agent.pk, reason=PlanRotation.Reason.REDACTED)
-    text_redacted.send(
-        sender=AgentPersonaVersion,
-        redaction=record,
-        text=passage,
         agent_id=agent.pk,
+    )
+    return PersonaRedactionResult(redaction=record, versions=reached, plans_rotated=rotated)
+
+
+def _words_gone(
+    *,
+    actor: Actor,
+    tenant_id: int,
+    sender: type,
+    kind: str,
+    object_id: int,
+    text: str,
+    held_in: Iterable[str],
+    reason: str,
+    reached: dict[str, Any],
+    agent_id: int | None = None,
+    principal_id: int | None = None,
+) -> tuple[Redaction, int]:
+    """The steps every persona redaction ends with, once its rows hold the marker: the
+    health-check findings and the stored vectors of the texts that ``held_in`` the words
+    go, the ``Redaction`` is recorded, the plans of ``agent_id`` (a version's passage) or
+    of ``principal_id`` (an owner entry) are rebuilt, and ``text_redacted`` is sent.
+    Returns the record and how many plans rotated."""
+    findings_scrub(tenant_id=tenant_id, text=text)
+    vector_forget(text_sha256(t) for t in held_in)
+    record = redaction_record(
+        actor=actor,
+        tenant_id=tenant_id,
+        kind=kind,
+        object_id=object_id,
+        text=text,
+        reason=reason,
+        reached=reached,
+    )
+    rotated = plans_rebuild(
+        agent_id=agent_id, principal_id=principal_id, reason=PlanRotation.Reason.REDACTED
+    )
+    text_redacted.send(
+        sender=sender,
+        redaction=record,
+        text=text,
+        agent_id=agent_id,
         message_ids=[],
         belief_ids=[],
     )
-    return PersonaRedactionResult(redaction=record, versions=reached, plans_rotated=rotated)
+    return record, rotated
 
 
 def _entry_words_remove(*, doc: OwnerDocument, key: str, text: str) -> list[int]:
@@ -219,25 +257,17 @@ def owner_entry_redact(*, actor: Actor, entry: OwnerEntry, reason: str) -> Perso
         raise RedactionRefused("This entry is redacted already; nothing changed.")
     old = locked.text
     ids = _entry_words_remove(doc=doc, key=locked.key, text=old)
-    findings_scrub(tenant_id=doc.tenant_id, text=old)
-    vector_forget([text_sha256(old)])
-    record = redaction_record(
+    record, rotated = _words_gone(
         actor=actor,
         tenant_id=doc.tenant_id,
+        sender=OwnerEntry,
         kind=Redaction.Kind.OWNER_ENTRY,
         object_id=locked.pk,
         text=old,
+        held_in=[old],
         reason=reason,
         reached={"principal_id": doc.principal_id, "entries": ids},
-    )
-    rotated = plans_rebuild(principal_id=doc.principal_id, reason=PlanRotation.Reason.REDACTED)
-    text_redacted.send(
-        sender=OwnerEntry,
-        redaction=record,
-        text=old,
-        agent_id=None,
-        message_ids=[],
-        belief_ids=[],
+        principal_id=doc.principal_id,
     )
     entry.text = REDACTED
     return PersonaRedactionResult(redaction=record, versions=[], plans_rotated=rotated)

@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 
 from personaweb.actors import ROLE_CAPABILITIES, Actor
+from personaweb.errors import Refusal
 from personaweb.roles import OPERATOR, REVIEWER, is_operator, is_reviewer
 from tenancy.models import Agent, Tenant
 
@@ -57,6 +58,21 @@ def actor_for_user(user: AbstractBaseUser | AnonymousUser) -> Actor:
         capabilities=capabilities,
         user=user,
     )
+
+
+def actor_for_username(username: str) -> Actor:
+    """The actor a command line's ``--by USERNAME`` is (``actor_for_user`` of that login),
+    so a command acts as a named person and the services check them as they check a
+    page's login. ``Refusal`` for no such login or an inactive one."""
+    from django.contrib.auth import get_user_model
+
+    name = (username or "").strip()
+    user = get_user_model().objects.filter(username=name).first() if name else None
+    if user is None:
+        raise Refusal(f"No login is called {name!r}; give --by the user name of who acts.")
+    if not user.is_active:
+        raise Refusal(f"The login {name!r} is not active; give another user name to --by.")
+    return actor_for_user(user)
 
 
 def scope_to_user(qs: QuerySet, *, user: AbstractBaseUser | AnonymousUser, path: str) -> QuerySet:

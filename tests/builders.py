@@ -244,3 +244,27 @@ def add_learned_lines(agent) -> None:
             proposal_id=8,
         ),
     )
+
+
+def command_out(name: str, *args: str) -> str:
+    """What ``manage.py NAME ARGS`` prints."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command(name, *args, stdout=out)
+    return out.getvalue()
+
+
+def command_refused(name: str, *args: str) -> str:
+    """The one sentence ``manage.py NAME ARGS`` exits 2 with (a refusal, never a trace)."""
+    import pytest
+    from django.core.management import CommandError
+
+    with pytest.raises(CommandError) as caught:
+        command_out(name, *args)
+    assert caught.value.returncode == 2
+    message = str(caught.value)
+    assert "\n" not in message and "Traceback" not in message
+    return message

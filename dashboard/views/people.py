@@ -9,12 +9,14 @@ person, belief or intention is a 404. Only operators act; anyone else gets a 403
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db.models import (
     Case,
     Count,
@@ -64,7 +66,7 @@ from memory.services_beliefs import (
     intention_set_state,
 )
 from persona.models import OwnerEntry
-from personaweb.errors import Refusal
+from personaweb.errors import NotPermitted, NotReachable, Refusal
 from personaweb.htmx import HtmxHttpRequest, is_partial, query_without, safe_next
 from personaweb.marks import quote_in_context, quote_mark_param
 from personaweb.paging import decode_cursor, keyset_after, keyset_page
@@ -583,28 +585,47 @@ def _acted(
     return redirect(safe_next(request, fallback) + anchor)
 
 
-@require_POST
-@login_required
-def belief_retire_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    belief = _belief_for(request, pk)
-    require_operator(request)
+def belief_acted(
+    request: HtmxHttpRequest,
+    belief: Belief,
+    act: Callable[[], object],
+    *,
+    ok: str,
+    failed: str,
+) -> HttpResponse:
+    """Run ``act`` (one service call on ``belief``: retire, mute, unmute, redact) and
+    answer with the belief's row: ``ok``, or ``failed: <the refusal>``. A service's
+    ``NotPermitted`` is a 403 and its ``NotReachable`` a 404, never a row message."""
+    error = ""
     try:
-        belief_retire(belief=belief)
+        act()
+    except NotPermitted as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except NotReachable as exc:
+        raise Http404(str(exc)) from exc
     except Refusal as exc:
-        error = f"Not retired: {exc}"
-        return _acted(
-            request,
-            principal_id=belief.principal_id,
-            belief_ids=[belief.pk],
-            anchor=f"#belief-{belief.pk}",
-            error=error,
-        )
+        error = f"{failed}: {exc}"
     return _acted(
         request,
         principal_id=belief.principal_id,
         belief_ids=[belief.pk],
         anchor=f"#belief-{belief.pk}",
+        ok="" if error else ok,
+        error=error,
+    )
+
+
+@require_POST
+@login_required
+def belief_retire_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    belief = _belief_for(request, pk)
+    require_operator(request)
+    return belief_acted(
+        request,
+        belief,
+        lambda: belief_retire(belief=belief),
         ok="Retired: the assistant no longer recalls this belief. It stays in the history.",
+        failed="Not retired",
     )
 
 
@@ -614,34 +635,21 @@ def belief_mute_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """ "Don't mention this again" (operators): kept, never given to a host again."""
     belief = _belief_for(request, pk)
     require_operator(request)
-    undo = request.POST.get("undo") == "1"
-    try:
-        if undo:
-            belief_unmute(belief=belief, by=request.user.get_username())
-        else:
-            belief_mute(
-                belief=belief,
-                by=request.user.get_username(),
-                reason=request.POST.get("reason", ""),
-            )
-    except Refusal as exc:
-        return _acted(
+    by = request.user.get_username()
+    if request.POST.get("undo") == "1":
+        return belief_acted(
             request,
-            principal_id=belief.principal_id,
-            belief_ids=[belief.pk],
-            anchor=f"#belief-{belief.pk}",
-            error=f"Not {'unmuted' if undo else 'muted'}: {exc}",
+            belief,
+            lambda: belief_unmute(belief=belief, by=by),
+            ok="Unmuted: hosts are given this belief again.",
+            failed="Not unmuted",
         )
-    return _acted(
+    return belief_acted(
         request,
-        principal_id=belief.principal_id,
-        belief_ids=[belief.pk],
-        anchor=f"#belief-{belief.pk}",
-        ok=(
-            "Unmuted: hosts are given this belief again."
-            if undo
-            else "Muted: no host is given this belief and nothing learns it back. Unmute undoes it."
-        ),
+        belief,
+        lambda: belief_mute(belief=belief, by=by, reason=request.POST.get("reason", "")),
+        ok="Muted: no host is given this belief and nothing learns it back. Unmute undoes it.",
+        failed="Not muted",
     )
 
 

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from dashboard.views.people import REASON_LIMITS, _acted, _belief_for
+from dashboard.views.people import REASON_LIMITS, _belief_for, belief_acted
 from memory.models import Message, Redaction
 from memory.redaction import belief_redact, message_redact, redactions_for
 from persona.models import AgentPersonaVersion, OwnerEntry
@@ -30,28 +30,14 @@ from tenancy.access import actor_for_user, agent_for_user, scope_to_user
 @login_required
 def belief_redact_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     belief = _belief_for(request, pk)
-    try:
-        belief_redact(
-            actor=actor_for_user(request.user), belief=belief, reason=request.POST.get("reason", "")
-        )
-    except NotPermitted as exc:
-        raise PermissionDenied(str(exc)) from exc
-    except NotReachable as exc:
-        raise Http404(str(exc)) from exc
-    except Refusal as exc:
-        return _acted(
-            request,
-            principal_id=belief.principal_id,
-            belief_ids=[belief.pk],
-            anchor=f"#belief-{belief.pk}",
-            error=f"Not redacted: {exc}",
-        )
-    return _acted(
+    return belief_acted(
         request,
-        principal_id=belief.principal_id,
-        belief_ids=[belief.pk],
-        anchor=f"#belief-{belief.pk}",
+        belief,
+        lambda: belief_redact(
+            actor=actor_for_user(request.user), belief=belief, reason=request.POST.get("reason", "")
+        ),
         ok="Redacted: its words and quotes are gone from every page, prompt and answer.",
+        failed="Not redacted",
     )
 
 

@@ -177,8 +177,12 @@ def proposal_apply(*, proposal: Proposal, by: str | Actor, text: str | None = No
                 raise DecisionRefused(
                     "The sentence is empty; write the sentence or approve it as proposed."
                 )
-        if sentence != proposal.text:
-            # an edited sentence passes the same checks as a proposed one
+        reworded = sentence != proposal.text
+        moved = head is not None and head.version != proposal.base_version
+        if reworded or moved:
+            # an edited sentence passes the same checks as a proposed one; so does one
+            # the persona moved under since it was proposed (a learned decision on
+            # another field leaves it waiting, as an approved rule leaves the other rules)
             key = policy.content_key(sentence)
             why = ""
             if Rejection.objects.filter(agent=agent, content_key=key).exists():
@@ -196,9 +200,8 @@ def proposal_apply(*, proposal: Proposal, by: str | Actor, text: str | None = No
                     or ""
                 )
             if why:
-                raise DecisionRefused(
-                    f"The edited sentence was refused: {why} The proposal keeps waiting."
-                )
+                what = "edited sentence" if reworded else "sentence"
+                raise DecisionRefused(f"The {what} was refused: {why} The proposal keeps waiting.")
         current = persona[proposal.field] or ""
         new = policy.append_sentence(current, sentence)
         if len(new) > MAX_LEARNED_FIELD_CHARS:

@@ -386,6 +386,33 @@ def test_learning_status_shows_settings_counters_waiting_with_evidence(client, d
     assert body["waiting"][0]["evidence"][0]["quote"] == "plan the sourdough order"
 
 
+def test_learning_status_says_how_many_people_muted_a_waiting_proposal_s_words(
+    client, decider, agent
+):
+    from memory.models import Principal
+    from persona.mutes import line_mute
+    from personaweb.actors import Actor
+    from tests.builders import LEARNED_SENTENCE, add_learned_lines
+
+    add_learned_lines(agent)
+    agent.refresh_from_db()
+    ana = Principal.objects.create(tenant=agent.tenant, external_id="ana")
+    line_mute(
+        actor=Actor.system("test"), agent=agent, principal=ana, section="goals",
+        text=LEARNED_SENTENCE,
+    )  # fmt: skip
+    # learning proposes the same words again (a hand edit took the line out)
+    again = add_proposal(agent, text=LEARNED_SENTENCE)
+    rule = add_proposal(agent, kind="rule")
+    body = client.get("/v1/agents/helper/learning", **decider).json()
+    assert {p["id"]: p["muted_for"] for p in body["waiting"]} == {again.pk: 1, rule.pk: 0}
+    assert "muted_for" not in json.dumps(body["recent_decisions"])
+    schemas = client.get("/v1/openapi.json").json()["components"]["schemas"]
+    waiting = schemas["LearningOut"]["properties"]["waiting"]["items"]["$ref"].rsplit("/", 1)[1]
+    assert "muted_for" in schemas[waiting]["required"]
+    assert schemas[waiting]["properties"]["muted_for"]["type"] == "integer"
+
+
 def test_review_now_queues_and_reports(client, api_on, agent, other_tenant, make_token):
     _, raw = make_token(name="h", scopes="host")
     r = post(client, "/v1/agents/helper/reviews", **bearer(raw))

@@ -1,5 +1,6 @@
-"""In a real browser: a queue card says what its approval drops, and approving redraws
-the dropped card in place (no stale Approve button to press)."""
+"""In a real browser: approving a goals sentence leaves a waiting standing rule in the
+queue, its card still offered for approval on the same page (an approval drops only the
+waiting sentences of the field it writes)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from tests.builders import add_conversations, add_proposal, evidence_for, learni
 from tests.factories import make_agent
 
 
-def test_approving_redraws_the_card_it_dropped(
+def test_approving_a_sentence_leaves_the_waiting_rule_to_approve(
     page, live_server, login, reviewer, tenant, check_page
 ):
     desk = make_agent(tenant=tenant, slug="desk", name="Desk")
@@ -21,13 +22,17 @@ def test_approving_redraws_the_card_it_dropped(
     page.goto(f"{live_server.url}/learning/queue/")
     card = page.locator(f"#proposal-{sentence.pk}")
     card.wait_for()
-    assert "Approving it also drops 1 other waiting proposal for Desk" in card.inner_text()
+    assert "drops" not in card.inner_text()
     check_page(page, "queue-drops")
 
     card.get_by_role("button", name="Approve").click()
-    dropped = page.locator(f"#proposal-{rule.pk}")
-    dropped.locator(".decision").wait_for()
-    assert "Dropped" in dropped.inner_text()
-    assert dropped.get_by_role("button", name="Approve").count() == 0
-    assert "Approved for Desk" in page.locator(f"#proposal-{sentence.pk}").inner_text()
-    assert Proposal.objects.get(pk=rule.pk).status == Proposal.Status.DROPPED
+    card.locator(".decision").wait_for()
+    assert "Approved for Desk" in card.inner_text()
+    waiting = page.locator(f"#proposal-{rule.pk}")
+    assert "Dropped" not in waiting.inner_text()
+    assert Proposal.objects.get(pk=rule.pk).status == Proposal.Status.WAITING
+
+    waiting.get_by_role("button", name="Approve").click()
+    waiting.locator(".decision").wait_for()
+    assert "Rule approved for Desk" in waiting.inner_text()
+    assert Proposal.objects.get(pk=rule.pk).status == Proposal.Status.APPLIED

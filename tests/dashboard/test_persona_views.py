@@ -267,9 +267,13 @@ def test_undo_asks_first_then_takes_the_change_back(operator_client, desk):
 @pytest.mark.django_db
 def test_undo_lists_the_proposals_it_would_drop_and_asks_first(operator_client, desk):
     proposal = _applied(desk)
-    waiting = add_proposal(desk, kind="rule")
+    # a sentence of the field the undo writes is dropped; a standing rule waits on
+    waiting = add_proposal(desk, text="Drafts glaze orders for market stalls.")
+    rule = add_proposal(desk, kind="rule")
     url = reverse("persona:undo", args=["helper"])
-    assert "Give dates in full." in operator_client.get(url).content.decode()
+    page = operator_client.get(url).content.decode()
+    assert "Drafts glaze orders for market stalls." in page
+    assert "Give dates in full." not in page
     asked = operator_client.post(url).content.decode()
     assert "Tick the box to confirm" in asked
     proposal.refresh_from_db()
@@ -279,6 +283,8 @@ def test_undo_lists_the_proposals_it_would_drop_and_asks_first(operator_client, 
     waiting.refresh_from_db()
     assert proposal.status == "undone" and waiting.status == "dropped"
     assert waiting.decided_by == "olivia" and "while this proposal waited" in waiting.status_reason
+    rule.refresh_from_db()
+    assert rule.status == "waiting"
 
 
 @pytest.mark.django_db

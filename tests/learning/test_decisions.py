@@ -6,6 +6,7 @@ import pytest
 from django.db import connection, connections
 
 from learning.models import Proposal, Rejection, Review
+from learning.policy import content_key as policy_key
 from learning.services import (
     DecisionRefused,
     ProposalNotWaiting,
@@ -237,6 +238,76 @@ def test_a_waiting_rule_that_repeats_an_approved_one_is_refused_at_approval(agen
         proposal_apply(proposal=repeat, by="dev")
     repeat.refresh_from_db()
     assert repeat.status == Proposal.Status.WAITING
+
+
+def waiting_sentence(agent, text: str = "Prices wholesale orders for the studio.") -> Proposal:
+    """A goals sentence waiting beside whatever waits (made against the head)."""
+    agent.refresh_from_db()
+    return Proposal.objects.create(
+        agent=agent,
+        kind=Proposal.Kind.SENTENCE,
+        field="goals",
+        text=text,
+        content_key=policy_key(text),
+        base_version=agent.persona_version,
+    )
+
+
+@pytest.mark.django_db
+def test_a_sentence_approval_leaves_a_waiting_rule_waiting_and_it_is_approved_later(agent):
+    rule = rule_proposal(agent, owners=())
+    sentence = waiting_sentence(agent)
+    proposal_apply(proposal=sentence, by="rita")
+    rule.refresh_from_db()
+    assert rule.status == Proposal.Status.WAITING and rule.status_reason == ""
+    proposal_apply(proposal=rule, by="dev")
+    version = head(agent)
+    assert version.version == 3
+    assert version.standing_rules == ["Write dates in full."]
+    assert "Prices wholesale orders for the studio." in version.goals
+    rule.refresh_from_db()
+    assert rule.status == Proposal.Status.APPLIED and rule.applied_version == 3
+
+
+@pytest.mark.django_db
+def test_a_rule_approval_leaves_a_waiting_sentence_waiting_and_it_is_approved_later(agent):
+    rule = rule_proposal(agent, owners=())
+    sentence = waiting_sentence(agent)
+    proposal_apply(proposal=rule, by="dev")
+    sentence.refresh_from_db()
+    assert sentence.status == Proposal.Status.WAITING
+    proposal_apply(proposal=sentence, by="rita")
+    assert "Prices wholesale orders for the studio." in head(agent).goals
+
+
+@pytest.mark.django_db
+def test_a_sentence_the_persona_moved_under_is_checked_again_at_approval(agent):
+    rule = rule_proposal(agent, owners=())
+    sentence = waiting_sentence(agent)
+    proposal_apply(proposal=rule, by="dev")
+    # turned down elsewhere since it was proposed (another agent's review, an undo)
+    Rejection.objects.create(
+        agent=agent, content_key=policy_key(sentence.text), text=sentence.text, reason="undone"
+    )
+    with pytest.raises(
+        DecisionRefused, match="The sentence was refused: this sentence was turned down"
+    ):
+        proposal_apply(proposal=sentence, by="rita")
+    sentence.refresh_from_db()
+    assert sentence.status == Proposal.Status.WAITING
+    assert "Prices wholesale" not in (head(agent).goals or "")
+
+
+@pytest.mark.django_db
+def test_undoing_a_sentence_drops_the_waiting_sentence_of_its_field_but_not_the_rules(agent):
+    rule = rule_proposal(agent, owners=())
+    applied = proposal_apply(proposal=waiting_sentence(agent), by="rita")
+    again = waiting_sentence(agent, "Drafts glaze orders for the studio.")
+    change_undo(agent=agent, by="rita", proposal=applied)
+    again.refresh_from_db()
+    rule.refresh_from_db()
+    assert again.status == Proposal.Status.DROPPED
+    assert rule.status == Proposal.Status.WAITING
 
 
 @pytest.mark.django_db

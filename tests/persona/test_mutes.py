@@ -22,27 +22,15 @@ from persona.selectors import persona_head
 from personaweb.actors import Actor
 from personaweb.errors import NotPermitted, NotReachable
 from tenancy.access import actor_for_user
-from tests.builders import LEARNED_RULE, LEARNED_SENTENCE, TYPED_GOAL, add_learned_lines
+from tests.builders import LEARNED_RULE, LEARNED_SENTENCE, TYPED_GOAL
 from tests.factories import make_agent, make_owner, make_user
 
 SYSTEM = Actor.system("test")
 
 
 @pytest.fixture
-def ana(tenant):
-    return Principal.objects.create(tenant=tenant, external_id="ana")
-
-
-@pytest.fixture
 def ben(tenant):
     return Principal.objects.create(tenant=tenant, external_id="ben")
-
-
-@pytest.fixture
-def learned(agent):
-    add_learned_lines(agent)
-    agent.refresh_from_db()
-    return agent
 
 
 def prefix_of(agent, person, session="s"):

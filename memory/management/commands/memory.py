@@ -9,6 +9,10 @@ Actions:
   context AGENT --principal P --query Q [--now ISO] [--limit N] [--json] [--no-embed]
                                             what build_context recalls for a question
   consolidate AGENT [--limit N] [--json]    form beliefs from new user messages now
+  mute BELIEF --by OPERATOR [--reason R]    don't mention a belief again (unmute undoes it)
+  unmute BELIEF --by OPERATOR               hosts are given the belief again
+  redact belief|message ID --by SUPERUSER --reason R
+                                            remove the words for good (memory/management/mute_cli.py)
 
 Exit codes: 0 done, 2 bad input (a bad line, a missing file), 1 anything else.
 """
@@ -24,6 +28,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from memory.management import mute_cli
 from memory.services import MemoryInputError
 
 EXIT_BAD_INPUT = 2
@@ -136,6 +141,8 @@ class Command(BaseCommand):
         )
         con.add_argument("--json", action="store_true", help="print JSON")
 
+        mute_cli.add_parsers(actions)
+
     def handle(self, *args: Any, **options: Any) -> None:
         self.verbosity = options["verbosity"]
         action = options["action"]
@@ -153,9 +160,12 @@ class Command(BaseCommand):
             self.context(options)
         elif action == "consolidate":
             self.consolidate(options)
+        elif action in ("mute", "unmute", "redact"):
+            mute_cli.run(self.stdout, options)
         else:  # argparse refuses unknown actions; kept for call_command misuse
             raise CommandError(
-                f"Unknown action {action!r}; use import, embed, audit, beliefs, context or consolidate.",
+                f"Unknown action {action!r}; use import, embed, audit, beliefs, context, "
+                "consolidate, mute, unmute or redact.",
                 returncode=EXIT_BAD_INPUT,
             )
 

@@ -1,7 +1,9 @@
 """``python manage.py persona <sub>``: the operator's command line for agent personas.
 
 ``persona doc ...`` is the owner persona document (``persona/management/doc_cli.py``);
-``persona owner ...`` links a login to the person it is (``owner_cli.py``).
+``persona owner ...`` links a login to the person it is (``owner_cli.py``);
+``persona mute|unmute|redact ...`` mutes a learned line or an entry for one person and
+redacts persona words (``mute_cli.py``).
 
 Exit codes: 0 ok, 2 bad input (unknown agent or person, a limit, a secret, a refused
 guardrail write, text ``scan`` would block), 3 version conflict. Errors are one line
@@ -18,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from persona.management import doc_cli, owner_cli
+from persona.management import doc_cli, mute_cli, owner_cli
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
 from personaweb.errors import Refusal
@@ -105,6 +107,7 @@ class Command(BaseCommand):
         p.add_argument("--json", action="store_true")
 
         owner_cli.add_parser(sub)
+        mute_cli.add_parsers(sub)
 
     def handle(self, *args: Any, **options: Any) -> None:
         from persona.services import PersonaVersionConflict
@@ -159,6 +162,11 @@ class Command(BaseCommand):
 
     def cmd_owner(self, **options: Any) -> None:
         owner_cli.run(self.stdout, options)
+
+    def cmd_mute(self, **options: Any) -> None:
+        mute_cli.run(self.stdout, options)
+
+    cmd_unmute = cmd_redact = cmd_mute
 
     def cmd_show(self, *, agent: str, json: bool = False, **_: Any) -> None:
         row = self._agent(agent)
