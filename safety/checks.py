@@ -33,7 +33,6 @@ checked for secrets only).
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence

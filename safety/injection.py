@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import atexit
 import base64
-import hashlib
 import logging
 import os
 import re
@@ -59,6 +58,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from safety import memo
 from safety.patterns import (
     APPLIED,
     EMBEDDED_IN,
@@ -73,7 +73,6 @@ from safety.patterns import (
     TAG_SMUGGLING_MARKER,
     InjectionPattern,
 )
-from safety import memo
 from safety.text import drop_invisible, invisible_as_spaces
 
 if TYPE_CHECKING:
@@ -829,7 +828,9 @@ def scan_many(
             todo.append(i)
     if todo:
         kind = "injection" if semantic else "patterns"
-        recorded = {t: _from_record(r) for t, r in memo.recall(kind, [texts[i] for i in todo]).items()}
+        recorded = {
+            t: _from_record(r) for t, r in memo.recall(kind, [texts[i] for i in todo]).items()
+        }
         for i in todo:
             hit = recorded.get(texts[i])
             if hit is not None:

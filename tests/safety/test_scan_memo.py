@@ -141,9 +141,7 @@ def test_an_unreadable_record_is_scanned_again(db):
     assert result.blocked and "override.ignore_previous" in result.pattern_ids
 
 
-def test_a_failing_store_costs_a_scan_and_leaves_the_callers_transaction_usable(
-    db, monkeypatch
-):
+def test_a_failing_store_costs_a_scan_and_leaves_the_callers_transaction_usable(db, monkeypatch):
     class Broken:
         def get(self, scanner, digests):
             with connection.cursor() as cursor:
