@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
@@ -117,6 +118,44 @@ def past_intent(query: str, now: datetime | None = None) -> bool:
     ended) or with only an auxiliary in the past ("did", "was")."""
     ask = read_time(query, now or datetime.now(UTC))
     return ask.past or ask.soft_past
+
+
+#: What stands for the person where a question names them ("Who is Farah's boss?" is
+#: ranked as "Who is their boss?"): build_context is already scoped to that person, so
+#: their name says nothing about which belief answers, yet it is a rare word (a high
+#: IDF) and pulls the query's vector towards the few statements that name them.
+NAME_STANDIN = "the person"
+NAME_STANDIN_POSSESSIVE = "the person's"
+_POSSESSIVE = r"(?:['\u2019]s?)?"
+
+
+def _person_names(external_id: str, display_name: str) -> list[str]:
+    """The words naming a person: their display name's words and their id when it is
+    a word (``farah``; not ``user-1234``), longest first."""
+    names = {w for w in words(display_name) if len(w) > 1 and not w.isdigit()}
+    ident = words(external_id)
+    if len(ident) == 1 and ident[0].isalpha() and len(ident[0]) > 1:
+        names.add(ident[0])
+    return sorted(names, key=lambda w: (-len(w), w))
+
+
+def without_names(
+    query: str,
+    names: list[str],
+    standin: str = NAME_STANDIN,
+    possessive: str = NAME_STANDIN_POSSESSIVE,
+) -> str:
+    """``query`` with each run of the person's names replaced by ``standin`` (by
+    ``possessive`` for "Farah's"); unchanged when it names no one."""
+    if not names:
+        return query
+    alternation = "|".join(re.escape(n) for n in names)
+    pattern = re.compile(rf"\b(?:{alternation})(?:\s+(?:{alternation}))*\b({_POSSESSIVE})", re.I)
+
+    def one(match: re.Match[str]) -> str:
+        return possessive if match.group(1) else standin
+
+    return pattern.sub(one, query)
 
 
 def _content_phrase(query: str) -> str:
@@ -433,11 +472,15 @@ def _build_context(
     )
     principal = (
         Principal.objects.filter(tenant_id=agent.tenant_id, external_id=principal_external_id)
-        .only("id", "beliefs_token", "belief_block_token")
+        .only("id", "display_name", "beliefs_token", "belief_block_token")
         .first()
     )
     if principal is None:
         return pack
+    # the person's name is no evidence for one of their beliefs: left out of the words,
+    # a neutral stand-in for the encoder (which reads a sentence, not a bag of words)
+    names = _person_names(principal_external_id, principal.display_name)
+    asked = without_names(query, names)
 
     cand = _candidates(principal)
     n = cand.n
@@ -453,7 +496,7 @@ def _build_context(
     rows = cand.rows
     m = int(eligible.sum())
 
-    query_terms = _terms(query)
+    query_terms = _terms(without_names(query, names, "", ""))
     lexical = np.zeros(n, dtype=np.float64)
     if m and query_terms:
         # IDF over the eligible candidates, from the cached postings (term -> rows)
@@ -478,9 +521,9 @@ def _build_context(
             # call (it would eat a host's tool timeout); words now, meaning once loaded
             warm_up_in_background()
         elif has.any():
-            qvec = _query_vector(query)
+            qvec = _query_vector(asked)
             cosine = cand.matrix @ qvec
-            bare = _content_phrase(query)
+            bare = _content_phrase(asked)
             if CONTENT_QUERY_SHARE > 0 and bare:
                 cosine = (1 - CONTENT_QUERY_SHARE) * cosine + CONTENT_QUERY_SHARE * (
                     cand.matrix @ _query_vector(bare)
