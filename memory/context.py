@@ -124,6 +124,7 @@ def past_intent(query: str, now: datetime | None = None) -> bool:
 #: ranked as "Who is their boss?"): build_context is already scoped to that person, so
 #: their name says nothing about which belief answers, yet it is a rare word (a high
 #: IDF) and pulls the query's vector towards the few statements that name them.
+READ_TIME_UNNAMED = True
 NAME_STANDIN = "the person"
 NAME_STANDIN_POSSESSIVE = "the person's"
 _POSSESSIVE = r"(?:['\u2019]s?)?"
@@ -481,6 +482,10 @@ def _build_context(
     # a neutral stand-in for the encoder (which reads a sentence, not a bag of words)
     names = _person_names(principal_external_id, principal.display_name)
     asked = without_names(query, names)
+    unnamed = without_names(query, names, "", "")
+    if READ_TIME_UNNAMED:
+        ask = read_time(unnamed, now)  # "What was Farah doing in March?" asks nothing but time
+        pack.time_intent = ask.about_time
 
     cand = _candidates(principal)
     n = cand.n
@@ -496,7 +501,7 @@ def _build_context(
     rows = cand.rows
     m = int(eligible.sum())
 
-    query_terms = _terms(without_names(query, names, "", ""))
+    query_terms = _terms(unnamed)
     lexical = np.zeros(n, dtype=np.float64)
     if m and query_terms:
         # IDF over the eligible candidates, from the cached postings (term -> rows)
