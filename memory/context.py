@@ -540,7 +540,12 @@ def _build_context(
             pack.used_embeddings = True
 
     if pack.used_embeddings:
-        similarity = EMBEDDING_SHARE * cos_norm + (1 - EMBEDDING_SHARE) * lexical
+        # the words cross-check the meaning: a shared word counts as far as the statement
+        # is near the question in meaning ("How does he stay fit?" shares "stay" with
+        # "Stays calm under pressure", an incidental word); in full for a statement whose
+        # vector is not stored yet
+        agree = np.where(cand.has_vec, cos_norm, 1.0)
+        similarity = EMBEDDING_SHARE * cos_norm + (1 - EMBEDDING_SHARE) * lexical * agree
         if CATEGORY_SHARE > 0:
             prior = _category_prior(qvec)
             cat = np.fromiter((prior[r[1]] for r in rows), dtype=np.float64, count=n)
