@@ -132,12 +132,13 @@ _POSSESSIVE = r"(?:['\u2019]s?)?"
 
 def _person_names(external_id: str, display_name: str) -> list[str]:
     """The words naming a person: their display name's words and their id when it is
-    a word (``farah``; not ``user-1234``), longest first."""
+    a word (``farah``; not ``user-1234``), function words left out ("Will"), longest
+    first."""
     names = {w for w in words(display_name) if len(w) > 1 and not w.isdigit()}
     ident = words(external_id)
     if len(ident) == 1 and ident[0].isalpha() and len(ident[0]) > 1:
         names.add(ident[0])
-    return sorted(names, key=lambda w: (-len(w), w))
+    return sorted(names - STOP_WORDS, key=lambda w: (-len(w), w))
 
 
 def without_names(
@@ -147,13 +148,18 @@ def without_names(
     possessive: str = NAME_STANDIN_POSSESSIVE,
 ) -> str:
     """``query`` with each run of the person's names replaced by ``standin`` (by
-    ``possessive`` for "Farah's"); unchanged when it names no one."""
+    ``possessive`` for "Farah's"); unchanged when it names no one. In a question that
+    capitalises anything, a name written in lower case is the word ("the price", not
+    Dr Price)."""
     if not names:
         return query
     alternation = "|".join(re.escape(n) for n in names)
     pattern = re.compile(rf"\b(?:{alternation})(?:\s+(?:{alternation}))*\b({_POSSESSIVE})", re.I)
+    cased = query != query.lower()
 
     def one(match: re.Match[str]) -> str:
+        if cased and match.group(0)[0].islower():
+            return match.group(0)
         return possessive if match.group(1) else standin
 
     return pattern.sub(one, query)
