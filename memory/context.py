@@ -304,6 +304,17 @@ def _iso(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
+def words_and_meaning(lexical: np.ndarray, meaning: np.ndarray, has_vec: np.ndarray) -> np.ndarray:
+    """The similarity of each statement from its word score and its (normalised) cosine.
+
+    The words cross-check the meaning: a shared word counts as far as the statement is
+    near the question in meaning ("How does he stay fit?" shares "stay" with "Stays calm
+    under pressure", an incidental word), and in full for a statement whose vector is
+    not stored yet (its meaning is unknown, not far)."""
+    agree = np.where(has_vec, meaning, 1.0)
+    return EMBEDDING_SHARE * meaning + (1 - EMBEDDING_SHARE) * lexical * agree
+
+
 def seed_score(similarity: float, retention: float) -> float:
     return (SIM_FLOOR + SIM_WEIGHT * similarity) * (RET_FLOOR + RET_WEIGHT * retention)
 
@@ -546,12 +557,7 @@ def _build_context(
             pack.used_embeddings = True
 
     if pack.used_embeddings:
-        # the words cross-check the meaning: a shared word counts as far as the statement
-        # is near the question in meaning ("How does he stay fit?" shares "stay" with
-        # "Stays calm under pressure", an incidental word); in full for a statement whose
-        # vector is not stored yet
-        agree = np.where(cand.has_vec, cos_norm, 1.0)
-        similarity = EMBEDDING_SHARE * cos_norm + (1 - EMBEDDING_SHARE) * lexical * agree
+        similarity = words_and_meaning(lexical, cos_norm, cand.has_vec)
         if CATEGORY_SHARE > 0:
             prior = _category_prior(qvec)
             cat = np.fromiter((prior[r[1]] for r in rows), dtype=np.float64, count=n)
