@@ -17,7 +17,9 @@ retention weighs less (``0.8 + 0.2 * retention``: an old belief is still true; t
 weights let a fading but right answer drop below a fresh, unrelated one), and
 ``similarity`` mixes three parts: a lexical score (the share of the query's IDF mass,
 IDF over the person's candidate beliefs, that a statement covers; not divided by the
-best candidate's, which made one common shared word worth a full match), the embedding
+best candidate's, which made one common shared word worth a full match; counted as far
+as the statement's cosine agrees, so an incidental shared word does not outrank a
+statement near in meaning), the embedding
 cosine of query and statement (min-max normalised over the candidates; the query is
 encoded twice, as asked and as its content words alone, and the two cosines mixed: the
 function words of a question pull its vector towards any question about a person), and
@@ -33,7 +35,9 @@ question asking nothing but time is ranked by the dates. Beliefs whose validity 
 softly in the past ("what tea did she drink?") ranks them below a current near-twin,
 a plainly past one ("used to", "last spring") as any other; beliefs not yet valid
 appear only for time questions. Another person's beliefs are never read: the
-query is scoped to one principal of the agent's tenant.
+query is scoped to one principal of the agent's tenant, so the person's own name in the
+question ("Who is Farah's boss?") is no evidence for one of their beliefs: it is left
+out of the words and of the time reading, and the encoder reads "the person" instead.
 """
 
 from __future__ import annotations

@@ -11,7 +11,9 @@ The grammar (on the normalised question; every span is ``[start, end]``):
 - a counted span: the next/coming/last/past N days/weeks/fortnights/months/years, within
   N ..., in N ... (around then), N ... ago (N a number or a number word, "a", "a few",
   "a couple of");
-- a weekday, alone or after this/next/last/on;
+- a weekday, alone or after this/next/last/on (a span of up to three days, such as
+  "tomorrow" or "this weekend", names its weekdays and the weekend: an undated "goes
+  to the sauna on Sundays" answers it);
 - a month, alone or with a day ("March 3", "the 3rd of March") or early/mid/late; "may"
   and "march" only with a preposition, a modifier or a day (they are verbs too); the
   month meant is the coming one, or the last one when the question is in the past tense;
@@ -409,8 +411,9 @@ def _subject_terms(text: str) -> set[str]:
 
 
 #: How well a belief answers a question that names a span: a due time or a validity
-#: bound inside the span answers it; a validity window covering the span is true then;
-#: a belief dated at another time is about another time.
+#: bound inside the span answers it; a validity window covering the span is true then,
+#: and answers by the share of it the span holds (none for a window still open); a
+#: belief dated at another time is about another time.
 INSIDE, COVERS, ELSEWHERE = 1.0, 0.6, -0.5
 #: ... and a question about time that names no span: a belief with the date it asks for
 #: by name ("when is it due?": a due time) answers best, any date can answer "when".

@@ -55,9 +55,7 @@ def ranked(agent, query, who="farah"):
 # --- the asked person's name ------------------------------------------------------------
 
 
-def test_the_persons_name_in_a_question_is_no_evidence_for_one_of_their_beliefs(
-    agent, fake_model
-):
+def test_the_persons_name_in_a_question_is_no_evidence_for_one_of_their_beliefs(agent, fake_model):
     mother = write(agent, "Her mother lives in Bradford and Farah visits her")
     manager = write(agent, "Her line manager is Helen, head of nurse education")
 
