@@ -134,14 +134,17 @@ NAME_STANDIN_POSSESSIVE = "the person's"
 _POSSESSIVE = r"(?:['\u2019]s?)?"
 
 
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
+
+
 def _person_names(external_id: str, display_name: str) -> list[str]:
     """The words naming a person: their display name's words and their id when it is
     a word (``farah``; not ``user-1234``), function words left out ("Will"), longest
-    first."""
-    names = {w for w in words(display_name) if len(w) > 1 and not w.isdigit()}
-    ident = words(external_id)
-    if len(ident) == 1 and ident[0].isalpha() and len(ident[0]) > 1:
-        names.add(ident[0])
+    first, in lower case."""
+    names = {w.lower() for w in _NAME_WORD.findall(display_name) if len(w) > 1}
+    if _NAME_WORD.fullmatch(external_id) and len(external_id) > 1:
+        names.add(external_id.lower())
+    names = {n.replace("\u2019", "'") for n in names}
     return sorted(names - STOP_WORDS, key=lambda w: (-len(w), w))
 
 
@@ -157,8 +160,8 @@ def without_names(
     Dr Price)."""
     if not names:
         return query
-    alternation = "|".join(re.escape(n) for n in names)
-    pattern = re.compile(rf"\b(?:{alternation})(?:\s+(?:{alternation}))*\b({_POSSESSIVE})", re.I)
+    alternation = "|".join(re.escape(n).replace("'", "['\u2019]") for n in names)
+    pattern = re.compile(rf"\b(?:{alternation})(?:[\s-]+(?:{alternation}))*\b({_POSSESSIVE})", re.I)
     cased = query != query.lower()
 
     def one(match: re.Match[str]) -> str:

@@ -111,6 +111,17 @@ def test_only_words_that_name_the_person_are_taken_for_their_name():
     assert without_names("What price did Helen pay?", names) == "What price did the person pay?"
 
 
+def test_names_with_accents_hyphens_and_apostrophes_are_found_as_written():
+    names = _person_names("am", "Anne-Marie O’Brien")
+
+    assert without_names("Does Anne-Marie like O'Brien's tea?", names) == (
+        "Does the person like the person's tea?"
+    )
+    assert without_names("Where does José work?", _person_names("jose", "José Núñez")) == (
+        "Where does the person work?"
+    )
+
+
 # --- words and meaning ------------------------------------------------------------------
 
 
