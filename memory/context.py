@@ -17,7 +17,9 @@ retention weighs less (``0.8 + 0.2 * retention``: an old belief is still true; t
 weights let a fading but right answer drop below a fresh, unrelated one), and
 ``similarity`` mixes three parts: a lexical score (the share of the query's IDF mass,
 IDF over the person's candidate beliefs, that a statement covers; not divided by the
-best candidate's, which made one common shared word worth a full match), the embedding
+best candidate's, which made one common shared word worth a full match; counted as far
+as the statement's cosine agrees, so an incidental shared word does not outrank a
+statement near in meaning), the embedding
 cosine of query and statement (min-max normalised over the candidates; the query is
 encoded twice, as asked and as its content words alone, and the two cosines mixed: the
 function words of a question pull its vector towards any question about a person), and
@@ -33,13 +35,16 @@ question asking nothing but time is ranked by the dates. Beliefs whose validity 
 softly in the past ("what tea did she drink?") ranks them below a current near-twin,
 a plainly past one ("used to", "last spring") as any other; beliefs not yet valid
 appear only for time questions. Another person's beliefs are never read: the
-query is scoped to one principal of the agent's tenant.
+query is scoped to one principal of the agent's tenant, so the person's own name in the
+question ("Who is Farah's boss?") is no evidence for one of their beliefs: it is left
+out of the words and of the time reading, and the encoder reads "the person" instead.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
@@ -117,6 +122,54 @@ def past_intent(query: str, now: datetime | None = None) -> bool:
     ended) or with only an auxiliary in the past ("did", "was")."""
     ask = read_time(query, now or datetime.now(UTC))
     return ask.past or ask.soft_past
+
+
+#: What stands for the person where a question names them ("Who is Farah's boss?" is
+#: ranked as "Who is their boss?"): build_context is already scoped to that person, so
+#: their name says nothing about which belief answers, yet it is a rare word (a high
+#: IDF) and pulls the query's vector towards the few statements that name them.
+READ_TIME_UNNAMED = True
+NAME_STANDIN = "the person"
+NAME_STANDIN_POSSESSIVE = "the person's"
+_POSSESSIVE = r"(?:['\u2019]s?)?"
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
+
+
+def _person_names(external_id: str, display_name: str) -> list[str]:
+    """The words naming a person: their display name's words and their id when it is
+    a word (``farah``; not ``user-1234``), function words left out ("Will"), longest
+    first, in lower case."""
+    names = {w.lower() for w in _NAME_WORD.findall(display_name) if len(w) > 1}
+    if _NAME_WORD.fullmatch(external_id) and len(external_id) > 1:
+        names.add(external_id.lower())
+    names = {n.replace("\u2019", "'") for n in names}
+    return sorted(names - STOP_WORDS, key=lambda w: (-len(w), w))
+
+
+def without_names(
+    query: str,
+    names: list[str],
+    standin: str = NAME_STANDIN,
+    possessive: str = NAME_STANDIN_POSSESSIVE,
+) -> str:
+    """``query`` with each run of the person's names replaced by ``standin`` (by
+    ``possessive`` for "Farah's"); unchanged when it names no one. In a question that
+    capitalises anything, a name written in lower case is the word ("the price", not
+    Dr Price)."""
+    if not names:
+        return query
+    alternation = "|".join(re.escape(n).replace("'", "['\u2019]") for n in names)
+    pattern = re.compile(rf"\b(?:{alternation})(?:[\s-]+(?:{alternation}))*\b({_POSSESSIVE})", re.I)
+    cased = query != query.lower()
+
+    def one(match: re.Match[str]) -> str:
+        if cased and match.group(0)[0].islower():
+            return match.group(0)
+        return possessive if match.group(1) else standin
+
+    return pattern.sub(one, query)
 
 
 def _content_phrase(query: str) -> str:
@@ -256,6 +309,17 @@ class ContextPack:
 
 def _iso(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
+
+
+def words_and_meaning(lexical: np.ndarray, meaning: np.ndarray, has_vec: np.ndarray) -> np.ndarray:
+    """The similarity of each statement from its word score and its (normalised) cosine.
+
+    The words cross-check the meaning: a shared word counts as far as the statement is
+    near the question in meaning ("How does he stay fit?" shares "stay" with "Stays calm
+    under pressure", an incidental word), and in full for a statement whose vector is
+    not stored yet (its meaning is unknown, not far)."""
+    agree = np.where(has_vec, meaning, 1.0)
+    return EMBEDDING_SHARE * meaning + (1 - EMBEDDING_SHARE) * lexical * agree
 
 
 def seed_score(similarity: float, retention: float) -> float:
@@ -433,11 +497,19 @@ def _build_context(
     )
     principal = (
         Principal.objects.filter(tenant_id=agent.tenant_id, external_id=principal_external_id)
-        .only("id", "beliefs_token", "belief_block_token")
+        .only("id", "display_name", "beliefs_token", "belief_block_token")
         .first()
     )
     if principal is None:
         return pack
+    # the person's name is no evidence for one of their beliefs: left out of the words,
+    # a neutral stand-in for the encoder (which reads a sentence, not a bag of words)
+    names = _person_names(principal_external_id, principal.display_name)
+    asked = without_names(query, names)
+    unnamed = without_names(query, names, "", "")
+    if READ_TIME_UNNAMED:
+        ask = read_time(unnamed, now)  # "What was Farah doing in March?" asks nothing but time
+        pack.time_intent = ask.about_time
 
     cand = _candidates(principal)
     n = cand.n
@@ -453,7 +525,7 @@ def _build_context(
     rows = cand.rows
     m = int(eligible.sum())
 
-    query_terms = _terms(query)
+    query_terms = _terms(unnamed)
     lexical = np.zeros(n, dtype=np.float64)
     if m and query_terms:
         # IDF over the eligible candidates, from the cached postings (term -> rows)
@@ -478,9 +550,9 @@ def _build_context(
             # call (it would eat a host's tool timeout); words now, meaning once loaded
             warm_up_in_background()
         elif has.any():
-            qvec = _query_vector(query)
+            qvec = _query_vector(asked)
             cosine = cand.matrix @ qvec
-            bare = _content_phrase(query)
+            bare = _content_phrase(asked)
             if CONTENT_QUERY_SHARE > 0 and bare:
                 cosine = (1 - CONTENT_QUERY_SHARE) * cosine + CONTENT_QUERY_SHARE * (
                     cand.matrix @ _query_vector(bare)
@@ -492,7 +564,7 @@ def _build_context(
             pack.used_embeddings = True
 
     if pack.used_embeddings:
-        similarity = EMBEDDING_SHARE * cos_norm + (1 - EMBEDDING_SHARE) * lexical
+        similarity = words_and_meaning(lexical, cos_norm, cand.has_vec)
         if CATEGORY_SHARE > 0:
             prior = _category_prior(qvec)
             cat = np.fromiter((prior[r[1]] for r in rows), dtype=np.float64, count=n)

@@ -11,7 +11,9 @@ The grammar (on the normalised question; every span is ``[start, end]``):
 - a counted span: the next/coming/last/past N days/weeks/fortnights/months/years, within
   N ..., in N ... (around then), N ... ago (N a number or a number word, "a", "a few",
   "a couple of");
-- a weekday, alone or after this/next/last/on;
+- a weekday, alone or after this/next/last/on (a span of up to three days, such as
+  "tomorrow" or "this weekend", names its weekdays and the weekend: an undated "goes
+  to the sauna on Sundays" answers it);
 - a month, alone or with a day ("March 3", "the 3rd of March") or early/mid/late; "may"
   and "march" only with a preposition, a modifier or a day (they are verbs too); the
   month meant is the coming one, or the last one when the question is in the past tense;
@@ -371,10 +373,32 @@ def read_time(query: str, now: datetime) -> TimeAsk:
             soft and span[1] > now,
             field=named,
             pure=pure,
-            named_terms=frozenset(content_words(named_word)),
+            named_terms=frozenset(content_words(named_word)) | _days_named(span),
         )
     about = bool(_ABOUT_TIME.search(text))
     return TimeAsk(about, None, past, soft, field=named, pure=about and pure)
+
+
+#: A span this short ("tomorrow", "this weekend") names its days: "goes to the sauna on
+#: Sundays" happens in it as a date inside it would. A longer one (a week) holds every
+#: weekday, and a weekly habit is no answer to "what is on this week?".
+DAYS_NAMED_MAX = 3 * DAY
+
+
+def _days_named(span: Span) -> frozenset[str]:
+    """Stems of the weekdays a short span holds, and "weekend" when it holds one of its
+    days; none for a span longer than ``DAYS_NAMED_MAX``."""
+    start, end = span
+    if end - start > DAYS_NAMED_MAX:
+        return frozenset()
+    names: set[str] = set()
+    day = start
+    while day < end:
+        names.add(WEEKDAYS[day.weekday()])
+        if day.weekday() >= 5:
+            names.add("weekend")
+        day += DAY
+    return frozenset(content_words(" ".join(names)))
 
 
 def _subject_terms(text: str) -> set[str]:
@@ -387,8 +411,9 @@ def _subject_terms(text: str) -> set[str]:
 
 
 #: How well a belief answers a question that names a span: a due time or a validity
-#: bound inside the span answers it; a validity window covering the span is true then;
-#: a belief dated at another time is about another time.
+#: bound inside the span answers it; a validity window covering the span is true then,
+#: and answers by the share of it the span holds (none for a window still open); a
+#: belief dated at another time is about another time.
 INSIDE, COVERS, ELSEWHERE = 1.0, 0.6, -0.5
 #: ... and a question about time that names no span: a belief with the date it asks for
 #: by name ("when is it due?": a due time) answers best, any date can answer "when".
@@ -415,14 +440,20 @@ def time_match(
     inside = np.zeros(len(due), dtype=bool)
     for ts in (due, valid_from, valid_until):
         inside |= (ts >= lo) & (ts <= hi)
+    start = np.where(np.isnan(valid_from), np.fmin(known_since, valid_until), valid_from)
+    end = np.nan_to_num(valid_until, nan=np.inf)
     with np.errstate(invalid="ignore"):
-        covers = (
-            has_bound
-            & np.isnan(due)
-            & (np.where(np.isnan(valid_from), np.fmin(known_since, valid_until), valid_from) <= hi)
-            & (np.nan_to_num(valid_until, nan=np.inf) >= lo)
+        covers = has_bound & np.isnan(due) & (start <= hi) & (end >= lo)
+        # how much of the belief's time the span holds: a window of a week covering the
+        # week asked is about it; one open since July is true next weekend but says
+        # nothing about it (as an undated belief)
+        overlap = np.minimum(end, hi) - np.maximum(start, lo)
+        share = np.where(
+            np.isfinite(end), np.clip(overlap / np.maximum(end - start, 86_400.0), 0.0, 1.0), 0.0
         )
-    return np.where(inside, INSIDE, np.where(covers, COVERS, np.where(dated, ELSEWHERE, 0.0)))
+    return np.where(
+        inside, INSIDE, np.where(covers, COVERS * share, np.where(dated, ELSEWHERE, 0.0))
+    )
 
 
 def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> datetime | None:

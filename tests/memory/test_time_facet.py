@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -12,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 import safety.encoder
 from memory.context import build_context, past_intent
 from memory.services_beliefs import belief_write, intention_write
-from memory.time_facet import read_time
+from memory.time_facet import read_time, time_match
 from safety.text import content_words
 from tests.memory.beliefs_helpers import FakeModel
 
@@ -359,3 +360,37 @@ def test_a_belief_not_yet_valid_answers_a_question_about_its_month(agent, fake_m
     # not a question about time: a belief not yet valid does not answer it
     present, _ = ask(agent, "What is she doing?")
     assert sabbatical.pk not in present
+
+
+def test_an_open_window_is_true_in_the_span_asked_but_not_about_it():
+    ask = read_time("What is on this week?", NOW)
+    ts = NOW.timestamp()
+    nan = float("nan")
+    # since 45 days, open | the three days around now | a closed year around now
+    valid_from = np.array([ts - 45 * 86_400, ts - 3 * 86_400, ts - 180 * 86_400])
+    valid_until = np.array([nan, ts + 3 * 86_400, ts + 180 * 86_400])
+    due = np.full(3, nan)
+    known = np.full(3, ts - 86_400)
+
+    since, days3, year = time_match(ask, due, valid_from, valid_until, known)
+
+    assert since == 0.0  # as an undated belief: neither raised nor lowered
+    assert days3 > year > 0.0  # the more of the window the span holds, the more it answers
+
+
+def test_a_weekend_names_its_days_and_a_week_names_none():
+    weekend = read_time("What are her plans for this weekend?", NOW)
+    assert content_words("saturday sunday weekend") <= weekend.named_terms
+    assert read_time("What is on tomorrow?", NOW).named_terms == content_words("wednesday")
+    assert read_time("What is on next week?", NOW).named_terms == frozenset()
+
+
+def test_a_habit_on_a_day_of_the_weekend_answers_a_question_about_the_weekend(agent, fake_model):
+    sauna = write(agent, "Goes to the sauna on Sunday evenings", category="habit")
+    write(agent, "Plays the cello in an amateur orchestra", category="interests")
+    gym = write(agent, "Climbs at the wall on Monday evenings", category="habit")
+
+    ranked, pack = ask(agent, "What are her plans for this weekend?")
+
+    assert ranked[0] == sauna.pk and "time facet: names it" in pack.items[0].why
+    assert "time facet" not in pack.items[ranked.index(gym.pk)].why

@@ -1,0 +1,139 @@
+"""How ``build_context`` weighs what a question says: the asked person's name is no
+evidence for one of their beliefs, and a shared word counts as far as the meaning agrees."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+import safety.encoder
+from memory.context import (
+    EMBEDDING_SHARE,
+    _person_names,
+    build_context,
+    without_names,
+    words_and_meaning,
+)
+from memory.services_beliefs import belief_write
+from tests.memory.beliefs_helpers import FakeModel
+
+NOW = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)  # a Tuesday
+DAY = timedelta(days=1)
+
+
+@pytest.fixture
+def fake_model(monkeypatch, settings):
+    settings.PERSONA_INJECTION_SEMANTIC = False  # stand-in vectors cannot be judged
+    model = FakeModel()
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
+    return model
+
+
+def write(agent, statement, category="interpersonal", who="farah", **kwargs):
+    kwargs.setdefault("confidence", 0.8)
+    kwargs.setdefault("now", NOW - 2 * DAY)
+    return belief_write(
+        agent=agent,
+        principal_external_id=who,
+        category=category,
+        statement=statement,
+        source="direct",
+        **kwargs,
+    ).belief
+
+
+def ranked(agent, query, who="farah"):
+    # the stand-in vectors are random: these rank on words and dates
+    pack = build_context(
+        agent=agent, principal_external_id=who, query=query, now=NOW, use_embeddings=False
+    )
+    return pack, [item.id for item in pack.items]
+
+
+# --- the asked person's name ------------------------------------------------------------
+
+
+def test_the_persons_name_in_a_question_is_no_evidence_for_one_of_their_beliefs(agent, fake_model):
+    mother = write(agent, "Her mother lives in Bradford and Farah visits her")
+    manager = write(agent, "Her line manager is Helen, head of nurse education")
+
+    pack, ids = ranked(agent, "Who manages Farah?")
+
+    assert ids[0] == manager.pk
+    assert pack.items[ids.index(mother.pk)].lexical == 0.0
+
+
+def test_a_question_naming_the_person_and_a_month_is_ranked_by_the_month(agent, fake_model):
+    write(agent, "Her mother lives in Bradford and Farah visits her")
+    audit = write(
+        agent,
+        "Led the ward hand-hygiene audit",
+        category="projects",
+        valid_from=datetime(2026, 3, 2, tzinfo=UTC),
+        valid_until=datetime(2026, 3, 25, tzinfo=UTC),
+        now=NOW - 200 * DAY,
+    )
+    thesis = write(
+        agent,
+        "Wrote her dissertation on simulation training",
+        category="projects",
+        valid_from=datetime(2026, 2, 1, tzinfo=UTC),
+        valid_until=datetime(2026, 4, 20, tzinfo=UTC),
+        now=NOW - 200 * DAY,
+    )
+
+    pack, ids = ranked(agent, "What was Farah doing in March?")
+
+    assert set(ids[:2]) == {audit.pk, thesis.pk}
+    assert all("time facet" in item.why for item in pack.items[:2])
+
+
+def test_a_name_gives_way_to_a_neutral_stand_in_possessive_or_not():
+    names = _person_names("farah", "Farah Haddad")
+
+    assert names == ["haddad", "farah"]
+    assert without_names("Who is Farah's boss?", names) == "Who is the person's boss?"
+    assert without_names("Where does Farah’s mother live?", names) == (
+        "Where does the person's mother live?"
+    )
+    assert without_names("Is Farah Haddad at work?", names) == "Is the person at work?"
+    assert without_names("who is farah's boss", names, "", "") == "who is  boss"
+    assert without_names("What tea does she like?", names) == "What tea does she like?"
+
+
+def test_only_words_that_name_the_person_are_taken_for_their_name():
+    assert _person_names("user-1234", "") == []  # an opaque id names no one
+    assert _person_names("will", "") == []  # a function word is never taken for a name
+    names = _person_names("hp", "Helen Price")
+    # in a question that capitalises, a lower-case "price" is the word, not Dr Price
+    assert without_names("What price did Helen pay?", names) == "What price did the person pay?"
+
+
+def test_names_with_accents_hyphens_and_apostrophes_are_found_as_written():
+    names = _person_names("am", "Anne-Marie O’Brien")
+
+    assert without_names("Does Anne-Marie like O'Brien's tea?", names) == (
+        "Does the person like the person's tea?"
+    )
+    assert without_names("Where does José work?", _person_names("jose", "José Núñez")) == (
+        "Where does the person work?"
+    )
+
+
+# --- words and meaning ------------------------------------------------------------------
+
+
+def test_a_shared_word_counts_as_far_as_the_meaning_agrees():
+    # 0: shares the question's word, far in meaning; 1: no shared word, near in meaning;
+    # 2: shares the word, its vector not stored yet
+    lexical = np.array([1.0, 0.0, 1.0])
+    meaning = np.array([0.3, 0.6, 0.0])
+    has_vec = np.array([True, True, False])
+
+    similarity = words_and_meaning(lexical, meaning, has_vec)
+
+    assert similarity[1] > similarity[0]
+    assert similarity[0] == pytest.approx(EMBEDDING_SHARE * 0.3 + (1 - EMBEDDING_SHARE) * 0.3)
+    assert similarity[2] == pytest.approx(1 - EMBEDDING_SHARE)  # the words in full
