@@ -229,7 +229,8 @@ def persona_language(persona: dict[str, Any]) -> str:
 @dataclass(frozen=True)
 class Frame:
     code: str
-    # infinitive -> irregular forms people write it in (imperative, present)
+    # infinitive -> its irregular forms: the third person singular first, then the
+    # imperatives people write ("écrire": "écrit", "écris", "écrivez"); () when regular
     verbs: dict[str, tuple[str, ...]]
     # verbs whose object follows the preposition ``to`` ("répondre à la demande")
     to_object: frozenset[str]
@@ -261,14 +262,14 @@ FRAMES: dict[str, Frame] = {
     "fr": Frame(
         code="fr",
         verbs={
-            "écrire": ("écris", "écrivez", "écrit"),
+            "écrire": ("écrit", "écris", "écrivez"),
             "rédiger": (),
             "préparer": (),
-            "répondre": ("réponds", "répondez", "répond"),
-            "faire": ("fais", "faites", "fait"),
-            "traduire": ("traduis", "traduisez", "traduit"),
+            "répondre": ("répond", "réponds", "répondez"),
+            "faire": ("fait", "fais", "faites"),
+            "traduire": ("traduit", "traduis", "traduisez"),
             "résumer": (),
-            "relire": ("relis", "relisez", "relit"),
+            "relire": ("relit", "relis", "relisez"),
             "corriger": (),
             "créer": (),
             "calculer": (),
@@ -303,7 +304,7 @@ FRAMES: dict[str, Frame] = {
             "preparar": (),
             "responder": (),
             "contestar": (),
-            "hacer": ("haz", "haga", "hace"),
+            "hacer": ("hace", "haz", "haga"),
             "traducir": ("traduce",),
             "resumir": (),
             "revisar": (),
@@ -313,7 +314,7 @@ FRAMES: dict[str, Frame] = {
             "comprobar": ("comprueba",),
             "organizar": (),
             "planificar": (),
-            "proponer": ("propón",),
+            "proponer": ("propone", "propón"),
         },
         to_object=_words("responder contestar"),
         to="a",
@@ -375,6 +376,18 @@ def work_verb(word: str, code: str) -> str:
         if low.endswith(plain) and low[: -len(plain)] in forms:
             return forms[low[: -len(plain)]]
     return ""
+
+
+def third_person(infinitive: str, code: str) -> str:
+    """The verb as a goals sentence opens with it, like English "Drafts": "rédiger" ->
+    "rédige", "écrire" -> "écrit"; "redactar" -> "redacta", "escribir" -> "escribe"."""
+    irregular = FRAMES[code].verbs.get(infinitive) or ()
+    if irregular:
+        return irregular[0]
+    stem, end = infinitive[:-2], infinitive[-2:]
+    if code == "es":
+        return stem + ("a" if end == "ar" else "e")
+    return stem + "e" if end == "er" else infinitive
 
 
 def plural_noun(noun: str, code: str) -> str:

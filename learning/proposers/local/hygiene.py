@@ -94,7 +94,9 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
         return True
     if any(a < tok.end and tok.start < b for a, b, _ in spans):
         return True
-    if not tok.text[:1].isupper() or _acronym(tok.text) or tok.low in CAPITALISED_OK:
+    # a day's possessive ("Saturday's dinghy taster") is the day
+    ok = tok.low.removesuffix("'s") in CAPITALISED_OK
+    if not tok.text[:1].isupper() or _acronym(tok.text) or ok:
         return False
     return not _opens_sentence(text, tok)
 

@@ -20,10 +20,10 @@ in another language the proposer reads less, and says only what it can judge:
    two of its conversations and half of them write them alike. Its verb is the one its
    requests use most; a theme no request names a verb for is left out (the proposer
    cannot tell what work is done with it).
-4. The sentence is built from these words in a small frame: the infinitive, the
-   plural definite article, the plural noun: "Écrire les fiches produit pour la
-   boutique en ligne.", "Répondre aux demandes d'inscription.", "Preparar los
-   presupuestos.". The quotes are the requests as written, one per conversation, cut
+4. The sentence is built from these words in a small frame, like an English one
+   ("Drafts …"): the verb in the third person, the plural definite article, the plural
+   noun: "Écrit les fiches produit pour la boutique en ligne.", "Répond aux demandes
+   d'inscription.", "Prepara los presupuestos.". The quotes are the requests as written, one per conversation, cut
    like English ones (``hygiene.quote_for``).
 """
 
@@ -327,12 +327,13 @@ def find_foreign_themes(
 
 
 def foreign_sentence(theme: ForeignTheme, code: str) -> str:
-    """ "Écrire les fiches produit pour la boutique en ligne.", "Répondre aux demandes
-    d'inscription.", "Preparar los presupuestos."."""
+    """"Écrit les fiches produit pour la boutique en ligne.", "Répond aux demandes
+    d'inscription.", "Prepara los presupuestos."."""
     article = language.plural_article(
         theme.noun, code, article_seen=theme.article, after_to=theme.to
     )
-    parts = [theme.verb.capitalize(), article, language.plural_noun(theme.noun, code)]
+    verb = language.third_person(theme.verb, code)
+    parts = [verb.capitalize(), article, language.plural_noun(theme.noun, code)]
     parts += [p for p in (theme.complement, theme.purpose) if p]
     return " ".join(parts) + "."
 
