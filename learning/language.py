@@ -378,7 +378,7 @@ def work_verb(word: str, code: str) -> str:
     return ""
 
 
-def third_person(infinitive: str, code: str) -> str:
+def third_person_in(infinitive: str, code: str) -> str:
     """The verb as a goals sentence opens with it, like English "Drafts": "rédiger" ->
     "rédige", "écrire" -> "écrit"; "redactar" -> "redacta", "escribir" -> "escribe"."""
     irregular = FRAMES[code].verbs.get(infinitive) or ()

@@ -149,9 +149,9 @@ def test_the_forms_people_ask_with_lead_to_the_infinitive(word, code, infinitive
 
 
 def test_the_frame_inflects_verb_noun_and_article():
-    assert language.third_person("écrire", "fr") == "écrit"
-    assert language.third_person("rédiger", "fr") == "rédige"
-    assert language.third_person("escribir", "es") == "escribe"
+    assert language.third_person_in("écrire", "fr") == "écrit"
+    assert language.third_person_in("rédiger", "fr") == "rédige"
+    assert language.third_person_in("escribir", "es") == "escribe"
     assert language.plural_noun("devis", "fr") == "devis"
     assert language.plural_noun("journal", "fr") == "journaux"
     assert language.plural_noun("inscripción", "es") == "inscripciones"

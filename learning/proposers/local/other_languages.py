@@ -332,7 +332,7 @@ def foreign_sentence(theme: ForeignTheme, code: str) -> str:
     article = language.plural_article(
         theme.noun, code, article_seen=theme.article, after_to=theme.to
     )
-    verb = language.third_person(theme.verb, code)
+    verb = language.third_person_in(theme.verb, code)
     parts = [verb.capitalize(), article, language.plural_noun(theme.noun, code)]
     parts += [p for p in (theme.complement, theme.purpose) if p]
     return " ".join(parts) + "."

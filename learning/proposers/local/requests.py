@@ -752,7 +752,22 @@ def requests_of(message: Any) -> list[Request]:
             found.append(req)
         # "Last thing, the allergen label …", "One more thing: …"
         after_opener = bool(words) and words <= OPENER_CLAUSE_WORDS
+    if report is not None and _paste_is_material(report, found[1:], readable):
+        found.remove(report)
     return found
+
+
+def _paste_is_material(report: Request, others: list[Request], readable: str) -> bool:
+    """Whether what the message pastes is the material of other work it asks for, not
+    an error to debug: the person's words name no problem and ask with a verb of work
+    for something made ("Write JUnit tests for this class please:" over a class that
+    throws an exception)."""
+    from learning.policy import WORK_VERBS
+
+    named = {language.lemma(t.low, "NOUN") for t in tokens(readable)} & PROBLEM_NOUNS
+    return not named and any(
+        r.verb in WORK_VERBS and r.head and r.head not in PROBLEM_NOUNS for r in others
+    )
 
 
 # "2 things", "two jobs", "3 quick ones": a count of the requests that follow
