@@ -29,7 +29,11 @@ SPANISH_PERSONA = {
     "standing_rules": [],
 }
 FRENCH = [
-    (1, "Tu peux rédiger la fiche de lecture pour le club du jeudi ? Un roman de 300 pages.", False),
+    (
+        1,
+        "Tu peux rédiger la fiche de lecture pour le club du jeudi ? Un roman de 300 pages.",
+        False,
+    ),
     (1, "Nouvelle fiche de lecture pour le club du jeudi : un recueil de nouvelles.", False),
     (1, "Fiche de lecture pour le club du jeudi, le roman policier de ce mois.", False),
     (1, "Réponds à cette demande de commande spéciale, un livre épuisé.", False),
@@ -61,14 +65,17 @@ def test_a_french_request_gives_its_verb_noun_complement_and_purpose():
 def test_a_reply_noun_stands_for_its_verb():
     corpus = corpus_of([(1, "Tu peux rédiger la réponse à cette demande d'inscription ?", False)])
     ask = asks_of(corpus.messages[0], "fr", set())[0]
-    assert (ask.verb, ask.noun, ask.complement, ask.to) == ("répondre", "demande", "d'inscription", True)
+    assert (ask.verb, ask.noun, ask.complement, ask.to) == (
+        "répondre",
+        "demande",
+        "d'inscription",
+        True,
+    )
 
 
 def test_a_french_theme_is_worded_in_french_from_the_persons_words():
     corpus = corpus_of(FRENCH)
-    themes = find_foreign_themes(
-        corpus.messages, "fr", set(), min_conversations=3, min_users=None
-    )
+    themes = find_foreign_themes(corpus.messages, "fr", set(), min_conversations=3, min_users=None)
     assert [foreign_sentence(t, "fr") for t in themes] == [
         "Rédige les fiches de lecture pour le club du jeudi."
     ]
@@ -108,7 +115,9 @@ def test_a_name_is_never_part_of_a_french_theme():
 def test_work_no_request_names_a_verb_for_is_left_out():
     rows = [(1, f"Devis pour la vitrine numéro {n}, trois étagères.", False) for n in range(3)]
     corpus = corpus_of(rows)
-    assert find_foreign_themes(corpus.messages, "fr", set(), min_conversations=3, min_users=None) == []
+    assert (
+        find_foreign_themes(corpus.messages, "fr", set(), min_conversations=3, min_users=None) == []
+    )
 
 
 def test_what_was_turned_down_is_not_proposed_again():

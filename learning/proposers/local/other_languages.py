@@ -327,7 +327,7 @@ def find_foreign_themes(
 
 
 def foreign_sentence(theme: ForeignTheme, code: str) -> str:
-    """"Écrit les fiches produit pour la boutique en ligne.", "Répond aux demandes
+    """ "Écrit les fiches produit pour la boutique en ligne.", "Répond aux demandes
     d'inscription.", "Prepara los presupuestos."."""
     article = language.plural_article(
         theme.noun, code, article_seen=theme.article, after_to=theme.to

@@ -332,6 +332,26 @@ class LocalProposer:
 
         result = ProposerResult()
         min_users = settings.min_users if settings.across_users else None
+        names: set[str] = getattr(corpus, "known_names", set())
+        lang = _other_language(persona, result, rule=False)
+        if result.declined:
+            return []  # what it cannot word is never listed in English either
+        if lang:
+            banned = _name_words(names) | proper_words(corpus.messages, english=False)
+            out = []
+            for foreign in find_foreign_themes(
+                corpus.messages,
+                lang,
+                banned,
+                min_conversations=settings.min_conversations,
+                min_users=min_users,
+            )[:MAX_RECORDED]:
+                text = foreign_sentence(foreign, lang)
+                if not policy.sentence_refusal(
+                    sentence=text, field="goals", persona=persona, known_names=names
+                ):
+                    out.append(_seen(foreign, text, "", key=policy.content_key(text)))
+            return out
         found = self._themes(
             corpus,
             result,
@@ -341,7 +361,6 @@ class LocalProposer:
         )
         if found is None:
             return []
-        names: set[str] = getattr(corpus, "known_names", set())
         out = []
         # one kind of work is one line: the first wording of each family the policy allows
         for family in theme_families(found[0][:MAX_RECORDED], found[2]):
