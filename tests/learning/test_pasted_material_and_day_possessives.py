@@ -35,6 +35,13 @@ def test_an_error_the_person_names_is_still_one_to_debug():
     assert ("debug", "error") in [(r.verb, r.head) for r in requests_of(corpus.messages[0])]
 
 
+def test_a_pasted_error_asked_to_be_explained_is_explained():
+    text = TRACE.replace("Getting this error when I save a refund:", "Can you explain this trace?")
+    corpus = corpus_of([(1, text, False)])
+    assert ("explain", "trace") in [(r.verb, r.head) for r in requests_of(corpus.messages[0])]
+    assert "debug" not in [r.verb for r in requests_of(corpus.messages[0])]
+
+
 def test_a_days_possessive_stays_in_the_quote():
     text = "Postponement message for Saturday's dinghy taster please"
     corpus = corpus_of([(1, text, False)])
