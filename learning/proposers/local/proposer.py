@@ -34,7 +34,12 @@ from learning.proposers.local.other_languages import (
     foreign_sentence,
 )
 from learning.proposers.local.requests import counts_as_request, requests_of
-from learning.proposers.local.rules import _CONTRAST_TAIL, rule_for
+from learning.proposers.local.rules import (
+    _CONTRAST_TAIL,
+    _rule_near_misses,
+    _rule_seen,
+    rule_for,
+)
 from learning.proposers.local.themes import find_themes, theme_families
 from learning.proposers.local.tokens import tokens
 from learning.proposers.local.wording import sentence_for
@@ -45,7 +50,6 @@ from safety.text import (
 
 if TYPE_CHECKING:
     from learning.models import LearningSettings
-    from learning.proposers.local.corrections import Correction
     from learning.proposers.local.other_languages import ForeignTheme
     from learning.proposers.local.requests import Request
     from learning.proposers.local.themes import Theme
@@ -76,63 +80,6 @@ def _seen(
         key=key,
         detail=detail,
     )
-
-
-def _rule_seen(
-    hits: dict[int, tuple[Correction, int]],
-    text: str,
-    reason: str,
-    *,
-    key: str = "",
-    detail: str = "",
-) -> dict[str, Any]:
-    return candidate(
-        kind="rule",
-        text=text,
-        reason=reason,
-        conversations=len(hits),
-        people=len({c.message.principal_id for c, _ in hits.values()}),
-        key=key,
-        detail=detail,
-    )
-
-
-def _rule_near_misses(
-    corrections: list[Correction],
-    *,
-    settings: LearningSettings,
-    persona: dict[str, Any],
-    names: set[str],
-    tried: set[str],
-) -> list[dict[str, Any]]:
-    """Corrections that recur, but in fewer conversations or from fewer people than the
-    settings ask ("too few conversations", "too few people")."""
-    from learning import policy
-
-    min_users = settings.min_users if settings.across_users else None
-    floor = min(2, settings.min_corrections)
-    if settings.min_corrections <= floor and min_users is None:
-        return []
-    out: list[dict[str, Any]] = []
-    seen = set(tried)
-    for _phrase, hits in recurring_instructions(
-        corrections, min_conversations=floor, min_users=None
-    )[:MAX_CANDIDATES]:
-        people = len({c.message.principal_id for c, _ in hits.values()})
-        if len(hits) >= settings.min_corrections and (min_users is None or people >= min_users):
-            continue
-        text = rule_for(hits)
-        if not text:
-            continue
-        key = policy.content_key(text)
-        if key in seen or policy.rule_refusal(rule=text, persona=persona, known_names=names):
-            continue
-        seen.add(key)
-        reason = TOO_FEW_CONVERSATIONS if len(hits) < settings.min_corrections else TOO_FEW_PEOPLE
-        out.append(_rule_seen(hits, text, reason, key=key))
-        if len(out) >= MAX_RECORDED:
-            break
-    return out
 
 
 #: why a candidate with too few quotes was passed over (the note, the log's detail)
