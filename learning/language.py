@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import lemminflect
@@ -213,3 +214,222 @@ def persona_language(persona: dict[str, Any]) -> str:
     for f in ("guardrails", "standing_rules"):
         parts.extend(str(x) for x in persona.get(f) or [])
     return detect("\n".join(str(p) for p in parts))
+
+
+# --- a small frame per language for goals sentences outside English ------------------------------
+
+# What the local proposer needs to word "verb + object + what for" in French or Spanish from
+# the person's own words: the verbs of work people ask with (their infinitives, from which
+# the forms people write are derived: "rédige", "écris", "prepárame"), the words around a
+# noun phrase (articles, the preposition of a complement and of a purpose), who passes a
+# request on ("veut", "quiere"), the reply noun that stands for its verb ("la réponse à" is
+# "répondre à") and the article and plural of the sentence. Nothing here names a domain.
+
+
+@dataclass(frozen=True)
+class Frame:
+    code: str
+    # infinitive -> its irregular forms: the third person singular first, then the
+    # imperatives people write ("écrire": "écrit", "écris", "écrivez"); () when regular
+    verbs: dict[str, tuple[str, ...]]
+    # verbs whose object follows the preposition ``to`` ("répondre à la demande")
+    to_object: frozenset[str]
+    to: str
+    # nouns that stand for a verb ("la réponse à" = "répondre à")
+    verb_nouns: dict[str, str]
+    # words that ask for work before an infinitive or a noun phrase ("tu peux", "il faut")
+    asking: frozenset[str]
+    # who passes a request on: "le café veut un devis"
+    relayed: frozenset[str]
+    articles: frozenset[str]
+    # words that may open a noun phrase before its noun ("nouvelle fiche", "otra ficha")
+    openers: frozenset[str]
+    # object pronouns between the asking word and the verb ("tu peux me préparer")
+    pronouns: frozenset[str]
+    of: frozenset[str]  # the preposition of a noun's complement ("demande d'inscription")
+    purpose: frozenset[str]  # "pour", "para"
+    # elided words written with an apostrophe ("d'inscription", "m'écrire")
+    elided: frozenset[str]
+    # pronouns written after an imperative ("prepárame", "écris-moi")
+    enclitics: tuple[str, ...] = ()
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+FRAMES: dict[str, Frame] = {
+    "fr": Frame(
+        code="fr",
+        verbs={
+            "écrire": ("écrit", "écris", "écrivez"),
+            "rédiger": (),
+            "préparer": (),
+            "répondre": ("répond", "réponds", "répondez"),
+            "faire": ("fait", "fais", "faites"),
+            "traduire": ("traduit", "traduis", "traduisez"),
+            "résumer": (),
+            "relire": ("relit", "relis", "relisez"),
+            "corriger": (),
+            "créer": (),
+            "calculer": (),
+            "vérifier": (),
+            "organiser": (),
+            "planifier": (),
+            "proposer": (),
+            "chiffrer": (),
+            "compléter": ("complète",),
+        },
+        to_object=_words("répondre"),
+        to="à",
+        verb_nouns={"réponse": "répondre"},
+        asking=_words("peux pourrais pouvez pourriez peux-tu pourrais-tu faut aide-moi veux"),
+        relayed=_words("veut voudrait veulent voudraient souhaite souhaitent"),
+        articles=_words(
+            "le la les un une des du l' ce cet cette ces mon ma mes ton ta tes son sa ses "
+            "notre nos votre vos leur leurs quelques"
+        ),
+        openers=_words("nouveau nouvel nouvelle nouveaux nouvelles autre encore petit petite"),
+        pronouns=_words("me m' moi lui leur nous vous te t'"),
+        of=_words("de d'"),
+        purpose=_words("pour"),
+        elided=_words("l d m t s n j c qu"),
+        enclitics=("-moi", "-lui", "-leur", "-nous", "-les", "-le", "-la"),
+    ),
+    "es": Frame(
+        code="es",
+        verbs={
+            "escribir": (),
+            "redactar": (),
+            "preparar": (),
+            "responder": (),
+            "contestar": (),
+            "hacer": ("hace", "haz", "haga"),
+            "traducir": ("traduce",),
+            "resumir": (),
+            "revisar": (),
+            "corregir": ("corrige",),
+            "crear": (),
+            "calcular": (),
+            "comprobar": ("comprueba",),
+            "organizar": (),
+            "planificar": (),
+            "proponer": ("propone", "propón"),
+        },
+        to_object=_words("responder contestar"),
+        to="a",
+        verb_nouns={"respuesta": "responder"},
+        asking=_words("puedes podrías puede podría ayúdame hay necesito quiero"),
+        relayed=_words("quiere quieren querría pide piden necesita necesitan"),
+        articles=_words(
+            "el la los las un una unos unas del al este esta estos estas ese esa esos esas "
+            "mi mis tu tus su sus nuestro nuestra nuestros nuestras algunos algunas"
+        ),
+        openers=_words("nuevo nueva nuevos nuevas otro otra otros otras pequeño pequeña"),
+        pronouns=_words("me te le les nos os se lo"),
+        of=_words("de"),
+        purpose=_words("para"),
+        elided=frozenset(),
+        enclitics=("melo", "noslo", "me", "nos", "le", "les", "lo", "la", "los", "las"),
+    ),
+}
+
+
+def _plain(word: str) -> str:
+    """``word`` without accents, lower case: how verb forms are looked up."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", word.lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@functools.lru_cache(maxsize=8)
+def _verb_forms(code: str) -> dict[str, str]:
+    """Every form of the frame's verbs people ask with -> the infinitive: the
+    infinitive, its regular imperatives and present ("rédige", "rédigez"; "redacta",
+    "redactad"), and the irregular forms the frame lists, looked up without accents."""
+    frame = FRAMES[code]
+    out: dict[str, str] = {}
+    for inf, irregular in frame.verbs.items():
+        forms = [inf, *irregular]
+        stem, end = inf[:-2], inf[-2:]
+        if code == "fr" and end == "er":
+            forms += [stem + "e", stem + "ez", stem + "es"]
+        if code == "es":
+            vowel = {"ar": "a", "er": "e", "ir": "e"}[end]
+            forms += [stem + vowel, stem + end[0] + "d", stem + vowel + "s"]
+        for form in forms:
+            out.setdefault(_plain(form), inf)
+    return out
+
+
+def work_verb(word: str, code: str) -> str:
+    """The infinitive of the frame's verb ``word`` is a form of ("Écris" -> "écrire",
+    "prepárame" -> "preparar", "écris-moi" -> "écrire"), or ""."""
+    frame = FRAMES[code]
+    low = _plain(word)
+    forms = _verb_forms(code)
+    if low in forms:
+        return forms[low]
+    for clitic in frame.enclitics:
+        plain = _plain(clitic)
+        if low.endswith(plain) and low[: -len(plain)] in forms:
+            return forms[low[: -len(plain)]]
+    return ""
+
+
+def third_person_in(infinitive: str, code: str) -> str:
+    """The verb as a goals sentence opens with it, like English "Drafts": "rédiger" ->
+    "rédige", "écrire" -> "écrit"; "redactar" -> "redacta", "escribir" -> "escribe"."""
+    irregular = FRAMES[code].verbs.get(infinitive) or ()
+    if irregular:
+        return irregular[0]
+    stem, end = infinitive[:-2], infinitive[-2:]
+    if code == "es":
+        return stem + ("a" if end == "ar" else "e")
+    return stem + "e" if end == "er" else infinitive
+
+
+def plural_noun(noun: str, code: str) -> str:
+    """'fiche' -> 'fiches', 'devis' -> 'devis', 'journal' -> 'journaux', 'bateau' ->
+    'bateaux'; 'ficha' -> 'fichas', 'inscripción' -> 'inscripciones', 'luz' -> 'luces'."""
+    low = noun.lower()
+    if low.endswith(("s", "x", "z")) and not (code == "es" and low.endswith("z")):
+        return noun
+    if code == "fr":
+        if low.endswith("al"):
+            return noun[:-2] + "aux"
+        if low.endswith(("eau", "eu")):
+            return noun + "x"
+        return noun + "s"
+    if low.endswith("z"):
+        return noun[:-1] + "ces"
+    for accented, plain in (("ión", "iones"), ("ín", "ines"), ("án", "anes"), ("és", "eses")):
+        if low.endswith(accented):
+            return noun[: -len(accented)] + plain
+    if low[-1:] in "aeiouáéó":
+        return noun + "s"
+    return noun + "es"
+
+
+FEMININE_ARTICLES = frozenset(["una", "la", "esta", "esa", "las", "unas", "estas", "esas"])
+MASCULINE_ARTICLES = frozenset(
+    ["un", "el", "este", "ese", "los", "unos", "estos", "esos", "del", "al"]
+)
+
+
+def plural_article(noun: str, code: str, *, article_seen: str = "", after_to: bool = False) -> str:
+    """The definite article before the plural of ``noun``, joined to the frame's ``to``
+    when it follows it: French "les" ("aux" after "à"); Spanish "los" or "las" by the
+    article the person wrote the noun with ("una ficha" -> "las"), else by its ending."""
+    if code == "fr":
+        return "aux" if after_to else "les"
+    seen = article_seen.lower()
+    if seen in FEMININE_ARTICLES:
+        art = "las"
+    elif seen in MASCULINE_ARTICLES:
+        art = "los"
+    else:
+        low = noun.lower()
+        art = "las" if low.endswith(("a", "ión", "dad", "tad", "tud", "umbre")) else "los"
+    return f"a {art}" if after_to else art

@@ -145,9 +145,12 @@ def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_wor
     corpus = corpus_of(
         [(1, "Can you draft the newsletter for volunteers? March edition.", False)] * 3
     )
+    # it reads French requests for a French assistant (``other_languages``): English ones
+    # give it nothing to word
     result = LocalProposer().propose_sentence(corpus, FRENCH, settings())
     assert result.data["sentence"] == ""
-    assert "written in French" in result.declined and "only English" in result.declined
+    assert LocalProposer().propose_sentence(corpus, GERMAN, settings()).declined
+    # standing rules are worded in English only
     rule = LocalProposer().propose_rule(corpus, FRENCH, settings())
     assert rule.data["rule"] is None and "written in French" in rule.declined
     # an English persona, or one that says too little to tell, is read as before
@@ -156,7 +159,7 @@ def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_wor
 
 
 @pytest.mark.django_db
-def test_a_review_of_a_french_assistant_says_why_the_local_proposer_proposed_nothing(agent):
+def test_a_review_of_a_german_assistant_says_why_the_local_proposer_proposed_nothing(agent):
     from learning.models import Proposal, Review
     from learning.services import review_run
     from persona.models import SourceType
@@ -165,11 +168,11 @@ def test_a_review_of_a_french_assistant_says_why_the_local_proposer_proposed_not
 
     persona_version_create(
         agent=agent,
-        changes={k: FRENCH[k] for k in ("role", "goals", "background")},
+        changes={k: GERMAN[k] for k in ("role", "goals", "background")},
         trigger=ChangeTrigger(source_type=SourceType.UI_FORM, reason="setup", approved_by="o"),
     )
     learning_on(agent)
     seed_work(agent, n=4)
     review = review_run(agent=agent, trigger=Review.Trigger.MANUAL)
     assert not Proposal.objects.filter(agent=agent).exists()
-    assert "written in French" in review.reason
+    assert "written in German" in review.reason

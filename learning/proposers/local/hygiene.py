@@ -94,7 +94,9 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
         return True
     if any(a < tok.end and tok.start < b for a, b, _ in spans):
         return True
-    if not tok.text[:1].isupper() or _acronym(tok.text) or tok.low in CAPITALISED_OK:
+    # a day's possessive ("Saturday's dinghy taster") is the day
+    ok = tok.low.removesuffix("'s") in CAPITALISED_OK
+    if not tok.text[:1].isupper() or _acronym(tok.text) or ok:
         return False
     return not _opens_sentence(text, tok)
 
@@ -126,14 +128,16 @@ def _unknown_word(low: str) -> bool:
     )
 
 
-def proper_words(messages: Any) -> set[str]:
+def proper_words(messages: Any, *, english: bool = True) -> set[str]:
     """Words the messages write as names: capitalised where no sentence opens and never
     in lower case, or in lower case too when English has no such word ("Linden",
     "Hollybank", "Hugo", "tyler" of "Tyler"), capitalised where a sentence or line opens
     when English has no such word and it is never written small ("Nina" of "script
     pls: Nina and Joe"), camel case ("TripAdvisor"); acronyms
     and ``CAPITALISED_OK`` words left out. A quote holds none of them, wherever it
-    stands in its sentence ("Hugo wants …"), and no theme is named after one."""
+    stands in its sentence ("Hugo wants …"), and no theme is named after one. Not
+    ``english``: only words capitalised where no sentence opens and never written small
+    (the English lexicon cannot tell a French word from a name)."""
     from learning.policy import CAPITALISED_OK
 
     capitalised: set[str] = set()
@@ -167,6 +171,8 @@ def proper_words(messages: Any) -> set[str]:
                 and not _opens_sentence(m.text, t)  # "Rota for next week": no name
             ):
                 pasted.add(t.low)
+    if not english:  # the lexicon says nothing of the words of another language
+        return (capitalised | pasted) - lower
     # a word also written in lower case is a name only when English has no such word:
     # "rose" may be a flower, "tyler" written small is still Tyler
     unknown = {w for w in lower if w not in STOP_WORDS and not language.is_english_word(w)}

@@ -28,8 +28,18 @@ from learning.proposers.local.hygiene import (
     theme_evidence,
     verified_evidence,
 )
+from learning.proposers.local.other_languages import (
+    find_foreign_themes,
+    foreign_evidence,
+    foreign_sentence,
+)
 from learning.proposers.local.requests import counts_as_request, requests_of
-from learning.proposers.local.rules import _CONTRAST_TAIL, rule_for
+from learning.proposers.local.rules import (
+    _CONTRAST_TAIL,
+    _rule_near_misses,
+    _rule_seen,
+    rule_for,
+)
 from learning.proposers.local.themes import find_themes, theme_families
 from learning.proposers.local.tokens import tokens
 from learning.proposers.local.wording import sentence_for
@@ -40,7 +50,7 @@ from safety.text import (
 
 if TYPE_CHECKING:
     from learning.models import LearningSettings
-    from learning.proposers.local.corrections import Correction
+    from learning.proposers.local.other_languages import ForeignTheme
     from learning.proposers.local.requests import Request
     from learning.proposers.local.themes import Theme
     from memory.verification import ReadMessage, ReviewCorpus
@@ -59,7 +69,7 @@ def persona_statements(persona: dict[str, Any]) -> list[set[str]]:
 
 
 def _seen(
-    theme: Theme, text: str, reason: str, *, key: str = "", detail: str = ""
+    theme: Theme | ForeignTheme, text: str, reason: str, *, key: str = "", detail: str = ""
 ) -> dict[str, Any]:
     return candidate(
         kind="sentence",
@@ -70,63 +80,6 @@ def _seen(
         key=key,
         detail=detail,
     )
-
-
-def _rule_seen(
-    hits: dict[int, tuple[Correction, int]],
-    text: str,
-    reason: str,
-    *,
-    key: str = "",
-    detail: str = "",
-) -> dict[str, Any]:
-    return candidate(
-        kind="rule",
-        text=text,
-        reason=reason,
-        conversations=len(hits),
-        people=len({c.message.principal_id for c, _ in hits.values()}),
-        key=key,
-        detail=detail,
-    )
-
-
-def _rule_near_misses(
-    corrections: list[Correction],
-    *,
-    settings: LearningSettings,
-    persona: dict[str, Any],
-    names: set[str],
-    tried: set[str],
-) -> list[dict[str, Any]]:
-    """Corrections that recur, but in fewer conversations or from fewer people than the
-    settings ask ("too few conversations", "too few people")."""
-    from learning import policy
-
-    min_users = settings.min_users if settings.across_users else None
-    floor = min(2, settings.min_corrections)
-    if settings.min_corrections <= floor and min_users is None:
-        return []
-    out: list[dict[str, Any]] = []
-    seen = set(tried)
-    for _phrase, hits in recurring_instructions(
-        corrections, min_conversations=floor, min_users=None
-    )[:MAX_CANDIDATES]:
-        people = len({c.message.principal_id for c, _ in hits.values()})
-        if len(hits) >= settings.min_corrections and (min_users is None or people >= min_users):
-            continue
-        text = rule_for(hits)
-        if not text:
-            continue
-        key = policy.content_key(text)
-        if key in seen or policy.rule_refusal(rule=text, persona=persona, known_names=names):
-            continue
-        seen.add(key)
-        reason = TOO_FEW_CONVERSATIONS if len(hits) < settings.min_corrections else TOO_FEW_PEOPLE
-        out.append(_rule_seen(hits, text, reason, key=key))
-        if len(out) >= MAX_RECORDED:
-            break
-    return out
 
 
 #: why a candidate with too few quotes was passed over (the note, the log's detail)
@@ -191,21 +144,25 @@ def _open_themes(
     return out
 
 
-def _words_other_language(persona: dict[str, Any], result: ProposerResult) -> bool:
-    """Whether the persona is written in a language this proposer cannot word in (it
-    builds English sentences from English requests): the review then says so instead of
-    proposing an English sentence to, say, a French assistant."""
+def _other_language(persona: dict[str, Any], result: ProposerResult, *, rule: bool) -> str:
+    """The language of the persona when it is not English ("" for English or a persona
+    that says too little to tell). A goals sentence is worded in French and Spanish
+    (``other_languages``); in any other language, and for a standing rule in any language
+    but English, the review says that the proposer declined instead of proposing an
+    English sentence to, say, a German assistant."""
     from learning import language
 
     lang = language.persona_language(persona)
-    if lang in ("", "en"):
-        return False
+    if lang in ("", "en") or (not rule and lang in language.FRAMES):
+        return "" if lang == "en" else lang
+    what = "standing rules" if rule else "goals sentences"
+    words_in = "English" if rule else "English, French and Spanish"
     result.declined = (
         f"The persona is written in {language.LANGUAGE_NAMES[lang]}; the local proposer words "
-        "only English sentences and rules, so it proposed none. Use the model proposer, or "
+        f"{what} only in {words_in}, so it proposed none. Use the model proposer, or "
         "add what recurs by hand."
     )
-    return True
+    return lang
 
 
 class LocalProposer:
@@ -322,6 +279,26 @@ class LocalProposer:
 
         result = ProposerResult()
         min_users = settings.min_users if settings.across_users else None
+        names: set[str] = getattr(corpus, "known_names", set())
+        lang = _other_language(persona, result, rule=False)
+        if result.declined:
+            return []  # what it cannot word is never listed in English either
+        if lang:
+            banned = _name_words(names) | proper_words(corpus.messages, english=False)
+            out = []
+            for foreign in find_foreign_themes(
+                corpus.messages,
+                lang,
+                banned,
+                min_conversations=settings.min_conversations,
+                min_users=min_users,
+            )[:MAX_RECORDED]:
+                text = foreign_sentence(foreign, lang)
+                if not policy.sentence_refusal(
+                    sentence=text, field="goals", persona=persona, known_names=names
+                ):
+                    out.append(_seen(foreign, text, "", key=policy.content_key(text)))
+            return out
         found = self._themes(
             corpus,
             result,
@@ -331,7 +308,6 @@ class LocalProposer:
         )
         if found is None:
             return []
-        names: set[str] = getattr(corpus, "known_names", set())
         out = []
         # one kind of work is one line: the first wording of each family the policy allows
         for family in theme_families(found[0][:MAX_RECORDED], found[2]):
@@ -358,8 +334,11 @@ class LocalProposer:
 
         result = ProposerResult(calls=1)
         result.data = {"field": None, "sentence": "", "evidence": []}
-        if _words_other_language(persona, result):
+        lang = _other_language(persona, result, rule=False)
+        if result.declined:
             return result
+        if lang:
+            return self._propose_foreign(corpus, persona, settings, lang, avoid, result)
         names: set[str] = getattr(corpus, "known_names", set())
         min_users = settings.min_users if settings.across_users else None
         found = self._themes(
@@ -426,6 +405,76 @@ class LocalProposer:
         _note_left_out(result, left_out)
         return result
 
+    def _propose_foreign(
+        self,
+        corpus: ReviewCorpus,
+        persona: dict[str, Any],
+        settings: LearningSettings,
+        lang: str,
+        avoid: frozenset[str] | set[str],
+        result: ProposerResult,
+    ) -> ProposerResult:
+        """``propose_sentence`` for a persona written in French or Spanish: the themes of
+        ``other_languages``, checked like English ones (the persona, what was turned
+        down, the policy, clean and verified quotes)."""
+        from learning import policy
+        from memory.verification import verify_quotes
+
+        names: set[str] = getattr(corpus, "known_names", set())
+        banned = _name_words(names) | proper_words(corpus.messages, english=False)
+        min_users = settings.min_users if settings.across_users else None
+        covered = persona_statements(persona)
+        left_out: list[str] = []
+        for theme in find_foreign_themes(
+            corpus.messages,
+            lang,
+            banned,
+            min_conversations=settings.min_conversations,
+            min_users=min_users,
+        )[:MAX_CANDIDATES]:
+            text = foreign_sentence(theme, lang)
+            key = policy.content_key(text)
+            object_words = content_words(text.split(" ", 1)[1])
+            if any(object_words <= statement for statement in covered):
+                left_out.append(f"{text!r}: the persona says this already in other words")
+                result.candidates.append(_seen(theme, text, IN_PERSONA))
+                continue
+            if key in avoid:
+                left_out.append(f"{text!r} was turned down, undone or is in the persona")
+                result.candidates.append(_seen(theme, text, AVOIDED, key=key))
+                continue
+            refusal = policy.sentence_refusal(
+                sentence=text, field="goals", persona=persona, known_names=names
+            )
+            if refusal:
+                left_out.append(f"{text!r}: {refusal}")
+                continue
+            evidence, people = foreign_evidence(theme, banned)
+            evidence = verified_evidence(text, evidence, corpus)
+            if len(evidence) < settings.min_conversations or (
+                min_users is not None and len(people) < min_users
+            ):
+                left_out.append(f"{text!r}: {TOO_FEW_CLEAN}")
+                result.candidates.append(
+                    _seen(theme, text, REFUSED, key=key, detail=TOO_FEW_CLEAN_DETAIL)
+                )
+                continue
+            check = verify_quotes(
+                text=text,
+                quotes=evidence[:MAX_QUOTES],
+                corpus=corpus,
+                min_conversations=settings.min_conversations,
+                min_users=min_users,
+            )
+            if not check.ok:
+                left_out.append(f"{text!r}: {check.reason}")
+                result.candidates.append(_seen(theme, text, REFUSED, key=key, detail=check.reason))
+                continue
+            result.data = {"field": "goals", "sentence": text, "evidence": evidence[:MAX_QUOTES]}
+            break
+        _note_left_out(result, left_out)
+        return result
+
     def propose_rule(
         self,
         corpus: ReviewCorpus,
@@ -438,7 +487,7 @@ class LocalProposer:
 
         result = ProposerResult(calls=1)
         result.data = {"rule": None, "evidence": []}
-        if _words_other_language(persona, result):
+        if _other_language(persona, result, rule=True):
             return result
         names: set[str] = getattr(corpus, "known_names", set())
         banned = _name_words(names) | proper_words(corpus.messages)

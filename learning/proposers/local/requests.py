@@ -44,6 +44,7 @@ from learning.proposers.local.words import (
     VAGUE_MODIFIERS,
     WEAK_VERBS,
     WHEN_WORDS,
+    WORK_NAMING_VERBS,
 )
 from safety.text import (
     STOP_WORDS,
@@ -637,7 +638,8 @@ DEFAULT_PROBLEM = "error"
 def error_report(message: Any, readable: str) -> Request | None:
     """An opening message that pastes an error with the person's own words around it
     ("every time I load a save I get this: <trace> why is it null??"): a request to
-    debug it, though it has no verb of work. Its clause is the nearest before the paste
+    debug it, though it has no verb of work (or to do what the clause asks with a verb that
+    names the work on the problem: "Can you explain this stack trace" is to explain it). Its clause is the nearest before the paste
     that names the problem ("Getting this error when saving a manifest"), else the
     nearest before it of four words or more, else the first after it; what is made is
     the problem as named there."""
@@ -683,11 +685,22 @@ def error_report(message: Any, readable: str) -> Request | None:
         )
     ]
     mods = list(dict.fromkeys(_lemma(t) for t in where))
+    # the verb the person asks with when the clause names the work on the problem
+    # itself ("Can you explain this stack trace", "Explain this one please"): the
+    # sentence says what they ask for, and their quotes share its verb
+    own = _request_in(message, readable, chosen[0], chosen[1], fresh=True)
+    verb = DEBUG_VERB
+    if (
+        own is not None
+        and own.verb in WORK_NAMING_VERBS
+        and (not own.head or own.head in PROBLEM_NOUNS)
+    ):
+        verb = own.verb
     return Request(
         message=message,
         start=chosen[0],
         end=chosen[1],
-        verb=DEBUG_VERB,
+        verb=verb,
         head=head,
         mods=mods,
         surface={head: head, **{_lemma(t): _written(t) for t in where}},
@@ -752,7 +765,22 @@ def requests_of(message: Any) -> list[Request]:
             found.append(req)
         # "Last thing, the allergen label …", "One more thing: …"
         after_opener = bool(words) and words <= OPENER_CLAUSE_WORDS
+    if report is not None and _paste_is_material(report, found[1:], readable):
+        found.remove(report)
     return found
+
+
+def _paste_is_material(report: Request, others: list[Request], readable: str) -> bool:
+    """Whether what the message pastes is the material of other work it asks for, not
+    an error to debug: the person's words name no problem and ask with a verb of work
+    for something made ("Write JUnit tests for this class please:" over a class that
+    throws an exception)."""
+    from learning.policy import WORK_VERBS
+
+    named = {language.lemma(t.low, "NOUN") for t in tokens(readable)} & PROBLEM_NOUNS
+    return not named and any(
+        r.verb in WORK_VERBS and r.head and r.head not in PROBLEM_NOUNS for r in others
+    )
 
 
 # "2 things", "two jobs", "3 quick ones": a count of the requests that follow

@@ -4,10 +4,16 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from learning import language
-from learning.proposers.local.corrections import Correction, _variant
+from learning.candidates import (
+    MAX_RECORDED,
+    TOO_FEW_CONVERSATIONS,
+    TOO_FEW_PEOPLE,
+    candidate,
+)
+from learning.proposers.local.corrections import Correction, _variant, recurring_instructions
 from learning.proposers.local.hygiene import _SENTENCE_END
 from learning.proposers.local.requests import (
     AUXILIARIES,
@@ -18,6 +24,7 @@ from learning.proposers.local.tokens import _is_noun_word, _is_verb_here, tokens
 from learning.proposers.local.words import (
     DETERMINERS,
     DRAFT_PRONOUNS,
+    MAX_CANDIDATES,
     PARTICLES,
     PREPOSITIONS,
     PRONOUN_WORDS,
@@ -28,6 +35,7 @@ from safety.text import (
 )
 
 if TYPE_CHECKING:
+    from learning.models import LearningSettings
     from learning.proposers.local.tokens import Tok
 
 
@@ -513,3 +521,63 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         if len(others) == 1:
             text = f'{text}, not "{others.pop()}"'
     return text[:1].upper() + text[1:] + "."
+
+
+# --- rule candidates passed over (the review log) ----------------------------------------------
+
+
+def _rule_seen(
+    hits: dict[int, tuple[Correction, int]],
+    text: str,
+    reason: str,
+    *,
+    key: str = "",
+    detail: str = "",
+) -> dict[str, Any]:
+    return candidate(
+        kind="rule",
+        text=text,
+        reason=reason,
+        conversations=len(hits),
+        people=len({c.message.principal_id for c, _ in hits.values()}),
+        key=key,
+        detail=detail,
+    )
+
+
+def _rule_near_misses(
+    corrections: list[Correction],
+    *,
+    settings: LearningSettings,
+    persona: dict[str, Any],
+    names: set[str],
+    tried: set[str],
+) -> list[dict[str, Any]]:
+    """Corrections that recur, but in fewer conversations or from fewer people than the
+    settings ask ("too few conversations", "too few people")."""
+    from learning import policy
+
+    min_users = settings.min_users if settings.across_users else None
+    floor = min(2, settings.min_corrections)
+    if settings.min_corrections <= floor and min_users is None:
+        return []
+    out: list[dict[str, Any]] = []
+    seen = set(tried)
+    for _phrase, hits in recurring_instructions(
+        corrections, min_conversations=floor, min_users=None
+    )[:MAX_CANDIDATES]:
+        people = len({c.message.principal_id for c, _ in hits.values()})
+        if len(hits) >= settings.min_corrections and (min_users is None or people >= min_users):
+            continue
+        text = rule_for(hits)
+        if not text:
+            continue
+        key = policy.content_key(text)
+        if key in seen or policy.rule_refusal(rule=text, persona=persona, known_names=names):
+            continue
+        seen.add(key)
+        reason = TOO_FEW_CONVERSATIONS if len(hits) < settings.min_corrections else TOO_FEW_PEOPLE
+        out.append(_rule_seen(hits, text, reason, key=key))
+        if len(out) >= MAX_RECORDED:
+            break
+    return out

@@ -142,6 +142,8 @@ def _made_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, st
     )
     best = [_mod(surface.get(m, m)) for m, n in mods.most_common(1) if n * 2 > len(made)]
     noun = language.plural(surface.get(theme.qualifier, theme.qualifier))
+    if not best and not language.is_mass(noun):
+        noun = f"the {noun}"  # "Reviews the diffs.", as for a head: not a bare noun
     return " ".join([language.third_person(verb), *best, noun])
 
 

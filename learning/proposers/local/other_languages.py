@@ -1,0 +1,357 @@
+"""Goals sentences for a persona written in French or Spanish (``language.FRAMES``).
+
+The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
+in another language the proposer reads less, and says only what it can judge:
+
+1. A *request* is a sentence of an opening message (never a line written after a reply)
+   that asks for a piece of work: a verb of the frame where the sentence opens or
+   after an asking word ("Écris une légende …", "Tu peux me préparer un devis ?",
+   "Il faut écrire la newsletter", "¿Puedes redactar la ficha …?"), a request passed on
+   ("Le café veut un devis pour …"), or a label: a noun phrase that opens the sentence
+   and is followed by its end, a colon or a preposition ("Fiche produit : …", "Devis
+   pour un restaurant", "Demande d'inscription au stage …"). A reply noun stands for its
+   verb ("rédiger la réponse à cette demande" is "répondre à la demande").
+2. What is asked for is the noun phrase's noun, with the complement written right
+   after it ("fiche produit", "demande d'inscription") and what it is for ("pour la
+   boutique en ligne"); names (``banned``), numbers and capitalised words inside a
+   sentence are never part of it.
+3. A theme is a noun asked for in ``min_conversations`` conversations (and by
+   ``min_users`` people in team mode); its complement and purpose count when at least
+   two of its conversations and half of them write them alike. Its verb is the one its
+   requests use most; a theme no request names a verb for is left out (the proposer
+   cannot tell what work is done with it).
+4. The sentence is built from these words in a small frame, like an English one
+   ("Drafts …"): the verb in the third person, the plural definite article, the plural
+   noun: "Écrit les fiches produit pour la boutique en ligne.", "Répond aux demandes
+   d'inscription.", "Prepara los presupuestos.". The quotes are the requests as written, one per conversation, cut
+   like English ones (``hygiene.quote_for``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from learning import language
+from learning.proposers.local.hygiene import _paste_holds_secret, quote_for
+from learning.proposers.local.tokens import Tok, tokens
+from safety.text import readable_text
+
+# a sentence, or the label before a colon
+_SENTENCE_EDGE = re.compile(r"[.!?;:\n¿¡]")
+# words of a purpose: "pour la boutique en ligne" (at most this many after "pour")
+PURPOSE_WORDS = 5
+# the noun a request opens with may be preceded by this many asking words and pronouns
+ASK_REACH = 3
+# what may follow a label's noun phrase: the end of its sentence, or a preposition
+_LABEL_NEXT = {
+    "fr": frozenset(["pour", "de", "d'", "du", "des", "au", "aux", "à", "sur", "en"]),
+    "es": frozenset(["para", "de", "del", "al", "a", "sobre", "en", "con"]),
+}
+
+
+@dataclass
+class Ask:
+    """One request: its message, the span to quote, the verb (infinitive, or "" for a
+    label), the noun and what was written around it."""
+
+    message: Any
+    start: int
+    end: int
+    verb: str
+    noun: str
+    article: str = ""
+    complement: str = ""
+    purpose: str = ""
+    to: bool = False  # the verb's object follows the frame's "to" ("répondre à")
+
+
+@dataclass
+class ForeignTheme:
+    key: str
+    noun: str
+    verb: str
+    to: bool
+    complement: str
+    purpose: str
+    article: str
+    asks: dict[str, Ask] = field(default_factory=dict)  # conversation -> first request
+    people: int = 0
+
+    @property
+    def requests(self) -> dict[str, Ask]:  # the name the review log's helpers read
+        return self.asks
+
+
+def _words(text: str, a: int, b: int, frame: language.Frame) -> list[Tok]:
+    """The words of ``text[a:b]``, an elided word split off its noun ("d'inscription" ->
+    "d'", "inscription")."""
+    out: list[Tok] = []
+    for t in tokens(text, a, b):
+        head, sep, rest = t.low.partition("'")
+        if sep and rest and head in frame.elided:
+            cut = t.start + len(head) + 1
+            out.append(Tok(t.text[: len(head) + 1], head + "'", t.start, cut))
+            out.append(Tok(t.text[len(head) + 1 :], rest, cut, t.end))
+        else:
+            out.append(t)
+    return out
+
+
+def _content(tok: Tok, frame: language.Frame, banned: set[str]) -> bool:
+    """A word that may be a noun of a request: letters, three or more, no function word,
+    article or verb of the frame, no name."""
+    low = tok.low
+    return (
+        len(low) >= 3
+        and low.replace("-", "").isalpha()
+        and low not in language.FUNCTION_WORDS[frame.code]
+        and low not in frame.articles
+        and low not in frame.asking
+        and low not in banned
+        and not language.work_verb(low, frame.code)
+    )
+
+
+def _capitalised_inside(text: str, tok: Tok) -> bool:
+    before = text[: tok.start].rstrip()
+    return tok.text[:1].isupper() and bool(before) and before[-1] not in ".!?:;\n¿¡"
+
+
+def _noun_phrase(
+    text: str, ws: list[Tok], j: int, frame: language.Frame, banned: set[str]
+) -> tuple[Tok, str, str, int] | None:
+    """The noun phrase at ``ws[j]``: (noun, article written before it, complement,
+    index after it), or None when no noun is there."""
+    article = ""
+    while j < len(ws) and (ws[j].low in frame.articles or ws[j].low in frame.openers):
+        if ws[j].low in frame.articles:
+            article = ws[j].low
+        j += 1
+    if j >= len(ws) or not _content(ws[j], frame, banned) or _capitalised_inside(text, ws[j]):
+        return None
+    noun, j = ws[j], j + 1
+    complement = ""
+    if j + 1 < len(ws) and ws[j].low in frame.of and _content(ws[j + 1], frame, banned):
+        if not _capitalised_inside(text, ws[j + 1]):
+            glue = "" if ws[j].low.endswith("'") else " "
+            complement = f"{ws[j].low}{glue}{ws[j + 1].low}"
+            j += 2
+    elif j < len(ws) and _content(ws[j], frame, banned):
+        if not _capitalised_inside(text, ws[j]) and ws[j].low not in frame.purpose:
+            complement = ws[j].low
+            j += 1
+    elif j < len(ws) and ws[j].low in banned:
+        j += 1  # a name after the noun ("légende Instagram") is no part of the theme
+    return noun, article, complement, j
+
+
+def _purpose(text: str, ws: list[Tok], j: int, frame: language.Frame, banned: set[str]) -> str:
+    """What the work is for, as written right after the noun phrase: "pour la boutique
+    en ligne"; stops at a comma, a number, a name or a capitalised word."""
+    if j >= len(ws) or ws[j].low not in frame.purpose:
+        return ""
+    kept = [ws[j]]
+    for t in ws[j + 1 : j + 1 + PURPOSE_WORDS]:
+        gap = text[kept[-1].end : t.start]
+        if "," in gap or not t.low.replace("-", "").isalpha() or t.low in banned:
+            break
+        if _capitalised_inside(text, t):
+            break
+        kept.append(t)
+    while kept and (kept[-1].low in frame.articles or kept[-1].low in frame.of):
+        kept.pop()
+    while kept and kept[-1].low in language.FUNCTION_WORDS[frame.code]:
+        kept.pop()
+    if len(kept) < 3:  # "pour" and an article alone say nothing
+        return ""
+    return " ".join(t.low for t in kept)
+
+
+def _ask_in(
+    message: Any, text: str, a: int, b: int, frame: language.Frame, banned: set[str]
+) -> Ask | None:
+    ws = _words(text, a, b, frame)
+    if not ws:
+        return None
+    verb, j, to = "", 0, False
+    for k, w in enumerate(ws):
+        inf = language.work_verb(w.low, frame.code)
+        if not inf:
+            continue
+        before = {x.low for x in ws[max(0, k - ASK_REACH) : k]}
+        if k == 0 or before & frame.asking:
+            verb, j = inf, k + 1
+            break
+    if not verb:
+        for k, w in enumerate(ws[:-1]):  # "le café veut un devis"
+            if w.low in frame.relayed and ws[k + 1].low in frame.articles:
+                verb, j = "", k + 1
+                break
+    label = not verb and j == 0
+    if verb in frame.to_object:
+        if j < len(ws) and (ws[j].low == frame.to or ws[j].low in _contracted(frame)):
+            to = True
+            if ws[j].low == frame.to:
+                j += 1
+        else:
+            return None
+    phrase = _noun_phrase(text, ws, j, frame, banned)
+    if phrase is None:
+        return None
+    noun, article, complement, j = phrase
+    if noun.low in frame.verb_nouns:  # "la réponse à cette demande" = "répondre à la demande"
+        if j >= len(ws) or not (ws[j].low == frame.to or ws[j].low in _contracted(frame)):
+            return None
+        verb, to = frame.verb_nouns[noun.low], True
+        phrase = _noun_phrase(text, ws, j + (ws[j].low == frame.to), frame, banned)
+        if phrase is None:
+            return None
+        noun, article, complement, j = phrase
+    if label and j < len(ws) and ws[j].low not in _LABEL_NEXT[frame.code]:
+        return None  # "Une dame m'a écrit": a subject, not a label
+    purpose = _purpose(text, ws, j, frame, banned)
+    end = ws[j - 1].end
+    if purpose:
+        end = ws[min(len(ws) - 1, j + len(purpose.split()) - 1)].end
+    return Ask(
+        message=message,
+        start=ws[0].start,
+        end=end,
+        verb=verb,
+        noun=noun.low,
+        article=article,
+        complement=complement,
+        purpose=purpose,
+        to=to,
+    )
+
+
+def _contracted(frame: language.Frame) -> frozenset[str]:
+    """The frame's "to" joined to an article: "au", "aux"; "al"."""
+    return frozenset({"fr": ["au", "aux"], "es": ["al"]}.get(frame.code, []))
+
+
+def asks_of(message: Any, code: str, banned: set[str]) -> list[Ask]:
+    """The requests of an opening message, one per sentence at most."""
+    if message.after_assistant:
+        return []
+    frame = language.FRAMES[code]
+    text = readable_text(message.text)
+    out: list[Ask] = []
+    a = 0
+    for m in [*_SENTENCE_EDGE.finditer(text), None]:
+        b = m.start() if m else len(text)
+        if b > a:
+            ask = _ask_in(message, text, a, b, frame, banned)
+            if ask:
+                out.append(ask)
+        a = m.end() if m else b
+    return out
+
+
+def _key(noun: str) -> str:
+    """What groups requests for one noun: singular and plural alike."""
+    return noun[:-1] if len(noun) > 4 and noun[-1] in "sx" else noun
+
+
+def _agreed(values: list[str], n: int, *, beginnings: bool = False) -> str:
+    """The value written alike in at least two conversations and half of the ``n``, the
+    longest such; with ``beginnings`` (a purpose) a value counts for its beginnings of
+    three words or more too ("pour la boutique" in "pour la boutique en ligne")."""
+    counts: Counter[str] = Counter()
+    for v in values:
+        parts = v.split()
+        ends = range(3, len(parts) + 1) if beginnings else [len(parts)]
+        for i in ends:
+            counts[" ".join(parts[:i])] += 1
+    fits = [v for v, c in counts.items() if v and c >= max(2, (n + 1) // 2)]
+    return max(fits, key=lambda v: (len(v.split()), counts[v]), default="")
+
+
+def find_foreign_themes(
+    messages: Any,
+    code: str,
+    banned: set[str],
+    *,
+    min_conversations: int,
+    min_users: int | None,
+) -> list[ForeignTheme]:
+    """The themes of the messages (``code``: a language of ``language.FRAMES``), the
+    most recurrent first (ties by noun, so every run gives the same answer)."""
+    frame = language.FRAMES[code]
+    groups: dict[str, list[Ask]] = {}
+    for m in messages:
+        seen: set[str] = set()
+        for ask in asks_of(m, code, banned):
+            k = _key(ask.noun)
+            if k not in seen:
+                seen.add(k)
+                groups.setdefault(k, []).append(ask)
+    out: list[ForeignTheme] = []
+    for k, asks in groups.items():
+        by_conv: dict[str, Ask] = {}
+        for ask in asks:
+            label = ask.message.conversation_label
+            # one request per conversation: the one that names a verb first
+            if label not in by_conv or (ask.verb and not by_conv[label].verb):
+                by_conv[label] = ask
+        people = len({a.message.principal_id for a in by_conv.values()})
+        if len(by_conv) < min_conversations or (min_users is not None and people < min_users):
+            continue
+        verbs = Counter(a.verb for a in by_conv.values() if a.verb)
+        if not verbs:
+            continue  # nobody said what is done with it
+        verb = max(verbs, key=lambda v: (verbs[v], -list(verbs).index(v)))
+        n = len(by_conv)
+        singular = [a.noun for a in by_conv.values() if _key(a.noun) == a.noun or a.noun == k]
+        noun = Counter(singular or [a.noun for a in by_conv.values()]).most_common(1)[0][0]
+        articles = [a.article for a in by_conv.values() if a.article]
+        out.append(
+            ForeignTheme(
+                key=k,
+                noun=noun,
+                verb=verb,
+                to=verb in frame.to_object,
+                complement=_agreed([a.complement for a in by_conv.values()], n),
+                purpose=_agreed([a.purpose for a in by_conv.values()], n, beginnings=True),
+                article=articles[0] if articles else "",
+                asks=by_conv,
+                people=people,
+            )
+        )
+    out.sort(key=lambda t: (-len(t.asks), t.key))
+    return out
+
+
+def foreign_sentence(theme: ForeignTheme, code: str) -> str:
+    """ "Écrit les fiches produit pour la boutique en ligne.", "Répond aux demandes
+    d'inscription.", "Prepara los presupuestos."."""
+    article = language.plural_article(
+        theme.noun, code, article_seen=theme.article, after_to=theme.to
+    )
+    verb = language.third_person_in(theme.verb, code)
+    parts = [verb.capitalize(), article, language.plural_noun(theme.noun, code)]
+    parts += [p for p in (theme.complement, theme.purpose) if p]
+    return " ".join(parts) + "."
+
+
+def foreign_evidence(
+    theme: ForeignTheme, banned: set[str]
+) -> tuple[list[dict[str, Any]], set[int]]:
+    """The quotes that may back the theme's sentence: each request as written, one per
+    conversation, cut before names and other words a quote must not hold; none from a
+    message pasting a secret."""
+    keep = frozenset([theme.noun, *theme.complement.replace("'", " ").split()])
+    evidence = []
+    people: set[int] = set()
+    for ask in theme.asks.values():
+        if _paste_holds_secret(ask.message):
+            continue
+        quote = quote_for(ask.message, ask.start, ask.end, banned, keep=keep)
+        if quote:
+            evidence.append({"quote": quote, "conversation": ask.message.conversation_label})
+            people.add(ask.message.principal_id)
+    return evidence, people
