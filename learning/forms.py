@@ -113,7 +113,7 @@ class LearningSettingsForm(forms.Form):
                 "every_n_turns": 20,
                 "every_hours": 24,
                 "min_conversations": 3,
-                "max_threads": 30,
+                "max_threads": 8,
                 "max_messages_per_thread": 40,
                 "across_users": False,
                 "min_users": 2,

@@ -41,13 +41,8 @@ class LearningSettings(models.Model):
     min_conversations = models.PositiveSmallIntegerField(
         default=3, validators=int_limit_validators("min_conversations")
     )
-    # 30, not the 8 first written down: a kind of work an assistant is asked for once in
-    # every 6-10 conversations (one of several it helps with) shows about once in the 8
-    # most recent, so a theme never reached min_conversations (3) in them, and a review
-    # with the defaults proposed nothing; in 30 it shows 3-5 times. A model proposer's
-    # prompt stays bounded by its MAX_PROMPT_CHARS whatever this reads.
     max_threads = models.PositiveSmallIntegerField(
-        default=30, validators=int_limit_validators("max_threads")
+        default=8, validators=int_limit_validators("max_threads")
     )
     max_messages_per_thread = models.PositiveSmallIntegerField(
         default=40, validators=int_limit_validators("max_messages_per_thread")

@@ -14,10 +14,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("people")]
 def test_defaults_are_product_defaults(agent):
     s = learning_settings_get(agent)
     assert (s.mode, s.every_n_turns, s.every_hours, s.min_conversations) == ("off", 20, 24, 3)
-    # max_threads: 30, not PRODUCT.md's 8 (issue 27.3: with 8 a review with the defaults
-    # met no kind of work three times and proposed nothing; see LearningSettings)
     assert (s.max_threads, s.max_messages_per_thread, s.across_users, s.min_users) == (
-        30,
+        8,
         40,
         False,
         2,
