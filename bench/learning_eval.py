@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh14}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh15}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -35,8 +35,8 @@ used. ``fresh10`` was written after that, the same way, measured once on 2026-12
 used. ``fresh11`` was written after that, the same way, measured once on 2026-12-01 and then
 used. ``fresh12`` was written after that, the same way, and is the never-tuned part: report
 it, never fit to it. ``--part seen`` (the default) runs tune, heldout and fresh to fresh11;
-``fresh12``, ``fresh13`` and ``fresh14`` (written later by outside evaluators who never read the
-proposer, never tuned on either) run only when asked for by name or with ``--part all``. While tuning, run ``--part tune``.
+``fresh12``, ``fresh13``, ``fresh14`` and ``fresh15`` (written later by outside evaluators who never
+read the proposer, never tuned on either) run only when asked for by name or with ``--part all``. While tuning, run ``--part tune``.
 
 Matching rules (mechanical, applied by the functions below and by
 ``tests/learning/test_eval_key.py``):
@@ -105,9 +105,10 @@ PARTS = (
     "fresh12",
     "fresh13",
     "fresh14",
+    "fresh15",
 )
-# looked at; fresh12, fresh13 and fresh14 (issue 27, written by outside evaluators) are never-tuned parts
-SEEN_PARTS = PARTS[:-3]
+# looked at; fresh12 to fresh15 (issue 27, written by outside evaluators) are never-tuned parts
+SEEN_PARTS = PARTS[:-4]
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
 
@@ -596,7 +597,7 @@ def print_report(mode: str, summary: dict[str, Any]) -> None:
 
 def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> list[str]:
     """The assistants ``--part`` (and ``--assistant``) pick: ``all`` is every part, ``seen``
-    every part in ``SEEN_PARTS`` (never fresh12 to fresh14), any other value that part only."""
+    every part in ``SEEN_PARTS`` (never fresh12 to fresh15), any other value that part only."""
     return [
         n
         for n, spec in key["assistants"].items()
@@ -616,7 +617,7 @@ def make_parser() -> argparse.ArgumentParser:
         default="seen",
         help=(
             "seen = tune + heldout + fresh to fresh11 (default); "
-            "fresh12 to fresh14 are never-tuned parts: ask for them by name"
+            "fresh12 to fresh15 are never-tuned parts: ask for them by name"
         ),
     )
     parser.add_argument("--assistant", action="append", help="only this assistant (repeatable)")
