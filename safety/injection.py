@@ -826,8 +826,10 @@ def scan_many(
             results[i] = cached
         else:
             todo.append(i)
-    if todo:
-        kind = "injection" if semantic else "patterns"
+    # The learned layer's verdicts are recorded (``safety.memo``): reading one is a query,
+    # scanning it again is milliseconds. The patterns alone take microseconds: never.
+    kind = "injection" if semantic else ""
+    if todo and kind:
         recorded = {
             t: _from_record(r) for t, r in memo.recall(kind, [texts[i] for i in todo]).items()
         }
@@ -859,7 +861,8 @@ def scan_many(
             _cache_put(_key(text, semantic), result)
             settled[text] = result
             results[i] = result
-        memo.remember(kind, {t: _to_record(r) for t, r in settled.items()})
+        if kind:
+            memo.remember(kind, {t: _to_record(r) for t, r in settled.items()})
     return [r if r is not None else _CLEAN for r in results]
 
 

@@ -84,8 +84,8 @@ def _build_digest() -> str:
 
 
 def fingerprint(kind: str) -> str:
-    """The scanner's name in the store: ``kind`` (``injection``, ``patterns``,
-    ``secrets``) and the build digest, at most 40 characters."""
+    """The scanner's name in the store: ``kind`` (``injection``: the patterns and the
+    learned layer; ``secrets``) and the build digest, at most 40 characters."""
     return f"{kind}:{_build_digest()}"
 
 
