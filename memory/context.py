@@ -22,7 +22,10 @@ as the statement's cosine agrees, so an incidental shared word does not outrank 
 statement near in meaning), the embedding
 cosine of query and statement (min-max normalised over the candidates; the query is
 encoded twice, as asked and as its content words alone, and the two cosines mixed: the
-function words of a question pull its vector towards any question about a person), and
+function words of a question pull its vector towards any question about a person; less
+the statement's hubness, its mean cosine with the category descriptions: a statement
+near any description of a person is near every question about one, and came first for
+questions it does not answer), and
 a category prior (the query's cosine with a one-line description of each category, so
 "what should I leave out of her salad?" leans towards dislikes; without it the tune
 part loses 12 points of recall@3). A **time facet** (``memory.time_facet``) reads the
