@@ -587,9 +587,11 @@ def _build_context(
                 cosine = (1 - CONTENT_QUERY_SHARE) * cosine + CONTENT_QUERY_SHARE * (
                     cand.matrix @ _query_vector(bare)
                 )
+            # the item keeps its cosine; its meaning is ranked less its hubness
+            ranked_cosine = cosine
             if HUB_SHARE > 0:
-                cosine = cosine - HUB_SHARE * hubness(cand.matrix, _description_vectors())
-            cos_norm = normalised_cosine(cosine, has)
+                ranked_cosine = cosine - HUB_SHARE * hubness(cand.matrix, _description_vectors())
+            cos_norm = normalised_cosine(ranked_cosine, has)
             pack.used_embeddings = True
 
     if pack.used_embeddings:

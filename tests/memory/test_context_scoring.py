@@ -192,6 +192,23 @@ def test_a_statement_near_every_description_of_a_person_gives_way_to_the_answer(
     assert ranked_by_meaning(agent, "Who is her other half?")[:2] == [answer.pk, hub.pk]
 
 
+def test_an_item_reports_its_cosine_with_the_question_not_less_its_hubness(agent, hub_and_answer):
+    hub, answer = hub_and_answer
+    question = memory.context._query_vector("any")
+
+    pack = build_context(
+        agent=agent,
+        principal_external_id="farah",
+        query="Who is her other half?",
+        now=NOW,
+        use_embeddings=True,
+    )
+
+    cosines = {item.id: item.cosine for item in pack.items}
+    assert cosines[hub.pk] == pytest.approx(float(fake_vector(hub.statement) @ question), abs=1e-5)
+    assert cosines[hub.pk] > cosines[answer.pk]  # ranked below all the same
+
+
 def test_without_the_hubness_correction_the_hub_comes_first(agent, hub_and_answer, monkeypatch):
     hub, answer = hub_and_answer
     monkeypatch.setattr(memory.context, "HUB_SHARE", 0.0)
