@@ -22,7 +22,10 @@ as the statement's cosine agrees, so an incidental shared word does not outrank 
 statement near in meaning), the embedding
 cosine of query and statement (min-max normalised over the candidates; the query is
 encoded twice, as asked and as its content words alone, and the two cosines mixed: the
-function words of a question pull its vector towards any question about a person), and
+function words of a question pull its vector towards any question about a person; less
+the statement's hubness, its mean cosine with the category descriptions: a statement
+near any description of a person is near every question about one, and came first for
+questions it does not answer), and
 a category prior (the query's cosine with a one-line description of each category, so
 "what should I leave out of her salad?" leans towards dislikes; without it the tune
 part loses 12 points of recall@3). A **time facet** (``memory.time_facet``) reads the
@@ -82,6 +85,14 @@ CONTENT_QUERY_SHARE = 0.5
 #: Share of the category prior (the query's cosine with a description of each category,
 #: min-max normalised over the categories) in the similarity; 0 turns it off.
 CATEGORY_SHARE = 0.3
+#: Hubness: a statement near every description of a person ("Is a night owl who does
+#: her best drawing after ten in the evening") is near every question about a person as
+#: well, and came first for questions it does not answer ("Who is her other half?").
+#: This share of its ``hubness`` (its mean cosine with the category descriptions) is
+#: taken off its cosine with the question (hubness reduction in the manner of CSLS, with
+#: the descriptions as the reference set: one product per query, no model call); 0
+#: turns it off.
+HUB_SHARE = 1.0
 CATEGORY_HINTS = {
     "explicit_facts": "facts about the person's life: where they live, dates, family, what they own",
     "expertise": "what the person knows well: skills, languages and experience",
@@ -322,6 +333,22 @@ def words_and_meaning(lexical: np.ndarray, meaning: np.ndarray, has_vec: np.ndar
     return EMBEDDING_SHARE * meaning + (1 - EMBEDDING_SHARE) * lexical * agree
 
 
+def normalised_cosine(cosine: np.ndarray, has: np.ndarray) -> np.ndarray:
+    """The cosines of the statements with a stored vector (``has``) min-max normalised
+    over them (1 for every one when they are all equal); 0 for the others."""
+    present = cosine[has]
+    low, high = float(present.min()), float(present.max())
+    span = high - low
+    return np.where(has, (cosine - low) / span if span > 1e-9 else 1.0, 0.0)
+
+
+def hubness(matrix: np.ndarray, descriptions: np.ndarray) -> np.ndarray:
+    """How near each statement is to a statement about anyone: its cosine with the mean
+    of the category descriptions (a fixed reference set of generic texts about a
+    person; ``matrix @ descriptions.mean(0)`` is the mean of its cosines with them)."""
+    return matrix @ descriptions.mean(axis=0)
+
+
 def seed_score(similarity: float, retention: float) -> float:
     return (SIM_FLOOR + SIM_WEIGHT * similarity) * (RET_FLOOR + RET_WEIGHT * retention)
 
@@ -367,19 +394,22 @@ def clear_candidate_cache() -> None:
 _category_vectors: tuple[object, np.ndarray] | None = None
 
 
-def _category_prior(qvec: np.ndarray) -> dict[str, float]:
-    """The query's similarity to each category's description, min-max normalised.
-
-    The 17 description vectors are encoded once per process and model (never stored:
-    build_context writes nothing)."""
+def _description_vectors() -> np.ndarray:
+    """The vectors of the category descriptions (``CATEGORY_HINTS``, in its order),
+    encoded once per process and model (never stored: build_context writes nothing)."""
     global _category_vectors
     from memory.embeddings import encode, get_model
 
-    names = list(CATEGORY_HINTS)
     model = get_model()
     if _category_vectors is None or _category_vectors[0] is not model:
-        _category_vectors = (model, encode([CATEGORY_HINTS[c] for c in names]))
-    sims = _category_vectors[1] @ qvec
+        _category_vectors = (model, encode([CATEGORY_HINTS[c] for c in CATEGORY_HINTS]))
+    return _category_vectors[1]
+
+
+def _category_prior(qvec: np.ndarray) -> dict[str, float]:
+    """The query's similarity to each category's description, min-max normalised."""
+    names = list(CATEGORY_HINTS)
+    sims = _description_vectors() @ qvec
     low, high = float(sims.min()), float(sims.max())
     span = high - low if high - low > 1e-9 else 1.0
     return {c: float((v - low) / span) for c, v in zip(names, sims, strict=True)}
@@ -557,10 +587,11 @@ def _build_context(
                 cosine = (1 - CONTENT_QUERY_SHARE) * cosine + CONTENT_QUERY_SHARE * (
                     cand.matrix @ _query_vector(bare)
                 )
-            present = cosine[has]
-            low, high = float(present.min()), float(present.max())
-            span = high - low
-            cos_norm = np.where(has, (cosine - low) / span if span > 1e-9 else 1.0, 0.0)
+            # the item keeps its cosine; its meaning is ranked less its hubness
+            ranked_cosine = cosine
+            if HUB_SHARE > 0:
+                ranked_cosine = cosine - HUB_SHARE * hubness(cand.matrix, _description_vectors())
+            cos_norm = normalised_cosine(ranked_cosine, has)
             pack.used_embeddings = True
 
     if pack.used_embeddings:

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import safety.encoder
-from memory.context import build_context, render_context, time_intent
+from memory.context import _content_phrase, build_context, render_context, time_intent
 from memory.models import Belief, TextEmbedding
 from memory.services_beliefs import belief_write, intention_write, routine_label
 from tests.factories import TenantFactory, make_agent
@@ -43,6 +43,14 @@ def ids(pack):
 
 
 def test_relevant_belief_ranks_first_and_has_a_reason(agent, fake_model):
+    # the stand-in vectors are random: the question is given the answer's meaning (as
+    # asked and as its content words), so this does not hang on a random cosine
+    fake_model.same_as.update(
+        {
+            q: "Prefers green tea in the afternoon"
+            for q in ("What tea should I make her?", _content_phrase("What tea should I make her?"))
+        }
+    )
     tea = write(agent, "Prefers green tea in the afternoon")
     write(agent, "Plays the cello in an amateur orchestra", category="interests")
     write(agent, "Works as a structural engineer", category="identity")

@@ -1,5 +1,6 @@
 """How ``build_context`` weighs what a question says: the asked person's name is no
-evidence for one of their beliefs, and a shared word counts as far as the meaning agrees."""
+evidence for one of their beliefs, a shared word counts as far as the meaning agrees,
+and a statement near any description of a person is no answer to every question."""
 
 from __future__ import annotations
 
@@ -8,16 +9,19 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
+import memory.context
 import safety.encoder
 from memory.context import (
+    CATEGORY_HINTS,
     EMBEDDING_SHARE,
     _person_names,
     build_context,
+    hubness,
     without_names,
     words_and_meaning,
 )
 from memory.services_beliefs import belief_write
-from tests.memory.beliefs_helpers import FakeModel
+from tests.memory.beliefs_helpers import FakeModel, fake_vector
 
 NOW = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)  # a Tuesday
 DAY = timedelta(days=1)
@@ -137,3 +141,76 @@ def test_a_shared_word_counts_as_far_as_the_meaning_agrees():
     assert similarity[1] > similarity[0]
     assert similarity[0] == pytest.approx(EMBEDDING_SHARE * 0.3 + (1 - EMBEDDING_SHARE) * 0.3)
     assert similarity[2] == pytest.approx(1 - EMBEDDING_SHARE)  # the words in full
+
+
+# --- hubness ----------------------------------------------------------------------------
+
+
+def test_hubness_is_a_statements_mean_cosine_with_the_descriptions_of_a_person():
+    descriptions = np.eye(4, dtype=np.float32)[:2]  # two generic texts about a person
+    matrix = np.array(
+        [[0.7, 0.7, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0]], dtype=np.float32
+    )
+
+    hub = hubness(matrix, descriptions)
+
+    assert hub == pytest.approx([0.7, 0.0, 0.5])
+    assert hub == pytest.approx((matrix @ descriptions.T).mean(axis=1))
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    return (vector / np.linalg.norm(vector)).astype(np.float32)
+
+
+@pytest.fixture
+def hub_and_answer(agent, fake_model, monkeypatch):
+    """A statement near every description of a person (the hub) and the answer; the
+    question's vector is a little nearer the hub than the answer."""
+    hub = write(agent, "Is a night owl who does her best drawing after ten", category="traits")
+    answer = write(agent, "Is engaged to Niamh, a marine biologist", category="traits")
+    v_hub, v_answer = fake_vector(hub.statement), fake_vector(answer.statement)
+    descriptions = np.stack([_unit(v_hub + 0.1 * fake_vector(c)) for c in CATEGORY_HINTS])
+    monkeypatch.setattr(memory.context, "_description_vectors", lambda: descriptions)
+    question = _unit(0.6 * v_hub + 0.4 * v_answer)
+    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+    return hub, answer
+
+
+def ranked_by_meaning(agent, query):
+    pack = build_context(
+        agent=agent, principal_external_id="farah", query=query, now=NOW, use_embeddings=True
+    )
+    assert pack.used_embeddings
+    return [item.id for item in pack.items]
+
+
+def test_a_statement_near_every_description_of_a_person_gives_way_to_the_answer(
+    agent, hub_and_answer
+):
+    hub, answer = hub_and_answer
+
+    assert ranked_by_meaning(agent, "Who is her other half?")[:2] == [answer.pk, hub.pk]
+
+
+def test_an_item_reports_its_cosine_with_the_question_not_less_its_hubness(agent, hub_and_answer):
+    hub, answer = hub_and_answer
+    question = memory.context._query_vector("any")
+
+    pack = build_context(
+        agent=agent,
+        principal_external_id="farah",
+        query="Who is her other half?",
+        now=NOW,
+        use_embeddings=True,
+    )
+
+    cosines = {item.id: item.cosine for item in pack.items}
+    assert cosines[hub.pk] == pytest.approx(float(fake_vector(hub.statement) @ question), abs=1e-5)
+    assert cosines[hub.pk] > cosines[answer.pk]  # ranked below all the same
+
+
+def test_without_the_hubness_correction_the_hub_comes_first(agent, hub_and_answer, monkeypatch):
+    hub, answer = hub_and_answer
+    monkeypatch.setattr(memory.context, "HUB_SHARE", 0.0)
+
+    assert ranked_by_meaning(agent, "Who is her other half?")[:2] == [hub.pk, answer.pk]
