@@ -144,6 +144,7 @@ def build(beliefs: list[FixtureBelief], *, embed: bool) -> tuple[dict[str, int],
 
     from memory.models import Belief
     from memory.services_beliefs import belief_write
+    from safety.errors import UnsafeText
     from tenancy.services import agent_create, tenant_get_or_create
 
     call_command("migrate", verbosity=0)
@@ -162,20 +163,28 @@ def build(beliefs: list[FixtureBelief], *, embed: bool) -> tuple[dict[str, int],
     outcomes: dict[str, int] = defaultdict(int)
     merged: list[str] = []
     t0 = time.perf_counter()
+    refused: list[str] = []
     for b in sorted(beliefs, key=lambda b: -b.days_ago):
-        result = belief_write(
-            agent=agent,
-            principal_external_id=b.principal,
-            category=b.category,
-            statement=b.statement,
-            confidence=0.8,
-            source="direct",
-            valid_from=b.valid_from,
-            valid_until=b.valid_until,
-            due=b.due,
-            evidence={"host": "recall eval"},
-            now=NOW - timedelta(days=b.days_ago),
-        )
+        try:
+            result = belief_write(
+                agent=agent,
+                principal_external_id=b.principal,
+                category=b.category,
+                statement=b.statement,
+                confidence=0.8,
+                source="direct",
+                valid_from=b.valid_from,
+                valid_until=b.valid_until,
+                due=b.due,
+                evidence={"host": "recall eval"},
+                now=NOW - timedelta(days=b.days_ago),
+            )
+        except UnsafeText as refusal:
+            # the write check refused it, as it would refuse a host: the belief is not
+            # in memory, and a query expecting it counts as a miss
+            outcomes["refused"] += 1
+            refused.append(f"{b.key}: {refusal}")
+            continue
         outcomes[result.outcome] += 1
         ids[b.key] = result.belief.pk
         if result.outcome != "created":
@@ -187,6 +196,7 @@ def build(beliefs: list[FixtureBelief], *, embed: bool) -> tuple[dict[str, int],
         "outcomes": dict(outcomes),
         "merged": merged,
         "keys_not_active": lost,
+        "refused": refused,
         "embed_s": round(embed_s, 2),
         "encoder": encoder_name,
         "write_ms_per_belief": round(1000 * write_s / len(beliefs), 2),
@@ -205,8 +215,12 @@ def evaluate(
     from tenancy.models import Agent
 
     agent = Agent.objects.get(slug=AGENT)
-    owner = {ids[b.key]: b.principal for b in beliefs}
-    ended = {ids[b.key] for b in beliefs if b.valid_until is not None and b.valid_until < NOW}
+    owner = {ids[b.key]: b.principal for b in beliefs if b.key in ids}
+    ended = {
+        ids[b.key]
+        for b in beliefs
+        if b.key in ids and b.valid_until is not None and b.valid_until < NOW
+    }
     per_query = []
     leaks = expired_first = 0
     elapsed = []
@@ -226,7 +240,7 @@ def evaluate(
         leaks += sum(1 for i in ranked + [p.id for p in pack.pinned] if owner.get(i) != q.principal)
         if ranked and ranked[0] in ended and not past_intent(q.text):
             expired_first += 1
-        wanted = {ids[k] for k in q.expected}
+        wanted = {ids.get(k, -1) for k in q.expected}  # -1: refused at write, never found
         recall = len(wanted & set(ranked[:3])) / min(len(wanted), 3)
         rr = next((1 / (r + 1) for r, i in enumerate(ranked[:10]) if i in wanted), 0.0)
         per_query.append({"id": q.id, "kind": q.kind, "part": q.part, "recall3": recall, "rr": rr})
@@ -343,7 +357,8 @@ def main(argv: list[str] | None = None) -> int:
         parts = ", ".join(f"{p} {n}" for p, n in report["by_part"].items() if n)
         print(
             f"{len(beliefs)} beliefs, {len(queries)} queries ({parts}) from {args.data}; "
-            f"load: {load['outcomes']}, keys not active: {load['keys_not_active'] or 'none'}; "
+            f"load: {load['outcomes']}, keys not active: {load['keys_not_active'] or 'none'}, "
+            f"refused at write: {load['refused'] or 'none'}; "
             f"encoder: {load['encoder']}"
         )
         if load["merged"]:
