@@ -861,6 +861,9 @@ def _looks_random(value: str, *, pw: bool) -> bool:
         or _ENCODED_FILE.match(v)
         or re.match(r"(?i)(?:sha\d*|md5|blake\w*)[:-]", v)  # SHA256:..., sha512-...: a digest
         or re.fullmatch(r"[vV]?\d+(?:[./:,-]\d+)+[\w.+-]*", v)  # versions, dates, times
+        # words joined to a number's plural or ordinal: an age group or a rank
+        # ("under-15s", "over-60s", "top-3rd"), never a key
+        or re.fullmatch(r"(?:[A-Za-z]+-)+\d{1,4}(?:s|st|nd|rd|th)", v)
         or _TIMESTAMP.fullmatch(v)  # 2025-11-30T10:14:22Z, a log line's time
         or _example_value(v)
         or _OBJECT_ID.match(v)

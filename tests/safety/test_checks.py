@@ -99,3 +99,15 @@ def test_a_render_that_cannot_wait_withholds_text_it_cannot_judge_yet(slow_model
     assert render_safe(SECRET, wait=False).startswith("[BLOCKED: secret")
     assert started.wait(timeout=30)
     release.set()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Her son Arjun is fourteen and plays cricket for the county under-15s",
+        "She coaches the over-60s swim group on Fridays",
+    ],
+)
+def test_an_age_group_or_rank_is_no_credential_but_after_a_password_word_it_is(text):
+    assert find_secrets(text) == []
+    assert find_secrets("my password is under-15s") != []
