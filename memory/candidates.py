@@ -22,7 +22,7 @@ import io
 import json
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -78,6 +78,9 @@ class Candidates:
     postings: dict[str, np.ndarray]  # content-word stem -> row indices
     pinned: np.ndarray  # rows of the pinned categories
     promoted: np.ndarray  # standing in the owner's persona document
+    #: (the encoder it was computed with, each row's hubness): filled by the first query
+    #: that needs it (``memory.context``); it does not depend on the query
+    hub: tuple[object, np.ndarray] | None = field(default=None, compare=False, repr=False)
 
     @property
     def n(self) -> int:

@@ -349,6 +349,17 @@ def hubness(matrix: np.ndarray, descriptions: np.ndarray) -> np.ndarray:
     return matrix @ descriptions.mean(axis=0)
 
 
+def _hubness_of(cand: Candidates) -> np.ndarray:
+    """``hubness`` of the person's candidates, computed once per candidate set and
+    encoder (it does not depend on the query)."""
+    from memory.embeddings import get_model
+
+    model = get_model()
+    if cand.hub is None or cand.hub[0] is not model:
+        cand.hub = (model, hubness(cand.matrix, _description_vectors()))
+    return cand.hub[1]
+
+
 def seed_score(similarity: float, retention: float) -> float:
     return (SIM_FLOOR + SIM_WEIGHT * similarity) * (RET_FLOOR + RET_WEIGHT * retention)
 
@@ -581,16 +592,17 @@ def _build_context(
             warm_up_in_background()
         elif has.any():
             qvec = _query_vector(asked)
-            cosine = cand.matrix @ qvec
             bare = _content_phrase(asked)
+            mixed = qvec
             if CONTENT_QUERY_SHARE > 0 and bare:
-                cosine = (1 - CONTENT_QUERY_SHARE) * cosine + CONTENT_QUERY_SHARE * (
-                    cand.matrix @ _query_vector(bare)
-                )
+                # the mean of the two views' cosines is the cosine with their mean: one
+                # product over the person's matrix instead of two
+                mixed = (1 - CONTENT_QUERY_SHARE) * qvec + CONTENT_QUERY_SHARE * _query_vector(bare)
+            cosine = cand.matrix @ mixed
             # the item keeps its cosine; its meaning is ranked less its hubness
             ranked_cosine = cosine
             if HUB_SHARE > 0:
-                ranked_cosine = cosine - HUB_SHARE * hubness(cand.matrix, _description_vectors())
+                ranked_cosine = cosine - HUB_SHARE * _hubness_of(cand)
             cos_norm = normalised_cosine(ranked_cosine, has)
             pack.used_embeddings = True
 
