@@ -271,3 +271,59 @@ def rule_evidence(
             begin = c.message.text.find(quote, c.start - 1 if c.start else 0)
             quoted.append((c.message.text, begin, begin + len(quote)))
     return evidence, quoted
+
+
+# --- a word said instead of another ----------------------------------------------------------
+
+# "players, not customers", "write players not teams": a word set against another, both
+# plain lower-case words (no number, no name: "max is 6 not 8", "Tuesday not Monday")
+_INSTEAD = re.compile(r"\b([^\W\d_]{3,}),?\s+(?:not|rather than|instead of)\s+([^\W\d_]{3,})\b")
+
+
+def preferred_words(
+    corrections: list[Correction], *, min_conversations: int, min_users: int | None
+) -> list[tuple[str, list[str], dict[int, tuple[Correction, int]]]]:
+    """Words people set against another in their corrections ("call them players, not
+    customers", "they're players, not participants") in ``min_conversations``
+    conversations (by ``min_users`` people): the word as most write it, the words it
+    replaces (first said first) and one correction per conversation, spanning the
+    contrast. Both words are nouns, neither a function word; a word set against itself
+    in another form counts for nothing."""
+    found: dict[str, dict[int, tuple[Correction, int]]] = defaultdict(dict)
+    said: dict[str, list[str]] = defaultdict(list)
+    refused: dict[str, list[str]] = defaultdict(list)
+    seen: set[tuple[int, int]] = set()
+    for c in corrections:
+        text = c.message.text
+        for m in _INSTEAD.finditer(text):
+            if (id(c.message), m.start()) in seen:
+                continue
+            seen.add((id(c.message), m.start()))
+            good, bad = m.group(1), m.group(2)
+            if not (good.islower() and bad.islower()):
+                continue
+            if any(
+                w in STOP_WORDS or not language.can_be(w, "NOUN") or language.can_be(w, "AUX")
+                for w in (good, bad)
+            ):
+                continue
+            key = language.lemma(good, "NOUN")
+            if key == language.lemma(bad, "NOUN"):
+                continue
+            toks = tokens(text, m.start(), m.end())
+            lemmas = [language.lemma(t.low, "NOUN") for t in toks]
+            hit = Correction(message=c.message, start=m.start(), end=m.end(), lemmas=lemmas, toks=toks)
+            found[key].setdefault(c.message.conversation_id, (hit, 0))
+            said[key].append(good)
+            if bad not in refused[key]:
+                refused[key].append(bad)
+    out = []
+    for key, hits in found.items():
+        if len(hits) < min_conversations:
+            continue
+        if min_users is not None and len({c.message.principal_id for c, _ in hits.values()}) < min_users:
+            continue
+        word = max(set(said[key]), key=said[key].count)
+        out.append((word, refused[key][:3], hits))
+    out.sort(key=lambda x: len(x[2]), reverse=True)
+    return out

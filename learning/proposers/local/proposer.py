@@ -19,6 +19,7 @@ from learning.proposers.local.corrections import (
     _subject_values_refusal,
     _values_refusal,
     corrections_of,
+    preferred_words,
     recurring_instructions,
     rule_evidence,
 )
@@ -38,6 +39,7 @@ from learning.proposers.local.rules import (
     _CONTRAST_TAIL,
     _rule_near_misses,
     _rule_seen,
+    preferred_rule,
     rule_for,
 )
 from learning.proposers.local.themes import find_themes, theme_families
@@ -501,10 +503,21 @@ class LocalProposer:
         min_users = settings.min_users if settings.across_users else None
         left_out: list[str] = []
         tried: set[str] = set()
-        for _phrase, hits in recurring_instructions(
-            corrections, min_conversations=settings.min_corrections, min_users=min_users
-        )[:MAX_CANDIDATES]:
-            text = rule_for(hits)
+        found = [
+            (phrase, hits, rule_for(hits))
+            for phrase, hits in recurring_instructions(
+                corrections, min_conversations=settings.min_corrections, min_users=min_users
+            )[:MAX_CANDIDATES]
+        ]
+        # a word people set against another ("players, not customers") in the corrections
+        # of several conversations, each said in its own words
+        found += [
+            ((word, *instead), hits, preferred_rule(word, instead))
+            for word, instead, hits in preferred_words(
+                corrections, min_conversations=settings.min_corrections, min_users=min_users
+            )
+        ]
+        for _phrase, hits, text in found:
             if not text:
                 continue
             plain = _CONTRAST_TAIL.sub(".", text)
