@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from learning import language
+from learning.proposers.local.tokens import tokens
 from learning.proposers.local.words import (
     DEFAULT_VERB,
     NON_TOPICS,
@@ -38,6 +40,10 @@ def _mod(word: str) -> str:
     lists" (``language.modifier_form``)."""
     *rest, last = word.split(" ")
     return " ".join([*rest, language.modifier_form(last)])
+
+
+#: nouns of answering: a reply is "to" what it answers ("replies to reviews"), not about it
+ANSWER_NOUNS = frozenset(["reply", "response", "answer"])
 
 
 #: who or what a piece of work may be said to be for without saying nothing: not a vague
@@ -305,4 +311,42 @@ def _topic_object(
     if theme.compound:  # "refund replies": the person writes it that way somewhere
         return f"{qualifier} {head}"
     noun = noun if noun.endswith("ing") else language.plural(noun)
-    return f"{head} about {' '.join([*prefix, noun])}"
+    if not _said_with_the_request(theme.qualifier, reqs):
+        # the topic is a detail further on ("…, then drinks in the lobby"), not what most
+        # requests ask about: the work alone ("Prepares the quotes.")
+        return head
+    # the preposition most requests put before the topic ("reply to this review"):
+    # "replies to reviews", else "about"
+    preps = Counter(
+        prep
+        for r in reqs
+        for prep in {p[0] for p in r.phrases if theme.qualifier in p[2]}
+        if prep in ("to", "on", "for", "with")
+    )
+    prep = next(
+        (p for p, n in preps.most_common(1) if n * 2 > len(reqs)),
+        "to" if theme.head in ANSWER_NOUNS else "about",
+    )
+    return f"{head} {prep} {' '.join([*prefix, noun])}"
+
+
+_SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?\n]|$)")
+
+
+def _said_with_the_request(topic: str, reqs: list[Request]) -> bool:
+    """Whether more than half of the requests name ``topic`` in the sentence that asks
+    for the work, not only further on in the message."""
+    said = 0
+    for r in reqs:
+        text = r.message.text
+        sentence = next(
+            (m for m in _SENTENCE.finditer(text) if m.start() <= r.start < max(m.end(), 1)),
+            None,
+        )
+        if sentence is None:
+            continue
+        lemmas = {
+            language.lemma(t.low, "NOUN") for t in tokens(text, sentence.start(), sentence.end())
+        }
+        said += topic in lemmas
+    return said * 2 > len(reqs)
