@@ -86,37 +86,51 @@ def corrections_of(message: Any, asked: frozenset[str] = frozenset()) -> list[Co
     return out
 
 
-def _content(word: str) -> bool:
-    return word not in STOP_WORDS and word not in RULE_FILLER and len(word) > 1 and _wordlike(word)
+def _content(word: str, function_words: frozenset[str] = frozenset()) -> bool:
+    return (
+        word not in STOP_WORDS
+        and word not in RULE_FILLER
+        and word not in function_words
+        and len(word) > 1
+        and _wordlike(word)
+    )
 
 
-def _said_content(phrase: tuple[str, ...]) -> int:
+def _said_content(phrase: tuple[str, ...], function_words: frozenset[str] = frozenset()) -> int:
     """Content words of an instruction; a time reference ("last lesson", "next week")
     says when, not what to do, and counts for nothing."""
     n = 0
     for k, w in enumerate(phrase):
         if w in ("last", "next", "previous") or (k and phrase[k - 1] in ("last", "next")):
             continue
-        n += _content(w)
+        n += _content(w, function_words)
     return n
 
 
 def recurring_instructions(
-    corrections: list[Correction], *, min_conversations: int, min_users: int | None
+    corrections: list[Correction],
+    *,
+    min_conversations: int,
+    min_users: int | None,
+    function_words: frozenset[str] = frozenset(),
 ) -> list[tuple[tuple[str, ...], dict[int, tuple[Correction, int]]]]:
     """Lemma sequences (2..6 words, two content words, content at both ends) found in
-    ``min_conversations`` conversations, longest-supported first."""
+    ``min_conversations`` conversations, longest-supported first; ``function_words``:
+    those of the persona's language when it is not English ("con", "el", "siempre")."""
     found: dict[tuple[str, ...], dict[int, tuple[Correction, int]]] = defaultdict(dict)
     for c in corrections:
         ws = c.lemmas
         for i in range(len(ws)):
-            if not _content(ws[i]):
+            if not _content(ws[i], function_words):
                 continue
             for n in range(2, 7):
                 if i + n > len(ws):
                     break
                 phrase = tuple(ws[i : i + n])
-                if not _content(phrase[-1]) or _said_content(phrase) < 2:
+                if (
+                    not _content(phrase[-1], function_words)
+                    or _said_content(phrase, function_words) < 2
+                ):
                     continue
                 found[phrase].setdefault(c.message.conversation_id, (c, i))
     out = []

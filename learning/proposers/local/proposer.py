@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from learning import language
 from learning.candidates import (
     AVOIDED,
     IN_PERSONA,
@@ -23,6 +24,7 @@ from learning.proposers.local.corrections import (
     recurring_instructions,
     rule_evidence,
 )
+from learning.proposers.local.foreign_rules import foreign_rule
 from learning.proposers.local.hygiene import (
     _name_words,
     proper_words,
@@ -155,10 +157,10 @@ def _other_language(persona: dict[str, Any], result: ProposerResult, *, rule: bo
     from learning import language
 
     lang = language.persona_language(persona)
-    if lang in ("", "en") or (not rule and lang in language.FRAMES):
+    if lang in ("", "en") or lang in (language.RULE_FRAMES if rule else language.FRAMES):
         return "" if lang == "en" else lang
     what = "standing rules" if rule else "goals sentences"
-    words_in = "English" if rule else "English, French and Spanish"
+    words_in = "English, French and Spanish"
     result.declined = (
         f"The persona is written in {language.LANGUAGE_NAMES[lang]}; the local proposer words "
         f"{what} only in {words_in}, so it proposed none. Use the model proposer, or "
@@ -489,10 +491,12 @@ class LocalProposer:
 
         result = ProposerResult(calls=1)
         result.data = {"rule": None, "evidence": []}
-        if _other_language(persona, result, rule=True):
+        lang = _other_language(persona, result, rule=True)
+        if result.declined:
             return result
         names: set[str] = getattr(corpus, "known_names", set())
-        banned = _name_words(names) | proper_words(corpus.messages)
+        banned = _name_words(names) | proper_words(corpus.messages, english=not lang)
+        function_words = language.FUNCTION_WORDS[lang] | language.RULE_FRAMES[lang].before_verb if lang else frozenset()
         asked = frozenset(
             r.head for m in corpus.messages if not m.after_assistant for r in requests_of(m)
         )
@@ -504,9 +508,12 @@ class LocalProposer:
         left_out: list[str] = []
         tried: set[str] = set()
         found = [
-            (phrase, hits, rule_for(hits))
+            (phrase, hits, foreign_rule(hits, lang) if lang else rule_for(hits))
             for phrase, hits in recurring_instructions(
-                corrections, min_conversations=settings.min_corrections, min_users=min_users
+                corrections,
+                min_conversations=settings.min_corrections,
+                min_users=min_users,
+                function_words=function_words,
             )[:MAX_CANDIDATES]
         ]
         # a word people set against another ("players, not customers") in the corrections
@@ -516,6 +523,7 @@ class LocalProposer:
             for word, instead, hits in preferred_words(
                 corrections, min_conversations=settings.min_corrections, min_users=min_users
             )
+            if not lang
         ]
         for _phrase, hits, text in found:
             if not text:
@@ -560,10 +568,11 @@ class LocalProposer:
                 continue
             result.data = {"rule": text, "evidence": evidence[:MAX_QUOTES]}
             break
-        result.candidates.extend(
-            _rule_near_misses(
-                corrections, settings=settings, persona=persona, names=names, tried=tried
+        if not lang:  # a near miss is worded in English only
+            result.candidates.extend(
+                _rule_near_misses(
+                    corrections, settings=settings, persona=persona, names=names, tried=tried
+                )
             )
-        )
         _note_left_out(result, left_out)
         return result
