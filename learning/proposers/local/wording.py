@@ -42,10 +42,6 @@ def _mod(word: str) -> str:
     return " ".join([*rest, language.modifier_form(last)])
 
 
-#: nouns of answering: a reply is "to" what it answers ("replies to reviews"), not about it
-ANSWER_NOUNS = frozenset(["reply", "response", "answer"])
-
-
 #: who or what a piece of work may be said to be for without saying nothing: not a vague
 #: person ("for someone"), not a time ("for next week")
 _VAGUE_FOR = frozenset(["person", "people", "everyone", "anyone", "someone", "guy", "thing"])
@@ -94,6 +90,43 @@ def _purpose(reqs: list[Request], text: str) -> str:
             return f"for {word}"
         # "for the function", "for the website": one thing of one conversation, no purpose
     return ""
+
+
+def topic_unquoted(theme: Theme, quotes: list[str]) -> bool:
+    """Whether the topic of a topic theme ("drinks" of "Prepares quotes about drinks.")
+    is missing from most of its quotes: a detail further on in the messages ("…, then
+    drinks in the lobby"), not what the work is about."""
+    if theme.kind != "topic" or theme.compound or not quotes:
+        return False
+    said = sum(
+        1
+        for q in quotes
+        if theme.qualifier in {language.lemma(t.low, "NOUN") for t in tokens(q)}
+    )
+    return said * 2 < len(quotes) and _asked_with(theme.qualifier, theme.requests.values()) < 2
+
+
+_SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?\n]|$)")
+
+
+def _asked_with(topic: str, reqs) -> int:
+    """How many requests name ``topic`` in the sentence that asks for the work ("We got
+    a 2-star review, can you draft a reply?"), not only further on in the message."""
+    said = 0
+    for r in reqs:
+        text = r.message.text
+        for m in _SENTENCE.finditer(text):
+            if m.start() <= r.start < max(m.end(), m.start() + 1):
+                toks = tokens(text, m.start(), m.end())
+                said += topic in {language.lemma(t.low, "NOUN") for t in toks}
+                break
+    return said
+
+
+def without_topic(theme: Theme) -> str:
+    """The sentence of a topic theme without its topic: the work and the modifier most
+    of its requests write ("Prepares the quotes.")."""
+    return sentence_for(replace(theme, kind="", name=""))
 
 
 def sentence_for(theme: Theme) -> str:
@@ -311,10 +344,6 @@ def _topic_object(
     if theme.compound:  # "refund replies": the person writes it that way somewhere
         return f"{qualifier} {head}"
     noun = noun if noun.endswith("ing") else language.plural(noun)
-    if not _said_with_the_request(theme.qualifier, reqs):
-        # the topic is a detail further on ("…, then drinks in the lobby"), not what most
-        # requests ask about: the work alone ("Prepares the quotes.")
-        return head
     # the preposition most requests put before the topic ("reply to this review"):
     # "replies to reviews", else "about"
     preps = Counter(
@@ -325,28 +354,21 @@ def _topic_object(
     )
     prep = next(
         (p for p, n in preps.most_common(1) if n * 2 > len(reqs)),
-        "to" if theme.head in ANSWER_NOUNS else "about",
+        "to" if _answers_to(theme.head, theme.qualifier, reqs) else "about",
     )
     return f"{head} {prep} {' '.join([*prefix, noun])}"
 
 
-_SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?\n]|$)")
-
-
-def _said_with_the_request(topic: str, reqs: list[Request]) -> bool:
-    """Whether more than half of the requests name ``topic`` in the sentence that asks
-    for the work, not only further on in the message."""
-    said = 0
+def _answers_to(head: str, topic: str, reqs: list[Request]) -> bool:
+    """Whether a request's message writes the head, "to" and the topic close after it
+    ("Reply to this Google review"): the work answers the topic ("replies to reviews"),
+    it is not about it."""
     for r in reqs:
-        text = r.message.text
-        sentence = next(
-            (m for m in _SENTENCE.finditer(text) if m.start() <= r.start < max(m.end(), 1)),
-            None,
-        )
-        if sentence is None:
-            continue
-        lemmas = {
-            language.lemma(t.low, "NOUN") for t in tokens(text, sentence.start(), sentence.end())
-        }
-        said += topic in lemmas
-    return said * 2 > len(reqs)
+        toks = tokens(r.message.text)
+        for k in range(1, len(toks) - 1):
+            if toks[k].low != "to" or language.lemma(toks[k - 1].low, "NOUN") != head:
+                continue
+            after = [language.lemma(t.low, "NOUN") for t in toks[k + 1 : k + 5]]
+            if topic in after:
+                return True
+    return False
