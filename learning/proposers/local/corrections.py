@@ -341,3 +341,11 @@ def preferred_words(
         out.append((word, refused[key][:3], hits))
     out.sort(key=lambda x: len(x[2]), reverse=True)
     return out
+
+
+def preferred_rule(word: str, instead: list[str]) -> str:
+    """The rule of a word said instead of others: 'Say "players", not "customers" or
+    "participants".'"""
+    refused = [f'"{w}"' for w in instead]
+    tail = refused[0] if len(refused) == 1 else ", ".join(refused[:-1]) + " or " + refused[-1]
+    return f'Say "{word}", not {tail}.'

@@ -20,6 +20,7 @@ from learning.proposers.local.corrections import (
     _subject_values_refusal,
     _values_refusal,
     corrections_of,
+    preferred_rule,
     preferred_words,
     recurring_instructions,
     rule_evidence,
@@ -41,7 +42,6 @@ from learning.proposers.local.rules import (
     _CONTRAST_TAIL,
     _rule_near_misses,
     _rule_seen,
-    preferred_rule,
     rule_for,
 )
 from learning.proposers.local.themes import find_themes, theme_families

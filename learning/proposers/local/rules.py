@@ -538,14 +538,6 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     return text[:1].upper() + text[1:] + "."
 
 
-def preferred_rule(word: str, instead: list[str]) -> str:
-    """The rule of a word said instead of others: 'Say "players", not "customers" or
-    "participants".'"""
-    refused = [f'"{w}"' for w in instead]
-    tail = refused[0] if len(refused) == 1 else ", ".join(refused[:-1]) + " or " + refused[-1]
-    return f'Say "{word}", not {tail}.'
-
-
 # --- rule candidates passed over (the review log) ----------------------------------------------
 
 
