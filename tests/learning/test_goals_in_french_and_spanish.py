@@ -130,7 +130,7 @@ def test_what_was_turned_down_is_not_proposed_again():
     assert "turned down" in " ".join(result.notes)
 
 
-def test_a_german_persona_and_a_french_rule_are_still_declined():
+def test_a_german_persona_is_still_declined_and_a_french_rule_is_read_in_french():
     german = {
         "role": "Assistentin für die Buchhandlung",
         "goals": "Beantwortet die Fragen der Kunden zu den Bestellungen und schreibt Mails.",
@@ -138,7 +138,9 @@ def test_a_german_persona_and_a_french_rule_are_still_declined():
     result = LocalProposer().propose_sentence(corpus_of(FRENCH), german, settings())
     assert "German" in result.declined
     rule = LocalProposer().propose_rule(corpus_of(FRENCH), FRENCH_PERSONA, settings())
-    assert "French" in rule.declined and "standing rules" in rule.declined
+    assert not rule.declined and rule.data["rule"] is None  # no recurring correction
+    rule = LocalProposer().propose_rule(corpus_of(FRENCH), german, settings())
+    assert "German" in rule.declined and "standing rules" in rule.declined
 
 
 @pytest.mark.parametrize(

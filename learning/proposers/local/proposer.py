@@ -151,9 +151,9 @@ def _open_themes(
 def _other_language(persona: dict[str, Any], result: ProposerResult, *, rule: bool) -> str:
     """The language of the persona when it is not English ("" for English or a persona
     that says too little to tell). A goals sentence is worded in French and Spanish
-    (``other_languages``); in any other language, and for a standing rule in any language
-    but English, the review says that the proposer declined instead of proposing an
-    English sentence to, say, a German assistant."""
+    (``other_languages``), a standing rule kept as written in French and Spanish
+    (``foreign_rules``); in any other language the review says that the proposer
+    declined instead of proposing an English sentence to, say, a German assistant."""
     from learning import language
 
     lang = language.persona_language(persona)
