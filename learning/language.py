@@ -472,8 +472,8 @@ RULE_FRAMES: dict[str, RuleFrame] = {
             "tratar": (),
             "firmar": (),
         },
-        before_verb=frozenset("siempre nunca jamás no también".split()),
-        courtesy=frozenset("por favor porfa gracias".split()),
+        before_verb=frozenset(["siempre", "nunca", "jamás", "no", "también"]),
+        courtesy=frozenset(["por", "favor", "porfa", "gracias"]),
     ),
     "fr": RuleFrame(
         code="fr",
@@ -492,8 +492,8 @@ RULE_FRAMES: dict[str, RuleFrame] = {
             "vouvoyer": (),
             "tutoyer": (),
         },
-        before_verb=frozenset("toujours jamais ne n' pas".split()),
-        courtesy=frozenset("s'il te plaît vous plaît stp svp merci".split()),
+        before_verb=frozenset(["toujours", "jamais", "ne", "n'", "pas"]),
+        courtesy=frozenset(["s'il", "te", "plaît", "vous", "plaît", "stp", "svp", "merci"]),
     ),
 }
 

@@ -101,9 +101,9 @@ def test_a_prohibition_keeps_what_to_do_instead_after_its_comma():
 
 
 def test_a_french_instruction_is_recognised_by_its_frame():
-    assert language.instruction_in("mets toujours le prix TTC".split(), "fr")
-    assert language.instruction_in("ne mets jamais le prix HT".split(), "fr")
-    assert not language.instruction_in("le prix TTC".split(), "fr")
+    assert language.instruction_in(["mets", "toujours", "le", "prix", "TTC"], "fr")
+    assert language.instruction_in(["ne", "mets", "jamais", "le", "prix", "HT"], "fr")
+    assert not language.instruction_in(["le", "prix", "TTC"], "fr")
 
 
 def test_a_spanish_persona_gets_a_spanish_rule_from_recurring_corrections(bag_of_words):
@@ -120,7 +120,11 @@ def test_a_spanish_persona_gets_a_spanish_rule_from_recurring_corrections(bag_of
 
 
 def test_a_german_persona_still_gets_no_rule():
-    german = {"role": "Assistentin für die Praxis", "goals": "Schreibt die Erinnerungen für die Patienten und die Termine.", "standing_rules": []}
+    german = {
+        "role": "Assistentin für die Praxis",
+        "goals": "Schreibt die Erinnerungen für die Patienten und die Termine.",
+        "standing_rules": [],
+    }
     rows = [(1, "immer mit Mehrwertsteuer", True), (1, "immer mit Mehrwertsteuer bitte", True)]
     result = LocalProposer().propose_rule(corpus_of(rows), german, settings())
     assert result.declined and result.data["rule"] is None
@@ -142,7 +146,9 @@ def _topic_theme(texts):
 
     corpus = corpus_of([(1, t, False) for t in texts])
     reqs = {
-        m.conversation_id: Request(message=m, start=0, end=len(m.text), verb="prepare", head="quote")
+        m.conversation_id: Request(
+            message=m, start=0, end=len(m.text), verb="prepare", head="quote"
+        )
         for m in corpus.messages
     }
     return Theme(head="quote", qualifier="drink", kind="topic", requests=reqs)
@@ -158,7 +164,11 @@ def test_a_topic_only_a_detail_further_on_names_no_sentence():
             "Quote for a Christmas party, 30 people, drinks after.",
         ]
     )
-    quotes = ["I need a quote for a team-building afternoon", "Quote for a software company", "Quote for a Christmas party"]
+    quotes = [
+        "I need a quote for a team-building afternoon",
+        "Quote for a software company",
+        "Quote for a Christmas party",
+    ]
     assert topic_unquoted(theme, quotes)
     assert without_topic(theme) == "Prepares the quotes."
 

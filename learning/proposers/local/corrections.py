@@ -326,7 +326,9 @@ def preferred_words(
                 continue
             toks = tokens(text, m.start(), m.end())
             lemmas = [language.lemma(t.low, "NOUN") for t in toks]
-            hit = Correction(message=c.message, start=m.start(), end=m.end(), lemmas=lemmas, toks=toks)
+            hit = Correction(
+                message=c.message, start=m.start(), end=m.end(), lemmas=lemmas, toks=toks
+            )
             found[key].setdefault(c.message.conversation_id, (hit, 0))
             said[key].append(good)
             if bad not in refused[key]:
@@ -335,7 +337,10 @@ def preferred_words(
     for key, hits in found.items():
         if len(hits) < min_conversations:
             continue
-        if min_users is not None and len({c.message.principal_id for c, _ in hits.values()}) < min_users:
+        if (
+            min_users is not None
+            and len({c.message.principal_id for c, _ in hits.values()}) < min_users
+        ):
             continue
         word = max(set(said[key]), key=said[key].count)
         out.append((word, refused[key][:3], hits))

@@ -498,7 +498,11 @@ class LocalProposer:
             return result
         names: set[str] = getattr(corpus, "known_names", set())
         banned = _name_words(names) | proper_words(corpus.messages, english=not lang)
-        function_words = language.FUNCTION_WORDS[lang] | language.RULE_FRAMES[lang].before_verb if lang else frozenset()
+        function_words = (
+            language.FUNCTION_WORDS[lang] | language.RULE_FRAMES[lang].before_verb
+            if lang
+            else frozenset()
+        )
         asked = frozenset(
             r.head for m in corpus.messages if not m.after_assistant for r in requests_of(m)
         )

@@ -99,9 +99,7 @@ def topic_unquoted(theme: Theme, quotes: list[str]) -> bool:
     if theme.kind != "topic" or theme.compound or not quotes:
         return False
     said = sum(
-        1
-        for q in quotes
-        if theme.qualifier in {language.lemma(t.low, "NOUN") for t in tokens(q)}
+        1 for q in quotes if theme.qualifier in {language.lemma(t.low, "NOUN") for t in tokens(q)}
     )
     return said * 2 < len(quotes) and _asked_with(theme.qualifier, theme.requests.values()) < 2
 
