@@ -141,27 +141,29 @@ def test_a_spanish_plural_shares_its_root_with_the_singular():
 
 
 def _topic_theme(texts):
+    """A topic theme over one request per text: the request is the span in brackets."""
     from learning.proposers.local.requests import Request
     from learning.proposers.local.themes import Theme
 
-    corpus = corpus_of([(1, t, False) for t in texts])
-    reqs = {
-        m.conversation_id: Request(
-            message=m, start=0, end=len(m.text), verb="prepare", head="quote"
+    plain = [t.replace("[", "").replace("]", "") for t in texts]
+    corpus = corpus_of([(1, t, False) for t in plain])
+    reqs = {}
+    for m, t in zip(corpus.messages, texts, strict=True):
+        start, end = t.index("["), t.index("]") - 1
+        reqs[m.conversation_id] = Request(
+            message=m, start=start, end=end, verb="prepare", head="quote"
         )
-        for m in corpus.messages
-    }
     return Theme(head="quote", qualifier="drink", kind="topic", requests=reqs)
 
 
-def test_a_topic_only_a_detail_further_on_names_no_sentence():
+def test_a_topic_only_a_detail_after_the_request_names_no_sentence():
     from learning.proposers.local.wording import topic_unquoted, without_topic
 
     theme = _topic_theme(
         [
-            "I need a quote for a team-building afternoon. Then drinks in the lobby.",
-            "Quote for a software company, 16 people. Corporate rate, no drinks.",
-            "Quote for a Christmas party, 30 people, drinks after.",
+            "[I need a quote for a team-building afternoon]. Then drinks in the lobby.",
+            "[Quote for a software company], 16 people. Corporate rate, no drinks.",
+            "[Quote for a Christmas party], 30 people, drinks after.",
         ]
     )
     quotes = [
@@ -173,14 +175,14 @@ def test_a_topic_only_a_detail_further_on_names_no_sentence():
     assert without_topic(theme) == "Prepares the quotes."
 
 
-def test_a_topic_asked_with_the_request_twice_stays():
+def test_a_topic_said_before_the_request_twice_stays():
     from learning.proposers.local.wording import topic_unquoted
 
     theme = _topic_theme(
         [
-            "Quote for drinks at a team event please.",
-            "Can you do a quote for drinks for 20 people?",
-            "Quote for a Christmas party. Drinks after.",
+            "The bar wants drinks for 20 people, [can you do a quote]?",
+            "Another drinks order came in: [quote please].",
+            "[Quote for a Christmas party]. Drinks after.",
         ]
     )
-    assert not topic_unquoted(theme, ["Quote for a team event", "a quote", "Quote for a party"])
+    assert not topic_unquoted(theme, ["can you do a quote", "quote please", "Quote for a party"])

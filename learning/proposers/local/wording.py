@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -94,31 +93,28 @@ def _purpose(reqs: list[Request], text: str) -> str:
 
 def topic_unquoted(theme: Theme, quotes: list[str]) -> bool:
     """Whether the topic of a topic theme ("drinks" of "Prepares quotes about drinks.")
-    is missing from most of its quotes: a detail further on in the messages ("…, then
+    is missing from most of its quotes, said in one at most, and named before or in
+    the request by one request at most: a detail further on in the messages ("…, then
     drinks in the lobby"), not what the work is about."""
     if theme.kind != "topic" or theme.compound or not quotes:
         return False
     said = sum(
         1 for q in quotes if theme.qualifier in {language.lemma(t.low, "NOUN") for t in tokens(q)}
     )
-    return said * 2 < len(quotes) and _asked_with(theme.qualifier, theme.requests.values()) < 2
-
-
-_SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?\n]|$)")
+    if said * 2 >= len(quotes) or said >= 2:
+        return False
+    return _asked_with(theme.qualifier, theme.requests.values()) < 2
 
 
 def _asked_with(topic: str, reqs) -> int:
-    """How many requests name ``topic`` in the sentence that asks for the work ("We got
-    a 2-star review, can you draft a reply?"), not only further on in the message."""
-    said = 0
-    for r in reqs:
-        text = r.message.text
-        for m in _SENTENCE.finditer(text):
-            if m.start() <= r.start < max(m.end(), m.start() + 1):
-                toks = tokens(text, m.start(), m.end())
-                said += topic in {language.lemma(t.low, "NOUN") for t in toks}
-                break
-    return said
+    """How many requests name ``topic`` before the request or in it ("another complaint
+    on facebook: … can u draft a reply?"), not only after it, among the details of the
+    work ("Quote for a party, 30 people, drinks after")."""
+    return sum(
+        1
+        for r in reqs
+        if topic in {language.lemma(t.low, "NOUN") for t in tokens(r.message.text, 0, r.end)}
+    )
 
 
 def without_topic(theme: Theme) -> str:
