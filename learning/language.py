@@ -252,6 +252,9 @@ class Frame:
     elided: frozenset[str]
     # pronouns written after an imperative ("prepárame", "écris-moi")
     enclitics: tuple[str, ...] = ()
+    # the verb of work a sentence takes when every request only names what it is
+    # ("Confirmación de pedido para …"), as English "Prepares"
+    default_verb: str = ""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -295,6 +298,7 @@ FRAMES: dict[str, Frame] = {
         purpose=_words("pour"),
         elided=_words("l d m t s n j c qu"),
         enclitics=("-moi", "-lui", "-leur", "-nous", "-les", "-le", "-la"),
+        default_verb="préparer",
     ),
     "es": Frame(
         code="es",
@@ -331,6 +335,7 @@ FRAMES: dict[str, Frame] = {
         purpose=_words("para"),
         elided=frozenset(),
         enclitics=("melo", "noslo", "me", "nos", "le", "les", "lo", "la", "los", "las"),
+        default_verb="preparar",
     ),
 }
 
