@@ -119,7 +119,11 @@ def test_work_every_request_only_names_is_prepared_as_in_english():
     corpus = corpus_of(rows)
     themes = find_foreign_themes(corpus.messages, "fr", set(), min_conversations=3, min_users=None)
     assert len(themes) == 1 and foreign_sentence(themes[0], "fr").startswith("Prépare les devis")
-    rows = [(1, "Confirmación de pedido para el viernes.", False)] * 3
+    rows = [
+        (1, "Confirmación de pedido para el viernes.", False),
+        (1, "Confirmación de pedido: un ramo de rosas.", False),
+        (1, "Confirmación de pedido para un cumpleaños.", False),
+    ]
     themes = find_foreign_themes(
         corpus_of(rows).messages, "es", set(), min_conversations=3, min_users=None
     )
