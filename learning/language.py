@@ -252,6 +252,9 @@ class Frame:
     elided: frozenset[str]
     # pronouns written after an imperative ("prepárame", "écris-moi")
     enclitics: tuple[str, ...] = ()
+    # the verb of work a sentence takes when every request only names what it is
+    # ("Confirmación de pedido para …"), as English "Prepares"
+    default_verb: str = ""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -295,6 +298,7 @@ FRAMES: dict[str, Frame] = {
         purpose=_words("pour"),
         elided=_words("l d m t s n j c qu"),
         enclitics=("-moi", "-lui", "-leur", "-nous", "-les", "-le", "-la"),
+        default_verb="préparer",
     ),
     "es": Frame(
         code="es",
@@ -331,6 +335,7 @@ FRAMES: dict[str, Frame] = {
         purpose=_words("para"),
         elided=frozenset(),
         enclitics=("melo", "noslo", "me", "nos", "le", "les", "lo", "la", "los", "las"),
+        default_verb="preparar",
     ),
 }
 
@@ -433,3 +438,99 @@ def plural_article(noun: str, code: str, *, article_seen: str = "", after_to: bo
         low = noun.lower()
         art = "las" if low.endswith(("a", "ión", "dad", "tad", "tud", "umbre")) else "los"
     return f"a {art}" if after_to else art
+
+
+# --- a small frame per language for standing rules outside English ------------------------------
+
+# What the local proposer needs to tell that a correction in French or Spanish is an
+# instruction it may keep as written ("pon siempre los precios con el IVA incluido"): the
+# verbs instructions open with (infinitive -> irregular forms: imperatives, and the forms
+# a prohibition takes, "nunca pongas"), the words that may stand before that verb
+# ("siempre", "nunca", "ne … jamais") and the courtesy words that close one ("por favor").
+# Nothing here names a domain.
+
+
+@dataclass(frozen=True)
+class RuleFrame:
+    code: str
+    verbs: dict[str, tuple[str, ...]]
+    before_verb: frozenset[str]
+    courtesy: frozenset[str]
+
+
+RULE_FRAMES: dict[str, RuleFrame] = {
+    "es": RuleFrame(
+        code="es",
+        verbs={
+            "poner": ("pon", "ponga", "pongas", "poned"),
+            "decir": ("di", "diga", "digas", "decid"),
+            "dar": ("da", "dé", "des", "dad"),
+            "hacer": ("haz", "haga", "hagas"),
+            "incluir": ("incluye", "incluya", "incluyas"),
+            "usar": (),
+            "utilizar": (),
+            "añadir": (),
+            "indicar": (),
+            "escribir": (),
+            "llamar": (),
+            "mencionar": (),
+            "tratar": (),
+            "firmar": (),
+        },
+        before_verb=frozenset(["siempre", "nunca", "jamás", "no", "también"]),
+        courtesy=frozenset(["por", "favor", "porfa", "gracias"]),
+    ),
+    "fr": RuleFrame(
+        code="fr",
+        verbs={
+            "mettre": ("mets", "mettez", "mette"),
+            "dire": ("dis", "dites"),
+            "donner": (),
+            "utiliser": (),
+            "ajouter": (),
+            "indiquer": (),
+            "préciser": (),
+            "écrire": ("écris", "écrivez"),
+            "inclure": ("inclus", "incluez"),
+            "appeler": ("appelle", "appelez"),
+            "signer": (),
+            "vouvoyer": (),
+            "tutoyer": (),
+        },
+        before_verb=frozenset(["toujours", "jamais", "ne", "n'", "pas"]),
+        courtesy=frozenset(["s'il", "te", "plaît", "vous", "plaît", "stp", "svp", "merci"]),
+    ),
+}
+
+
+@functools.lru_cache(maxsize=8)
+def _instruction_forms(code: str) -> frozenset[str]:
+    """The forms an instruction may open with, without accents: the infinitive, the
+    regular imperatives and prohibitions ("usa", "usad", "uses", "use"; "utilise",
+    "utilisez") and the irregular forms the frame lists."""
+    frame = RULE_FRAMES[code]
+    out: set[str] = set()
+    for inf, irregular in frame.verbs.items():
+        stem, end = inf[:-2], inf[-2:]
+        forms = [inf, *irregular]
+        if code == "es":
+            vowel, other = {"ar": ("a", "e"), "er": ("e", "a"), "ir": ("e", "a")}[end]
+            forms += [stem + vowel, stem + end[0] + "d", stem + other, stem + other + "s"]
+        elif end == "er":
+            forms += [stem + "e", stem + "ez"]
+        out.update(_plain(f) for f in forms)
+    return frozenset(out)
+
+
+def instruction_in(words: list[str], code: str) -> bool:
+    """Whether ``words`` (a correction clause as written) is an instruction of the
+    frame: past the words that may stand before it ("siempre", "nunca", "ne"), its
+    first word is a form of one of the frame's verbs ("pon siempre los precios …",
+    "nunca pongas una hora exacta")."""
+    frame = RULE_FRAMES.get(code)
+    if frame is None:
+        return False
+    k = 0
+    while k < len(words) and words[k].lower() in frame.before_verb:
+        k += 1
+    return k < len(words) - 1 and _plain(words[k]) in _instruction_forms(code)

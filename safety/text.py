@@ -270,7 +270,13 @@ _DOUBLE = re.compile(r"([b-df-hj-np-tv-z])\1$")
 
 
 def stem(word: str) -> str:
-    """A small suffix-stripping stem, good enough to tell that two words share a root."""
+    """A small suffix-stripping stem, good enough to tell that two words share a root;
+    accents folded, so a plural that moves the accent ("publicación", "publicaciones")
+    shares its root."""
+    if not word.isascii():
+        word = "".join(
+            ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch)
+        )
     for _ in range(3):
         for suffix in _SUFFIXES:
             if word.endswith(suffix) and len(word) - len(suffix) >= 3:

@@ -112,12 +112,22 @@ def test_a_name_is_never_part_of_a_french_theme():
     assert [foreign_sentence(t, "fr") for t in themes] == ["Écrit les légendes."]
 
 
-def test_work_no_request_names_a_verb_for_is_left_out():
+def test_work_every_request_only_names_is_prepared_as_in_english():
+    # "Devis pour …" three times: a label names the work, the frame's default verb says
+    # what is done with it, as "Prepares the quotes." does in English
     rows = [(1, f"Devis pour la vitrine numéro {n}, trois étagères.", False) for n in range(3)]
     corpus = corpus_of(rows)
-    assert (
-        find_foreign_themes(corpus.messages, "fr", set(), min_conversations=3, min_users=None) == []
+    themes = find_foreign_themes(corpus.messages, "fr", set(), min_conversations=3, min_users=None)
+    assert len(themes) == 1 and foreign_sentence(themes[0], "fr").startswith("Prépare les devis")
+    rows = [
+        (1, "Confirmación de pedido para el viernes.", False),
+        (1, "Confirmación de pedido: un ramo de rosas.", False),
+        (1, "Confirmación de pedido para un cumpleaños.", False),
+    ]
+    themes = find_foreign_themes(
+        corpus_of(rows).messages, "es", set(), min_conversations=3, min_users=None
     )
+    assert [foreign_sentence(t, "es") for t in themes] == ["Prepara las confirmaciones de pedido."]
 
 
 def test_what_was_turned_down_is_not_proposed_again():
@@ -130,7 +140,7 @@ def test_what_was_turned_down_is_not_proposed_again():
     assert "turned down" in " ".join(result.notes)
 
 
-def test_a_german_persona_and_a_french_rule_are_still_declined():
+def test_a_german_persona_is_still_declined_and_a_french_rule_is_read_in_french():
     german = {
         "role": "Assistentin für die Buchhandlung",
         "goals": "Beantwortet die Fragen der Kunden zu den Bestellungen und schreibt Mails.",
@@ -138,7 +148,9 @@ def test_a_german_persona_and_a_french_rule_are_still_declined():
     result = LocalProposer().propose_sentence(corpus_of(FRENCH), german, settings())
     assert "German" in result.declined
     rule = LocalProposer().propose_rule(corpus_of(FRENCH), FRENCH_PERSONA, settings())
-    assert "French" in rule.declined and "standing rules" in rule.declined
+    assert not rule.declined and rule.data["rule"] is None  # no recurring correction
+    rule = LocalProposer().propose_rule(corpus_of(FRENCH), german, settings())
+    assert "German" in rule.declined and "standing rules" in rule.declined
 
 
 @pytest.mark.parametrize(

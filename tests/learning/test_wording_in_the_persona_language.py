@@ -150,9 +150,11 @@ def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_wor
     result = LocalProposer().propose_sentence(corpus, FRENCH, settings())
     assert result.data["sentence"] == ""
     assert LocalProposer().propose_sentence(corpus, GERMAN, settings()).declined
-    # standing rules are worded in English only
+    # standing rules are worded in French for a French assistant (``foreign_rules``):
+    # no English correction becomes one
     rule = LocalProposer().propose_rule(corpus, FRENCH, settings())
-    assert rule.data["rule"] is None and "written in French" in rule.declined
+    assert rule.data["rule"] is None and not rule.declined
+    assert "German" in LocalProposer().propose_rule(corpus, GERMAN, settings()).declined
     # an English persona, or one that says too little to tell, is read as before
     assert LocalProposer().propose_sentence(corpus, ENGLISH, settings()).declined == ""
     assert LocalProposer().propose_sentence(corpus, {"goals": ""}, settings()).declined == ""

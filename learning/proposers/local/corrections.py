@@ -86,37 +86,51 @@ def corrections_of(message: Any, asked: frozenset[str] = frozenset()) -> list[Co
     return out
 
 
-def _content(word: str) -> bool:
-    return word not in STOP_WORDS and word not in RULE_FILLER and len(word) > 1 and _wordlike(word)
+def _content(word: str, function_words: frozenset[str] = frozenset()) -> bool:
+    return (
+        word not in STOP_WORDS
+        and word not in RULE_FILLER
+        and word not in function_words
+        and len(word) > 1
+        and _wordlike(word)
+    )
 
 
-def _said_content(phrase: tuple[str, ...]) -> int:
+def _said_content(phrase: tuple[str, ...], function_words: frozenset[str] = frozenset()) -> int:
     """Content words of an instruction; a time reference ("last lesson", "next week")
     says when, not what to do, and counts for nothing."""
     n = 0
     for k, w in enumerate(phrase):
         if w in ("last", "next", "previous") or (k and phrase[k - 1] in ("last", "next")):
             continue
-        n += _content(w)
+        n += _content(w, function_words)
     return n
 
 
 def recurring_instructions(
-    corrections: list[Correction], *, min_conversations: int, min_users: int | None
+    corrections: list[Correction],
+    *,
+    min_conversations: int,
+    min_users: int | None,
+    function_words: frozenset[str] = frozenset(),
 ) -> list[tuple[tuple[str, ...], dict[int, tuple[Correction, int]]]]:
     """Lemma sequences (2..6 words, two content words, content at both ends) found in
-    ``min_conversations`` conversations, longest-supported first."""
+    ``min_conversations`` conversations, longest-supported first; ``function_words``:
+    those of the persona's language when it is not English ("con", "el", "siempre")."""
     found: dict[tuple[str, ...], dict[int, tuple[Correction, int]]] = defaultdict(dict)
     for c in corrections:
         ws = c.lemmas
         for i in range(len(ws)):
-            if not _content(ws[i]):
+            if not _content(ws[i], function_words):
                 continue
             for n in range(2, 7):
                 if i + n > len(ws):
                     break
                 phrase = tuple(ws[i : i + n])
-                if not _content(phrase[-1]) or _said_content(phrase) < 2:
+                if (
+                    not _content(phrase[-1], function_words)
+                    or _said_content(phrase, function_words) < 2
+                ):
                     continue
                 found[phrase].setdefault(c.message.conversation_id, (c, i))
     out = []
@@ -271,3 +285,72 @@ def rule_evidence(
             begin = c.message.text.find(quote, c.start - 1 if c.start else 0)
             quoted.append((c.message.text, begin, begin + len(quote)))
     return evidence, quoted
+
+
+# --- a word said instead of another ----------------------------------------------------------
+
+# "players, not customers", "write players not teams": a word set against another, both
+# plain lower-case words (no number, no name: "max is 6 not 8", "Tuesday not Monday")
+_INSTEAD = re.compile(r"\b([^\W\d_]{3,}),?\s+(?:not|rather than|instead of)\s+([^\W\d_]{3,})\b")
+
+
+def preferred_words(
+    corrections: list[Correction], *, min_conversations: int, min_users: int | None
+) -> list[tuple[str, list[str], dict[int, tuple[Correction, int]]]]:
+    """Words people set against another in their corrections ("call them players, not
+    customers", "they're players, not participants") in ``min_conversations``
+    conversations (by ``min_users`` people): the word as most write it, the words it
+    replaces (first said first) and one correction per conversation, spanning the
+    contrast. Both words are nouns, neither a function word; a word set against itself
+    in another form counts for nothing."""
+    found: dict[str, dict[int, tuple[Correction, int]]] = defaultdict(dict)
+    said: dict[str, list[str]] = defaultdict(list)
+    refused: dict[str, list[str]] = defaultdict(list)
+    seen: set[tuple[int, int]] = set()
+    for c in corrections:
+        text = c.message.text
+        for m in _INSTEAD.finditer(text):
+            if (id(c.message), m.start()) in seen:
+                continue
+            seen.add((id(c.message), m.start()))
+            good, bad = m.group(1), m.group(2)
+            if not (good.islower() and bad.islower()):
+                continue
+            if any(
+                w in STOP_WORDS or not language.can_be(w, "NOUN") or language.can_be(w, "AUX")
+                for w in (good, bad)
+            ):
+                continue
+            key = language.lemma(good, "NOUN")
+            if key == language.lemma(bad, "NOUN"):
+                continue
+            toks = tokens(text, m.start(), m.end())
+            lemmas = [language.lemma(t.low, "NOUN") for t in toks]
+            hit = Correction(
+                message=c.message, start=m.start(), end=m.end(), lemmas=lemmas, toks=toks
+            )
+            found[key].setdefault(c.message.conversation_id, (hit, 0))
+            said[key].append(good)
+            if bad not in refused[key]:
+                refused[key].append(bad)
+    out = []
+    for key, hits in found.items():
+        if len(hits) < min_conversations:
+            continue
+        if (
+            min_users is not None
+            and len({c.message.principal_id for c, _ in hits.values()}) < min_users
+        ):
+            continue
+        word = max(set(said[key]), key=said[key].count)
+        out.append((word, refused[key][:3], hits))
+    out.sort(key=lambda x: len(x[2]), reverse=True)
+    return out
+
+
+def preferred_rule(word: str, instead: list[str]) -> str:
+    """The rule of a word said instead of others: 'Say "players", not "customers" or
+    "participants".'"""
+    refused = [f'"{w}"' for w in instead]
+    tail = refused[0] if len(refused) == 1 else ", ".join(refused[:-1]) + " or " + refused[-1]
+    return f'Say "{word}", not {tail}.'

@@ -302,9 +302,12 @@ def find_foreign_themes(
         if len(by_conv) < min_conversations or (min_users is not None and people < min_users):
             continue
         verbs = Counter(a.verb for a in by_conv.values() if a.verb)
-        if not verbs:
+        if not verbs and not frame.default_verb:
             continue  # nobody said what is done with it
-        verb = max(verbs, key=lambda v: (verbs[v], -list(verbs).index(v)))
+        # every request a label ("Confirmación de pedido para …"): the work is prepared
+        verb = max(
+            verbs, key=lambda v: (verbs[v], -list(verbs).index(v)), default=frame.default_verb
+        )
         n = len(by_conv)
         singular = [a.noun for a in by_conv.values() if _key(a.noun) == a.noun or a.noun == k]
         noun = Counter(singular or [a.noun for a in by_conv.values()]).most_common(1)[0][0]

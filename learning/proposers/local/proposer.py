@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from learning import language
 from learning.candidates import (
     AVOIDED,
     IN_PERSONA,
@@ -19,9 +20,12 @@ from learning.proposers.local.corrections import (
     _subject_values_refusal,
     _values_refusal,
     corrections_of,
+    preferred_rule,
+    preferred_words,
     recurring_instructions,
     rule_evidence,
 )
+from learning.proposers.local.foreign_rules import foreign_rule
 from learning.proposers.local.hygiene import (
     _name_words,
     proper_words,
@@ -42,7 +46,7 @@ from learning.proposers.local.rules import (
 )
 from learning.proposers.local.themes import find_themes, theme_families
 from learning.proposers.local.tokens import tokens
-from learning.proposers.local.wording import sentence_for
+from learning.proposers.local.wording import sentence_for, topic_unquoted, without_topic
 from learning.proposers.local.words import MAX_CANDIDATES, MAX_QUOTES
 from safety.text import (
     content_words,
@@ -147,16 +151,16 @@ def _open_themes(
 def _other_language(persona: dict[str, Any], result: ProposerResult, *, rule: bool) -> str:
     """The language of the persona when it is not English ("" for English or a persona
     that says too little to tell). A goals sentence is worded in French and Spanish
-    (``other_languages``); in any other language, and for a standing rule in any language
-    but English, the review says that the proposer declined instead of proposing an
-    English sentence to, say, a German assistant."""
+    (``other_languages``), a standing rule kept as written in French and Spanish
+    (``foreign_rules``); in any other language the review says that the proposer
+    declined instead of proposing an English sentence to, say, a German assistant."""
     from learning import language
 
     lang = language.persona_language(persona)
-    if lang in ("", "en") or (not rule and lang in language.FRAMES):
+    if lang in ("", "en") or lang in (language.RULE_FRAMES if rule else language.FRAMES):
         return "" if lang == "en" else lang
     what = "standing rules" if rule else "goals sentences"
-    words_in = "English" if rule else "English, French and Spanish"
+    words_in = "English, French and Spanish"
     result.declined = (
         f"The persona is written in {language.LANGUAGE_NAMES[lang]}; the local proposer words "
         f"{what} only in {words_in}, so it proposed none. Use the model proposer, or "
@@ -361,6 +365,8 @@ class LocalProposer:
             themes[:MAX_CANDIDATES], vectors, covered, avoid, banned, result, left_out
         ):
             text = sentence_for(theme)
+            if topic_unquoted(theme, [e["quote"] for e in theme_evidence(theme, text, banned)[0]]):
+                text = without_topic(theme)  # "about drinks" that most quotes never say
             named = [t.text for t in tokens(text) if t.low in banned]
             if named:
                 left_out.append(f"{text!r}: names a person, place or company ({named[0]})")
@@ -487,10 +493,16 @@ class LocalProposer:
 
         result = ProposerResult(calls=1)
         result.data = {"rule": None, "evidence": []}
-        if _other_language(persona, result, rule=True):
+        lang = _other_language(persona, result, rule=True)
+        if result.declined:
             return result
         names: set[str] = getattr(corpus, "known_names", set())
-        banned = _name_words(names) | proper_words(corpus.messages)
+        banned = _name_words(names) | proper_words(corpus.messages, english=not lang)
+        function_words = (
+            language.FUNCTION_WORDS[lang] | language.RULE_FRAMES[lang].before_verb
+            if lang
+            else frozenset()
+        )
         asked = frozenset(
             r.head for m in corpus.messages if not m.after_assistant for r in requests_of(m)
         )
@@ -501,10 +513,25 @@ class LocalProposer:
         min_users = settings.min_users if settings.across_users else None
         left_out: list[str] = []
         tried: set[str] = set()
-        for _phrase, hits in recurring_instructions(
-            corrections, min_conversations=settings.min_corrections, min_users=min_users
-        )[:MAX_CANDIDATES]:
-            text = rule_for(hits)
+        found = [
+            (phrase, hits, foreign_rule(hits, lang) if lang else rule_for(hits))
+            for phrase, hits in recurring_instructions(
+                corrections,
+                min_conversations=settings.min_corrections,
+                min_users=min_users,
+                function_words=function_words,
+            )[:MAX_CANDIDATES]
+        ]
+        # a word people set against another ("players, not customers") in the corrections
+        # of several conversations, each said in its own words
+        found += [
+            ((word, *instead), hits, preferred_rule(word, instead))
+            for word, instead, hits in preferred_words(
+                corrections, min_conversations=settings.min_corrections, min_users=min_users
+            )
+            if not lang
+        ]
+        for _phrase, hits, text in found:
             if not text:
                 continue
             plain = _CONTRAST_TAIL.sub(".", text)
@@ -547,10 +574,11 @@ class LocalProposer:
                 continue
             result.data = {"rule": text, "evidence": evidence[:MAX_QUOTES]}
             break
-        result.candidates.extend(
-            _rule_near_misses(
-                corrections, settings=settings, persona=persona, names=names, tried=tried
+        if not lang:  # a near miss is worded in English only
+            result.candidates.extend(
+                _rule_near_misses(
+                    corrections, settings=settings, persona=persona, names=names, tried=tried
+                )
             )
-        )
         _note_left_out(result, left_out)
         return result

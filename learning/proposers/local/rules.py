@@ -444,6 +444,21 @@ def _noun_or_verb(toks: list[Tok]) -> bool:
     return language.can_be(toks[0].low, "NOUN")
 
 
+# who a reported instruction is for: "add that they should arrive 15 minutes early"
+REPORTED_SUBJECTS = frozenset(["they", "we", "you", "everyone", "guests", "people"])
+
+
+def _says_that(toks: list[Tok]) -> bool:
+    """Whether "that" after the verb opens what to say, no draft pointed at: a subject and
+    a modal follow ("add that they should arrive 15 minutes before their slot")."""
+    return (
+        len(toks) > 4
+        and toks[1].low == "that"
+        and toks[2].low in REPORTED_SUBJECTS
+        and toks[3].low in FINITE_AUXILIARIES | {"need", "must"}
+    )
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -473,7 +488,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue  # "too long for a text": a verdict on the draft, no thing to use
         if not verb_first and _ends_in_a_description(toks):
             continue  # "table driven", "prices included": says how a thing is, no thing to use
-        if verb_first and len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS:
+        if verb_first and len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS and not _says_that(toks):
             continue  # "Write it in German", "Make it shorter": an edit of the draft at hand
         if verb_first and _removes_from_draft(toks):
             continue  # "Drop the weekly figure", "Lose the X": takes a part out of this draft

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from learning import language
+from learning.proposers.local.tokens import tokens
 from learning.proposers.local.words import (
     DEFAULT_VERB,
     NON_TOPICS,
@@ -88,6 +89,38 @@ def _purpose(reqs: list[Request], text: str) -> str:
             return f"for {word}"
         # "for the function", "for the website": one thing of one conversation, no purpose
     return ""
+
+
+def topic_unquoted(theme: Theme, quotes: list[str]) -> bool:
+    """Whether the topic of a topic theme ("drinks" of "Prepares quotes about drinks.")
+    is missing from most of its quotes, said in one at most, and named before or in
+    the request by one request at most: a detail further on in the messages ("…, then
+    drinks in the lobby"), not what the work is about."""
+    if theme.kind != "topic" or theme.compound or not quotes:
+        return False
+    said = sum(
+        1 for q in quotes if theme.qualifier in {language.lemma(t.low, "NOUN") for t in tokens(q)}
+    )
+    if said * 2 >= len(quotes) or said >= 2:
+        return False
+    return _asked_with(theme.qualifier, theme.requests.values()) < 2
+
+
+def _asked_with(topic: str, reqs) -> int:
+    """How many requests name ``topic`` before the request or in it ("another complaint
+    on facebook: … can u draft a reply?"), not only after it, among the details of the
+    work ("Quote for a party, 30 people, drinks after")."""
+    return sum(
+        1
+        for r in reqs
+        if topic in {language.lemma(t.low, "NOUN") for t in tokens(r.message.text, 0, r.end)}
+    )
+
+
+def without_topic(theme: Theme) -> str:
+    """The sentence of a topic theme without its topic: the work and the modifier most
+    of its requests write ("Prepares the quotes.")."""
+    return sentence_for(replace(theme, kind="", name=""))
 
 
 def sentence_for(theme: Theme) -> str:
@@ -305,4 +338,31 @@ def _topic_object(
     if theme.compound:  # "refund replies": the person writes it that way somewhere
         return f"{qualifier} {head}"
     noun = noun if noun.endswith("ing") else language.plural(noun)
-    return f"{head} about {' '.join([*prefix, noun])}"
+    # the preposition most requests put before the topic ("reply to this review"):
+    # "replies to reviews", else "about"
+    preps = Counter(
+        prep
+        for r in reqs
+        for prep in {p[0] for p in r.phrases if theme.qualifier in p[2]}
+        if prep in ("to", "on", "for", "with")
+    )
+    prep = next(
+        (p for p, n in preps.most_common(1) if n * 2 > len(reqs)),
+        "to" if _answers_to(theme.head, theme.qualifier, reqs) else "about",
+    )
+    return f"{head} {prep} {' '.join([*prefix, noun])}"
+
+
+def _answers_to(head: str, topic: str, reqs: list[Request]) -> bool:
+    """Whether a request's message writes the head, "to" and the topic close after it
+    ("Reply to this Google review"): the work answers the topic ("replies to reviews"),
+    it is not about it."""
+    for r in reqs:
+        toks = tokens(r.message.text)
+        for k in range(1, len(toks) - 1):
+            if toks[k].low != "to" or language.lemma(toks[k - 1].low, "NOUN") != head:
+                continue
+            after = [language.lemma(t.low, "NOUN") for t in toks[k + 1 : k + 5]]
+            if topic in after:
+                return True
+    return False
