@@ -36,6 +36,6 @@ def forget_other_scanners() -> int:
     process reads them again); returns how many rows went."""
     from safety.memo import fingerprint
 
-    current = {fingerprint(kind) for kind in ("injection", "secrets")}
+    current = {fingerprint(kind) for kind in ("render", "render-patterns")}
     deleted, _ = ScanVerdict.objects.exclude(scanner__in=current).delete()
     return deleted

@@ -40,7 +40,17 @@ from dataclasses import dataclass
 
 from safety import memo
 from safety.errors import UnsafeText
-from safety.injection import SCANNING_PLACEHOLDER, ScanResult, placeholder, scan_many
+from safety.injection import (
+    SCANNING_PLACEHOLDER,
+    ScanResult,
+    from_record,
+    keep_here,
+    placeholder,
+    scan_many,
+    semantic_default,
+    settled_here,
+    to_record,
+)
 from safety.secrets import SecretFound, find_secrets
 
 __all__ = [
@@ -123,9 +133,12 @@ def check_write(text: str, kind: str, *, field: str | None = None) -> None:
     if kinds:
         raise SecretFound(field=label, kinds=list(kinds))
     if spec.injection:
-        result = scan_many([text], wait=True)[0]
+        semantic = semantic_default()
+        result = scan_many([text], semantic=semantic, wait=True)[0]
         if result.blocked:
             raise InjectionFound(field=label, kind=kind, pattern_ids=result.pattern_ids)
+        # passed both: every process that renders it reads this instead of scanning
+        _remember([text], semantic, {text: result}, {text: kinds})
 
 
 def render_wait() -> bool:
@@ -143,7 +156,7 @@ _secret_lock = threading.Lock()
 
 def _secret_kinds_many(texts: Sequence[str]) -> dict[str, tuple[str, ...]]:
     """The secret kinds found in each non-empty text, by text: from this process's cache,
-    then the verdicts recorded by any process (``safety.memo``), then the detector."""
+    else the detector."""
     wanted = list(dict.fromkeys(t for t in texts if t and t.strip()))
     found: dict[str, tuple[str, ...]] = {}
     with _secret_lock:
@@ -152,23 +165,72 @@ def _secret_kinds_many(texts: Sequence[str]) -> dict[str, tuple[str, ...]]:
             if hit is not None:
                 _secret_cache.move_to_end(text)
                 found[text] = hit
-    missing = [t for t in wanted if t not in found]
-    fresh: dict[str, tuple[str, ...]] = {}
-    if missing:
-        recorded = memo.recall("secrets", missing)
-        for text in missing:
-            record = recorded.get(text)
-            if isinstance(record, list):
-                found[text] = tuple(str(k) for k in record)
-            else:
-                found[text] = fresh[text] = tuple(find_secrets(text))
-        memo.remember("secrets", {t: list(kinds) for t, kinds in fresh.items()})
-        with _secret_lock:
-            for text in missing:
-                _secret_cache[text] = found[text]
-            while len(_secret_cache) > _SECRET_CACHE_SIZE:
-                _secret_cache.popitem(last=False)
-    return found
+    fresh = {t: tuple(find_secrets(t)) for t in wanted if t not in found}
+    _keep_secret_kinds(fresh)
+    return found | fresh
+
+
+def _keep_secret_kinds(kinds: dict[str, tuple[str, ...]]) -> None:
+    if not kinds:
+        return
+    with _secret_lock:
+        _secret_cache.update(kinds)
+        for text in kinds:
+            _secret_cache.move_to_end(text)
+        while len(_secret_cache) > _SECRET_CACHE_SIZE:
+            _secret_cache.popitem(last=False)
+
+
+# --- verdicts recorded for every process (``safety.memo``) ---------------------------
+# One record per text holds both scans (the secret kinds and the injection scan's
+# result): a render reads the texts this process has not judged yet in one query, and
+# records the ones it had to scan in one write.
+
+
+def _record_kind(semantic: bool) -> str:
+    return "render" if semantic else "render-patterns"
+
+
+def _judged_here(text: str, semantic: bool) -> bool:
+    with _secret_lock:
+        known = text in _secret_cache
+    return known and settled_here(text, semantic)
+
+
+def _recall(texts: Sequence[str], semantic: bool) -> list[str]:
+    """Seed this process's caches with the verdicts recorded for ``texts``; returns the
+    texts nobody has recorded (this render judges them and records them)."""
+    todo = [t for t in dict.fromkeys(texts) if t and t.strip() and not _judged_here(t, semantic)]
+    if not todo:
+        return []
+    recorded = memo.recall(_record_kind(semantic), todo)
+    kinds: dict[str, tuple[str, ...]] = {}
+    for text, record in recorded.items():
+        result = from_record(record.get("scan") if isinstance(record, dict) else None)
+        secrets = record.get("secrets") if isinstance(record, dict) else None
+        if result is None or not isinstance(secrets, list):
+            continue  # unreadable: judged again
+        keep_here(text, semantic, result)
+        kinds[text] = tuple(str(k) for k in secrets)
+    _keep_secret_kinds(kinds)
+    return [t for t in todo if t not in kinds]
+
+
+def _remember(
+    texts: Sequence[str],
+    semantic: bool,
+    results: dict[str, ScanResult],
+    secrets: dict[str, tuple[str, ...]],
+) -> None:
+    """Record the settled verdicts of ``texts`` (a pending scan is never recorded)."""
+    memo.remember(
+        _record_kind(semantic),
+        {
+            t: {"scan": to_record(results[t]), "secrets": list(secrets.get(t, ()))}
+            for t in texts
+            if t in results and not results[t].pending
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -190,9 +252,12 @@ _SHOWN = Verdict(blocked=False, pending=False, ids=())
 def verdicts(texts: Sequence[str], *, wait: bool | None = None) -> list[Verdict]:
     """The render-time verdict of every text (one batch for the learned layer)."""
     wait = render_wait() if wait is None else wait
-    results: list[ScanResult] = scan_many(list(texts), wait=wait)
+    semantic = semantic_default()
+    unrecorded = _recall(texts, semantic)
+    results: list[ScanResult] = scan_many(list(texts), semantic=semantic, wait=wait)
     out: list[Verdict] = []
     secrets = _secret_kinds_many(texts)
+    _remember(unrecorded, semantic, dict(zip(texts, results, strict=True)), secrets)
     for text, result in zip(texts, results, strict=True):
         secret = bool(secrets.get(text))
         if secret:

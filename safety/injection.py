@@ -826,19 +826,6 @@ def scan_many(
             results[i] = cached
         else:
             todo.append(i)
-    # The learned layer's verdicts are recorded (``safety.memo``): reading one is a query,
-    # scanning it again is milliseconds. The patterns alone take microseconds: never.
-    kind = "injection" if semantic else ""
-    if todo and kind:
-        recorded = {
-            t: _from_record(r) for t, r in memo.recall(kind, [texts[i] for i in todo]).items()
-        }
-        for i in todo:
-            hit = recorded.get(texts[i])
-            if hit is not None:
-                _cache_put(_key(texts[i], semantic), hit)
-                results[i] = hit
-        todo = [i for i in todo if results[i] is None]
     if todo:
         unique = list(dict.fromkeys(texts[i] for i in todo))
         norms = {t: normalise(t) for t in unique}
@@ -851,7 +838,6 @@ def scan_many(
             # Texts the patterns block need no learned score to be blocked; the others do.
             need = [t for t in unique if not patterns[t]]
             scores, waiting = _scores_of_ready(need, wait=wait)
-        settled: dict[str, ScanResult] = {}
         for i in todo:
             text = texts[i]
             if text in waiting:
@@ -859,14 +845,23 @@ def scan_many(
                 continue
             result = _combine(patterns[text], scores.get(text), semantic, threshold)
             _cache_put(_key(text, semantic), result)
-            settled[text] = result
             results[i] = result
-        if kind:
-            memo.remember(kind, {t: _to_record(r) for t, r in settled.items()})
     return [r if r is not None else _CLEAN for r in results]
 
 
-def _to_record(result: ScanResult) -> dict[str, Any]:
+def settled_here(text: str, semantic: bool) -> bool:
+    """Whether this process holds a settled result for ``text``."""
+    return _cache_get(_key(text, semantic)) is not None
+
+
+def keep_here(text: str, semantic: bool, result: ScanResult) -> None:
+    """Hold a settled result another process recorded (``safety.checks``), as if this
+    process had scanned the text."""
+    if not result.pending:
+        _cache_put(_key(text, semantic), result)
+
+
+def to_record(result: ScanResult) -> dict[str, Any]:
     """A settled result as the verdict store keeps it (``safety.memo``)."""
     return {
         "patterns": list(result.pattern_hits),
@@ -876,8 +871,8 @@ def _to_record(result: ScanResult) -> dict[str, Any]:
     }
 
 
-def _from_record(record: Any) -> ScanResult | None:
-    """Inverse of ``_to_record``; ``None`` for a record this code cannot read (it is
+def from_record(record: Any) -> ScanResult | None:
+    """Inverse of ``to_record``; ``None`` for a record this code cannot read (it is
     scanned again)."""
     try:
         pattern_hits = tuple(str(i) for i in record["patterns"])

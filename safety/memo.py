@@ -22,6 +22,7 @@ never kept. Keys are digests of the text; the store holds no text.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
@@ -84,8 +85,9 @@ def _build_digest() -> str:
 
 
 def fingerprint(kind: str) -> str:
-    """The scanner's name in the store: ``kind`` (``injection``: the patterns and the
-    learned layer; ``secrets``) and the build digest, at most 40 characters."""
+    """The scanner's name in the store: ``kind`` (``render``: the secret and injection
+    scans of ``safety.checks``; ``render-patterns`` without the learned layer) and the
+    build digest, at most 40 characters."""
     return f"{kind}:{_build_digest()}"
 
 
@@ -115,11 +117,16 @@ def remember(kind: str, verdicts: Mapping[str, Any]) -> None:
 
 
 def _savepoint() -> Any:
-    """Reads and writes run inside callers' transactions (a render inside a plan write):
-    a failure rolls back only the savepoint, never the caller's transaction."""
-    from django.db import transaction
+    """Inside a caller's transaction (a render inside a plan write) a read or write runs
+    in a savepoint, so a failure (the table not migrated yet while an upgrade rolls out, a
+    locked database) rolls back only the savepoint, never the caller's transaction. In
+    autocommit (a page, a host read) a failed statement harms nothing: no savepoint, no
+    extra round trips."""
+    from django.db import connection, transaction
 
-    return transaction.atomic()
+    if connection.in_atomic_block:
+        return transaction.atomic()
+    return contextlib.nullcontext()
 
 
 def _store_errors() -> tuple[type[BaseException], ...]:

@@ -1,5 +1,5 @@
 """Scan verdicts recorded once per text and scanner build, read by every process
-(``safety.memo``, memory's ``ScanVerdict``)."""
+(``safety.memo``, memory's ``ScanVerdict``): one record per text holds both scans."""
 
 from __future__ import annotations
 
@@ -48,10 +48,9 @@ def no_scanning(monkeypatch):
 
 def test_a_text_checked_at_write_is_never_scanned_again_by_another_process(db, request):
     check_write(ORDINARY, "belief")
-    assert set(ScanVerdict.objects.values_list("scanner", flat=True)) == {
-        memo.fingerprint("injection"),
-        memo.fingerprint("secrets"),
-    }
+    assert list(ScanVerdict.objects.values_list("scanner", flat=True)) == [
+        memo.fingerprint("render")
+    ]
     request.getfixturevalue("no_scanning")
     [verdict] = verdicts([ORDINARY], wait=False)  # a render that never waits for a model
     assert not verdict.blocked and not verdict.pending
@@ -69,9 +68,9 @@ def test_a_recorded_block_stays_blocked_with_its_reasons(db, request, text):
 
 def test_a_recorded_secret_stays_a_secret(db, request):
     with pytest.raises(UnsafeText):
-        check_write(SECRET, "belief")  # refused before the injection scan runs
-    assert ScanVerdict.objects.get().scanner == memo.fingerprint("secrets")
-    verdicts([SECRET], wait=True)  # a render of it (an old row, say) records the rest
+        check_write(SECRET, "belief")  # refused: nothing stored, nothing recorded
+    assert not ScanVerdict.objects.exists()
+    verdicts([SECRET], wait=True)  # a render of it (an old row, say) records it
     request.getfixturevalue("no_scanning")
     verdict = verdicts([SECRET], wait=False)[0]
     assert verdict.blocked and verdict.ids[0] == "secret"
@@ -90,7 +89,7 @@ def test_the_store_holds_digests_and_reasons_never_the_text(db):
 
 def test_a_verdict_of_another_scanner_build_is_not_read(db, monkeypatch):
     verdicts([ORDINARY], wait=True)
-    assert ScanVerdict.objects.count() == 2
+    assert ScanVerdict.objects.count() == 1
     forget_in_process()
     monkeypatch.setattr(memo, "_build_digest", lambda: "0123456789abcdef")
     ran: list[list[str]] = []
@@ -103,22 +102,21 @@ def test_a_verdict_of_another_scanner_build_is_not_read(db, monkeypatch):
     monkeypatch.setattr(injection, "learned_scores", counted)
     assert not verdicts([ORDINARY], wait=True)[0].blocked
     assert ran == [[ORDINARY]]  # the new build scanned it again
-    assert ScanVerdict.objects.count() == 4  # and recorded its own verdicts beside the old
-    monkeypatch.undo()  # back to this build: the patched build's rows are another's now
-    assert forget_other_scanners() == 2
-    assert set(ScanVerdict.objects.values_list("scanner", flat=True)) == {
-        memo.fingerprint("injection"),
-        memo.fingerprint("secrets"),
-    }
+    assert ScanVerdict.objects.count() == 2  # and recorded its own verdict beside the old
+    monkeypatch.undo()  # back to this build: the patched build's row is another's now
+    assert forget_other_scanners() == 1
+    assert list(ScanVerdict.objects.values_list("scanner", flat=True)) == [
+        memo.fingerprint("render")
+    ]
     forget_in_process()
 
 
 def test_a_pending_result_is_never_recorded(slow_model, db):
     started, release, _ = slow_model
     text = "Brings the new glaze samples to the Thursday class."
-    [result] = injection.scan_many([text], wait=False)
-    assert result.pending
-    assert not ScanVerdict.objects.filter(scanner=memo.fingerprint("injection")).exists()
+    [verdict] = verdicts([text], wait=False)
+    assert verdict.pending
+    assert not ScanVerdict.objects.exists()
     release.set()
 
 
@@ -126,19 +124,22 @@ def test_two_processes_recording_the_same_verdict_keep_one_row(db):
     store = memo._store
     assert store is not None
     key = memo.digest(ORDINARY)
-    payload = {"patterns": [], "semantic": [], "score": 0.01, "ran": True}
-    store.put(memo.fingerprint("injection"), {key: payload})
-    store.put(memo.fingerprint("injection"), {key: payload})
+    payload = {"scan": {"patterns": [], "semantic": [], "score": 0.01, "ran": True}}
+    store.put(memo.fingerprint("render"), {key: payload})
+    store.put(memo.fingerprint("render"), {key: payload})
     assert ScanVerdict.objects.filter(digest=key).count() == 1
 
 
 def test_an_unreadable_record_is_scanned_again(db):
-    ScanVerdict.objects.create(
-        digest=memo.digest(PATTERN_HIT), scanner=memo.fingerprint("injection"), verdict="junk"
-    )
-    forget_in_process()
-    result = injection.scan_many([PATTERN_HIT], wait=True)[0]
-    assert result.blocked and "override.ignore_previous" in result.pattern_ids
+    for junk in ("junk", {"scan": {"patterns": 3}, "secrets": []}, {"scan": None}):
+        ScanVerdict.objects.update_or_create(
+            digest=memo.digest(PATTERN_HIT),
+            scanner=memo.fingerprint("render"),
+            defaults={"verdict": junk},
+        )
+        forget_in_process()
+        verdict = verdicts([PATTERN_HIT], wait=True)[0]
+        assert verdict.blocked and "override.ignore_previous" in verdict.ids
 
 
 def test_a_failing_store_costs_a_scan_and_leaves_the_callers_transaction_usable(db, monkeypatch):
@@ -158,3 +159,30 @@ def test_a_failing_store_costs_a_scan_and_leaves_the_callers_transaction_usable(
         assert not verdicts([ORDINARY], wait=True)[0].blocked
         assert ScanVerdict.objects.count() == 0  # the caller's next query still works
     forget_in_process()
+
+
+def test_a_render_reads_the_recorded_verdicts_of_many_texts_in_one_query(
+    db, request, django_assert_num_queries
+):
+    texts = [f"Keeps the price list of shop {n} up to date." for n in range(12)]
+    verdicts(texts, wait=True)
+    request.getfixturevalue("no_scanning")
+    with django_assert_num_queries(3) as context:  # in a transaction: in a savepoint
+        assert not any(v.blocked for v in verdicts(texts, wait=False))
+    assert [q["sql"].split()[0] for q in context.captured_queries] == [
+        "SAVEPOINT",
+        "SELECT",
+        "RELEASE",
+    ]
+    with django_assert_num_queries(0):  # now held by this process
+        verdicts(texts, wait=False)
+
+
+def test_outside_a_transaction_the_read_is_one_statement(
+    transactional_db, request, django_assert_num_queries
+):
+    texts = [f"Sends the weekly rota for team {n} on Fridays." for n in range(5)]
+    verdicts(texts, wait=True)
+    request.getfixturevalue("no_scanning")
+    with django_assert_num_queries(1):
+        assert not any(v.blocked for v in verdicts(texts, wait=False))
