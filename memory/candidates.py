@@ -81,6 +81,9 @@ class Candidates:
     #: (the encoder it was computed with, each row's hubness): filled by the first query
     #: that needs it (``memory.context``); it does not depend on the query
     hub: tuple[object, np.ndarray] | None = field(default=None, compare=False, repr=False)
+    #: each row's category as an index into ``memory.context.CATEGORY_HINTS`` (filled
+    #: by the first query that needs it)
+    category_codes: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def n(self) -> int:

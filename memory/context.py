@@ -349,6 +349,17 @@ def hubness(matrix: np.ndarray, descriptions: np.ndarray) -> np.ndarray:
     return matrix @ descriptions.mean(axis=0)
 
 
+def _category_codes(cand: Candidates) -> np.ndarray:
+    """Each candidate's category as an index into ``CATEGORY_HINTS`` (the order of
+    ``_category_prior``), computed once per candidate set."""
+    if cand.category_codes is None:
+        index = {c: k for k, c in enumerate(CATEGORY_HINTS)}
+        cand.category_codes = np.fromiter(
+            (index[r[1]] for r in cand.rows), dtype=np.int64, count=cand.n
+        )
+    return cand.category_codes
+
+
 def _hubness_of(cand: Candidates) -> np.ndarray:
     """``hubness`` of the person's candidates, computed once per candidate set and
     encoder (it does not depend on the query)."""
@@ -610,7 +621,9 @@ def _build_context(
         similarity = words_and_meaning(lexical, cos_norm, cand.has_vec)
         if CATEGORY_SHARE > 0:
             prior = _category_prior(qvec)
-            cat = np.fromiter((prior[r[1]] for r in rows), dtype=np.float64, count=n)
+            cat = np.fromiter(prior.values(), dtype=np.float64, count=len(prior))[
+                _category_codes(cand)
+            ]
             similarity = (1 - CATEGORY_SHARE) * similarity + CATEGORY_SHARE * cat
     else:
         similarity = lexical.copy()
@@ -691,8 +704,14 @@ def _build_context(
         )
 
     pack.items = [item(int(i), with_evidence=k < EVIDENCE_FOR_FIRST) for k, i in enumerate(order)]
-    pinned_rows = [int(i) for i in cand.pinned if eligible[i]]
-    pinned_rows.sort(key=lambda i: (-rows[i][3] * retention[i], rows[i][0]))
+    pinned = cand.pinned[eligible[cand.pinned]] if len(cand.pinned) else cand.pinned
+    # by confidence x retention, highest first, then by id (one sort of arrays)
+    pinned_rows = [
+        int(i)
+        for i in pinned[
+            np.lexsort((cand.ids[pinned], -cand.confidence[pinned] * retention[pinned]))
+        ]
+    ]
     pack.pinned = [item(i, with_evidence=False) for i in pinned_rows[:MAX_PINNED]]
     # cross-category: the best relevant item of each category the ranked items miss
     selected = {rows[int(i)][1] for i in order}
