@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
@@ -27,3 +28,24 @@ class FakeModel:
     def encode(self, texts, *, batch_size=None, normalize_embeddings=True, **_):
         self.seen.extend(texts)
         return np.stack([fake_vector(t, same_as=self.same_as) for t in texts])
+
+
+#: the evaluation time of the retrieval tests: a Tuesday
+NOW = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)
+DAY = timedelta(days=1)
+
+
+def write_belief(agent, statement, *, category: str, who: str, **kwargs):
+    """A direct belief about ``who``, written two days before ``NOW`` unless told."""
+    from memory.services_beliefs import belief_write
+
+    kwargs.setdefault("confidence", 0.8)
+    kwargs.setdefault("now", NOW - 2 * DAY)
+    return belief_write(
+        agent=agent,
+        principal_external_id=who,
+        category=category,
+        statement=statement,
+        source="direct",
+        **kwargs,
+    ).belief

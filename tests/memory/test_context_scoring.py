@@ -4,13 +4,12 @@ and a statement near any description of a person is no answer to every question.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import numpy as np
 import pytest
 
 import memory.context
-import safety.encoder
 from memory.context import (
     CATEGORY_HINTS,
     EMBEDDING_SHARE,
@@ -20,32 +19,11 @@ from memory.context import (
     without_names,
     words_and_meaning,
 )
-from memory.services_beliefs import belief_write
-from tests.memory.beliefs_helpers import FakeModel, fake_vector
-
-NOW = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)  # a Tuesday
-DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def fake_model(monkeypatch, settings):
-    settings.PERSONA_INJECTION_SEMANTIC = False  # stand-in vectors cannot be judged
-    model = FakeModel()
-    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
-    return model
+from tests.memory.beliefs_helpers import DAY, NOW, fake_vector, write_belief
 
 
 def write(agent, statement, category="interpersonal", who="farah", **kwargs):
-    kwargs.setdefault("confidence", 0.8)
-    kwargs.setdefault("now", NOW - 2 * DAY)
-    return belief_write(
-        agent=agent,
-        principal_external_id=who,
-        category=category,
-        statement=statement,
-        source="direct",
-        **kwargs,
-    ).belief
+    return write_belief(agent, statement, category=category, who=who, **kwargs)
 
 
 def ranked(agent, query, who="farah"):

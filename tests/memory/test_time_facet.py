@@ -3,43 +3,21 @@ matched against the beliefs' due and validity fields (``memory.time_facet``)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import numpy as np
-import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-import safety.encoder
 from memory.context import build_context, past_intent
 from memory.services_beliefs import belief_write, intention_write
 from memory.time_facet import read_time, time_match
 from safety.text import content_words
-from tests.memory.beliefs_helpers import FakeModel
-
-NOW = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)  # a Tuesday
-DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def fake_model(monkeypatch, settings):
-    settings.PERSONA_INJECTION_SEMANTIC = False  # stand-in vectors cannot be judged
-    model = FakeModel()
-    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
-    return model
+from tests.memory.beliefs_helpers import DAY, NOW, write_belief
 
 
 def write(agent, statement, category="projects", who="ana", **kwargs):
-    kwargs.setdefault("confidence", 0.8)
-    kwargs.setdefault("now", NOW - 2 * DAY)
-    return belief_write(
-        agent=agent,
-        principal_external_id=who,
-        category=category,
-        statement=statement,
-        source="direct",
-        **kwargs,
-    ).belief
+    return write_belief(agent, statement, category=category, who=who, **kwargs)
 
 
 def ask(agent, query, who="ana"):
