@@ -1165,6 +1165,30 @@ def clear_scan_cache() -> None:
     tokens.count_tokens.cache_clear()
 
 
+def record_write_verdicts(slugs: list[str]) -> None:
+    """The persona texts of the agents the "another agent each time" row views, scanned as
+    ``check_write`` scans them at each write (their verdicts recorded, kept with the
+    database): this data was written by COPY, a real agent's texts went through the
+    write check. Then this process's own results are forgotten, so each view is still
+    the first view of that agent in a process."""
+    from persona.models import AgentPersonaVersion
+    from persona.render import _pieces
+    from safety import checks
+
+    t0 = time.perf_counter()
+    seen: dict[str, None] = {}
+    for version in AgentPersonaVersion.objects.filter(agent__slug__in=slugs).iterator():
+        seen.update(dict.fromkeys(p.text for p in _pieces(version)))
+    texts = list(seen)
+    for start in range(0, len(texts), 256):
+        checks.verdicts(texts[start : start + 256], wait=True)
+    clear_scan_cache()
+    print(
+        f"the viewed agents' persona texts scanned as at write (verdicts recorded): "
+        f"{len(texts):,} distinct texts of {len(slugs)} agents' versions in {time.perf_counter() - t0:.1f} s"
+    )
+
+
 def measure(
     client: Any, url: Any, headers: dict[str, str], *, warmup: int, runs: int, before: Any
 ) -> dict:
@@ -1591,6 +1615,8 @@ def main() -> None:
             f"first agent-page request in this process (embedding model load, injection scan "
             f"of every line): {cold:,.0f} ms; the second: {second:.0f} ms"
         )
+
+        record_write_verdicts(data["other_slugs"])
 
         if args.context_only:
             context_figures(data, queries=args.context_queries, explain=args.explain)

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -32,7 +32,7 @@ from learning.selectors import (
     model_called,
     proposal_backing,
     proposals_a_change_drops,
-    review_outcomes_chart,
+    review_log_figures,
     review_reasons_now,
 )
 from memory.models import Message
@@ -239,6 +239,10 @@ def review_status(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
 
 # --- review queue ---------------------------------------------------------------------
 
+#: cards a page of the queue shows: each card carries its quotes in their sentences and
+#: its decision form, and a reviewer works down from the oldest, a screenful at a time
+QUEUE_PAGE = 25
+
 
 def _queue_qs(user: Any, *, agent_slug: str = ""):
     qs = scope_to_user(
@@ -292,6 +296,7 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
         fields=[("created_at", False), ("id", False)],
         kinds=[datetime, int],
         cursor=request.GET.get("after"),
+        size=QUEUE_PAGE,
     )
     sealed = sealed_ids(evidence_conversation_ids(*(p.evidence for p in page.rows)))
     texts = _quoted_texts(list(page.rows))
@@ -510,17 +515,7 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
     base = scope_to_user(Review.objects.all(), user=request.user, path="agent__tenant_id")
     if agent is not None:
         base = base.filter(agent=agent)
-    totals = base.aggregate(
-        total=Count("id"),
-        calls_all=Sum("model_calls"),
-        # the offline proposer is counted as a call but asks no model
-        offline_calls=Sum("model_calls", filter=Q(details__proposer="local")),
-        tokens_in=Sum("tokens_in"),
-        tokens_out=Sum("tokens_out"),
-        running=Count("id", filter=~Q(status=Review.Status.DONE)),
-        **{f"o_{value}": Count("id", filter=Q(outcome=value)) for value in Review.Outcome.values},
-    )
-    totals["model_calls"] = (totals["calls_all"] or 0) - (totals["offline_calls"] or 0)
+    totals, outcome_chart = review_log_figures(base, today=timezone.localdate())
     counts = [
         {"value": value, "label": label, "n": totals[f"o_{value}"]}
         for value, label in Review.Outcome.choices
@@ -556,7 +551,7 @@ def log(request: HtmxHttpRequest) -> HttpResponse:
         ),
         "can_review": is_reviewer(request.user),
         "counts": counts,
-        "outcome_chart": review_outcomes_chart(base, today=timezone.localdate()),
+        "outcome_chart": outcome_chart,
         "totals": totals,
         "rotations": rotation_counts["total"],
         "persona_rotations": rotation_counts["persona_changed"],

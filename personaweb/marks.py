@@ -174,6 +174,14 @@ _HIDDEN = {
 }
 _HIDDEN_RANGES = ((0x200B, 0x200F), (0x202A, 0x202E), (0x2061, 0x206F), (0xFE00, 0xFE0F))
 _CONTEXT_WORDS = re.compile(r"\S+")
+#: every character ``_hidden_name`` names (and line breaks, shown as a space): a text
+#: with none of them is one plain run, found without a walk over its characters
+_SPECIAL = re.compile(
+    "["
+    + "".join(re.escape(ch) for ch in _HIDDEN)
+    + "".join(f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in _HIDDEN_RANGES)
+    + "\\x00-\\x1f]"
+)
 
 
 def _hidden_name(ch: str) -> str | None:
@@ -189,6 +197,8 @@ def visible(text: str) -> list[tuple[str, bool]]:
     """``text`` as (piece, is_hidden_character) runs: each invisible character (zero
     width, direction marks, no-break spaces, control characters) becomes its name in
     brackets, flagged so a page can style it; line breaks become a space."""
+    if _SPECIAL.search(text) is None:
+        return [(text, False)] if text else []
     out: list[tuple[str, bool]] = []
     plain: list[str] = []
     for ch in text:

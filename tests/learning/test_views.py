@@ -284,7 +284,7 @@ def test_queue_empty_state_and_viewer_refused(reviewer_client, client, tenant):
 
 @pytest.mark.django_db
 def test_queue_pages_by_keyset(reviewer_client, desk, monkeypatch):
-    monkeypatch.setattr("personaweb.paging.PAGE_SIZE", 2)
+    monkeypatch.setattr("learning.views.QUEUE_PAGE", 2)
     ids = [
         add_proposal(desk, kind="rule", text=f"Rule number {i} for the desk.").pk for i in range(5)
     ]
