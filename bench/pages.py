@@ -502,9 +502,23 @@ def build() -> dict[str, Any]:
         ),
     )
     modes = ["off", "on-with-review", "on", "on-with-review", "off"]
+
+    def review_time(i: int, r: int) -> datetime:
+        """When agent ``i``'s review ``r`` was queued (r = 0 the newest)."""
+        return T_END - timedelta(hours=(r * 24 + i % 24), minutes=i % 60)
+
     w.write(
         LearningSettings,
-        ["id", "agent_id", "mode", "standing_rules", "across_users", "last_review_at", "due_at"],
+        [
+            "id",
+            "agent_id",
+            "mode",
+            "standing_rules",
+            "across_users",
+            "last_review_at",
+            "last_queued_at",
+            "due_at",
+        ],
         _numbered(
             w.next_id(LearningSettings),
             (
@@ -514,6 +528,9 @@ def build() -> dict[str, Any]:
                     i % 2 == 0,
                     i % 3 == 0,
                     T_END - timedelta(hours=i % 48),
+                    # the newest of the reviews written below (r = 0), as
+                    # learning.models.note_reviews_queued keeps it
+                    review_time(i, 0) if REVIEWS_PER_AGENT else None,
                     T_END + timedelta(hours=1 + i % 24),
                 )
                 for i in range(N_AGENTS)
@@ -859,7 +876,7 @@ def build() -> dict[str, Any]:
         for i in range(N_AGENTS):
             for r in range(REVIEWS_PER_AGENT):
                 outcome = outcomes[(i + r) % len(outcomes)]
-                at = T_END - timedelta(hours=(r * 24 + i % 24), minutes=i % 60)
+                at = review_time(i, r)
                 read = 0 if outcome == "nothing_to_do" else 4 + (i + r) % 5
                 yield (
                     agent_ids[i],

@@ -59,6 +59,10 @@ class LearningSettings(models.Model):
     # counters (persisted, so a restart keeps them)
     turns_since_review = models.PositiveIntegerField(default=0)
     last_review_at = models.DateTimeField(null=True, blank=True)
+    #: when the agent's newest review was queued (``note_reviews_queued`` keeps it on
+    #: every new review): persona evolution's "last review, newest first" sorts by it
+    #: instead of looking up every agent's newest review
+    last_queued_at = models.DateTimeField(null=True, blank=True)
     last_seen_message_id = models.BigIntegerField(default=0)
     due_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -75,6 +79,13 @@ class LearningSettings(models.Model):
     @property
     def auto_apply(self) -> bool:
         return self.mode == Mode.ON
+
+
+class ReviewQuerySet(models.QuerySet["Review"]):
+    def bulk_create(self, objs, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+        made = super().bulk_create(objs, *args, **kwargs)
+        note_reviews_queued(made)
+        return made
 
 
 class Review(models.Model):
@@ -119,6 +130,8 @@ class Review(models.Model):
         "Proposal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
 
+    objects = ReviewQuerySet.as_manager()
+
     class Meta:
         ordering = ["-queued_at", "-id"]
         constraints = [
@@ -136,6 +149,32 @@ class Review(models.Model):
 
     def __str__(self) -> str:
         return f"review {self.pk} of agent {self.agent_id}: {self.outcome or self.status}"
+
+    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        adding = self._state.adding
+        super().save(*args, **kwargs)
+        if adding:
+            note_reviews_queued([self])
+
+
+def note_reviews_queued(reviews: list[Review]) -> None:
+    """Keep ``LearningSettings.last_queued_at`` at the newest queued review of each agent:
+    one UPDATE for a batch (the batch's newest time; never moves a time back). An agent
+    without its settings row yet gets one with the defaults (as ``learning_settings_get``
+    would make it) and the time; that costs two more statements, once per agent."""
+    if not reviews:
+        return
+    at = max(r.queued_at for r in reviews)
+    ids = {r.agent_id for r in reviews}
+    newer = Q(last_queued_at__isnull=True) | Q(last_queued_at__lt=at)
+    if LearningSettings.objects.filter(newer, agent_id__in=ids).update(last_queued_at=at) == len(
+        ids
+    ):
+        return
+    LearningSettings.objects.bulk_create(
+        [LearningSettings(agent_id=i) for i in ids], ignore_conflicts=True
+    )
+    LearningSettings.objects.filter(newer, agent_id__in=ids).update(last_queued_at=at)
 
 
 class Proposal(models.Model):

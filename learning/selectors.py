@@ -408,8 +408,9 @@ def review_log_figures(
     totals.update({f"o_{value}": 0 for value in Review.Outcome.values})
     counts: dict[date, dict[str, int]] = {m: {} for m in mondays}
     for row in rows:
+        values: dict[str, Any] = dict(row)
         for key in sums:
-            totals[key] += row[key] or 0
+            totals[key] += values[key] or 0
         outcome = row["outcome"]
         if outcome in Review.Outcome.values:
             totals[f"o_{outcome}"] += row["n"]

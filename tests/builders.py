@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from typing import Any
 
 from django.db import connection
@@ -268,3 +269,10 @@ def command_refused(name: str, *args: str) -> str:
     message = str(caught.value)
     assert "\n" not in message and "Traceback" not in message
     return message
+
+
+def agents_table(html: str) -> str:
+    """The assistants table of the evolution page (the change feed above links agents too)."""
+    m = re.search(r'<section id="agents-table".*?</section>', html, re.S)
+    assert m, "no assistants table"
+    return m.group(0)

@@ -79,8 +79,10 @@ def _evolution_queryset(user: Any, *, mode: str, waiting: str):
             last_review_status=Subquery(last.values("status")[:1]),
             last_review_outcome=Subquery(last.values("outcome")[:1]),
             last_review_id=Subquery(last.values("id")[:1]),
+            # maintained on every new review (``learning.models.note_reviews_queued``): the
+            # sort reads one column per agent instead of each agent's newest review
             review_sort=Coalesce(
-                Subquery(last.values("queued_at")[:1]), Value(_EPOCH, output_field=DateTimeField())
+                "learning__last_queued_at", Value(_EPOCH, output_field=DateTimeField())
             ),
         )
     )

@@ -21,6 +21,7 @@ from tests.builders import (
     add_proposal,
     add_review,
     add_versions,
+    agents_table,
     count_queries,
     evidence_for,
     learning_on,
@@ -28,13 +29,6 @@ from tests.builders import (
 from tests.factories import make_agent, make_user
 
 # --- persona evolution -------------------------------------------------------------------
-
-
-def agents_table(html: str) -> str:
-    """The assistants table of the evolution page (the change feed above links agents too)."""
-    m = re.search(r'<section id="agents-table".*?</section>', html, re.S)
-    assert m, "no assistants table"
-    return m.group(0)
 
 
 @pytest.fixture
