@@ -366,9 +366,7 @@ def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
         ]
         if not near:
             continue
-        closeness = (
-            cand.matrix[near] @ cand.matrix[e] if cand.has_vec[e] else np.zeros(len(near))
-        )
+        closeness = cand.matrix[near] @ cand.matrix[e] if cand.has_vec[e] else np.zeros(len(near))
         same = np.array([codes[s] == codes[e] for s in near], dtype=np.float64)
         out[e] = near[int(np.argmax(same * 2.0 + closeness))]
     return out

@@ -596,10 +596,11 @@ def _build_context(
     m = int(eligible.sum())
     # ended beliefs whose successor may answer for them (a present-tense question)
     handed = np.zeros(n, dtype=bool)
+    heir = np.full(n, -1, dtype=np.int64)
     if SUCCESSION_SHARE > 0 and not is_past:
-        succ = _successors_of(cand)
-        handed = (cand.valid_until_ts < now.timestamp()) & (succ >= 0) & readable
-        handed[handed] = eligible[succ[handed]]
+        heir = _successors_of(cand)
+        handed = (cand.valid_until_ts < now.timestamp()) & (heir >= 0) & readable
+        handed[handed] = eligible[heir[handed]]
 
     query_terms = _terms(unnamed)
     lexical = np.zeros(n, dtype=np.float64)
@@ -655,7 +656,7 @@ def _build_context(
     if handed.any():
         # the successor answers what its ended predecessor answered
         src = np.flatnonzero(handed)
-        dst = succ[src]
+        dst = heir[src]
         before = similarity.copy()
         np.maximum.at(similarity, dst, SUCCESSION_SHARE * similarity[src])
         inherited = similarity > before
