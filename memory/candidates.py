@@ -340,6 +340,8 @@ def forget_blocks(principal_ids: list[int]) -> None:
 #: A belief whose validity starts within this many days of another's end took over from
 #: it ("Drives a Yaris" from the day "Cycled to work" ended).
 SUCCESSION_DAYS = 7.0
+#: ... among this many starts on either side of the end, nearest in time first
+SUCCESSION_NEAREST = 8
 
 
 def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
@@ -357,16 +359,18 @@ def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
     started = started[np.argsort(starts[started], kind="stable")]
     start_times = starts[started]
     window = SUCCESSION_DAYS * 86_400
-    for e in np.flatnonzero(~np.isnan(ends)):
-        lo, hi = np.searchsorted(start_times, [ends[e] - window, ends[e] + window + 1])
-        near = [
-            int(s)
-            for s in started[lo:hi]
-            if s != e and not (ends[s] <= ends[e])  # NaN (open) compares False: kept
+    ended = np.flatnonzero(~np.isnan(ends))
+    middles = np.searchsorted(start_times, ends[ended])
+    for e, middle in zip(ended, middles, strict=True):
+        # the starts nearest in time to this end (a bounded number: the work per person
+        # stays linear however many beliefs start in the same week)
+        near = started[max(middle - SUCCESSION_NEAREST, 0) : middle + SUCCESSION_NEAREST]
+        # within the window, not itself, not ended by then (an open end is NaN: kept)
+        near = near[
+            (np.abs(starts[near] - ends[e]) <= window) & (near != e) & ~(ends[near] <= ends[e])
         ]
-        if not near:
+        if not len(near):
             continue
-        closeness = cand.matrix[near] @ cand.matrix[e] if cand.has_vec[e] else np.zeros(len(near))
-        same = np.array([codes[s] == codes[e] for s in near], dtype=np.float64)
-        out[e] = near[int(np.argmax(same * 2.0 + closeness))]
+        closeness = cand.matrix[near] @ cand.matrix[e] if cand.has_vec[e] else 0.0
+        out[e] = near[int(np.argmax(2.0 * (codes[near] == codes[e]) + closeness))]
     return out
