@@ -34,7 +34,10 @@ question's time with a small grammar relative to ``now`` ("next week", "in March
 beliefs and intentions) and ranks beliefs by their due time and validity window against
 it: a date inside the span moves a belief up, a date elsewhere moves it down, and a
 question asking nothing but time is ranked by the dates. Beliefs whose validity ended
-(``valid_until < now``) never answer a question in the present tense; a question only
+(``valid_until < now``) never answer a question in the present tense, but the belief
+that took over from one (``memory.candidates.successors``: it started when that one
+ended) answers what the ended one answered ("Does she cycle to work?" -> "Drives a
+Yaris"); a question only
 softly in the past ("what tea did she drink?") ranks them below a current near-twin,
 a plainly past one ("used to", "last spring") as any other; beliefs not yet valid
 appear only for time questions. Another person's beliefs are never read: the
