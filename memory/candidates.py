@@ -84,6 +84,9 @@ class Candidates:
     #: each row's category as an index into ``memory.context.CATEGORY_HINTS`` (filled
     #: by the first query that needs it)
     category_codes: np.ndarray | None = field(default=None, compare=False, repr=False)
+    #: for each row whose validity ended, the row that took over from it (``successors``),
+    #: -1 for none (filled by the first query that needs it)
+    successor: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def n(self) -> int:
@@ -332,3 +335,42 @@ def forget_blocks(principal_ids: list[int]) -> None:
     text must not wait in a block, even an unused one, for the worker's rebuild."""
     if principal_ids:
         BeliefBlock.objects.filter(principal_id__in=principal_ids).delete()
+
+
+#: A belief whose validity starts within this many days of another's end took over from
+#: it ("Drives a Yaris" from the day "Cycled to work" ended).
+SUCCESSION_DAYS = 7.0
+#: ... among this many starts on either side of the end, nearest in time first
+SUCCESSION_NEAREST = 8
+
+
+def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
+    """For each row whose validity ended, the row that took over from it, else -1.
+
+    A successor starts (``valid_from``) within ``SUCCESSION_DAYS`` of the row's end and
+    is not itself ended by then; among several, one of the same category (``codes``)
+    comes first, then the nearest in meaning (stored vectors). Independent of the
+    question and of the time of asking: computed once per candidate set."""
+    out = np.full(cand.n, -1, dtype=np.int64)
+    ends, starts = cand.valid_until_ts, cand.valid_from_ts
+    started = np.flatnonzero(~np.isnan(starts))
+    if not len(started):
+        return out
+    started = started[np.argsort(starts[started], kind="stable")]
+    start_times = starts[started]
+    window = SUCCESSION_DAYS * 86_400
+    ended = np.flatnonzero(~np.isnan(ends))
+    middles = np.searchsorted(start_times, ends[ended])
+    for e, middle in zip(ended, middles, strict=True):
+        # the starts nearest in time to this end (a bounded number: the work per person
+        # stays linear however many beliefs start in the same week)
+        near = started[max(middle - SUCCESSION_NEAREST, 0) : middle + SUCCESSION_NEAREST]
+        # within the window, not itself, not ended by then (an open end is NaN: kept)
+        near = near[
+            (np.abs(starts[near] - ends[e]) <= window) & (near != e) & ~(ends[near] <= ends[e])
+        ]
+        if not len(near):
+            continue
+        closeness = cand.matrix[near] @ cand.matrix[e] if cand.has_vec[e] else 0.0
+        out[e] = near[int(np.argmax(2.0 * (codes[near] == codes[e]) + closeness))]
+    return out

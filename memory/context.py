@@ -34,7 +34,10 @@ question's time with a small grammar relative to ``now`` ("next week", "in March
 beliefs and intentions) and ranks beliefs by their due time and validity window against
 it: a date inside the span moves a belief up, a date elsewhere moves it down, and a
 question asking nothing but time is ranked by the dates. Beliefs whose validity ended
-(``valid_until < now``) never answer a question in the present tense; a question only
+(``valid_until < now``) never answer a question in the present tense, but the belief
+that took over from one (``memory.candidates.successors``: it started when that one
+ended) answers what the ended one answered ("Does she cycle to work?" -> "Drives a
+Yaris"); a question only
 softly in the past ("what tea did she drink?") ranks them below a current near-twin,
 a plainly past one ("used to", "last spring") as any other; beliefs not yet valid
 appear only for time questions. Another person's beliefs are never read: the
@@ -56,7 +59,7 @@ from typing import Any
 
 import numpy as np
 
-from memory.candidates import Candidates, load_from_beliefs, read_person
+from memory.candidates import Candidates, load_from_beliefs, read_person, successors
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
 from memory.time_facet import INSIDE, TimeAsk, event_date, read_time, time_match
@@ -93,6 +96,12 @@ CATEGORY_SHARE = 0.3
 #: the descriptions as the reference set: one product per query, no model call); 0
 #: turns it off.
 HUB_SHARE = 1.0
+#: Succession: a belief whose validity ended never answers a question in the present
+#: tense, but the belief that took over from it (``memory.candidates.successors``: it
+#: started when the ended one ended) answers what it answered, with this share of its
+#: similarity ("Does she cycle to work?" -> "Drives a Yaris", from the day "Cycled to
+#: work" ended); 0 turns it off.
+SUCCESSION_SHARE = 1.0
 CATEGORY_HINTS = {
     "explicit_facts": "facts about the person's life: where they live, dates, family, what they own",
     "expertise": "what the person knows well: skills, languages and experience",
@@ -333,13 +342,17 @@ def words_and_meaning(lexical: np.ndarray, meaning: np.ndarray, has_vec: np.ndar
     return EMBEDDING_SHARE * meaning + (1 - EMBEDDING_SHARE) * lexical * agree
 
 
-def normalised_cosine(cosine: np.ndarray, has: np.ndarray) -> np.ndarray:
+def normalised_cosine(
+    cosine: np.ndarray, has: np.ndarray, also: np.ndarray | None = None
+) -> np.ndarray:
     """The cosines of the statements with a stored vector (``has``) min-max normalised
-    over them (1 for every one when they are all equal); 0 for the others."""
+    over them (1 for every one when they are all equal); 0 for the others, but for
+    those in ``also`` (with a vector), on the same scale clipped to [0, 1]."""
     present = cosine[has]
     low, high = float(present.min()), float(present.max())
     span = high - low
-    return np.where(has, (cosine - low) / span if span > 1e-9 else 1.0, 0.0)
+    scaled = np.clip((cosine - low) / span, 0.0, 1.0) if span > 1e-9 else np.ones_like(cosine)
+    return np.where(has | (False if also is None else also), scaled, 0.0)
 
 
 def hubness(matrix: np.ndarray, descriptions: np.ndarray) -> np.ndarray:
@@ -369,6 +382,13 @@ def _hubness_of(cand: Candidates) -> np.ndarray:
     if cand.hub is None or cand.hub[0] is not model:
         cand.hub = (model, hubness(cand.matrix, _description_vectors()))
     return cand.hub[1]
+
+
+def _successors_of(cand: Candidates) -> np.ndarray:
+    """``memory.candidates.successors`` of the person's candidates, once per set."""
+    if cand.successor is None:
+        cand.successor = successors(cand, _category_codes(cand))
+    return cand.successor
 
 
 def seed_score(similarity: float, retention: float) -> float:
@@ -569,13 +589,21 @@ def _build_context(
         ask = _with_event(ask, cand, cand.sensitivity <= int(level), principal.id, now)
     is_time, is_past = ask.about_time, ask.past or ask.soft_past
     # what may answer: never an ended belief for the present, a future one only for time
-    eligible = cand.sensitivity <= int(level)
+    readable = cand.sensitivity <= int(level)
+    eligible = readable.copy()
     if not is_past:
         eligible &= ~(cand.valid_until_ts < now.timestamp())
     if not is_time:
         eligible &= ~(cand.valid_from_ts > now.timestamp())
     rows = cand.rows
     m = int(eligible.sum())
+    # ended beliefs whose successor may answer for them (a present-tense question)
+    handed = np.zeros(n, dtype=bool)
+    heir = np.full(n, -1, dtype=np.int64)
+    if SUCCESSION_SHARE > 0 and not is_past:
+        heir = _successors_of(cand)
+        handed = (cand.valid_until_ts < now.timestamp()) & (heir >= 0) & readable
+        handed[handed] = eligible[heir[handed]]
 
     query_terms = _terms(unnamed)
     lexical = np.zeros(n, dtype=np.float64)
@@ -591,7 +619,7 @@ def _build_context(
             post = cand.postings.get(t)
             if post is not None:
                 lexical[post] += idf[t] / total
-        lexical[~eligible] = 0.0  # the share of the query's IDF mass a statement covers
+        lexical[~(eligible | handed)] = 0.0  # the share of the query's IDF mass covered
 
     cosine: np.ndarray | None = None
     cos_norm = np.zeros(n, dtype=np.float64)
@@ -614,7 +642,7 @@ def _build_context(
             ranked_cosine = cosine
             if HUB_SHARE > 0:
                 ranked_cosine = cosine - HUB_SHARE * _hubness_of(cand)
-            cos_norm = normalised_cosine(ranked_cosine, has)
+            cos_norm = normalised_cosine(ranked_cosine, has, handed & cand.has_vec)
             pack.used_embeddings = True
 
     if pack.used_embeddings:
@@ -627,6 +655,15 @@ def _build_context(
             similarity = (1 - CATEGORY_SHARE) * similarity + CATEGORY_SHARE * cat
     else:
         similarity = lexical.copy()
+    inherited = np.zeros(n, dtype=bool)
+    if handed.any():
+        # the successor answers what its ended predecessor answered
+        src = np.flatnonzero(handed)
+        dst = heir[src]
+        before = similarity.copy()
+        np.maximum.at(similarity, dst, SUCCESSION_SHARE * similarity[src])
+        inherited = similarity > before
+        lexical[src] = 0.0
 
     # scores for every candidate as arrays; items are built only for what is returned
     retention = np.exp(
@@ -679,6 +716,8 @@ def _build_context(
             reasons.append("time facet: " + (_when(due_at, valid_from, valid_until) or "names it"))
         if valid_until is not None and valid_until < now:
             reasons.append(f"ended {valid_until:%Y-%m-%d}")
+        if inherited[i]:
+            reasons.append("answers for the belief it took over from")
         reasons.append(f"retention {retention[i]:.2f}")
         return PackItem(
             id=bid,

@@ -1,0 +1,90 @@
+"""A belief that took over from an ended one answers what the ended one answered."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memory.candidates import load_from_beliefs, successors
+from memory.context import build_context
+from memory.models import Principal
+from tests.memory.beliefs_helpers import DAY, NOW, write_belief
+
+
+def write(agent, statement, category="explicit_facts", **kwargs):
+    return write_belief(agent, statement, category=category, who="farah", **kwargs)
+
+
+def ranked(agent, query):
+    # on words: the stand-in vectors are random
+    pack = build_context(
+        agent=agent, principal_external_id="farah", query=query, now=NOW, use_embeddings=False
+    )
+    return pack, [item.id for item in pack.items]
+
+
+def bike_and_car(agent, *, gap_days: float = 0.0):
+    """An ended way to work and the one that started when it ended (``gap_days`` later)."""
+    old = write(
+        agent,
+        "Cycled to work on a heavy Dutch bike every day",
+        valid_until=NOW - 60 * DAY,
+        now=NOW - 400 * DAY,
+    )
+    new = write(
+        agent,
+        "Drives a white Toyota between home visits",
+        valid_from=NOW - (60 - gap_days) * DAY,
+        now=NOW - 55 * DAY,
+    )
+    other = write(agent, "Packs a lunch the night before every working day", category="habit")
+    return old, new, other
+
+
+def test_the_belief_that_took_over_answers_a_present_question_for_the_ended_one(agent, fake_model):
+    old, new, other = bike_and_car(agent)
+
+    pack, ids = ranked(agent, "Does Farah cycle to work?")
+
+    assert ids[0] == new.pk
+    assert old.pk not in ids
+    assert "answers for the belief it took over from" in pack.items[0].why
+    assert pack.items[0].lexical == 0.0  # its own words are not the question's
+
+
+def test_a_belief_starting_weeks_after_another_ended_did_not_take_over_from_it(agent, fake_model):
+    old, new, other = bike_and_car(agent, gap_days=30)
+
+    _, ids = ranked(agent, "Does Farah cycle to work?")
+
+    assert ids[0] == other.pk
+    assert old.pk not in ids
+
+
+def test_a_question_about_the_past_is_answered_by_the_ended_belief_itself(agent, fake_model):
+    old, new, other = bike_and_car(agent)
+
+    pack, ids = ranked(agent, "Did Farah use to cycle to work?")
+
+    assert ids[0] == old.pk
+    assert all("took over" not in item.why for item in pack.items)
+
+
+def test_a_successor_of_the_same_category_comes_before_one_nearer_in_meaning(agent, fake_model):
+    old, new, other = bike_and_car(agent)
+    near = write(
+        agent,
+        "Joined a cycling club",
+        category="interests",
+        valid_from=NOW - 61 * DAY,
+        now=NOW - 55 * DAY,
+    )
+    principal = Principal.objects.get(external_id="farah")
+    cand = load_from_beliefs(principal.pk)
+    row = {int(i): k for k, i in enumerate(cand.ids)}
+    codes = np.array([0 if r[1] == "explicit_facts" else 1 for r in cand.rows])
+    cand.matrix[row[near.pk]] = cand.matrix[row[old.pk]]  # as near as can be
+
+    heirs = successors(cand, codes)
+
+    assert heirs[row[old.pk]] == row[new.pk]
+    assert heirs[row[new.pk]] == -1 and heirs[row[other.pk]] == -1
