@@ -161,6 +161,15 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
             por para que não se seu sua mas como mais muito este esta ao aos""",
     }.items()
 }
+_ANY_FUNCTION_WORD = frozenset().union(*FUNCTION_WORDS.values())
+
+
+def function_word(word: str) -> bool:
+    """Whether ``word`` (lower case) is a function word of any language above: "de",
+    "el", "of", "von"."""
+    return word in _ANY_FUNCTION_WORD
+
+
 LANGUAGE_NAMES = {
     "en": "English",
     "fr": "French",
@@ -252,6 +261,9 @@ class Frame:
     elided: frozenset[str]
     # pronouns written after an imperative ("prepárame", "écris-moi")
     enclitics: tuple[str, ...] = ()
+    # subject pronouns that may stand between a verb and its object ("que le escriba yo
+    # el texto")
+    subjects: frozenset[str] = frozenset()
     # the verb of work a sentence takes when every request only names what it is
     # ("Confirmación de pedido para …"), as English "Prepares"
     default_verb: str = ""
@@ -323,7 +335,7 @@ FRAMES: dict[str, Frame] = {
         to_object=_words("responder contestar"),
         to="a",
         verb_nouns={"respuesta": "responder"},
-        asking=_words("puedes podrías puede podría ayúdame hay necesito quiero"),
+        asking=_words("puedes podrías puede podría ayúdame hay necesito quiero tengo"),
         relayed=_words("quiere quieren querría pide piden necesita necesitan"),
         articles=_words(
             "el la los las un una unos unas del al este esta estos estas ese esa esos esas "
@@ -335,6 +347,7 @@ FRAMES: dict[str, Frame] = {
         purpose=_words("para"),
         elided=frozenset(),
         enclitics=("melo", "noslo", "me", "nos", "le", "les", "lo", "la", "los", "las"),
+        subjects=_words("yo tú usted"),
         default_verb="preparar",
     ),
 }
@@ -363,6 +376,8 @@ def _verb_forms(code: str) -> dict[str, str]:
         if code == "es":
             vowel = {"ar": "a", "er": "e", "ir": "e"}[end]
             forms += [stem + vowel, stem + end[0] + "d", stem + vowel + "s"]
+            # the subjunctive a passed-on request takes: "me pide que le escriba …"
+            forms += [stem + {"ar": "e", "er": "a", "ir": "a"}[end]]
         for form in forms:
             out.setdefault(_plain(form), inf)
     return out

@@ -312,9 +312,15 @@ def _clean_part(
 
 
 def _name_words(known_names: Any) -> set[str]:
+    """The words of the names known to memory, each a word no quote may hold; not the
+    function words a name is built with ("de" and "el" of "El Racó de Vicent", "of" of
+    "Bank of England"): the other words of the name are left out all the same, and a
+    quote without "de" could not be written in Spanish."""
     out: set[str] = set()
     for name in known_names or ():
-        out.update(t.low for t in tokens(str(name)) if len(t.low) > 1)
+        out.update(
+            t.low for t in tokens(str(name)) if len(t.low) > 1 and not language.function_word(t.low)
+        )
     return out
 
 
