@@ -366,8 +366,10 @@ def theme_evidence(
     """The quotes that may back ``text`` for ``theme`` (one per conversation, cut
     before names and other words a quote must not hold; none from a message pasting a
     secret), and the people they are from."""
+    # the words of the sentence that say something: "the" of "Writes the methods." would
+    # let a longer part without the theme ("part of the organoid paper") pass for one
     keep = frozenset(w for w in (theme.head, theme.qualifier, theme.verb) if w) | frozenset(
-        t.low for t in tokens(text)
+        t.low for t in tokens(text) if t.low not in STOP_WORDS
     )
     evidence = []
     people = set()

@@ -1,7 +1,7 @@
-"""Requests in French or Spanish are read where people put the verb (after object
-pronouns, after "necesito", in the subjunctive of a passed-on request) and grouped by
-what they are about as well as by the noun they make; names known to memory never take
-a language's function words out of the quotes."""
+"""Requests are read where people put the verb (in French or Spanish: after object
+pronouns, after "necesito", in the subjunctive of a passed-on request) and grouped by what
+they are about as well as by the noun they make; a quote is the part of a request that names
+the work; names known to memory never take a language's function words out of the quotes."""
 
 from __future__ import annotations
 
@@ -55,3 +55,16 @@ def test_requests_about_one_thing_are_one_theme_whatever_noun_they_make():
         "Escribe las instrucciones de cuidado.",
         "Escribe las tarjetas.",
     ]
+
+
+def test_a_quote_is_the_part_of_the_request_that_names_the_work_not_the_longest():
+    from learning.proposers.local import Theme, requests_of
+    from learning.proposers.local.hygiene import theme_evidence
+
+    corpus = corpus_of(
+        [(1, "Write the methods section for the RNA-seq part of the organoid paper.", False)]
+    )
+    request = requests_of(corpus.messages[0])[0]
+    theme = Theme(head=request.head, requests={request.message.conversation_id: request})
+    evidence, _ = theme_evidence(theme, "Writes the methods.", set())
+    assert [e["quote"] for e in evidence] == ["Write the methods section"]
