@@ -123,6 +123,7 @@ def _open_themes(
 
     out: list[Theme] = []
     for family in theme_families(themes, vectors):
+        family = _named_first(family)
         closed = ""  # the first wording found in the persona or turned down
         open_wordings: list[tuple[Theme, str]] = []
         for theme in family:
@@ -146,6 +147,19 @@ def _open_themes(
         # wording that closed it); the notes say which wordings it stood for
         left_out.extend(f"{text!r}: the same work as {closed!r}" for _, text in open_wordings)
     return out
+
+
+def _named_first(family: list[Theme]) -> list[Theme]:
+    """The wordings of one kind of work, the one that names it first: the made noun with
+    the word people write before it ("Writes booking confirmations.") before the noun
+    alone ("Writes the confirmations."), which a reviewer would have to complete; each
+    wording recurs on its own (``find_themes``). Otherwise in the order given."""
+    words = {id(t): sentence_for(t).rstrip(".").split(" ") for t in family}
+    bare = {w[-1] for t in family if len(w := words[id(t)]) == 3 and w[1] == "the"}
+    named = [
+        t for t in family if (w := words[id(t)])[-1] in bare and "the" not in w and len(w) >= 3
+    ]
+    return named + [t for t in family if t not in named]
 
 
 def _other_language(persona: dict[str, Any], result: ProposerResult, *, rule: bool) -> str:
