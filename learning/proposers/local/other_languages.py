@@ -1,4 +1,4 @@
-"""Goals sentences for a persona written in French or Spanish (``language.FRAMES``).
+"""Goals sentences for a persona written in French, Spanish or German (``language.FRAMES``).
 
 The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
 in another language the proposer reads less, and says only what it can judge:
@@ -49,6 +49,7 @@ ASK_REACH = 3
 _LABEL_NEXT = {
     "fr": frozenset(["pour", "de", "d'", "du", "des", "au", "aux", "à", "sur", "en"]),
     "es": frozenset(["para", "de", "del", "al", "a", "sobre", "en", "con"]),
+    "de": frozenset(["für", "an", "zu", "zum", "zur", "mit", "bei", "von", "über", "bitte"]),
 }
 
 
@@ -79,6 +80,7 @@ class ForeignTheme:
     article: str
     asks: dict[str, Ask] = field(default_factory=dict)  # conversation -> first request
     people: int = 0
+    plural: str = ""  # the noun's plural, where the language's rule needs the messages
 
     @property
     def requests(self) -> dict[str, Ask]:  # the name the review log's helpers read
@@ -115,7 +117,11 @@ def _content(tok: Tok, frame: language.Frame, banned: set[str]) -> bool:
     )
 
 
-def _capitalised_inside(text: str, tok: Tok) -> bool:
+def _capitalised_inside(text: str, tok: Tok, frame: language.Frame | None = None) -> bool:
+    """A capital inside a sentence: a name, unless the language writes every noun so
+    (German: its names are in ``banned``, ``hygiene.proper_words``)."""
+    if frame is not None and frame.titles:
+        return False
     before = text[: tok.start].rstrip()
     return tok.text[:1].isupper() and bool(before) and before[-1] not in ".!?:;\n¿¡"
 
@@ -132,20 +138,24 @@ def _noun_phrase(
         if ws[j].low in frame.articles:
             article = ws[j].low
         j += 1
-    if j >= len(ws) or not _content(ws[j], frame, banned) or _capitalised_inside(text, ws[j]):
+    if (
+        j >= len(ws)
+        or not _content(ws[j], frame, banned)
+        or _capitalised_inside(text, ws[j], frame)
+    ):
         return None
     noun, j = ws[j], j + 1
     complement = ""
     # the complement's noun may follow an article: "el texto de la tarjeta"
     at = j + 2 if j + 2 < len(ws) and ws[j + 1].low in frame.articles else j + 1
     if at < len(ws) and ws[j].low in frame.of and _content(ws[at], frame, banned):
-        if not _capitalised_inside(text, ws[at]):
+        if not _capitalised_inside(text, ws[at], frame):
             glue = "" if ws[j].low.endswith("'") else " "
             complement = " ".join(w.low for w in ws[j + 1 : at + 1])
             complement = f"{ws[j].low}{glue}{complement}"
             j = at + 1
     elif j < len(ws) and _content(ws[j], frame, banned):
-        if not _capitalised_inside(text, ws[j]) and ws[j].low not in frame.purpose:
+        if not _capitalised_inside(text, ws[j], frame) and ws[j].low not in frame.purpose:
             complement = ws[j].low
             j += 1
     elif j < len(ws) and ws[j].low in banned:
@@ -163,7 +173,9 @@ def _purpose(text: str, ws: list[Tok], j: int, frame: language.Frame, banned: se
         gap = text[kept[-1].end : t.start]
         if "," in gap or not t.low.replace("-", "").isalpha() or t.low in banned:
             break
-        if _capitalised_inside(text, t):
+        if t.low in frame.titles:
+            break  # "für Herrn …": who it is for, not what
+        if _capitalised_inside(text, t, frame):
             break
         kept.append(t)
     while kept and (kept[-1].low in frame.articles or kept[-1].low in frame.of):
@@ -291,6 +303,11 @@ def find_foreign_themes(
     """The themes of the messages (``code``: a language of ``language.FRAMES``), the
     most recurrent first (ties by noun, so every run gives the same answer)."""
     frame = language.FRAMES[code]
+    messages = list(messages)
+    # the words the messages write, where a plural is told by being seen (German)
+    seen_words = (
+        {t.low for m in messages for t in tokens(readable_text(m.text))} if code == "de" else set()
+    )
     groups: dict[str, list[Ask]] = {}
     about: dict[str, str] = {}  # a key that is what the requests are about -> as written
     for m in messages:
@@ -332,6 +349,9 @@ def find_foreign_themes(
         articles = [a.article for a in making if a.article]
         complement = _agreed([a.complement for a in by_conv.values()], n)
         purpose = _agreed([a.purpose for a in by_conv.values()], n, beginnings=True)
+        plural = language.german_plural(noun, seen_words) if code == "de" else ""
+        if code == "de" and not plural:
+            continue  # a plural no message shows and no ending settles is not guessed
         if _key(noun) != k and not any(_key(w) == k for w in f"{complement} {purpose}".split()):
             # grouped by what they are about ("el texto de la tarjeta", "la tarjeta de
             # una corona"): the sentence names it as the complement of the work
@@ -347,6 +367,7 @@ def find_foreign_themes(
                 article=articles[0] if articles else "",
                 asks=by_conv,
                 people=people,
+                plural=plural,
             )
         )
     out.sort(key=lambda t: (-len(t.asks), t.noun != t.key and _key(t.noun) != t.key, t.key))
@@ -397,13 +418,16 @@ def foreign_sentence(theme: ForeignTheme, code: str) -> str:
         theme.noun, code, article_seen=theme.article, after_to=theme.to
     )
     verb = language.third_person_in(theme.verb, code)
-    parts = [verb.capitalize(), article, language.plural_noun(theme.noun, code)]
+    noun = theme.plural or language.plural_noun(theme.noun, code)
+    if code == "de":  # German writes every noun with a capital, each part of a compound too
+        noun = "-".join(part[:1].upper() + part[1:] for part in noun.split("-"))
+    parts = [p for p in (verb.capitalize(), article, noun) if p]
     parts += [p for p in (theme.complement, theme.purpose) if p]
     return " ".join(parts) + "."
 
 
 def foreign_evidence(
-    theme: ForeignTheme, banned: set[str]
+    theme: ForeignTheme, banned: set[str], code: str = ""
 ) -> tuple[list[dict[str, Any]], set[int]]:
     """The quotes that may back the theme's sentence: each request as written, one per
     conversation, cut before names and other words a quote must not hold; none from a
@@ -414,7 +438,9 @@ def foreign_evidence(
     for ask in theme.asks.values():
         if _paste_holds_secret(ask.message):
             continue
-        quote = quote_for(ask.message, ask.start, ask.end, banned, keep=keep)
+        quote = quote_for(
+            ask.message, ask.start, ask.end, banned, keep=keep, frame=language.FRAMES.get(code)
+        )
         if quote:
             evidence.append({"quote": quote, "conversation": ask.message.conversation_label})
             people.add(ask.message.principal_id)
