@@ -161,6 +161,15 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
             por para que não se seu sua mas como mais muito este esta ao aos""",
     }.items()
 }
+_ANY_FUNCTION_WORD = frozenset().union(*FUNCTION_WORDS.values())
+
+
+def function_word(word: str) -> bool:
+    """Whether ``word`` (lower case) is a function word of any language above: "de",
+    "el", "of", "von"."""
+    return word in _ANY_FUNCTION_WORD
+
+
 LANGUAGE_NAMES = {
     "en": "English",
     "fr": "French",
@@ -252,6 +261,14 @@ class Frame:
     elided: frozenset[str]
     # pronouns written after an imperative ("prepárame", "écris-moi")
     enclitics: tuple[str, ...] = ()
+    # words that may stand between a verb and its object: subject pronouns ("que le
+    # escriba yo el texto"), German pronouns and "bitte" ("Schreib mir bitte ein Angebot")
+    subjects: frozenset[str] = frozenset()
+    # a language that writes every noun with a capital (German): a capital is no sign of
+    # a name there; a name is a capitalised word after a title ("Herrn Krüger") or after
+    # a preposition a name follows without an article ("bei Yilmaz")
+    titles: frozenset[str] = frozenset()
+    name_before: frozenset[str] = frozenset()
     # the verb of work a sentence takes when every request only names what it is
     # ("Confirmación de pedido para …"), as English "Prepares"
     default_verb: str = ""
@@ -323,7 +340,7 @@ FRAMES: dict[str, Frame] = {
         to_object=_words("responder contestar"),
         to="a",
         verb_nouns={"respuesta": "responder"},
-        asking=_words("puedes podrías puede podría ayúdame hay necesito quiero"),
+        asking=_words("puedes podrías puede podría ayúdame hay necesito quiero tengo"),
         relayed=_words("quiere quieren querría pide piden necesita necesitan"),
         articles=_words(
             "el la los las un una unos unas del al este esta estos estas ese esa esos esas "
@@ -335,7 +352,41 @@ FRAMES: dict[str, Frame] = {
         purpose=_words("para"),
         elided=frozenset(),
         enclitics=("melo", "noslo", "me", "nos", "le", "les", "lo", "la", "los", "las"),
+        subjects=_words("yo tú usted"),
         default_verb="preparar",
+    ),
+    "de": Frame(
+        code="de",
+        verbs={
+            "schreiben": ("schreibt", "schreib", "schreibe"),
+            "erstellen": (),
+            "formulieren": (),
+            "entwerfen": ("entwirft", "entwirf"),
+            "beantworten": (),
+            "übersetzen": (),
+            "prüfen": (),
+            "planen": (),
+            "berechnen": (),
+            "machen": ("macht", "mach"),
+        },
+        to_object=frozenset(),
+        to="",
+        verb_nouns={},
+        asking=_words("kannst könntest kannste können könnten bitte brauche brauch"),
+        relayed=_words("will möchte braucht brauchen wollen hätte hätten"),
+        articles=_words(
+            "der die das den dem des ein eine einen einem einer eines mein meine meinen "
+            "meinem unser unsere unseren deine dein"
+        ),
+        openers=_words("neue neuen neues neuer noch weitere weiteren weiteres"),
+        pronouns=_words("mir uns ihm ihr ihnen dir mich"),
+        of=frozenset(),
+        purpose=_words("für"),
+        elided=frozenset(),
+        default_verb="erstellen",
+        subjects=_words("mir uns dir ihm ihr ihnen bitte mal"),
+        titles=_words("herr herrn frau familie mr mrs ms dr"),
+        name_before=_words("für an bei von mit zu nach aus"),
     ),
 }
 
@@ -360,9 +411,13 @@ def _verb_forms(code: str) -> dict[str, str]:
         stem, end = inf[:-2], inf[-2:]
         if code == "fr" and end == "er":
             forms += [stem + "e", stem + "ez", stem + "es"]
+        if code == "de":
+            forms += [stem, stem + "e", stem + "t", stem + "st"]
         if code == "es":
             vowel = {"ar": "a", "er": "e", "ir": "e"}[end]
             forms += [stem + vowel, stem + end[0] + "d", stem + vowel + "s"]
+            # the subjunctive a passed-on request takes: "me pide que le escriba …"
+            forms += [stem + {"ar": "e", "er": "a", "ir": "a"}[end]]
         for form in forms:
             out.setdefault(_plain(form), inf)
     return out
@@ -390,14 +445,50 @@ def third_person_in(infinitive: str, code: str) -> str:
     if irregular:
         return irregular[0]
     stem, end = infinitive[:-2], infinitive[-2:]
+    if code == "de":
+        return stem + ("et" if stem.endswith(("t", "d")) else "t")
     if code == "es":
         return stem + ("a" if end == "ar" else "e")
     return stem + "e" if end == "er" else infinitive
 
 
+# German plural endings, and the noun endings whose plural is always "-en"
+_GERMAN_PLURAL_ENDINGS = ("e", "en", "n", "er", "s")
+_GERMAN_EN_ENDINGS = ("ung", "heit", "keit", "schaft", "ion", "tät")
+_UMLAUT = str.maketrans({"a": "ä", "o": "ö", "u": "ü"})
+
+
+def german_plural(noun: str, seen: frozenset[str] | set[str]) -> str:
+    """The plural of a German noun as written, or "" when it cannot be told: a plural form
+    the messages write (``seen``, lower case: "angebote", "beiträge" for "Beitrag", also
+    for the last part of a compound, "Instagram-Beitrag" -> "Instagram-Beiträge"), else the
+    "-en" of "-ung", "-heit", "-keit", "-schaft", "-ion", "-tät"
+    ("Terminbestätigung" -> "Terminbestätigungen"). German plurals are irregular: what no
+    message shows and no ending settles is not guessed."""
+    head, sep, last = noun.rpartition("-")
+    for word in (last, noun) if sep else (noun,):
+        low = word.lower()
+        vowels = [k for k, ch in enumerate(low) if ch in "aou"]
+        stems = [low]
+        if vowels:
+            k = vowels[-1]
+            if not (k > 0 and low[k - 1] in "aeiou"):
+                stems.append(low[:k] + low[k].translate(_UMLAUT) + low[k + 1 :])
+        for stem in stems:
+            for ending in _GERMAN_PLURAL_ENDINGS:
+                form = stem + ending
+                if form in seen or any(w.endswith(form) and len(form) >= 5 for w in seen):
+                    written = word[:1] + form[1:]
+                    return f"{head}{sep}{written}" if word is last and sep else written
+    if noun.lower().endswith(_GERMAN_EN_ENDINGS):
+        return noun + "en"
+    return ""
+
+
 def plural_noun(noun: str, code: str) -> str:
     """'fiche' -> 'fiches', 'devis' -> 'devis', 'journal' -> 'journaux', 'bateau' ->
-    'bateaux'; 'ficha' -> 'fichas', 'inscripción' -> 'inscripciones', 'luz' -> 'luces'."""
+    'bateaux'; 'ficha' -> 'fichas', 'inscripción' -> 'inscripciones', 'luz' -> 'luces'.
+    (German: ``german_plural``.)"""
     low = noun.lower()
     if low.endswith(("s", "x", "z")) and not (code == "es" and low.endswith("z")):
         return noun
@@ -429,6 +520,8 @@ def plural_article(noun: str, code: str, *, article_seen: str = "", after_to: bo
     article the person wrote the noun with ("una ficha" -> "las"), else by its ending."""
     if code == "fr":
         return "aux" if after_to else "les"
+    if code == "de":
+        return ""  # "Schreibt Angebote.": a German plural takes no article here
     seen = article_seen.lower()
     if seen in FEMININE_ARTICLES:
         art = "las"

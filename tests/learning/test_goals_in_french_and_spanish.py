@@ -140,13 +140,17 @@ def test_what_was_turned_down_is_not_proposed_again():
     assert "turned down" in " ".join(result.notes)
 
 
-def test_a_german_persona_is_still_declined_and_a_french_rule_is_read_in_french():
+def test_a_persona_in_a_language_without_a_frame_is_declined_and_a_french_rule_is_read():
     german = {
         "role": "Assistentin für die Buchhandlung",
         "goals": "Beantwortet die Fragen der Kunden zu den Bestellungen und schreibt Mails.",
     }
-    result = LocalProposer().propose_sentence(corpus_of(FRENCH), german, settings())
-    assert "German" in result.declined
+    italian = {
+        "role": "Assistente per il negozio della famiglia",
+        "goals": "Risponde alle domande dei clienti e scrive le risposte per il negozio.",
+    }
+    result = LocalProposer().propose_sentence(corpus_of(FRENCH), italian, settings())
+    assert "Italian" in result.declined
     rule = LocalProposer().propose_rule(corpus_of(FRENCH), FRENCH_PERSONA, settings())
     assert not rule.declined and rule.data["rule"] is None  # no recurring correction
     rule = LocalProposer().propose_rule(corpus_of(FRENCH), german, settings())

@@ -109,3 +109,16 @@ def test_the_log_lists_one_theme_once_by_the_wording_in_the_persona(bag_of_words
 def test_looking_back_over_the_history_lists_one_wording_per_theme(bag_of_words):
     found = LocalProposer().recurring_sentences(corpus_of(ESCALATIONS), {"goals": ""}, settings())
     assert [c["text"] for c in found] == ["Summarises threads for engineering."]
+
+
+def test_of_one_kind_of_work_the_wording_that_names_it_comes_before_the_noun_alone():
+    from learning.proposers.local import Theme
+    from learning.proposers.local.proposer import _named_first
+
+    bare = Theme(head="", kind="key", qualifier="confirmation", name="Writes the confirmations.")
+    other = Theme(head="", kind="key", qualifier="book", name="Prepares the books.")
+    named = Theme(
+        head="", kind="modonly", qualifier="booking", name="Writes booking confirmations."
+    )
+    assert _named_first([bare, other, named]) == [named, bare, other]
+    assert _named_first([bare, other]) == [bare, other]

@@ -24,6 +24,14 @@ GERMAN = {
     "guardrails": ["Keine Diagnosen und keine Auskunft über andere Patienten."],
     "standing_rules": [],
 }
+ITALIAN = {
+    "name": "Giulia",
+    "role": "Assistente per il negozio della famiglia",
+    "goals": "Risponde alle domande dei clienti e scrive le risposte per il negozio.",
+    "background": "",
+    "guardrails": [],
+    "standing_rules": [],
+}
 ENGLISH = {
     "name": "Zed",
     "role": "Studio assistant",
@@ -149,7 +157,10 @@ def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_wor
     # give it nothing to word
     result = LocalProposer().propose_sentence(corpus, FRENCH, settings())
     assert result.data["sentence"] == ""
-    assert LocalProposer().propose_sentence(corpus, GERMAN, settings()).declined
+    # German goals are worded in German (``other_languages``); a language without a
+    # frame is declined
+    assert not LocalProposer().propose_sentence(corpus, GERMAN, settings()).declined
+    assert "Italian" in LocalProposer().propose_sentence(corpus, ITALIAN, settings()).declined
     # standing rules are worded in French for a French assistant (``foreign_rules``):
     # no English correction becomes one
     rule = LocalProposer().propose_rule(corpus, FRENCH, settings())
@@ -161,7 +172,7 @@ def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_wor
 
 
 @pytest.mark.django_db
-def test_a_review_of_a_german_assistant_says_why_the_local_proposer_proposed_nothing(agent):
+def test_a_review_of_an_assistant_in_a_language_without_a_frame_says_why_nothing_came(agent):
     from learning.models import Proposal, Review
     from learning.services import review_run
     from persona.models import SourceType
@@ -170,11 +181,11 @@ def test_a_review_of_a_german_assistant_says_why_the_local_proposer_proposed_not
 
     persona_version_create(
         agent=agent,
-        changes={k: GERMAN[k] for k in ("role", "goals", "background")},
+        changes={k: ITALIAN[k] for k in ("role", "goals", "background")},
         trigger=ChangeTrigger(source_type=SourceType.UI_FORM, reason="setup", approved_by="o"),
     )
     learning_on(agent)
     seed_work(agent, n=4)
     review = review_run(agent=agent, trigger=Review.Trigger.MANUAL)
     assert not Proposal.objects.filter(agent=agent).exists()
-    assert "written in German" in review.reason
+    assert "written in Italian" in review.reason

@@ -77,7 +77,14 @@ def _camel(word: str) -> bool:
     return any(a.islower() and b.isupper() for a, b in zip(word, word[1:], strict=False))
 
 
-def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, str]]) -> bool:
+def _unclean(
+    text: str,
+    tok: Tok,
+    banned: set[str],
+    spans: list[tuple[int, int, str]],
+    frame: language.Frame | None = None,
+    before: Tok | None = None,
+) -> bool:
     """A word a quote must not hold: a name (``banned``: known to memory or written as a
     name in the messages read, any case), a word inside contact or address details
     (``learning.policy.contact_spans``: "Linden Avenue", "Mrs Patel", a postcode), a
@@ -90,6 +97,8 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
 
     if tok.low in banned or _code_token(text, tok):
         return True
+    if "-" in tok.low and any(part in banned for part in tok.low.split("-")):
+        return True  # a name joined to a word: "den Whitaker-Tisch"
     if sum(ch.isdigit() for ch in tok.text) >= 7:
         return True
     if any(a < tok.end and tok.start < b for a, b, _ in spans):
@@ -98,6 +107,13 @@ def _unclean(text: str, tok: Tok, banned: set[str], spans: list[tuple[int, int, 
     ok = tok.low.removesuffix("'s") in CAPITALISED_OK
     if not tok.text[:1].isupper() or _acronym(tok.text) or ok:
         return False
+    if frame is not None and frame.titles and before is not None:
+        # every noun has a capital (German): a noun follows an article or another word
+        # written small ("für die Montage"), a name a title or a preposition ("bei Yilmaz")
+        low_before = before.text[:1].islower() and before.end <= tok.start
+        return not (
+            low_before and before.low not in frame.name_before and before.low not in frame.titles
+        ) and not _opens_sentence(text, tok)
     return not _opens_sentence(text, tok)
 
 
@@ -128,7 +144,7 @@ def _unknown_word(low: str) -> bool:
     )
 
 
-def proper_words(messages: Any, *, english: bool = True) -> set[str]:
+def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[str]:
     """Words the messages write as names: capitalised where no sentence opens and never
     in lower case, or in lower case too when English has no such word ("Linden",
     "Hollybank", "Hugo", "tyler" of "Tyler"), capitalised where a sentence or line opens
@@ -140,6 +156,9 @@ def proper_words(messages: Any, *, english: bool = True) -> set[str]:
     (the English lexicon cannot tell a French word from a name)."""
     from learning.policy import CAPITALISED_OK
 
+    frame = language.FRAMES.get(code)
+    if frame is not None and frame.titles:
+        return _names_where_nouns_are_capitalised(messages, frame)
     capitalised: set[str] = set()
     lower: set[str] = set()
     pasted: set[str] = set()
@@ -179,6 +198,30 @@ def proper_words(messages: Any, *, english: bool = True) -> set[str]:
     return (capitalised | pasted) & unknown | (capitalised | opening) - lower
 
 
+def _names_where_nouns_are_capitalised(messages: Any, frame: language.Frame) -> set[str]:
+    """The names of messages in a language that writes every noun with a capital (German):
+    a capitalised word after a title ("Herrn Krüger", "Familie Yilmaz") or after a
+    preposition with no article ("bei Yilmaz"), unless the messages also write it after an
+    article or where a sentence opens ("mit Angebot" beside "Angebot für …": a noun), and
+    camel case."""
+    after_name_word: set[str] = set()
+    as_noun: set[str] = set()
+    for m in messages:
+        readable = readable_text(m.text)
+        toks = tokens(readable)
+        for k, t in enumerate(toks):
+            if _camel(t.text):
+                after_name_word.add(t.low)
+            if not t.text[:1].isupper() or _acronym(t.text):
+                continue
+            before = toks[k - 1].low if k else ""
+            if _opens_sentence(readable, t) or before in frame.articles:
+                as_noun.add(t.low)
+            elif before in frame.titles or before in frame.name_before:
+                after_name_word.add(t.low)
+    return (after_name_word - as_noun) - frame.titles
+
+
 # who a piece of work is for or from: "report comment for tyler", "email to jonno"
 NAME_PREPOSITIONS = frozenset(["for", "to", "from"])
 
@@ -210,6 +253,7 @@ def quote_for(
     *,
     keep: frozenset[str] = frozenset(),
     own_sentence: bool = False,
+    frame: language.Frame | None = None,
 ) -> str | None:
     """A verbatim quote from the clause ``[start:end]`` of the message: the clause as
     written (fillers off its start), widened past its end when shorter than four words,
@@ -240,11 +284,11 @@ def quote_for(
         else:
             back = [m.end() for m in _FULL_STOP.finditer(readable, 0, start)]
             toks = tokens(text, back[-1] if back else 0, sentence_end)[-QUOTE_MAX_WORDS:]
-    best = _clean_part(text, readable, toks, banned, spans, keep)
+    best = _clean_part(text, readable, toks, banned, spans, keep, frame)
     if len(best) < QUOTE_MIN_WORDS or not _holds(best, keep):
         stop = _SENTENCE_END.search(readable, end)
         wider = tokens(text, start, stop.start() if stop else len(text))[:QUOTE_MAX_WORDS]
-        other = _clean_part(text, readable, wider, banned, spans, keep)
+        other = _clean_part(text, readable, wider, banned, spans, keep, frame)
         if (_holds(other, keep), len(other) >= QUOTE_MIN_WORDS) > (
             _holds(best, keep),
             len(best) >= QUOTE_MIN_WORDS,
@@ -289,12 +333,20 @@ def _clean_part(
     banned: set[str],
     spans: list[tuple[int, int, str]],
     keep: frozenset[str],
+    frame: language.Frame | None = None,
 ) -> list[Tok]:
     """The longest run of ``toks`` free of blanked code and unclean words (fillers off
     its start, stop words off its end), one holding a word of ``keep`` first."""
+    # the function words a quote does not end on, in the language of the frame too
+    trailing = (
+        language.FUNCTION_WORDS.get(frame.code, frozenset()) | frame.name_before
+        if frame is not None
+        else frozenset()
+    )
     segments: list[list[Tok]] = [[]]
-    for t in toks:
-        if readable[t.start : t.end] != t.text or _unclean(text, t, banned, spans):
+    for k, t in enumerate(toks):
+        before = toks[k - 1] if k else None
+        if readable[t.start : t.end] != t.text or _unclean(text, t, banned, spans, frame, before):
             segments.append([])  # blanked code, or a word a quote must not hold
         else:
             segments[-1].append(t)
@@ -302,7 +354,11 @@ def _clean_part(
     for seg in segments:
         while seg and seg[0].low in LEAD_FILLERS and len(seg) > QUOTE_MIN_WORDS:
             seg = seg[1:]
-        while seg and seg[-1].low in STOP_WORDS and len(seg) > QUOTE_MIN_WORDS:
+        while (
+            seg
+            and len(seg) > QUOTE_MIN_WORDS
+            and (seg[-1].low in STOP_WORDS or seg[-1].low in trailing)
+        ):
             seg = seg[:-1]
         if len(seg) < QUOTE_MIN_WORDS:
             continue
@@ -312,9 +368,15 @@ def _clean_part(
 
 
 def _name_words(known_names: Any) -> set[str]:
+    """The words of the names known to memory, each a word no quote may hold; not the
+    function words a name is built with ("de" and "el" of "El Racó de Vicent", "of" of
+    "Bank of England"): the other words of the name are left out all the same, and a
+    quote without "de" could not be written in Spanish."""
     out: set[str] = set()
     for name in known_names or ():
-        out.update(t.low for t in tokens(str(name)) if len(t.low) > 1)
+        out.update(
+            t.low for t in tokens(str(name)) if len(t.low) > 1 and not language.function_word(t.low)
+        )
     return out
 
 
@@ -360,8 +422,10 @@ def theme_evidence(
     """The quotes that may back ``text`` for ``theme`` (one per conversation, cut
     before names and other words a quote must not hold; none from a message pasting a
     secret), and the people they are from."""
+    # the words of the sentence that say something: "the" of "Writes the methods." would
+    # let a longer part without the theme ("part of the organoid paper") pass for one
     keep = frozenset(w for w in (theme.head, theme.qualifier, theme.verb) if w) | frozenset(
-        t.low for t in tokens(text)
+        t.low for t in tokens(text) if t.low not in STOP_WORDS
     )
     evidence = []
     people = set()

@@ -1,4 +1,4 @@
-"""Goals sentences for a persona written in French or Spanish (``language.FRAMES``).
+"""Goals sentences for a persona written in French, Spanish or German (``language.FRAMES``).
 
 The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
 in another language the proposer reads less, and says only what it can judge:
@@ -49,6 +49,7 @@ ASK_REACH = 3
 _LABEL_NEXT = {
     "fr": frozenset(["pour", "de", "d'", "du", "des", "au", "aux", "à", "sur", "en"]),
     "es": frozenset(["para", "de", "del", "al", "a", "sobre", "en", "con"]),
+    "de": frozenset(["für", "an", "zu", "zum", "zur", "mit", "bei", "von", "über", "bitte"]),
 }
 
 
@@ -79,6 +80,7 @@ class ForeignTheme:
     article: str
     asks: dict[str, Ask] = field(default_factory=dict)  # conversation -> first request
     people: int = 0
+    plural: str = ""  # the noun's plural, where the language's rule needs the messages
 
     @property
     def requests(self) -> dict[str, Ask]:  # the name the review log's helpers read
@@ -115,7 +117,11 @@ def _content(tok: Tok, frame: language.Frame, banned: set[str]) -> bool:
     )
 
 
-def _capitalised_inside(text: str, tok: Tok) -> bool:
+def _capitalised_inside(text: str, tok: Tok, frame: language.Frame | None = None) -> bool:
+    """A capital inside a sentence: a name, unless the language writes every noun so
+    (German: its names are in ``banned``, ``hygiene.proper_words``)."""
+    if frame is not None and frame.titles:
+        return False
     before = text[: tok.start].rstrip()
     return tok.text[:1].isupper() and bool(before) and before[-1] not in ".!?:;\n¿¡"
 
@@ -126,21 +132,30 @@ def _noun_phrase(
     """The noun phrase at ``ws[j]``: (noun, article written before it, complement,
     index after it), or None when no noun is there."""
     article = ""
-    while j < len(ws) and (ws[j].low in frame.articles or ws[j].low in frame.openers):
+    while j < len(ws) and (
+        ws[j].low in frame.articles or ws[j].low in frame.openers or ws[j].low in frame.subjects
+    ):
         if ws[j].low in frame.articles:
             article = ws[j].low
         j += 1
-    if j >= len(ws) or not _content(ws[j], frame, banned) or _capitalised_inside(text, ws[j]):
+    if (
+        j >= len(ws)
+        or not _content(ws[j], frame, banned)
+        or _capitalised_inside(text, ws[j], frame)
+    ):
         return None
     noun, j = ws[j], j + 1
     complement = ""
-    if j + 1 < len(ws) and ws[j].low in frame.of and _content(ws[j + 1], frame, banned):
-        if not _capitalised_inside(text, ws[j + 1]):
+    # the complement's noun may follow an article: "el texto de la tarjeta"
+    at = j + 2 if j + 2 < len(ws) and ws[j + 1].low in frame.articles else j + 1
+    if at < len(ws) and ws[j].low in frame.of and _content(ws[at], frame, banned):
+        if not _capitalised_inside(text, ws[at], frame):
             glue = "" if ws[j].low.endswith("'") else " "
-            complement = f"{ws[j].low}{glue}{ws[j + 1].low}"
-            j += 2
+            complement = " ".join(w.low for w in ws[j + 1 : at + 1])
+            complement = f"{ws[j].low}{glue}{complement}"
+            j = at + 1
     elif j < len(ws) and _content(ws[j], frame, banned):
-        if not _capitalised_inside(text, ws[j]) and ws[j].low not in frame.purpose:
+        if not _capitalised_inside(text, ws[j], frame) and ws[j].low not in frame.purpose:
             complement = ws[j].low
             j += 1
     elif j < len(ws) and ws[j].low in banned:
@@ -158,7 +173,9 @@ def _purpose(text: str, ws: list[Tok], j: int, frame: language.Frame, banned: se
         gap = text[kept[-1].end : t.start]
         if "," in gap or not t.low.replace("-", "").isalpha() or t.low in banned:
             break
-        if _capitalised_inside(text, t):
+        if t.low in frame.titles:
+            break  # "für Herrn …": who it is for, not what
+        if _capitalised_inside(text, t, frame):
             break
         kept.append(t)
     while kept and (kept[-1].low in frame.articles or kept[-1].low in frame.of):
@@ -182,12 +199,16 @@ def _ask_in(
         if not inf:
             continue
         before = {x.low for x in ws[max(0, k - ASK_REACH) : k]}
-        if k == 0 or before & frame.asking:
+        # the verb opens the sentence, after an asking word ("tu peux me préparer") or
+        # after object pronouns alone ("¿Me preparas un presupuesto?")
+        if k == 0 or before & (frame.asking | frame.relayed) or before <= frame.pronouns:
             verb, j = inf, k + 1
             break
     if not verb:
-        for k, w in enumerate(ws[:-1]):  # "le café veut un devis"
-            if w.low in frame.relayed and ws[k + 1].low in frame.articles:
+        for k, w in enumerate(ws[:-1]):  # "le café veut un devis", "necesito un presupuesto"
+            if (w.low in frame.relayed or w.low in frame.asking) and ws[
+                k + 1
+            ].low in frame.articles:
                 verb, j = "", k + 1
                 break
     label = not verb and j == 0
@@ -282,14 +303,23 @@ def find_foreign_themes(
     """The themes of the messages (``code``: a language of ``language.FRAMES``), the
     most recurrent first (ties by noun, so every run gives the same answer)."""
     frame = language.FRAMES[code]
+    messages = list(messages)
+    # the words the messages write, where a plural is told by being seen (German)
+    seen_words = (
+        {t.low for m in messages for t in tokens(readable_text(m.text))} if code == "de" else set()
+    )
     groups: dict[str, list[Ask]] = {}
+    about: dict[str, str] = {}  # a key that is what the requests are about -> as written
     for m in messages:
         seen: set[str] = set()
         for ask in asks_of(m, code, banned):
-            k = _key(ask.noun)
-            if k not in seen:
+            for k, written in ((_key(ask.noun), ""), *_about(ask, frame)):
+                if k in seen:
+                    continue
                 seen.add(k)
                 groups.setdefault(k, []).append(ask)
+                if written:
+                    about.setdefault(k, written)
     out: list[ForeignTheme] = []
     for k, asks in groups.items():
         by_conv: dict[str, Ask] = {}
@@ -309,24 +339,76 @@ def find_foreign_themes(
             verbs, key=lambda v: (verbs[v], -list(verbs).index(v)), default=frame.default_verb
         )
         n = len(by_conv)
-        singular = [a.noun for a in by_conv.values() if _key(a.noun) == a.noun or a.noun == k]
-        noun = Counter(singular or [a.noun for a in by_conv.values()]).most_common(1)[0][0]
-        articles = [a.article for a in by_conv.values() if a.article]
+        # the noun most of its requests make (by key: "instrucciones" and "instrucción"
+        # alike), written in the singular where a request does
+        keys = Counter(_key(a.noun) for a in by_conv.values())
+        top = k if k in keys else max(keys, key=lambda x: (keys[x], x))
+        making = [a for a in by_conv.values() if _key(a.noun) == top]
+        singular = [a.noun for a in making if _key(a.noun) == a.noun]
+        noun = Counter(singular or [a.noun for a in making]).most_common(1)[0][0]
+        articles = [a.article for a in making if a.article]
+        complement = _agreed([a.complement for a in by_conv.values()], n)
+        purpose = _agreed([a.purpose for a in by_conv.values()], n, beginnings=True)
+        plural = language.german_plural(noun, seen_words) if code == "de" else ""
+        if code == "de" and not plural:
+            continue  # a plural no message shows and no ending settles is not guessed
+        if _key(noun) != k and not any(_key(w) == k for w in f"{complement} {purpose}".split()):
+            # grouped by what they are about ("el texto de la tarjeta", "la tarjeta de
+            # una corona"): the sentence names it as the complement of the work
+            complement, purpose = _of_plural(about.get(k, k), frame), ""
         out.append(
             ForeignTheme(
                 key=k,
                 noun=noun,
                 verb=verb,
                 to=verb in frame.to_object,
-                complement=_agreed([a.complement for a in by_conv.values()], n),
-                purpose=_agreed([a.purpose for a in by_conv.values()], n, beginnings=True),
+                complement=complement,
+                purpose=purpose,
                 article=articles[0] if articles else "",
                 asks=by_conv,
                 people=people,
+                plural=plural,
             )
         )
-    out.sort(key=lambda t: (-len(t.asks), t.key))
+    out.sort(key=lambda t: (-len(t.asks), t.noun != t.key and _key(t.noun) != t.key, t.key))
+    return _one_per_work(out)
+
+
+def _about(ask: Ask, frame: language.Frame) -> list[tuple[str, str]]:
+    """What a request is about besides its noun: the noun of its complement ("de la
+    tarjeta", "de cuidados") and the first noun of its purpose ("para la tarjeta"), as
+    (key, word as written); a request counts for the themes of both, so "el texto de la
+    tarjeta" and "escribir la tarjeta de una corona" are one kind of work."""
+    out = []
+    for words in (ask.complement.split()[1:], ask.purpose.split()[1:]):
+        nouns = [w for w in words if w not in frame.articles]
+        if nouns and len(nouns[0]) >= 3:
+            out.append((_key(nouns[0]), nouns[0]))
     return out
+
+
+def _of_plural(word: str, frame: language.Frame) -> str:
+    """ "de las tarjetas", "des cartes": the frame's complement preposition with the
+    plural of what the work is about."""
+    noun = language.plural_noun(word, frame.code)
+    article = language.plural_article(word, frame.code)
+    of = sorted(frame.of)[0] if frame.code != "fr" else "de"
+    if frame.code == "fr" and article == "les":
+        return f"des {noun}"
+    return f"{of} {article} {noun}"
+
+
+def _one_per_work(themes: list[ForeignTheme]) -> list[ForeignTheme]:
+    """One kind of work is one theme: a theme most of whose conversations a theme
+    before it holds names that work again ("Confirmación para un pedido" is in the
+    themes of "confirmación" and of "pedido")."""
+    kept: list[ForeignTheme] = []
+    for theme in themes:
+        mine = set(theme.asks)
+        if any(len(mine & set(k.asks)) * 2 > len(mine) for k in kept):
+            continue
+        kept.append(theme)
+    return kept
 
 
 def foreign_sentence(theme: ForeignTheme, code: str) -> str:
@@ -336,13 +418,16 @@ def foreign_sentence(theme: ForeignTheme, code: str) -> str:
         theme.noun, code, article_seen=theme.article, after_to=theme.to
     )
     verb = language.third_person_in(theme.verb, code)
-    parts = [verb.capitalize(), article, language.plural_noun(theme.noun, code)]
+    noun = theme.plural or language.plural_noun(theme.noun, code)
+    if code == "de":  # German writes every noun with a capital, each part of a compound too
+        noun = "-".join(part[:1].upper() + part[1:] for part in noun.split("-"))
+    parts = [p for p in (verb.capitalize(), article, noun) if p]
     parts += [p for p in (theme.complement, theme.purpose) if p]
     return " ".join(parts) + "."
 
 
 def foreign_evidence(
-    theme: ForeignTheme, banned: set[str]
+    theme: ForeignTheme, banned: set[str], code: str = ""
 ) -> tuple[list[dict[str, Any]], set[int]]:
     """The quotes that may back the theme's sentence: each request as written, one per
     conversation, cut before names and other words a quote must not hold; none from a
@@ -353,7 +438,9 @@ def foreign_evidence(
     for ask in theme.asks.values():
         if _paste_holds_secret(ask.message):
             continue
-        quote = quote_for(ask.message, ask.start, ask.end, banned, keep=keep)
+        quote = quote_for(
+            ask.message, ask.start, ask.end, banned, keep=keep, frame=language.FRAMES.get(code)
+        )
         if quote:
             evidence.append({"quote": quote, "conversation": ask.message.conversation_label})
             people.add(ask.message.principal_id)

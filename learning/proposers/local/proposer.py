@@ -123,6 +123,7 @@ def _open_themes(
 
     out: list[Theme] = []
     for family in theme_families(themes, vectors):
+        family = _named_first(family)
         closed = ""  # the first wording found in the persona or turned down
         open_wordings: list[tuple[Theme, str]] = []
         for theme in family:
@@ -148,9 +149,22 @@ def _open_themes(
     return out
 
 
+def _named_first(family: list[Theme]) -> list[Theme]:
+    """The wordings of one kind of work, the one that names it first: the made noun with
+    the word people write before it ("Writes booking confirmations.") before the noun
+    alone ("Writes the confirmations."), which a reviewer would have to complete; each
+    wording recurs on its own (``find_themes``). Otherwise in the order given."""
+    words = {id(t): sentence_for(t).rstrip(".").split(" ") for t in family}
+    bare = {w[-1] for t in family if len(w := words[id(t)]) == 3 and w[1] == "the"}
+    named = [
+        t for t in family if (w := words[id(t)])[-1] in bare and "the" not in w and len(w) >= 3
+    ]
+    return named + [t for t in family if t not in named]
+
+
 def _other_language(persona: dict[str, Any], result: ProposerResult, *, rule: bool) -> str:
     """The language of the persona when it is not English ("" for English or a persona
-    that says too little to tell). A goals sentence is worded in French and Spanish
+    that says too little to tell). A goals sentence is worded in French, Spanish and German
     (``other_languages``), a standing rule kept as written in French and Spanish
     (``foreign_rules``); in any other language the review says that the proposer
     declined instead of proposing an English sentence to, say, a German assistant."""
@@ -160,7 +174,9 @@ def _other_language(persona: dict[str, Any], result: ProposerResult, *, rule: bo
     if lang in ("", "en") or lang in (language.RULE_FRAMES if rule else language.FRAMES):
         return "" if lang == "en" else lang
     what = "standing rules" if rule else "goals sentences"
-    words_in = "English, French and Spanish"
+    frames = language.RULE_FRAMES if rule else language.FRAMES
+    named = ["English", *(language.LANGUAGE_NAMES[c] for c in frames)]
+    words_in = ", ".join(named[:-1]) + " and " + named[-1]
     result.declined = (
         f"The persona is written in {language.LANGUAGE_NAMES[lang]}; the local proposer words "
         f"{what} only in {words_in}, so it proposed none. Use the model proposer, or "
@@ -288,7 +304,7 @@ class LocalProposer:
         if result.declined:
             return []  # what it cannot word is never listed in English either
         if lang:
-            banned = _name_words(names) | proper_words(corpus.messages, english=False)
+            banned = _name_words(names) | proper_words(corpus.messages, english=False, code=lang)
             out = []
             for foreign in find_foreign_themes(
                 corpus.messages,
@@ -427,7 +443,7 @@ class LocalProposer:
         from memory.verification import verify_quotes
 
         names: set[str] = getattr(corpus, "known_names", set())
-        banned = _name_words(names) | proper_words(corpus.messages, english=False)
+        banned = _name_words(names) | proper_words(corpus.messages, english=False, code=lang)
         min_users = settings.min_users if settings.across_users else None
         covered = persona_statements(persona)
         left_out: list[str] = []
@@ -455,7 +471,7 @@ class LocalProposer:
             if refusal:
                 left_out.append(f"{text!r}: {refusal}")
                 continue
-            evidence, people = foreign_evidence(theme, banned)
+            evidence, people = foreign_evidence(theme, banned, lang)
             evidence = verified_evidence(text, evidence, corpus)
             if len(evidence) < settings.min_conversations or (
                 min_users is not None and len(people) < min_users
