@@ -122,7 +122,8 @@ def _sql(vendor: str) -> str:
             f"c.{col(C, 'owner_doc_version')}",
             f"c.{col(C, 'owner_doc_state')}",
             f"c.{col(C, 'prefix_sha256')}",
-            f"c.{col(C, 'prefix_text')}",
+            # the text only when the caller does not hold it: a 304 moves no prefix bytes
+            f"CASE WHEN c.{col(C, 'prefix_sha256')} = %s THEN '' ELSE c.{col(C, 'prefix_text')} END",
             f"c.{col(C, 'token_count')}",
             f"r.{col(R, 'reason')}",
             f"d.{col(D, 'mute_state')}",
@@ -170,6 +171,7 @@ def answer(
         cursor.execute(
             _sql(connection.vendor),
             [
+                services.etag_named(if_none_match),
                 route.agent_id,
                 route.slug,
                 route.principal_id,

@@ -628,19 +628,28 @@ def prefix_plan(*, agent: Any, principal: Any, session: str) -> Any:
     return plan_get_or_rotate(agent=agent, principal=person, session_key=session)
 
 
-def etag_matches(header: str, sha256: str) -> bool:
-    """Does an ``If-None-Match`` header name this sha256 (quoted or not, weak or not)?"""
-    if not header:
-        return False
+def _etags(header: str) -> list[str]:
+    """The tags an ``If-None-Match`` header names, unquoted, ``W/`` off ("*" as it is)."""
+    tags = []
     for part in header.split(","):
         tag = part.strip()
-        if tag == "*":
-            return True
         if tag.startswith("W/"):
             tag = tag[2:]
-        if tag.strip('"') == sha256:
-            return True
-    return False
+        if tag:
+            tags.append(tag if tag == "*" else tag.strip('"'))
+    return tags
+
+
+def etag_matches(header: str, sha256: str) -> bool:
+    """Does an ``If-None-Match`` header name this sha256 (quoted or not, weak or not)?"""
+    return bool(header) and any(tag in ("*", sha256) for tag in _etags(header))
+
+
+def etag_named(header: str) -> str:
+    """The one sha256 an ``If-None-Match`` header names, or "" (none, several, or "*"):
+    what the hot path's query compares, so a prefix the caller holds is not read."""
+    tags = _etags(header) if header else []
+    return tags[0] if len(tags) == 1 and tags[0] != "*" else ""
 
 
 def review_request(*, agent: Any, by: str) -> Any:

@@ -85,6 +85,29 @@ def test_a_warm_fetch_is_one_query_and_a_304_encodes_nothing(
     assert r["Cache-Control"] == "private, no-store" and r["X-Request-ID"]
 
 
+def test_a_304_reads_no_prefix_bytes_and_a_stale_etag_gets_the_whole_prefix(
+    client, host, agent, django_assert_num_queries
+):
+    """The hot path's one query leaves the text out when the caller holds its sha256;
+    a tag the caller holds that is not current (or several tags) still gets every byte."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    before = warm(client, host, django_assert_num_queries)
+    with CaptureQueriesContext(connection) as ctx:
+        r = client.get(URL, HTTP_IF_NONE_MATCH=before["etag"], **host)
+    assert r.status_code == 304
+    assert len(ctx.captured_queries) == 1
+    for held in ('"0000"', f'W/"0000", {before["etag"]}', "*"):
+        with django_assert_num_queries(1):
+            again = client.get(URL, HTTP_IF_NONE_MATCH=held, **host)
+        if held == '"0000"':
+            assert again.status_code == 200
+            assert again.json()["prefix"] == before["prefix"]
+        else:  # the current one among several, or any: nothing to send
+            assert again.status_code == 304
+
+
 def test_the_hot_answer_is_the_full_paths_answer(client, host, agent, django_assert_num_queries):
     """Same body, headers and bytes of JSON as the answer of the plan call, also in an
     epoch that began with a rotation."""
@@ -321,3 +344,22 @@ def test_the_hot_path_counts_against_the_rate_limit(client, host, agent, setting
     settings.PERSONAWEB_API_RATE_LIMIT = 3
     statuses = [client.get(URL, **host).status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
+
+
+@pytest.mark.parametrize(
+    ("header", "named", "matches_abc"),
+    [
+        ("", "", False),
+        ('"abc"', "abc", True),
+        ('W/"abc"', "abc", True),
+        ("abc", "abc", True),
+        ('"x", "abc"', "", True),  # several: the query reads the text, the answer is a 304
+        ("*", "", True),
+        ('"x"', "x", False),
+    ],
+)
+def test_the_one_etag_a_header_names_is_what_the_query_compares(header, named, matches_abc):
+    from api.services import etag_matches, etag_named
+
+    assert etag_named(header) == named
+    assert etag_matches(header, "abc") is matches_abc
