@@ -263,12 +263,20 @@ def asks_of(message: Any, code: str, banned: set[str]) -> list[Ask]:
     text = readable_text(message.text)
     out: list[Ask] = []
     a = 0
+    # what the part after a request's colon names without a verb is a detail of that
+    # request ("Facture pour l'école : sortie scolaire du 1er octobre"), not another one
+    detail = False
     for m in [*_SENTENCE_EDGE.finditer(text), None]:
         b = m.start() if m else len(text)
+        asked = False
         if b > a:
             ask = _ask_in(message, text, a, b, frame, banned)
-            if ask:
+            if ask and not (detail and not ask.verb):
                 out.append(ask)
+                # a request with its verb or saying whom it is for ("Devis pour le
+                # CE :"); not a lead-in ("Última cosa: instrucciones de cuidado …")
+                asked = bool(ask.verb) or any(t.low in frame.purpose for t in tokens(text[a:b]))
+        detail = asked and m is not None and m.group(0) == ":"
         a = m.end() if m else b
     return out
 

@@ -46,7 +46,12 @@ from learning.proposers.local.rules import (
 )
 from learning.proposers.local.themes import find_themes, theme_families
 from learning.proposers.local.tokens import tokens
-from learning.proposers.local.wording import sentence_for, topic_unquoted, without_topic
+from learning.proposers.local.wording import (
+    qualified_by_quotes,
+    sentence_for,
+    topic_unquoted,
+    without_topic,
+)
 from learning.proposers.local.words import MAX_CANDIDATES, MAX_QUOTES
 from safety.text import (
     content_words,
@@ -383,6 +388,9 @@ class LocalProposer:
             text = sentence_for(theme)
             if topic_unquoted(theme, [e["quote"] for e in theme_evidence(theme, text, banned)[0]]):
                 text = without_topic(theme)  # "about drinks" that most quotes never say
+            text = qualified_by_quotes(
+                text, [e["quote"] for e in theme_evidence(theme, text, banned)[0]], banned
+            )
             named = [t.text for t in tokens(text) if t.low in banned]
             if named:
                 left_out.append(f"{text!r}: names a person, place or company ({named[0]})")

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from learning import language
+from learning.proposers.local.hygiene import CHAT_WORDS
 from learning.proposers.local.tokens import tokens
 from learning.proposers.local.words import (
     DEFAULT_VERB,
@@ -17,6 +18,7 @@ from learning.proposers.local.words import (
     WRITTEN_HEADS,
     WRITTEN_VERB,
 )
+from safety.text import STOP_WORDS
 
 if TYPE_CHECKING:
     from learning.proposers.local.requests import Request
@@ -366,3 +368,56 @@ def _answers_to(head: str, topic: str, reqs: list[Request]) -> bool:
             if topic in after:
                 return True
     return False
+
+
+#: the words before a noun of a sentence that leave it bare ("the playbooks", "replies to
+#: emails"): a qualifier may go between them and the noun
+_BARE_BEFORE = frozenset(["the", "to", "about", "for", "on", "with", "of"])
+
+
+def qualified_by_quotes(text: str, quotes: list[str], banned: set[str] | frozenset[str]) -> str:
+    """``text`` with the word most of its quotes write right before the sentence's last
+    noun, when the sentence leaves that noun bare: "Writes replies to emails." quoted
+    "Reply to this customer email" twice of three reads "Writes replies to customer
+    emails.". The word is written in lower case in every quote that has it (a capital may
+    be a name), is no word a quote must not hold (``banned``), no function, chat, vague
+    or time word and no comparative, and may be a noun or an adjective; "the" goes when
+    the noun is qualified."""
+    words = text.rstrip(".").split(" ")
+    if len(words) < 2 or not quotes or words[-2].lower() not in _BARE_BEFORE:
+        return text
+    noun = language.lemma(words[-1].lower(), "NOUN")
+    said: Counter[str] = Counter()
+    capital: set[str] = set()
+    for quote in quotes:
+        toks = tokens(quote)
+        seen: set[str] = set()
+        for before, tok in zip(toks, toks[1:], strict=False):
+            if language.lemma(tok.low, "NOUN") != noun or quote[before.end : tok.start] != " ":
+                continue
+            if before.text != before.low:
+                capital.add(before.low)
+            seen.add(before.low)
+        said.update(seen)
+    for word, n in said.most_common(1):
+        if (
+            n < 2
+            or n * 2 <= len(quotes)
+            or word in capital
+            or word in banned
+            or not word.isalpha()
+            or len(word) < 3
+            or word in STOP_WORDS
+            or word in CHAT_WORDS
+            or language.function_word(word)
+            or word in VAGUE_MODIFIERS
+            or word in TIME_MODIFIERS
+            or language.is_comparative(word)
+            or language.lemma(word, "NOUN") == noun
+            or not (language.can_be(word, "NOUN") or language.can_be(word, "ADJ"))
+            or word in (w.lower() for w in words)
+        ):
+            return text
+        head = words[:-2] if words[-2].lower() == "the" else words[:-1]
+        return " ".join([*head, _mod(word), words[-1]]) + "."
+    return text
