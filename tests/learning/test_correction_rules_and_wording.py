@@ -48,6 +48,32 @@ def test_a_negated_noun_phrase_gives_no_rule():
     assert rule_for(correction_hits("no floating tags", "no floating tags please")) is None
 
 
+def test_the_items_of_a_refused_list_never_become_a_use_rule():
+    """ "never miles, feet or acres" refuses feet and acres too: no "Use feet or acres"."""
+    texts = (
+        "Metric only, please: metres, kilometres and hectares, never miles, feet or acres. "
+        "Clients and planners read hectares.",
+        "Never feet or acres in a report.",
+    )
+    from learning.proposers.local import corrections_of
+    from tests.learning.corpora import corpus_of
+
+    corpus = corpus_of([(1, t, True) for t in texts])
+    every = [c for m in corpus.messages for c in corrections_of(m)]
+    got = rule_for({k: (c, 0) for k, c in enumerate(every)})
+    assert got is None or "feet" not in got.lower()
+    # a verbless instruction with no negation before it is still a rule, also after a
+    # negated sentence
+    assert (
+        rule_for(
+            correction_hits(
+                "No. British spelling please.", "Never mind. British spelling again please."
+            )
+        )
+        == "Use British spelling."
+    )
+
+
 # --- a rule about wording quotes the wording --------------------------------------------------
 
 

@@ -154,6 +154,24 @@ def _negated(c: Correction, toks: list[Tok]) -> bool:
     return any(w in NEGATIONS for w in before[-2:])
 
 
+#: how far back in its sentence a negation still governs a verbless instruction: the
+#: items of a refused list ("never miles, feet or acres")
+NEGATION_REACH = 4
+_SENTENCE_START = re.compile(r"[.!?:;\n]")
+_WORD = re.compile(r"[\w'’]+")
+
+
+def _negation_before(c: Correction, toks: list[Tok]) -> bool:
+    """Whether a negation stands among the ``NEGATION_REACH`` words before the
+    instruction in its sentence of the message, across the commas of a list: "never
+    miles, feet or acres" refuses feet and acres too, so no "Use feet or acres"."""
+    text = c.message.text
+    head = text[: toks[0].start]
+    cut = max((m.end() for m in _SENTENCE_START.finditer(head)), default=0)
+    words = [w.lower().replace("’", "'") for w in _WORD.findall(head[cut:])]
+    return any(w in NEGATIONS for w in words[-NEGATION_REACH:])
+
+
 # how a prohibition opens: "never deploy floating tags", "don't use latest", "do not …"
 PROHIBITIONS = {"never": "never", "don't": "do not", "dont": "do not", "do": "do not"}
 
@@ -474,8 +492,10 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue
         words = _words_as_written(c, toks)
         verb_first = _is_verb_here(toks, 0)
-        if negation and not verb_first:
-            continue  # "no weekly figure", "never floating tags": never "Use the weekly figure"
+        if not verb_first and (negation or _negation_before(c, toks)):
+            # "no weekly figure", "never floating tags", "never miles, feet or acres": never
+            # "Use the weekly figure", "Use feet or acres"
+            continue
         if not verb_first and (
             len(toks) > 7 or any(t.low in ("but", "and", "if", "because", "so") for t in toks)
         ):
