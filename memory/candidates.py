@@ -38,7 +38,8 @@ logger = logging.getLogger(__name__)
 #: a person with fewer active beliefs gets no block
 BLOCK_MIN_ROWS = 1_000
 #: the format of ``BeliefBlock.data``: a block of another format is never read
-BLOCK_FORMAT = 1
+#: (2: superseded rows with the active row that answers for them)
+BLOCK_FORMAT = 2
 
 FIELDS = (
     "id",
@@ -78,6 +79,11 @@ class Candidates:
     postings: dict[str, np.ndarray]  # content-word stem -> row indices
     pinned: np.ndarray  # rows of the pinned categories
     promoted: np.ndarray  # standing in the owner's persona document
+    #: False for a superseded belief: never an answer itself, only a way to its heir
+    active: np.ndarray
+    #: for a superseded row, the active row that took its place (through a chain of
+    #: supersessions); -1 for every active row
+    heir: np.ndarray
     #: (the encoder it was computed with, each row's hubness): filled by the first query
     #: that needs it (``memory.context``); it does not depend on the query
     hub: tuple[object, np.ndarray] | None = field(default=None, compare=False, repr=False)
@@ -90,7 +96,16 @@ class Candidates:
 
     @property
     def n(self) -> int:
+        """Rows, superseded ones included (the arrays' length)."""
         return len(self.rows)
+
+    @property
+    def active_count(self) -> int:
+        return int(self.active.sum())
+
+    def readable(self, level: int) -> np.ndarray:
+        """The active rows a reader cleared up to sensitivity ``level`` may see."""
+        return self.active & (self.sensitivity <= level)
 
 
 def _ts(values: list[datetime | None]) -> np.ndarray:
@@ -98,7 +113,9 @@ def _ts(values: list[datetime | None]) -> np.ndarray:
 
 
 def load_from_beliefs(principal_id: int) -> Candidates:
-    """The person's candidates read from their belief rows and stored vectors."""
+    """The person's candidates read from their belief rows and stored vectors: the
+    active beliefs, and the superseded ones whose chain of ``superseded_by`` reaches an
+    active one (their words and meaning lead to the belief that replaced them)."""
     from memory.context import _terms
     from memory.embeddings import DIM, VECTOR_DTYPE
 
@@ -106,11 +123,15 @@ def load_from_beliefs(principal_id: int) -> Candidates:
     # order here, not by the database: a sort of rows as wide as their vectors spills
     # to disk at the default work_mem
     raw = sorted(
-        Belief.objects.filter(principal_id=principal_id, status=Belief.Status.ACTIVE)
+        Belief.objects.filter(
+            principal_id=principal_id,
+            status__in=(Belief.Status.ACTIVE, Belief.Status.SUPERSEDED),
+        )
         .order_by()
-        .values_list(*FIELDS, "sensitivity", "promoted"),
+        .values_list(*FIELDS, "sensitivity", "promoted", "superseded_by_id", "status"),
         key=lambda r: r[0],
     )
+    raw = _with_heirs(raw)
     n = len(raw)
     rows = [r[:13] for r in raw]
     has = np.fromiter(
@@ -125,6 +146,8 @@ def load_from_beliefs(principal_id: int) -> Candidates:
     for i, r in enumerate(rows):
         for t in _terms(r[2] + " " + r[1].replace("_", " ")):
             postings.setdefault(t, []).append(i)
+    active = np.fromiter((r[16] is None for r in raw), dtype=bool, count=n)
+    position = {r[0]: i for i, r in enumerate(rows)}
     return Candidates(
         rows=rows,
         ids=np.fromiter((r[0] for r in rows), dtype=np.int64, count=n),
@@ -140,9 +163,35 @@ def load_from_beliefs(principal_id: int) -> Candidates:
         matrix=matrix,
         postings={t: np.array(ix, dtype=np.int64) for t, ix in postings.items()},
         pinned=np.array(
-            [i for i, r in enumerate(rows) if r[1] in PINNED_CATEGORIES], dtype=np.int64
+            [i for i, r in enumerate(raw) if r[1] in PINNED_CATEGORIES and r[16] is None],
+            dtype=np.int64,
+        ),
+        active=active,
+        heir=np.fromiter(
+            (-1 if r[16] is None else position[r[16]] for r in raw), dtype=np.int64, count=n
         ),
     )
+
+
+def _with_heirs(raw: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The active rows as read (their heir None), and each superseded row whose chain
+    of ``superseded_by`` ends at one of them, with that row's id as its heir; other
+    superseded rows (replaced by a belief since retired or deleted) are left out."""
+    status = {r[0]: (r[17], r[16]) for r in raw}
+    out = []
+    for r in raw:
+        if r[17] == Belief.Status.ACTIVE:
+            out.append((*r[:16], None))
+            continue
+        heir, seen = r[16], {r[0]}
+        while heir is not None and heir not in seen and heir in status:
+            seen.add(heir)
+            kind, then = status[heir]
+            if kind == Belief.Status.ACTIVE:
+                out.append((*r[:16], heir))
+                break
+            heir = then
+    return out
 
 
 # --- the packed block --------------------------------------------------------------------
@@ -160,6 +209,8 @@ _ARRAYS = (
     "matrix",
     "pinned",
     "promoted",
+    "active",
+    "heir",
 )
 
 
@@ -261,7 +312,7 @@ def read_person(principal_id: int, token: str, block_token: str) -> Candidates:
     cand = read_block(principal_id, token) if token and block_token == token else None
     if cand is None:
         cand = load_from_beliefs(principal_id)
-        if token and cand.n >= BLOCK_MIN_ROWS and _first_ask(principal_id, token):
+        if token and cand.active_count >= BLOCK_MIN_ROWS and _first_ask(principal_id, token):
             schedule_rebuild(principal_id)
     return cand
 
@@ -288,7 +339,7 @@ def rebuild_block(principal_id: int) -> int | None:
     if not token:
         return None
     cand = load_from_beliefs(principal_id)
-    if cand.n < BLOCK_MIN_ROWS:
+    if cand.active_count < BLOCK_MIN_ROWS:
         with transaction.atomic():
             Principal.objects.filter(pk=principal_id).update(belief_block_token="")
             BeliefBlock.objects.filter(principal_id=principal_id).delete()
@@ -345,21 +396,23 @@ SUCCESSION_NEAREST = 8
 
 
 def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
-    """For each row whose validity ended, the row that took over from it, else -1.
+    """For each row whose validity ended, the row that took over from it, else -1; for
+    a superseded row, the active belief that replaced it.
 
     A successor starts (``valid_from``) within ``SUCCESSION_DAYS`` of the row's end and
     is not itself ended by then; among several, one of the same category (``codes``)
     comes first, then the nearest in meaning (stored vectors). Independent of the
     question and of the time of asking: computed once per candidate set."""
-    out = np.full(cand.n, -1, dtype=np.int64)
+    # a superseded row's heir is known: the belief that replaced it
+    out = np.where(cand.active, -1, cand.heir).astype(np.int64)
     ends, starts = cand.valid_until_ts, cand.valid_from_ts
-    started = np.flatnonzero(~np.isnan(starts))
+    started = np.flatnonzero(~np.isnan(starts) & cand.active)
     if not len(started):
         return out
     started = started[np.argsort(starts[started], kind="stable")]
     start_times = starts[started]
     window = SUCCESSION_DAYS * 86_400
-    ended = np.flatnonzero(~np.isnan(ends))
+    ended = np.flatnonzero(~np.isnan(ends) & cand.active)
     middles = np.searchsorted(start_times, ends[ended])
     for e, middle in zip(ended, middles, strict=True):
         # the starts nearest in time to this end (a bounded number: the work per person

@@ -37,7 +37,9 @@ question asking nothing but time is ranked by the dates. Beliefs whose validity 
 (``valid_until < now``) never answer a question in the present tense, but the belief
 that took over from one (``memory.candidates.successors``: it started when that one
 ended) answers what the ended one answered ("Does she cycle to work?" -> "Drives a
-Yaris"); a question only
+Yaris"); a superseded belief is never an answer, but the belief that replaced it
+(``superseded_by``, through a chain of corrections) answers what it answered, for any
+question; a question only
 softly in the past ("what tea did she drink?") ranks them below a current near-twin,
 a plainly past one ("used to", "last spring") as any other; beliefs not yet valid
 appear only for time questions. Another person's beliefs are never read: the
@@ -100,7 +102,7 @@ HUB_SHARE = 1.0
 #: tense, but the belief that took over from it (``memory.candidates.successors``: it
 #: started when the ended one ended) answers what it answered, with this share of its
 #: similarity ("Does she cycle to work?" -> "Drives a Yaris", from the day "Cycled to
-#: work" ended); 0 turns it off.
+#: work" ended); a superseded belief's replacement likewise; 0 turns both off.
 SUCCESSION_SHARE = 1.0
 CATEGORY_HINTS = {
     "explicit_facts": "facts about the person's life: where they live, dates, family, what they own",
@@ -586,10 +588,10 @@ def _build_context(
     cand = _candidates(principal)
     n = cand.n
     if ask.relation is not None and use_time_facet:
-        ask = _with_event(ask, cand, cand.sensitivity <= int(level), principal.id, now)
+        ask = _with_event(ask, cand, cand.readable(int(level)), principal.id, now)
     is_time, is_past = ask.about_time, ask.past or ask.soft_past
     # what may answer: never an ended belief for the present, a future one only for time
-    readable = cand.sensitivity <= int(level)
+    readable = cand.readable(int(level))
     eligible = readable.copy()
     if not is_past:
         eligible &= ~(cand.valid_until_ts < now.timestamp())
@@ -597,12 +599,16 @@ def _build_context(
         eligible &= ~(cand.valid_from_ts > now.timestamp())
     rows = cand.rows
     m = int(eligible.sum())
-    # ended beliefs whose successor may answer for them (a present-tense question)
+    # beliefs that answer through the one that took their place: a superseded belief
+    # (never an answer itself) always, an ended one for a present-tense question
     handed = np.zeros(n, dtype=bool)
     heir = np.full(n, -1, dtype=np.int64)
-    if SUCCESSION_SHARE > 0 and not is_past:
+    if SUCCESSION_SHARE > 0:
         heir = _successors_of(cand)
-        handed = (cand.valid_until_ts < now.timestamp()) & (heir >= 0) & readable
+        handing = ~cand.active
+        if not is_past:
+            handing = handing | (cand.valid_until_ts < now.timestamp())
+        handed = handing & (heir >= 0) & (cand.sensitivity <= int(level))
         handed[handed] = eligible[heir[handed]]
 
     query_terms = _terms(unnamed)
@@ -819,7 +825,7 @@ def session_snapshot(
     cand = _candidates(principal)
     ts = now.timestamp()
     ok = (
-        (cand.sensitivity <= int(level))
+        cand.readable(int(level))
         & ~cand.promoted
         & ~(cand.valid_until_ts < ts)
         & ~(cand.valid_from_ts > ts)

@@ -84,6 +84,25 @@ def test_a_block_holds_exactly_what_the_beliefs_hold(agent, fake_model, small_bl
     assert block.has_vec.all()  # the vectors came along
 
 
+def test_a_block_keeps_superseded_rows_and_the_belief_that_replaced_them(
+    agent, fake_model, small_blocks
+):
+    from memory.services_beliefs import belief_correct
+
+    written = [write(agent, s, c) for s, c in STATEMENTS]
+    correction = belief_correct(belief=written[0], statement="Loves salted caramel", now=NOW).belief
+    person = principal_of(agent)
+    # the block holds the superseded row beside the active ones
+    assert candidates.rebuild_block(person.pk) == len(STATEMENTS) + 1
+    block = candidates.read_block(person.pk, person.beliefs_token)
+    assert block is not None
+    assert_same(block, candidates.load_from_beliefs(person.pk))
+    row = {int(i): k for k, i in enumerate(block.ids)}
+    assert not block.active[row[written[0].pk]]
+    assert block.heir[row[written[0].pk]] == row[correction.pk]
+    assert block.active_count == len(STATEMENTS)
+
+
 def test_a_person_with_few_beliefs_gets_no_block_and_loses_an_old_one(
     agent, fake_model, monkeypatch
 ):

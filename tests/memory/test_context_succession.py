@@ -88,3 +88,73 @@ def test_a_successor_of_the_same_category_comes_before_one_nearer_in_meaning(age
 
     assert heirs[row[old.pk]] == row[new.pk]
     assert heirs[row[new.pk]] == -1 and heirs[row[other.pk]] == -1
+
+
+def corrected_way_to_work(agent):
+    """A belief an operator corrected: the old one is superseded, the correction active."""
+    from memory.services_beliefs import belief_correct
+
+    old = write(agent, "Cycles to work on a heavy Dutch bike", now=NOW - 30 * DAY)
+    other = write(agent, "Packs a lunch the night before every working day", category="habit")
+    new = belief_correct(
+        belief=old, statement="Drives a white Toyota between home visits", now=NOW - 20 * DAY
+    ).belief
+    return old, new, other
+
+
+def test_the_belief_that_replaced_a_superseded_one_answers_for_it(agent, fake_model):
+    old, new, other = corrected_way_to_work(agent)
+
+    pack, ids = ranked(agent, "Does Farah cycle on a Dutch bike?")
+
+    assert ids[0] == new.pk
+    assert old.pk not in ids
+    assert "answers for the belief it took over from" in pack.items[0].why
+
+
+def test_a_superseded_belief_is_never_an_answer_even_about_the_past(agent, fake_model):
+    old, new, other = corrected_way_to_work(agent)
+
+    _, ids = ranked(agent, "Did Farah use to cycle on a Dutch bike?")
+
+    assert old.pk not in ids
+
+
+def test_a_superseded_belief_whose_replacement_was_retired_leads_nowhere(agent, fake_model):
+    from memory.services_beliefs import belief_retire
+
+    old, new, other = corrected_way_to_work(agent)
+    belief_retire(belief=new, now=NOW - DAY)
+
+    _, ids = ranked(agent, "Does Farah cycle on a Dutch bike?")
+
+    assert old.pk not in ids and new.pk not in ids
+    cand = load_from_beliefs(Principal.objects.get(external_id="farah").pk)
+    assert set(cand.ids.tolist()) == {other.pk}
+
+
+def test_a_chain_of_corrections_leads_to_the_last_one(agent, fake_model):
+    from memory.services_beliefs import belief_correct
+
+    old, middle, other = corrected_way_to_work(agent)
+    last = belief_correct(
+        belief=middle, statement="Drives a red Toyota between home visits", now=NOW - 10 * DAY
+    ).belief
+
+    cand = load_from_beliefs(Principal.objects.get(external_id="farah").pk)
+    row = {int(i): k for k, i in enumerate(cand.ids)}
+
+    assert cand.heir[row[old.pk]] == row[last.pk] == cand.heir[row[middle.pk]]
+    assert not cand.active[row[old.pk]] and cand.active[row[last.pk]]
+    _, ids = ranked(agent, "Does Farah cycle on a Dutch bike?")
+    assert ids[0] == last.pk and middle.pk not in ids
+
+
+def test_a_session_snapshot_leaves_superseded_beliefs_out(agent, fake_model):
+    from memory.context import session_snapshot
+
+    old, new, other = corrected_way_to_work(agent)
+
+    items = session_snapshot(agent=agent, principal_external_id="farah", now=NOW)
+
+    assert {item.id for item in items} == {new.pk, other.pk}
