@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 
 from memory.models import Belief, BeliefBlock, Principal
 from memory.models_beliefs import PINNED_CATEGORIES
@@ -124,8 +125,9 @@ def load_from_beliefs(principal_id: int) -> Candidates:
     # to disk at the default work_mem
     raw = sorted(
         Belief.objects.filter(
+            Q(status=Belief.Status.ACTIVE)
+            | Q(status=Belief.Status.SUPERSEDED, superseded_by__isnull=False),
             principal_id=principal_id,
-            status__in=(Belief.Status.ACTIVE, Belief.Status.SUPERSEDED),
         )
         .order_by()
         .values_list(*FIELDS, "sensitivity", "promoted", "superseded_by_id", "status"),
