@@ -131,7 +131,6 @@ class TrialOnnx(Encoder):
     forward) and run like ``safety.onnx_encoder`` (one text per run, mean pooling)."""
 
     def __init__(self, name: str, folder: Path, onnx_file: Path, threads: int = 2) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         self.name = name
@@ -508,13 +507,13 @@ def main(argv: list[str] | None = None) -> int:
             results.append(json.loads(done.stdout))
         print(json.dumps(results, indent=1))
         return 0
-    if args.what in ("raw", "full"):
-        with tempfile.TemporaryDirectory(prefix="encoder-trial-") as tmp:
-            if args.what == "raw":
-                er._setup(Path(tmp), embed=False)  # memory.context's name and time readers
-                print(json.dumps(raw_cosine(args.encoders.split(",")), indent=1))
-                return 0
+    if args.what == "full":
         print(json.dumps(full(args.encoder, args.part), indent=1))
+        return 0
+    if args.what == "raw":
+        with tempfile.TemporaryDirectory(prefix="encoder-trial-") as tmp:
+            er._setup(Path(tmp), embed=False)  # memory.context's name and time readers
+            print(json.dumps(raw_cosine(args.encoders.split(",")), indent=1))
         return 0
     print(json.dumps(cost(args.encoder), indent=1))
     return 0
