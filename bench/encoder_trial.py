@@ -489,11 +489,20 @@ def cost(encoder: str) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=("raw", "full", "cost"))
+    parser.add_argument("what", nargs="?", choices=("raw", "full", "cost"))
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="CI: the raw ranking with the served encoder only (figures meaningless)",
+    )
     parser.add_argument("--encoders", default="minilm-onnx,minilm-torch,mpnet-torch")
     parser.add_argument("--encoder", default="mpnet-torch")
     parser.add_argument("--part", default=None, help="full: one seen part (default: all)")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.what, args.encoders = "raw", "minilm-onnx"
+    elif args.what is None:
+        parser.error("say what to measure: raw, full or cost")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     if args.what == "full" and args.part is None:
         # one process per part (Django's database is set up once per process)
