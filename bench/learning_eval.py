@@ -68,7 +68,8 @@ Matching rules (mechanical, applied by the functions below and by
 - A proposal **hits a trap** (a *violation*) when any pattern of an applicable trap is
   found. A proposal is **true** when it matches a theme (sentence) or an expected rule
   (rule) and hits no trap. *Share true* = true / proposals. *Themes covered* = distinct
-  themes and expected rules matched by true proposals.
+  themes and expected rules matched by true proposals. *Proposed twice* = themes of the key
+  that two or more sentence proposals match (one kind of work proposed in other words).
 
 Figures are wall-clock on whatever machine runs it (here: 2 cores shared with other
 workers); they are printed for context, never asserted. ``--smoke`` (CI) runs the first
@@ -529,6 +530,15 @@ def summarise(results: dict[str, dict[str, Any]], key: dict[str, Any]) -> dict[s
             if p["true"] and p["kind"] == "rule"
             for m in p["matched"]
         }
+        # a theme of the key matched by two or more sentence proposals was proposed twice
+        # (in other words); each counts once however many times it came
+        per_theme = Counter(
+            (n, m)
+            for n in names
+            for p in results[n]["proposals"]
+            if p["kind"] == "sentence"
+            for m in p["matched"]
+        )
         reasons: Counter[str] = Counter()
         for n in names:
             reasons.update(results[n]["reasons"])
@@ -541,6 +551,7 @@ def summarise(results: dict[str, dict[str, Any]], key: dict[str, Any]) -> dict[s
             "violations": sum(1 for p in props if p["traps"]),
             "themes_covered": len(themes),
             "themes_total": themes_total,
+            "themes_proposed_twice": sum(1 for c in per_theme.values() if c > 1),
             "rules_covered": len(rules),
             "rules_total": rules_total,
             "assistants_with_a_true_proposal": sum(
@@ -581,7 +592,8 @@ def print_report(mode: str, summary: dict[str, Any]) -> None:
         print(
             f"[{part}] proposals {f['proposals']} ({f['sentences']} sentences, {f['rules']} rules), "
             f"true {f['true']} ({_pct(f['share_true'])}), violations {f['violations']}, "
-            f"themes covered {f['themes_covered']}/{f['themes_total']}, "
+            f"themes covered {f['themes_covered']}/{f['themes_total']} "
+            f"({f['themes_proposed_twice']} proposed twice), "
             f"rules covered {f['rules_covered']}/{f['rules_total']}, "
             f"assistants with a true proposal {f['assistants_with_a_true_proposal']}/{f['assistants']}"
         )
