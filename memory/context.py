@@ -42,7 +42,9 @@ Yaris"); a superseded belief is never an answer, but the belief that replaced it
 question; a question only
 softly in the past ("what tea did she drink?") ranks them below a current near-twin,
 a plainly past one ("used to", "last spring") as any other; beliefs not yet valid
-appear only for time questions. Another person's beliefs are never read: the
+appear only for time questions, and a belief with a due time (a one-off: "a league
+match on Wednesday") ranks below its standing near-twin ("plays in the chess club") for
+a question that names no time. Another person's beliefs are never read: the
 query is scoped to one principal of the agent's tenant, so the person's own name in the
 question ("Who is Farah's boss?") is no evidence for one of their beliefs: it is left
 out of the words and of the time reading, and the encoder reads "the person" instead.
@@ -83,6 +85,12 @@ PURE_TIME_SHARE = 0.8
 #: An ended belief answering a question only softly in the past ("what tea did she
 #: drink?") keeps this share of its score, so a current near-twin outranks it.
 ENDED_SOFT_PAST = 0.8
+#: A belief with a due time is a one-off ("Plays a league match away at Selby on
+#: Wednesday"): it answers a question about time, and for one that names no time it
+#: keeps this share of its similarity, so the standing belief it is a near-twin of ("Plays
+#: in the chess club on Wednesday evenings") comes first for "Does he play chess?";
+#: 1 turns it off.
+DATED_UNTIMED = 0.8
 #: Share, in the cosine, of the question's content words encoded on their own ("leave
 #: out salad" for "What should I leave out of her salad?"): the function words of a
 #: question pull its vector towards any question about a person.
@@ -696,6 +704,8 @@ def _build_context(
                 match > 0, similarity + TIME_WEIGHT * match * (1 - similarity), similarity
             )
         similarity = similarity * (1 + ELSEWHERE_WEIGHT * np.minimum(match, 0.0))
+    if not is_time:  # a one-off event gives way to the standing belief (DATED_UNTIMED)
+        similarity = np.where(np.isnan(cand.due_ts), similarity, DATED_UNTIMED * similarity)
     timed = match > 0
     kept = retention
     if ask.span is not None and ask.span[1] <= now and use_time_facet:

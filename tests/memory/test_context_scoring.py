@@ -72,6 +72,35 @@ def test_a_question_naming_the_person_and_a_month_is_ranked_by_the_month(agent, 
     assert all("time facet" in item.why for item in pack.items[:2])
 
 
+# --- a one-off event and the standing belief -------------------------------------------
+
+
+@pytest.fixture
+def match_and_club(agent, fake_model):
+    """A dated one-off and the standing belief it is a near-twin of, sharing the words."""
+    match = write(
+        agent, "Plays a chess match away on Wednesday", category="projects", due=NOW + 1 * DAY
+    )
+    club = write(agent, "Plays chess at the club", category="interests")
+    return match, club
+
+
+def test_a_question_naming_no_time_puts_the_standing_belief_before_a_one_off(agent, match_and_club):
+    match, club = match_and_club
+
+    _, ids = ranked(agent, "Does Farah play chess?")
+
+    assert ids[:2] == [club.pk, match.pk]
+
+
+def test_a_question_about_time_still_finds_the_one_off_first(agent, match_and_club):
+    match, club = match_and_club
+
+    _, ids = ranked(agent, "When does Farah play chess this week?")
+
+    assert ids[0] == match.pk
+
+
 def test_a_name_gives_way_to_a_neutral_stand_in_possessive_or_not():
     names = _person_names("farah", "Farah Haddad")
 
