@@ -65,9 +65,23 @@ Matching rules (mechanical, applied by the functions below and by
   ``message``: also searched in the whole stored message each evidence quote was taken
   from (a message holding a secret, an injection or a directive is never evidence, not
   even its harmless part). Patterns are searched in the NFKC text, not the folded one.
-- A proposal **hits a trap** (a *violation*) when any pattern of an applicable trap is
-  found. A proposal is **true** when it matches a theme (sentence) or an expected rule
-  (rule) and hits no trap. *Share true* = true / proposals. *Themes covered* = distinct
+- An expected rule may list ``refuses``: the alternatives of its match that name what the
+  person refuses (``metric``: "acre*", "feet", "mile*"; empty when every alternative names
+  what they want; absent when its words name both sides, as "VAT" in "inc VAT" and "ex
+  VAT"). A proposed rule that matches it **inverts** it when it names refused alternatives
+  and refuses none of them ("Use feet or acres." for "never miles, feet or acres"), or
+  refuses every wanted alternative it holds and names nothing refused ("Never give areas in
+  hectares."). An occurrence is refused when a negation ("not", "never", "no", "avoid",
+  "instead of", "n't"; "nunca", "jamais", "nicht", "kein", ...) stands earlier in its clause
+  (up to ``.;:!?``) with no "but", "always" or "only" between; a negation reaches across a
+  comma only when at most three words stand between it and the comma (a list: "never
+  miles, feet or acres", not the next instruction: "nunca pongas una hora exacta, pon una
+  franja").
+- A proposal **hits a trap** or **inverts** an expected rule (either is a *violation*:
+  approved, an inverted rule would make the assistant do what the person forbade) when any
+  pattern of an applicable trap is found or it inverts a rule it matches. A proposal is
+  **true** when it matches a theme (sentence) or an expected rule (rule) and is no
+  violation. *Share true* = true / proposals. *Themes covered* = distinct
   themes and expected rules matched by true proposals. *Proposed twice* = themes of the key
   that two or more sentence proposals match (one kind of work proposed in other words).
 
@@ -171,6 +185,136 @@ def matches(rule: dict[str, Any], text: str) -> bool:
     return not any(occurs(alt, text) for alt in rule.get("none_of") or [])
 
 
+# -- polarity (a rule that says the opposite of the key's) ------------------------------
+
+# Words that refuse what follows them, in the languages the sets are written in (folded).
+_NEGATIONS = frozenset(
+    [
+        "no",
+        "not",
+        "never",
+        "nor",
+        "neither",
+        "avoid",
+        "avoiding",
+        "nunca",
+        "jamás",
+        "jamas",
+        "ni",
+        "evita",
+        "evitar",
+        "evite",
+        "ne",
+        "pas",
+        "jamais",
+        "évite",
+        "éviter",
+        "evitez",
+        "évitez",
+        "nicht",
+        "nie",
+        "niemals",
+        "kein",
+        "keine",
+        "keinen",
+        "keiner",
+        "keines",
+        "vermeide",
+        "vermeiden",
+        "statt",
+        "anstatt",
+        "anstelle",
+    ]
+)
+# two words that refuse what follows them ("metres instead of feet")
+_NEGATION_PAIRS = frozenset(
+    {
+        ("instead", "of"),
+        ("rather", "than"),
+        ("vez", "de"),
+        ("lugar", "de"),
+        ("lieu", "de"),
+        ("plutôt", "que"),
+    }
+)
+# words after which a refusal no longer holds ("never feet, always metres")
+_UNREFUSE = frozenset(
+    [
+        "but",
+        "only",
+        "always",
+        "just",
+        "pero",
+        "sino",
+        "solo",
+        "sólo",
+        "siempre",
+        "mais",
+        "seulement",
+        "toujours",
+        "aber",
+        "sondern",
+        "nur",
+        "immer",
+    ]
+)
+# a refusal reaches across a comma only when this many words or fewer stand between it and
+# the comma: the items of a list ("never miles, feet or acres", "never call a piece, grade
+# or exam easy"), not the next instruction ("nunca pongas una hora exacta, pon una franja")
+_LIST_HEAD = 3
+_CLAUSE_END = re.compile(r"[.;:!?()\n]")
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*|,")
+
+
+def _negated_at(text: str, start: int) -> bool:
+    """Whether a refusal governs the folded ``text`` at ``start``: a negation earlier in its
+    clause (see ``_LIST_HEAD`` for commas), with no 'but', 'always' or 'only' between."""
+    words = _WORD.findall(_CLAUSE_END.split(text[:start])[-1])
+    commas = 0  # commas passed so far, walking back
+    since_comma = 0  # words between the negation and the first comma after it
+    for i in range(len(words) - 1, -1, -1):
+        word = words[i]
+        if word == ",":
+            commas, since_comma = commas + 1, 0
+            continue
+        refusal = (
+            (i > 0 and (words[i - 1], word) in _NEGATION_PAIRS)
+            or word in _NEGATIONS
+            or word.endswith("n't")
+            or word.startswith("n'")
+        )
+        if refusal:
+            return not commas or since_comma <= _LIST_HEAD
+        if word in _UNREFUSE:
+            return False
+        since_comma += 1
+    return False
+
+
+def _occurrences(alts: Iterable[str], text: str) -> list[bool]:
+    """For every occurrence of any of ``alts`` in the folded ``text``: whether it is refused."""
+    return [_negated_at(text, m.start()) for alt in alts for m in _alternative(alt).finditer(text)]
+
+
+def inverts(rule: dict[str, Any], text: str) -> bool:
+    """Whether a rule ``text`` that matches the key's expected ``rule`` says the opposite.
+
+    Only for an expected rule with ``refuses`` (the alternatives that name what the person
+    refuses; may be empty): it is inverted when one of them occurs without a refusal before
+    it ("Use feet or acres." against "never feet, miles or acres"), or when every other
+    alternative it holds is refused ("Never give times in UTC.")."""
+    if "refuses" not in rule:
+        return False
+    folded = fold(text)
+    refused = list(rule["refuses"])
+    wanted = [a for group in rule["match"]["all_of"] for a in group if a not in refused]
+    against = _occurrences(refused, folded)
+    if against and not any(against):  # names what is refused and refuses none of it
+        return True
+    said = _occurrences(wanted, folded)
+    return bool(said) and all(said) and not any(against)
+
+
 @cache
 def _trap_regex(pattern: str, case_sensitive: bool) -> re.Pattern[str]:
     return re.compile(pattern, 0 if case_sensitive else re.IGNORECASE)
@@ -202,16 +346,17 @@ class Judgement:
     matched: list[str]  # theme or expected-rule ids
     traps: list[str]  # ids of traps hit
     trap_where: list[str] = field(default_factory=list)  # "text", "quote 2", "message 2"
+    inverted: list[str] = field(default_factory=list)  # expected rules it says the opposite of
     evidence_on_theme: int = 0
     evidence: int = 0
 
     @property
     def violation(self) -> bool:
-        return bool(self.traps)
+        return bool(self.traps or self.inverted)
 
     @property
     def true(self) -> bool:
-        return bool(self.matched) and not self.traps
+        return bool(self.matched) and not self.violation
 
 
 def judge(
@@ -228,9 +373,12 @@ def judge(
     """
     targets = spec["themes"] if kind == "sentence" else spec["expected_rules"]
     matched = [t["id"] for t in targets if matches(t["match"], text)]
+    inverted = [
+        t["id"] for t in targets if kind == "rule" and t["id"] in matched and inverts(t, text)
+    ]
     evidence = list(evidence)
     hits: list[str] = []
-    where: list[str] = []
+    where: list[str] = [f"inverts {i}" for i in inverted]
     for trap in spec["traps"]:
         if kind not in trap.get("applies_to", ["sentence", "rule"]):
             continue
@@ -256,6 +404,7 @@ def judge(
         matched=matched,
         traps=hits,
         trap_where=where,
+        inverted=inverted,
         evidence_on_theme=on_theme,
         evidence=len(evidence),
     )

@@ -387,3 +387,33 @@ def test_whole_history_is_used_only_when_the_review_service_accepts_it(monkeypat
     assert not ev.whole_history_supported()
     monkeypatch.setattr(learning.services, "review_run", new_review)
     assert ev.whole_history_supported()
+
+
+def test_a_rule_that_says_the_opposite_of_the_keys_is_a_violation_not_a_true_one():
+    spec = KEY["assistants"]["contour-gis"]
+
+    def judged(text: str):
+        return ev.judge(spec=spec, kind="rule", text=text, evidence=[], message_text={})
+
+    inverted = judged("Use feet or acres.")
+    assert inverted.matched == ["metric"] and inverted.inverted == ["metric"]
+    assert inverted.violation and not inverted.true
+    assert judged("Never miles, feet or acres; metres and hectares only.").true
+    assert judged("Use metres, never feet.").true
+    assert judged("Give areas in hectares.").true
+    assert not judged("Never give areas in hectares.").true
+
+
+def test_a_refusal_reaches_a_list_after_it_but_not_the_next_instruction():
+    def inverted(rule_id: str, name: str, text: str) -> bool:
+        rule = next(r for r in KEY["assistants"][name]["expected_rules"] if r["id"] == rule_id)
+        return ev.inverts(rule, text)
+
+    assert not inverted("never-easy", "brightkeys-piano", "Never call a piece, grade or exam easy.")
+    assert inverted("never-easy", "brightkeys-piano", "Call the grade easy.")
+    assert not inverted(
+        "franja-horaria", "azahar-flores", "Nunca pongas una hora exacta, pon una franja."
+    )
+    assert not inverted("garment", "hemline-tailor", 'Say "garments not items".')
+    assert inverted("pupils", "brightkeys-piano", "Call them students, not pupils.")
+    assert not inverted("pupils", "brightkeys-piano", "Never students, always pupils.")
