@@ -123,6 +123,9 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
             i += 2
             continue
         if not _is_noun_word(tok):
+            if words and _verb_named_as_noun(toks, i):
+                words.append(tok)  # "the comp wall reset": the phrase ends on it
+                return words, i + 1
             # a verb used as a modifier: "a commit message", "a login help reply"
             if not (
                 _wordlike(tok.low)
@@ -147,6 +150,18 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
         words.pop()
         i -= 1
     return words, i
+
+
+def _verb_named_as_noun(toks: list[Tok], i: int) -> bool:
+    """Whether the word at ``i``, which the lexicon gives only as a verb, ends a noun
+    phrase after a noun as the name of an event: "the comp wall reset", "the kids' wall
+    reset on Friday" (in its base form, the phrase then ends: a preposition, a comma or
+    the clause's end follows). "The wall needs resetting" and "the wall reset yesterday"
+    (a past) stay verbs: only the base form, never before an object."""
+    tok = toks[i]
+    if language.lemma(tok.low, "VERB") != tok.low:
+        return False
+    return i + 1 == len(toks) or toks[i + 1].low in PREPOSITIONS
 
 
 def _needs_doing(toks: list[Tok], i: int) -> bool:

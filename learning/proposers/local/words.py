@@ -681,3 +681,7 @@ PRONOUN_WORDS = frozenset(
 
 # the object of an edit to the draft at hand: "write it in German", "make this shorter"
 DRAFT_PRONOUNS = frozenset(["it", "this", "that", "these", "those"])
+
+# the prepositions of a phrase that says what a text is about or for ("a paragraph about
+# the reset", "poster text for the reset")
+ABOUT_PREPOSITIONS = frozenset(["about", "for", "on"])
