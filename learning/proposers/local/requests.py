@@ -123,7 +123,7 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
             i += 2
             continue
         if not _is_noun_word(tok):
-            if words and _verb_named_as_noun(toks, i):
+            if words and _verb_named_as_noun(toks, opened, i):
                 words.append(tok)  # "the comp wall reset": the phrase ends on it
                 return words, i + 1
             # a verb used as a modifier: "a commit message", "a login help reply"
@@ -152,16 +152,21 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
     return words, i
 
 
-def _verb_named_as_noun(toks: list[Tok], i: int) -> bool:
-    """Whether the word at ``i``, which the lexicon gives only as a verb, ends a noun
-    phrase after a noun as the name of an event: "the comp wall reset", "the kids' wall
-    reset on Friday" (in its base form, the phrase then ends: a preposition, a comma or
-    the clause's end follows). "The wall needs resetting" and "the wall reset yesterday"
-    (a past) stay verbs: only the base form, never before an object."""
+def _verb_named_as_noun(toks: list[Tok], opened: int, i: int) -> bool:
+    """Whether the word at ``i``, which the lexicon gives only as a verb, ends the noun
+    phrase that opened at ``opened`` as the name of an event: "about the comp wall
+    reset", "for the kids' wall reset on Friday". Only inside a prepositional phrase
+    (a preposition before ``opened``; a clause's own verb follows its subject there
+    nowhere), in its base form, and the phrase ends there (the clause ends or another
+    preposition, not the "to" of an infinitive, follows)."""
     tok = toks[i]
+    if opened == 0 or toks[opened - 1].low not in PREPOSITIONS:
+        return False
+    if tok.low in REQUEST_TAILS or tok.low in STOP_WORDS or not _wordlike(tok.low):
+        return False  # "a checklist please"
     if language.lemma(tok.low, "VERB") != tok.low:
         return False
-    return i + 1 == len(toks) or toks[i + 1].low in PREPOSITIONS
+    return i + 1 == len(toks) or (toks[i + 1].low in PREPOSITIONS and toks[i + 1].low != "to")
 
 
 def _needs_doing(toks: list[Tok], i: int) -> bool:
