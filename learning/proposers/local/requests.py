@@ -122,6 +122,8 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
             # note", "year 9 reports"
             i += 2
             continue
+        if words and _participle_clause(toks, i):
+            break  # "a note saying it's done": the note is what is made
         if not _is_noun_word(tok):
             if words and _verb_named_as_noun(toks, opened, i):
                 words.append(tok)  # "the comp wall reset": the phrase ends on it
@@ -150,6 +152,20 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
         words.pop()
         i -= 1
     return words, i
+
+
+def _participle_clause(toks: list[Tok], i: int) -> bool:
+    """Whether an "-ing" form at ``i`` opens a clause about the noun before it: "a note
+    saying it's done", "a reply saying no alcohol", "an email asking why" (a function
+    word follows it, not a noun or a preposition: "booking confirmation", "the booking
+    for Friday" keep their noun)."""
+    tok, nxt = toks[i], toks[i + 1] if i + 1 < len(toks) else None
+    if not tok.low.endswith("ing") or nxt is None:
+        return False
+    if not language.can_be(tok.low, "VERB") or language.lemma(tok.low, "VERB") == tok.low:
+        return False
+    word = nxt.low.replace("\u2019", "'").split("'")[0]  # "it's": "it"
+    return word in STOP_WORDS and nxt.low not in PREPOSITIONS and not _is_noun_word(nxt)
 
 
 def _verb_named_as_noun(toks: list[Tok], opened: int, i: int) -> bool:

@@ -14,6 +14,7 @@ from learning.proposers.local.words import (
     ABOUT_PREPOSITIONS,
     DETERMINERS,
     GENERIC_HEADS,
+    MESSAGE_HEADS,
     META_HEADS,
     MIN_COHERENCE,
     NAMING_CONVERSATIONS,
@@ -189,6 +190,7 @@ def find_themes(
         *_made_noun_themes(rd),
         *_key_noun_themes(rd),
         *_verb_themes(rd),
+        *_audience_themes(rd),
     ]
     if clause_vectors is not None:
         for theme in meaning_themes(
@@ -340,6 +342,35 @@ def _modifier_themes(rd: _Reading) -> list[Theme]:
             head="",
             qualifier=mod,
             kind="modonly",
+            requests=_theme_requests(reqs, lambda r: True),
+        )
+        if rd.recurs(theme):
+            themes.append(theme)
+    return themes
+
+
+def _audience_themes(rd: _Reading) -> list[Theme]:
+    """Messages of every kind written to one group of people: "Email to parents of the
+    Tuesday juniors", "Reply to a parent asking …", "Message to the parents of …" ->
+    "Writes messages to parents.". Not people in general ("customers", "guests": who
+    every message is for) and only when the kinds differ (one kind is a phrase theme of
+    its head)."""
+    themes: list[Theme] = []
+    by_noun: dict[str, list[Request]] = defaultdict(list)
+    for r in rd.requests:
+        if r.head in MESSAGE_HEADS and not r.reported:
+            for p in {p[1] for p in r.phrases if p[0] == "to"}:
+                by_noun[p].append(r)
+    for noun, reqs in by_noun.items():
+        if len({r.head for r in reqs}) < 2 or noun in NON_TOPICS or noun in rd.exclude:
+            continue
+        if not rd.qualifier_ok(noun) or not language.can_be(noun, "NOUN"):
+            continue
+        theme = Theme(
+            head="message",
+            qualifier=noun,
+            kind="phrase",
+            prep="to",
             requests=_theme_requests(reqs, lambda r: True),
         )
         if rd.recurs(theme):

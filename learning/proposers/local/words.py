@@ -685,3 +685,8 @@ DRAFT_PRONOUNS = frozenset(["it", "this", "that", "these", "those"])
 # the prepositions of a phrase that says what a text is about or for ("a paragraph about
 # the reset", "poster text for the reset")
 ABOUT_PREPOSITIONS = frozenset(["about", "for", "on"])
+
+# heads that are messages written to someone ("email to parents", "reply to a parent")
+MESSAGE_HEADS = frozenset(
+    ["reply", "response", "answer", "email", "mail", "message", "letter", "note", "text"]
+)
