@@ -45,3 +45,15 @@ def test_an_ing_clause_after_a_noun_is_no_part_of_what_is_made():
     assert [r.head for r in requests_of(corpus.messages[0])] == ["note"]
     corpus = corpus_of([(1, "Write the booking confirmation for Friday.", False)])
     assert [r.head for r in requests_of(corpus.messages[0])] == ["confirmation"]
+
+
+def test_a_label_joined_by_hyphens_before_the_noun_leaves_the_noun_made():
+    corpus = corpus_of([(1, "Can you write this week's what's-on newsletter?", False)])
+    assert [r.head for r in requests_of(corpus.messages[0])] == ["newsletter"]
+
+
+def test_taking_a_known_piece_of_work_over_asks_for_it():
+    corpus = corpus_of([(1, "I'm doing the newsletter this week. Fri 20 Nov Moana 2pm.", False)])
+    assert [r.head for r in requests_of(corpus.messages[0])][:1] == ["newsletter"]
+    corpus = corpus_of([(1, "so I'm doing extra hours for the council in December", False)])
+    assert requests_of(corpus.messages[0]) == []

@@ -124,6 +124,15 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
             continue
         if words and _participle_clause(toks, i):
             break  # "a note saying it's done": the note is what is made
+        if (
+            "-" in tok.low
+            and ("'" in tok.low or "\u2019" in tok.low)
+            and tok.low.replace("-", "").replace("'", "").replace("\u2019", "").isalpha()
+            and i + 1 < len(toks)
+            and _is_noun_word(toks[i + 1])
+        ):
+            i += 1  # "this week's what's-on newsletter": a label before the noun
+            continue
         if not _is_noun_word(tok):
             if words and _verb_named_as_noun(toks, opened, i):
                 words.append(tok)  # "the comp wall reset": the phrase ends on it

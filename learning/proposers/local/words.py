@@ -131,6 +131,11 @@ NOUN_CUES = (
     ("i", "want"),
     ("we", "want"),
     ("want",),
+    # a hand-off: the one whose turn it is brings the material ("I'm doing the newsletter
+    # this week. Fri 20 Nov …"); "the" names a known piece of work ("I'm doing extra
+    # hours" is none)
+    ("i'm", "doing", "the"),
+    ("so", "i'm", "doing", "the"),
 )
 
 
