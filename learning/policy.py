@@ -275,6 +275,7 @@ CAPITALISED_OK = word_set(
     spanish italian portuguese dutch chinese japanese korean arabic hindi russian polish
     welsh irish scottish british european american african asian latin greek roman
     christmas easter
+    instagram facebook tiktok linkedin youtube pinterest
     """
 )
 

@@ -154,13 +154,25 @@ def _noun_phrase(
             complement = " ".join(w.low for w in ws[j + 1 : at + 1])
             complement = f"{ws[j].low}{glue}{complement}"
             j = at + 1
-    elif j < len(ws) and _content(ws[j], frame, banned):
-        if not _capitalised_inside(text, ws[j], frame) and ws[j].low not in frame.purpose:
-            complement = ws[j].low
-            j += 1
-    elif j < len(ws) and ws[j].low in banned:
+    elif j < len(ws) and (ws[j].low in banned or _platform(ws[j])):
         j += 1  # a name after the noun ("légende Instagram") is no part of the theme
+    elif (
+        j < len(ws)
+        and _content(ws[j], frame, banned)
+        and not _capitalised_inside(text, ws[j], frame)
+        and ws[j].low not in frame.purpose
+    ):
+        complement = ws[j].low
+        j += 1
     return noun, article, complement, j
+
+
+def _platform(tok: Tok) -> bool:
+    """A capitalised word that names no one (``learning.policy.CAPITALISED_OK``: a day,
+    a language, a platform such as "Instagram")."""
+    from learning.policy import CAPITALISED_OK
+
+    return tok.text[:1].isupper() and tok.low in CAPITALISED_OK
 
 
 def _purpose(text: str, ws: list[Tok], j: int, frame: language.Frame, banned: set[str]) -> str:
