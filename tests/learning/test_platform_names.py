@@ -45,3 +45,31 @@ def test_a_sentence_may_name_a_platform():
     assert policy.sentence_refusal(
         sentence="Writes Priya replies.", field="goals", persona=persona, known_names=set()
     )
+
+
+def test_a_platform_most_quotes_write_before_the_noun_names_the_kind():
+    from learning.proposers.local.wording import qualified_by_quotes
+
+    quotes = ["Write the Instagram caption for the reset", "Instagram caption for the set", "x"]
+    assert qualified_by_quotes("Writes the captions.", quotes, set()) == (
+        "Writes Instagram captions."
+    )
+    quotes = ["Write the Priya caption for the reset", "Priya caption for the set", "x"]
+    assert qualified_by_quotes("Writes the captions.", quotes, set()) == "Writes the captions."
+
+
+def test_a_platform_after_a_french_noun_names_the_kind():
+    from learning.proposers.local.other_languages import foreign_sentence
+
+    corpus = corpus_of(
+        [
+            (1, "Écris une légende Instagram pour la photo des tasses", False),
+            (1, "Une légende Instagram pour la vidéo du tournage", False),
+            (1, "Légende Instagram pour les photos du marché", False),
+        ]
+    )
+    banned = proper_words(corpus.messages, english=False, code="fr")
+    (theme,) = find_foreign_themes(
+        corpus.messages, "fr", banned, min_conversations=3, min_users=None
+    )
+    assert foreign_sentence(theme, "fr") == "Écrit les légendes Instagram."

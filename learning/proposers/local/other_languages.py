@@ -154,8 +154,12 @@ def _noun_phrase(
             complement = " ".join(w.low for w in ws[j + 1 : at + 1])
             complement = f"{ws[j].low}{glue}{complement}"
             j = at + 1
-    elif j < len(ws) and (ws[j].low in banned or _platform(ws[j])):
-        j += 1  # a name after the noun ("légende Instagram") is no part of the theme
+    elif j < len(ws) and _platform(ws[j]):
+        # a platform after the noun says which kind ("légende Instagram"), as written
+        complement = ws[j].text
+        j += 1
+    elif j < len(ws) and ws[j].low in banned:
+        j += 1  # a name after the noun ("devis Dupont") is no part of the theme
     elif (
         j < len(ws)
         and _content(ws[j], frame, banned)
