@@ -46,7 +46,8 @@ something (an amount, a time, an outcome) is refused; so is a one-off edit reque
 value (``corrections_disagree``: "max 3 hashtags" against "use 5").
 Besides, a capitalised word after the first word of the sentence is taken for a
 proper noun (a name, a company, a brand) unless it is in ``CAPITALISED_OK`` (days,
-months, languages, "I") or is an acronym of at most five capitals ("VAT", "PDF").
+months, languages, "I", the platforms people post on: "Instagram", "Facebook") or is an
+acronym of at most five capitals ("VAT", "PDF").
 """
 
 from __future__ import annotations
@@ -275,6 +276,7 @@ CAPITALISED_OK = word_set(
     spanish italian portuguese dutch chinese japanese korean arabic hindi russian polish
     welsh irish scottish british european american african asian latin greek roman
     christmas easter
+    instagram facebook tiktok linkedin youtube pinterest
     """
 )
 

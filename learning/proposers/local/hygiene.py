@@ -187,6 +187,7 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
                 t.text[:1].isupper()
                 and not _camel(t.text)
                 and not _acronym(t.text)
+                and t.low not in CAPITALISED_OK  # no name: "Saturday", "Instagram"
                 and not _opens_sentence(m.text, t)  # "Rota for next week": no name
             ):
                 pasted.add(t.low)

@@ -154,13 +154,29 @@ def _noun_phrase(
             complement = " ".join(w.low for w in ws[j + 1 : at + 1])
             complement = f"{ws[j].low}{glue}{complement}"
             j = at + 1
-    elif j < len(ws) and _content(ws[j], frame, banned):
-        if not _capitalised_inside(text, ws[j], frame) and ws[j].low not in frame.purpose:
-            complement = ws[j].low
-            j += 1
+    elif j < len(ws) and _platform(ws[j]):
+        # a platform after the noun says which kind ("légende Instagram"), as written
+        complement = ws[j].text
+        j += 1
     elif j < len(ws) and ws[j].low in banned:
-        j += 1  # a name after the noun ("légende Instagram") is no part of the theme
+        j += 1  # a name after the noun ("devis Dupont") is no part of the theme
+    elif (
+        j < len(ws)
+        and _content(ws[j], frame, banned)
+        and not _capitalised_inside(text, ws[j], frame)
+        and ws[j].low not in frame.purpose
+    ):
+        complement = ws[j].low
+        j += 1
     return noun, article, complement, j
+
+
+def _platform(tok: Tok) -> bool:
+    """A capitalised word that names no one (``learning.policy.CAPITALISED_OK``: a day,
+    a language, a platform such as "Instagram")."""
+    from learning.policy import CAPITALISED_OK
+
+    return tok.text[:1].isupper() and tok.low in CAPITALISED_OK
 
 
 def _purpose(text: str, ws: list[Tok], j: int, frame: language.Frame, banned: set[str]) -> str:
@@ -182,7 +198,7 @@ def _purpose(text: str, ws: list[Tok], j: int, frame: language.Frame, banned: se
         kept.pop()
     while kept and kept[-1].low in language.FUNCTION_WORDS[frame.code]:
         kept.pop()
-    if len(kept) < 3:  # "pour" and an article alone say nothing
+    if len(kept) < 2:  # "pour" alone, or with an article, says nothing; "para casa" does
         return ""
     return " ".join(t.low for t in kept)
 
@@ -286,17 +302,31 @@ def _key(noun: str) -> str:
     return noun[:-1] if len(noun) > 4 and noun[-1] in "sx" else noun
 
 
-def _agreed(values: list[str], n: int, *, beginnings: bool = False) -> str:
+def _agreed(values: list[str], n: int, *, frame: language.Frame | None = None) -> str:
     """The value written alike in at least two conversations and half of the ``n``, the
-    longest such; with ``beginnings`` (a purpose) a value counts for its beginnings of
-    three words or more too ("pour la boutique" in "pour la boutique en ligne")."""
+    longest such. With ``frame`` (a purpose) a value counts for each of its beginnings that
+    ends on a word of its own ("pour la boutique" and "para casa" in "pour la boutique en
+    ligne" and "para casa de esta semana"), and it must be written in most of the ``n``: a
+    purpose half of them share names one of the things the work is for ("para el grupo de
+    cachorros" of the puppy and the teenage groups), not what it is for; and one of them
+    must write it whole, so a beginning no request stops at ("pour la sortie" of "pour la
+    sortie raquettes" and "pour la sortie trappeur") is no purpose."""
     counts: Counter[str] = Counter()
     for v in values:
         parts = v.split()
-        ends = range(3, len(parts) + 1) if beginnings else [len(parts)]
+        ends = [len(parts)]
+        if frame is not None:
+            ends = [
+                i
+                for i in range(2, len(parts) + 1)
+                if parts[i - 1] not in frame.articles
+                and parts[i - 1] not in frame.of
+                and parts[i - 1] not in language.FUNCTION_WORDS[frame.code]
+            ]
         for i in ends:
             counts[" ".join(parts[:i])] += 1
-    fits = [v for v, c in counts.items() if v and c >= max(2, (n + 1) // 2)]
+    need = max(2, n // 2 + 1) if frame is not None else max(2, (n + 1) // 2)
+    fits = [v for v, c in counts.items() if v and c >= need and (frame is None or v in values)]
     return max(fits, key=lambda v: (len(v.split()), counts[v]), default="")
 
 
@@ -356,14 +386,17 @@ def find_foreign_themes(
         noun = Counter(singular or [a.noun for a in making]).most_common(1)[0][0]
         articles = [a.article for a in making if a.article]
         complement = _agreed([a.complement for a in by_conv.values()], n)
-        purpose = _agreed([a.purpose for a in by_conv.values()], n, beginnings=True)
+        purpose = _agreed([a.purpose for a in by_conv.values()], n, frame=frame)
         plural = language.german_plural(noun, seen_words) if code == "de" else ""
         if code == "de" and not plural:
             continue  # a plural no message shows and no ending settles is not guessed
         if _key(noun) != k and not any(_key(w) == k for w in f"{complement} {purpose}".split()):
             # grouped by what they are about ("el texto de la tarjeta", "la tarjeta de
             # una corona"): the sentence names it as the complement of the work
-            complement, purpose = _of_plural(about.get(k, k), frame), ""
+            # after the complement the work's own words agree on ("les listes de
+            # matériel des sorties")
+            of = _of_plural(about.get(k, k), frame)
+            complement, purpose = (f"{complement} {of}" if complement else of), ""
         out.append(
             ForeignTheme(
                 key=k,

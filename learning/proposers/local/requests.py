@@ -122,7 +122,21 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
             # note", "year 9 reports"
             i += 2
             continue
+        if words and _participle_clause(toks, i):
+            break  # "a note saying it's done": the note is what is made
+        if (
+            "-" in tok.low
+            and ("'" in tok.low or "\u2019" in tok.low)
+            and tok.low.replace("-", "").replace("'", "").replace("\u2019", "").isalpha()
+            and i + 1 < len(toks)
+            and _is_noun_word(toks[i + 1])
+        ):
+            i += 1  # "this week's what's-on newsletter": a label before the noun
+            continue
         if not _is_noun_word(tok):
+            if words and _verb_named_as_noun(toks, opened, i):
+                words.append(tok)  # "the comp wall reset": the phrase ends on it
+                return words, i + 1
             # a verb used as a modifier: "a commit message", "a login help reply"
             if not (
                 _wordlike(tok.low)
@@ -147,6 +161,37 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
         words.pop()
         i -= 1
     return words, i
+
+
+def _participle_clause(toks: list[Tok], i: int) -> bool:
+    """Whether an "-ing" form at ``i`` opens a clause about the noun before it: "a note
+    saying it's done", "a reply saying no alcohol", "an email asking why" (a function
+    word follows it, not a noun or a preposition: "booking confirmation", "the booking
+    for Friday" keep their noun)."""
+    tok, nxt = toks[i], toks[i + 1] if i + 1 < len(toks) else None
+    if not tok.low.endswith("ing") or nxt is None:
+        return False
+    if not language.can_be(tok.low, "VERB") or language.lemma(tok.low, "VERB") == tok.low:
+        return False
+    word = nxt.low.replace("\u2019", "'").split("'")[0]  # "it's": "it"
+    return word in STOP_WORDS and nxt.low not in PREPOSITIONS and not _is_noun_word(nxt)
+
+
+def _verb_named_as_noun(toks: list[Tok], opened: int, i: int) -> bool:
+    """Whether the word at ``i``, which the lexicon gives only as a verb, ends the noun
+    phrase that opened at ``opened`` as the name of an event: "about the comp wall
+    reset", "for the kids' wall reset on Friday". Only inside a prepositional phrase
+    (a preposition before ``opened``; a clause's own verb follows its subject there
+    nowhere), in its base form, and the phrase ends there (the clause ends or another
+    preposition, not the "to" of an infinitive, follows)."""
+    tok = toks[i]
+    if opened == 0 or toks[opened - 1].low not in PREPOSITIONS:
+        return False
+    if tok.low in REQUEST_TAILS or tok.low in STOP_WORDS or not _wordlike(tok.low):
+        return False  # "a checklist please"
+    if language.lemma(tok.low, "VERB") != tok.low:
+        return False
+    return i + 1 == len(toks) or (toks[i + 1].low in PREPOSITIONS and toks[i + 1].low != "to")
 
 
 def _needs_doing(toks: list[Tok], i: int) -> bool:

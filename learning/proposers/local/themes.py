@@ -11,8 +11,10 @@ from learning.proposers.local.requests import PROBLEM_NOUNS, _lemma, _message_no
 from learning.proposers.local.tokens import _is_noun_word, _wordlike, tokens
 from learning.proposers.local.wording import sentence_for
 from learning.proposers.local.words import (
+    ABOUT_PREPOSITIONS,
     DETERMINERS,
     GENERIC_HEADS,
+    MESSAGE_HEADS,
     META_HEADS,
     MIN_COHERENCE,
     NAMING_CONVERSATIONS,
@@ -188,6 +190,7 @@ def find_themes(
         *_made_noun_themes(rd),
         *_key_noun_themes(rd),
         *_verb_themes(rd),
+        *_audience_themes(rd),
     ]
     if clause_vectors is not None:
         for theme in meaning_themes(
@@ -313,17 +316,24 @@ def _topic_options(rd: _Reading, head: str, reqs: list[Request]) -> list[Theme]:
 
 def _modifier_themes(rd: _Reading) -> list[Theme]:
     """A modifier over several heads that name one kind of text: "aftercare sheet",
-    "aftercare notes" -> "Writes aftercare notes."."""
+    "aftercare notes" -> "Writes aftercare notes."; a text about or for what the modifier
+    names is that kind too, once two conversations write it as a modifier ("reset notice",
+    "reset post": "a paragraph about the comp wall reset", "poster text for the reset")."""
     themes: list[Theme] = []
     by_mod: dict[str, list[Request]] = defaultdict(list)
+    by_phrase: dict[str, list[Request]] = defaultdict(list)
     for r in rd.requests:
-        if r.head and r.head not in rd.exclude:
+        if r.head and r.head not in rd.exclude and not r.reported:
             # what a reported error names is what fails, not a kind of work
-            for m in sorted(set(r.mods) if not r.reported else ()):
+            for m in sorted(set(r.mods)):
                 by_mod[m].append(r)
+            for p in {p[1] for p in r.phrases if p[0] in ABOUT_PREPOSITIONS} - set(r.mods):
+                by_phrase[p].append(r)
     for mod, reqs in by_mod.items():
         if len({r.head for r in reqs}) < 2 or mod in rd.exclude or mod in rd.by_head:
             continue
+        if len({r.message.conversation_id for r in reqs}) >= 2:
+            reqs = reqs + by_phrase.get(mod, [])
         if mod in VAGUE_MODIFIERS or mod in PEOPLE_WORDS or mod in TIME_MODIFIERS:
             continue
         if not rd.qualifier_ok(mod) and not language.can_be(mod, "NOUN"):
@@ -332,6 +342,35 @@ def _modifier_themes(rd: _Reading) -> list[Theme]:
             head="",
             qualifier=mod,
             kind="modonly",
+            requests=_theme_requests(reqs, lambda r: True),
+        )
+        if rd.recurs(theme):
+            themes.append(theme)
+    return themes
+
+
+def _audience_themes(rd: _Reading) -> list[Theme]:
+    """Messages of every kind written to one group of people: "Email to parents of the
+    Tuesday juniors", "Reply to a parent asking …", "Message to the parents of …" ->
+    "Writes messages to parents.". Not people in general ("customers", "guests": who
+    every message is for) and only when the kinds differ (one kind is a phrase theme of
+    its head)."""
+    themes: list[Theme] = []
+    by_noun: dict[str, list[Request]] = defaultdict(list)
+    for r in rd.requests:
+        if r.head in MESSAGE_HEADS and not r.reported:
+            for p in {p[1] for p in r.phrases if p[0] == "to"}:
+                by_noun[p].append(r)
+    for noun, reqs in by_noun.items():
+        if len({r.head for r in reqs}) < 2 or noun in NON_TOPICS or noun in rd.exclude:
+            continue
+        if not rd.qualifier_ok(noun) or not language.can_be(noun, "NOUN"):
+            continue
+        theme = Theme(
+            head="message",
+            qualifier=noun,
+            kind="phrase",
+            prep="to",
             requests=_theme_requests(reqs, lambda r: True),
         )
         if rd.recurs(theme):

@@ -380,15 +380,18 @@ def qualified_by_quotes(text: str, quotes: list[str], banned: set[str] | frozens
     noun, when the sentence leaves that noun bare: "Writes replies to emails." quoted
     "Reply to this customer email" twice of three reads "Writes replies to customer
     emails.". The word is written in lower case in every quote that has it (a capital may
-    be a name), is no word a quote must not hold (``banned``), no function, chat, vague
+    be a name) unless it names no one (``learning.policy.CAPITALISED_OK``: "Instagram
+    captions"), is no word a quote must not hold (``banned``), no function, chat, vague
     or time word and no comparative, and may be a noun or an adjective; "the" goes when
     the noun is qualified."""
     words = text.rstrip(".").split(" ")
     if len(words) < 2 or not quotes or words[-2].lower() not in _BARE_BEFORE:
         return text
     noun = language.lemma(words[-1].lower(), "NOUN")
+    from learning.policy import CAPITALISED_OK
+
     said: Counter[str] = Counter()
-    capital: set[str] = set()
+    capital: dict[str, str] = {}  # a word written with a capital -> as written
     for quote in quotes:
         toks = tokens(quote)
         seen: set[str] = set()
@@ -396,14 +399,14 @@ def qualified_by_quotes(text: str, quotes: list[str], banned: set[str] | frozens
             if language.lemma(tok.low, "NOUN") != noun or quote[before.end : tok.start] != " ":
                 continue
             if before.text != before.low:
-                capital.add(before.low)
+                capital[before.low] = before.text
             seen.add(before.low)
         said.update(seen)
     for word, n in said.most_common(1):
         if (
             n < 2
             or n * 2 <= len(quotes)
-            or word in capital
+            or (word in capital and word not in CAPITALISED_OK)
             or word in banned
             or not word.isalpha()
             or len(word) < 3
@@ -414,10 +417,15 @@ def qualified_by_quotes(text: str, quotes: list[str], banned: set[str] | frozens
             or word in TIME_MODIFIERS
             or language.is_comparative(word)
             or language.lemma(word, "NOUN") == noun
-            or not (language.can_be(word, "NOUN") or language.can_be(word, "ADJ"))
+            or not (
+                language.can_be(word, "NOUN")
+                or language.can_be(word, "ADJ")
+                or word in capital  # a platform (above)
+            )
             or word in (w.lower() for w in words)
         ):
             return text
         head = words[:-2] if words[-2].lower() == "the" else words[:-1]
-        return " ".join([*head, _mod(word), words[-1]]) + "."
+        # a platform as written ("Instagram captions"): it names a kind, no one
+        return " ".join([*head, capital.get(word) or _mod(word), words[-1]]) + "."
     return text

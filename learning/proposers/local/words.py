@@ -131,6 +131,11 @@ NOUN_CUES = (
     ("i", "want"),
     ("we", "want"),
     ("want",),
+    # a hand-off: the one whose turn it is brings the material ("I'm doing the newsletter
+    # this week. Fri 20 Nov …"); "the" names a known piece of work ("I'm doing extra
+    # hours" is none)
+    ("i'm", "doing", "the"),
+    ("so", "i'm", "doing", "the"),
 )
 
 
@@ -681,3 +686,12 @@ PRONOUN_WORDS = frozenset(
 
 # the object of an edit to the draft at hand: "write it in German", "make this shorter"
 DRAFT_PRONOUNS = frozenset(["it", "this", "that", "these", "those"])
+
+# the prepositions of a phrase that says what a text is about or for ("a paragraph about
+# the reset", "poster text for the reset")
+ABOUT_PREPOSITIONS = frozenset(["about", "for", "on"])
+
+# heads that are messages written to someone ("email to parents", "reply to a parent")
+MESSAGE_HEADS = frozenset(
+    ["reply", "response", "answer", "email", "mail", "message", "letter", "note", "text"]
+)

@@ -1,0 +1,75 @@
+"""A platform's name ("Instagram", "Facebook") names no one: a quote may hold it and a
+sentence may say it, as it may a day or a language; a person's name still may not."""
+
+from __future__ import annotations
+
+from learning import language, policy
+from learning.proposers.local.hygiene import proper_words, quote_for
+from learning.proposers.local.other_languages import find_foreign_themes, foreign_evidence
+from tests.learning.corpora import corpus_of
+
+
+def test_a_quote_holds_a_platforms_name_but_not_a_persons():
+    corpus = corpus_of([(1, "Écris une légende Instagram pour la photo des tasses du four", False)])
+    message = corpus.messages[0]
+    banned = proper_words(corpus.messages, english=False, code="fr")
+    quote = quote_for(
+        message, 0, 52, banned, keep=frozenset(["légende"]), frame=language.FRAMES["fr"]
+    )
+    assert quote is not None and quote.startswith("Écris une légende Instagram")
+    corpus = corpus_of([(1, "Écris une légende pour Camille et la photo des tasses", False)])
+    assert "camille" in proper_words(corpus.messages, english=False, code="fr")
+
+
+def test_requests_naming_the_platform_after_the_noun_keep_their_quotes():
+    corpus = corpus_of(
+        [
+            (1, "Écris une légende Instagram pour la photo des tasses", False),
+            (1, "Une légende Instagram pour la vidéo du tournage", False),
+            (1, "Légende Instagram pour les photos du marché", False),
+        ]
+    )
+    banned = proper_words(corpus.messages, english=False, code="fr")
+    (theme,) = find_foreign_themes(
+        corpus.messages, "fr", banned, min_conversations=3, min_users=None
+    )
+    evidence, _ = foreign_evidence(theme, banned, "fr")
+    assert all("égende" in e["quote"] for e in evidence) and len(evidence) == 3
+
+
+def test_a_sentence_may_name_a_platform():
+    persona = {"name": "Shop helper", "role": "assistant"}
+    assert not policy.sentence_refusal(
+        sentence="Writes Instagram captions.", field="goals", persona=persona, known_names=set()
+    )
+    assert policy.sentence_refusal(
+        sentence="Writes Priya replies.", field="goals", persona=persona, known_names=set()
+    )
+
+
+def test_a_platform_most_quotes_write_before_the_noun_names_the_kind():
+    from learning.proposers.local.wording import qualified_by_quotes
+
+    quotes = ["Write the Instagram caption for the reset", "Instagram caption for the set", "x"]
+    assert qualified_by_quotes("Writes the captions.", quotes, set()) == (
+        "Writes Instagram captions."
+    )
+    quotes = ["Write the Priya caption for the reset", "Priya caption for the set", "x"]
+    assert qualified_by_quotes("Writes the captions.", quotes, set()) == "Writes the captions."
+
+
+def test_a_platform_after_a_french_noun_names_the_kind():
+    from learning.proposers.local.other_languages import foreign_sentence
+
+    corpus = corpus_of(
+        [
+            (1, "Écris une légende Instagram pour la photo des tasses", False),
+            (1, "Une légende Instagram pour la vidéo du tournage", False),
+            (1, "Légende Instagram pour les photos du marché", False),
+        ]
+    )
+    banned = proper_words(corpus.messages, english=False, code="fr")
+    (theme,) = find_foreign_themes(
+        corpus.messages, "fr", banned, min_conversations=3, min_users=None
+    )
+    assert foreign_sentence(theme, "fr") == "Écrit les légendes Instagram."
