@@ -51,3 +51,11 @@ def test_a_place_keeps_the_words_most_corrections_write():
         "the job reference at the top, as always",
     )
     assert rule_for(hits) == "Show the job reference at the top."
+
+
+def test_a_name_after_the_keeps_its_capital_out_of_a_use_rule():
+    hits = correction_hits(
+        "Always The Lantern team as the sign-off, even when it's me asking.",
+        "The Lantern team as the sign-off please",
+    )
+    assert "lantern" not in (rule_for(hits) or "")

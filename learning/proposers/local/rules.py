@@ -563,6 +563,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             not verb_first
             and len(toks) > 2
             and toks[0].low == "the"
+            and toks[1].text[:1].islower()  # "The Lantern team": a name, kept as written
             and not any(_finite_verb(t.low) for t in toks)
         ):
             toks = toks[1:]  # "the job reference at the top": the rule puts "the" back
