@@ -849,6 +849,8 @@ def _bare_within(bare: Theme, named: Theme) -> bool:
     )
     if not noun or bare.prefix or bare.name or named.qualifier in ("", noun):
         return False
+    if named.kind not in ("mod", "modonly") or named.prep:
+        return False  # a kind of the work ("sweep confirmations"), not whom it is for
     if not set(bare.requests) & set(named.requests):
         return False
     writing = sum(_writes_word(r.message, named.qualifier) for r in bare.requests.values())
