@@ -222,6 +222,31 @@ def _wording(c: Correction, toks: list[Tok], words: list[str], negative: bool) -
     return [words[0], '"' + " ".join(words[1:]) + '"']
 
 
+# verbs that put one wording in place of another: "change log burner to wood-burning stove"
+REPLACING_VERBS = frozenset(["change", "replace", "swap", "switch"])
+REPLACING_PREPOSITIONS = frozenset(["to", "with", "for"])
+
+
+def _replaced_wording(c: Correction) -> tuple[str, str] | None:
+    """The wording a correction puts in place of another, as written ("change log burner
+    to wood-burning stove" -> ("wood-burning stove", "log burner")); None when it is no
+    such correction: a part of the draft ("change the intro to …") or a value ("change 10
+    to 11") is an edit of the draft at hand, no word to say."""
+    toks = _variant(c)
+    if len(toks) < 4 or language.lemma(toks[0].low, "VERB") not in REPLACING_VERBS:
+        return None
+    k = next((k for k in range(2, len(toks) - 1) if toks[k].low in REPLACING_PREPOSITIONS), 0)
+    old, new = toks[1:k], toks[k + 1 :]
+    if not old or not new or len(old) > 4 or len(new) > 4:
+        return None
+    for t in (*old, *new):
+        if not t.text.replace("-", "").isalpha() or t.low in DETERMINERS | POINTING_PRONOUNS:
+            return None
+    if any(t.low in DRAFT_PRONOUNS for t in (*old, *new)):
+        return None
+    return " ".join(_words_as_written(c, new)), " ".join(_words_as_written(c, old))
+
+
 # verbs whose object may be a wording to write: "put gluten free", "show including VAT"
 WRITING_VERBS = frozenset(["put", "write", "show", "say", "use"])
 
@@ -433,6 +458,36 @@ def _reports_what_was_done(c: Correction, toks: list[Tok], verb_first: bool) -> 
     return bool(set(before[-3:]) & STATEMENT_OPENERS)
 
 
+# verbs that say how a text opens or closes: "commit messages start with the recipe name"
+# is "Start commit messages with the recipe name"
+FRAMING_VERBS = frozenset(["start", "begin", "end", "open", "close", "finish"])
+
+
+def _framing_order(toks: list[Tok]) -> list[Tok] | None:
+    """A plural noun and how it starts or ends, said as a fact ("commit messages start
+    with the recipe name and a colon"), turned into the order it gives, verb first
+    ("start commit messages with the recipe name and a colon"); None for anything else."""
+    words, j = _noun_phrase(toks, 0)
+    if not words or words[0] is not toks[0]:
+        return None
+    # the verb may be read as the noun phrase's last word ("commit messages start")
+    k = next((k for k in range(1, min(j + 1, len(toks) - 2)) if toks[k].low in FRAMING_VERBS), 0)
+    if not k or toks[k + 1].low != "with":
+        return None
+    noun = toks[k - 1].low
+    if not noun.isalpha() or language.lemma(noun, "NOUN") == noun:
+        return None  # a singular subject: "the invoice ends with …" is about one draft
+    return [toks[k], *toks[:k], *toks[k + 1 :]]
+
+
+def _names_only_its_topic(c: Correction, toks: list[Tok]) -> bool:
+    """Whether a verbless instruction is only the noun phrase a rule is about, said as a
+    label before what to do ("Commit message: prefix with the recipe"): "Use the commit
+    message" would hold no instruction."""
+    _, j = _noun_phrase(toks, 0)
+    return j == len(toks) and c.message.text[toks[-1].end :].lstrip(" ").startswith(":")
+
+
 def _opens_with_a_noun_phrase(toks: list[Tok]) -> bool:
     """Whether a verbless instruction starts with the thing it is about ("British
     spelling", "VAT on its own line"), not with a verdict ("too long for a text")."""
@@ -477,6 +532,16 @@ def _says_that(toks: list[Tok]) -> bool:
     )
 
 
+def _written(toks: list[Tok], texts: list[str]) -> int:
+    """In how many corrections the place a verbless instruction names is written as it
+    is ("at the top" in two, "at the start" in one): the wording most of them use."""
+    j = _place_index(toks, 0)
+    if j >= len(toks):
+        return 0
+    place = " ".join(t.low for t in toks[j:])
+    return sum(place in " ".join(w.lower() for w in _WORD.findall(text)) for text in texts)
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -490,8 +555,21 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         negation, toks = _prohibition(c, toks)
         if len(toks) < 2:
             continue
-        words = _words_as_written(c, toks)
         verb_first = _is_verb_here(toks, 0)
+        ordered = None if verb_first else _framing_order(toks)
+        if ordered:
+            toks, verb_first = ordered, True
+        if (
+            not verb_first
+            and len(toks) > 2
+            and toks[0].low == "the"
+            and toks[1].text[:1].islower()  # "The Lantern team": a name, kept as written
+            and not any(_finite_verb(t.low) for t in toks)
+        ):
+            toks = toks[1:]  # "the job reference at the top": the rule puts "the" back
+        words = _words_as_written(c, toks)
+        if ordered and words[1].istitle() and ordered[1].start == c.start:
+            words[1] = words[1].lower()  # "Commit messages start …": the capital opened it
         if not verb_first and (negation or _negation_before(c, toks)):
             # "no weekly figure", "never floating tags", "never miles, feet or acres": never
             # "Use the weekly figure", "Use feet or acres"
@@ -504,6 +582,8 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue  # "you did the job number in the subject", "good, fits in one text"
         if not verb_first and _has_own_verb(toks):
             continue  # "trading standards would have me": a remark, no wording asked for
+        if not verb_first and _names_only_its_topic(c, toks):
+            continue  # "Commit message: prefix with …": a label, the instruction after it
         if not verb_first and not _opens_with_a_noun_phrase(toks):
             continue  # "too long for a text": a verdict on the draft, no thing to use
         if not verb_first and _ends_in_a_description(toks):
@@ -540,6 +620,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
                 verb_first and _noun_or_verb(toks),
                 not contrast,
                 len(toks),
+                -_written(toks, texts),
                 text,
                 bool(negation),
             )
@@ -547,7 +628,14 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     if not variants:
         return None
     variants.sort()
-    *_, no_contrast, _, text, negated = variants[0]
+    *_, no_contrast, _, _, text, negated = variants[0]
+    replaced = {r for c, _ in hits.values() if (r := _replaced_wording(c))}
+    verb = next(w for w in text.split() if w not in ("never", "do", "not"))
+    if len(replaced) == 1 and verb not in SAYING_VERBS:
+        # a word put in place of another is a rule about wording, never "Use the
+        # wood-burning stove": 'Say "wood-burning stove", not "log burner".'
+        said, refused = replaced.pop()
+        return f'Say "{said}", not "{refused}".'
     if no_contrast and not negated:
         # another correction of the same instruction names what the chosen wording
         # replaces: "I say clients." and "I say client, not patient" -> 'Say "clients",

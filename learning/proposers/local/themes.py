@@ -831,12 +831,40 @@ def _words_before(message: Any, noun: str) -> set[str]:
     }
 
 
+def _writes_word(message: Any, word: str) -> bool:
+    """Whether a message writes ``word`` (a lemma) as a noun or a verb ("swept" and
+    "sweeping" write "sweep")."""
+    return any(
+        word in (_lemma(t), language.lemma(t.low, "VERB"))
+        for t in tokens(readable_text(message.text))
+    )
+
+
+def _bare_within(bare: Theme, named: Theme) -> bool:
+    """Whether a theme of a head alone ("Writes the reminders.") is work a narrower theme
+    already names: they share a conversation, and most of its requests' messages write
+    the narrower theme's qualifier ("sweep" in "the folk we swept", "Sweep reminder")."""
+    noun = (
+        bare.qualifier if bare.kind == "key" else "" if bare.kind or bare.qualifier else bare.head
+    )
+    if not noun or bare.prefix or bare.name or named.qualifier in ("", noun):
+        return False
+    if named.kind not in ("mod", "modonly") or named.prep:
+        return False  # a kind of the work ("sweep confirmations"), not whom it is for
+    if not set(bare.requests) & set(named.requests):
+        return False
+    writing = sum(_writes_word(r.message, named.qualifier) for r in bare.requests.values())
+    return writing * 2 > len(bare.requests)
+
+
 def _same_work(theme: Theme, other: Theme) -> bool:
     """Whether ``theme`` names the work of ``other`` again: over mostly the same
     conversations, with the same head and verb, or one of them is the verb alone and
     the other's requests are mostly made with that verb ("Reviews the diffs." and
     "Reviews PRs and diffs.")."""
     mine, theirs = set(theme.requests), set(other.requests)
+    if _bare_within(theme, other) or _bare_within(other, theme):
+        return True
     if (theme.head, theme.verb) == (other.head, other.verb) and theme.kind not in (
         "noun",
         "modonly",
