@@ -445,8 +445,14 @@ def _agent_model():
     return Agent
 
 
-def build(key: dict[str, Any], names: list[str], log) -> dict[str, float]:
-    """Import, persona, settings, names known to memory, embeddings. Returns timings."""
+def build(
+    key: dict[str, Any], names: list[str], log, left_out: dict[str, str] | None = None
+) -> dict[str, float]:
+    """Import, persona, settings, names known to memory, embeddings. Returns timings.
+
+    An assistant whose starting persona the write checks refuse (a false alarm of the
+    injection scan is a finding, not a crash) is left out of the run: its name and the
+    refusal go into ``left_out`` and the log, and ``names`` loses it."""
     from django.core.management import call_command
     from django.db import transaction
 
@@ -463,21 +469,32 @@ def build(key: dict[str, Any], names: list[str], log) -> dict[str, float]:
     call_command("migrate", verbosity=0)
     timings["migrate_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    for name in names:
+    from persona.services import PersonaError
+    from safety.checks import UnsafeText
+
+    for name in list(names):
         config = load_config(name, key)
         path = DATA / key["assistants"][name]["config"].rsplit("/", 1)[0] / config["file"]
         result = import_file(path=path, tenant_slug=config["tenant"])
         agent = Agent.objects.get(slug=config["agent"])
+        try:
+            with transaction.atomic():
+                persona_version_create(
+                    agent=agent,
+                    changes=dict(config["persona"]),
+                    trigger=ChangeTrigger(
+                        source_type=SourceType.MANUAL,
+                        reason="Starting persona of the learning evaluation",
+                        approved_by="eval",
+                    ),
+                )
+        except (UnsafeText, PersonaError) as exc:
+            names.remove(name)
+            if left_out is not None:
+                left_out[name] = str(exc)
+            log(f"  LEFT OUT {name}: its starting persona was refused at write: {exc}")
+            continue
         with transaction.atomic():
-            persona_version_create(
-                agent=agent,
-                changes=dict(config["persona"]),
-                trigger=ChangeTrigger(
-                    source_type=SourceType.MANUAL,
-                    reason="Starting persona of the learning evaluation",
-                    approved_by="eval",
-                ),
-            )
             # what an operator types in the admin: no service writes these yet
             for external_id, display in (config.get("people") or {}).items():
                 Principal.objects.filter(tenant=agent.tenant, external_id=external_id).update(
@@ -834,7 +851,11 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="learning-eval-"))
     _setup(tmp)
     log(f"database: {tmp / 'eval.sqlite3'} (fresh); assistants: {', '.join(names)}")
-    timings = build(key, names, log)
+    left_out: dict[str, str] = {}
+    timings = build(key, names, log, left_out)
+    if not names:
+        print("no assistant could be built: every starting persona was refused", file=sys.stderr)
+        return 1
     snapshot = tmp / "snapshot.sqlite3"
     work = tmp / "eval.sqlite3"
     _copy_db(work, snapshot)
@@ -847,6 +868,7 @@ def main(argv: list[str] | None = None) -> int:
         "key_version": key.get("version"),
         "rounds": args.rounds,
         "timings": {k: round(v, 2) for k, v in timings.items()},
+        "left_out": left_out,
         "modes": {},
     }
     if args.whole_history:
@@ -873,6 +895,8 @@ def main(argv: list[str] | None = None) -> int:
         report["modes"][mode] = summary
         if not args.json:
             print_report(mode, summary)
+            for name, why in left_out.items():
+                print(f"  LEFT OUT {name} (not in the figures): {why}")
     if args.json:
         print(json.dumps(report, indent=1, ensure_ascii=False))
     elif report["modes"].get("whole-history") == "not available":
