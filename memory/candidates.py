@@ -401,6 +401,9 @@ def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
     """For each row whose validity ended, the row that took over from it, else -1; for
     a superseded row, the active belief that replaced it.
 
+    An episode (a row with a start of its own as well as an end: "Drove the van over on
+    the ferry") was not replaced when it ended, it was over: it has no successor (it
+    handed its words to whatever started that week, a belief about something else).
     A successor starts (``valid_from``) within ``SUCCESSION_DAYS`` of the row's end and
     is not itself ended by then; among several, one of the same category (``codes``)
     comes first, then the nearest in meaning (stored vectors). Independent of the
@@ -414,7 +417,7 @@ def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
     started = started[np.argsort(starts[started], kind="stable")]
     start_times = starts[started]
     window = SUCCESSION_DAYS * 86_400
-    ended = np.flatnonzero(~np.isnan(ends) & cand.active)
+    ended = np.flatnonzero(~np.isnan(ends) & np.isnan(starts) & cand.active)
     middles = np.searchsorted(start_times, ends[ended])
     for e, middle in zip(ended, middles, strict=True):
         # the starts nearest in time to this end (a bounded number: the work per person

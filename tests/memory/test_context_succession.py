@@ -60,6 +60,29 @@ def test_a_belief_starting_weeks_after_another_ended_did_not_take_over_from_it(a
     assert old.pk not in ids
 
 
+def test_an_episode_that_ended_hands_nothing_to_what_started_that_week(agent, fake_model):
+    trip = write(
+        agent,
+        "Cycled the coast road to Porto with her brother",
+        valid_from=NOW - 70 * DAY,
+        valid_until=NOW - 60 * DAY,
+        now=NOW - 60 * DAY,
+    )
+    new = write(
+        agent,
+        "Drives a white Toyota between home visits",
+        valid_from=NOW - 60 * DAY,
+        now=NOW - 55 * DAY,
+    )
+    principal = Principal.objects.get(external_id="farah")
+    cand = load_from_beliefs(principal.pk)
+    row = {int(i): k for k, i in enumerate(cand.ids)}
+
+    heirs = successors(cand, np.zeros(cand.n, dtype=np.int64))
+
+    assert heirs[row[trip.pk]] == -1 and heirs[row[new.pk]] == -1
+
+
 def test_a_question_about_the_past_is_answered_by_the_ended_belief_itself(agent, fake_model):
     old, new, other = bike_and_car(agent)
 
