@@ -391,30 +391,89 @@ def forget_blocks(principal_ids: list[int]) -> None:
 
 
 #: A belief whose validity starts within this many days of another's end took over from
-#: it ("Drives a Yaris" from the day "Cycled to work" ended).
+#: it ("Drives a Yaris" from the day "Cycled to work" ended) ...
 SUCCESSION_DAYS = 7.0
+#: ... and one of the ended belief's own category within this many ("Runs with Stockport
+#: Harriers" three weeks after "Played five-a-side in Belfast" ended)
+SUCCESSION_SAME_KIND_DAYS = 30.0
 #: ... among this many starts on either side of the end, nearest in time first
 SUCCESSION_NEAREST = 8
+
+
+def _nearest_starts(run: np.ndarray, starts: np.ndarray, end: float) -> np.ndarray:
+    """The rows of ``run`` (sorted by start) whose starts are nearest ``end``: a bounded
+    number, so the work per person stays linear however many start in the same week."""
+    middle = int(np.searchsorted(starts[run], end))
+    return run[max(middle - SUCCESSION_NEAREST, 0) : middle + SUCCESSION_NEAREST]
 
 
 def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
     """For each row whose validity ended, the row that took over from it, else -1; for
     a superseded row, the active belief that replaced it.
 
-    A successor starts (``valid_from``) within ``SUCCESSION_DAYS`` of the row's end and
-    is not itself ended by then; among several, one of the same category (``codes``)
-    comes first, then the nearest in meaning (stored vectors). Independent of the
-    question and of the time of asking: computed once per candidate set."""
+    A successor starts (``valid_from``) within ``SUCCESSION_SAME_KIND_DAYS`` of the
+    row's end and is of its category (``codes``), else within ``SUCCESSION_DAYS`` and of
+    any category; it is not itself ended by then; among several, the nearest in meaning
+    (stored vectors). An episode (a row with a start of its own as well as an end:
+    "Drove the van over on the ferry") was not replaced when it ended, it was over: it
+    has no successor. Independent of the question and of the time of asking: computed
+    once per candidate set."""
     # a superseded row's heir is known: the belief that replaced it
     out = np.where(cand.active, -1, cand.heir).astype(np.int64)
     ends, starts = cand.valid_until_ts, cand.valid_from_ts
     started = np.flatnonzero(~np.isnan(starts) & cand.active)
     if not len(started):
         return out
+    by_time = started[np.argsort(starts[started], kind="stable")]
+    # the same starts by category, then time: one sorted run per category
+    by_kind = started[np.lexsort((starts[started], codes[started]))]
+    kinds = codes[by_kind]
+    ended = np.flatnonzero(~np.isnan(ends) & np.isnan(starts) & cand.active)
+    for e in ended:
+        kind = by_kind[np.searchsorted(kinds, codes[e]) : np.searchsorted(kinds, codes[e], "right")]
+        for run, days in ((kind, SUCCESSION_SAME_KIND_DAYS), (by_time, SUCCESSION_DAYS)):
+            near = _nearest_starts(run, starts, ends[e])
+            # within the window, not itself, not ended by then (an open end is NaN: kept)
+            near = near[
+                (np.abs(starts[near] - ends[e]) <= days * 86_400)
+                & (near != e)
+                & ~(ends[near] <= ends[e])
+            ]
+            if len(near):
+                closeness = cand.matrix[near] @ cand.matrix[e] if cand.has_vec[e] else 0.0
+                out[e] = near[int(np.argmax(np.zeros(len(near)) + closeness))]
+                break
+    return out
+    # the starts by category, then time: one sorted run per category
+    started = started[np.lexsort((starts[started], codes[started]))]
+    run_codes = codes[started]
+    window = SUCCESSION_DAYS * 86_400
+    ended = np.flatnonzero(~np.isnan(ends) & np.isnan(starts) & cand.active)
+    for e in ended:
+        low, high = (
+            np.searchsorted(run_codes, codes[e], "left"),
+            np.searchsorted(run_codes, codes[e], "right"),
+        )
+        run = started[low:high]
+        if not len(run):
+            continue
+        # the starts nearest in time to this end (a bounded number: the work per person
+        # stays linear however many beliefs start in the same week)
+        middle = int(np.searchsorted(starts[run], ends[e]))
+        near = run[max(middle - SUCCESSION_NEAREST, 0) : middle + SUCCESSION_NEAREST]
+        # within the window, not itself, not ended by then (an open end is NaN: kept)
+        near = near[
+            (np.abs(starts[near] - ends[e]) <= window) & (near != e) & ~(ends[near] <= ends[e])
+        ]
+        if not len(near):
+            continue
+        closeness = cand.matrix[near] @ cand.matrix[e] if cand.has_vec[e] else np.zeros(len(near))
+        out[e] = near[int(np.argmax(closeness))]
+    return out
     started = started[np.argsort(starts[started], kind="stable")]
     start_times = starts[started]
     window = SUCCESSION_DAYS * 86_400
-    ended = np.flatnonzero(~np.isnan(ends) & cand.active)
+    ended = np.flatnonzero(~np.isnan(ends) & np.isnan(starts) & cand.active)
     middles = np.searchsorted(start_times, ends[ended])
     for e, middle in zip(ended, middles, strict=True):
         # the starts nearest in time to this end (a bounded number: the work per person

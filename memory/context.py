@@ -36,7 +36,7 @@ it: a date inside the span moves a belief up, a date elsewhere moves it down, an
 question asking nothing but time is ranked by the dates. Beliefs whose validity ended
 (``valid_until < now``) never answer a question in the present tense, but the belief
 that took over from one (``memory.candidates.successors``: it started when that one
-ended) answers what the ended one answered ("Does she cycle to work?" -> "Drives a
+ended, or within a month if of its category) answers what the ended one answered ("Does she cycle to work?" -> "Drives a
 Yaris"); a superseded belief is never an answer, but the belief that replaced it
 (``superseded_by``, through a chain of corrections) answers what it answered, for any
 question; a question only
@@ -108,7 +108,7 @@ CATEGORY_SHARE = 0.3
 HUB_SHARE = 1.0
 #: Succession: a belief whose validity ended never answers a question in the present
 #: tense, but the belief that took over from it (``memory.candidates.successors``: it
-#: started when the ended one ended) answers what it answered, with this share of its
+#: started when the ended one ended, or within a month if of its category) answers what it answered, with this share of its
 #: similarity ("Does she cycle to work?" -> "Drives a Yaris", from the day "Cycled to
 #: work" ended); a superseded belief's replacement likewise; 0 turns both off.
 SUCCESSION_SHARE = 1.0

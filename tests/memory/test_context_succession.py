@@ -51,13 +51,36 @@ def test_the_belief_that_took_over_answers_a_present_question_for_the_ended_one(
     assert pack.items[0].lexical == 0.0  # its own words are not the question's
 
 
-def test_a_belief_starting_weeks_after_another_ended_did_not_take_over_from_it(agent, fake_model):
-    old, new, other = bike_and_car(agent, gap_days=30)
+def test_a_belief_starting_months_after_another_ended_did_not_take_over_from_it(agent, fake_model):
+    old, new, other = bike_and_car(agent, gap_days=60)
 
     _, ids = ranked(agent, "Does Farah cycle to work?")
 
     assert ids[0] == other.pk
     assert old.pk not in ids
+
+
+def test_an_episode_that_ended_hands_nothing_to_what_started_that_week(agent, fake_model):
+    trip = write(
+        agent,
+        "Cycled the coast road to Porto with her brother",
+        valid_from=NOW - 70 * DAY,
+        valid_until=NOW - 60 * DAY,
+        now=NOW - 60 * DAY,
+    )
+    new = write(
+        agent,
+        "Drives a white Toyota between home visits",
+        valid_from=NOW - 60 * DAY,
+        now=NOW - 55 * DAY,
+    )
+    principal = Principal.objects.get(external_id="farah")
+    cand = load_from_beliefs(principal.pk)
+    row = {int(i): k for k, i in enumerate(cand.ids)}
+
+    heirs = successors(cand, np.zeros(cand.n, dtype=np.int64))
+
+    assert heirs[row[trip.pk]] == -1 and heirs[row[new.pk]] == -1
 
 
 def test_a_question_about_the_past_is_answered_by_the_ended_belief_itself(agent, fake_model):
@@ -67,6 +90,26 @@ def test_a_question_about_the_past_is_answered_by_the_ended_belief_itself(agent,
 
     assert ids[0] == old.pk
     assert all("took over" not in item.why for item in pack.items)
+
+
+def test_a_belief_starting_weeks_after_another_of_its_kind_ended_took_over(agent, fake_model):
+    old, new, other = bike_and_car(agent, gap_days=20)
+
+    _, ids = ranked(agent, "Does Farah cycle to work?")
+
+    assert ids[0] == new.pk
+
+
+def test_a_belief_of_another_kind_starting_weeks_later_did_not_take_over(agent, fake_model):
+    old, new, other = bike_and_car(agent, gap_days=20)
+    principal = Principal.objects.get(external_id="farah")
+    cand = load_from_beliefs(principal.pk)
+    row = {int(i): k for k, i in enumerate(cand.ids)}
+    codes = np.zeros(cand.n, dtype=np.int64)
+
+    assert successors(cand, codes)[row[old.pk]] == row[new.pk]
+    codes[row[new.pk]] = 1  # the car of another kind than the bike
+    assert successors(cand, codes)[row[old.pk]] == -1
 
 
 def test_a_successor_of_the_same_category_comes_before_one_nearer_in_meaning(agent, fake_model):
