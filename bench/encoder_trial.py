@@ -306,7 +306,7 @@ def _by_part_kind(per_query: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def raw_cosine(encoders: list[str]) -> dict[str, Any]:
+def raw_cosine(encoders: list[str], parts: list[str] | None = None) -> dict[str, Any]:
     from memory.context import _person_names, past_intent, without_names
 
     results: dict[str, Any] = {}
@@ -315,6 +315,8 @@ def raw_cosine(encoders: list[str]) -> dict[str, Any]:
         per_query: list[dict[str, Any]] = []
         t0 = time.perf_counter()
         for folder_name, folder in PART_DIRS.items():
+            if parts is not None and folder_name not in parts:
+                continue
             beliefs = er.load_beliefs(folder)
             queries = er.load_queries({b.key for b in beliefs}, folder)
             vecs = enc.encode([b.statement for b in beliefs])
@@ -522,7 +524,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "raw":
         with tempfile.TemporaryDirectory(prefix="encoder-trial-") as tmp:
             er._setup(Path(tmp), embed=False)  # memory.context's name and time readers
-            print(json.dumps(raw_cosine(args.encoders.split(",")), indent=1))
+            parts = ["default"] if args.smoke else None  # CI: one folder is enough
+            print(json.dumps(raw_cosine(args.encoders.split(","), parts), indent=1))
         return 0
     print(json.dumps(cost(args.encoder), indent=1))
     return 0
