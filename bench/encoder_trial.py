@@ -37,6 +37,7 @@ from pathlib import Path
 # bench/ holds secrets.py (a bench of its own) that would shadow the standard module
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
+import abc  # noqa: E402
 import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
@@ -71,12 +72,14 @@ PART_DIRS = {
 # --- encoders ---------------------------------------------------------------------------
 
 
-class Encoder:
+class Encoder(abc.ABC):
+    """A candidate encoder: every trial encoder says how it encodes."""
+
     name = ""
     dim = 384
 
-    def encode(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def encode(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray: ...
 
     def set_threads(self, n: int) -> None:  # noqa: B027 - optional
         pass
@@ -286,14 +289,7 @@ def make_encoder(name: str, threads: int = 2) -> Encoder:
 # --- raw cosine ---------------------------------------------------------------------------
 
 
-def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    if not rows:
-        return {"n": 0}
-    return {
-        "n": len(rows),
-        "recall@3": round(sum(r["recall3"] for r in rows) / len(rows), 4),
-        "mrr@10": round(sum(r["rr"] for r in rows) / len(rows), 4),
-    }
+_summary = er.summary_of
 
 
 def _by_part_kind(per_query: list[dict[str, Any]]) -> dict[str, Any]:

@@ -203,6 +203,17 @@ def build(beliefs: list[FixtureBelief], *, embed: bool) -> tuple[dict[str, int],
     }
 
 
+def summary_of(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """recall@3 and MRR@10 over per-query rows (``recall3``, ``rr``)."""
+    if not rows:
+        return {"n": 0}
+    return {
+        "n": len(rows),
+        "recall@3": round(sum(r["recall3"] for r in rows) / len(rows), 4),
+        "mrr@10": round(sum(r["rr"] for r in rows) / len(rows), 4),
+    }
+
+
 def evaluate(
     queries: list[Query],
     beliefs: list[FixtureBelief],
@@ -245,14 +256,7 @@ def evaluate(
         rr = next((1 / (r + 1) for r, i in enumerate(ranked[:10]) if i in wanted), 0.0)
         per_query.append({"id": q.id, "kind": q.kind, "part": q.part, "recall3": recall, "rr": rr})
 
-    def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-        if not rows:
-            return {"n": 0}
-        return {
-            "n": len(rows),
-            "recall@3": round(sum(r["recall3"] for r in rows) / len(rows), 4),
-            "mrr@10": round(sum(r["rr"] for r in rows) / len(rows), 4),
-        }
+    summary = summary_of
 
     out: dict[str, Any] = {
         "leaks": leaks,
