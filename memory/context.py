@@ -66,7 +66,7 @@ import numpy as np
 from memory.candidates import Candidates, load_from_beliefs, read_person, successors
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
-from memory.time_facet import INSIDE, TimeAsk, event_date, read_time, time_match
+from memory.time_facet import COVERS, TimeAsk, event_date, read_time, time_match
 from safety.text import STOP_WORDS, content_words, words
 
 #: The seed's score: similarity floor and weight, retention floor and weight.
@@ -689,11 +689,13 @@ def _build_context(
             ask, cand.due_ts, cand.valid_from_ts, cand.valid_until_ts, cand.reinforced
         )
         for t in ask.named_terms:
-            # an undated statement naming the day, month or season asked answers as a
-            # date would ("calls her mother every Sunday"); a dated one is judged by its date
+            # an undated statement naming the day, month or season asked is true then, as a
+            # window covering the span is ("calls her mother every Sunday"), not dated
+            # inside it: a belief dated inside ("visits her parents on Saturday") comes
+            # first for "this weekend"; a dated one is judged by its date
             post = cand.postings.get(t)
             if post is not None:
-                match[post] = np.where(match[post] == 0, INSIDE, match[post])
+                match[post] = np.where(match[post] == 0, COVERS, match[post])
         match = np.where(eligible, match, 0.0)
         if ask.pure:  # nothing but time asked: the dates decide, the words barely
             similarity = (1 - PURE_TIME_SHARE) * similarity + PURE_TIME_SHARE * np.maximum(

@@ -13,7 +13,7 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   "a couple of");
 - a weekday, alone or after this/next/last/on (a span of up to three days, such as
   "tomorrow" or "this weekend", names its weekdays and the weekend: an undated "goes
-  to the sauna on Sundays" answers it);
+  to the sauna on Sundays" answers it, after what is dated inside the span);
 - a month, alone or with a day ("March 3", "the 3rd of March") or early/mid/late; "may"
   and "march" only with a preposition, a modifier or a day (they are verbs too); the
   month meant is the coming one, or the last one when the question is in the past tense;
@@ -161,7 +161,8 @@ class TimeAsk:
     #: nothing but time is asked ("what is due next week?"): no subject to match on
     pure: bool = False
     #: stems of the weekday, month or season the question names: a statement naming it
-    #: ("calls her mother every Sunday") answers as a date would
+    #: ("calls her mother every Sunday") answers as a window covering the span would,
+    #: after a belief dated inside it
     named_terms: frozenset[str] = frozenset()
 
     def with_event(self, when: datetime, now: datetime) -> TimeAsk:

@@ -372,3 +372,15 @@ def test_a_habit_on_a_day_of_the_weekend_answers_a_question_about_the_weekend(ag
 
     assert ranked[0] == sauna.pk and "time facet: names it" in pack.items[0].why
     assert "time facet" not in pack.items[ranked.index(gym.pk)].why
+
+
+def test_a_plan_dated_this_weekend_comes_before_a_habit_on_one_of_its_days(agent, fake_model):
+    sauna = write(agent, "Goes to the sauna on Sunday evenings", category="habit")
+    saturday = NOW.replace(day=21)  # NOW is Tuesday 17 November
+    visit = write(agent, "Visits her parents in Porto", due=saturday)
+    write(agent, "Plays the cello in an amateur orchestra", category="interests")
+
+    ranked, pack = ask(agent, "What are her plans for this weekend?")
+
+    assert ranked[:2] == [visit.pk, sauna.pk]
+    assert "time facet: names it" in pack.items[1].why
