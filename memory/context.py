@@ -791,7 +791,10 @@ def _with_event(
 ) -> TimeAsk:
     """``ask`` with the span its event names ("before the renewal"): the event is the
     person's dated belief (one the caller may read) or open intention whose words cover
-    it (one query for the intentions); unchanged when none does."""
+    it (one query for the intentions); unchanged when none does. Among texts covering
+    the words alike, what is done before an event names it too and is dated earlier
+    ("Must tell the landlord by 31 December whether he will renew the flat"): for
+    "before" / "by" / "until" the latest is the event, for "after" / "since" the earliest."""
     dated: list[tuple[str, datetime]] = []
     for r, ok in zip(cand.rows, readable, strict=True):
         when = r[7] or r[5] or r[6]  # due, else the validity start, else its end
@@ -802,7 +805,7 @@ def _with_event(
         .order_by()
         .values_list("action", "due_at")
     )
-    dated.sort(key=lambda d: abs((d[1] - now).total_seconds()))
+    dated.sort(key=lambda d: d[1], reverse=ask.relation in ("before", "by", "until", "till"))
     when = event_date(ask.event_terms, dated)
     return ask if when is None else ask.with_event(when, now)
 

@@ -166,7 +166,10 @@ class TimeAsk:
     named_terms: frozenset[str] = frozenset()
 
     def with_event(self, when: datetime, now: datetime) -> TimeAsk:
-        """This question with its event found at ``when``: the span the relation names."""
+        """This question with its event found at ``when``: the span the relation names.
+        "Before the renewal" ends just before it: the renewal is not before itself."""
+        if self.relation == "before":
+            when -= timedelta(seconds=1)
         span = _relate(self.relation or "by", (when, when), now)
         past = self.past or span[1] <= now
         return TimeAsk(True, span, past, self.soft_past, None, frozenset(), self.field, self.pure)
@@ -460,8 +463,8 @@ def time_match(
 def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> datetime | None:
     """The date of the event these words name: the dated text (a belief's statement with
     its due time or validity bound, an intention's action with its due time) that covers
-    most of the words, at least half of them; the nearest to now breaks ties (the
-    caller lists them in that order)."""
+    most of the words, at least half of them; the first listed breaks ties (the caller
+    lists them in the order that puts the event first)."""
     best, best_share = None, 0.5
     for text, when in dated:
         share = len(terms & content_words(text)) / len(terms)
