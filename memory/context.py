@@ -66,7 +66,7 @@ import numpy as np
 from memory.candidates import Candidates, load_from_beliefs, read_person, successors
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
-from memory.time_facet import INSIDE, TimeAsk, event_date, read_time, time_match
+from memory.time_facet import COVERS, TimeAsk, event_date, read_time, time_match
 from safety.text import STOP_WORDS, content_words, words
 
 #: The seed's score: similarity floor and weight, retention floor and weight.
@@ -689,11 +689,13 @@ def _build_context(
             ask, cand.due_ts, cand.valid_from_ts, cand.valid_until_ts, cand.reinforced
         )
         for t in ask.named_terms:
-            # an undated statement naming the day, month or season asked answers as a
-            # date would ("calls her mother every Sunday"); a dated one is judged by its date
+            # an undated statement naming the day, month or season asked is true then, as a
+            # window covering the span is ("calls her mother every Sunday"), not dated
+            # inside it: a belief dated inside ("visits her parents on Saturday") comes
+            # first for "this weekend"; a dated one is judged by its date
             post = cand.postings.get(t)
             if post is not None:
-                match[post] = np.where(match[post] == 0, INSIDE, match[post])
+                match[post] = np.where(match[post] == 0, COVERS, match[post])
         match = np.where(eligible, match, 0.0)
         if ask.pure:  # nothing but time asked: the dates decide, the words barely
             similarity = (1 - PURE_TIME_SHARE) * similarity + PURE_TIME_SHARE * np.maximum(
@@ -789,7 +791,10 @@ def _with_event(
 ) -> TimeAsk:
     """``ask`` with the span its event names ("before the renewal"): the event is the
     person's dated belief (one the caller may read) or open intention whose words cover
-    it (one query for the intentions); unchanged when none does."""
+    it (one query for the intentions); unchanged when none does. Among texts covering
+    the words alike, what is done before an event names it too and is dated earlier
+    ("Must tell the landlord by 31 December whether he will renew the flat"): for
+    "before" / "by" / "until" the latest is the event, for "after" / "since" the earliest."""
     dated: list[tuple[str, datetime]] = []
     for r, ok in zip(cand.rows, readable, strict=True):
         when = r[7] or r[5] or r[6]  # due, else the validity start, else its end
@@ -800,7 +805,7 @@ def _with_event(
         .order_by()
         .values_list("action", "due_at")
     )
-    dated.sort(key=lambda d: abs((d[1] - now).total_seconds()))
+    dated.sort(key=lambda d: d[1], reverse=ask.relation in ("before", "by", "until", "till"))
     when = event_date(ask.event_terms, dated)
     return ask if when is None else ask.with_event(when, now)
 

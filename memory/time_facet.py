@@ -13,7 +13,7 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   "a couple of");
 - a weekday, alone or after this/next/last/on (a span of up to three days, such as
   "tomorrow" or "this weekend", names its weekdays and the weekend: an undated "goes
-  to the sauna on Sundays" answers it);
+  to the sauna on Sundays" answers it, after what is dated inside the span);
 - a month, alone or with a day ("March 3", "the 3rd of March") or early/mid/late; "may"
   and "march" only with a preposition, a modifier or a day (they are verbs too); the
   month meant is the coming one, or the last one when the question is in the past tense;
@@ -161,11 +161,15 @@ class TimeAsk:
     #: nothing but time is asked ("what is due next week?"): no subject to match on
     pure: bool = False
     #: stems of the weekday, month or season the question names: a statement naming it
-    #: ("calls her mother every Sunday") answers as a date would
+    #: ("calls her mother every Sunday") answers as a window covering the span would,
+    #: after a belief dated inside it
     named_terms: frozenset[str] = frozenset()
 
     def with_event(self, when: datetime, now: datetime) -> TimeAsk:
-        """This question with its event found at ``when``: the span the relation names."""
+        """This question with its event found at ``when``: the span the relation names.
+        "Before the renewal" ends just before it: the renewal is not before itself."""
+        if self.relation == "before":
+            when -= timedelta(seconds=1)
         span = _relate(self.relation or "by", (when, when), now)
         past = self.past or span[1] <= now
         return TimeAsk(True, span, past, self.soft_past, None, frozenset(), self.field, self.pure)
@@ -459,8 +463,8 @@ def time_match(
 def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> datetime | None:
     """The date of the event these words name: the dated text (a belief's statement with
     its due time or validity bound, an intention's action with its due time) that covers
-    most of the words, at least half of them; the nearest to now breaks ties (the
-    caller lists them in that order)."""
+    most of the words, at least half of them; the first listed breaks ties (the caller
+    lists them in the order that puts the event first)."""
     best, best_share = None, 0.5
     for text, when in dated:
         share = len(terms & content_words(text)) / len(terms)

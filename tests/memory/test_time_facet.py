@@ -372,3 +372,48 @@ def test_a_habit_on_a_day_of_the_weekend_answers_a_question_about_the_weekend(ag
 
     assert ranked[0] == sauna.pk and "time facet: names it" in pack.items[0].why
     assert "time facet" not in pack.items[ranked.index(gym.pk)].why
+
+
+def test_a_plan_dated_this_weekend_comes_before_a_habit_on_one_of_its_days(agent, fake_model):
+    sauna = write(agent, "Goes to the sauna on Sunday evenings", category="habit")
+    saturday = NOW.replace(day=21)  # NOW is Tuesday 17 November
+    visit = write(agent, "Visits her parents in Porto", due=saturday)
+    write(agent, "Plays the cello in an amateur orchestra", category="interests")
+
+    ranked, pack = ask(agent, "What are her plans for this weekend?")
+
+    assert ranked[:2] == [visit.pk, sauna.pk]
+    assert "time facet: names it" in pack.items[1].why
+
+
+def test_before_an_event_the_event_is_the_latest_text_naming_it_and_not_an_answer(
+    agent, fake_model
+):
+    renewal = write(
+        agent,
+        "The flat's lease renews on 31 January",
+        category="explicit_facts",
+        due=NOW + 75 * DAY,
+    )
+    tell = write(agent, "Must tell the landlord whether he will renew the flat", due=NOW + 44 * DAY)
+    boiler = write(agent, "Has the boiler serviced", due=NOW + 60 * DAY)
+    taxes = write(agent, "Submit the tax return", due=NOW + 90 * DAY)
+
+    ranked, pack = ask(agent, "What does he have to do before the flat renewal?")
+
+    def timed(belief):
+        return "time facet" in pack.items[ranked.index(belief.pk)].why
+
+    # what is due before the renewal answers, the renewal itself and what is after do not
+    assert timed(tell) and timed(boiler)
+    assert not timed(renewal) and not timed(taxes)
+
+
+def test_after_an_event_the_event_is_the_earliest_text_naming_it(agent, fake_model):
+    write(agent, "Moved into the new flat", category="explicit_facts", due=NOW - 60 * DAY)
+    write(agent, "Hosted a party in the new flat", due=NOW - 20 * DAY)
+    shelves = write(agent, "Put up the shelves", due=NOW - 40 * DAY)
+
+    ranked, pack = ask(agent, "What did she do after the new flat?")
+
+    assert "time facet" in pack.items[ranked.index(shelves.pk)].why
