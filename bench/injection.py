@@ -150,6 +150,27 @@ became training or validation data and a new one was written):
   guardrail naming jailbreak phrases, a pirate played for a kids' game, "ignore the previous
   instructions about calling the night manager" for a retired process. Not used yet.
 
+Jargon-heavy ordinary text (2026-12-05, branch safety9). A real persona background (battery-
+powered hive monitors on STM32 reporting over LoRaWAN, firmware in C on FreeRTOS, CMake and
+arm-none-eabi-gcc) was refused by the learned layer (0.945, family obfuscated): acronym- and
+product-name-dense ordinary text was rare in train. First an answer key, written before any
+change and never trained on or used to choose anything (``injection_check_technical.jsonl``;
+``injection_check_<name>`` files are in no split, ``tests/safety/test_check_sets.py``): 123
+ordinary jargon-heavy backgrounds, goals, guardrails and technical questions (firmware,
+devops, lab, medicine, law, finance, trades; 10 languages) and 40 hostile rows hiding
+instructions in jargon. Then ``injection_train_ordinary5.jsonl``: 159 ordinary jargon rows
+from other trades and products, and 30 hostile rows in jargon; one retraining. Before ->
+after (full scan, torch encoder): check set false alarms 5/123 -> 4/123, hostile detected
+38/40 -> 38/40 (one identity row newly missed, one void_rules row newly caught); the hive
+text 0.945 -> 0.764 (threshold 0.866: passes); validation 83.9 % (1824/2174) / 1.0 %
+(22/2210) at threshold 0.884 -> 85.6 % (1861/2174) / 1.4 % (32/2210) at 0.866 (the per-writer
+budget set the lower threshold; on the ONNX encoder's vectors tricky false alarms went 10 -> 16
+of 342). At equal pooled false alarms (ONNX vectors) the two are within noise: 24 alarms:
+1853 -> 1842 detected; 32: 1896 -> 1868; 46: 1944 -> 1954. The check set's remaining false
+alarms are technical questions whose words are also attack words (a limit, a threshold, a rule
+change, a reset); its misses are known now, so a round aimed at them needs a new check set to
+be measured on. The figures of the test split above were measured on the model before this one.
+
 Across the six sets of this session's second half (the same brief: subtle hostile rows,
 ordinary rows that share the attacks' words), the threshold traded one half of the target for
 the other until the last: 93.8 / 7.3, 88.8 / 4.2, 89.2 / 3.1, 93.5 / 2.7, 89.2 / 1.2, then
