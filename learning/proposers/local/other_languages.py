@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from learning import language
+from learning.policy import PLATFORMS
 from learning.proposers.local.hygiene import _paste_holds_secret, quote_for
 from learning.proposers.local.tokens import Tok, tokens
 from safety.text import readable_text
@@ -67,6 +68,9 @@ class Ask:
     complement: str = ""
     purpose: str = ""
     to: bool = False  # the verb's object follows the frame's "to" ("répondre à")
+    # the platform it is for, as written: "publication Instagram", "Publication pour
+    # Instagram", "Instagram-Beitrag" (``learning.policy.PLATFORMS``)
+    platform: str = ""
 
 
 @dataclass
@@ -249,6 +253,7 @@ def _ask_in(
         noun, article, complement, j = phrase
     if label and j < len(ws) and ws[j].low not in _LABEL_NEXT[frame.code]:
         return None  # "Une dame m'a écrit": a subject, not a label
+    platform = _platform_of(noun, complement, ws, j, frame)
     purpose = _purpose(text, ws, j, frame, banned)
     end = ws[j - 1].end
     if purpose:
@@ -263,7 +268,24 @@ def _ask_in(
         complement=complement,
         purpose=purpose,
         to=to,
+        platform=platform,
     )
+
+
+def _platform_of(noun: Tok, complement: str, ws: list[Tok], j: int, frame: language.Frame) -> str:
+    """The platform a request names beside its noun, as written: its complement
+    ("publication Instagram"), the first part of a compound ("Instagram-Beitrag") or the
+    one word after the purpose word ("Publication pour Instagram"); "" when none."""
+    from learning.policy import PLATFORMS
+
+    first = noun.text.split("-")[0]
+    if "-" in noun.text and first.lower() in PLATFORMS:
+        return first
+    if complement.lower() in PLATFORMS:
+        return complement
+    if j + 1 < len(ws) and ws[j].low in frame.purpose and ws[j + 1].low in PLATFORMS:
+        return ws[j + 1].text
+    return ""
 
 
 def _contracted(frame: language.Frame) -> frozenset[str]:
@@ -380,7 +402,11 @@ def find_foreign_themes(
         # the noun most of its requests make (by key: "instrucciones" and "instrucción"
         # alike), written in the singular where a request does
         keys = Counter(_key(a.noun) for a in by_conv.values())
-        top = k if k in keys else max(keys, key=lambda x: (keys[x], x))
+        ranked = sorted(keys, key=lambda x: (keys[x], x), reverse=True)
+        if code == "de":  # of nouns equally often made, one whose plural can be told
+            ranked.sort(key=lambda x: not language.german_plural(x, seen_words))
+            ranked.sort(key=lambda x: -keys[x])
+        top = k if k in keys else ranked[0]
         making = [a for a in by_conv.values() if _key(a.noun) == top]
         singular = [a.noun for a in making if _key(a.noun) == a.noun]
         noun = Counter(singular or [a.noun for a in making]).most_common(1)[0][0]
@@ -390,7 +416,13 @@ def find_foreign_themes(
         plural = language.german_plural(noun, seen_words) if code == "de" else ""
         if code == "de" and not plural:
             continue  # a plural no message shows and no ending settles is not guessed
-        if _key(noun) != k and not any(_key(w) == k for w in f"{complement} {purpose}".split()):
+        if k in PLATFORMS and k not in noun.lower().split("-"):
+            # the platform the requests name, as written after the noun, whatever else
+            # they agree on ("Prépare les publications Instagram.")
+            complement, purpose = about.get(k, k), ""
+        elif k in PLATFORMS:
+            complement, purpose = "", ""  # the noun names it: "Erstellt Instagram-Beiträge."
+        elif _key(noun) != k and not any(_key(w) == k for w in f"{complement} {purpose}".split()):
             # grouped by what they are about ("el texto de la tarjeta", "la tarjeta de
             # una corona"): the sentence names it as the complement of the work
             # after the complement the work's own words agree on ("les listes de
@@ -425,6 +457,8 @@ def _about(ask: Ask, frame: language.Frame) -> list[tuple[str, str]]:
         nouns = [w for w in words if w not in frame.articles]
         if nouns and len(nouns[0]) >= 3:
             out.append((_key(nouns[0]), nouns[0]))
+    if ask.platform:  # a post, a caption, a text for Instagram: one kind of work
+        out.append((ask.platform.lower(), ask.platform))
     return out
 
 
