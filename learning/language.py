@@ -303,7 +303,9 @@ FRAMES: dict[str, Frame] = {
         to_object=_words("répondre"),
         to="à",
         verb_nouns={"réponse": "répondre"},
-        asking=_words("peux pourrais pouvez pourriez peux-tu pourrais-tu faut aide-moi veux"),
+        asking=_words(
+            "peux pourrais pouvez pourriez peux-tu pourrais-tu faut aide-moi veux besoin"
+        ),
         relayed=_words("veut voudrait veulent voudraient souhaite souhaitent"),
         articles=_words(
             "le la les un une des du l' ce cet cette ces mon ma mes ton ta tes son sa ses "

@@ -226,10 +226,12 @@ def _ask_in(
             break
     if not verb:
         for k, w in enumerate(ws[:-1]):  # "le café veut un devis", "necesito un presupuesto"
-            if (w.low in frame.relayed or w.low in frame.asking) and ws[
-                k + 1
-            ].low in frame.articles:
-                verb, j = "", k + 1
+            if not (w.low in frame.relayed or w.low in frame.asking):
+                continue
+            # "j'ai besoin d'un devis": the complement's preposition before the article
+            at = k + 2 if ws[k + 1].low in frame.of and k + 2 < len(ws) else k + 1
+            if ws[at].low in frame.articles:
+                verb, j = "", at
                 break
     label = not verb and j == 0
     if verb in frame.to_object:
@@ -453,7 +455,12 @@ def _about(ask: Ask, frame: language.Frame) -> list[tuple[str, str]]:
     (key, word as written); a request counts for the themes of both, so "el texto de la
     tarjeta" and "escribir la tarjeta de una corona" are one kind of work."""
     out = []
-    for words in (ask.complement.split()[1:], ask.purpose.split()[1:]):
+    complement = ask.complement.split()
+    if complement and complement[0] in frame.of:
+        complement = complement[1:]  # "de la tarjeta"; "Relance location" names it bare
+    elif complement and "'" in complement[0]:
+        complement = []  # "d'inscription": the noun's kind, grouped with its noun
+    for words in (complement, ask.purpose.split()[1:]):
         nouns = [w for w in words if w not in frame.articles]
         if nouns and len(nouns[0]) >= 3:
             out.append((_key(nouns[0]), nouns[0]))
