@@ -91,3 +91,15 @@ def test_a_noun_written_bare_after_another_is_what_the_request_is_about():
     )
     themes = find_foreign_themes(corpus.messages, "fr", set(), min_conversations=3, min_users=None)
     assert [foreign_sentence(t, "fr") for t in themes] == ["Prépare les contrats de prêt."]
+
+
+def test_a_bare_word_no_request_writes_as_a_noun_groups_nothing():
+    corpus = corpus_of(
+        [
+            (1, "Devis urgent pour une table en chêne", False),
+            (1, "Facture urgent pour le buffet", False),
+            (1, "Relance urgent : deux clients n'ont pas payé.", False),
+        ]
+    )
+    themes = find_foreign_themes(corpus.messages, "fr", set(), min_conversations=3, min_users=None)
+    assert themes == []

@@ -16,10 +16,13 @@ in another language the proposer reads less, and says only what it can judge:
    boutique en ligne"); names (``banned``), numbers and capitalised words inside a
    sentence are never part of it.
 3. A theme is a noun asked for in ``min_conversations`` conversations (and by
-   ``min_users`` people in team mode); its complement and purpose count when at least
-   two of its conversations and half of them write them alike. Its verb is the one its
-   requests use most; a theme no request names a verb for is left out (the proposer
-   cannot tell what work is done with it).
+   ``min_users`` people in team mode), or what requests are about: the noun of a
+   complement ("contrat de location", "Relance location") or a platform named beside the
+   noun ("publication Instagram", "Post Instagram", "Publication pour Instagram",
+   "Instagram-Beitrag": "Prépare les publications Instagram."); its complement and
+   purpose count when at least two of its conversations and half of them write them
+   alike. Its verb is the one its requests use most; a theme no request names a verb
+   for is left out (the proposer cannot tell what work is done with it).
 4. The sentence is built from these words in a small frame, like an English one
    ("Drafts …"): the verb in the third person, the plural definite article, the plural
    noun: "Écrit les fiches produit pour la boutique en ligne.", "Répond aux demandes
@@ -372,10 +375,15 @@ def find_foreign_themes(
     )
     groups: dict[str, list[Ask]] = {}
     about: dict[str, str] = {}  # a key that is what the requests are about -> as written
-    for m in messages:
+    asked = [(m, asks_of(m, code, banned)) for m in messages]
+    # the words requests write as nouns: what they make, and complements after "de"
+    nouns = {_key(a.noun) for _, asks in asked for a in asks} | {
+        k for _, asks in asked for a in asks for k, _w in _about(a, frame, bare=False)
+    }
+    for _m, asks in asked:
         seen: set[str] = set()
-        for ask in asks_of(m, code, banned):
-            for k, written in ((_key(ask.noun), ""), *_about(ask, frame)):
+        for ask in asks:
+            for k, written in ((_key(ask.noun), ""), *_about(ask, frame, as_nouns=nouns)):
                 if k in seen:
                     continue
                 seen.add(k)
@@ -449,17 +457,23 @@ def find_foreign_themes(
     return _one_per_work(out)
 
 
-def _about(ask: Ask, frame: language.Frame) -> list[tuple[str, str]]:
+def _about(
+    ask: Ask, frame: language.Frame, *, bare: bool = True, as_nouns: set[str] | None = None
+) -> list[tuple[str, str]]:
     """What a request is about besides its noun: the noun of its complement ("de la
     tarjeta", "de cuidados") and the first noun of its purpose ("para la tarjeta"), as
     (key, word as written); a request counts for the themes of both, so "el texto de la
-    tarjeta" and "escribir la tarjeta de una corona" are one kind of work."""
+    tarjeta" and "escribir la tarjeta de una corona" are one kind of work. A complement
+    written bare ("Relance location") counts when ``bare`` and other requests write the
+    word as a noun (``as_nouns``: "contrat de location"), never an adjective ("devis urgent")."""
     out = []
     complement = ask.complement.split()
     if complement and complement[0] in frame.of:
-        complement = complement[1:]  # "de la tarjeta"; "Relance location" names it bare
+        complement = complement[1:]  # "de la tarjeta"
     elif complement and "'" in complement[0]:
         complement = []  # "d'inscription": the noun's kind, grouped with its noun
+    elif complement and not (bare and as_nouns is not None and _key(complement[0]) in as_nouns):
+        complement = []  # a bare word no request writes as a noun
     for words in (complement, ask.purpose.split()[1:]):
         nouns = [w for w in words if w not in frame.articles]
         if nouns and len(nouns[0]) >= 3:
