@@ -272,6 +272,9 @@ class Frame:
     # the verb of work a sentence takes when every request only names what it is
     # ("Confirmación de pedido para …"), as English "Prepares"
     default_verb: str = ""
+    # the word between a noun and the platform it is for, as the language writes it:
+    # "publications Instagram", "publicaciones de Instagram", "Beiträge für Instagram"
+    platform_before: str = ""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -356,6 +359,7 @@ FRAMES: dict[str, Frame] = {
         enclitics=("melo", "noslo", "me", "nos", "le", "les", "lo", "la", "los", "las"),
         subjects=_words("yo tú usted"),
         default_verb="preparar",
+        platform_before="de",
     ),
     "de": Frame(
         code="de",
@@ -389,6 +393,7 @@ FRAMES: dict[str, Frame] = {
         subjects=_words("mir uns dir ihm ihr ihnen bitte mal"),
         titles=_words("herr herrn frau familie mr mrs ms dr"),
         name_before=_words("für an bei von mit zu nach aus"),
+        platform_before="für",
     ),
 }
 

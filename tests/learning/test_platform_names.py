@@ -114,3 +114,20 @@ def test_a_platform_after_a_german_preposition_is_no_name():
     )
     banned = proper_words(corpus.messages, english=False, code="de")
     assert "instagram" not in banned and "krüger" in banned
+
+
+def test_a_platform_is_written_as_the_language_joins_it_to_a_noun():
+    from learning.proposers.local.other_languages import foreign_sentence
+
+    corpus = corpus_of(
+        [
+            (1, "Una publicación para Instagram sobre los ramos de otoño", False),
+            (1, "Post de Instagram: cerramos el lunes por fiesta.", False),
+            (1, "Publicación Instagram con las coronas nuevas", False),
+        ]
+    )
+    banned = proper_words(corpus.messages, english=False, code="es")
+    themes = find_foreign_themes(corpus.messages, "es", banned, min_conversations=3, min_users=None)
+    assert [foreign_sentence(t, "es") for t in themes] == [
+        "Prepara las publicaciones de Instagram."
+    ]

@@ -280,7 +280,8 @@ def _ask_in(
 def _platform_of(noun: Tok, complement: str, ws: list[Tok], j: int, frame: language.Frame) -> str:
     """The platform a request names beside its noun, as written: its complement
     ("publication Instagram"), the first part of a compound ("Instagram-Beitrag") or the
-    one word after the purpose word ("Publication pour Instagram"); "" when none."""
+    one word after the purpose word or the complement's preposition ("Publication pour
+    Instagram", "Post de Instagram"); "" when none."""
     from learning.policy import PLATFORMS
 
     first = noun.text.split("-")[0]
@@ -288,7 +289,7 @@ def _platform_of(noun: Tok, complement: str, ws: list[Tok], j: int, frame: langu
         return first
     if complement.lower() in PLATFORMS:
         return complement
-    if j + 1 < len(ws) and ws[j].low in frame.purpose and ws[j + 1].low in PLATFORMS:
+    if j + 1 < len(ws) and ws[j].low in frame.purpose | frame.of and ws[j + 1].low in PLATFORMS:
         return ws[j + 1].text
     return ""
 
@@ -429,7 +430,9 @@ def find_foreign_themes(
         if k in PLATFORMS and k not in noun.lower().split("-"):
             # the platform the requests name, as written after the noun, whatever else
             # they agree on ("Prépare les publications Instagram.")
-            complement, purpose = about.get(k, k), ""
+            platform = about.get(k, k)
+            complement = f"{frame.platform_before} {platform}".strip()
+            purpose = ""
         elif k in PLATFORMS:
             complement, purpose = "", ""  # the noun names it: "Erstellt Instagram-Beiträge."
         elif _key(noun) != k and not any(_key(w) == k for w in f"{complement} {purpose}".split()):
