@@ -272,6 +272,9 @@ class Frame:
     # the verb of work a sentence takes when every request only names what it is
     # ("Confirmación de pedido para …"), as English "Prepares"
     default_verb: str = ""
+    # the word between a noun and the platform it is for, as the language writes it:
+    # "publications Instagram", "publicaciones de Instagram", "Beiträge für Instagram"
+    platform_before: str = ""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -303,7 +306,9 @@ FRAMES: dict[str, Frame] = {
         to_object=_words("répondre"),
         to="à",
         verb_nouns={"réponse": "répondre"},
-        asking=_words("peux pourrais pouvez pourriez peux-tu pourrais-tu faut aide-moi veux"),
+        asking=_words(
+            "peux pourrais pouvez pourriez peux-tu pourrais-tu faut aide-moi veux besoin"
+        ),
         relayed=_words("veut voudrait veulent voudraient souhaite souhaitent"),
         articles=_words(
             "le la les un une des du l' ce cet cette ces mon ma mes ton ta tes son sa ses "
@@ -354,6 +359,7 @@ FRAMES: dict[str, Frame] = {
         enclitics=("melo", "noslo", "me", "nos", "le", "les", "lo", "la", "los", "las"),
         subjects=_words("yo tú usted"),
         default_verb="preparar",
+        platform_before="de",
     ),
     "de": Frame(
         code="de",
@@ -387,6 +393,7 @@ FRAMES: dict[str, Frame] = {
         subjects=_words("mir uns dir ihm ihr ihnen bitte mal"),
         titles=_words("herr herrn frau familie mr mrs ms dr"),
         name_before=_words("für an bei von mit zu nach aus"),
+        platform_before="für",
     ),
 }
 

@@ -269,15 +269,20 @@ NON_WORK_STARTERS = word_set(
     remember always never
     """
 )
-CAPITALISED_OK = word_set(
-    """
+#: platforms people write posts, captions and texts for: a kind of work named by one
+#: ("publication Instagram", "Instagram-Beitrag") is one theme, whatever the noun
+PLATFORMS = word_set("instagram facebook tiktok linkedin youtube pinterest")
+CAPITALISED_OK = (
+    word_set(
+        """
     i monday tuesday wednesday thursday friday saturday sunday january february march
     april may june july august september october november december english french german
     spanish italian portuguese dutch chinese japanese korean arabic hindi russian polish
     welsh irish scottish british european american african asian latin greek roman
     christmas easter
-    instagram facebook tiktok linkedin youtube pinterest
     """
+    )
+    | PLATFORMS
 )
 
 

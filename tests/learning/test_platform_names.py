@@ -73,3 +73,61 @@ def test_a_platform_after_a_french_noun_names_the_kind():
         corpus.messages, "fr", banned, min_conversations=3, min_users=None
     )
     assert foreign_sentence(theme, "fr") == "Écrit les légendes Instagram."
+
+
+def test_requests_for_one_platform_in_different_nouns_are_one_theme():
+    from learning.proposers.local.other_languages import foreign_sentence
+
+    corpus = corpus_of(
+        [
+            (1, "Une publication Instagram pour annoncer les soldes du printemps", False),
+            (1, "Post Instagram : la boutique ferme une semaine en août.", False),
+            (1, "Publication pour Instagram : les nouveaux bols sont arrivés.", False),
+        ]
+    )
+    banned = proper_words(corpus.messages, english=False, code="fr")
+    themes = find_foreign_themes(corpus.messages, "fr", banned, min_conversations=3, min_users=None)
+    assert [foreign_sentence(t, "fr") for t in themes] == ["Prépare les publications Instagram."]
+    evidence, _ = foreign_evidence(themes[0], banned, "fr")
+    assert len(evidence) == 3
+
+
+def test_a_platform_is_no_kind_of_work_for_a_single_noun_in_other_conversations():
+    corpus = corpus_of(
+        [
+            (1, "Devis pour une table en chêne", False),
+            (1, "Devis pour un buffet à restaurer", False),
+            (1, "Publication pour Instagram : les nouveaux bols sont arrivés.", False),
+        ]
+    )
+    banned = proper_words(corpus.messages, english=False, code="fr")
+    themes = find_foreign_themes(corpus.messages, "fr", banned, min_conversations=2, min_users=None)
+    assert [t.noun for t in themes] == ["devis"]
+
+
+def test_a_platform_after_a_german_preposition_is_no_name():
+    corpus = corpus_of(
+        [
+            (1, "Ich brauche einen Text für Instagram zu den neuen Ohrringen.", False),
+            (1, "Schreib bitte Herrn Krüger, dass die Uhr fertig ist.", False),
+        ]
+    )
+    banned = proper_words(corpus.messages, english=False, code="de")
+    assert "instagram" not in banned and "krüger" in banned
+
+
+def test_a_platform_is_written_as_the_language_joins_it_to_a_noun():
+    from learning.proposers.local.other_languages import foreign_sentence
+
+    corpus = corpus_of(
+        [
+            (1, "Una publicación para Instagram sobre los ramos de otoño", False),
+            (1, "Post de Instagram: cerramos el lunes por fiesta.", False),
+            (1, "Publicación Instagram con las coronas nuevas", False),
+        ]
+    )
+    banned = proper_words(corpus.messages, english=False, code="es")
+    themes = find_foreign_themes(corpus.messages, "es", banned, min_conversations=3, min_users=None)
+    assert [foreign_sentence(t, "es") for t in themes] == [
+        "Prepara las publicaciones de Instagram."
+    ]

@@ -52,3 +52,13 @@ def test_a_second_instruction_joined_by_and_is_not_part_of_the_request():
     ).messages[0]
     [req] = requests_of(message)
     assert message.text[req.start : req.end] == "can you draft the rota emails"
+
+
+def test_a_particle_after_the_object_makes_a_verb_of_making():
+    assert read("Can you put a quote together for the new kitchen?") == [("prepare", "quote", [])]
+    assert read("can you put the weekend rota together") == [("prepare", "rota", ["weekend"])]
+
+
+def test_putting_the_draft_somewhere_is_still_an_edit():
+    assert read("Put the VAT on its own line") == []
+    assert read("put it together again") == []

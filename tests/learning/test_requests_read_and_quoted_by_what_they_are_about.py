@@ -68,3 +68,38 @@ def test_a_quote_is_the_part_of_the_request_that_names_the_work_not_the_longest(
     theme = Theme(head=request.head, requests={request.message.conversation_id: request})
     evidence, _ = theme_evidence(theme, "Writes the methods.", set())
     assert [e["quote"] for e in evidence] == ["Write the methods section"]
+
+
+def test_a_french_need_is_a_request():
+    corpus = corpus_of(
+        [
+            (1, "J'ai besoin d'un bon de commande pour le fournisseur de bois.", False),
+            (1, "J'ai besoin du planning de la semaine prochaine.", False),
+        ]
+    )
+    read = [[(a.verb, a.noun) for a in asks_of(m, "fr", set())] for m in corpus.messages]
+    assert read == [[("", "bon")], [("", "planning")]]
+
+
+def test_a_noun_written_bare_after_another_is_what_the_request_is_about():
+    corpus = corpus_of(
+        [
+            (1, "Contrat de prêt pour un vélo de course, trois mois.", False),
+            (1, "Il me faut le contrat de prêt pour un tandem.", False),
+            (1, "Relance prêt : deux clients n'ont pas rendu leur vélo.", False),
+        ]
+    )
+    themes = find_foreign_themes(corpus.messages, "fr", set(), min_conversations=3, min_users=None)
+    assert [foreign_sentence(t, "fr") for t in themes] == ["Prépare les contrats de prêt."]
+
+
+def test_a_bare_word_no_request_writes_as_a_noun_groups_nothing():
+    corpus = corpus_of(
+        [
+            (1, "Devis urgent pour une table en chêne", False),
+            (1, "Facture urgent pour le buffet", False),
+            (1, "Relance urgent : deux clients n'ont pas payé.", False),
+        ]
+    )
+    themes = find_foreign_themes(corpus.messages, "fr", set(), min_conversations=3, min_users=None)
+    assert themes == []

@@ -204,7 +204,9 @@ def _names_where_nouns_are_capitalised(messages: Any, frame: language.Frame) -> 
     a capitalised word after a title ("Herrn Krüger", "Familie Yilmaz") or after a
     preposition with no article ("bei Yilmaz"), unless the messages also write it after an
     article or where a sentence opens ("mit Angebot" beside "Angebot für …": a noun), and
-    camel case."""
+    camel case; never a word of ``CAPITALISED_OK`` ("für Instagram": a platform)."""
+    from learning.policy import CAPITALISED_OK
+
     after_name_word: set[str] = set()
     as_noun: set[str] = set()
     for m in messages:
@@ -220,7 +222,7 @@ def _names_where_nouns_are_capitalised(messages: Any, frame: language.Frame) -> 
                 as_noun.add(t.low)
             elif before in frame.titles or before in frame.name_before:
                 after_name_word.add(t.low)
-    return (after_name_word - as_noun) - frame.titles
+    return (after_name_word - as_noun) - frame.titles - CAPITALISED_OK
 
 
 # who a piece of work is for or from: "report comment for tyler", "email to jonno"

@@ -16,10 +16,13 @@ in another language the proposer reads less, and says only what it can judge:
    boutique en ligne"); names (``banned``), numbers and capitalised words inside a
    sentence are never part of it.
 3. A theme is a noun asked for in ``min_conversations`` conversations (and by
-   ``min_users`` people in team mode); its complement and purpose count when at least
-   two of its conversations and half of them write them alike. Its verb is the one its
-   requests use most; a theme no request names a verb for is left out (the proposer
-   cannot tell what work is done with it).
+   ``min_users`` people in team mode), or what requests are about: the noun of a
+   complement ("contrat de location", "Relance location") or a platform named beside the
+   noun ("publication Instagram", "Post Instagram", "Publication pour Instagram",
+   "Instagram-Beitrag": "Prépare les publications Instagram."); its complement and
+   purpose count when at least two of its conversations and half of them write them
+   alike. Its verb is the one its requests use most; a theme no request names a verb
+   for is left out (the proposer cannot tell what work is done with it).
 4. The sentence is built from these words in a small frame, like an English one
    ("Drafts …"): the verb in the third person, the plural definite article, the plural
    noun: "Écrit les fiches produit pour la boutique en ligne.", "Répond aux demandes
@@ -35,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from learning import language
+from learning.policy import PLATFORMS
 from learning.proposers.local.hygiene import _paste_holds_secret, quote_for
 from learning.proposers.local.tokens import Tok, tokens
 from safety.text import readable_text
@@ -67,6 +71,9 @@ class Ask:
     complement: str = ""
     purpose: str = ""
     to: bool = False  # the verb's object follows the frame's "to" ("répondre à")
+    # the platform it is for, as written: "publication Instagram", "Publication pour
+    # Instagram", "Instagram-Beitrag" (``learning.policy.PLATFORMS``)
+    platform: str = ""
 
 
 @dataclass
@@ -222,10 +229,12 @@ def _ask_in(
             break
     if not verb:
         for k, w in enumerate(ws[:-1]):  # "le café veut un devis", "necesito un presupuesto"
-            if (w.low in frame.relayed or w.low in frame.asking) and ws[
-                k + 1
-            ].low in frame.articles:
-                verb, j = "", k + 1
+            if not (w.low in frame.relayed or w.low in frame.asking):
+                continue
+            # "j'ai besoin d'un devis": the complement's preposition before the article
+            at = k + 2 if ws[k + 1].low in frame.of and k + 2 < len(ws) else k + 1
+            if ws[at].low in frame.articles:
+                verb, j = "", at
                 break
     label = not verb and j == 0
     if verb in frame.to_object:
@@ -249,6 +258,7 @@ def _ask_in(
         noun, article, complement, j = phrase
     if label and j < len(ws) and ws[j].low not in _LABEL_NEXT[frame.code]:
         return None  # "Une dame m'a écrit": a subject, not a label
+    platform = _platform_of(noun, complement, ws, j, frame)
     purpose = _purpose(text, ws, j, frame, banned)
     end = ws[j - 1].end
     if purpose:
@@ -263,7 +273,25 @@ def _ask_in(
         complement=complement,
         purpose=purpose,
         to=to,
+        platform=platform,
     )
+
+
+def _platform_of(noun: Tok, complement: str, ws: list[Tok], j: int, frame: language.Frame) -> str:
+    """The platform a request names beside its noun, as written: its complement
+    ("publication Instagram"), the first part of a compound ("Instagram-Beitrag") or the
+    one word after the purpose word or the complement's preposition ("Publication pour
+    Instagram", "Post de Instagram"); "" when none."""
+    from learning.policy import PLATFORMS
+
+    first = noun.text.split("-")[0]
+    if "-" in noun.text and first.lower() in PLATFORMS:
+        return first
+    if complement.lower() in PLATFORMS:
+        return complement
+    if j + 1 < len(ws) and ws[j].low in frame.purpose | frame.of and ws[j + 1].low in PLATFORMS:
+        return ws[j + 1].text
+    return ""
 
 
 def _contracted(frame: language.Frame) -> frozenset[str]:
@@ -348,10 +376,15 @@ def find_foreign_themes(
     )
     groups: dict[str, list[Ask]] = {}
     about: dict[str, str] = {}  # a key that is what the requests are about -> as written
-    for m in messages:
+    asked = [(m, asks_of(m, code, banned)) for m in messages]
+    # the words requests write as nouns: what they make, and complements after "de"
+    nouns = {_key(a.noun) for _, asks in asked for a in asks} | {
+        k for _, asks in asked for a in asks for k, _w in _about(a, frame, bare=False)
+    }
+    for _m, asks in asked:
         seen: set[str] = set()
-        for ask in asks_of(m, code, banned):
-            for k, written in ((_key(ask.noun), ""), *_about(ask, frame)):
+        for ask in asks:
+            for k, written in ((_key(ask.noun), ""), *_about(ask, frame, as_nouns=nouns)):
                 if k in seen:
                     continue
                 seen.add(k)
@@ -380,7 +413,11 @@ def find_foreign_themes(
         # the noun most of its requests make (by key: "instrucciones" and "instrucción"
         # alike), written in the singular where a request does
         keys = Counter(_key(a.noun) for a in by_conv.values())
-        top = k if k in keys else max(keys, key=lambda x: (keys[x], x))
+        ranked = sorted(keys, key=lambda x: (keys[x], x), reverse=True)
+        if code == "de":  # of nouns equally often made, one whose plural can be told
+            ranked.sort(key=lambda x: not language.german_plural(x, seen_words))
+            ranked.sort(key=lambda x: -keys[x])
+        top = k if k in keys else ranked[0]
         making = [a for a in by_conv.values() if _key(a.noun) == top]
         singular = [a.noun for a in making if _key(a.noun) == a.noun]
         noun = Counter(singular or [a.noun for a in making]).most_common(1)[0][0]
@@ -390,7 +427,15 @@ def find_foreign_themes(
         plural = language.german_plural(noun, seen_words) if code == "de" else ""
         if code == "de" and not plural:
             continue  # a plural no message shows and no ending settles is not guessed
-        if _key(noun) != k and not any(_key(w) == k for w in f"{complement} {purpose}".split()):
+        if k in PLATFORMS and k not in noun.lower().split("-"):
+            # the platform the requests name, as written after the noun, whatever else
+            # they agree on ("Prépare les publications Instagram.")
+            platform = about.get(k, k)
+            complement = f"{frame.platform_before} {platform}".strip()
+            purpose = ""
+        elif k in PLATFORMS:
+            complement, purpose = "", ""  # the noun names it: "Erstellt Instagram-Beiträge."
+        elif _key(noun) != k and not any(_key(w) == k for w in f"{complement} {purpose}".split()):
             # grouped by what they are about ("el texto de la tarjeta", "la tarjeta de
             # una corona"): the sentence names it as the complement of the work
             # after the complement the work's own words agree on ("les listes de
@@ -415,16 +460,29 @@ def find_foreign_themes(
     return _one_per_work(out)
 
 
-def _about(ask: Ask, frame: language.Frame) -> list[tuple[str, str]]:
+def _about(
+    ask: Ask, frame: language.Frame, *, bare: bool = True, as_nouns: set[str] | None = None
+) -> list[tuple[str, str]]:
     """What a request is about besides its noun: the noun of its complement ("de la
     tarjeta", "de cuidados") and the first noun of its purpose ("para la tarjeta"), as
     (key, word as written); a request counts for the themes of both, so "el texto de la
-    tarjeta" and "escribir la tarjeta de una corona" are one kind of work."""
+    tarjeta" and "escribir la tarjeta de una corona" are one kind of work. A complement
+    written bare ("Relance location") counts when ``bare`` and other requests write the
+    word as a noun (``as_nouns``: "contrat de location"), never an adjective ("devis urgent")."""
     out = []
-    for words in (ask.complement.split()[1:], ask.purpose.split()[1:]):
+    complement = ask.complement.split()
+    if complement and complement[0] in frame.of:
+        complement = complement[1:]  # "de la tarjeta"
+    elif complement and "'" in complement[0]:
+        complement = []  # "d'inscription": the noun's kind, grouped with its noun
+    elif complement and not (bare and as_nouns is not None and _key(complement[0]) in as_nouns):
+        complement = []  # a bare word no request writes as a noun
+    for words in (complement, ask.purpose.split()[1:]):
         nouns = [w for w in words if w not in frame.articles]
         if nouns and len(nouns[0]) >= 3:
             out.append((_key(nouns[0]), nouns[0]))
+    if ask.platform:  # a post, a caption, a text for Instagram: one kind of work
+        out.append((ask.platform.lower(), ask.platform))
     return out
 
 

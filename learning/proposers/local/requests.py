@@ -345,12 +345,35 @@ def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, 
         verb, verb_tok, made_by = None, None, ""
         i += 2
     elif core in EDIT_VERBS:
-        return None
+        phrasal = _particle_after_object(toks, i, core)
+        if not phrasal:
+            return None
+        verb = phrasal  # "put a quote together": "put together a quote"
     if core in WEAK_VERBS:
         verb = None
     if i < len(toks) and toks[i].low in ("me", "us", "him", "her", "them"):
         i += 1  # "write me a note", "give her a quote"
     return verb, made_by, verb_tok, i
+
+
+# how many words an object may have between a verb and its particle ("put a quote together")
+OBJECT_BEFORE_PARTICLE = 3
+
+
+def _particle_after_object(toks: list[Tok], i: int, verb: str) -> str:
+    """The verb of making a verb and a particle written after its object name ("put a
+    quote together", "put the rota together": ``PHRASAL``), or "": an article opens the
+    object and a few words without a preposition or pronoun stand before the particle
+    ("put it together", "put the VAT on its own line" are edits of the draft)."""
+    if i >= len(toks) or toks[i].low not in ("a", "an", "the"):
+        return ""
+    for k in range(i + 1, min(len(toks), i + 2 + OBJECT_BEFORE_PARTICLE)):
+        low = toks[k].low
+        if (verb, low) in PHRASAL and k > i + 1:
+            return PHRASAL[(verb, low)]
+        if low in PREPOSITIONS or low in PRONOUN_WORDS or low in PARTICLES:
+            return ""
+    return ""
 
 
 def _phrases_after_verb(toks: list[Tok], i: int) -> list[tuple[str, str, tuple[str, ...]]]:
