@@ -43,6 +43,7 @@ an edit to the lexicon needs ``manage.py safety train``.
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import json
 import re
@@ -144,11 +145,19 @@ class Lexicon:
         self.patterns = [
             (re.compile(rx), index[name]) for name, rx in doc.get("patterns", {}).items()
         ]
-        # Longest entry first, so a longer phrase wins at the same place.
+        # By first character, then by length, longest first (a longer phrase comes first
+        # at the same place): a position is looked up once per length, not per entry.
         self._by_first = {
-            ch: sorted(entries.items(), key=lambda kv: -len(kv[0]))
+            ch: tuple(
+                (n, {e: c for e, c in entries.items() if len(e) == n})
+                for n in sorted({len(e) for e in entries}, reverse=True)
+            )
             for ch, entries in self._substrings.items()
         }
+        self._prefix_sorted = tuple(sorted(self._prefix_lengths))
+        self._infix_sorted = tuple(sorted(self._infix_lengths))
+        # a text repeats most of its tokens from other texts: each is looked up once
+        self._token_entries = functools.lru_cache(maxsize=1 << 16)(self._entries_of)
 
     def _add(self, entry: str, concept: int, lang: str, *, whole: bool = False) -> None:
         from safety.injection import normalise
@@ -187,22 +196,40 @@ class Lexicon:
             self._infix.setdefault(first, set()).add(concept)
             self._infix_lengths.add(len(first))
 
+    def _entries_of(self, token: str) -> tuple[tuple[int, ...], tuple[_Phrase, ...]]:
+        """What may start at an ASCII ``token``: the concepts found by the token alone
+        (one-word phrases: exact, then stem prefixes by length; then the compound parts
+        inside it), and the phrases whose next words must follow it."""
+        candidates = list(self._first_exact.get(token, ()))
+        for k in self._prefix_sorted:
+            if k > len(token):
+                break
+            candidates.extend(self._first_prefix.get(token[:k], ()))
+        alone = [p.concept for p in candidates if len(p.items) == 1]
+        if len(token) > _INFIX_MIN and self._infix:
+            seen: set[int] = set()
+            for s in range(1, len(token) - _INFIX_MIN + 1):
+                for k in self._infix_sorted:
+                    if s + k > len(token):
+                        break
+                    for concept in self._infix.get(token[s : s + k], ()):
+                        if concept not in seen:
+                            seen.add(concept)
+                            alone.append(concept)
+        return tuple(alone), tuple(p for p in candidates if len(p.items) > 1)
+
     def matches(self, text: str) -> list[Match]:
         """Every concept and negation found in normalised ``text``, in text order."""
         text = text.translate(_FOLD)
         found: list[Match] = []
         tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
-        prefix_lengths = sorted(self._prefix_lengths)
-        infix_lengths = sorted(self._infix_lengths)
         for i, (tok, start, end) in enumerate(tokens):
             if not tok.isascii():
                 continue
-            candidates = list(self._first_exact.get(tok, ()))
-            for k in prefix_lengths:
-                if k > len(tok):
-                    break
-                candidates.extend(self._first_prefix.get(tok[:k], ()))
-            for phrase in candidates:
+            alone, phrases = self._token_entries(tok)
+            # (a phrase ends after the token, so the sort below puts it after these)
+            found.extend(Match(start, end, concept, False) for concept in alone)
+            for phrase in phrases:
                 n = len(phrase.items)
                 if i + n > len(tokens):
                     continue
@@ -211,25 +238,13 @@ class Lexicon:
                     for j, (item, whole) in enumerate(phrase.items[1:], start=1)
                 ):
                     found.append(Match(start, tokens[i + n - 1][2], phrase.concept, False))
-            if len(tok) > _INFIX_MIN and self._infix:
-                seen: set[int] = set()
-                for s in range(1, len(tok) - _INFIX_MIN + 1):
-                    for k in infix_lengths:
-                        if s + k > len(tok):
-                            break
-                        for concept in self._infix.get(tok[s : s + k], ()):
-                            if concept not in seen:
-                                seen.add(concept)
-                                found.append(Match(start, end, concept, False))
         if _NON_LATIN.search(text):
             by_first = self._by_first
             for pos, ch in enumerate(text):
-                entries = by_first.get(ch)
-                if not entries:
-                    continue
-                for entry, concept in entries:
-                    if text.startswith(entry, pos):
-                        found.append(Match(pos, pos + len(entry), concept, True))
+                for n, entries in by_first.get(ch, ()):
+                    concept = entries.get(text[pos : pos + n])
+                    if concept is not None:
+                        found.append(Match(pos, pos + n, concept, True))
         for rx, concept in self.patterns:
             found.extend(Match(m.start(), m.end(), concept, False) for m in rx.finditer(text))
         found.sort(key=lambda m: (m.start, -m.end))

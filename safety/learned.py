@@ -41,13 +41,16 @@ and the split stays empty until a new independent set is written.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import re
 import threading
 import zlib
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -356,43 +359,62 @@ _NGRAM_FOLD = str.maketrans(
 )
 
 
-def _ngram_counts(text: str) -> dict[int, int]:
-    text = text.translate(_NGRAM_FOLD)
-    counts: dict[int, int] = {}
+@functools.lru_cache(maxsize=1 << 16)
+def _token_buckets(token: str) -> tuple[int, ...]:
+    """The buckets of one token's character n-grams, and of the token as a word (when
+    it is one). Texts share most of their tokens, so each is hashed once per process."""
     mask = NGRAM_BUCKETS - 1
     low, high = CHAR_NGRAMS
+    padded = f" {token} "
+    size = len(padded)
+    grams = [
+        padded[i : i + n] for n in range(low, min(high, size) + 1) for i in range(size - n + 1)
+    ]
+    if token[0].isalnum() or token[0] == "_":
+        grams.append(f"w {token}")
+    return tuple(zlib.crc32(g.encode("utf-8", "surrogatepass")) & mask for g in grams)
+
+
+def _ngram_keys(text: str) -> list[int]:
+    """The bucket of every n-gram of normalised ``text`` (a bucket once per occurrence)."""
+    text = text.translate(_NGRAM_FOLD)
+    mask = NGRAM_BUCKETS - 1
     tokens = _TOKEN.findall(text)
-    grams: list[str] = []
-    for token in tokens:
-        padded = f" {token} "
-        size = len(padded)
-        for n in range(low, min(high, size) + 1):
-            grams.extend(padded[i : i + n] for i in range(size - n + 1))
+    keys = list(chain.from_iterable(map(_token_buckets, tokens)))
     words = [t for t in tokens if t[0].isalnum() or t[0] == "_"]
-    grams.extend(f"w {w}" for w in words)
-    grams.extend(f"b {a} {b}" for a, b in zip(words, words[1:], strict=False))
-    for gram in grams:
-        key = zlib.crc32(gram.encode("utf-8", "surrogatepass")) & mask
-        counts[key] = counts.get(key, 0) + 1
-    return counts
+    keys.extend(
+        zlib.crc32(f"b {a} {b}".encode("utf-8", "surrogatepass")) & mask
+        for a, b in zip(words, words[1:], strict=False)
+    )
+    return keys
+
+
+def _ngram_counts(text: str) -> dict[int, int]:
+    return dict(Counter(_ngram_keys(text)))
 
 
 def ngram_matrix(texts: Sequence[str]) -> sparse.csr_matrix:
     """Hashed, sublinear, unit-length n-gram rows of normalised ``texts``."""
-    indptr = [0]
-    indices: list[int] = []
-    values: list[float] = []
-    for text in texts:
-        counts = _ngram_counts(text)
-        keys = sorted(counts)
-        row = 1.0 + np.log(np.fromiter((counts[k] for k in keys), np.float64, len(keys)))
+    per_text = [_ngram_keys(text) for text in texts]
+    lengths = np.fromiter(map(len, per_text), np.int64, len(per_text))
+    flat = np.fromiter(chain.from_iterable(per_text), np.int64, int(lengths.sum()))
+    owner = np.repeat(np.arange(len(per_text), dtype=np.int64), lengths)
+    # one sort for every row: sorted (row, bucket) pairs and how often each occurs
+    pairs, counts = np.unique(owner * NGRAM_BUCKETS + flat, return_counts=True)
+    indptr = np.searchsorted(pairs // NGRAM_BUCKETS, np.arange(len(per_text) + 1))
+    sublinear = counts.astype(np.float64)
+    values = np.empty(len(pairs), np.float64)
+    for a, b in zip(indptr[:-1].tolist(), indptr[1:].tolist(), strict=True):
+        row = 1.0 + np.log(sublinear[a:b])
         norm = float(np.sqrt(row @ row)) or 1.0
-        indices.extend(keys)
-        values.extend((row / norm).tolist())
-        indptr.append(len(indices))
+        values[a:b] = row / norm
     return sparse.csr_matrix(
-        (np.asarray(values, np.float32), np.asarray(indices, np.int32), np.asarray(indptr)),
-        shape=(len(texts), NGRAM_BUCKETS),
+        (
+            values.astype(np.float32),
+            (pairs % NGRAM_BUCKETS).astype(np.int32),
+            indptr.astype(np.int64),
+        ),
+        shape=(len(per_text), NGRAM_BUCKETS),
     )
 
 
@@ -459,11 +481,12 @@ def neighbour_features(
     reference_hostile: np.ndarray,
     *,
     k: int | None = None,
-    exclude: np.ndarray | None = None,
+    exclude: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """``(n, 3)`` rows of NEIGHBOUR_NAMES for unit ``vectors`` against ``reference`` rows.
 
-    ``exclude`` (``(n, n_reference)`` booleans) hides reference rows from a row: in
+    ``exclude`` (``(rows, reference rows)``, two index arrays of equal length) hides a
+    reference row from a row: in
     training, a text never counts as its own neighbour, nor do sentences of the same row.
     """
     if not len(reference) or not len(vectors):
@@ -479,7 +502,9 @@ def neighbour_features(
         # One product per class: cheaper than one product and a copy of each half.
         sims = vectors @ reference[mask].T
         if exclude is not None:
-            sims[exclude[:, mask]] = -1.0
+            hidden = mask[exclude[1]]
+            column = np.cumsum(mask) - 1  # a reference row's column among its class
+            sims[exclude[0][hidden], column[exclude[1][hidden]]] = -1.0
         means.append(_top_mean(sims, k))
     return np.stack([means[0], means[1], means[0] - means[1]], axis=1).astype(np.float32)
 
@@ -722,6 +747,18 @@ def reference_rows(n: int, limit: int = MAX_REFERENCE_ROWS) -> np.ndarray:
     return np.unique(np.linspace(0, n - 1, limit).round().astype(np.intp))
 
 
+def _same_group(group: np.ndarray, reference_group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(row, reference row)`` pairs whose groups are equal, as two index arrays
+    (a few per row: the dense ``(n, n_reference)`` comparison took a quarter of a GB)."""
+    order = np.argsort(group, kind="stable")
+    ordered = group[order]
+    start = np.searchsorted(ordered, reference_group, side="left")
+    count = np.searchsorted(ordered, reference_group, side="right") - start
+    first = np.repeat(start - (np.cumsum(count) - count), count)
+    rows = order[first + np.arange(int(count.sum()))]
+    return rows, np.repeat(np.arange(len(reference_group)), count)
+
+
 def fit(
     features: Features,
     hostile: np.ndarray,
@@ -753,7 +790,7 @@ def fit(
         features.dense,
         reference,
         reference_hostile,
-        exclude=(group[:, None] == group[kept][None, :]) if neighbours else None,
+        exclude=_same_group(group, group[kept]) if neighbours else None,
     )
     design = sparse.hstack(
         [

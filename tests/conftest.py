@@ -47,14 +47,25 @@ _own_redis_database_per_worker()
 
 def _model_threads_per_worker() -> None:
     """Under pytest-xdist the cores are shared by the worker processes: the model's
-    matrix products get ``cores // workers`` threads each (torch reads OMP_NUM_THREADS
-    when it is first imported, after this conftest; its default is a thread per core).
-    With a thread per core, two processes encoding at once fight over the cores: the
-    scan of the validation split spent 207 s of CPU with two threads, 130 s with one.
-    A value in the environment wins; child processes (live servers) inherit it."""
+    matrix products get ``cores // workers`` threads each. With a thread per core, two
+    processes computing at once fight over the cores: the scan of the validation split
+    spent 207 s of CPU with two threads, 130 s with one. Three thread pools take it:
+    OMP_NUM_THREADS for what loads after this file (torch's OpenMP, scipy's BLAS, and
+    child processes: live servers, a Celery worker, which also read
+    PERSONAWEB_ENCODER_THREADS); the sentence encoder's own count (settings'
+    ENCODER_THREADS, which ``_load_torch`` hands to torch and the ONNX session uses);
+    and numpy's BLAS, loaded with the settings before this file, through threadpoolctl
+    (two BLAS threads per worker made the family namer's fit four times slower). A
+    value in the environment wins."""
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
-    if os.environ.get("PYTEST_XDIST_WORKER") and workers > 0:
-        os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // workers)))
+    if not (os.environ.get("PYTEST_XDIST_WORKER") and workers > 0):
+        return
+    from threadpoolctl import threadpool_limits
+
+    os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // workers)))
+    os.environ.setdefault("PERSONAWEB_ENCODER_THREADS", os.environ["OMP_NUM_THREADS"])
+    embeddings.set_threads(int(os.environ["PERSONAWEB_ENCODER_THREADS"]))
+    threadpool_limits(limits=int(os.environ["OMP_NUM_THREADS"]))
 
 
 _model_threads_per_worker()

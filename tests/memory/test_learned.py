@@ -225,6 +225,7 @@ def _fake_vectors(texts: list[str]) -> np.ndarray:
     return np.stack(out)
 
 
+@pytest.mark.slow  # fits the model twice (about a minute of CPU): handed out first under -n
 def test_retraining_is_deterministic_and_keeps_the_false_alarm_budget():
     first, result = train(_fake_vectors)
     second, _ = train(_fake_vectors)
