@@ -53,6 +53,12 @@ def browser() -> Iterator[Any]:
         )
     from playwright.sync_api import sync_playwright
 
+    from safety import encoder
+
+    # A server warms the sentence encoder when it starts; the live server does not, so
+    # the first page that scans text (PERSONAWEB_PAGE_SCAN_WAIT) would load it inside a
+    # request, which on a busy machine outlasts the page waits. Loaded here instead.
+    encoder.get_model()
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
