@@ -405,7 +405,7 @@ class LocalProposer:
             if refusal:
                 left_out.append(f"{text!r}: {refusal}")
                 continue  # not recorded: the words the policy refuses stay out of the log
-            evidence, people = theme_evidence(theme, text, banned)
+            evidence, people = theme_evidence(theme, text, banned, corpus.messages)
             if len(evidence) < settings.min_conversations or (
                 min_users is not None and len(people) < min_users
             ):
