@@ -18,7 +18,7 @@ from learning.proposers.local.words import (
     WRITTEN_HEADS,
     WRITTEN_VERB,
 )
-from safety.text import STOP_WORDS
+from safety.text import STOP_WORDS, content_words
 
 if TYPE_CHECKING:
     from learning.proposers.local.requests import Request
@@ -429,3 +429,63 @@ def qualified_by_quotes(text: str, quotes: list[str], banned: set[str] | frozens
         # a platform as written ("Instagram captions"): it names a kind, no one
         return " ".join([*head, capital.get(word) or _mod(word), words[-1]]) + "."
     return text
+
+
+def problem_named_by_quotes(theme: Theme, text: str, banned: set[str] | frozenset[str]) -> str:
+    """``text`` for a theme of problems people paste ("Debugs the errors."), worded with
+    the words their quotes write when most quotes share no word with it (the review's
+    verifier refuses such a quote): the problem named by what fails in most requests
+    ("ghc won't compile this", "compile error after …" -> "Debugs compile errors."), or
+    by the verb of failing most quotes write and what fails ("Build's failing on …",
+    "Kernel build fails after …" -> "Debugs failing builds."). The wording chosen is the
+    one sharing a word with the most quotes, kept only when that is more than half of
+    them and more than ``text`` shares; else ``text``."""
+    from learning.proposers.local.hygiene import quote_for
+    from learning.proposers.local.requests import DEBUG_VERB, FAILING_VERBS, PROBLEM_NOUNS
+
+    reqs = list(theme.requests.values())
+    if not reqs or not all(r.reported and r.head in PROBLEM_NOUNS for r in reqs):
+        return text
+    verb = Counter(r.verb or DEBUG_VERB for r in reqs).most_common(1)[0][0]
+    head = Counter(r.head for r in reqs).most_common(1)[0][0]
+    mods = Counter(
+        m
+        for r in reqs
+        for m in set(r.mods)
+        if m not in banned
+        and m.isalpha()
+        and m not in VAGUE_MODIFIERS
+        and m not in TIME_MODIFIERS
+        and m not in STOP_WORDS
+    )
+    quotes = [
+        q
+        for r in reqs
+        if (q := quote_for(r.message, r.start, r.end, set(banned), keep=frozenset([r.head])))
+    ]
+    words_of = [
+        {language.lemma(t.low, "VERB") for t in tokens(q)} | content_words(q) for q in quotes
+    ]
+
+    def shared(sentence: str) -> int:
+        mine = content_words(sentence)
+        return sum(1 for w in words_of if w & mine)
+
+    fails = [w for w in words_of if w & FAILING_VERBS]
+    options = [
+        _sentence(f"{language.third_person(verb)} {_mod(m)} {language.plural(head)}")
+        for m, n in mods.most_common()
+        if n >= 2
+    ]
+    if len(fails) * 2 > len(quotes):
+        failing = Counter(m for w in fails for m in mods if m in w).most_common(1)
+        options += [
+            _sentence(f"{language.third_person(verb)} failing {language.plural(m)}")
+            for m, n in failing
+            if n >= 2
+        ]
+    now = shared(text)
+    if now * 2 > len(quotes) or not options:
+        return text
+    best = max(options, key=shared)
+    return best if shared(best) * 2 > len(quotes) and shared(best) > now else text
