@@ -64,3 +64,13 @@ def test_another_persons_message_or_another_conversation_is_no_follow_up():
         ]
     )
     assert _quotes(elsewhere, "Prepares the quotes.", {"okafor", "llandaff"}) == []
+
+
+def test_a_follow_up_asking_to_edit_the_draft_is_no_evidence():
+    corpus = _one_conversation(
+        [
+            (1, "Maintenance notice for Gorbals Pharmacy: core switch on Saturday.", False),
+            (1, "Just this once, add the same notice in Polish underneath for them.", True),
+        ]
+    )
+    assert _quotes(corpus, "Writes maintenance notices.", {"gorbals", "pharmacy"}) == []

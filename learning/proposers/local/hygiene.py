@@ -9,6 +9,7 @@ from learning import language
 from learning.proposers.local.requests import _PASTED, _acronym, _lemma, message_span
 from learning.proposers.local.tokens import _CLAUSE_EDGE, clauses, tokens
 from learning.proposers.local.words import (
+    EDIT_VERBS,
     GREETINGS,
     LEAD_FILLERS,
     MAX_QUOTES,
@@ -427,8 +428,9 @@ def follow_up_quote(
     person in the same conversation that names the work's ``noun`` (a lemma) again:
     a follow-up about the same piece of work ("Say it's an insurance-approved lock.
     Gareth wants that on every quote for a door lock." -> "wants that on every quote for
-    a door lock"). None when no such message gives one; never from a message pasting a
-    secret."""
+    a door lock"); never a clause asking to edit the draft at hand ("Just this once, add
+    the same notice in Polish underneath": that one piece, changed). None when no such
+    message gives one; never from a message pasting a secret."""
     keep = frozenset([noun])
     for message in later:
         if (
@@ -441,7 +443,13 @@ def follow_up_quote(
         text = message.text
         for a, b in clauses(readable_text(text)):
             a, b = message_span(text, a, b)
-            if not _holds(tokens(text, a, b), keep):
+            toks = tokens(text, a, b)
+            words = [t for t in toks if t.low not in LEAD_FILLERS]
+            if not _holds(toks, keep) or (
+                words and language.lemma(words[0].low, "VERB") in EDIT_VERBS
+            ):
+                # an edit of the draft at hand ("add the same notice in Polish
+                # underneath") changes that one piece: no evidence of the kind of work
                 continue
             quote = quote_for(message, a, b, banned, keep=keep)
             if quote and _holds(tokens(quote), keep) and content_words(quote) & words_of_text:
