@@ -49,3 +49,14 @@ def test_a_wording_most_quotes_share_already_stays():
         ]
     )
     assert problem_named_by_quotes(theme, "Debugs the errors.", set()) == "Debugs the errors."
+
+
+def test_problems_are_not_named_by_where_they_fail():
+    theme = _theme(
+        [
+            "clippy job in CI fails on the new lint:",
+            "compile error in the new sink trait:",
+            "CI is failing on the nightly job:",
+        ]
+    )
+    assert problem_named_by_quotes(theme, "Debugs the errors.", set()) == "Debugs the errors."

@@ -434,12 +434,13 @@ def qualified_by_quotes(text: str, quotes: list[str], banned: set[str] | frozens
 def problem_named_by_quotes(theme: Theme, text: str, banned: set[str] | frozenset[str]) -> str:
     """``text`` for a theme of problems people paste ("Debugs the errors."), worded with
     the words their quotes write when most quotes share no word with it (the review's
-    verifier refuses such a quote): the problem named by what fails in most requests
-    ("ghc won't compile this", "compile error after …" -> "Debugs compile errors."), or
-    by the verb of failing most quotes write and what fails ("Build's failing on …",
-    "Kernel build fails after …" -> "Debugs failing builds."). The wording chosen is the
-    one sharing a word with the most quotes, kept only when that is more than half of
-    them and more than ``text`` shares; else ``text``."""
+    verifier refuses such a quote): the problem named by the step of the work the quotes
+    say will not run, a verb after a negation ("ghc won't compile this", "compile
+    error after …" -> "Debugs compile errors."), or by what fails, the noun before the
+    verb of failing ("Build's failing on …", "Kernel build fails after …" -> "Debugs
+    failing builds."); never by where it fails ("clippy job in CI fails"). The wording
+    chosen is the one sharing a word with the most quotes, kept only when that is more
+    than half of them and more than ``text`` shares; else ``text``."""
     from learning.proposers.local.hygiene import quote_for
     from learning.proposers.local.requests import DEBUG_VERB, FAILING_VERBS, PROBLEM_NOUNS
 
@@ -448,20 +449,44 @@ def problem_named_by_quotes(theme: Theme, text: str, banned: set[str] | frozense
         return text
     verb = Counter(r.verb or DEBUG_VERB for r in reqs).most_common(1)[0][0]
     head = Counter(r.head for r in reqs).most_common(1)[0][0]
-    mods = Counter(
-        m
-        for r in reqs
-        for m in set(r.mods)
-        if m not in banned
-        and m.isalpha()
-        and m not in VAGUE_MODIFIERS
-        and m not in TIME_MODIFIERS
-        and m not in STOP_WORDS
-    )
     quotes = [
         q
         for r in reqs
         if (q := quote_for(r.message, r.start, r.end, set(banned), keep=frozenset([r.head])))
+    ]
+    steps: Counter[str] = Counter()  # a verb after a negation: "won't compile"
+    failing: Counter[str] = Counter()  # the noun before the verb of failing: "build fails"
+    for quote in quotes:
+        toks = [t for t in tokens(quote) if t.low not in ("is", "are", "keeps")]
+        step, what = set(), set()
+        for before, tok in zip(toks, toks[1:], strict=False):
+            word = before.low.removesuffix("'s")
+            if before.low in ("not", "cannot") or before.low.endswith("n't"):
+                step.add(language.lemma(tok.low, "VERB"))
+            if language.lemma(tok.low, "VERB") in FAILING_VERBS and language.can_be(word, "NOUN"):
+                what.add(language.lemma(word, "NOUN"))
+        steps.update(step)
+        failing.update(what)
+
+    def fit(word: str) -> bool:
+        return (
+            word not in banned
+            and word.isalpha()
+            and word not in STOP_WORDS
+            and word not in VAGUE_MODIFIERS
+            and word not in TIME_MODIFIERS
+            and word not in FAILING_VERBS
+        )
+
+    third = language.third_person(verb)
+    options = [
+        _sentence(f"{third} {_mod(w)} {language.plural(head)}")
+        for w in steps
+        if fit(w) and language.can_be(w, "VERB")
+    ] + [
+        _sentence(f"{third} failing {language.plural(w)}")
+        for w, n in failing.most_common()
+        if n >= 2 and fit(w)
     ]
     words_of = [
         {language.lemma(t.low, "VERB") for t in tokens(q)} | content_words(q) for q in quotes
@@ -471,19 +496,6 @@ def problem_named_by_quotes(theme: Theme, text: str, banned: set[str] | frozense
         mine = content_words(sentence)
         return sum(1 for w in words_of if w & mine)
 
-    fails = [w for w in words_of if w & FAILING_VERBS]
-    options = [
-        _sentence(f"{language.third_person(verb)} {_mod(m)} {language.plural(head)}")
-        for m, n in mods.most_common()
-        if n >= 2
-    ]
-    if len(fails) * 2 > len(quotes):
-        failing = Counter(m for w in fails for m in mods if m in w).most_common(1)
-        options += [
-            _sentence(f"{language.third_person(verb)} failing {language.plural(m)}")
-            for m, n in failing
-            if n >= 2
-        ]
     now = shared(text)
     if now * 2 > len(quotes) or not options:
         return text
