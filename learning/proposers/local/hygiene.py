@@ -9,6 +9,7 @@ from learning import language
 from learning.proposers.local.requests import _PASTED, _acronym, _lemma, message_span
 from learning.proposers.local.tokens import _CLAUSE_EDGE, clauses, tokens
 from learning.proposers.local.words import (
+    EDIT_VERBS,
     GREETINGS,
     LEAD_FILLERS,
     MAX_QUOTES,
@@ -419,12 +420,52 @@ def _paste_holds_secret(message: Any) -> bool:
     )
 
 
+def follow_up_quote(
+    req: Request, later: list[Any], banned: set[str], *, noun: str, words_of_text: set[str]
+) -> str | None:
+    """When the request's own message gives no clean quote (a name or an address cut it:
+    "Quote for Mrs Okafor please"), a clean quote from a later message of the same
+    person in the same conversation that names the work's ``noun`` (a lemma) again:
+    a follow-up about the same piece of work ("Say it's an insurance-approved lock.
+    Gareth wants that on every quote for a door lock." -> "wants that on every quote for
+    a door lock"); never a clause asking to edit the draft at hand ("Just this once, add
+    the same notice in Polish underneath": that one piece, changed). None when no such
+    message gives one; never from a message pasting a secret."""
+    keep = frozenset([noun])
+    for message in later:
+        if (
+            message.conversation_id != req.message.conversation_id
+            or message.principal_id != req.message.principal_id
+            or message.seq <= req.message.seq
+            or _paste_holds_secret(message)
+        ):
+            continue
+        text = message.text
+        for a, b in clauses(readable_text(text)):
+            a, b = message_span(text, a, b)
+            toks = tokens(text, a, b)
+            words = [t for t in toks if t.low not in LEAD_FILLERS]
+            if not _holds(toks, keep) or (
+                words and language.lemma(words[0].low, "VERB") in EDIT_VERBS
+            ):
+                # an edit of the draft at hand ("add the same notice in Polish
+                # underneath") changes that one piece: no evidence of the kind of work
+                continue
+            quote = quote_for(message, a, b, banned, keep=keep)
+            if quote and _holds(tokens(quote), keep) and content_words(quote) & words_of_text:
+                return quote
+    return None
+
+
 def theme_evidence(
-    theme: Theme, text: str, banned: set[str]
+    theme: Theme, text: str, banned: set[str], messages: list[Any] | None = None
 ) -> tuple[list[dict[str, Any]], set[int]]:
     """The quotes that may back ``text`` for ``theme`` (one per conversation, cut
     before names and other words a quote must not hold; none from a message pasting a
-    secret), and the people they are from."""
+    secret), and the people they are from. With the ``messages`` read, a request whose
+    own message gives no clean quote may be quoted by a later message of its
+    conversation naming the noun the request made, when the sentence writes it
+    (``follow_up_quote``)."""
     # the words of the sentence that say something: "the" of "Writes the methods." would
     # let a longer part without the theme ("part of the organoid paper") pass for one
     keep = frozenset(w for w in (theme.head, theme.qualifier, theme.verb) if w) | frozenset(
@@ -433,10 +474,16 @@ def theme_evidence(
     evidence = []
     people = set()
     words_of_text = content_words(text)
+    # the nouns the sentence writes: a follow-up names the noun its request made
+    nouns = {language.lemma(t.low, "NOUN") for t in tokens(text)}
     for req in theme.requests.values():
         if _paste_holds_secret(req.message):
             continue
         quote = request_quote(req, banned, keep=keep, words_of_text=words_of_text)
+        if quote is None and messages and req.head in nouns:
+            quote = follow_up_quote(
+                req, messages, banned, noun=req.head, words_of_text=words_of_text
+            )
         if quote:
             evidence.append({"quote": quote, "conversation": req.message.conversation_label})
             people.add(req.message.principal_id)

@@ -47,6 +47,7 @@ from learning.proposers.local.rules import (
 from learning.proposers.local.themes import find_themes, theme_families
 from learning.proposers.local.tokens import tokens
 from learning.proposers.local.wording import (
+    problem_named_by_quotes,
     qualified_by_quotes,
     sentence_for,
     topic_unquoted,
@@ -385,7 +386,7 @@ class LocalProposer:
         for theme in _open_themes(
             themes[:MAX_CANDIDATES], vectors, covered, avoid, banned, result, left_out
         ):
-            text = sentence_for(theme)
+            text = problem_named_by_quotes(theme, sentence_for(theme), banned)
             if topic_unquoted(theme, [e["quote"] for e in theme_evidence(theme, text, banned)[0]]):
                 text = without_topic(theme)  # "about drinks" that most quotes never say
             text = qualified_by_quotes(
@@ -405,7 +406,7 @@ class LocalProposer:
             if refusal:
                 left_out.append(f"{text!r}: {refusal}")
                 continue  # not recorded: the words the policy refuses stay out of the log
-            evidence, people = theme_evidence(theme, text, banned)
+            evidence, people = theme_evidence(theme, text, banned, corpus.messages)
             if len(evidence) < settings.min_conversations or (
                 min_users is not None and len(people) < min_users
             ):

@@ -703,6 +703,11 @@ PROBLEM_NOUNS = frozenset(["error", "exception", "crash", "bug", "trace"])
 DEFAULT_PROBLEM = "error"
 
 
+# the verbs people say their work goes wrong with ("Build's failing", "the script
+# breaks"): what fails is named beside them
+FAILING_VERBS = frozenset(["fail", "break"])
+
+
 def error_report(message: Any, readable: str) -> Request | None:
     """An opening message that pastes an error with the person's own words around it
     ("every time I load a save I get this: <trace> why is it null??"): a request to

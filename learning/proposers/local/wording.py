@@ -18,7 +18,7 @@ from learning.proposers.local.words import (
     WRITTEN_HEADS,
     WRITTEN_VERB,
 )
-from safety.text import STOP_WORDS
+from safety.text import STOP_WORDS, content_words
 
 if TYPE_CHECKING:
     from learning.proposers.local.requests import Request
@@ -429,3 +429,75 @@ def qualified_by_quotes(text: str, quotes: list[str], banned: set[str] | frozens
         # a platform as written ("Instagram captions"): it names a kind, no one
         return " ".join([*head, capital.get(word) or _mod(word), words[-1]]) + "."
     return text
+
+
+def problem_named_by_quotes(theme: Theme, text: str, banned: set[str] | frozenset[str]) -> str:
+    """``text`` for a theme of problems people paste ("Debugs the errors."), worded with
+    the words their quotes write when most quotes share no word with it (the review's
+    verifier refuses such a quote): the problem named by the step of the work the quotes
+    say will not run, a verb after a negation ("ghc won't compile this", "compile
+    error after …" -> "Debugs compile errors."), or by what fails, the noun before the
+    verb of failing ("Build's failing on …", "Kernel build fails after …" -> "Debugs
+    failing builds."); never by where it fails ("clippy job in CI fails"). The wording
+    chosen is the one sharing a word with the most quotes, kept only when that is more
+    than half of them and more than ``text`` shares; else ``text``."""
+    from learning.proposers.local.hygiene import quote_for
+    from learning.proposers.local.requests import DEBUG_VERB, FAILING_VERBS, PROBLEM_NOUNS
+
+    reqs = list(theme.requests.values())
+    if not reqs or not all(r.reported and r.head in PROBLEM_NOUNS for r in reqs):
+        return text
+    verb = Counter(r.verb or DEBUG_VERB for r in reqs).most_common(1)[0][0]
+    head = Counter(r.head for r in reqs).most_common(1)[0][0]
+    quotes = [
+        q
+        for r in reqs
+        if (q := quote_for(r.message, r.start, r.end, set(banned), keep=frozenset([r.head])))
+    ]
+    steps: Counter[str] = Counter()  # a verb after a negation: "won't compile"
+    failing: Counter[str] = Counter()  # the noun before the verb of failing: "build fails"
+    for quote in quotes:
+        toks = [t for t in tokens(quote) if t.low not in ("is", "are", "keeps")]
+        step, what = set(), set()
+        for before, tok in zip(toks, toks[1:], strict=False):
+            word = before.low.removesuffix("'s")
+            if before.low in ("not", "cannot") or before.low.endswith("n't"):
+                step.add(language.lemma(tok.low, "VERB"))
+            if language.lemma(tok.low, "VERB") in FAILING_VERBS and language.can_be(word, "NOUN"):
+                what.add(language.lemma(word, "NOUN"))
+        steps.update(step)
+        failing.update(what)
+
+    def fit(word: str) -> bool:
+        return (
+            word not in banned
+            and word.isalpha()
+            and word not in STOP_WORDS
+            and word not in VAGUE_MODIFIERS
+            and word not in TIME_MODIFIERS
+            and word not in FAILING_VERBS
+        )
+
+    third = language.third_person(verb)
+    options = [
+        _sentence(f"{third} {_mod(w)} {language.plural(head)}")
+        for w in steps
+        if fit(w) and language.can_be(w, "VERB")
+    ] + [
+        _sentence(f"{third} failing {language.plural(w)}")
+        for w, n in failing.most_common()
+        if n >= 2 and fit(w)
+    ]
+    words_of = [
+        {language.lemma(t.low, "VERB") for t in tokens(q)} | content_words(q) for q in quotes
+    ]
+
+    def shared(sentence: str) -> int:
+        mine = content_words(sentence)
+        return sum(1 for w in words_of if w & mine)
+
+    now = shared(text)
+    if now * 2 > len(quotes) or not options:
+        return text
+    best = max(options, key=shared)
+    return best if shared(best) * 2 > len(quotes) and shared(best) > now else text
