@@ -16,6 +16,8 @@ from memory.context import (
     _person_names,
     build_context,
     hubness,
+    names_in_beliefs,
+    short_names,
     without_names,
     words_and_meaning,
 )
@@ -120,6 +122,35 @@ def test_only_words_that_name_the_person_are_taken_for_their_name():
     names = _person_names("hp", "Helen Price")
     # in a question that capitalises, a lower-case "price" is the word, not Dr Price
     assert without_names("What price did Helen pay?", names) == "What price did the person pay?"
+
+
+def test_a_name_the_person_goes_by_in_their_own_beliefs_is_no_evidence_either(agent, fake_model):
+    write(agent, "Her name is Fenella Garside but everyone calls her Nell", "identity", who="nell")
+    dad = write(agent, "Her father Clive is a retired signalman in Swindon", who="nell")
+    garden = write(agent, "Fenella's allotment is behind the lock cottage", "projects", who="nell")
+
+    pack, ids = ranked(agent, "Who is Fenella's father?", who="nell")
+
+    assert ids[0] == dad.pk
+    assert pack.items[ids.index(garden.pk)].lexical == 0.0
+
+
+def test_only_a_statement_of_what_the_person_is_called_gives_names():
+    stated = ["Her name is Fenella Garside but everyone calls her Nell", "Nell grew up in Swindon"]
+
+    assert names_in_beliefs(stated, ["nell"]) == ["fenella", "garside", "nell"]
+    # a statement naming someone else's name gives nothing
+    assert names_in_beliefs(["His name is Otto Lindqvist"], ["nell"]) == ["nell"]
+
+
+def test_a_short_form_of_a_name_is_the_name_but_not_a_word_opening_the_question():
+    names = ["marisol", "ibarra"]
+
+    assert short_names("What does Mari do for a living?", names) == ["mari"]
+    assert short_names("Who is Mari’s boss?", names) == ["mari"]
+    assert short_names("Does Ma like tea?", names) == []  # too short
+    assert short_names("Mari, what does she do?", names) == []  # the first word may be a word
+    assert short_names("What does mari do?", names) == []  # lower case: a word
 
 
 def test_names_with_accents_hyphens_and_apostrophes_are_found_as_written():
