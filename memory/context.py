@@ -99,6 +99,12 @@ CONTENT_QUERY_SHARE = 0.5
 #: Share of the category prior (the query's cosine with a description of each category,
 #: min-max normalised over the categories) in the similarity; 0 turns it off.
 CATEGORY_SHARE = 0.3
+#: ... but a question whose cosines with the category descriptions spread less than this
+#: leans to no category ("How old is her little boy?" is about as near "family, dates"
+#: as "hobbies"): there a statement's prior counts as far as its meaning agrees (times
+#: its normalised cosine), so the answer nearest in meaning is not pushed down by the
+#: category a vague question happened to lean to; 0 turns the check off.
+CATEGORY_SURE_SPREAD = 0.4
 #: Hubness: a statement near every description of a person ("Is a night owl who does
 #: her best drawing after ten in the evening") is near every question about a person as
 #: well, and came first for questions it does not answer ("Who is her other half?").
@@ -521,13 +527,14 @@ def _description_vectors() -> np.ndarray:
     return _category_vectors[1]
 
 
-def _category_prior(qvec: np.ndarray) -> dict[str, float]:
-    """The query's similarity to each category's description, min-max normalised."""
+def _category_prior(qvec: np.ndarray) -> tuple[dict[str, float], float]:
+    """The query's similarity to each category's description, min-max normalised, and
+    the spread of the cosines it was normalised from (max - min)."""
     names = list(CATEGORY_HINTS)
     sims = _description_vectors() @ qvec
     low, high = float(sims.min()), float(sims.max())
     span = high - low if high - low > 1e-9 else 1.0
-    return {c: float((v - low) / span) for c, v in zip(names, sims, strict=True)}
+    return {c: float((v - low) / span) for c, v in zip(names, sims, strict=True)}, high - low
 
 
 def _query_vector(query: str) -> np.ndarray:
@@ -729,10 +736,13 @@ def _build_context(
     if pack.used_embeddings:
         similarity = words_and_meaning(lexical, cos_norm, cand.has_vec)
         if CATEGORY_SHARE > 0:
-            prior = _category_prior(qvec)
-            cat = np.fromiter(prior.values(), dtype=np.float64, count=len(prior))[
-                _category_codes(cand)
-            ]
+            prior, spread = _category_prior(qvec)
+            pvec = np.fromiter(prior.values(), dtype=np.float64, count=len(prior))
+            cat = pvec[_category_codes(cand)]
+            if spread < CATEGORY_SURE_SPREAD:
+                # the question reads about as much like every kind of statement: the
+                # prior counts as far as the meaning agrees
+                cat = cat * cos_norm
             similarity = (1 - CATEGORY_SHARE) * similarity + CATEGORY_SHARE * cat
     else:
         similarity = lexical.copy()

@@ -252,3 +252,40 @@ def test_without_the_hubness_correction_the_hub_comes_first(agent, hub_and_answe
     monkeypatch.setattr(memory.context, "HUB_SHARE", 0.0)
 
     assert ranked_by_meaning(agent, "Who is her other half?")[:2] == [hub.pk, answer.pk]
+
+
+# --- the category prior -----------------------------------------------------------------
+
+
+def _son_and_birthday(agent, monkeypatch, lean: float):
+    """ "How old is her little boy?": the answer (family, nearest in meaning), a statement
+    of the category the question leans to (facts, less near) and an unrelated one; the
+    question's cosine with the facts description is ``lean``, with the others about 0."""
+    son = write(agent, "Their son Mateo is two", category="interpersonal")
+    birthday = write(agent, "Her birthday is on 2 May", category="explicit_facts")
+    write(agent, "Keeps a sourdough starter in the fridge", category="habit")
+    v_son, v_birthday = fake_vector(son.statement), fake_vector(birthday.statement)
+    question = _unit(0.8 * v_son + 0.6 * v_birthday)
+    descriptions = np.stack(
+        [
+            _unit(lean * question + np.sqrt(1 - lean**2) * fake_vector(c))
+            if c == "explicit_facts"
+            else fake_vector(c)
+            for c in CATEGORY_HINTS
+        ]
+    )
+    monkeypatch.setattr(memory.context, "_description_vectors", lambda: descriptions)
+    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+    return son, birthday
+
+
+def test_a_question_leaning_to_no_category_is_answered_by_meaning(agent, fake_model, monkeypatch):
+    son, birthday = _son_and_birthday(agent, monkeypatch, lean=0.25)
+
+    assert ranked_by_meaning(agent, "How old is her little boy?")[:2] == [son.pk, birthday.pk]
+
+
+def test_a_question_plainly_of_one_category_keeps_its_prior(agent, fake_model, monkeypatch):
+    son, birthday = _son_and_birthday(agent, monkeypatch, lean=0.7)
+
+    assert ranked_by_meaning(agent, "How old is her little boy?")[:2] == [birthday.pk, son.pk]
