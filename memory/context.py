@@ -196,8 +196,8 @@ def _bare_name(word: str) -> str:
 
 
 #: The words by which a statement says what a person is called ("Her name is ...",
-#: "everyone calls her Nell", "goes by Tomek", "known as Bernie").
-NAMING_WORDS = frozenset({"name", "named", "nickname", "call", "calls", "called", "goes", "known"})
+#: "everyone calls her Nell"; not "goes" nor "known": "goes to Bath", "known for").
+NAMING_WORDS = frozenset({"name", "named", "nickname", "call", "calls", "called"})
 
 
 def names_in_beliefs(statements: list[str], names: list[str]) -> list[str]:

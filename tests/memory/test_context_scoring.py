@@ -136,7 +136,11 @@ def test_a_name_the_person_goes_by_in_their_own_beliefs_is_no_evidence_either(ag
 
 
 def test_only_a_statement_of_what_the_person_is_called_gives_names():
-    stated = ["Her name is Fenella Garside but everyone calls her Nell", "Nell grew up in Swindon"]
+    stated = [
+        "Her name is Fenella Garside but everyone calls her Nell",
+        "Nell grew up in Swindon",
+        "Nell goes to Bath every Friday",
+    ]
 
     assert names_in_beliefs(stated, ["nell"]) == ["fenella", "garside", "nell"]
     # a statement naming someone else's name gives nothing
