@@ -94,6 +94,8 @@ class Candidates:
     #: for each row whose validity ended, the row that took over from it (``successors``),
     #: -1 for none (filled by the first query that needs it)
     successor: np.ndarray | None = field(default=None, compare=False, repr=False)
+    #: (the names known before, the names the person goes by: ``memory.context._names_of``)
+    names: tuple[tuple[str, ...], list[str]] | None = field(default=None, compare=False, repr=False)
 
     @property
     def n(self) -> int:

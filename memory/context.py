@@ -47,8 +47,9 @@ match on Wednesday") ranks below its standing near-twin ("plays in the chess clu
 a question that names no time. Another person's beliefs are never read: the
 query is scoped to one principal of the agent's tenant, so the person's own name in the
 question ("Who is Farah's boss?") is no evidence for one of their beliefs: it is left
-out of the words and of the time reading, and the encoder reads "the person" instead.
-"""
+out of the words and of the time reading, and the encoder reads "the person" instead;
+so are the names their identity beliefs say they go by ("... but everyone calls her
+Nell") and a short form of one ("Mari" for Marisol)."""
 
 from __future__ import annotations
 
@@ -98,6 +99,12 @@ CONTENT_QUERY_SHARE = 0.5
 #: Share of the category prior (the query's cosine with a description of each category,
 #: min-max normalised over the categories) in the similarity; 0 turns it off.
 CATEGORY_SHARE = 0.3
+#: ... but a question whose cosines with the category descriptions spread less than this
+#: leans to no category ("How old is her little boy?" is about as near "family, dates"
+#: as "hobbies"): there a statement's prior counts as far as its meaning agrees (times
+#: its normalised cosine), so the answer nearest in meaning is not pushed down by the
+#: category a vague question happened to lean to; 0 turns the check off.
+CATEGORY_SURE_SPREAD = 0.4
 #: Hubness: a statement near every description of a person ("Is a night owl who does
 #: her best drawing after ten in the evening") is near every question about a person as
 #: well, and came first for questions it does not answer ("Who is her other half?").
@@ -176,6 +183,68 @@ def _person_names(external_id: str, display_name: str) -> list[str]:
         names.add(external_id.lower())
     names = {n.replace("\u2019", "'") for n in names}
     return sorted(names - STOP_WORDS, key=lambda w: (-len(w), w))
+
+
+#: A short form of a name in a question ("Mari" for Marisol) is taken for the name when
+#: it is at least this long and a prefix of a name the person goes by.
+SHORT_NAME_MIN = 3
+
+
+def _bare_name(word: str) -> str:
+    """A name word in lower case, its apostrophe straight and its possessive off."""
+    return re.sub(r"'s$", "", word.lower().replace("\u2019", "'"))
+
+
+#: The words by which a statement says what a person is called ("Her name is ...",
+#: "everyone calls her Nell"; not "goes" nor "known": "goes to Bath", "known for").
+NAMING_WORDS = frozenset({"name", "named", "nickname", "call", "calls", "called"})
+
+
+def names_in_beliefs(statements: list[str], names: list[str]) -> list[str]:
+    """The names a person goes by, as their identity beliefs state them: in an identity
+    statement that names them and says what they are called ("Her name is Fenella
+    Garside but everyone calls her Nell", for a person known as Nell), every capitalised
+    word but the first (the sentence's), a function word never. A statement that does
+    not say what they are called ("Nell grew up in Swindon") gives nothing, so a place
+    is not taken for a name."""
+    known = set(names)
+    found: set[str] = set()
+    for text in statements:
+        ws = _NAME_WORD.findall(text)
+        bare = {_bare_name(w) for w in ws}
+        if not known & bare or not NAMING_WORDS & bare:
+            continue
+        found.update(_bare_name(w) for w in ws[1:] if w[0].isupper() and len(w) > 1)
+    return sorted((found | known) - STOP_WORDS, key=lambda w: (-len(w), w))
+
+
+def short_names(query: str, names: list[str]) -> list[str]:
+    """The short forms of ``names`` the question uses: a capitalised word, not the
+    question's first, at least ``SHORT_NAME_MIN`` letters, no function word, that begins
+    a longer name ("Mari" of Marisol; not "May" opening "May she ...")."""
+    out = []
+    for w in _NAME_WORD.findall(query)[1:]:
+        low = _bare_name(w)
+        if (
+            w[0].isupper()
+            and len(low) >= SHORT_NAME_MIN
+            and low not in STOP_WORDS
+            and low not in names
+            and any(n.startswith(low) for n in names)
+        ):
+            out.append(low)
+    return out
+
+
+def _names_of(cand: Candidates, names: list[str]) -> list[str]:
+    """``names_in_beliefs`` of the person's identity beliefs, once per candidate set."""
+    key = tuple(names)
+    if cand.names is None or cand.names[0] != key:
+        identity = [
+            r[2] for r, a in zip(cand.rows, cand.active, strict=True) if a and r[1] == "identity"
+        ]
+        cand.names = (key, names_in_beliefs(identity, names))
+    return cand.names[1]
 
 
 def without_names(
@@ -458,13 +527,14 @@ def _description_vectors() -> np.ndarray:
     return _category_vectors[1]
 
 
-def _category_prior(qvec: np.ndarray) -> dict[str, float]:
-    """The query's similarity to each category's description, min-max normalised."""
+def _category_prior(qvec: np.ndarray) -> tuple[dict[str, float], float]:
+    """The query's similarity to each category's description, min-max normalised, and
+    the spread of the cosines it was normalised from (max - min)."""
     names = list(CATEGORY_HINTS)
     sims = _description_vectors() @ qvec
     low, high = float(sims.min()), float(sims.max())
     span = high - low if high - low > 1e-9 else 1.0
-    return {c: float((v - low) / span) for c, v in zip(names, sims, strict=True)}
+    return {c: float((v - low) / span) for c, v in zip(names, sims, strict=True)}, high - low
 
 
 def _query_vector(query: str) -> np.ndarray:
@@ -586,14 +656,18 @@ def _build_context(
         return pack
     # the person's name is no evidence for one of their beliefs: left out of the words,
     # a neutral stand-in for the encoder (which reads a sentence, not a bag of words)
+    # (the names they go by: their display name, their id, those their identity beliefs
+    # state, and a short form of one of these in the question)
+    cand = _candidates(principal)
     names = _person_names(principal_external_id, principal.display_name)
+    names = _names_of(cand, names)
+    names = sorted({*names, *short_names(query, names)}, key=lambda w: (-len(w), w))
     asked = without_names(query, names)
     unnamed = without_names(query, names, "", "")
     if READ_TIME_UNNAMED:
         ask = read_time(unnamed, now)  # "What was Farah doing in March?" asks nothing but time
         pack.time_intent = ask.about_time
 
-    cand = _candidates(principal)
     n = cand.n
     if ask.relation is not None and use_time_facet:
         ask = _with_event(ask, cand, cand.readable(int(level)), principal.id, now)
@@ -662,10 +736,13 @@ def _build_context(
     if pack.used_embeddings:
         similarity = words_and_meaning(lexical, cos_norm, cand.has_vec)
         if CATEGORY_SHARE > 0:
-            prior = _category_prior(qvec)
-            cat = np.fromiter(prior.values(), dtype=np.float64, count=len(prior))[
-                _category_codes(cand)
-            ]
+            prior, spread = _category_prior(qvec)
+            pvec = np.fromiter(prior.values(), dtype=np.float64, count=len(prior))
+            cat = pvec[_category_codes(cand)]
+            if spread < CATEGORY_SURE_SPREAD:
+                # the question reads about as much like every kind of statement: the
+                # prior counts as far as the meaning agrees
+                cat = cat * cos_norm
             similarity = (1 - CATEGORY_SHARE) * similarity + CATEGORY_SHARE * cat
     else:
         similarity = lexical.copy()

@@ -16,6 +16,8 @@ from memory.context import (
     _person_names,
     build_context,
     hubness,
+    names_in_beliefs,
+    short_names,
     without_names,
     words_and_meaning,
 )
@@ -122,6 +124,39 @@ def test_only_words_that_name_the_person_are_taken_for_their_name():
     assert without_names("What price did Helen pay?", names) == "What price did the person pay?"
 
 
+def test_a_name_the_person_goes_by_in_their_own_beliefs_is_no_evidence_either(agent, fake_model):
+    write(agent, "Her name is Fenella Garside but everyone calls her Nell", "identity", who="nell")
+    dad = write(agent, "Her father Clive is a retired signalman in Swindon", who="nell")
+    garden = write(agent, "Fenella's allotment is behind the lock cottage", "projects", who="nell")
+
+    pack, ids = ranked(agent, "Who is Fenella's father?", who="nell")
+
+    assert ids[0] == dad.pk
+    assert pack.items[ids.index(garden.pk)].lexical == 0.0
+
+
+def test_only_a_statement_of_what_the_person_is_called_gives_names():
+    stated = [
+        "Her name is Fenella Garside but everyone calls her Nell",
+        "Nell grew up in Swindon",
+        "Nell goes to Bath every Friday",
+    ]
+
+    assert names_in_beliefs(stated, ["nell"]) == ["fenella", "garside", "nell"]
+    # a statement naming someone else's name gives nothing
+    assert names_in_beliefs(["His name is Otto Lindqvist"], ["nell"]) == ["nell"]
+
+
+def test_a_short_form_of_a_name_is_the_name_but_not_a_word_opening_the_question():
+    names = ["marisol", "ibarra"]
+
+    assert short_names("What does Mari do for a living?", names) == ["mari"]
+    assert short_names("Who is Mari’s boss?", names) == ["mari"]
+    assert short_names("Does Ma like tea?", names) == []  # too short
+    assert short_names("Mari, what does she do?", names) == []  # the first word may be a word
+    assert short_names("What does mari do?", names) == []  # lower case: a word
+
+
 def test_names_with_accents_hyphens_and_apostrophes_are_found_as_written():
     names = _person_names("am", "Anne-Marie O’Brien")
 
@@ -221,3 +256,40 @@ def test_without_the_hubness_correction_the_hub_comes_first(agent, hub_and_answe
     monkeypatch.setattr(memory.context, "HUB_SHARE", 0.0)
 
     assert ranked_by_meaning(agent, "Who is her other half?")[:2] == [hub.pk, answer.pk]
+
+
+# --- the category prior -----------------------------------------------------------------
+
+
+def _son_and_birthday(agent, monkeypatch, lean: float):
+    """ "How old is her little boy?": the answer (family, nearest in meaning), a statement
+    of the category the question leans to (facts, less near) and an unrelated one; the
+    question's cosine with the facts description is ``lean``, with the others about 0."""
+    son = write(agent, "Their son Mateo is two", category="interpersonal")
+    birthday = write(agent, "Her birthday is on 2 May", category="explicit_facts")
+    write(agent, "Keeps a sourdough starter in the fridge", category="habit")
+    v_son, v_birthday = fake_vector(son.statement), fake_vector(birthday.statement)
+    question = _unit(0.8 * v_son + 0.6 * v_birthday)
+    descriptions = np.stack(
+        [
+            _unit(lean * question + np.sqrt(1 - lean**2) * fake_vector(c))
+            if c == "explicit_facts"
+            else fake_vector(c)
+            for c in CATEGORY_HINTS
+        ]
+    )
+    monkeypatch.setattr(memory.context, "_description_vectors", lambda: descriptions)
+    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+    return son, birthday
+
+
+def test_a_question_leaning_to_no_category_is_answered_by_meaning(agent, fake_model, monkeypatch):
+    son, birthday = _son_and_birthday(agent, monkeypatch, lean=0.25)
+
+    assert ranked_by_meaning(agent, "How old is her little boy?")[:2] == [son.pk, birthday.pk]
+
+
+def test_a_question_plainly_of_one_category_keeps_its_prior(agent, fake_model, monkeypatch):
+    son, birthday = _son_and_birthday(agent, monkeypatch, lean=0.7)
+
+    assert ranked_by_meaning(agent, "How old is her little boy?")[:2] == [birthday.pk, son.pk]
