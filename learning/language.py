@@ -154,7 +154,9 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
         "es": """el la los las un una unos unas y es son en de del al con por para que no
             se su sus lo le les como pero más muy este esta estos estas nuestro nuestra""",
         "it": """il lo la gli le un uno una e è sono di del della dei delle in con per che
-            non si suo sua suoi ma come più molto questo questa nel nella al alla""",
+            non si suo sua suoi ma come più molto questo questa nel nella al alla ai agli
+            alle allo dal dalla dai dagli dalle sul sulla sui sulle nei negli nelle degli
+            dello anche sempre mai ha hanno io lui lei noi voi loro ci essere""",
         "nl": """de het een en is zijn niet met voor op van te in wij we ze zij ik het dat
             die deze dit ook maar of naar bij uit aan wordt worden geen over onze""",
         "pt": """o a os as um uma uns umas e é são em de do da dos das no na nos nas com
@@ -180,7 +182,7 @@ LANGUAGE_NAMES = {
     "pt": "Portuguese",
 }
 # letters only one of these languages writes: a word holding one counts as a function word
-LETTERS = {"fr": "èêçœùûîë", "de": "äöüß", "es": "ñ¿¡", "pt": "ãõ"}
+LETTERS = {"fr": "èêçœùûîë", "de": "äöüß", "es": "ñ¿¡", "pt": "ãõ", "it": "ìò"}
 # languages that write every noun with a capital: a capital there is no sign of a name
 CAPITALISES_NOUNS = frozenset({"de"})
 

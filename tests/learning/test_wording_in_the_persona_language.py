@@ -56,6 +56,19 @@ def refuse(sentence, persona, names=()):
         ("Redacta las respuestas a las reseñas de los clientes.", "es"),
         ("Drafts replies to refund requests for the team.", "en"),
         ("Writes the café menus and the crème brûlée recipes for the shop.", "en"),
+        # Italian beside Portuguese, which shares "a", "e", "la", "una": the contracted
+        # prepositions ("ai", "sul", "dalla") and "ò" / "ì" are Italian's own
+        (
+            "Aiuta Marco a rispondere ai clienti del negozio: scrive le offerte e gli "
+            "avvisi sul sito. Non dare mai sconti senza chiedere.",
+            "it",
+        ),
+        ("Cosa può fare? Risponde ai fornitori e prepara le offerte dalla bottega.", "it"),
+        (
+            "Ajuda o Marco a responder aos clientes da loja: escreve as ofertas e as "
+            "mensagens aos fornecedores. Nunca dê descontos sem perguntar.",
+            "pt",
+        ),
         ("Schreibt Angebote.", ""),  # too few words to tell
         ("", ""),
     ],
