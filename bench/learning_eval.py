@@ -44,8 +44,10 @@ another outside evaluator who read no product code, with its key, before any pro
 it; it was measured once on 2026-12-05 and is a seen part now. ``fresh19`` was written after
 that by another outside evaluator who read no product code, with its key, before any proposer
 ran on it; it is a seen part now. ``fresh20`` was written after that by another outside
-evaluator who read no product code, with its key, before any proposer ran on it, and is the
-never-tuned part: report it, never fit to it. ``--part seen`` (the default) runs tune, heldout
+evaluator who read no product code, with its key, before any proposer ran on it; it was
+measured once on 2026-12-05 and is seen now (it stays out of ``--part seen`` until the next
+never-tuned part takes its place; its Italian assistant showed a language-detection fault,
+fixed after the measurement). ``--part seen`` (the default) runs tune, heldout
 and fresh to fresh19; ``fresh20`` runs only when asked for by name or with ``--part all``.
 While tuning, run ``--part tune``.
 
