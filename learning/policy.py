@@ -403,13 +403,24 @@ def _known_name(text: str, known_names: set[str]) -> str | None:
     return None
 
 
+def product_name(word: str) -> bool:
+    """A product's name written the way its makers write it, never a person's or a
+    company's: a small first letter, one to three small letters that are no English word
+    (or a single letter), then a capital ("xUnit", "iOS", "pgAdmin", "eBay"). An
+    identifier opens with an English verb ("getUser", "setState")."""
+    m = re.fullmatch(r"([a-z]{1,3})([A-Z][A-Za-z]*)", word)
+    if m is None:
+        return False
+    return len(m.group(1)) == 1 or not language.is_english_word(m.group(1))
+
+
 def _proper_noun(text: str) -> str | None:
     """A capitalised word after the first one, not a known-ordinary one (see module doc)."""
     tokens = re.findall(r"[^\W\d_][\w'’-]*", text)
     for tok in tokens[1:]:
         for part in tok.split("-"):
-            if not any(ch.isupper() for ch in part):
-                continue
+            if not any(ch.isupper() for ch in part) or product_name(part):
+                continue  # no capital, or a tool written as its makers write it: "xUnit"
             if (part.isupper() and len(part) <= 5) or (
                 part.endswith("s") and part[:-1].isupper() and 2 <= len(part) <= 6
             ):

@@ -70,7 +70,13 @@ CODE_KEYWORDS = word_set(
 def _code_token(text: str, tok: Tok) -> bool:
     """A word that is code: a language keyword ("func", "nil", "def"), an identifier
     (camel case, snake case, "x.y", "load(") or a key=value pair."""
-    return tok.low in CODE_KEYWORDS or _camel(tok.text) or _code_word(text, tok)
+    from learning.policy import product_name
+
+    return (
+        tok.low in CODE_KEYWORDS
+        or (_camel(tok.text) and not product_name(tok.text))  # "xUnit" is a tool: no code
+        or _code_word(text, tok)
+    )
 
 
 def _camel(word: str) -> bool:
@@ -155,7 +161,7 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
     stands in its sentence ("Hugo wants …"), and no theme is named after one. Not
     ``english``: only words capitalised where no sentence opens and never written small
     (the English lexicon cannot tell a French word from a name)."""
-    from learning.policy import CAPITALISED_OK
+    from learning.policy import CAPITALISED_OK, product_name
 
     frame = language.FRAMES.get(code)
     if frame is not None and frame.titles:
@@ -172,6 +178,8 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
                 continue
             if _written_small_as_a_name(toks, k):
                 pasted.add(t.low)
+            if product_name(t.text):
+                continue  # a tool as its makers write it ("xUnit", "iOS"): no one's name
             if _camel(t.text):
                 capitalised.add(t.low)
             elif t.text[:1].isupper():

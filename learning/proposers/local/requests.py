@@ -237,7 +237,12 @@ def _written(tok: Tok) -> str:
 
 def _surface(tok: Tok) -> str:
     """A word of a theme as the sentence writes it: an acronym keeps the capitals its
-    writer gave it ("SQL", "PR" of "PRs"), any other word is lower case."""
+    writer gave it ("SQL", "PR" of "PRs"), a product's name its makers' form ("xUnit",
+    ``learning.policy.product_name``), any other word is lower case."""
+    from learning.policy import product_name
+
+    if product_name(tok.text):
+        return tok.text
     if _acronym(tok.text):
         return tok.text[:-1] if tok.text.endswith("s") and len(tok.text) > 2 else tok.text
     return tok.low
@@ -249,6 +254,7 @@ class _Opening:
 
     at: int  # the index of the token after them
     cue: bool  # "can you", "help me": a verb of work follows
+    asks_you: bool  # the cue asks the reader ("can you", "could u"): a bare verb follows
     noun_cue: bool  # "I need", "help me with", "Hugo wants": what is made follows
     opened_new: bool  # "Also …", "another …": a new request after a reply
     relayed_start: int | None  # where the quote starts after a name written small
@@ -277,12 +283,13 @@ def _opening(toks: list[Tok], readable: str, b: int) -> _Opening | None:
     ):
         return None  # "Why does this blow up?", "How do I …": a question, not a request
     opened_new = i > 0 and toks[i - 1].low in NEW_REQUEST_OPENERS or toks[i].low in ("another",)
-    cue = False
+    cue = asks_you = False
     for _ in range(3):  # "can you" "help me" "put together …"
         for pattern in CUES:
             if tuple(t.low for t in toks[i : i + len(pattern)]) == pattern:
                 i += len(pattern)
                 cue = True
+                asks_you = pattern[-1] in ("you", "u")
                 while i < len(toks) and toks[i].low in ("please", "also", "just", "quickly"):
                     i += 1
                 break
@@ -314,7 +321,7 @@ def _opening(toks: list[Tok], readable: str, b: int) -> _Opening | None:
                 # a name written in lower case is no part of the quote ("jonno wants …")
                 relayed_start = toks[relayed].start
             i, noun_cue = relayed, True
-    return _Opening(i, cue, noun_cue, opened_new, relayed_start)
+    return _Opening(i, cue, asks_you, noun_cue, opened_new, relayed_start)
 
 
 def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, int] | None:
@@ -469,7 +476,10 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     had_verb = False
     made_by = ""  # the verb as asked, weak or not ("do the questions")
     verb_tok: Tok | None = None
-    if not noun_cue and _is_verb_here(toks, i):
+    # after "can you" a word is a verb if it can be: "can u do reminder texts" ("do" with
+    # no article is no noun here)
+    asked_verb = opening.asks_you and toks[i].low in WEAK_VERBS
+    if not noun_cue and (asked_verb or _is_verb_here(toks, i)):
         had_verb = True
         asked = _asking_verb(toks, i)
         if asked is None:
