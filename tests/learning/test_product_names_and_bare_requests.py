@@ -50,6 +50,4 @@ def test_a_request_names_the_products_work_in_its_makers_form():
 def test_can_you_do_with_a_bare_plural_is_a_request():
     assert [head for _, head, _ in read("can u do reminder texts for tomorrows dogs?")] == ["text"]
     assert [head for _, head, _ in read("Can you do quotes for these jobs?")] == ["quote"]
-    assert [head for _, head, _ in read("can u do a reminder text for tomorrows dogs?")] == [
-        "text"
-    ]
+    assert [head for _, head, _ in read("can u do a reminder text for tomorrows dogs?")] == ["text"]
