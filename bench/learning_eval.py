@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh20}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh21}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -45,10 +45,11 @@ it; it was measured once on 2026-12-05 and is a seen part now. ``fresh19`` was w
 that by another outside evaluator who read no product code, with its key, before any proposer
 ran on it; it is a seen part now. ``fresh20`` was written after that by another outside
 evaluator who read no product code, with its key, before any proposer ran on it; it was
-measured once on 2026-12-05 and is seen now (it stays out of ``--part seen`` until the next
-never-tuned part takes its place; its Italian assistant showed a language-detection fault,
-fixed after the measurement). ``--part seen`` (the default) runs tune, heldout
-and fresh to fresh19; ``fresh20`` runs only when asked for by name or with ``--part all``.
+measured once on 2026-12-05 and is a seen part now (its Italian assistant showed a
+language-detection fault, fixed after the measurement). ``fresh21`` was written after that by
+another outside evaluator who read no product code, with its key, before any proposer ran on
+it; it is the never-tuned part. ``--part seen`` (the default) runs tune, heldout and fresh to
+fresh20; ``fresh21`` runs only when asked for by name or with ``--part all``.
 While tuning, run ``--part tune``.
 
 Matching rules (mechanical, applied by the functions below and by
@@ -139,9 +140,10 @@ PARTS = (
     "fresh18",
     "fresh19",
     "fresh20",
+    "fresh21",
 )
-# looked at (fresh12 to fresh18 measured once, then seen; fresh19 seen); fresh20, written by an
-# outside evaluator, is the never-tuned part
+# looked at (fresh12 to fresh18 and fresh20 measured once, then seen; fresh19 seen); fresh21,
+# written by an outside evaluator, is the never-tuned part
 SEEN_PARTS = PARTS[:-1]
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
@@ -794,7 +796,7 @@ def print_report(mode: str, summary: dict[str, Any]) -> None:
 
 def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> list[str]:
     """The assistants ``--part`` (and ``--assistant``) pick: ``all`` is every part, ``seen``
-    every part in ``SEEN_PARTS`` (never fresh20), any other value that part only."""
+    every part in ``SEEN_PARTS`` (never fresh21), any other value that part only."""
     return [
         n
         for n, spec in key["assistants"].items()
@@ -807,14 +809,14 @@ def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> lis
 
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    # the default leaves out the never-tuned part: nobody sees fresh20 figures by accident
+    # the default leaves out the never-tuned part: nobody sees fresh21 figures by accident
     parser.add_argument(
         "--part",
         choices=[*PARTS, "all", "seen"],
         default="seen",
         help=(
-            "seen = tune + heldout + fresh to fresh19 (default); "
-            "fresh20 is the never-tuned part: ask for it by name"
+            "seen = tune + heldout + fresh to fresh20 (default); "
+            "fresh21 is the never-tuned part: ask for it by name"
         ),
     )
     parser.add_argument("--assistant", action="append", help="only this assistant (repeatable)")
