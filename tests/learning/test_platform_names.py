@@ -9,6 +9,17 @@ from learning.proposers.local.other_languages import find_foreign_themes, foreig
 from tests.learning.corpora import corpus_of
 
 
+def _themes(texts: list[str], code: str = "fr", min_conversations: int = 3):
+    """The themes the local proposer finds in one person's opening messages ``texts`` (one
+    conversation each), and the names it keeps out of quotes."""
+    corpus = corpus_of([(1, text, False) for text in texts])
+    banned = proper_words(corpus.messages, english=False, code=code)
+    themes = find_foreign_themes(
+        corpus.messages, code, banned, min_conversations=min_conversations, min_users=None
+    )
+    return themes, banned
+
+
 def test_a_quote_holds_a_platforms_name_but_not_a_persons():
     corpus = corpus_of([(1, "Écris une légende Instagram pour la photo des tasses du four", False)])
     message = corpus.messages[0]
@@ -22,16 +33,12 @@ def test_a_quote_holds_a_platforms_name_but_not_a_persons():
 
 
 def test_requests_naming_the_platform_after_the_noun_keep_their_quotes():
-    corpus = corpus_of(
+    (theme,), banned = _themes(
         [
-            (1, "Écris une légende Instagram pour la photo des tasses", False),
-            (1, "Une légende Instagram pour la vidéo du tournage", False),
-            (1, "Légende Instagram pour les photos du marché", False),
+            "Écris une légende Instagram pour la photo des tasses",
+            "Une légende Instagram pour la vidéo du tournage",
+            "Légende Instagram pour les photos du marché",
         ]
-    )
-    banned = proper_words(corpus.messages, english=False, code="fr")
-    (theme,) = find_foreign_themes(
-        corpus.messages, "fr", banned, min_conversations=3, min_users=None
     )
     evidence, _ = foreign_evidence(theme, banned, "fr")
     assert all("égende" in e["quote"] for e in evidence) and len(evidence) == 3
@@ -61,16 +68,12 @@ def test_a_platform_most_quotes_write_before_the_noun_names_the_kind():
 def test_a_platform_after_a_french_noun_names_the_kind():
     from learning.proposers.local.other_languages import foreign_sentence
 
-    corpus = corpus_of(
+    (theme,), _ = _themes(
         [
-            (1, "Écris une légende Instagram pour la photo des tasses", False),
-            (1, "Une légende Instagram pour la vidéo du tournage", False),
-            (1, "Légende Instagram pour les photos du marché", False),
+            "Écris une légende Instagram pour la photo des tasses",
+            "Une légende Instagram pour la vidéo du tournage",
+            "Légende Instagram pour les photos du marché",
         ]
-    )
-    banned = proper_words(corpus.messages, english=False, code="fr")
-    (theme,) = find_foreign_themes(
-        corpus.messages, "fr", banned, min_conversations=3, min_users=None
     )
     assert foreign_sentence(theme, "fr") == "Écrit les légendes Instagram."
 
@@ -78,30 +81,27 @@ def test_a_platform_after_a_french_noun_names_the_kind():
 def test_requests_for_one_platform_in_different_nouns_are_one_theme():
     from learning.proposers.local.other_languages import foreign_sentence
 
-    corpus = corpus_of(
+    themes, banned = _themes(
         [
-            (1, "Une publication Instagram pour annoncer les soldes du printemps", False),
-            (1, "Post Instagram : la boutique ferme une semaine en août.", False),
-            (1, "Publication pour Instagram : les nouveaux bols sont arrivés.", False),
+            "Une publication Instagram pour annoncer les soldes du printemps",
+            "Post Instagram : la boutique ferme une semaine en août.",
+            "Publication pour Instagram : les nouveaux bols sont arrivés.",
         ]
     )
-    banned = proper_words(corpus.messages, english=False, code="fr")
-    themes = find_foreign_themes(corpus.messages, "fr", banned, min_conversations=3, min_users=None)
     assert [foreign_sentence(t, "fr") for t in themes] == ["Prépare les publications Instagram."]
     evidence, _ = foreign_evidence(themes[0], banned, "fr")
     assert len(evidence) == 3
 
 
 def test_a_platform_is_no_kind_of_work_for_a_single_noun_in_other_conversations():
-    corpus = corpus_of(
+    themes, _ = _themes(
         [
-            (1, "Devis pour une table en chêne", False),
-            (1, "Devis pour un buffet à restaurer", False),
-            (1, "Publication pour Instagram : les nouveaux bols sont arrivés.", False),
-        ]
+            "Devis pour une table en chêne",
+            "Devis pour un buffet à restaurer",
+            "Publication pour Instagram : les nouveaux bols sont arrivés.",
+        ],
+        min_conversations=2,
     )
-    banned = proper_words(corpus.messages, english=False, code="fr")
-    themes = find_foreign_themes(corpus.messages, "fr", banned, min_conversations=2, min_users=None)
     assert [t.noun for t in themes] == ["devis"]
 
 
@@ -119,15 +119,14 @@ def test_a_platform_after_a_german_preposition_is_no_name():
 def test_a_platform_is_written_as_the_language_joins_it_to_a_noun():
     from learning.proposers.local.other_languages import foreign_sentence
 
-    corpus = corpus_of(
+    themes, _ = _themes(
         [
-            (1, "Una publicación para Instagram sobre los ramos de otoño", False),
-            (1, "Post de Instagram: cerramos el lunes por fiesta.", False),
-            (1, "Publicación Instagram con las coronas nuevas", False),
-        ]
+            "Una publicación para Instagram sobre los ramos de otoño",
+            "Post de Instagram: cerramos el lunes por fiesta.",
+            "Publicación Instagram con las coronas nuevas",
+        ],
+        "es",
     )
-    banned = proper_words(corpus.messages, english=False, code="es")
-    themes = find_foreign_themes(corpus.messages, "es", banned, min_conversations=3, min_users=None)
     assert [foreign_sentence(t, "es") for t in themes] == [
         "Prepara las publicaciones de Instagram."
     ]
