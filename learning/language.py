@@ -277,6 +277,9 @@ class Frame:
     # the word between a noun and the platform it is for, as the language writes it:
     # "publications Instagram", "publicaciones de Instagram", "Beiträge für Instagram"
     platform_before: str = ""
+    # a modal or "bitte" that opens a request puts the infinitive at its end (German:
+    # "Kannst du mir einen Kostenvoranschlag schreiben?")
+    verb_last: bool = False
 
 
 def _words(text: str) -> frozenset[str]:
@@ -376,6 +379,7 @@ FRAMES: dict[str, Frame] = {
             "planen": (),
             "berechnen": (),
             "machen": ("macht", "mach"),
+            "antworten": ("antwortet", "antworte"),
         },
         to_object=frozenset(),
         to="",
@@ -392,10 +396,11 @@ FRAMES: dict[str, Frame] = {
         purpose=_words("für"),
         elided=frozenset(),
         default_verb="erstellen",
-        subjects=_words("mir uns dir ihm ihr ihnen bitte mal"),
+        subjects=_words("du mir uns dir ihm ihr ihnen bitte mal"),
         titles=_words("herr herrn frau familie mr mrs ms dr"),
         name_before=_words("für an bei von mit zu nach aus"),
         platform_before="für",
+        verb_last=True,
     ),
 }
 
@@ -421,7 +426,9 @@ def _verb_forms(code: str) -> dict[str, str]:
         if code == "fr" and end == "er":
             forms += [stem + "e", stem + "ez", stem + "es"]
         if code == "de":
-            forms += [stem, stem + "e", stem + "t", stem + "st"]
+            forms += [stem + "e", stem + "t", stem + "st"]
+            if stem not in german_nouns():  # "Antwort" is a noun, "schreib" a verb
+                forms.append(stem)
         if code == "es":
             vowel = {"ar": "a", "er": "e", "ir": "e"}[end]
             forms += [stem + vowel, stem + end[0] + "d", stem + vowel + "s"]
@@ -467,13 +474,121 @@ _GERMAN_EN_ENDINGS = ("ung", "heit", "keit", "schaft", "ion", "tät")
 _UMLAUT = str.maketrans({"a": "ä", "o": "ö", "u": "ü"})
 
 
+# what the German lexicon lists that is no common noun: names, abbreviations, letters, affixes
+_NOT_COMMON_NOUNS = frozenset(
+    [
+        "Toponym",
+        "Vorname",
+        "Nachname",
+        "Familienname",
+        "Eigenname",
+        "Straßenname",
+        "Abkürzung",
+        "Buchstabe",
+        "Symbol",
+        "Affix",
+        "Suffix",
+        "Gebundenes Lexem",
+        "Wortverbindung",
+        "Redewendung",
+    ]
+)
+# the shortest last part, and the shortest part before it, a compound is split into
+_COMPOUND_PART = 3
+
+
+def german_nouns() -> dict[str, str]:
+    """German common nouns (lower case) -> their nominative plural as the lexicon writes it
+    ("angebot" -> "Angebote", "kostenvoranschlag" absent, "voranschlag" -> "Voranschläge";
+    "" for a noun with no plural)."""
+    return _german_lexicon()[0]
+
+
+@functools.lru_cache(maxsize=1)
+def _german_lexicon() -> tuple[dict[str, str], dict[str, str]]:
+    """(noun -> plural as written, plural -> noun), lower-case keys. Read once per process,
+    on first use, from the Wiktionary table the ``german-nouns`` package ships (offline;
+    about a second)."""
+    import csv
+    from importlib import resources
+
+    out: dict[str, str] = {}
+    of_plural: dict[str, str] = {}
+    with (resources.files("german_nouns") / "nouns.csv").open(encoding="utf-8") as f:
+        rows = csv.reader(f)
+        header = next(rows)
+        plurals = [i for i, col in enumerate(header) if col.startswith("nominativ plural")]
+        for row in rows:
+            lemma, kinds = row[0], set(row[1].split(","))
+            if not lemma[:1].isupper() or "Substantiv" not in kinds or kinds & _NOT_COMMON_NOUNS:
+                continue
+            plural = next((row[i] for i in plurals if row[i]), "")
+            if plural in ("-", "—", "–"):
+                plural = ""
+            low = lemma.lower()
+            if not out.get(low):  # a homograph with a plural wins over one without
+                out[low] = plural
+            if plural:
+                of_plural.setdefault(plural.lower(), low)
+    return out, of_plural
+
+
+def german_last_noun(word: str) -> str:
+    """The noun (lower case) a German word is a kind of: the word itself when the lexicon
+    lists it ("Anfrage" -> "anfrage"), else the longest noun of the lexicon it ends in
+    ("Kursanfrage" -> "anfrage", "Abholnachricht" -> "nachricht", "Kostenvoranschlag" ->
+    "voranschlag"), the part after a hyphen first ("Instagram-Beitrag" -> "beitrag"); ""
+    when it ends in no noun the lexicon lists."""
+    low = word.lower().rpartition("-")[2]
+    nouns, plurals = _german_lexicon()
+    for i in [0, *range(_COMPOUND_PART, len(low) - _COMPOUND_PART + 1)]:
+        if low[i:] in nouns:
+            return low[i:]
+        if low[i:] in plurals:  # written in the plural: "Pflegehinweise" -> "hinweise"
+            return low[i:]
+    return ""
+
+
+def german_kind(noun: str) -> str:
+    """What a German noun is a kind of, in the singular (lower case): the lexicon's noun it
+    is or ends in ("Angebote" -> "angebot", "Kursanfrage" -> "anfrage", "Pflegehinweise" ->
+    "hinweis"); "" when it ends in no noun the lexicon lists."""
+    last = german_last_noun(noun)
+    nouns, plurals = _german_lexicon()
+    if last and last not in nouns:
+        return plurals[last]
+    return last
+
+
+def _lexicon_plural(noun: str) -> str:
+    """The plural of ``noun`` from the lexicon, written as ``noun`` is: its own, or the
+    plural of the noun it ends in after the parts before it ("Kostenvoranschlag" ->
+    "Kostenvoranschläge", "Instagram-Beitrag" -> "Instagram-Beiträge"); "" when unknown."""
+    last = german_last_noun(noun)
+    nouns, plurals = _german_lexicon()
+    if last in plurals and last not in nouns:
+        return noun  # written in the plural already ("Pflegehinweise")
+    plural = nouns.get(last, "") if last else ""
+    if not plural:
+        return ""
+    before = noun[: len(noun) - len(last)]
+    if not before:
+        return noun[:1] + plural[1:]
+    return before + (plural if before.endswith("-") else plural.lower())
+
+
 def german_plural(noun: str, seen: frozenset[str] | set[str]) -> str:
-    """The plural of a German noun as written, or "" when it cannot be told: a plural form
-    the messages write (``seen``, lower case: "angebote", "beiträge" for "Beitrag", also
-    for the last part of a compound, "Instagram-Beitrag" -> "Instagram-Beiträge"), else the
-    "-en" of "-ung", "-heit", "-keit", "-schaft", "-ion", "-tät"
-    ("Terminbestätigung" -> "Terminbestätigungen"). German plurals are irregular: what no
-    message shows and no ending settles is not guessed."""
+    """The plural of a German noun as written, or "" when it cannot be told: the lexicon's
+    (``german_nouns``: "Angebot" -> "Angebote"; a compound takes the plural of the noun it
+    ends in, "Kostenvoranschlag" -> "Kostenvoranschläge"), else a plural form the messages
+    write (``seen``, lower case: "angebote", "beiträge" for "Beitrag", also for the last
+    part of a compound, "Instagram-Beitrag" -> "Instagram-Beiträge"), else the "-en" of
+    "-ung", "-heit", "-keit", "-schaft", "-ion", "-tät" ("Terminbestätigung" ->
+    "Terminbestätigungen"). German plurals are irregular: what neither the lexicon nor a
+    message shows nor an ending settles is not guessed."""
+    lexical = _lexicon_plural(noun)
+    if lexical:
+        return lexical
     head, sep, last = noun.rpartition("-")
     for word in (last, noun) if sep else (noun,):
         low = word.lower()

@@ -1,6 +1,6 @@
 """A German persona gets goals sentences in German from the labels people write
 ("Terminbestätigung für …"); names are told from nouns without the capital (after a title
-or a preposition with no article), and a plural is never guessed."""
+or a preposition with no article), and a plural no lexicon lists is never guessed."""
 
 from __future__ import annotations
 
@@ -22,10 +22,11 @@ GERMAN = [
 ]
 
 
-def test_a_german_plural_is_the_form_the_messages_write_or_settled_by_its_ending():
+def test_a_german_plural_is_the_lexicons_the_messages_or_settled_by_its_ending():
     assert language.german_plural("Instagram-Beitrag", {"beiträge"}) == "Instagram-Beiträge"
     assert language.german_plural("Terminbestätigung", set()) == "Terminbestätigungen"
-    assert language.german_plural("Angebot", set()) == ""  # never guessed
+    assert language.german_plural("Angebot", set()) == "Angebote"  # the lexicon's
+    assert language.german_plural("Blorft", set()) == ""  # in no lexicon: never guessed
 
 
 def test_german_names_follow_a_title_or_a_bare_preposition_nouns_an_article():
@@ -50,11 +51,12 @@ def test_a_german_quote_keeps_nouns_and_stops_before_a_name():
     assert quote == "Terminbestätigung für die Montage"
 
 
-def test_german_labels_make_themes_worded_in_german_and_an_unknown_plural_none():
+def test_german_labels_make_themes_worded_in_german():
     corpus = corpus_of(GERMAN)
     names = proper_words(corpus.messages, english=False, code="de")
     themes = find_foreign_themes(corpus.messages, "de", names, min_conversations=3, min_users=None)
     assert sorted(foreign_sentence(t, "de") for t in themes) == [
+        "Erstellt Angebote.",
         "Erstellt Instagram-Beiträge.",
         "Erstellt Terminbestätigungen.",
     ]

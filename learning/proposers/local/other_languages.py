@@ -140,11 +140,37 @@ def _noun_phrase(
     index after it), or None when no noun is there."""
     article = ""
     while j < len(ws) and (
-        ws[j].low in frame.articles or ws[j].low in frame.openers or ws[j].low in frame.subjects
+        ws[j].low in frame.articles
+        or ws[j].low in frame.openers
+        or ws[j].low in frame.subjects
+        or (ws[j].low in frame.titles and j + 1 < len(ws) and ws[j + 1].low in banned)
     ):
+        if ws[j].low in frame.titles:
+            # a title and the name after it say whom the work is for, never what it is
+            # ("Schreib Herrn Krüger ein Angebot"); a comma after them ends the phrase
+            j += 1
+            while j < len(ws) and ws[j].low in banned:
+                j += 1
+            if j < len(ws) and "," in text[ws[j - 1].end : ws[j].start]:
+                return None
+            continue
         if ws[j].low in frame.articles:
             article = ws[j].low
         j += 1
+    if article and frame.code in language.CAPITALISES_NOUNS:
+        # where every noun has a capital, the words written small between the article
+        # and a capitalised word are its adjectives ("eine kurze Anleitung")
+        k = j
+        while (
+            k + 1 < len(ws)
+            and ws[k].text[:1].islower()
+            and ws[k].low.isalpha()
+            and ws[k].low not in language.FUNCTION_WORDS[frame.code]
+            and ws[k].low not in frame.articles | frame.subjects | frame.pronouns
+        ):
+            k += 1
+        if k > j and ws[k].text[:1].isupper():
+            j = k
     if (
         j >= len(ws)
         or not _content(ws[j], frame, banned)
@@ -227,6 +253,12 @@ def _ask_in(
         if k == 0 or before & (frame.asking | frame.relayed) or before <= frame.pronouns:
             verb, j = inf, k + 1
             break
+    if not verb and frame.verb_last and len(ws) > 2 and ws[0].low in frame.asking:
+        # a modal question or a "bitte" with the infinitive at its end is a request:
+        # "Kannst du mir einen Kostenvoranschlag schreiben?"
+        inf = language.work_verb(ws[-1].low, frame.code)
+        if inf and ws[-1].low == inf:
+            verb, j, ws = inf, 1, ws[:-1]
     if not verb:
         for k, w in enumerate(ws[:-1]):  # "le café veut un devis", "necesito un presupuesto"
             if not (w.low in frame.relayed or w.low in frame.asking):
@@ -325,9 +357,23 @@ def asks_of(message: Any, code: str, banned: set[str]) -> list[Ask]:
     return out
 
 
-def _key(noun: str) -> str:
-    """What groups requests for one noun: singular and plural alike."""
+def _key(noun: str, code: str = "") -> str:
+    """What groups requests for one noun: singular and plural alike. A German compound the
+    lexicon does not list is the kind of the noun it ends in ("Kursanfrage" -> "anfrage",
+    "Pflegehinweise" -> "hinweis", ``language.german_kind``)."""
+    if code == "de":
+        kind = language.german_kind(noun)
+        if kind:
+            return kind
     return noun[:-1] if len(noun) > 4 and noun[-1] in "sx" else noun
+
+
+def _singular(noun: str, code: str) -> bool:
+    """Whether ``noun`` is written in the singular: a German noun unless the noun it ends in
+    is a plural of the lexicon ("Pflegehinweise"); elsewhere when it is its own key."""
+    if code == "de" and language.german_kind(noun):
+        return language.german_kind(noun) == language.german_last_noun(noun)
+    return _key(noun, code) == noun
 
 
 def _agreed(values: list[str], n: int, *, frame: language.Frame | None = None) -> str:
@@ -378,13 +424,13 @@ def find_foreign_themes(
     about: dict[str, str] = {}  # a key that is what the requests are about -> as written
     asked = [(m, asks_of(m, code, banned)) for m in messages]
     # the words requests write as nouns: what they make, and complements after "de"
-    nouns = {_key(a.noun) for _, asks in asked for a in asks} | {
+    nouns = {_key(a.noun, code) for _, asks in asked for a in asks} | {
         k for _, asks in asked for a in asks for k, _w in _about(a, frame, bare=False)
     }
     for _m, asks in asked:
         seen: set[str] = set()
         for ask in asks:
-            for k, written in ((_key(ask.noun), ""), *_about(ask, frame, as_nouns=nouns)):
+            for k, written in ((_key(ask.noun, code), ""), *_about(ask, frame, as_nouns=nouns)):
                 if k in seen:
                     continue
                 seen.add(k)
@@ -412,14 +458,14 @@ def find_foreign_themes(
         n = len(by_conv)
         # the noun most of its requests make (by key: "instrucciones" and "instrucción"
         # alike), written in the singular where a request does
-        keys = Counter(_key(a.noun) for a in by_conv.values())
+        keys = Counter(_key(a.noun, code) for a in by_conv.values())
         ranked = sorted(keys, key=lambda x: (keys[x], x), reverse=True)
         if code == "de":  # of nouns equally often made, one whose plural can be told
             ranked.sort(key=lambda x: not language.german_plural(x, seen_words))
             ranked.sort(key=lambda x: -keys[x])
         top = k if k in keys else ranked[0]
-        making = [a for a in by_conv.values() if _key(a.noun) == top]
-        singular = [a.noun for a in making if _key(a.noun) == a.noun]
+        making = [a for a in by_conv.values() if _key(a.noun, code) == top]
+        singular = [a.noun for a in making if _singular(a.noun, code)]
         noun = Counter(singular or [a.noun for a in making]).most_common(1)[0][0]
         articles = [a.article for a in making if a.article]
         complement = _agreed([a.complement for a in by_conv.values()], n)
@@ -435,7 +481,9 @@ def find_foreign_themes(
             purpose = ""
         elif k in PLATFORMS:
             complement, purpose = "", ""  # the noun names it: "Erstellt Instagram-Beiträge."
-        elif _key(noun) != k and not any(_key(w) == k for w in f"{complement} {purpose}".split()):
+        elif _key(noun, code) != k and not any(
+            _key(w, code) == k for w in f"{complement} {purpose}".split()
+        ):
             # grouped by what they are about ("el texto de la tarjeta", "la tarjeta de
             # una corona"): the sentence names it as the complement of the work
             # after the complement the work's own words agree on ("les listes de
@@ -456,7 +504,7 @@ def find_foreign_themes(
                 plural=plural,
             )
         )
-    out.sort(key=lambda t: (-len(t.asks), t.noun != t.key and _key(t.noun) != t.key, t.key))
+    out.sort(key=lambda t: (-len(t.asks), t.noun != t.key and _key(t.noun, code) != t.key, t.key))
     return _one_per_work(out)
 
 
@@ -475,12 +523,14 @@ def _about(
         complement = complement[1:]  # "de la tarjeta"
     elif complement and "'" in complement[0]:
         complement = []  # "d'inscription": the noun's kind, grouped with its noun
-    elif complement and not (bare and as_nouns is not None and _key(complement[0]) in as_nouns):
+    elif complement and not (
+        bare and as_nouns is not None and _key(complement[0], frame.code) in as_nouns
+    ):
         complement = []  # a bare word no request writes as a noun
     for words in (complement, ask.purpose.split()[1:]):
         nouns = [w for w in words if w not in frame.articles]
         if nouns and len(nouns[0]) >= 3:
-            out.append((_key(nouns[0]), nouns[0]))
+            out.append((_key(nouns[0], frame.code), nouns[0]))
     if ask.platform:  # a post, a caption, a text for Instagram: one kind of work
         out.append((ask.platform.lower(), ask.platform))
     return out
