@@ -231,11 +231,14 @@ def _ask_in(
                 verb, j = "", at
                 break
     label = not verb and j == 0
+    # "to" joined to an article ("aux", "al", "alla"): the noun follows it, and it says
+    # the noun's gender as an article would
+    joined = ""
     if verb in frame.to_object:
         if j < len(ws) and (ws[j].low == frame.to or ws[j].low in _contracted(frame)):
             to = True
-            if ws[j].low == frame.to:
-                j += 1
+            joined = ws[j].low if ws[j].low != frame.to else ""
+            j += 1
         else:
             return None
     phrase = _noun_phrase(text, ws, j, frame, banned)
@@ -246,10 +249,12 @@ def _ask_in(
         if j >= len(ws) or not (ws[j].low == frame.to or ws[j].low in _contracted(frame)):
             return None
         verb, to = frame.verb_nouns[noun.low], True
-        phrase = _noun_phrase(text, ws, j + (ws[j].low == frame.to), frame, banned)
+        joined = ws[j].low if ws[j].low != frame.to else ""
+        phrase = _noun_phrase(text, ws, j + 1, frame, banned)
         if phrase is None:
             return None
         noun, article, complement, j = phrase
+    article = article or joined
     if label and j < len(ws) and ws[j].low not in frame.label_next:
         return None  # "Une dame m'a écrit": a subject, not a label
     platform = _platform_of(noun, complement, ws, j, frame)
