@@ -599,14 +599,14 @@ def german_plural(noun: str, seen: frozenset[str] | set[str]) -> str:
 
 # Italian nouns whose plural is the singular: shortened words ("foto" of "fotografia")
 _ITALIAN_INVARIABLE = frozenset(["foto", "moto", "auto", "radio", "video", "euro", "cinema"])
-_ITALIAN_FEMININE = frozenset(
+_ITALIAN_FEMININE = _words(
     "la una un' le questa queste quella quelle della delle alla alle nella nelle sulla "
-    "dalla mia mie tua tue sua sue nostra nostre vostra nuova nuove altra altre".split()
+    "dalla mia mie tua tue sua sue nostra nostre vostra nuova nuove altra altre"
 )
-_ITALIAN_MASCULINE = frozenset(
+_ITALIAN_MASCULINE = _words(
     "il lo un uno i gli questo questi quel quello quei del dello dei degli al allo ai "
     "agli nel nello sul dal mio miei tuo tuoi suo suoi nostro nostri vostro nuovo nuovi "
-    "altro altri".split()
+    "altro altri"
 )
 _ITALIAN_VOWELS = re.compile(r"[aeiouàèéìíòóùú]+")
 

@@ -17,7 +17,7 @@ from learning.proposers.local.other_languages import (
     find_foreign_themes,
     foreign_sentence,
 )
-from tests.learning.corpora import correction_hits, corpus_of, sentence_check, settings
+from tests.learning.corpora import corpus_of, correction_hits, sentence_check, settings
 
 ITALIAN_PERSONA = {
     "role": "Aiuta Paola a scrivere ai clienti della pasticceria",
@@ -69,7 +69,10 @@ def test_an_italian_persona_gets_an_italian_proposal_with_verified_quotes():
     corpus = corpus_of(ITALIAN)
     result = LocalProposer().propose_sentence(corpus, ITALIAN_PERSONA, settings())
     assert result.declined == ""
-    assert result.data["sentence"] in {"Scrive le conferme d'ordine.", "Prepara i post per Instagram."}
+    assert result.data["sentence"] in {
+        "Scrive le conferme d'ordine.",
+        "Prepara i post per Instagram.",
+    }
     assert sentence_check(corpus, result.data).ok
     quotes = " ".join(e["quote"] for e in result.data["evidence"])
     assert not {"Bianchi", "Russo", "Greco"} & set(quotes.split())
@@ -79,7 +82,9 @@ def test_a_noun_whose_plural_the_spelling_does_not_settle_is_not_worded():
     # "elenco" (three syllables, "-co"): "elenchi" or "elenci" depends on the stress
     rows = [(1, f"Mi prepari l'elenco dei fornitori per {day}?", False) for day in "abc"]
     corpus = corpus_of(rows)
-    assert find_foreign_themes(corpus.messages, "it", set(), min_conversations=3, min_users=None) == []
+    assert (
+        find_foreign_themes(corpus.messages, "it", set(), min_conversations=3, min_users=None) == []
+    )
 
 
 @pytest.mark.parametrize(

@@ -460,7 +460,9 @@ def find_foreign_themes(
             purpose = ""
         elif k in PLATFORMS:
             complement, purpose = "", ""  # the noun names it: "Erstellt Instagram-Beiträge."
-        elif _key(noun, frame) != k and not any(_key(w, frame) == k for w in f"{complement} {purpose}".split()):
+        elif _key(noun, frame) != k and not any(
+            _key(w, frame) == k for w in f"{complement} {purpose}".split()
+        ):
             # grouped by what they are about ("el texto de la tarjeta", "la tarjeta de
             # una corona"): the sentence names it as the complement of the work
             # after the complement the work's own words agree on ("les listes de
@@ -500,7 +502,9 @@ def _about(
         complement = complement[1:]  # "de la tarjeta"
     elif complement and "'" in complement[0]:
         complement = []  # "d'inscription": the noun's kind, grouped with its noun
-    elif complement and not (bare and as_nouns is not None and _key(complement[0], frame) in as_nouns):
+    elif complement and not (
+        bare and as_nouns is not None and _key(complement[0], frame) in as_nouns
+    ):
         complement = []  # a bare word no request writes as a noun
     for words in (complement, ask.purpose.split()[1:]):
         nouns = [w for w in words if w not in frame.articles]
