@@ -1,4 +1,5 @@
-"""Goals sentences for a persona written in French, Spanish or German (``language.FRAMES``).
+"""Goals sentences for a persona written in French, Spanish, German or Italian
+(``language.FRAMES``).
 
 The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
 in another language the proposer reads less, and says only what it can judge:
