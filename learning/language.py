@@ -302,6 +302,9 @@ class Frame:
     # whether a plural in a goals sentence takes an article (not in German: "Erstellt
     # Angebote.")
     plural_takes_article: bool = True
+    # verbs that say only that something is made ("faire", "hacer", "fare"): of verbs
+    # requests use equally often, another names the work better
+    weak_verbs: frozenset[str] = frozenset()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -348,6 +351,7 @@ FRAMES: dict[str, Frame] = {
         elided=_words("l d m t s n j c qu"),
         enclitics=("-moi", "-lui", "-leur", "-nous", "-les", "-le", "-la"),
         default_verb="préparer",
+        weak_verbs=_words("faire"),
         label_next=_words("pour de d' du des au aux à sur en"),
         contracted_to=_words("au aux"),
     ),
@@ -388,6 +392,7 @@ FRAMES: dict[str, Frame] = {
         enclitics=("melo", "noslo", "me", "nos", "le", "les", "lo", "la", "los", "las"),
         subjects=_words("yo tú usted"),
         default_verb="preparar",
+        weak_verbs=_words("hacer"),
         platform_before="de",
         label_next=_words("para de del al a sobre en con"),
         contracted_to=_words("al"),
@@ -421,6 +426,7 @@ FRAMES: dict[str, Frame] = {
         purpose=_words("für"),
         elided=frozenset(),
         default_verb="erstellen",
+        weak_verbs=_words("machen"),
         subjects=_words("mir uns dir ihm ihr ihnen bitte mal"),
         titles=_words("herr herrn frau familie mr mrs ms dr"),
         name_before=_words("für an bei von mit zu nach aus"),
@@ -472,6 +478,7 @@ FRAMES: dict[str, Frame] = {
         titles=_words("sig signor signora signore dott dottor dottore dottoressa ing avv prof"),
         name_before=_words("per da di a con"),
         default_verb="preparare",
+        weak_verbs=_words("fare"),
         platform_before="per",
         asked_endings={
             "are": ("a", "i", "ate"),

@@ -138,3 +138,15 @@ def test_an_italian_instruction_is_kept_as_written_and_a_bare_reminder_is_not():
         "l'annata, te l'ho già detto",
     )
     assert foreign_rule(hits, "it") == "Aggiungi sempre l'annata."
+
+
+def test_of_verbs_used_equally_often_the_one_that_names_the_work_words_the_sentence():
+    rows = [
+        (1, "Fammi la conferma d'ordine per la signora Bianchi.", False),
+        (1, "Mi scrivi la conferma d'ordine per il signor Russo?", False),
+        (1, "Conferma d'ordine per la Sig.ra Greco: una torta.", False),
+    ]
+    corpus = corpus_of(rows)
+    names = proper_words(corpus.messages, english=False, code="it")
+    themes = find_foreign_themes(corpus.messages, "it", names, min_conversations=3, min_users=None)
+    assert [foreign_sentence(t, "it") for t in themes] == ["Scrive le conferme d'ordine."]

@@ -408,8 +408,12 @@ def find_foreign_themes(
         if not verbs and not frame.default_verb:
             continue  # nobody said what is done with it
         # every request a label ("Confirmación de pedido para …"): the work is prepared
+        # of verbs used equally often, one that says what is done before "make" ("Scrive
+        # le conferme", not "Fa le conferme")
         verb = max(
-            verbs, key=lambda v: (verbs[v], -list(verbs).index(v)), default=frame.default_verb
+            verbs,
+            key=lambda v: (verbs[v], v not in frame.weak_verbs, -list(verbs).index(v)),
+            default=frame.default_verb,
         )
         n = len(by_conv)
         # the noun most of its requests make (by key: "instrucciones" and "instrucción"
