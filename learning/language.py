@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import lemminflect
@@ -280,6 +280,34 @@ class Frame:
     # a modal or "bitte" that opens a request puts the infinitive at its end (German:
     # "Kannst du mir einen Kostenvoranschlag schreiben?")
     verb_last: bool = False
+    # a language that writes every noun with a capital (German): a capital is no sign of
+    # a name; names are told by ``titles`` and ``name_before`` instead
+    capitalises_nouns: bool = False
+    # how regular verbs are written, by the ending of their infinitive: the endings of the
+    # forms people ask with (imperatives, the present of "mi prepari?"), the ending of
+    # the third person a goals sentence opens with; for a frame that lists them (the
+    # French, Spanish and German forms are derived in ``_verb_forms``)
+    asked_endings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    third_endings: dict[str, str] = field(default_factory=dict)
+    # what may follow a label's noun phrase: the end of its sentence, or a preposition
+    label_next: frozenset[str] = frozenset()
+    # ``to`` joined to an article ("au", "al", "alla"): the object of a ``to_object`` verb
+    contracted_to: frozenset[str] = frozenset()
+    # a preposition and an article the language writes as one word: "a le" -> "alle",
+    # "di i" -> "dei" (for a frame whose plural article it builds: ``plural_article``)
+    joined: dict[str, str] = field(default_factory=dict)
+    # the preposition of a complement before a plural ("di" of "delle recensioni"), for a
+    # frame with ``joined``
+    complement_of: str = ""
+    # the last letters singular and plural differ by, dropped to group them ("fiche",
+    # "fiches"; Italian "preventivo", "preventivi")
+    key_letters: str = "sx"
+    # whether a plural in a goals sentence takes an article (not in German: "Erstellt
+    # Angebote.")
+    plural_takes_article: bool = True
+    # verbs that say only that something is made ("faire", "hacer", "fare"): of verbs
+    # requests use equally often, another names the work better
+    weak_verbs: frozenset[str] = frozenset()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -326,6 +354,9 @@ FRAMES: dict[str, Frame] = {
         elided=_words("l d m t s n j c qu"),
         enclitics=("-moi", "-lui", "-leur", "-nous", "-les", "-le", "-la"),
         default_verb="préparer",
+        weak_verbs=_words("faire"),
+        label_next=_words("pour de d' du des au aux à sur en"),
+        contracted_to=_words("au aux"),
     ),
     "es": Frame(
         code="es",
@@ -364,7 +395,10 @@ FRAMES: dict[str, Frame] = {
         enclitics=("melo", "noslo", "me", "nos", "le", "les", "lo", "la", "los", "las"),
         subjects=_words("yo tú usted"),
         default_verb="preparar",
+        weak_verbs=_words("hacer"),
         platform_before="de",
+        label_next=_words("para de del al a sobre en con"),
+        contracted_to=_words("al"),
     ),
     "de": Frame(
         code="de",
@@ -396,11 +430,80 @@ FRAMES: dict[str, Frame] = {
         purpose=_words("für"),
         elided=frozenset(),
         default_verb="erstellen",
+        weak_verbs=_words("machen"),
         subjects=_words("du mir uns dir ihm ihr ihnen bitte mal"),
         titles=_words("herr herrn frau familie mr mrs ms dr"),
         name_before=_words("für an bei von mit zu nach aus"),
         platform_before="für",
+        capitalises_nouns=True,
+        label_next=_words("für an zu zum zur mit bei von über bitte"),
+        plural_takes_article=False,
         verb_last=True,
+    ),
+    "it": Frame(
+        code="it",
+        verbs={
+            "scrivere": (),
+            "preparare": (),
+            "redigere": (),
+            "rispondere": (),
+            "fare": ("fa", "fai", "fate", "faccia", "fammi", "facci"),
+            "tradurre": ("traduce", "traduci", "traducete", "traduca"),
+            "riassumere": (),
+            "correggere": (),
+            "rivedere": (),
+            "creare": (),
+            "calcolare": (),
+            "controllare": (),
+            "organizzare": (),
+            "aggiornare": (),
+            "compilare": (),
+            "proporre": ("propone", "proponi", "proponete", "proponga"),
+        },
+        to_object=_words("rispondere"),
+        to="a",
+        verb_nouns={"risposta": "rispondere"},
+        asking=_words(
+            "puoi potresti può potrebbe potete potreste serve servirebbe servono bisogno "
+            "aiutami aiutaci vorrei voglio devi dovresti"
+        ),
+        relayed=_words("vuole vogliono vorrebbe vorrebbero chiede chiedono"),
+        articles=_words(
+            "il lo la i gli le un uno una l' un' questo questa questi queste quest' quel "
+            "quello quella quei quelle mio mia miei mie tuo tua suo sua suoi sue nostro "
+            "nostra nostri nostre vostro vostra qualche alcuni alcune"
+        ),
+        openers=_words("nuovo nuova nuovi nuove altro altra altri altre piccolo piccola breve"),
+        pronouns=_words("mi ti ci vi gli le lo la ne m' t' c'"),
+        of=_words("di d' del dello della dei degli delle dell'"),
+        purpose=_words("per"),
+        elided=_words("l d un dell all nell sull dall quest m t s c n"),
+        enclitics=("mela", "melo", "mi", "ci", "gli", "le", "lo", "la", "li", "ne"),
+        subjects=_words("tu voi lei"),
+        titles=_words("sig signor signora signore dott dottor dottore dottoressa ing avv prof"),
+        name_before=_words("per da di a con"),
+        default_verb="preparare",
+        weak_verbs=_words("fare"),
+        platform_before="per",
+        asked_endings={
+            "are": ("a", "i", "ate"),
+            "ere": ("e", "i", "ete", "a"),
+            "ire": ("e", "i", "ite", "a"),
+        },
+        third_endings={"are": "a", "ere": "e", "ire": "e"},
+        label_next=_words(
+            "per di d' del della dei degli delle dell' a al alla ai agli alle all' su sul "
+            "sulla in con da"
+        ),
+        contracted_to=_words("al allo alla ai agli alle all'"),
+        joined={
+            f"{prep} {art}": f"{joined}{tail}"
+            for prep, joined in (("a", "a"), ("di", "de"))
+            for art, tail in (("il", "l"), ("lo", "llo"), ("la", "lla"), ("i", "i"))
+            + (("gli", "gli"), ("le", "lle"))
+        },
+        complement_of="di",
+        key_letters="aeio",
     ),
 }
 
@@ -429,6 +532,9 @@ def _verb_forms(code: str) -> dict[str, str]:
             forms += [stem + "e", stem + "t", stem + "st"]
             if stem not in german_nouns():  # "Antwort" is a noun, "schreib" a verb
                 forms.append(stem)
+        for ending, suffixes in frame.asked_endings.items():
+            if inf.endswith(ending):
+                forms += [inf[: -len(ending)] + x for x in suffixes]
         if code == "es":
             vowel = {"ar": "a", "er": "e", "ir": "e"}[end]
             forms += [stem + vowel, stem + end[0] + "d", stem + vowel + "s"]
@@ -457,9 +563,13 @@ def work_verb(word: str, code: str) -> str:
 def third_person_in(infinitive: str, code: str) -> str:
     """The verb as a goals sentence opens with it, like English "Drafts": "rédiger" ->
     "rédige", "écrire" -> "écrit"; "redactar" -> "redacta", "escribir" -> "escribe"."""
-    irregular = FRAMES[code].verbs.get(infinitive) or ()
+    frame = FRAMES[code]
+    irregular = frame.verbs.get(infinitive) or ()
     if irregular:
         return irregular[0]
+    for ending, third in frame.third_endings.items():
+        if infinitive.endswith(ending):
+            return infinitive[: -len(ending)] + third
     stem, end = infinitive[:-2], infinitive[-2:]
     if code == "de":
         return stem + ("et" if stem.endswith(("t", "d")) else "t")
@@ -609,10 +719,91 @@ def german_plural(noun: str, seen: frozenset[str] | set[str]) -> str:
     return ""
 
 
-def plural_noun(noun: str, code: str) -> str:
+# Italian nouns whose plural is the singular: shortened words ("foto" of "fotografia")
+_ITALIAN_INVARIABLE = frozenset(["foto", "moto", "auto", "radio", "video", "euro", "cinema"])
+_ITALIAN_FEMININE = _words(
+    "la una un' le questa queste quella quelle della delle alla alle nella nelle sulla "
+    "dalla mia mie tua tue sua sue nostra nostre vostra nuova nuove altra altre"
+)
+_ITALIAN_MASCULINE = _words(
+    "il lo un uno i gli questo questi quel quello quei del dello dei degli al allo ai "
+    "agli nel nello sul dal mio miei tuo tuoi suo suoi nostro nostri vostro nuovo nuovi "
+    "altro altri"
+)
+_ITALIAN_VOWELS = re.compile(r"[aeiouàèéìíòóùú]+")
+
+
+def italian_gender(noun: str, article_seen: str = "") -> str:
+    """ "m" or "f", by the article the person wrote the noun with ("la mail", "un post"),
+    else by an ending that settles it ("-a" but "-ma" and "-ista", "-zione", "-sione",
+    "-gione", "-tà", "-tù": feminine; "-o" but the shortened "foto", "moto", "auto",
+    "radio": masculine); "" when neither tells ("ordine", "post", "programma")."""
+    seen = article_seen.lower()
+    if seen in _ITALIAN_FEMININE:
+        return "f"
+    if seen in _ITALIAN_MASCULINE:
+        return "m"
+    low = noun.lower()
+    if low.endswith(("zione", "sione", "gione", "tà", "tù")):
+        return "f"
+    if low.endswith("a") and not low.endswith(("ma", "ista")):
+        return "f"
+    if low.endswith("o"):
+        return "f" if low in {"foto", "moto", "auto", "radio"} else "m"
+    return ""
+
+
+def _italian_plural(noun: str, gender: str) -> str:
+    """The Italian plural, or "" when the spelling does not settle it: "-co" and "-go"
+    after more than two syllables ("medico" -> "medici" but "incarico" -> "incarichi":
+    the stress decides, and Italian does not write it), a stressed "-io" ("zio" ->
+    "zii", "invio" -> "invii") against an unstressed one, a "-a" whose gender is not
+    known ("programma" -> "programmi" but "forma" -> "forme")."""
+    low = noun.lower()
+    syllables = len(_ITALIAN_VOWELS.findall(low))
+    if low.endswith("io") and low not in _ITALIAN_INVARIABLE:
+        # the "i" of "-cio", "-gio", "-glio" only softens the consonant ("messaggio" ->
+        # "messaggi"); "-ario", "-orio", "-zio" after two syllables are unstressed
+        # ("orario" -> "orari", "negozio" -> "negozi"); "zio", "invio": "-ii"
+        if low.endswith(("cio", "gio", "glio")) or (
+            syllables >= 3 and low.endswith(("ario", "orio", "zio"))
+        ):
+            return noun[:-1]
+        return ""
+    if (
+        low in _ITALIAN_INVARIABLE
+        or syllables <= 1  # "re", "bar", "tè"
+        or low[-1] not in "aeiou"  # an accented last vowel ("città", "caffè") or a consonant
+        or low.endswith(("i", "u", "ie"))  # "crisi", "serie"
+    ):
+        return noun
+    if low.endswith("a"):
+        if gender == "m":  # "il programma" -> "i programmi"
+            return noun[:-1] + ("hi" if low.endswith(("ca", "ga")) else "i")
+        if gender != "f":
+            return ""
+        if low.endswith(("ca", "ga")):
+            return noun[:-1] + "he"  # "bottega" -> "botteghe"
+        if low.endswith(("cia", "gia")):  # "camicia" -> "camicie", "arancia" -> "arance"
+            return noun[:-2] + ("ie" if low[-4:-3] in "aeiou" else "e")
+        return noun[:-1] + "e"
+    if low.endswith("e"):
+        return noun[:-1] + "i"  # "recensione" -> "recensioni", "ordine" -> "ordini"
+    # "-o"
+    if low.endswith(("co", "go")):
+        if syllables == 2 and low not in {"greco", "porco"}:
+            return noun[:-1] + "hi"  # two syllables, stressed on the first: "parco" -> "parchi"
+        return ""
+    return noun[:-1] + "i"  # "preventivo" -> "preventivi"
+
+
+def plural_noun(noun: str, code: str, *, article_seen: str = "") -> str:
     """'fiche' -> 'fiches', 'devis' -> 'devis', 'journal' -> 'journaux', 'bateau' ->
-    'bateaux'; 'ficha' -> 'fichas', 'inscripción' -> 'inscripciones', 'luz' -> 'luces'.
-    (German: ``german_plural``.)"""
+    'bateaux'; 'ficha' -> 'fichas', 'inscripción' -> 'inscripciones', 'luz' -> 'luces';
+    'conferma' -> 'conferme', 'post' -> 'post', "" where Italian spelling does not settle
+    it (``_italian_plural``). (German: ``german_plural``.)"""
+    if code == "it":
+        return _italian_plural(noun, italian_gender(noun, article_seen))
     low = noun.lower()
     if low.endswith(("s", "x", "z")) and not (code == "es" and low.endswith("z")):
         return noun
@@ -646,6 +837,8 @@ def plural_article(noun: str, code: str, *, article_seen: str = "", after_to: bo
         return "aux" if after_to else "les"
     if code == "de":
         return ""  # "Schreibt Angebote.": a German plural takes no article here
+    if code == "it":
+        return _italian_plural_article(noun, article_seen, after_to)
     seen = article_seen.lower()
     if seen in FEMININE_ARTICLES:
         art = "las"
@@ -655,6 +848,28 @@ def plural_article(noun: str, code: str, *, article_seen: str = "", after_to: bo
         low = noun.lower()
         art = "las" if low.endswith(("a", "ión", "dad", "tad", "tud", "umbre")) else "los"
     return f"a {art}" if after_to else art
+
+
+def _italian_plural_article(noun: str, article_seen: str, after_to: bool) -> str:
+    """ "le" (feminine), "gli" (masculine before a vowel, "s" and a consonant, "z", "gn",
+    "ps", "x", "y") or "i", joined to "a" after it ("alle", "agli", "ai"); "" when the
+    gender cannot be told."""
+    gender = italian_gender(noun, article_seen)
+    if not gender:
+        return ""
+    low = noun.lower()
+    if gender == "f":
+        art = "le"
+    elif (
+        low[:1] in "aeiouhxyz"
+        or low.startswith(("gn", "ps", "pn"))
+        or (low.startswith("s") and low[1:2] not in "aeiou")
+    ):
+        art = "gli"
+    else:
+        art = "i"
+    frame = FRAMES["it"]
+    return frame.joined[f"{frame.to} {art}"] if after_to else art
 
 
 # --- a small frame per language for standing rules outside English ------------------------------
@@ -673,6 +888,10 @@ class RuleFrame:
     verbs: dict[str, tuple[str, ...]]
     before_verb: frozenset[str]
     courtesy: frozenset[str]
+    # the endings of the regular forms an instruction opens with, by the ending of the
+    # infinitive ("aggiungi", "metti"); for a frame that lists them (French and Spanish
+    # forms are derived in ``_instruction_forms``)
+    asked_endings: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 RULE_FRAMES: dict[str, RuleFrame] = {
@@ -717,6 +936,32 @@ RULE_FRAMES: dict[str, RuleFrame] = {
         before_verb=frozenset(["toujours", "jamais", "ne", "n'", "pas"]),
         courtesy=frozenset(["s'il", "te", "plaît", "vous", "plaît", "stp", "svp", "merci"]),
     ),
+    "it": RuleFrame(
+        code="it",
+        verbs={
+            "mettere": (),
+            "scrivere": (),
+            "aggiungere": (),
+            "indicare": (),
+            "usare": (),
+            "utilizzare": (),
+            "dire": ("di'", "dì", "dica"),
+            "chiamare": (),
+            "citare": (),
+            "firmare": (),
+            "specificare": (),
+            "includere": (),
+            "togliere": ("togli", "tolga"),
+            "dare": ("da'", "dai", "dia"),
+        },
+        before_verb=frozenset(["sempre", "mai", "non", "anche"]),
+        courtesy=frozenset(["per", "favore", "piacere", "grazie"]),
+        asked_endings={
+            "are": ("a", "i", "ate"),
+            "ere": ("i", "ete", "a"),
+            "ire": ("i", "ite", "a"),
+        },
+    ),
 }
 
 
@@ -730,10 +975,13 @@ def _instruction_forms(code: str) -> frozenset[str]:
     for inf, irregular in frame.verbs.items():
         stem, end = inf[:-2], inf[-2:]
         forms = [inf, *irregular]
+        for ending, suffixes in frame.asked_endings.items():
+            if inf.endswith(ending):
+                forms += [inf[: -len(ending)] + x for x in suffixes]
         if code == "es":
             vowel, other = {"ar": ("a", "e"), "er": ("e", "a"), "ir": ("e", "a")}[end]
             forms += [stem + vowel, stem + end[0] + "d", stem + other, stem + other + "s"]
-        elif end == "er":
+        elif code == "fr" and end == "er":
             forms += [stem + "e", stem + "ez"]
         out.update(_plain(f) for f in forms)
     return frozenset(out)

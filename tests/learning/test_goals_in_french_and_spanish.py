@@ -145,12 +145,12 @@ def test_a_persona_in_a_language_without_a_frame_is_declined_and_a_french_rule_i
         "role": "Assistentin für die Buchhandlung",
         "goals": "Beantwortet die Fragen der Kunden zu den Bestellungen und schreibt Mails.",
     }
-    italian = {
-        "role": "Assistente per il negozio della famiglia",
-        "goals": "Risponde alle domande dei clienti e scrive le risposte per il negozio.",
+    portuguese = {
+        "role": "Assistente da loja da família",
+        "goals": "Responde às perguntas dos clientes e escreve as mensagens aos fornecedores.",
     }
-    result = LocalProposer().propose_sentence(corpus_of(FRENCH), italian, settings())
-    assert "Italian" in result.declined
+    result = LocalProposer().propose_sentence(corpus_of(FRENCH), portuguese, settings())
+    assert "Portuguese" in result.declined
     rule = LocalProposer().propose_rule(corpus_of(FRENCH), FRENCH_PERSONA, settings())
     assert not rule.declined and rule.data["rule"] is None  # no recurring correction
     rule = LocalProposer().propose_rule(corpus_of(FRENCH), german, settings())

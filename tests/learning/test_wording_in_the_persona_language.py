@@ -32,6 +32,14 @@ ITALIAN = {
     "guardrails": [],
     "standing_rules": [],
 }
+PORTUGUESE = {
+    "name": "Rita",
+    "role": "Assistente da loja da família",
+    "goals": "Responde às perguntas dos clientes e escreve as mensagens aos fornecedores da loja.",
+    "background": "",
+    "guardrails": [],
+    "standing_rules": [],
+}
 ENGLISH = {
     "name": "Zed",
     "role": "Studio assistant",
@@ -80,6 +88,8 @@ def test_the_language_of_a_text_is_told_by_its_function_words(text, expected):
 def test_a_persona_says_which_language_it_is_written_in():
     assert language.persona_language(FRENCH) == "fr"
     assert language.persona_language(GERMAN) == "de"
+    assert language.persona_language(ITALIAN) == "it"
+    assert language.persona_language(PORTUGUESE) == "pt"
     assert language.persona_language(ENGLISH) == ""  # too little to tell
     assert language.persona_language({}) == ""
 
@@ -170,10 +180,12 @@ def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_wor
     # give it nothing to word
     result = LocalProposer().propose_sentence(corpus, FRENCH, settings())
     assert result.data["sentence"] == ""
-    # German goals are worded in German (``other_languages``); a language without a
-    # frame is declined
+    # German and Italian goals are worded in German and Italian (``other_languages``); a
+    # language without a frame is declined
     assert not LocalProposer().propose_sentence(corpus, GERMAN, settings()).declined
-    assert "Italian" in LocalProposer().propose_sentence(corpus, ITALIAN, settings()).declined
+    assert not LocalProposer().propose_sentence(corpus, ITALIAN, settings()).declined
+    declined = LocalProposer().propose_sentence(corpus, PORTUGUESE, settings()).declined
+    assert "Portuguese" in declined and "Italian" in declined
     # standing rules are worded in French for a French assistant (``foreign_rules``):
     # no English correction becomes one
     rule = LocalProposer().propose_rule(corpus, FRENCH, settings())
@@ -194,11 +206,11 @@ def test_a_review_of_an_assistant_in_a_language_without_a_frame_says_why_nothing
 
     persona_version_create(
         agent=agent,
-        changes={k: ITALIAN[k] for k in ("role", "goals", "background")},
+        changes={k: PORTUGUESE[k] for k in ("role", "goals", "background")},
         trigger=ChangeTrigger(source_type=SourceType.UI_FORM, reason="setup", approved_by="o"),
     )
     learning_on(agent)
     seed_work(agent, n=4)
     review = review_run(agent=agent, trigger=Review.Trigger.MANUAL)
     assert not Proposal.objects.filter(agent=agent).exists()
-    assert "written in Italian" in review.reason
+    assert "written in Portuguese" in review.reason

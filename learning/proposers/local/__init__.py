@@ -77,7 +77,7 @@ on a value and rules the policy refuses are skipped: an edit of the draft at han
 value in a rule ("max 6 bullets") must be given alike in ``min_corrections``
 conversations and contradicted by no other correction ("8 bullet points is fine").
 
-**Another language.** For a persona written in French, Spanish or German
+**Another language.** For a persona written in French, Spanish, German or Italian
 (``learning.language.persona_language``) a goals sentence is read and worded by
 ``other_languages`` with a small frame per language (``learning.language.FRAMES``: the
 verbs people ask with, articles, the complement and purpose of a noun): "Tu peux me
@@ -87,9 +87,11 @@ the noun they make and by what they are about ("el texto de la tarjeta" with "la
 de una corona"). German writes every noun with a capital, so a name there is a capitalised
 word after a title or a bare preposition ("Herrn Krüger", "bei Yilmaz"), and a plural is
 the form the messages write or one its ending settles, never guessed ("Erstellt
-Instagram-Beiträge."). A persona in any other language, and a standing rule in any
-language but English, French and Spanish, is declined with the reason (the review log
-says it), never answered in English.
+Instagram-Beiträge."). Italian plurals and articles follow the spelling where it settles
+them ("la conferma" -> "le conferme", "post" -> "i post") and are not guessed where the
+stress or the gender decides ("medico", "programma"). A persona in any other language,
+and a standing rule in any language but English, French, Spanish and Italian, is declined
+with the reason (the review log says it), never answered in English.
 
 It proposes; the review still verifies every quote and applies the policy. It makes
 no network call; it encodes the request clauses of a review in one batch (the model is
@@ -97,7 +99,7 @@ loaded once per process), and messages without a stored vector.
 
 
 The package: ``words`` (word lists and thresholds), ``tokens``, ``requests``, ``themes``,
-``wording`` (the sentence of a theme), ``other_languages`` (French, Spanish and German
+``wording`` (the sentence of a theme), ``other_languages`` (French, Spanish, German and Italian
 sentences), ``hygiene`` (what a quote may hold),
 ``corrections`` (instructions after a reply that recur), ``rules`` (a rule's wording)
 and ``proposer`` (``LocalProposer``).

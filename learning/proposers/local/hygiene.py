@@ -114,7 +114,7 @@ def _unclean(
     ok = tok.low.removesuffix("'s") in CAPITALISED_OK
     if not tok.text[:1].isupper() or _acronym(tok.text) or ok:
         return False
-    if frame is not None and frame.titles and before is not None:
+    if frame is not None and frame.capitalises_nouns and before is not None:
         # every noun has a capital (German): a noun follows an article or another word
         # written small ("für die Montage"), a name a title or a preposition ("bei Yilmaz")
         low_before = before.text[:1].islower() and before.end <= tok.start
@@ -164,7 +164,7 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
     from learning.policy import CAPITALISED_OK, product_name
 
     frame = language.FRAMES.get(code)
-    if frame is not None and frame.titles:
+    if frame is not None and frame.capitalises_nouns:
         return _names_where_nouns_are_capitalised(messages, frame)
     capitalised: set[str] = set()
     lower: set[str] = set()

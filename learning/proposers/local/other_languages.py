@@ -1,4 +1,5 @@
-"""Goals sentences for a persona written in French, Spanish or German (``language.FRAMES``).
+"""Goals sentences for a persona written in French, Spanish, German or Italian
+(``language.FRAMES``).
 
 The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
 in another language the proposer reads less, and says only what it can judge:
@@ -49,12 +50,6 @@ _SENTENCE_EDGE = re.compile(r"[.!?;:\n¿¡]")
 PURPOSE_WORDS = 5
 # the noun a request opens with may be preceded by this many asking words and pronouns
 ASK_REACH = 3
-# what may follow a label's noun phrase: the end of its sentence, or a preposition
-_LABEL_NEXT = {
-    "fr": frozenset(["pour", "de", "d'", "du", "des", "au", "aux", "à", "sur", "en"]),
-    "es": frozenset(["para", "de", "del", "al", "a", "sobre", "en", "con"]),
-    "de": frozenset(["für", "an", "zu", "zum", "zur", "mit", "bei", "von", "über", "bitte"]),
-}
 
 
 @dataclass
@@ -127,7 +122,7 @@ def _content(tok: Tok, frame: language.Frame, banned: set[str]) -> bool:
 def _capitalised_inside(text: str, tok: Tok, frame: language.Frame | None = None) -> bool:
     """A capital inside a sentence: a name, unless the language writes every noun so
     (German: its names are in ``banned``, ``hygiene.proper_words``)."""
-    if frame is not None and frame.titles:
+    if frame is not None and frame.capitalises_nouns:
         return False
     before = text[: tok.start].rstrip()
     return tok.text[:1].isupper() and bool(before) and before[-1] not in ".!?:;\n¿¡"
@@ -269,11 +264,14 @@ def _ask_in(
                 verb, j = "", at
                 break
     label = not verb and j == 0
+    # "to" joined to an article ("aux", "al", "alla"): the noun follows it, and it says
+    # the noun's gender as an article would
+    joined = ""
     if verb in frame.to_object:
         if j < len(ws) and (ws[j].low == frame.to or ws[j].low in _contracted(frame)):
             to = True
-            if ws[j].low == frame.to:
-                j += 1
+            joined = ws[j].low if ws[j].low != frame.to else ""
+            j += 1
         else:
             return None
     phrase = _noun_phrase(text, ws, j, frame, banned)
@@ -284,11 +282,13 @@ def _ask_in(
         if j >= len(ws) or not (ws[j].low == frame.to or ws[j].low in _contracted(frame)):
             return None
         verb, to = frame.verb_nouns[noun.low], True
-        phrase = _noun_phrase(text, ws, j + (ws[j].low == frame.to), frame, banned)
+        joined = ws[j].low if ws[j].low != frame.to else ""
+        phrase = _noun_phrase(text, ws, j + 1, frame, banned)
         if phrase is None:
             return None
         noun, article, complement, j = phrase
-    if label and j < len(ws) and ws[j].low not in _LABEL_NEXT[frame.code]:
+    article = article or joined
+    if label and j < len(ws) and ws[j].low not in frame.label_next:
         return None  # "Une dame m'a écrit": a subject, not a label
     platform = _platform_of(noun, complement, ws, j, frame)
     purpose = _purpose(text, ws, j, frame, banned)
@@ -327,8 +327,8 @@ def _platform_of(noun: Tok, complement: str, ws: list[Tok], j: int, frame: langu
 
 
 def _contracted(frame: language.Frame) -> frozenset[str]:
-    """The frame's "to" joined to an article: "au", "aux"; "al"."""
-    return frozenset({"fr": ["au", "aux"], "es": ["al"]}.get(frame.code, []))
+    """The frame's "to" joined to an article: "au", "aux"; "al"; "alla"."""
+    return frame.contracted_to
 
 
 def asks_of(message: Any, code: str, banned: set[str]) -> list[Ask]:
@@ -357,23 +357,29 @@ def asks_of(message: Any, code: str, banned: set[str]) -> list[Ask]:
     return out
 
 
-def _key(noun: str, code: str = "") -> str:
-    """What groups requests for one noun: singular and plural alike. A German compound the
-    lexicon does not list is the kind of the noun it ends in ("Kursanfrage" -> "anfrage",
-    "Pflegehinweise" -> "hinweis", ``language.german_kind``)."""
-    if code == "de":
+def _key(noun: str, frame: language.Frame | None = None) -> str:
+    """What groups requests for one noun: singular and plural alike (the last letter
+    they differ by, ``Frame.key_letters``: "fiche"/"fiches", "preventivo"/"preventivi").
+    A German compound the lexicon does not list is the kind of the noun it ends in
+    ("Kursanfrage" -> "anfrage", "Pflegehinweise" -> "hinweis", ``language.german_kind``)."""
+    if frame is not None and frame.capitalises_nouns:
         kind = language.german_kind(noun)
         if kind:
             return kind
-    return noun[:-1] if len(noun) > 4 and noun[-1] in "sx" else noun
+    letters = frame.key_letters if frame is not None else "sx"
+    return noun[:-1] if len(noun) > 4 and noun[-1] in letters else noun
 
 
-def _singular(noun: str, code: str) -> bool:
+def _singular(noun: str, frame: language.Frame, article: str = "") -> bool:
     """Whether ``noun`` is written in the singular: a German noun unless the noun it ends in
-    is a plural of the lexicon ("Pflegehinweise"); elsewhere when it is its own key."""
-    if code == "de" and language.german_kind(noun):
-        return language.german_kind(noun) == language.german_last_noun(noun)
-    return _key(noun, code) == noun
+    is a plural of the lexicon ("Pflegehinweise"); elsewhere when it is its own key or has
+    a plural of its own ("preventivo" -> "preventivi")."""
+    if frame.capitalises_nouns:
+        kind = language.german_kind(noun)
+        return kind == language.german_last_noun(noun) if kind else _key(noun, frame) == noun
+    return _key(noun, frame) == noun or language.plural_noun(
+        noun, frame.code, article_seen=article
+    ) not in ("", noun)
 
 
 def _agreed(values: list[str], n: int, *, frame: language.Frame | None = None) -> str:
@@ -424,13 +430,13 @@ def find_foreign_themes(
     about: dict[str, str] = {}  # a key that is what the requests are about -> as written
     asked = [(m, asks_of(m, code, banned)) for m in messages]
     # the words requests write as nouns: what they make, and complements after "de"
-    nouns = {_key(a.noun, code) for _, asks in asked for a in asks} | {
+    nouns = {_key(a.noun, frame) for _, asks in asked for a in asks} | {
         k for _, asks in asked for a in asks for k, _w in _about(a, frame, bare=False)
     }
     for _m, asks in asked:
         seen: set[str] = set()
         for ask in asks:
-            for k, written in ((_key(ask.noun, code), ""), *_about(ask, frame, as_nouns=nouns)):
+            for k, written in ((_key(ask.noun, frame), ""), *_about(ask, frame, as_nouns=nouns)):
                 if k in seen:
                     continue
                 seen.add(k)
@@ -452,27 +458,50 @@ def find_foreign_themes(
         if not verbs and not frame.default_verb:
             continue  # nobody said what is done with it
         # every request a label ("Confirmación de pedido para …"): the work is prepared
+        # of verbs used equally often, one that says what is done before "make" ("Scrive
+        # le conferme", not "Fa le conferme")
         verb = max(
-            verbs, key=lambda v: (verbs[v], -list(verbs).index(v)), default=frame.default_verb
+            verbs,
+            key=lambda v: (verbs[v], v not in frame.weak_verbs, -list(verbs).index(v)),
+            default=frame.default_verb,
         )
         n = len(by_conv)
         # the noun most of its requests make (by key: "instrucciones" and "instrucción"
         # alike), written in the singular where a request does
-        keys = Counter(_key(a.noun, code) for a in by_conv.values())
+        keys = Counter(_key(a.noun, frame) for a in by_conv.values())
         ranked = sorted(keys, key=lambda x: (keys[x], x), reverse=True)
         if code == "de":  # of nouns equally often made, one whose plural can be told
             ranked.sort(key=lambda x: not language.german_plural(x, seen_words))
             ranked.sort(key=lambda x: -keys[x])
         top = k if k in keys else ranked[0]
-        making = [a for a in by_conv.values() if _key(a.noun, code) == top]
-        singular = [a.noun for a in making if _singular(a.noun, code)]
+        making = [a for a in by_conv.values() if _key(a.noun, frame) == top]
+        singular = [a.noun for a in making if _singular(a.noun, frame, a.article)]
         noun = Counter(singular or [a.noun for a in making]).most_common(1)[0][0]
         articles = [a.article for a in making if a.article]
         complement = _agreed([a.complement for a in by_conv.values()], n)
         purpose = _agreed([a.purpose for a in by_conv.values()], n, frame=frame)
-        plural = language.german_plural(noun, seen_words) if code == "de" else ""
-        if code == "de" and not plural:
+        article = articles[0] if articles else ""
+        if code == "de":
+            plural = language.german_plural(noun, seen_words)
+        else:
+            plural = language.plural_noun(noun, code, article_seen=article)
+        if not plural:
             continue  # a plural no message shows and no ending settles is not guessed
+        if frame.plural_takes_article and not language.plural_article(
+            noun, code, article_seen=article
+        ):
+            continue  # nor the article of a noun whose gender nothing tells
+        # the platform most requests name beside the noun ("Post per Instagram"), when
+        # they agree on nothing else written after it
+        platform = _agreed([a.platform.lower() for a in by_conv.values()], n)
+        if (
+            platform
+            and not (complement or purpose)
+            and k not in PLATFORMS
+            and platform not in noun.lower().split("-")  # "Instagram-Beitrag" names it
+        ):
+            written = about.get(platform, platform)
+            complement = f"{frame.platform_before} {written}".strip()
         if k in PLATFORMS and k not in noun.lower().split("-"):
             # the platform the requests name, as written after the noun, whatever else
             # they agree on ("Prépare les publications Instagram.")
@@ -481,8 +510,8 @@ def find_foreign_themes(
             purpose = ""
         elif k in PLATFORMS:
             complement, purpose = "", ""  # the noun names it: "Erstellt Instagram-Beiträge."
-        elif _key(noun, code) != k and not any(
-            _key(w, code) == k for w in f"{complement} {purpose}".split()
+        elif _key(noun, frame) != k and not any(
+            _key(w, frame) == k for w in f"{complement} {purpose}".split()
         ):
             # grouped by what they are about ("el texto de la tarjeta", "la tarjeta de
             # una corona"): the sentence names it as the complement of the work
@@ -504,7 +533,7 @@ def find_foreign_themes(
                 plural=plural,
             )
         )
-    out.sort(key=lambda t: (-len(t.asks), t.noun != t.key and _key(t.noun, code) != t.key, t.key))
+    out.sort(key=lambda t: (-len(t.asks), t.noun != t.key and _key(t.noun, frame) != t.key, t.key))
     return _one_per_work(out)
 
 
@@ -524,13 +553,13 @@ def _about(
     elif complement and "'" in complement[0]:
         complement = []  # "d'inscription": the noun's kind, grouped with its noun
     elif complement and not (
-        bare and as_nouns is not None and _key(complement[0], frame.code) in as_nouns
+        bare and as_nouns is not None and _key(complement[0], frame) in as_nouns
     ):
         complement = []  # a bare word no request writes as a noun
     for words in (complement, ask.purpose.split()[1:]):
         nouns = [w for w in words if w not in frame.articles]
         if nouns and len(nouns[0]) >= 3:
-            out.append((_key(nouns[0], frame.code), nouns[0]))
+            out.append((_key(nouns[0], frame), nouns[0]))
     if ask.platform:  # a post, a caption, a text for Instagram: one kind of work
         out.append((ask.platform.lower(), ask.platform))
     return out
@@ -542,6 +571,9 @@ def _of_plural(word: str, frame: language.Frame) -> str:
     noun = language.plural_noun(word, frame.code)
     article = language.plural_article(word, frame.code)
     of = sorted(frame.of)[0] if frame.code != "fr" else "de"
+    if frame.joined:  # "delle recensioni"
+        of = frame.complement_of or of
+        return f"{frame.joined.get(f'{of} {article}', f'{of} {article}')} {noun}"
     if frame.code == "fr" and article == "les":
         return f"des {noun}"
     return f"{of} {article} {noun}"
