@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from safety.text import NormText, content_words, normalize
+from safety.text import NormText, content_words, normalize, share_a_word
 
 
 @dataclass(frozen=True)
@@ -283,7 +283,7 @@ def verify_quotes(
                 continue
             hits = corrections
         hits_of[i] = hits
-        if not (content_words(quote) & sentence_words):
+        if not share_a_word(quote, sentence_words):
             rejected[i] = NO_SHARED_WORD
 
     candidates = {

@@ -296,6 +296,24 @@ def content_words(text: str) -> set[str]:
     return {stem(w) for w in words(text) if w not in STOP_WORDS and not w.isdigit() and len(w) > 1}
 
 
+def _root(word_stem: str) -> str:
+    """A stem of five letters or more without its last vowel: where Italian, Spanish or
+    Portuguese tell singular from plural or gender by a vowel the stem keeps ("conferma"
+    and "conferm" of "conferme", "recensione" and "recensioni" both "recension")."""
+    return word_stem[:-1] if len(word_stem) >= 5 and word_stem[-1] in "aeiou" else word_stem
+
+
+def share_a_word(quote: str, sentence_words: set[str]) -> bool:
+    """Whether ``quote`` shares a content word with a sentence whose ``content_words`` are
+    ``sentence_words``: one stem alike, or alike but for a last vowel (``_root``). The one
+    test of "a quote shares a word with what it proves", for the review's verifier and
+    the proposers alike."""
+    quoted = content_words(quote)
+    if quoted & sentence_words:
+        return True
+    return bool({_root(w) for w in quoted} & {_root(w) for w in sentence_words})
+
+
 # --- what a proposer reads: people's own words, not what they pasted -------------------
 
 _FENCED = re.compile(r"```.*?(?:```|$)|~~~.*?(?:~~~|$)", re.S)

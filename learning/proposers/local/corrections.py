@@ -23,6 +23,7 @@ from safety.text import (
     STOP_WORDS,
     content_words,
     readable_text,
+    share_a_word,
     stem,
     words,
 )
@@ -280,7 +281,7 @@ def rule_evidence(
         quote = quote_for(
             c.message, toks[0].start, toks[-1].end, banned, keep=keep, own_sentence=True
         )
-        if quote and content_words(quote) & content_words(text):
+        if quote and share_a_word(quote, content_words(text)):
             evidence.append({"quote": quote, "conversation": c.message.conversation_label})
             begin = c.message.text.find(quote, c.start - 1 if c.start else 0)
             quoted.append((c.message.text, begin, begin + len(quote)))

@@ -20,6 +20,7 @@ from safety.text import (
     STOP_WORDS,
     content_words,
     readable_text,
+    share_a_word,
     word_set,
 )
 
@@ -321,7 +322,7 @@ def request_quote(
     same message that holds a word of the theme ("Summarise please." after
     "Escalation for engineering: …")."""
     quote = quote_for(req.message, req.start, req.end, banned, keep=keep)
-    if quote and content_words(quote) & words_of_text:
+    if quote and share_a_word(quote, words_of_text):
         return quote
     text = req.message.text
     for a, b in clauses(readable_text(text)):
@@ -329,7 +330,7 @@ def request_quote(
         if (a, b) == (req.start, req.end) or not _holds(tokens(text, a, b), keep):
             continue
         quote = quote_for(req.message, a, b, banned, keep=keep)
-        if quote and content_words(quote) & words_of_text:
+        if quote and share_a_word(quote, words_of_text):
             return quote
     return None
 
@@ -460,7 +461,7 @@ def follow_up_quote(
                 # underneath") changes that one piece: no evidence of the kind of work
                 continue
             quote = quote_for(message, a, b, banned, keep=keep)
-            if quote and _holds(tokens(quote), keep) and content_words(quote) & words_of_text:
+            if quote and _holds(tokens(quote), keep) and share_a_word(quote, words_of_text):
                 return quote
     return None
 
