@@ -1,0 +1,116 @@
+"""The question bank (``memory/data/asked_about_a_person.jsonl``): a question asked in
+everyday words reaches the plain statement that answers it through the bank's example
+questions and the statements of their topic."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import memory.context
+import safety.encoder
+from memory.context import build_context, question_bank, read_bank
+from tests.memory.beliefs_helpers import NOW, FakeModel, fake_vector, write_belief
+
+#: a bank question, as the bank holds it, and its topic's statements
+JOB_QUESTION = "What does she do for a living?"
+
+
+def _job_topic() -> dict:
+    return next(t for t in read_bank() if JOB_QUESTION in t["questions"])
+
+
+@pytest.fixture
+def bank_model(monkeypatch, settings):
+    """The stand-in model, the bank encoded afresh with it; a tram driver's job statement
+    reads like the bank's statements of jobs (it shares the vector of one of them)."""
+    settings.PERSONA_INJECTION_SEMANTIC = False
+    model = FakeModel(
+        same_as={"Drives trams for Edinburgh Trams": "Works as a long-haul lorry driver"}
+    )
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
+    monkeypatch.setattr(memory.context, "_bank", None)
+    return model
+
+
+def ranked_by_meaning(agent, query, who="yus"):
+    pack = build_context(
+        agent=agent, principal_external_id=who, query=query, now=NOW, use_embeddings=True
+    )
+    return [item.id for item in pack.items]
+
+
+@pytest.fixture
+def job_and_others(agent, bank_model, monkeypatch):
+    job = write_belief(agent, "Drives trams for Edinburgh Trams", category="identity", who="yus")
+    flat = write_belief(
+        agent, "Has been living in Leith for ten years", category="explicit_facts", who="yus"
+    )
+    write_belief(agent, "Her birthday is on 2 May", category="explicit_facts", who="yus")
+    # the question reads (to the encoder) as the bank's job question does, and nothing
+    # like any of the person's statements
+    question = fake_vector(JOB_QUESTION)
+    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+    return job, flat
+
+
+def test_an_everyday_question_about_a_job_finds_the_job_statement(agent, job_and_others):
+    job, _ = job_and_others
+
+    assert ranked_by_meaning(agent, "What does Yus do for a living these days?")[0] == job.pk
+
+
+def test_without_the_bank_the_shared_word_wins(agent, job_and_others, monkeypatch):
+    _, flat = job_and_others
+    monkeypatch.setattr(memory.context, "BANK_ANSWER_SHARE", 0.0)
+
+    assert ranked_by_meaning(agent, "What does Yus do for a living these days?")[0] == flat.pk
+
+
+def test_a_question_near_no_bank_question_is_left_as_asked(bank_model):
+    bank = question_bank()
+    far = fake_vector("How many moons has Jupiter?")
+    assert float((bank.questions @ far).max()) < memory.context.BANK_NEAR_FLOOR
+
+    assert memory.context.bank_expansion(far) is None
+
+
+def test_the_answer_prototype_of_a_bank_question_is_nearest_its_topics_statements(bank_model):
+    extra = memory.context.bank_expansion(fake_vector(JOB_QUESTION))
+    topics = read_bank()
+    statements = [s for t in topics for s in t["statements"]]
+    nearest = statements[int(np.argmax(np.stack([fake_vector(s) for s in statements]) @ extra))]
+
+    assert nearest in _job_topic()["statements"]
+
+
+def test_the_bank_is_encoded_once_per_process(bank_model):
+    question_bank()
+    encoded = len(bank_model.seen)
+    question_bank()
+
+    assert encoded >= sum(len(t["questions"]) for t in read_bank())
+    assert len(bank_model.seen) == encoded
+
+
+def test_the_bank_vectors_are_kept_next_to_the_encoder_and_read_back(
+    bank_model, monkeypatch, settings, tmp_path
+):
+    settings.ENCODER_DIR = tmp_path
+    monkeypatch.setattr(safety.encoder, "_model", bank_model)  # the packaged encoder, loaded
+    first = question_bank().questions
+    monkeypatch.setattr(memory.context, "_bank", None)  # a new process
+    bank_model.seen.clear()
+
+    again = question_bank().questions
+
+    assert len(list(tmp_path.glob("*question-bank*.npy"))) == 1
+    assert bank_model.seen == []
+    assert np.array_equal(first, again)
+
+
+def test_a_stand_in_model_never_writes_bank_vectors(bank_model, settings, tmp_path):
+    settings.ENCODER_DIR = tmp_path
+    question_bank()
+
+    assert list(tmp_path.iterdir()) == []
