@@ -77,6 +77,7 @@ from memory.candidates import Candidates, load_from_beliefs, read_person, succes
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
 from memory.time_facet import COVERS, TimeAsk, event_date, read_time, time_match
+from safety.encoder import DIM
 from safety.text import STOP_WORDS, content_words, words
 
 #: The seed's score: similarity floor and weight, retention floor and weight.
@@ -605,15 +606,18 @@ def _bank_cache_file(model: object, bank_bytes: bytes) -> Path | None:
 
 def _bank_vectors(model: object, texts: list[str], bank_bytes: bytes) -> np.ndarray:
     """The vectors of the bank's texts: from the file next to the encoder when there is
-    one (encoding the bank takes seconds on two cores), else encoded and written there
-    (atomically; a read-only folder only means encoding again next process)."""
+    one and this model encodes its first text as the file holds it (encoding the whole
+    bank takes seconds on two cores, one text milliseconds), else encoded and written
+    there (atomically; a read-only folder only means encoding again next process)."""
     from memory.embeddings import encode
 
     path = _bank_cache_file(model, bank_bytes)
     if path is not None:
         with contextlib.suppress(OSError, ValueError):
             cached = np.load(path, allow_pickle=False)
-            if cached.shape[0] == len(texts):
+            if cached.shape == (len(texts), DIM) and np.allclose(
+                cached[0], encode(texts[:1])[0], atol=1e-3
+            ):
                 return cached
     vectors = encode(texts)
     if path is not None:

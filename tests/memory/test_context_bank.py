@@ -105,7 +105,7 @@ def test_the_bank_vectors_are_kept_next_to_the_encoder_and_read_back(
     again = question_bank().questions
 
     assert len(list(tmp_path.glob("*question-bank*.npy"))) == 1
-    assert bank_model.seen == []
+    assert len(bank_model.seen) == 1  # the first text, to check the file is this model's
     assert np.array_equal(first, again)
 
 
@@ -114,3 +114,19 @@ def test_a_stand_in_model_never_writes_bank_vectors(bank_model, settings, tmp_pa
     question_bank()
 
     assert list(tmp_path.iterdir()) == []
+
+
+def test_bank_vectors_of_another_model_are_encoded_afresh(
+    bank_model, monkeypatch, settings, tmp_path
+):
+    settings.ENCODER_DIR = tmp_path
+    monkeypatch.setattr(safety.encoder, "_model", bank_model)
+    question_bank()
+    (kept,) = tmp_path.glob("*question-bank*.npy")
+    np.save(kept, np.ones_like(np.load(kept)))  # as if another export of the model wrote it
+    monkeypatch.setattr(memory.context, "_bank", None)
+
+    again = question_bank().questions
+
+    assert not np.allclose(again, 1.0)
+    assert np.allclose(np.load(kept), np.concatenate([again, np.load(kept)[len(again) :]]))
