@@ -590,18 +590,16 @@ def read_bank(data: bytes | None = None) -> list[dict[str, Any]]:
 
 
 def _bank_cache_file(model: object, bank_bytes: bytes) -> Path | None:
-    """Where the packaged encoder's vectors of this bank are kept, next to the encoder
-    (named by the encoder and the bank's hash: a new bank or model is encoded afresh);
-    None for any other model (a test's stand-in)."""
-    from django.conf import settings
-
+    """Where the served (ONNX) encoder's vectors of this bank are kept: next to its file,
+    named by it and by the bank's hash (a new bank or export is encoded afresh); None for
+    any other model (torch, a test's stand-in: encoded once per process)."""
     from safety import encoder
 
-    if model is not getattr(encoder, "_model", None):
+    if model is not getattr(encoder, "_model", None) or getattr(model, "backend", None) != "onnx":
         return None
     digest = hashlib.sha256(bank_bytes).hexdigest()[:16]
-    name = f"{encoder.MODEL_NAME}.{encoder.backend()}.question-bank.{digest}.npy"
-    return Path(settings.ENCODER_DIR) / name
+    onnx = encoder.onnx_path()
+    return onnx.with_name(f"{onnx.stem}.question-bank.{digest}.npy")
 
 
 def _bank_vectors(model: object, texts: list[str], bank_bytes: bytes) -> np.ndarray:

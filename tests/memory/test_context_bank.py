@@ -97,7 +97,8 @@ def test_the_bank_vectors_are_kept_next_to_the_encoder_and_read_back(
     bank_model, monkeypatch, settings, tmp_path
 ):
     settings.ENCODER_DIR = tmp_path
-    monkeypatch.setattr(safety.encoder, "_model", bank_model)  # the packaged encoder, loaded
+    bank_model.backend = "onnx"
+    monkeypatch.setattr(safety.encoder, "_model", bank_model)  # the served encoder, loaded
     first = question_bank().questions
     monkeypatch.setattr(memory.context, "_bank", None)  # a new process
     bank_model.seen.clear()
@@ -109,8 +110,11 @@ def test_the_bank_vectors_are_kept_next_to_the_encoder_and_read_back(
     assert np.array_equal(first, again)
 
 
-def test_a_stand_in_model_never_writes_bank_vectors(bank_model, settings, tmp_path):
+def test_only_the_served_encoder_keeps_bank_vectors_on_disk(
+    bank_model, monkeypatch, settings, tmp_path
+):
     settings.ENCODER_DIR = tmp_path
+    monkeypatch.setattr(safety.encoder, "_model", bank_model)  # loaded, but not ONNX
     question_bank()
 
     assert list(tmp_path.iterdir()) == []
@@ -120,6 +124,7 @@ def test_bank_vectors_of_another_model_are_encoded_afresh(
     bank_model, monkeypatch, settings, tmp_path
 ):
     settings.ENCODER_DIR = tmp_path
+    bank_model.backend = "onnx"
     monkeypatch.setattr(safety.encoder, "_model", bank_model)
     question_bank()
     (kept,) = tmp_path.glob("*question-bank*.npy")
