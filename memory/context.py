@@ -652,6 +652,39 @@ def question_bank() -> QuestionBank:
         return _bank[1]
 
 
+_bank_thread: threading.Thread | None = None
+#: how long a process that is exiting waits for the bank still being encoded (a daemon
+#: thread inside the ONNX session at interpreter exit aborts the process)
+BANK_EXIT_WAIT_SECONDS = 15.0
+
+
+def bank_if_ready(wait: bool) -> QuestionBank | None:
+    """The bank's vectors when they cost no wait: encoded already in this process, kept
+    on disk (read in milliseconds), or ``wait`` (the caller may wait for the model, as it
+    may for the model's load); otherwise they are encoded in a daemon thread (seconds:
+    not spent on this call) and this call ranks without the bank."""
+    global _bank_thread
+    import atexit
+
+    from safety import encoder
+
+    model = encoder.get_model()
+    current = _bank
+    if current is not None and current[0] is model:
+        return current[1]
+    path = _bank_cache_file(model, BANK_PATH.read_bytes())
+    if wait or (path is not None and path.exists()):
+        return question_bank()
+    with _bank_lock:
+        if _bank_thread is None or not _bank_thread.is_alive():
+            _bank_thread = threading.Thread(
+                target=question_bank, name="question-bank-encode", daemon=True
+            )
+            _bank_thread.start()
+            atexit.register(_bank_thread.join, BANK_EXIT_WAIT_SECONDS)
+    return None
+
+
 def bank_votes(qvec: np.ndarray, bank: QuestionBank) -> tuple[np.ndarray, float]:
     """The topics the question's ``BANK_NEIGHBOURS`` nearest bank questions vote for
     (each vote its cosine; summed by topic) and the nearest one's cosine."""
@@ -663,11 +696,11 @@ def bank_votes(qvec: np.ndarray, bank: QuestionBank) -> tuple[np.ndarray, float]
     return votes, float(sims[near].max())
 
 
-def bank_expansion(qvec: np.ndarray) -> np.ndarray | None:
+def bank_expansion(qvec: np.ndarray, bank: QuestionBank | None = None) -> np.ndarray | None:
     """What the bank adds to the query's vector: the answer prototype of the topics the
     question's nearest bank questions vote for, times ``BANK_ANSWER_SHARE`` and the gate
     (see there); None when the question is near no bank question."""
-    bank = question_bank()
+    bank = bank or question_bank()
     votes, nearest = bank_votes(qvec, bank)
     gate = (nearest - BANK_NEAR_FLOOR) / (1 - BANK_NEAR_FLOOR)
     if gate <= 0 or votes.sum() <= 0:
@@ -875,7 +908,8 @@ def _build_context(
                 # product over the person's matrix instead of two
                 mixed = (1 - CONTENT_QUERY_SHARE) * qvec + CONTENT_QUERY_SHARE * _query_vector(bare)
             # an everyday question: the answer prototype of its nearest bank questions
-            extra = bank_expansion(qvec) if BANK_ANSWER_SHARE > 0 else None
+            bank = bank_if_ready(wait_for_model) if BANK_ANSWER_SHARE > 0 else None
+            extra = None if bank is None else bank_expansion(qvec, bank)
             if extra is None:
                 cosine = cand.matrix @ mixed
                 ranked_cosine = cosine

@@ -135,3 +135,13 @@ def test_bank_vectors_of_another_model_are_encoded_afresh(
 
     assert not np.allclose(again, 1.0)
     assert np.allclose(np.load(kept), np.concatenate([again, np.load(kept)[len(again) :]]))
+
+
+def test_a_call_that_may_not_wait_ranks_without_the_bank_while_it_is_encoded(
+    bank_model, monkeypatch
+):
+    monkeypatch.setattr(memory.context, "_bank_thread", None)
+
+    assert memory.context.bank_if_ready(wait=False) is None
+    memory.context._bank_thread.join(timeout=30)
+    assert memory.context.bank_if_ready(wait=False) is question_bank()
