@@ -916,7 +916,8 @@ def _build_context(
             else:
                 # the item keeps its cosine with the question; its meaning is ranked with
                 # the answer prototype's added (one product for both columns)
-                both = cand.matrix @ np.stack([mixed, extra], axis=1)
+                columns = np.stack([mixed, extra], axis=1).astype(cand.matrix.dtype)
+                both = cand.matrix @ columns
                 cosine = both[:, 0]
                 ranked_cosine = cosine + both[:, 1]
             # the item keeps its cosine; its meaning is ranked less its hubness
