@@ -25,7 +25,11 @@ encoded twice, as asked and as its content words alone, and the two cosines mixe
 function words of a question pull its vector towards any question about a person; less
 the statement's hubness, its mean cosine with the category descriptions: a statement
 near any description of a person is near every question about one, and came first for
-questions it does not answer), and
+questions it does not answer; plus, for a question near one of the question bank's
+everyday questions, the cosine with the answer prototype of the bank topics it is nearest:
+"What does he do for a living these days?" is near the bank's "What does she do for a
+living?", and the bank's job statements are near "Drives trams for Edinburgh Trams",
+which the question alone is not; ``BANK_ANSWER_SHARE``), and
 a category prior (the query's cosine with a one-line description of each category, so
 "what should I leave out of her salad?" leans towards dislikes; without it the tune
 part loses 12 points of recall@3). A **time facet** (``memory.time_facet``) reads the
@@ -53,13 +57,18 @@ Nell") and a short form of one ("Mari" for Marisol)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import json
 import math
+import os
 import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -68,6 +77,7 @@ from memory.candidates import Candidates, load_from_beliefs, read_person, succes
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
 from memory.time_facet import COVERS, TimeAsk, event_date, read_time, time_match
+from safety.encoder import DIM
 from safety.text import STOP_WORDS, content_words, words
 
 #: The seed's score: similarity floor and weight, retention floor and weight.
@@ -138,6 +148,28 @@ CATEGORY_HINTS = {
     "habit": "what the person does regularly: routines, exercise, commute",
     "state": "how the person is right now: mood, health, energy",
 }
+#: The question bank (``memory/data/asked_about_a_person.jsonl``, written by someone who
+#: read neither the code nor the evaluation: per topic of a person's life, the questions
+#: people ask about it in everyday words and the statements memory holds about it). The
+#: encoder does not relate "What does he do for a living these days?" to "Drives trams
+#: for Edinburgh Trams", but it relates the question to the bank's "What does she do for
+#: a living?", and the bank's job statements to the tram driver: the question's
+#: ``BANK_NEIGHBOURS`` nearest bank questions vote for their topics (each vote its
+#: cosine), and the mean vector of the voted topics' statements (an answer prototype,
+#: written once, not generated) is added to the query's vector with this share, times
+#: the gate ``(nearest - BANK_NEAR_FLOOR) / (1 - BANK_NEAR_FLOOR)`` (1 for a question
+#: word for word in the bank); 0 turns the bank off. The protocol (``bench/eval_recall/
+#: README.md``, retrieval10) passes from 0.8 to 1.2 at a floor of 0.4, and at 1.0 from a
+#: floor of 0.3 to 0.5; 1.4 only at 0.5, and 1.6 or more nowhere: the topic outweighs
+#: the question (the default folder loses).
+BANK_ANSWER_SHARE = 1.0
+#: ... a question whose nearest bank question has a cosine of this or less is about
+#: nothing the bank knows, and is left as asked.
+BANK_NEAR_FLOOR = 0.4
+#: ... the number of nearest bank questions that vote (1 follows one wrong neighbour,
+#: 5 or 8 blur the topic).
+BANK_NEIGHBOURS = 3
+BANK_PATH = Path(__file__).resolve().parent / "data" / "asked_about_a_person.jsonl"
 MAX_PINNED = 6
 #: the longest message a host may ask about (the /v1 route and the MCP tool refuse longer)
 MAX_QUERY_CHARS = 2_000
@@ -527,6 +559,156 @@ def _description_vectors() -> np.ndarray:
     return _category_vectors[1]
 
 
+@dataclass(frozen=True)
+class QuestionBank:
+    """The question bank's vectors: every example question (the person's name read as
+    ``NAME_STANDIN``, as a question's is), the topic each asks about, and each topic's
+    answer prototype (the normalised mean of its statements' vectors)."""
+
+    questions: np.ndarray
+    topic_of: np.ndarray
+    answers: np.ndarray
+
+
+_bank: tuple[object, QuestionBank] | None = None
+_bank_lock = threading.Lock()
+
+
+def _name_read(text: str, *, question: bool) -> str:
+    """A bank text with its ``{name}`` read as a question reads it (the stand-in) or as a
+    statement names nobody ("{name} is a plumber" -> "is a plumber")."""
+    if question:
+        text = text.replace("{name}'s", NAME_STANDIN_POSSESSIVE)
+        return text.replace("{name}", NAME_STANDIN)
+    return re.sub(r"\{name\}(?:'s)?\s*", "", text).strip()
+
+
+def read_bank(data: bytes | None = None) -> list[dict[str, Any]]:
+    """The bank's topics as written (one JSON object a line)."""
+    text = (BANK_PATH.read_bytes() if data is None else data).decode("utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _bank_cache_file(model: object, bank_bytes: bytes) -> Path | None:
+    """Where the served (ONNX) encoder's vectors of this bank are kept: next to its file,
+    named by it and by the bank's hash (a new bank or export is encoded afresh); None for
+    any other model (torch, a test's stand-in: encoded once per process)."""
+    from safety import encoder
+
+    if model is not getattr(encoder, "_model", None) or getattr(model, "backend", None) != "onnx":
+        return None
+    digest = hashlib.sha256(bank_bytes).hexdigest()[:16]
+    onnx = encoder.onnx_path()
+    return onnx.with_name(f"{onnx.stem}.question-bank.{digest}.npy")
+
+
+def _bank_vectors(model: object, texts: list[str], bank_bytes: bytes) -> np.ndarray:
+    """The vectors of the bank's texts: from the file next to the encoder when there is
+    one and this model encodes its first text as the file holds it (encoding the whole
+    bank takes seconds on two cores, one text milliseconds), else encoded and written
+    there (atomically; a read-only folder only means encoding again next process)."""
+    from memory.embeddings import encode
+
+    path = _bank_cache_file(model, bank_bytes)
+    if path is not None:
+        with contextlib.suppress(OSError, ValueError):
+            cached = np.load(path, allow_pickle=False)
+            if cached.shape == (len(texts), DIM) and np.allclose(
+                cached[0], encode(texts[:1])[0], atol=1e-3
+            ):
+                return cached
+    vectors = encode(texts)
+    if path is not None:
+        with contextlib.suppress(OSError):
+            part = path.with_suffix(f".{os.getpid()}.part")
+            with part.open("wb") as f:
+                np.save(f, vectors, allow_pickle=False)
+            os.replace(part, path)
+    return vectors
+
+
+def question_bank() -> QuestionBank:
+    """The bank's vectors, once per process and model (from the file next to the
+    encoder, or one batch)."""
+    global _bank
+    from safety import encoder
+
+    model = encoder.get_model()
+    with _bank_lock:
+        if _bank is None or _bank[0] is not model:
+            bank_bytes = BANK_PATH.read_bytes()
+            topics = read_bank(bank_bytes)
+            questions = [_name_read(q, question=True) for t in topics for q in t["questions"]]
+            statements = [_name_read(s, question=False) for t in topics for s in t["statements"]]
+            vectors = _bank_vectors(model, questions + statements, bank_bytes)
+            qv, sv = vectors[: len(questions)], vectors[len(questions) :]
+            topic_of = np.repeat(np.arange(len(topics)), [len(t["questions"]) for t in topics])
+            bounds = np.cumsum([0] + [len(t["statements"]) for t in topics])
+            answers = np.stack(
+                [sv[a:b].mean(axis=0) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+            )
+            answers /= np.linalg.norm(answers, axis=1, keepdims=True)
+            _bank = (model, QuestionBank(qv, topic_of, answers))
+        return _bank[1]
+
+
+_bank_thread: threading.Thread | None = None
+#: how long a process that is exiting waits for the bank still being encoded (a daemon
+#: thread inside the ONNX session at interpreter exit aborts the process)
+BANK_EXIT_WAIT_SECONDS = 15.0
+
+
+def bank_if_ready(wait: bool) -> QuestionBank | None:
+    """The bank's vectors when they cost no wait: encoded already in this process, kept
+    on disk (read in milliseconds), or ``wait`` (the caller may wait for the model, as it
+    may for the model's load); otherwise they are encoded in a daemon thread (seconds:
+    not spent on this call) and this call ranks without the bank."""
+    global _bank_thread
+    import atexit
+
+    from safety import encoder
+
+    model = encoder.get_model()
+    current = _bank
+    if current is not None and current[0] is model:
+        return current[1]
+    path = _bank_cache_file(model, BANK_PATH.read_bytes())
+    if wait or (path is not None and path.exists()):
+        return question_bank()
+    with _bank_lock:
+        if _bank_thread is None or not _bank_thread.is_alive():
+            _bank_thread = threading.Thread(
+                target=question_bank, name="question-bank-encode", daemon=True
+            )
+            _bank_thread.start()
+            atexit.register(_bank_thread.join, BANK_EXIT_WAIT_SECONDS)
+    return None
+
+
+def bank_votes(qvec: np.ndarray, bank: QuestionBank) -> tuple[np.ndarray, float]:
+    """The topics the question's ``BANK_NEIGHBOURS`` nearest bank questions vote for
+    (each vote its cosine; summed by topic) and the nearest one's cosine."""
+    sims = bank.questions @ qvec
+    k = min(BANK_NEIGHBOURS, len(sims))
+    near = np.argpartition(-sims, k - 1)[:k]
+    votes = np.zeros(len(bank.answers))
+    np.add.at(votes, bank.topic_of[near], np.maximum(sims[near], 0.0))
+    return votes, float(sims[near].max())
+
+
+def bank_expansion(qvec: np.ndarray, bank: QuestionBank | None = None) -> np.ndarray | None:
+    """What the bank adds to the query's vector: the answer prototype of the topics the
+    question's nearest bank questions vote for, times ``BANK_ANSWER_SHARE`` and the gate
+    (see there); None when the question is near no bank question."""
+    bank = bank or question_bank()
+    votes, nearest = bank_votes(qvec, bank)
+    gate = (nearest - BANK_NEAR_FLOOR) / (1 - BANK_NEAR_FLOOR)
+    if gate <= 0 or votes.sum() <= 0:
+        return None
+    proto = votes @ bank.answers
+    return BANK_ANSWER_SHARE * gate * proto / np.linalg.norm(proto)
+
+
 def _category_prior(qvec: np.ndarray) -> tuple[dict[str, float], float]:
     """The query's similarity to each category's description, min-max normalised, and
     the spread of the cosines it was normalised from (max - min)."""
@@ -725,11 +907,22 @@ def _build_context(
                 # the mean of the two views' cosines is the cosine with their mean: one
                 # product over the person's matrix instead of two
                 mixed = (1 - CONTENT_QUERY_SHARE) * qvec + CONTENT_QUERY_SHARE * _query_vector(bare)
-            cosine = cand.matrix @ mixed
+            # an everyday question: the answer prototype of its nearest bank questions
+            bank = bank_if_ready(wait_for_model) if BANK_ANSWER_SHARE > 0 else None
+            extra = None if bank is None else bank_expansion(qvec, bank)
+            if extra is None:
+                cosine = cand.matrix @ mixed
+                ranked_cosine = cosine
+            else:
+                # the item keeps its cosine with the question; its meaning is ranked with
+                # the answer prototype's added (one product for both columns)
+                columns = np.stack([mixed, extra], axis=1).astype(cand.matrix.dtype)
+                both = cand.matrix @ columns
+                cosine = both[:, 0]
+                ranked_cosine = cosine + both[:, 1]
             # the item keeps its cosine; its meaning is ranked less its hubness
-            ranked_cosine = cosine
             if HUB_SHARE > 0:
-                ranked_cosine = cosine - HUB_SHARE * _hubness_of(cand)
+                ranked_cosine = ranked_cosine - HUB_SHARE * _hubness_of(cand)
             cos_norm = normalised_cosine(ranked_cosine, has, handed & cand.has_vec)
             pack.used_embeddings = True
 

@@ -1,0 +1,147 @@
+"""The question bank (``memory/data/asked_about_a_person.jsonl``): a question asked in
+everyday words reaches the plain statement that answers it through the bank's example
+questions and the statements of their topic."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import memory.context
+import safety.encoder
+from memory.context import build_context, question_bank, read_bank
+from tests.memory.beliefs_helpers import NOW, FakeModel, fake_vector, write_belief
+
+#: a bank question, as the bank holds it, and its topic's statements
+JOB_QUESTION = "What does she do for a living?"
+
+
+def _job_topic() -> dict:
+    return next(t for t in read_bank() if JOB_QUESTION in t["questions"])
+
+
+@pytest.fixture
+def bank_model(monkeypatch, settings):
+    """The stand-in model, the bank encoded afresh with it; a tram driver's job statement
+    reads like the bank's statements of jobs (it shares the vector of one of them)."""
+    settings.PERSONA_INJECTION_SEMANTIC = False
+    model = FakeModel(
+        same_as={"Drives trams for Edinburgh Trams": "Works as a long-haul lorry driver"}
+    )
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
+    monkeypatch.setattr(memory.context, "_bank", None)
+    return model
+
+
+def ranked_by_meaning(agent, query, who="yus"):
+    pack = build_context(
+        agent=agent, principal_external_id=who, query=query, now=NOW, use_embeddings=True
+    )
+    return [item.id for item in pack.items]
+
+
+@pytest.fixture
+def job_and_others(agent, bank_model, monkeypatch):
+    job = write_belief(agent, "Drives trams for Edinburgh Trams", category="identity", who="yus")
+    flat = write_belief(
+        agent, "Has been living in Leith for ten years", category="explicit_facts", who="yus"
+    )
+    write_belief(agent, "Her birthday is on 2 May", category="explicit_facts", who="yus")
+    # the question reads (to the encoder) as the bank's job question does, and nothing
+    # like any of the person's statements
+    question = fake_vector(JOB_QUESTION)
+    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+    return job, flat
+
+
+def test_an_everyday_question_about_a_job_finds_the_job_statement(agent, job_and_others):
+    job, _ = job_and_others
+
+    assert ranked_by_meaning(agent, "What does Yus do for a living these days?")[0] == job.pk
+
+
+def test_without_the_bank_the_shared_word_wins(agent, job_and_others, monkeypatch):
+    _, flat = job_and_others
+    monkeypatch.setattr(memory.context, "BANK_ANSWER_SHARE", 0.0)
+
+    assert ranked_by_meaning(agent, "What does Yus do for a living these days?")[0] == flat.pk
+
+
+def test_a_question_near_no_bank_question_is_left_as_asked(bank_model):
+    bank = question_bank()
+    far = fake_vector("How many moons has Jupiter?")
+    assert float((bank.questions @ far).max()) < memory.context.BANK_NEAR_FLOOR
+
+    assert memory.context.bank_expansion(far) is None
+
+
+def test_the_answer_prototype_of_a_bank_question_is_nearest_its_topics_statements(bank_model):
+    extra = memory.context.bank_expansion(fake_vector(JOB_QUESTION))
+    topics = read_bank()
+    statements = [s for t in topics for s in t["statements"]]
+    nearest = statements[int(np.argmax(np.stack([fake_vector(s) for s in statements]) @ extra))]
+
+    assert nearest in _job_topic()["statements"]
+
+
+def test_the_bank_is_encoded_once_per_process(bank_model):
+    question_bank()
+    encoded = len(bank_model.seen)
+    question_bank()
+
+    assert encoded >= sum(len(t["questions"]) for t in read_bank())
+    assert len(bank_model.seen) == encoded
+
+
+def test_the_bank_vectors_are_kept_next_to_the_encoder_and_read_back(
+    bank_model, monkeypatch, settings, tmp_path
+):
+    settings.ENCODER_DIR = tmp_path
+    bank_model.backend = "onnx"
+    monkeypatch.setattr(safety.encoder, "_model", bank_model)  # the served encoder, loaded
+    first = question_bank().questions
+    monkeypatch.setattr(memory.context, "_bank", None)  # a new process
+    bank_model.seen.clear()
+
+    again = question_bank().questions
+
+    assert len(list(tmp_path.glob("*question-bank*.npy"))) == 1
+    assert len(bank_model.seen) == 1  # the first text, to check the file is this model's
+    assert np.array_equal(first, again)
+
+
+def test_only_the_served_encoder_keeps_bank_vectors_on_disk(
+    bank_model, monkeypatch, settings, tmp_path
+):
+    settings.ENCODER_DIR = tmp_path
+    monkeypatch.setattr(safety.encoder, "_model", bank_model)  # loaded, but not ONNX
+    question_bank()
+
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bank_vectors_of_another_model_are_encoded_afresh(
+    bank_model, monkeypatch, settings, tmp_path
+):
+    settings.ENCODER_DIR = tmp_path
+    bank_model.backend = "onnx"
+    monkeypatch.setattr(safety.encoder, "_model", bank_model)
+    question_bank()
+    (kept,) = tmp_path.glob("*question-bank*.npy")
+    np.save(kept, np.ones_like(np.load(kept)))  # as if another export of the model wrote it
+    monkeypatch.setattr(memory.context, "_bank", None)
+
+    again = question_bank().questions
+
+    assert not np.allclose(again, 1.0)
+    assert np.allclose(np.load(kept), np.concatenate([again, np.load(kept)[len(again) :]]))
+
+
+def test_a_call_that_may_not_wait_ranks_without_the_bank_while_it_is_encoded(
+    bank_model, monkeypatch
+):
+    monkeypatch.setattr(memory.context, "_bank_thread", None)
+
+    assert memory.context.bank_if_ready(wait=False) is None
+    memory.context._bank_thread.join(timeout=30)
+    assert memory.context.bank_if_ready(wait=False) is question_bank()
