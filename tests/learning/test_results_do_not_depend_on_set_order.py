@@ -47,3 +47,34 @@ def test_of_names_of_one_length_the_first_in_alphabetical_order_is_named():
     for names in groups:
         text = "Ask " + ", ".join(reversed(names)) + " about it."
         assert policy._known_name(text, set(names)) == min(names), names
+
+
+PASTE = "\n```\nsrc/Main.hs:14:15: error: Couldn't match type Int with Pence\n```"
+
+
+def _problems(texts: list[str]):
+    from learning.proposers.local import Theme, requests_of
+
+    corpus = corpus_of([(1, text + PASTE, False) for text in texts])
+    reports = [r for m in corpus.messages for r in requests_of(m) if r.reported]
+    return Theme(
+        head="error", verb="debug", requests={r.message.conversation_id: r for r in reports}
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [("compile", "link"), ("link", "compile"), ("build", "run"), ("run", "build")]
+)
+def test_of_two_problems_every_quote_names_the_one_written_first_words_the_theme(first, second):
+    from learning.proposers.local.wording import problem_named_by_quotes
+
+    theme = _problems(
+        [
+            f"it won't {first} and won't {second} after the bump:",
+            f"still won't {first} and won't {second} this morning:",
+            f"the fixture won't {first} and won't {second} today:",
+        ]
+    )
+    assert problem_named_by_quotes(theme, "Debugs the errors.", set()) == (
+        f"Debugs {first} errors."
+    )
