@@ -78,3 +78,14 @@ def test_of_two_problems_every_quote_names_the_one_written_first_words_the_theme
     assert problem_named_by_quotes(theme, "Debugs the errors.", set()) == (
         f"Debugs {first} errors."
     )
+
+
+@pytest.mark.parametrize("flip", [False, True])
+def test_the_words_a_message_writes_before_a_topic_come_in_the_order_written(flip):
+    from learning.proposers.local.themes import _words_before
+
+    words = ["club", "group", "panel", "school", "team", "course", "choir", "league"]
+    words = words[::-1] if flip else words
+    text = "Questions for the " + ", the ".join(f"{w} questions" for w in words) + "."
+    message = corpus_of([(1, text, False)]).messages[0]
+    assert _words_before(message, "question") == words
