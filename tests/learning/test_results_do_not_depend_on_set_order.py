@@ -32,9 +32,7 @@ def _corrections(texts):
 def test_at_a_tie_the_preferred_word_is_the_form_said_first(flip):
     for pair in TIED_FORMS:
         first, second = reversed(pair) if flip else pair
-        found = preferred_words(
-            _corrections([first, second]), min_conversations=2, min_users=None
-        )
+        found = preferred_words(_corrections([first, second]), min_conversations=2, min_users=None)
         assert [w for w, _, _ in found] == [first.split()[0].rstrip(",")], (first, second)
 
 
@@ -63,7 +61,8 @@ def _problems(texts: list[str]):
 
 
 @pytest.mark.parametrize(
-    ("first", "second"), [("compile", "link"), ("link", "compile"), ("build", "run"), ("run", "build")]
+    ("first", "second"),
+    [("compile", "link"), ("link", "compile"), ("build", "run"), ("run", "build")],
 )
 def test_of_two_problems_every_quote_names_the_one_written_first_words_the_theme(first, second):
     from learning.proposers.local.wording import problem_named_by_quotes
