@@ -385,7 +385,7 @@ def _known_name(text: str, known_names: set[str]) -> str | None:
     capitalised = {
         normalize(w).text for w in re.findall(r"[^\W\d_][\w'’]*", text) if w[0].isupper()
     }
-    for name in sorted(known_names, key=len, reverse=True):
+    for name in sorted(known_names, key=lambda n: (-len(n), n)):  # ties: no set order
         needle = normalize(name).text
         if len(needle) < 2:
             continue

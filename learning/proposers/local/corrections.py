@@ -343,7 +343,10 @@ def preferred_words(
             and len({c.message.principal_id for c, _ in hits.values()}) < min_users
         ):
             continue
-        word = max(set(said[key]), key=said[key].count)
+        # the form most of them write; at a tie the one said first ("garments not items",
+        # then "garment not item": "garments"), never the first of a set, whose order
+        # changes with the hash seed
+        word = max(said[key], key=said[key].count)
         out.append((word, refused[key][:3], hits))
     out.sort(key=lambda x: len(x[2]), reverse=True)
     return out

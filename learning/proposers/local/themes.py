@@ -821,14 +821,18 @@ def _prefix(
     return ""
 
 
-def _words_before(message: Any, noun: str) -> set[str]:
-    """Lemmas of the words a message writes right before ``noun`` (a lemma)."""
+def _words_before(message: Any, noun: str) -> list[str]:
+    """Lemmas of the words a message writes right before ``noun`` (a lemma), each once,
+    in the order written: counted, the first written wins a tie (a set's order would
+    change with the hash seed)."""
     toks = tokens(readable_text(message.text))
-    return {
-        _lemma(a)
-        for a, b in zip(toks, toks[1:], strict=False)
-        if _lemma(b) == noun and b.start - a.end == 1 and _is_noun_word(a)
-    }
+    return list(
+        dict.fromkeys(
+            _lemma(a)
+            for a, b in zip(toks, toks[1:], strict=False)
+            if _lemma(b) == noun and b.start - a.end == 1 and _is_noun_word(a)
+        )
+    )
 
 
 def _writes_word(message: Any, word: str) -> bool:

@@ -458,15 +458,18 @@ def problem_named_by_quotes(theme: Theme, text: str, banned: set[str] | frozense
     failing: Counter[str] = Counter()  # the noun before the verb of failing: "build fails"
     for quote in quotes:
         toks = [t for t in tokens(quote) if t.low not in ("is", "are", "keeps")]
-        step, what = set(), set()
+        # once per quote, in the order written: at a tie the wording said first wins,
+        # never the first of a set (its order changes with the hash seed)
+        step: dict[str, None] = {}
+        what: dict[str, None] = {}
         for before, tok in zip(toks, toks[1:], strict=False):
             word = before.low.removesuffix("'s")
             if before.low in ("not", "cannot") or before.low.endswith("n't"):
-                step.add(language.lemma(tok.low, "VERB"))
+                step[language.lemma(tok.low, "VERB")] = None
             if language.lemma(tok.low, "VERB") in FAILING_VERBS and language.can_be(word, "NOUN"):
-                what.add(language.lemma(word, "NOUN"))
-        steps.update(step)
-        failing.update(what)
+                what[language.lemma(word, "NOUN")] = None
+        steps.update(list(step))
+        failing.update(list(what))
 
     def fit(word: str) -> bool:
         return (
