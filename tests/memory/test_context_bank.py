@@ -154,9 +154,7 @@ def test_a_call_that_may_not_wait_ranks_without_the_bank_while_it_is_encoded(
     assert memory.context.bank_if_ready(wait=False) is question_bank()
 
 
-def test_a_call_that_may_not_wait_does_not_wait_for_the_bank_being_encoded(
-    bank_model, monkeypatch
-):
+def test_a_call_that_may_not_wait_does_not_wait_for_the_bank_being_encoded(bank_model, monkeypatch):
     """The thread encoding the bank holds the bank's lock for the whole encoding
     (seconds with the served encoder): a second call meanwhile still ranks at once."""
     monkeypatch.setattr(memory.context, "_bank_thread", None)
