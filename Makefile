@@ -37,9 +37,12 @@ $(STAMP): pyproject.toml | $(PY)
 	touch $(STAMP)
 
 # The sentence encoder exported to ONNX and quantised once, into var/encoder/ (a no-op when
-# the file is there); web processes then never load torch. DEBUG=1: no secret key needed.
+# the file is there); web processes then never load torch. Then the question bank encoded
+# with it, once, next to it (memory.context; a no-op when there): a server's first calls
+# rank with the bank. DEBUG=1: no secret key needed.
 install: $(STAMP)
 	@DEBUG=1 $(PY) manage.py safety export-encoder
+	@DEBUG=1 $(PY) manage.py memory encode-bank
 
 $(LOCAL_KEY): | $(PY)
 	@mkdir -p $(@D)

@@ -597,9 +597,41 @@ def _bank_cache_file(model: object, bank_bytes: bytes) -> Path | None:
 
     if model is not getattr(encoder, "_model", None) or getattr(model, "backend", None) != "onnx":
         return None
+    return _bank_file_of(bank_bytes)
+
+
+def _bank_file_of(bank_bytes: bytes) -> Path:
+    from safety import encoder
+
     digest = hashlib.sha256(bank_bytes).hexdigest()[:16]
     onnx = encoder.onnx_path()
     return onnx.with_name(f"{onnx.stem}.question-bank.{digest}.npy")
+
+
+def write_bank_file(*, force: bool = False) -> tuple[Path | None, bool]:
+    """The served (ONNX) encoder's vectors of the bank written next to it, once per
+    machine (``manage.py memory encode-bank``, which ``make install`` runs: a server's
+    first calls then rank with the bank instead of waiting for a thread to encode it).
+    Returns the file and whether this call wrote it: a file already there is left as it
+    is (no model loaded) unless ``force``; (None, False) when the encoder that loads is
+    not the ONNX one (nothing is kept on disk for it)."""
+    global _bank
+    from safety import encoder
+
+    bank_bytes = BANK_PATH.read_bytes()
+    path = _bank_file_of(bank_bytes)
+    if path.exists() and not force:
+        return path, False
+    model = encoder.get_model()
+    if _bank_cache_file(model, bank_bytes) is None:
+        return None, False
+    with _bank_lock:
+        path.unlink(missing_ok=True)
+        _bank = None
+    question_bank()
+    if not path.exists():
+        raise OSError(f"Could not write the question bank's vectors to {path}")
+    return path, True
 
 
 def _bank_vectors(model: object, texts: list[str], bank_bytes: bytes) -> np.ndarray:
@@ -653,6 +685,9 @@ def question_bank() -> QuestionBank:
 
 
 _bank_thread: threading.Thread | None = None
+#: guards the start of ``_bank_thread`` (not ``_bank_lock``: the thread holds that one
+#: while it encodes, and a call that may not wait must not wait for it)
+_bank_thread_lock = threading.Lock()
 #: how long a process that is exiting waits for the bank still being encoded (a daemon
 #: thread inside the ONNX session at interpreter exit aborts the process)
 BANK_EXIT_WAIT_SECONDS = 15.0
@@ -675,7 +710,7 @@ def bank_if_ready(wait: bool) -> QuestionBank | None:
     path = _bank_cache_file(model, BANK_PATH.read_bytes())
     if wait or (path is not None and path.exists()):
         return question_bank()
-    with _bank_lock:
+    with _bank_thread_lock:
         if _bank_thread is None or not _bank_thread.is_alive():
             _bank_thread = threading.Thread(
                 target=question_bank, name="question-bank-encode", daemon=True

@@ -160,6 +160,8 @@ class _FakeModel:  # used by slow_model
 @pytest.fixture
 def slow_model(monkeypatch):
     """A model load that blocks until the test releases it (never loaded at the start)."""
+    from memory import context
+
     started, release, finished = threading.Event(), threading.Event(), threading.Event()
 
     def slow_get_model():
@@ -174,11 +176,19 @@ def slow_model(monkeypatch):
     monkeypatch.setattr(embeddings, "get_model", slow_get_model)
     monkeypatch.setattr(injection, "_warm_thread", None)
     monkeypatch.setattr(injection, "_warm_queue", [])
+    # a call made once the model is in starts the question bank's encoding in a thread
+    # (memory.context.bank_if_ready); it must end before the stand-ins are undone, or it
+    # loads the real encoder and encodes the whole bank with it (seconds of both cores,
+    # holding the bank's lock) during the tests after this one
+    monkeypatch.setattr(context, "_bank", None)
+    monkeypatch.setattr(context, "_bank_thread", None)
     with injection._cache_lock:
         injection._cache.clear()
     yield started, release, finished
     release.set()
     if injection._warm_thread is not None:
         injection._warm_thread.join(timeout=60)
+    if context._bank_thread is not None:
+        context._bank_thread.join(timeout=60)
     with injection._cache_lock:
         injection._cache.clear()

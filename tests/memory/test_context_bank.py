@@ -4,8 +4,12 @@ questions and the statements of their topic."""
 
 from __future__ import annotations
 
+import io
+import threading
+
 import numpy as np
 import pytest
+from django.core.management import call_command
 
 import memory.context
 import safety.encoder
@@ -29,6 +33,9 @@ def bank_model(monkeypatch, settings):
         same_as={"Drives trams for Edinburgh Trams": "Works as a long-haul lorry driver"}
     )
     monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
+    # also the loaded model: what imported get_model (memory.embeddings) returns too;
+    # without it a ranking loaded the real encoder and left it loaded for later tests
+    monkeypatch.setattr(safety.encoder, "_model", model)
     monkeypatch.setattr(memory.context, "_bank", None)
     return model
 
@@ -145,3 +152,61 @@ def test_a_call_that_may_not_wait_ranks_without_the_bank_while_it_is_encoded(
     assert memory.context.bank_if_ready(wait=False) is None
     memory.context._bank_thread.join(timeout=30)
     assert memory.context.bank_if_ready(wait=False) is question_bank()
+
+
+def test_a_call_that_may_not_wait_does_not_wait_for_the_bank_being_encoded(bank_model, monkeypatch):
+    """The thread encoding the bank holds the bank's lock for the whole encoding
+    (seconds with the served encoder): a second call meanwhile still ranks at once."""
+    monkeypatch.setattr(memory.context, "_bank_thread", None)
+    encoding, release = threading.Event(), threading.Event()
+    encode = bank_model.encode
+
+    def slow_encode(texts, **kwargs):
+        if len(texts) > 1:  # the bank, not a query
+            encoding.set()
+            release.wait(30)
+        return encode(texts, **kwargs)
+
+    monkeypatch.setattr(bank_model, "encode", slow_encode)
+    assert memory.context.bank_if_ready(wait=False) is None
+    assert encoding.wait(10)
+    answers: list[object] = []
+    second = threading.Thread(target=lambda: answers.append(memory.context.bank_if_ready(False)))
+    second.start()
+    second.join(timeout=2)
+    waited = second.is_alive()
+    release.set()
+    memory.context._bank_thread.join(timeout=30)
+    second.join(timeout=30)
+
+    assert not waited and answers == [None]  # before: it waited for the whole encoding
+
+
+def test_encode_bank_writes_the_bank_file_once(bank_model, monkeypatch, settings, tmp_path):
+    """``manage.py memory encode-bank`` (``make install``) keeps the served encoder's
+    vectors of the bank next to it; run again, it loads and encodes nothing."""
+    settings.ENCODER_DIR = tmp_path
+    bank_model.backend = "onnx"  # the served encoder, as loaded by get_model
+    out = io.StringIO()
+
+    call_command("memory", "encode-bank", stdout=out)
+    [kept] = tmp_path.glob("*.question-bank.*.npy")
+    written = kept.stat().st_mtime_ns
+    assert "Wrote" in out.getvalue() and len(bank_model.seen) > 1000
+    bank_model.seen.clear()
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: pytest.fail("model loaded"))
+
+    call_command("memory", "encode-bank", stdout=out)
+
+    assert "there already" in out.getvalue()
+    assert bank_model.seen == [] and kept.stat().st_mtime_ns == written
+    assert list(tmp_path.glob("*.npy")) == [kept]
+
+
+def test_encode_bank_keeps_nothing_for_an_encoder_other_than_onnx(bank_model, settings, tmp_path):
+    settings.ENCODER_DIR = tmp_path  # bank_model: no ``backend``, as the torch fallback
+    out = io.StringIO()
+
+    call_command("memory", "encode-bank", stdout=out)
+
+    assert "not the ONNX one" in out.getvalue() and list(tmp_path.iterdir()) == []

@@ -9,6 +9,9 @@ Actions:
   context AGENT --principal P --query Q [--now ISO] [--limit N] [--json] [--no-embed]
                                             what build_context recalls for a question
   consolidate AGENT [--limit N] [--json]    form beliefs from new user messages now
+  encode-bank [--force]                     encode the question bank once into the file next
+                                            to the ONNX encoder (var/encoder/; a no-op when
+                                            there); `make install` runs it
   mute BELIEF --by OPERATOR [--reason R]    don't mention a belief again (unmute undoes it)
   unmute BELIEF --by OPERATOR               hosts are given the belief again
   redact belief|message ID --by SUPERUSER --reason R
@@ -141,6 +144,17 @@ class Command(BaseCommand):
         )
         con.add_argument("--json", action="store_true", help="print JSON")
 
+        bank = actions.add_parser(
+            "encode-bank",
+            help="Encode the question bank once, next to the ONNX encoder (make install).",
+            description=(
+                "Writes the served encoder's vectors of the question bank "
+                "(memory/data/asked_about_a_person.jsonl) next to the ONNX encoder file, so a "
+                "server's first calls rank with the bank; a no-op when the file is there."
+            ),
+        )
+        bank.add_argument("--force", action="store_true", help="encode it again even if present")
+
         mute_cli.add_parsers(actions)
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -160,14 +174,27 @@ class Command(BaseCommand):
             self.context(options)
         elif action == "consolidate":
             self.consolidate(options)
+        elif action == "encode-bank":
+            self.encode_bank(force=options["force"])
         elif action in ("mute", "unmute", "redact"):
             mute_cli.run(self.stdout, options)
         else:  # argparse refuses unknown actions; kept for call_command misuse
             raise CommandError(
                 f"Unknown action {action!r}; use import, embed, audit, beliefs, context, "
-                "consolidate, mute, unmute or redact.",
+                "consolidate, encode-bank, mute, unmute or redact.",
                 returncode=EXIT_BAD_INPUT,
             )
+
+    def encode_bank(self, *, force: bool) -> None:
+        from memory.context import write_bank_file
+
+        path, wrote = write_bank_file(force=force)
+        if path is None:
+            self.stdout.write("The encoder is not the ONNX one: no question bank file to keep.")
+        elif wrote:
+            self.stdout.write(self.style.SUCCESS(f"Wrote the question bank's vectors: {path}"))
+        else:
+            self.stdout.write(f"The question bank's vectors are there already: {path}")
 
     def audit(self, options: dict[str, Any]) -> None:
         from memory.audit import audit_run, audit_tenants, checks
