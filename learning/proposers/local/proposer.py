@@ -523,7 +523,7 @@ class LocalProposer:
         if result.declined:
             return result
         names: set[str] = getattr(corpus, "known_names", set())
-        banned = _name_words(names) | proper_words(corpus.messages, english=not lang)
+        banned = _name_words(names) | proper_words(corpus.messages, english=not lang, code=lang)
         function_words = (
             language.FUNCTION_WORDS[lang] | language.RULE_FRAMES[lang].before_verb
             if lang
@@ -579,7 +579,9 @@ class LocalProposer:
             if refusal:
                 left_out.append(f"{text!r}: {refusal}")
                 continue
-            evidence, quoted = rule_evidence(hits, text, banned, keep=frozenset(_phrase))
+            evidence, quoted = rule_evidence(
+                hits, text, banned, keep=frozenset(_phrase), frame=language.FRAMES.get(lang)
+            )
             people = {c.message.principal_id for c, _ in hits.values()}
             if len(evidence) < settings.min_corrections or (
                 min_users is not None and len(people) < min_users
