@@ -107,3 +107,15 @@ def test_a_refused_word_said_in_two_forms_is_named_once():
     found = preferred_words(corrections, min_conversations=2, min_users=None)
     assert [(w, instead) for w, instead, _ in found] == [("garment", ["item"])]
     assert preferred_rule("garment", ["item"]) == 'Say "garment", not "item".'
+
+
+def test_a_name_after_a_greeting_that_opens_the_sentence_stays_out_of_a_quote():
+    from learning.proposers.local.hygiene import quote_for
+
+    message = corpus_of([(1, "Liebe Anna hat wieder Ausrufezeichen bekommen, bitte nicht.", True)])
+    m = message.messages[0]
+    quote = quote_for(m, 0, len(m.text), set(), frame=language.FRAMES["de"])
+    assert quote is None or "Anna" not in quote, quote
+    m = corpus_of([(1, "Ohne Ausrufezeichen bitte, auch auf Instagram.", True)]).messages[0]
+    quote = quote_for(m, 0, len(m.text), set(), frame=language.FRAMES["de"])
+    assert quote is not None and "Ausrufezeichen" in quote, quote
