@@ -79,7 +79,7 @@ Matching rules (mechanical, applied by the functions below and by
   and refuses none of them ("Use feet or acres." for "never miles, feet or acres"), or
   refuses every wanted alternative it holds and names nothing refused ("Never give areas in
   hectares."). An occurrence is refused when a negation ("not", "never", "no", "avoid",
-  "instead of", "n't"; "nunca", "jamais", "nicht", "kein", ...) stands earlier in its clause
+  "instead of", "n't", "without"; "nunca", "jamais", "nicht", "kein", "ohne", ...) stands earlier in its clause
   (up to ``.;:!?``) with no "but", "always" or "only" between; a negation reaches across a
   comma only when at most three words stand between it and the comma (a list: "never
   miles, feet or acres", not the next instruction: "nunca pongas una hora exacta, pon una
@@ -234,6 +234,12 @@ _NEGATIONS = frozenset(
         "statt",
         "anstatt",
         "anstelle",
+        # "without" in each language: "ohne Ausrufezeichen schreiben" refuses them
+        "without",
+        "ohne",
+        "sans",
+        "sin",
+        "senza",
     ]
 )
 # two words that refuse what follows them ("metres instead of feet")

@@ -874,8 +874,9 @@ def _italian_plural_article(noun: str, article_seen: str, after_to: bool) -> str
 
 # --- a small frame per language for standing rules outside English ------------------------------
 
-# What the local proposer needs to tell that a correction in French or Spanish is an
-# instruction it may keep as written ("pon siempre los precios con el IVA incluido"): the
+# What the local proposer needs to tell that a correction in French, Spanish, Italian or
+# German is an instruction it may keep as written ("pon siempre los precios con el IVA
+# incluido", "Lieferzeit immer in Kalenderwochen angeben"): the
 # verbs instructions open with (infinitive -> irregular forms: imperatives, and the forms
 # a prohibition takes, "nunca pongas"), the words that may stand before that verb
 # ("siempre", "nunca", "ne … jamais") and the courtesy words that close one ("por favor").
@@ -892,6 +893,17 @@ class RuleFrame:
     # infinitive ("aggiungi", "metti"); for a frame that lists them (French and Spanish
     # forms are derived in ``_instruction_forms``)
     asked_endings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the particles of separable verbs (German "angeben", "hinzufügen"): an instruction
+    # opens with the verb's imperative and closes with its particle ("Gib die Lieferzeit
+    # immer in KW an", "Füge … hinzu")
+    particles: frozenset[str] = frozenset()
+    # an instruction may also end in its verb's infinitive, the object and "immer", "nie"
+    # before it (German "Lieferzeiten bitte immer in Kalenderwochen angeben", "Bitte die
+    # Kunden siezen") ...
+    infinitive_last: bool = False
+    # ... unless the clause has a subject of its own or is a subordinate clause ("auch wenn
+    # die uns duzen", "was wir schreiben"), whose verb stands last too
+    own_clause: frozenset[str] = frozenset()
 
 
 RULE_FRAMES: dict[str, RuleFrame] = {
@@ -962,40 +974,145 @@ RULE_FRAMES: dict[str, RuleFrame] = {
             "ire": ("i", "ite", "a"),
         },
     ),
+    "de": RuleFrame(
+        code="de",
+        # infinitive -> irregular imperatives ("gib", "nimm"); a separable verb is written
+        # with its particle first ("angeben") and takes the forms of the verb after it
+        verbs={
+            "schreiben": (),
+            "setzen": (),
+            "geben": ("gib", "gebt"),
+            "nehmen": ("nimm", "nehmt"),
+            "nennen": (),
+            "verwenden": (),
+            "benutzen": (),
+            "nutzen": (),
+            "schicken": (),
+            "lassen": ("lass", "lasst"),
+            "siezen": (),
+            "duzen": (),
+            "anreden": (),
+            "ansprechen": ("sprich", "sprecht"),
+            "angeben": (),
+            "hinzufügen": (),
+            "dazuschreiben": (),
+            "weglassen": (),
+            "erwähnen": (),
+            "unterschreiben": (),
+            "ändern": (),
+        },
+        before_verb=frozenset(
+            ["bitte", "immer", "nie", "niemals", "nicht", "kein", "keine", "keinen", "auch"]
+        ),
+        courtesy=frozenset(["bitte", "danke"]),
+        # "schreib", "schreibe", "schreibt", "Schreiben Sie" (the infinitive); "verwendet";
+        # "ändere", "ändert"
+        asked_endings={
+            "en": ("", "e", "t", "et"),
+            "ern": ("er", "ere", "ert"),
+            "eln": ("el", "le", "elt"),
+        },
+        particles=frozenset(["an", "ab", "auf", "aus", "ein", "mit", "weg", "hinzu", "dazu", "zu"]),
+        infinitive_last=True,
+        own_clause=_words(
+            "ich du er es wir ihr sie man dass wenn weil ob obwohl als da damit bevor "
+            "nachdem während was wer wie wo"
+        ),
+    ),
 }
+
+
+def _regular_forms(frame: RuleFrame, inf: str) -> list[str]:
+    """The infinitive and the forms an instruction opens with that the frame's endings
+    derive from it, by the longest ending it has ("ändern": "änder", "ändere", "ändert",
+    not the "-en" forms)."""
+    endings = [e for e in frame.asked_endings if inf.endswith(e)]
+    if not endings:
+        return [inf]
+    ending = max(endings, key=len)
+    return [inf, *(inf[: -len(ending)] + x for x in frame.asked_endings[ending])]
+
+
+def _separated(frame: RuleFrame, inf: str) -> tuple[str, str] | None:
+    """A separable verb's particle and the verb it goes with ("angeben" -> ("an",
+    "geben"), "hinzufügen" -> ("hinzu", "fügen")), or None."""
+    for particle in sorted(frame.particles, key=len, reverse=True):
+        rest = inf[len(particle) :]
+        if inf.startswith(particle) and len(rest) > 3 and rest[-1] == "n":
+            return particle, rest
+    return None
 
 
 @functools.lru_cache(maxsize=8)
 def _instruction_forms(code: str) -> frozenset[str]:
     """The forms an instruction may open with, without accents: the infinitive, the
     regular imperatives and prohibitions ("usa", "usad", "uses", "use"; "utilise",
-    "utilisez") and the irregular forms the frame lists."""
+    "utilisez") and the irregular forms the frame lists; a separable verb's opening forms
+    are those of ``_separable_forms``."""
     frame = RULE_FRAMES[code]
     out: set[str] = set()
     for inf, irregular in frame.verbs.items():
         stem, end = inf[:-2], inf[-2:]
-        forms = [inf, *irregular]
-        for ending, suffixes in frame.asked_endings.items():
-            if inf.endswith(ending):
-                forms += [inf[: -len(ending)] + x for x in suffixes]
+        forms = [*_regular_forms(frame, inf), *irregular]
         if code == "es":
             vowel, other = {"ar": ("a", "e"), "er": ("e", "a"), "ir": ("e", "a")}[end]
             forms += [stem + vowel, stem + end[0] + "d", stem + other, stem + other + "s"]
         elif code == "fr" and end == "er":
             forms += [stem + "e", stem + "ez"]
+        if _separated(frame, inf):
+            forms = [inf]  # "angeben" stands last; "gib … an" is a separable form
         out.update(_plain(f) for f in forms)
     return frozenset(out)
+
+
+@functools.lru_cache(maxsize=8)
+def _separable_forms(code: str) -> dict[str, frozenset[str]]:
+    """The forms a separable verb's instruction opens with, and the particles one of them
+    may close with: "gib" -> {"an"} ("Gib die Lieferzeit in KW an"), "fuge" -> {"hinzu"}.
+    The verb after the particle takes its own irregular forms when the frame lists it."""
+    frame = RULE_FRAMES[code]
+    out: dict[str, set[str]] = {}
+    for inf in frame.verbs:
+        split = _separated(frame, inf)
+        if split is None:
+            continue
+        particle, verb = split
+        forms = [*_regular_forms(frame, verb), *frame.verbs.get(verb, ())]
+        for form in forms:
+            out.setdefault(_plain(form), set()).add(particle)
+    return {form: frozenset(ps) for form, ps in out.items()}
 
 
 def instruction_in(words: list[str], code: str) -> bool:
     """Whether ``words`` (a correction clause as written) is an instruction of the
     frame: past the words that may stand before it ("siempre", "nunca", "ne"), its
     first word is a form of one of the frame's verbs ("pon siempre los precios …",
-    "nunca pongas una hora exacta")."""
+    "nunca pongas una hora exacta"); or a separable verb's form with its particle last
+    ("Gib die Lieferzeit immer in KW an"); or, in a frame that puts it there, the
+    infinitive last after what it acts on ("Lieferzeit bitte immer in KW angeben"), in a
+    clause with no subject of its own and no subordinating word ("auch wenn die uns
+    duzen" is none)."""
     frame = RULE_FRAMES.get(code)
     if frame is None:
         return False
     k = 0
     while k < len(words) and words[k].lower() in frame.before_verb:
         k += 1
-    return k < len(words) - 1 and _plain(words[k]) in _instruction_forms(code)
+    if k >= len(words) - 1:
+        return False
+    first, last = _plain(words[k]), _plain(words[-1].strip(".,;:!?"))
+    if first in _instruction_forms(code):
+        return True
+    if last in _separable_forms(code).get(first, ()):
+        return True
+    if not frame.infinitive_last or last not in frame_infinitives(code):
+        return False
+    before = [w for w in words[:-1] if w.lower() not in frame.before_verb | frame.courtesy]
+    own = [w for w in words[:-1] if w.lower() in frame.own_clause and w != "Sie"]
+    return bool(before) and not own
+
+
+@functools.lru_cache(maxsize=8)
+def frame_infinitives(code: str) -> frozenset[str]:
+    """The infinitives of a rule frame's verbs, without accents."""
+    return frozenset(_plain(inf) for inf in RULE_FRAMES[code].verbs)

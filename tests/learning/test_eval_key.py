@@ -432,3 +432,15 @@ def test_a_refusal_reaches_a_list_after_it_but_not_the_next_instruction():
     assert not inverted("garment", "hemline-tailor", 'Say "garments not items".')
     assert inverted("pupils", "brightkeys-piano", "Call them students, not pupils.")
     assert not inverted("pupils", "brightkeys-piano", "Never students, always pupils.")
+
+
+def test_without_refuses_what_follows_it_in_each_language():
+    rule = next(
+        r
+        for r in KEY["assistants"]["goldfaden-schmuck"]["expected_rules"]
+        if r["id"] == "ausrufezeichen"
+    )
+    assert not ev.inverts(rule, "Bitte grundsätzlich ohne Ausrufezeichen schreiben.")
+    assert not ev.inverts(rule, "Keine Ausrufezeichen verwenden.")
+    assert ev.inverts(rule, "Immer mit Ausrufezeichen schreiben.")
+    assert not ev.inverts(rule, "Write without exclamation marks.")

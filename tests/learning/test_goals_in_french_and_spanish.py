@@ -153,8 +153,11 @@ def test_a_persona_in_a_language_without_a_frame_is_declined_and_a_french_rule_i
     assert "Portuguese" in result.declined
     rule = LocalProposer().propose_rule(corpus_of(FRENCH), FRENCH_PERSONA, settings())
     assert not rule.declined and rule.data["rule"] is None  # no recurring correction
+    # a German rule is read now (``language.RULE_FRAMES["de"]``); Portuguese has no frame
     rule = LocalProposer().propose_rule(corpus_of(FRENCH), german, settings())
-    assert "German" in rule.declined and "standing rules" in rule.declined
+    assert not rule.declined and rule.data["rule"] is None
+    rule = LocalProposer().propose_rule(corpus_of(FRENCH), portuguese, settings())
+    assert "Portuguese" in rule.declined and "standing rules" in rule.declined
 
 
 @pytest.mark.parametrize(

@@ -119,14 +119,14 @@ def test_a_spanish_persona_gets_a_spanish_rule_from_recurring_corrections(bag_of
     assert len(result.data["evidence"]) >= 2
 
 
-def test_a_german_persona_still_gets_no_rule():
-    german = {
-        "role": "Assistentin für die Praxis",
-        "goals": "Schreibt die Erinnerungen für die Patienten und die Termine.",
+def test_a_persona_in_a_language_without_a_rule_frame_still_gets_no_rule():
+    portuguese = {
+        "role": "Assistente da clínica",
+        "goals": "Escreve os lembretes para os pacientes e as consultas.",
         "standing_rules": [],
     }
-    rows = [(1, "immer mit Mehrwertsteuer", True), (1, "immer mit Mehrwertsteuer bitte", True)]
-    result = LocalProposer().propose_rule(corpus_of(rows), german, settings())
+    rows = [(1, "sempre com o IVA incluído", True), (1, "sempre com o IVA incluído", True)]
+    result = LocalProposer().propose_rule(corpus_of(rows), portuguese, settings())
     assert result.declined and result.data["rule"] is None
 
 

@@ -190,7 +190,11 @@ def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_wor
     # no English correction becomes one
     rule = LocalProposer().propose_rule(corpus, FRENCH, settings())
     assert rule.data["rule"] is None and not rule.declined
-    assert "German" in LocalProposer().propose_rule(corpus, GERMAN, settings()).declined
+    # and in German and Italian too (``language.RULE_FRAMES``); a language without a
+    # rule frame is declined
+    assert not LocalProposer().propose_rule(corpus, GERMAN, settings()).declined
+    declined = LocalProposer().propose_rule(corpus, PORTUGUESE, settings()).declined
+    assert "Portuguese" in declined and "German" in declined
     # an English persona, or one that says too little to tell, is read as before
     assert LocalProposer().propose_sentence(corpus, ENGLISH, settings()).declined == ""
     assert LocalProposer().propose_sentence(corpus, {"goals": ""}, settings()).declined == ""

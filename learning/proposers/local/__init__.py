@@ -89,9 +89,13 @@ word after a title or a bare preposition ("Herrn Krüger", "bei Yilmaz"), and a 
 the form the messages write or one its ending settles, never guessed ("Erstellt
 Instagram-Beiträge."). Italian plurals and articles follow the spelling where it settles
 them ("la conferma" -> "le conferme", "post" -> "i post") and are not guessed where the
-stress or the gender decides ("medico", "programma"). A persona in any other language,
-and a standing rule in any language but English, French, Spanish and Italian, is declined
-with the reason (the review log says it), never answered in English.
+stress or the gender decides ("medico", "programma"). A standing rule in French, Spanish,
+Italian or German is a recurring correction kept as written when it is an instruction of
+the language's rule frame; in German by its grammar: an imperative first ("Schreib",
+"Schreiben Sie"), a separable verb's particle last ("Gib … an"), or an infinitive last in a
+clause with no subject ("Lieferzeit immer in KW angeben"), its "nie", "nicht", "kein"
+kept. A persona in any other language is declined with the reason (the review log says
+it), never answered in English.
 
 It proposes; the review still verifies every quote and applies the policy. It makes
 no network call; it encodes the request clauses of a review in one batch (the model is

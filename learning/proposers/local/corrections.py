@@ -268,18 +268,30 @@ DEICTIC_TAIL = frozenset(["here", "there"])
 
 
 def rule_evidence(
-    hits: dict[int, tuple[Correction, int]], text: str, banned: set[str], *, keep: frozenset[str]
+    hits: dict[int, tuple[Correction, int]],
+    text: str,
+    banned: set[str],
+    *,
+    keep: frozenset[str],
+    frame: language.Frame | None = None,
 ) -> tuple[list[dict[str, Any]], list[tuple[str, int, int]]]:
     """The quotes that may back the rule ``text`` (each correction's own sentence, cut
     before words a quote must not hold, sharing a content word with the rule), and
-    where each stands in its message (``(message text, start, end)``)."""
+    where each stands in its message (``(message text, start, end)``); ``frame``: the
+    persona's language when it is not English (a German noun's capital is no name's)."""
     evidence, quoted = [], []
     for c, _ in hits.values():
         toks = _variant(c)
         if not toks:
             continue
         quote = quote_for(
-            c.message, toks[0].start, toks[-1].end, banned, keep=keep, own_sentence=True
+            c.message,
+            toks[0].start,
+            toks[-1].end,
+            banned,
+            keep=keep,
+            own_sentence=True,
+            frame=frame,
         )
         if quote and share_a_word(quote, content_words(text)):
             evidence.append({"quote": quote, "conversation": c.message.conversation_label})
@@ -332,8 +344,7 @@ def preferred_words(
             )
             found[key].setdefault(c.message.conversation_id, (hit, 0))
             said[key].append(good)
-            if bad not in refused[key]:
-                refused[key].append(bad)
+            refused[key].append(bad)
     out = []
     for key, hits in found.items():
         if len(hits) < min_conversations:
@@ -347,9 +358,18 @@ def preferred_words(
         # then "garment not item": "garments"), never the first of a set, whose order
         # changes with the hash seed
         word = max(said[key], key=said[key].count)
-        out.append((word, refused[key][:3], hits))
+        out.append((word, _one_form_each(refused[key])[:3], hits))
     out.sort(key=lambda x: len(x[2]), reverse=True)
     return out
+
+
+def _one_form_each(words: list[str]) -> list[str]:
+    """One form per word (its lemma as a noun), in the order the words were first said:
+    the form said most often, at a tie the one said first ("item", "items" -> "item")."""
+    forms: dict[str, list[str]] = defaultdict(list)
+    for w in words:
+        forms[language.lemma(w, "NOUN")].append(w)
+    return [max(said, key=said.count) for said in forms.values()]
 
 
 def preferred_rule(word: str, instead: list[str]) -> str:

@@ -1,4 +1,4 @@
-"""Standing rules in French, Spanish and Italian: a correction that recurs, kept as the person
+"""Standing rules in French, Spanish, Italian and German: a correction that recurs, kept as the person
 wrote it when it is an instruction of the language's frame (``language.RULE_FRAMES``)."""
 
 from __future__ import annotations

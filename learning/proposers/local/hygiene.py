@@ -119,6 +119,17 @@ def _unclean(
         # every noun has a capital (German): a noun follows an article or another word
         # written small ("für die Montage"), a name a title or a preposition ("bei Yilmaz")
         low_before = before.text[:1].islower() and before.end <= tok.start
+        if (
+            not low_before
+            and before.end <= tok.start
+            and _opens_sentence(text, before)
+            and not language.german_last_noun(before.text)
+            and language.german_last_noun(tok.text)
+        ):
+            # after a word that is no noun, capitalised only because it opens the
+            # sentence ("Ohne Ausrufezeichen bitte"), a noun the lexicon lists, as after a
+            # word written small; after a noun ("Liebe Anna", "Hallo Anna") it stays out
+            low_before = True
         return not (
             low_before and before.low not in frame.name_before and before.low not in frame.titles
         ) and not _opens_sentence(text, tok)

@@ -171,10 +171,9 @@ def _named_first(family: list[Theme]) -> list[Theme]:
 def _other_language(persona: dict[str, Any], result: ProposerResult, *, rule: bool) -> str:
     """The language of the persona when it is not English ("" for English or a persona
     that says too little to tell). A goals sentence is worded in French, Spanish, German and
-    Italian (``other_languages``), a standing rule kept as written in French, Spanish and
-    Italian
-    (``foreign_rules``); in any other language the review says that the proposer
-    declined instead of proposing an English sentence to, say, a German assistant."""
+    Italian (``other_languages``), a standing rule kept as written in French, Spanish,
+    Italian and German (``foreign_rules``); in any other language the review says that the
+    proposer declined instead of proposing an English sentence to, say, a Dutch assistant."""
     from learning import language
 
     lang = language.persona_language(persona)
@@ -523,7 +522,7 @@ class LocalProposer:
         if result.declined:
             return result
         names: set[str] = getattr(corpus, "known_names", set())
-        banned = _name_words(names) | proper_words(corpus.messages, english=not lang)
+        banned = _name_words(names) | proper_words(corpus.messages, english=not lang, code=lang)
         function_words = (
             language.FUNCTION_WORDS[lang] | language.RULE_FRAMES[lang].before_verb
             if lang
@@ -579,7 +578,9 @@ class LocalProposer:
             if refusal:
                 left_out.append(f"{text!r}: {refusal}")
                 continue
-            evidence, quoted = rule_evidence(hits, text, banned, keep=frozenset(_phrase))
+            evidence, quoted = rule_evidence(
+                hits, text, banned, keep=frozenset(_phrase), frame=language.FRAMES.get(lang)
+            )
             people = {c.message.principal_id for c, _ in hits.values()}
             if len(evidence) < settings.min_corrections or (
                 min_users is not None and len(people) < min_users
