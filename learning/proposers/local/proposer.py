@@ -115,8 +115,9 @@ def _in_persona(theme: Theme, text: str, covered: list[tuple[str, set[str]]]) ->
     background saying the service is "tested with xUnit" tells how it is built, not
     that the assistant writes xUnit tests (stems alone make "tested" and "tests" one)."""
     said = text if theme.kind == "verbnoun" else text.split(" ", 1)[1]
+    made = theme.qualifier if theme.kind == "key" else theme.head  # the thing made
     return any(
-        content_words(said) <= words and _names_as_noun(statement, theme.head)
+        content_words(said) <= words and _names_as_noun(statement, made)
         for statement, words in covered
     )
 
