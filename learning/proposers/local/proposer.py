@@ -74,8 +74,13 @@ def persona_statements(persona: dict[str, Any]) -> list[set[str]]:
     theme the persona already says is said in one of them: "Writes allotment letters."
     is news to a persona that helps "with letters to residents" in one sentence and
     "runs the allotments" in another."""
+    return [words for _, words in _statements(persona)]
+
+
+def _statements(persona: dict[str, Any]) -> list[tuple[str, set[str]]]:
+    """Each sentence of the persona's goals and background with its content words."""
     text = "\n".join(str(persona.get(f) or "") for f in ("goals", "background"))
-    return [words for part in _STATEMENT_END.split(text) if (words := content_words(part))]
+    return [(part, words) for part in _STATEMENT_END.split(text) if (words := content_words(part))]
 
 
 def _seen(
@@ -103,18 +108,35 @@ def _note_left_out(result: ProposerResult, left_out: list[str]) -> None:
         result.notes.append("Candidates left out: " + "; ".join(list(dict.fromkeys(left_out))[:5]))
 
 
-def _in_persona(theme: Theme, text: str, covered: list[set[str]]) -> bool:
+def _in_persona(theme: Theme, text: str, covered: list[tuple[str, set[str]]]) -> bool:
     """Whether the persona says ``text`` already in other words: the object says what the
     work is, unless the verb names it ("Proofreads translations." is news to a persona
-    about translation jobs)."""
+    about translation jobs). The thing made must be written there as a thing: a
+    background saying the service is "tested with xUnit" tells how it is built, not
+    that the assistant writes xUnit tests (stems alone make "tested" and "tests" one)."""
     said = text if theme.kind == "verbnoun" else text.split(" ", 1)[1]
-    return any(content_words(said) <= statement for statement in covered)
+    made = theme.qualifier if theme.kind == "key" else theme.head  # the thing made
+    return any(
+        content_words(said) <= words and _names_as_noun(statement, made)
+        for statement, words in covered
+    )
+
+
+def _names_as_noun(statement: str, head: str) -> bool:
+    """Whether ``statement`` writes ``head`` (a noun's lemma; "" for work a verb names)
+    as a noun: "tests" or "test", not only "tested"."""
+    if not head or " " in head:
+        return True
+    return any(
+        t.low == head or (language.can_be(t.low, "NOUN") and language.lemma(t.low, "NOUN") == head)
+        for t in tokens(statement)
+    )
 
 
 def _open_themes(
     themes: list[Theme],
     vectors: dict[int, Any],
-    covered: list[set[str]],
+    covered: list[tuple[str, set[str]]],
     avoid: frozenset[str] | set[str],
     banned: set[str],
     result: ProposerResult,
@@ -382,7 +404,7 @@ class LocalProposer:
         )
         left_out: list[str] = []
         tried: set[str] = set()
-        covered = persona_statements(persona)
+        covered = _statements(persona)
         for theme in _open_themes(
             themes[:MAX_CANDIDATES], vectors, covered, avoid, banned, result, left_out
         ):

@@ -811,7 +811,7 @@ def requests_of(message: Any) -> list[Request]:
             # a greeting is no request either: "hiya," / "morning!" / "hi there."
             after_opener = after_opener or k == 0 or _announces_requests(words)
             continue
-        fresh = (k == 0 and opener) or after_opener
+        fresh = (k == 0 and opener) or after_opener or _settles_for(message, readable, a, b)
         req = _request_in(message, readable, a, b, fresh=fresh)
         if req is None and opener and not fresh:
             # a later sentence of an opening message that is a noun phrase and what it
@@ -851,6 +851,18 @@ def requests_of(message: Any) -> list[Request]:
     if report is not None and _paste_is_material(report, found[1:], readable):
         found.remove(report)
     return found
+
+
+def _settles_for(message: Any, readable: str, a: int, b: int) -> bool:
+    """Whether the clause, written after a reply, asks for a new piece of work in place
+    of what the reply turned down or left out: a noun phrase closed by "then" ("fair.
+    xUnit tests for the reminder worker then", "Instagram and Facebook post then: …").
+    It reads like a first request (after a reply a clause is otherwise an edit of the
+    draft at hand); ``counts_as_request`` still asks that others ask for that work too."""
+    if not message.after_assistant:
+        return False
+    toks = tokens(readable, a, b)
+    return len(toks) >= 3 and toks[-1].low == "then" and toks[0].low not in EDIT_VERBS
 
 
 def _paste_is_material(report: Request, others: list[Request], readable: str) -> bool:
