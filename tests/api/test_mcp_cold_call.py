@@ -59,7 +59,9 @@ def test_a_call_stopped_mid_transaction_leaves_the_next_call_working(agent, monk
             time.sleep(0.1)
 
     monkeypatch.setattr(persona.plans, "_find", slow_find)
-    server = build_server(agent_slug=agent.slug, principal="ana", timeout=2)
+    # the held call is stopped by the timeout; the calls after it must finish inside it on
+    # a busy machine too (2 s failed once with the suite and other work sharing 2 cores)
+    server = build_server(agent_slug=agent.slug, principal="ana", timeout=5)
 
     async def main():
         async with Client(server) as client:
@@ -72,7 +74,7 @@ def test_a_call_stopped_mid_transaction_leaves_the_next_call_working(agent, monk
 
     stopped, retry, other = anyio.run(main)
 
-    assert stopped.is_error and "did not finish within 2 seconds" in text_of(stopped)
+    assert stopped.is_error and "did not finish within 5 seconds" in text_of(stopped)
     assert not retry.is_error, text_of(retry)
     assert not other.is_error, text_of(other)
     assert retry.structured_content["sha256"] == other.structured_content["sha256"]
