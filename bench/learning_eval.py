@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh21}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh22}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -48,8 +48,10 @@ evaluator who read no product code, with its key, before any proposer ran on it;
 measured once on 2026-12-05 and is a seen part now (its Italian assistant showed a
 language-detection fault, fixed after the measurement). ``fresh21`` was written after that by
 another outside evaluator who read no product code, with its key, before any proposer ran on
-it; it is the never-tuned part. ``--part seen`` (the default) runs tune, heldout and fresh to
-fresh20; ``fresh21`` runs only when asked for by name or with ``--part all``.
+it; it was measured once on 2026-12-05 and is a seen part now. ``fresh22`` was written after
+that by another outside evaluator who read no product code, with its key, before any proposer
+ran on it; it is the never-tuned part. ``--part seen`` (the default) runs tune, heldout and
+fresh to fresh21; ``fresh22`` runs only when asked for by name or with ``--part all``.
 While tuning, run ``--part tune``.
 
 Matching rules (mechanical, applied by the functions below and by
@@ -141,10 +143,12 @@ PARTS = (
     "fresh19",
     "fresh20",
     "fresh21",
+    "fresh22",
 )
-# looked at (fresh12 to fresh18 and fresh20 measured once, then seen; fresh19 seen); fresh21,
-# written by an outside evaluator, is the never-tuned part
-SEEN_PARTS = PARTS[:-1]
+# looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
+# fresh22, written by an outside evaluator, is the never-tuned part
+NEVER_TUNED = ("fresh22",)
+SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
 
@@ -802,7 +806,7 @@ def print_report(mode: str, summary: dict[str, Any]) -> None:
 
 def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> list[str]:
     """The assistants ``--part`` (and ``--assistant``) pick: ``all`` is every part, ``seen``
-    every part in ``SEEN_PARTS`` (never fresh21), any other value that part only."""
+    every part in ``SEEN_PARTS`` (never fresh22), any other value that part only."""
     return [
         n
         for n, spec in key["assistants"].items()
@@ -815,14 +819,14 @@ def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> lis
 
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    # the default leaves out the never-tuned part: nobody sees fresh21 figures by accident
+    # the default leaves out the never-tuned part: nobody sees fresh22 figures by accident
     parser.add_argument(
         "--part",
         choices=[*PARTS, "all", "seen"],
         default="seen",
         help=(
-            "seen = tune + heldout + fresh to fresh20 (default); "
-            "fresh21 is the never-tuned part: ask for it by name"
+            "seen = tune + heldout + fresh to fresh21 (default); "
+            "fresh22 is the never-tuned part: ask for it by name"
         ),
     )
     parser.add_argument("--assistant", action="append", help="only this assistant (repeatable)")
