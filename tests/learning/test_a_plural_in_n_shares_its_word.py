@@ -49,7 +49,9 @@ def test_german_requests_in_the_singular_back_a_sentence_in_the_plural():
         ]
     )
     names = proper_words(corpus.messages, english=False, code="de")
-    (theme,) = find_foreign_themes(corpus.messages, "de", names, min_conversations=3, min_users=None)
+    (theme,) = find_foreign_themes(
+        corpus.messages, "de", names, min_conversations=3, min_users=None
+    )
     text = foreign_sentence(theme, "de")
     evidence, _ = foreign_evidence(theme, names, "de")
     assert text == "Schreibt Terminankündigungen."
