@@ -303,15 +303,26 @@ def _root(word_stem: str) -> str:
     return word_stem[:-1] if len(word_stem) >= 5 and word_stem[-1] in "aeiou" else word_stem
 
 
+def _plural_in_n(a: str, b: str) -> bool:
+    """Whether one stem is the other with an "-en" or "-n" ending, the shorter of five
+    letters or more: the German plural of a noun in "-ung", "-e", "-t" and many others
+    ("Rechnung" / "Rechnungen", "Anfrage" / "Anfragen", "Nachricht" / "Nachrichten")."""
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return len(short) >= 5 and long_ in (short + "n", short + "en")
+
+
 def share_a_word(quote: str, sentence_words: set[str]) -> bool:
     """Whether ``quote`` shares a content word with a sentence whose ``content_words`` are
-    ``sentence_words``: one stem alike, or alike but for a last vowel (``_root``). The one
-    test of "a quote shares a word with what it proves", for the review's verifier and
-    the proposers alike."""
+    ``sentence_words``: one stem alike, alike but for a last vowel (``_root``), or alike
+    but for a plural ending in "-n" or "-en" (``_plural_in_n``). The one test of "a quote
+    shares a word with what it proves", for the review's verifier and the proposers
+    alike."""
     quoted = content_words(quote)
     if quoted & sentence_words:
         return True
-    return bool({_root(w) for w in quoted} & {_root(w) for w in sentence_words})
+    if {_root(w) for w in quoted} & {_root(w) for w in sentence_words}:
+        return True
+    return any(_plural_in_n(q, s) for q in quoted for s in sentence_words)
 
 
 # --- what a proposer reads: people's own words, not what they pasted -------------------
