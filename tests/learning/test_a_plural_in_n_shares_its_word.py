@@ -1,6 +1,7 @@
-"""A quote written with a noun in the singular backs a sentence naming its plural in "-n"
-or "-en", the way German writes most plurals ("Rechnung" / "Rechnungen", "Anfrage" /
-"Anfragen"): the verifier and the proposers share one test of "shares a word"."""
+"""A quote shares a word with its sentence when one is written in another number or gender:
+a last vowel (Italian "conferma" / "conferme") or a plural in "-n" or "-en", the way German
+writes most plurals ("Rechnung" / "Rechnungen", "Anfrage" / "Anfragen"); the verifier and
+the proposers share one test of "shares a word" (``safety.text.share_a_word``)."""
 
 from __future__ import annotations
 
@@ -23,9 +24,12 @@ from tests.learning.corpora import corpus_of
         ("Schreib mir bitte eine Rechnung für die Reparatur", "Erstellt Rechnungen."),
         ("Antwort auf eine Anfrage über die Website", "Beantwortet Anfragen."),
         ("Eine Nachricht an die Kundschaft wegen Montag", "Schreibt Nachrichten."),
+        ("Conferma di spedizione per la signora", "Scrive le conferme d'ordine."),
+        ("Rispondi a questa recensione su Google", "Risponde alle recensioni."),
+        ("Prepare the quotes for the kitchen jobs", "Prepares the quote."),
     ],
 )
-def test_a_singular_shares_its_word_with_a_plural_in_n(quote, sentence):
+def test_a_quote_shares_a_word_written_in_another_number_or_gender(quote, sentence):
     assert share_a_word(quote, content_words(sentence))
 
 
@@ -34,6 +38,8 @@ def test_a_singular_shares_its_word_with_a_plural_in_n(quote, sentence):
     [
         ("make a list of the guests for Friday", "Listens to the callers."),
         ("Rechnung für die Reparatur am Montag", "Schreibt Terminankündigungen."),
+        ("see you at the market", "Writes the invoices."),
+        ("Rispondi a questa recensione su Google", "Scrive le conferme d'ordine."),
     ],
 )
 def test_a_short_word_or_another_noun_shares_none(quote, sentence):

@@ -23,7 +23,7 @@ from memory.verification import (
     _match,
     verify_quotes,
 )
-from safety.text import content_words, normalize_for_match, share_a_word, words
+from safety.text import content_words, normalize_for_match, words
 from tests.factories import make_agent
 
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
@@ -414,26 +414,3 @@ def test_ascii_fast_path_matches_the_general_normaliser():
     for _ in range(3000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
         assert textnorm._normalize_ascii(text) == textnorm._normalize_general(text), text
-
-
-@pytest.mark.parametrize(
-    "quote, sentence",
-    [
-        ("Conferma di spedizione per la signora", "Scrive le conferme d'ordine."),
-        ("Rispondi a questa recensione su Google", "Risponde alle recensioni."),
-        ("Prepare the quotes for the kitchen jobs", "Prepares the quote."),
-    ],
-)
-def test_a_quote_shares_a_word_written_in_another_number_or_gender(quote, sentence):
-    assert share_a_word(quote, content_words(sentence))
-
-
-@pytest.mark.parametrize(
-    "quote, sentence",
-    [
-        ("see you at the market", "Writes the invoices."),
-        ("Rispondi a questa recensione su Google", "Scrive le conferme d'ordine."),
-    ],
-)
-def test_a_quote_about_other_words_shares_none(quote, sentence):
-    assert not share_a_word(quote, content_words(sentence))
