@@ -78,6 +78,7 @@ COMPLETE = [
         "fresh20",
         "fresh21",
         "fresh22",
+        "fresh23",
     )
 ]
 
@@ -161,6 +162,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh20",
             "fresh21",
             "fresh22",
+            "fresh23",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
@@ -173,7 +175,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
 
 
 def test_the_never_tuned_part_runs_only_when_asked_for():
-    """fresh22 is never in the default (seen) selection; fresh to fresh21, looked at (fresh12
+    """fresh22 and fresh23 are never in the default (seen) selection; fresh to fresh21, looked at (fresh12
     to fresh18, fresh20 and fresh21 measured once), now are."""
     seen = ev.select(KEY, "seen")
     assert {KEY["assistants"][n]["part"] for n in seen} == {
@@ -201,6 +203,7 @@ def test_the_never_tuned_part_runs_only_when_asked_for():
         "fresh20",
         "fresh21",
     }
+    assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh23")} == {"fresh23"}
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh22")} == {"fresh22"}
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh21")} == {"fresh21"}
     assert {KEY["assistants"][n]["part"] for n in ev.select(KEY, "fresh20")} == {"fresh20"}
@@ -229,6 +232,7 @@ def test_the_never_tuned_part_runs_only_when_asked_for():
     assert parser.parse_args(["--part", "fresh20"]).part == "fresh20"
     assert parser.parse_args(["--part", "fresh21"]).part == "fresh21"
     assert parser.parse_args(["--part", "fresh22"]).part == "fresh22"
+    assert parser.parse_args(["--part", "fresh23"]).part == "fresh23"
 
 
 def test_every_kind_of_trap_the_issue_names_is_in_each_part_of_the_key():
@@ -292,7 +296,7 @@ def test_the_descriptions_of_themes_and_rules_are_true_proposals(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
-    """fresh to fresh12 and fresh14 to fresh22 are complete per assistant, not only per part: one person's
+    """fresh to fresh12 and fresh14 to fresh23 are complete per assistant, not only per part: one person's
     taste wherever a team shares the assistant, code wherever a developer pastes it."""
     config, convs = DATA[name]
     need = ISSUE_TRAP_KINDS - {"one_person_taste", "code"}
@@ -309,7 +313,7 @@ def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_fresh_contacts_include_a_street_address_a_phone_number_and_an_email(name):
-    """Each fresh to fresh12 and fresh14 to fresh22 assistant's data holds a street address (a house number and a road), a
+    """Each fresh to fresh12 and fresh14 to fresh23 assistant's data holds a street address (a house number and a road), a
     phone number and an e-mail address, and its contacts trap catches every one of them."""
     _, convs = DATA[name]
     trap = next(t for t in KEY["assistants"][name]["traps"] if t["kind"] == "contact")
