@@ -39,6 +39,16 @@ MAX_CANDIDATES = 40
 SAME_WORK = 0.5
 
 
+#: two nouns of what is made name one kind of work when their own embeddings (the bare
+#: nouns, ``memory.embeddings.encode``) are at least this alike: a noun and its derived
+#: form ("quote" / "quotation" 0.76, "error" / "exception" 0.70, "list" / "listing" 0.74).
+#: Chosen on the seen parts, where heads that name different work of one assistant stand
+#: at most at 0.63 ("comment" / "reply"; "message" / "reply" 0.56, "post" / "reply" 0.51).
+#: The encoder does not tell synonyms written with other words ("quote" / "estimate" 0.26,
+#: "release notes" / "changelog" 0.21): those stay apart.
+SAME_HEAD = 0.7
+
+
 #: a group of requests alike in meaning is named after words that at least this many of
 #: its conversations share (never after one request's words)
 NAMING_CONVERSATIONS = 2
