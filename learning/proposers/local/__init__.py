@@ -56,7 +56,10 @@
    least ``SAME_WORK``) and a group in ``min_conversations`` conversations is a theme
    named after the word-level theme most of its members share ("Need cover for
    Friday's shift" joins "redo the rota" and "sort the October rota"); a group no
-   shared words name is left out (``meaning_themes``).
+   shared words name is left out (``meaning_themes``). Heads whose own embeddings are at
+   least ``SAME_HEAD`` alike are one head ("Quotation for the church hall committee" with
+   "quote for the takeaway"), named by the head most conversations write (``same_heads``);
+   synonyms the encoder does not tell ("quote", "estimate") stay apart.
 5. The sentence is built from the requests' verb and object, third person, plural,
    no article, acronyms as people write them: "Drafts replies to refund requests.",
    "Writes SQL queries.". The quotes are whole request clauses (at least four words),

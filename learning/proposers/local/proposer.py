@@ -243,6 +243,13 @@ class LocalProposer:
         rows = dict(zip(distinct, encode(distinct), strict=True))
         return np.vstack([rows[t] for t in texts])
 
+    def _head_vectors(self, requests: list[Request]) -> dict[str, Any]:
+        """The embedding of each head noun alone ("quote", "quotation"), in one batch."""
+        from memory.embeddings import encode
+
+        heads = sorted({r.head for r in requests if r.head})
+        return dict(zip(heads, encode(heads), strict=True)) if heads else {}
+
     def _themes(
         self,
         corpus: ReviewCorpus,
@@ -270,6 +277,7 @@ class LocalProposer:
             min_users=min_users,
             exclude=banned,
             clause_vectors=self._clause_vectors(requests) if meaning else None,
+            head_vectors=self._head_vectors(requests) if meaning else None,
         )
         return themes, requests, vectors, banned
 

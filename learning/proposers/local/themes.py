@@ -22,6 +22,7 @@ from learning.proposers.local.words import (
     OUTLIER,
     PEOPLE_WORDS,
     PRONOUN_WORDS,
+    SAME_HEAD,
     SAME_WORK,
     TIME_MODIFIERS,
     VAGUE_MODIFIERS,
@@ -127,6 +128,8 @@ class _Reading:
     min_conversations: int
     min_users: int | None
     exclude: frozenset[str] | set[str]
+    # the head each head is grouped under (``same_heads``): "quotation" -> "quote"
+    head_of: dict[str, str] = field(default_factory=dict)
     by_head: dict[str, list[Request]] = field(default_factory=lambda: defaultdict(list))
     by_verb: dict[str, list[Request]] = field(default_factory=lambda: defaultdict(list))
     nouns: dict[int, set[str]] = field(default_factory=dict)  # message id -> its nouns
@@ -139,7 +142,7 @@ class _Reading:
     def __post_init__(self) -> None:
         for r in self.requests:
             if r.head and r.head not in self.exclude:
-                self.by_head[r.head].append(r)
+                self.by_head[self.head_of.get(r.head, r.head)].append(r)
             if r.verb:
                 self.by_verb[r.verb].append(r)
         self.nouns = {r.message.id: _message_nouns(r.message) for r in self.requests}
@@ -177,13 +180,16 @@ def find_themes(
     min_users: int | None,
     exclude: frozenset[str] | set[str] = frozenset(),
     clause_vectors: Any = None,
+    head_vectors: dict[str, Any] | None = None,
 ) -> list[Theme]:
     """Themes that recur in enough conversations, most recurrent and coherent first.
     ``exclude``: words no theme is named after (names written in the messages).
     ``clause_vectors``: one row per request, the embedding of its clause; with them,
     requests alike in meaning are grouped too, whatever words they use
-    (``meaning_themes``)."""
-    rd = _Reading(requests, vectors, min_conversations, min_users, exclude)
+    (``meaning_themes``). ``head_vectors``: the embedding of each head noun; with them,
+    requests whose heads mean one kind of work are one head's requests (``same_heads``)."""
+    head_of = same_heads(requests, head_vectors) if head_vectors else {}
+    rd = _Reading(requests, vectors, min_conversations, min_users, exclude, head_of)
     themes = [
         *_head_themes(rd),
         *_modifier_themes(rd),
@@ -203,6 +209,33 @@ def find_themes(
             if rd.recurs(theme):
                 themes.append(theme)
     return _one_per_work(_ranked(themes))
+
+
+def same_heads(requests: list[Request], head_vectors: dict[str, Any]) -> dict[str, str]:
+    """The head each head's requests are grouped under: heads whose own embeddings are at
+    least ``SAME_HEAD`` alike name one kind of work ("Quotation for the church hall
+    committee" with "quote for the takeaway"), joined when every pair of the group is so
+    alike (no chain of near words). A group is named by the head most of its
+    conversations write (the one most of its quotes then write; ties by the shorter word,
+    then the alphabet), so the sentence never names a kind its quotes do not write. Heads
+    alone are left out of the map."""
+    import numpy as np
+
+    convs: dict[str, set[int]] = defaultdict(set)
+    for r in requests:
+        if r.head and r.head in head_vectors:
+            convs[r.head].add(r.message.conversation_id)
+    heads = sorted(convs, key=lambda h: (-len(convs[h]), len(h), h))
+    groups: list[list[str]] = []
+    for head in heads:
+        v = np.asarray(head_vectors[head])
+        for group in groups:
+            if all(float(v @ np.asarray(head_vectors[g])) >= SAME_HEAD for g in group):
+                group.append(head)
+                break
+        else:
+            groups.append([head])
+    return {h: group[0] for group in groups if len(group) > 1 for h in group[1:]}
 
 
 def _head_themes(rd: _Reading) -> list[Theme]:

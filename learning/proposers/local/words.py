@@ -39,6 +39,19 @@ MAX_CANDIDATES = 40
 SAME_WORK = 0.5
 
 
+#: two nouns of what is made name one kind of work when their own embeddings (the bare
+#: nouns, ``memory.embeddings.encode``) are at least this alike: mostly a noun and its
+#: derived form ("quote" / "quotation" 0.76, "list" / "listing" 0.74, "error" /
+#: "exception" 0.70). Chosen on the seen parts (every pair of heads of one assistant):
+#: the pairs at 0.7 or more are those and "query" / "sql" 0.74, "chase" / "chaser" 0.83,
+#: "fail" / "failing" 0.89, "checklist" / "list" 0.71, and one pair of different work,
+#: two tools ("fastqc" / "multiqc" 0.78); below it "comment" / "reply" 0.63, "message" /
+#: "reply" 0.56, "post" / "reply" 0.51. The encoder does not tell synonyms written with
+#: other words ("quote" / "estimate" 0.26, "release notes" / "changelog" 0.21): those
+#: stay apart.
+SAME_HEAD = 0.7
+
+
 #: a group of requests alike in meaning is named after words that at least this many of
 #: its conversations share (never after one request's words)
 NAMING_CONVERSATIONS = 2
