@@ -27,6 +27,12 @@ accents dropped):
   it ends with "*"; a longer one is a stem prefix ("verberg" matches "verbergen"); a
   phrase is consecutive tokens. German and Dutch entries of 5 or more characters also
   match inside a compound ("regel" in "sicherheitsregeln").
+  The text's language is not known, so a stem meets every language's words: a stem
+  written for one language's verb is spelt out with that verb's endings where its bare
+  form, or a longer word that starts with it, is a common word of another language
+  (Portuguese "publica |publicar|publicou", not "public", which lit English "public";
+  "guarda", not "guard" with "guardrail"; Italian "menti |mentir", not "menti" with
+  "mention").
 * Chinese, Japanese and Arabic entries match as substrings (no spaces between Chinese or
   Japanese words; Arabic glues articles and prepositions to the word).
 * A negation word ("never", "nicht", "不要"; Japanese "ないで" after the verb) turns the

@@ -157,6 +157,21 @@ def test_a_belief_the_learned_layer_blocks_is_refused(agent, text):
     assert not Belief.objects.exists()
 
 
+def test_a_membership_that_covers_public_liability_insurance_is_stored_as_a_belief(agent):
+    """An ordinary fact whose English "public" once lit a Portuguese verb stem ("publicar")
+    read like "post it publicly" and was refused."""
+    statement = "Is a member of the Musicians' Union, which covers her public liability insurance"
+    belief_write(
+        agent=agent,
+        principal_external_id="ana",
+        category="explicit_facts",
+        statement=statement,
+        confidence=0.8,
+        source="direct",
+    )
+    assert Belief.objects.filter(statement=statement).exists()
+
+
 def test_the_context_pack_withholds_stored_unsafe_beliefs_in_json_and_text(agent, settings):
     settings.MEMORY_BELIEF_EMBEDDINGS = False
     texts = [LEARNED_HIT, SPACED_OUT, FAKE_MARKER, SECRET]
