@@ -182,6 +182,7 @@ def test_a_call_that_may_not_wait_does_not_wait_for_the_bank_being_encoded(bank_
     assert not waited and answers == [None]  # before: it waited for the whole encoding
 
 
+@pytest.mark.django_db
 def test_encode_bank_writes_the_bank_file_once(bank_model, monkeypatch, settings, tmp_path):
     """``manage.py memory encode-bank`` (``make install``) keeps the served encoder's
     vectors of the bank next to it; run again, it loads and encodes nothing."""
@@ -203,6 +204,7 @@ def test_encode_bank_writes_the_bank_file_once(bank_model, monkeypatch, settings
     assert list(tmp_path.glob("*.npy")) == [kept]
 
 
+@pytest.mark.django_db
 def test_encode_bank_keeps_nothing_for_an_encoder_other_than_onnx(bank_model, settings, tmp_path):
     settings.ENCODER_DIR = tmp_path  # bank_model: no ``backend``, as the torch fallback
     out = io.StringIO()
