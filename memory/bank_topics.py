@@ -83,7 +83,9 @@ def unpack_votes(data: bytes | memoryview | None) -> np.ndarray | None:
     return np.frombuffer(bytes(data), dtype=VOTES_DTYPE).astype(np.float32)
 
 
-def agreement(question: np.ndarray, votes: np.ndarray) -> np.ndarray:
+def agreement(
+    question: np.ndarray, votes: np.ndarray, floor: float | None = None
+) -> np.ndarray:
     """How far each statement's topics agree with the question's, 0 to 1: the dot
     product of the question's topic votes (``question``, one weight per topic) and the
     statement's (its neighbours' cosines, negative ones as none), each normalised to
@@ -97,4 +99,8 @@ def agreement(question: np.ndarray, votes: np.ndarray) -> np.ndarray:
     weights = np.where(known[:, None], np.maximum(votes[:, NEIGHBOURS:], 0.0), 0.0)
     sums = weights.sum(axis=1, keepdims=True)
     weights = np.divide(weights, sums, out=np.zeros_like(weights), where=sums > 0)
-    return (q[topics] * weights).sum(axis=1)
+    out = (q[topics] * weights).sum(axis=1)
+    if floor is not None:
+        nearest = np.where(known, votes[:, NEIGHBOURS], 0.0)
+        out = out * np.clip((nearest - floor) / (1 - floor), 0.0, 1.0)
+    return out

@@ -177,6 +177,7 @@ BANK_NEIGHBOURS = 3
 #: however far it is from the mean of the bank's job statements. Its votes are stored
 #: with its vector; 0 turns it off.
 BANK_TOPIC_SHARE = 0.3
+BANK_STATEMENT_GATE = False
 BANK_PATH = Path(__file__).resolve().parent / "data" / "asked_about_a_person.jsonl"
 MAX_PINNED = 6
 #: the longest message a host may ask about (the /v1 route and the MCP tool refuse longer)
@@ -806,7 +807,8 @@ def topic_lift(qvec: np.ndarray, bank: QuestionBank, votes: np.ndarray) -> np.nd
     gate = (nearest - BANK_NEAR_FLOOR) / (1 - BANK_NEAR_FLOOR)
     if gate <= 0 or BANK_TOPIC_SHARE <= 0:
         return None
-    return BANK_TOPIC_SHARE * gate * bank_topics.agreement(question, votes)
+    floor = BANK_NEAR_FLOOR if BANK_STATEMENT_GATE else None
+    return BANK_TOPIC_SHARE * gate * bank_topics.agreement(question, votes, floor)
 
 
 def _category_prior(qvec: np.ndarray) -> tuple[dict[str, float], float]:
@@ -1008,7 +1010,8 @@ def _build_context(
                 # product over the person's matrix instead of two
                 mixed = (1 - CONTENT_QUERY_SHARE) * qvec + CONTENT_QUERY_SHARE * _query_vector(bare)
             # an everyday question: the answer prototype of its nearest bank questions
-            bank = bank_if_ready(wait_for_model) if BANK_ANSWER_SHARE > 0 else None
+            on = BANK_ANSWER_SHARE > 0 or BANK_TOPIC_SHARE > 0
+            bank = bank_if_ready(wait_for_model) if on else None
             extra = None if bank is None else bank_expansion(qvec, bank)
             if extra is None:
                 cosine = cand.matrix @ mixed
