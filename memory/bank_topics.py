@@ -61,13 +61,15 @@ def votes_of(vectors: np.ndarray, statements: np.ndarray, topic_of: np.ndarray) 
     bank = np.ascontiguousarray(statements.T, dtype=np.float32)
     for start in range(0, len(vectors), _CHUNK):
         sims = np.asarray(vectors[start : start + _CHUNK], dtype=np.float32) @ bank
-        near = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-        cos = np.take_along_axis(sims, near, axis=1)
-        order = np.argsort(-cos, axis=1)
-        near, cos = np.take_along_axis(near, order, axis=1), np.take_along_axis(cos, order, axis=1)
-        rows = out[start : start + len(sims)]
-        rows[:, :k] = topic_of[near]
-        rows[:, NEIGHBOURS : NEIGHBOURS + k] = cos
+        rows = np.arange(len(sims))
+        part = out[start : start + len(sims)]
+        # the nearest, then the next: k passes of argmax (a fifth of argpartition's time
+        # over 462 columns), nearest first
+        for j in range(k):
+            near = sims.argmax(axis=1)
+            part[:, j] = topic_of[near]
+            part[:, NEIGHBOURS + j] = sims[rows, near]
+            sims[rows, near] = -np.inf
     return out
 
 
@@ -83,9 +85,7 @@ def unpack_votes(data: bytes | memoryview | None) -> np.ndarray | None:
     return np.frombuffer(bytes(data), dtype=VOTES_DTYPE).astype(np.float32)
 
 
-def agreement(
-    question: np.ndarray, votes: np.ndarray, floor: float | None = None
-) -> np.ndarray:
+def agreement(question: np.ndarray, votes: np.ndarray) -> np.ndarray:
     """How far each statement's topics agree with the question's, 0 to 1: the dot
     product of the question's topic votes (``question``, one weight per topic) and the
     statement's (its neighbours' cosines, negative ones as none), each normalised to
@@ -99,8 +99,4 @@ def agreement(
     weights = np.where(known[:, None], np.maximum(votes[:, NEIGHBOURS:], 0.0), 0.0)
     sums = weights.sum(axis=1, keepdims=True)
     weights = np.divide(weights, sums, out=np.zeros_like(weights), where=sums > 0)
-    out = (q[topics] * weights).sum(axis=1)
-    if floor is not None:
-        nearest = np.where(known, votes[:, NEIGHBOURS], 0.0)
-        out = out * np.clip((nearest - floor) / (1 - floor), 0.0, 1.0)
-    return out
+    return (q[topics] * weights).sum(axis=1)

@@ -199,7 +199,7 @@ def load_from_beliefs(principal_id: int) -> Candidates:
 def _stored_votes(data: list[Any], digests: list[str | None]) -> tuple[np.ndarray, str]:
     """The rows' stored topic votes under the digest most of them were stored with (NaN
     for the others: computed again by the first query) and that digest."""
-    from memory.bank_topics import VOTES_WIDTH, unpack_votes
+    from memory.bank_topics import VOTES_DTYPE, VOTES_WIDTH
 
     counts: dict[str, int] = {}
     for d in digests:
@@ -207,9 +207,16 @@ def _stored_votes(data: list[Any], digests: list[str | None]) -> tuple[np.ndarra
             counts[d] = counts.get(d, 0) + 1
     digest = max(counts, key=lambda d: counts[d]) if counts else ""
     votes = np.full((len(data), VOTES_WIDTH), np.nan, dtype=np.float32)
-    for i, (blob, d) in enumerate(zip(data, digests, strict=True)):
-        if d == digest and (row := unpack_votes(blob)) is not None:
-            votes[i] = row
+    size = VOTES_WIDTH * VOTES_DTYPE.itemsize
+    ok = np.fromiter(
+        (d == digest and b is not None and len(b) == size for b, d in zip(data, digests, strict=True)),
+        dtype=bool,
+        count=len(data),
+    )
+    if ok.any():
+        # one buffer for all stored rows, as for the vectors
+        blob = b"".join(bytes(b) for b, good in zip(data, ok, strict=True) if good)
+        votes[ok] = np.frombuffer(blob, dtype=VOTES_DTYPE).reshape(-1, VOTES_WIDTH)
     return votes, digest
 
 

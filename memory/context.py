@@ -177,7 +177,6 @@ BANK_NEIGHBOURS = 3
 #: however far it is from the mean of the bank's job statements. Its votes are stored
 #: with its vector; 0 turns it off.
 BANK_TOPIC_SHARE = 0.3
-BANK_STATEMENT_GATE = False
 BANK_PATH = Path(__file__).resolve().parent / "data" / "asked_about_a_person.jsonl"
 MAX_PINNED = 6
 #: the longest message a host may ask about (the /v1 route and the MCP tool refuse longer)
@@ -807,8 +806,7 @@ def topic_lift(qvec: np.ndarray, bank: QuestionBank, votes: np.ndarray) -> np.nd
     gate = (nearest - BANK_NEAR_FLOOR) / (1 - BANK_NEAR_FLOOR)
     if gate <= 0 or BANK_TOPIC_SHARE <= 0:
         return None
-    floor = BANK_NEAR_FLOOR if BANK_STATEMENT_GATE else None
-    return BANK_TOPIC_SHARE * gate * bank_topics.agreement(question, votes, floor)
+    return BANK_TOPIC_SHARE * gate * bank_topics.agreement(question, votes)
 
 
 def _category_prior(qvec: np.ndarray) -> tuple[dict[str, float], float]:
