@@ -209,7 +209,10 @@ def _stored_votes(data: list[Any], digests: list[str | None]) -> tuple[np.ndarra
     votes = np.full((len(data), VOTES_WIDTH), np.nan, dtype=np.float32)
     size = VOTES_WIDTH * VOTES_DTYPE.itemsize
     ok = np.fromiter(
-        (d == digest and b is not None and len(b) == size for b, d in zip(data, digests, strict=True)),
+        (
+            d == digest and b is not None and len(b) == size
+            for b, d in zip(data, digests, strict=True)
+        ),
         dtype=bool,
         count=len(data),
     )

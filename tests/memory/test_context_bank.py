@@ -238,9 +238,7 @@ def topics_only(monkeypatch):
     monkeypatch.setattr(memory.context, "BANK_TOPIC_SHARE", 0.3)
 
 
-def test_a_statement_is_read_as_its_nearest_bank_statements_topic_when_written(
-    agent, bank_model
-):
+def test_a_statement_is_read_as_its_nearest_bank_statements_topic_when_written(agent, bank_model):
     bank = question_bank()  # the bank in this process: a write may use it
 
     write_belief(agent, "Drives trams for Edinburgh Trams", category="identity", who="yus")
@@ -275,9 +273,7 @@ def test_without_the_statements_topics_the_shared_word_wins(
     assert ranked_by_meaning(agent, "What does Yus do for a living these days?")[0] == flat.pk
 
 
-def test_a_belief_stored_without_votes_still_ranks_by_its_topic(
-    agent, job_and_others, topics_only
-):
+def test_a_belief_stored_without_votes_still_ranks_by_its_topic(agent, job_and_others, topics_only):
     job, _ = job_and_others
     assert _stored_votes("Drives trams for Edinburgh Trams") == ("", None)  # written before
 
