@@ -39,8 +39,9 @@ logger = logging.getLogger(__name__)
 #: a person with fewer active beliefs gets no block
 BLOCK_MIN_ROWS = 1_000
 #: the format of ``BeliefBlock.data``: a block of another format is never read
-#: (2: superseded rows with the active row that answers for them)
-BLOCK_FORMAT = 2
+#: (2: superseded rows with the active row that answers for them; 3: the question bank's
+#: topic votes of each row)
+BLOCK_FORMAT = 3
 
 FIELDS = (
     "id",
@@ -96,6 +97,13 @@ class Candidates:
     successor: np.ndarray | None = field(default=None, compare=False, repr=False)
     #: (the names known before, the names the person goes by: ``memory.context._names_of``)
     names: tuple[tuple[str, ...], list[str]] | None = field(default=None, compare=False, repr=False)
+    #: each row's stored question-bank topic votes (``memory.bank_topics``; NaN where none
+    #: is stored under ``bank_votes_digest``, the digest most rows were stored under)
+    bank_votes: np.ndarray | None = field(default=None, compare=False, repr=False)
+    bank_votes_digest: str = field(default="", compare=False, repr=False)
+    #: (the bank's digest, every row's votes, the missing ones computed): filled by the
+    #: first query that needs it (``memory.context``)
+    topic_votes: tuple[str, np.ndarray] | None = field(default=None, compare=False, repr=False)
 
     @property
     def n(self) -> int:
@@ -132,7 +140,15 @@ def load_from_beliefs(principal_id: int) -> Candidates:
             principal_id=principal_id,
         )
         .order_by()
-        .values_list(*FIELDS, "sensitivity", "promoted", "superseded_by_id", "status"),
+        .values_list(
+            *FIELDS,
+            "sensitivity",
+            "promoted",
+            "superseded_by_id",
+            "status",
+            "embedding__bank_votes",
+            "embedding__bank_digest",
+        ),
         key=lambda r: r[0],
     )
     raw = _with_heirs(raw)
@@ -151,6 +167,7 @@ def load_from_beliefs(principal_id: int) -> Candidates:
         for t in _terms(r[2] + " " + r[1].replace("_", " ")):
             postings.setdefault(t, []).append(i)
     active = np.fromiter((r[16] is None for r in raw), dtype=bool, count=n)
+    votes, digest = _stored_votes([r[17] for r in raw], [r[18] for r in raw])
     position = {r[0]: i for i, r in enumerate(rows)}
     return Candidates(
         rows=rows,
@@ -174,7 +191,36 @@ def load_from_beliefs(principal_id: int) -> Candidates:
         heir=np.fromiter(
             (-1 if r[16] is None else position[r[16]] for r in raw), dtype=np.int64, count=n
         ),
+        bank_votes=votes,
+        bank_votes_digest=digest,
     )
+
+
+def _stored_votes(data: list[Any], digests: list[str | None]) -> tuple[np.ndarray, str]:
+    """The rows' stored topic votes under the digest most of them were stored with (NaN
+    for the others: computed again by the first query) and that digest."""
+    from memory.bank_topics import VOTES_DTYPE, VOTES_WIDTH
+
+    counts: dict[str, int] = {}
+    for d in digests:
+        if d:
+            counts[d] = counts.get(d, 0) + 1
+    digest = max(counts, key=lambda d: counts[d]) if counts else ""
+    votes = np.full((len(data), VOTES_WIDTH), np.nan, dtype=np.float32)
+    size = VOTES_WIDTH * VOTES_DTYPE.itemsize
+    ok = np.fromiter(
+        (
+            d == digest and b is not None and len(b) == size
+            for b, d in zip(data, digests, strict=True)
+        ),
+        dtype=bool,
+        count=len(data),
+    )
+    if ok.any():
+        # one buffer for all stored rows, as for the vectors
+        blob = b"".join(bytes(b) for b, good in zip(data, ok, strict=True) if good)
+        votes[ok] = np.frombuffer(blob, dtype=VOTES_DTYPE).reshape(-1, VOTES_WIDTH)
+    return votes, digest
 
 
 def _with_heirs(raw: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -185,14 +231,14 @@ def _with_heirs(raw: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     out = []
     for r in raw:
         if r[17] == Belief.Status.ACTIVE:
-            out.append((*r[:16], None))
+            out.append((*r[:16], None, *r[18:]))
             continue
         heir, seen = r[16], {r[0]}
         while heir is not None and heir not in seen and heir in status:
             seen.add(heir)
             kind, then = status[heir]
             if kind == Belief.Status.ACTIVE:
-                out.append((*r[:16], heir))
+                out.append((*r[:16], heir, *r[18:]))
                 break
             heir = then
     return out
@@ -215,6 +261,7 @@ _ARRAYS = (
     "promoted",
     "active",
     "heir",
+    "bank_votes",
 )
 
 
@@ -233,7 +280,13 @@ def pack(cand: Candidates) -> bytes:
     )
     rows = [[v.isoformat() if isinstance(v, datetime) else v for v in row] for row in cand.rows]
     text = json.dumps(
-        {"format": BLOCK_FORMAT, "rows": rows, "terms": terms}, separators=(",", ":")
+        {
+            "format": BLOCK_FORMAT,
+            "rows": rows,
+            "terms": terms,
+            "bank_votes_digest": cand.bank_votes_digest,
+        },
+        separators=(",", ":"),
     ).encode()
     out = io.BytesIO()
     np.savez(
@@ -262,7 +315,8 @@ def unpack(data: bytes) -> Candidates | None:
         rows.append(tuple(row))
     flat, offsets = arrays.pop("posting_rows").astype(np.int64), arrays.pop("posting_offsets")
     postings = {t: flat[offsets[i] : offsets[i + 1]] for i, t in enumerate(meta["terms"])}
-    return Candidates(rows=rows, postings=postings, **arrays)
+    digest = meta["bank_votes_digest"]
+    return Candidates(rows=rows, postings=postings, bank_votes_digest=digest, **arrays)
 
 
 def read_block(principal_id: int, token: str) -> Candidates | None:
@@ -342,6 +396,7 @@ def rebuild_block(principal_id: int) -> int | None:
     )
     if not token:
         return None
+    _keep_bank_votes(principal_id)
     cand = load_from_beliefs(principal_id)
     if cand.active_count < BLOCK_MIN_ROWS:
         with transaction.atomic():
@@ -360,6 +415,19 @@ def rebuild_block(principal_id: int) -> int | None:
                 principal_id=principal_id, defaults={"token": token, "rows": cand.n, "data": data}
             )
     return cand.n
+
+
+def _keep_bank_votes(principal_id: int) -> None:
+    """A worker whose model is loaded stores the question bank's votes of the person's
+    statements that have none of the current bank (written before the bank, or under
+    another one): the block carries them, and no reader computes them again."""
+    from memory.services_beliefs import embeddings_enabled
+    from safety.encoder import model_loaded
+
+    if embeddings_enabled() and model_loaded():
+        from memory.embeddings import belief_bank_votes_fill
+
+        belief_bank_votes_fill(principal_id)
 
 
 def schedule_rebuild(principal_id: int) -> None:

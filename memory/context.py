@@ -73,6 +73,7 @@ from typing import Any
 
 import numpy as np
 
+from memory import bank_topics
 from memory.candidates import Candidates, load_from_beliefs, read_person, successors
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
@@ -169,6 +170,13 @@ BANK_NEAR_FLOOR = 0.4
 #: ... the number of nearest bank questions that vote (1 follows one wrong neighbour,
 #: 5 or 8 blur the topic).
 BANK_NEIGHBOURS = 3
+#: The bank reads the person's statements too (``memory.bank_topics``): each statement's
+#: nearest bank statements vote for their topics, and a statement ranks up by this share
+#: of how far its topics agree with the question's, times the bank's gate (above): the
+#: tram driver's nearest bank statement is the lorry driver's, so it is read as a job
+#: however far it is from the mean of the bank's job statements. Its votes are stored
+#: with its vector; 0 turns it off.
+BANK_TOPIC_SHARE = 0.3
 BANK_PATH = Path(__file__).resolve().parent / "data" / "asked_about_a_person.jsonl"
 MAX_PINNED = 6
 #: the longest message a host may ask about (the /v1 route and the MCP tool refuse longer)
@@ -563,11 +571,17 @@ def _description_vectors() -> np.ndarray:
 class QuestionBank:
     """The question bank's vectors: every example question (the person's name read as
     ``NAME_STANDIN``, as a question's is), the topic each asks about, and each topic's
-    answer prototype (the normalised mean of its statements' vectors)."""
+    answer prototype (the normalised mean of its statements' vectors); every example
+    statement and its topic (``memory.bank_topics`` reads a person's statements by
+    them), and ``digest``, naming this bank as read by this model: topic votes stored
+    under another digest are computed again."""
 
     questions: np.ndarray
     topic_of: np.ndarray
     answers: np.ndarray
+    statements: np.ndarray
+    statement_topic: np.ndarray
+    digest: str
 
 
 _bank: tuple[object, QuestionBank] | None = None
@@ -680,8 +694,27 @@ def question_bank() -> QuestionBank:
                 [sv[a:b].mean(axis=0) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
             )
             answers /= np.linalg.norm(answers, axis=1, keepdims=True)
-            _bank = (model, QuestionBank(qv, topic_of, answers))
+            statement_topic = np.repeat(np.arange(len(topics)), np.diff(bounds))
+            digest = bank_topics.digest_of(bank_bytes, model)
+            _bank = (model, QuestionBank(qv, topic_of, answers, sv, statement_topic, digest))
         return _bank[1]
+
+
+def bank_if_kept() -> QuestionBank | None:
+    """The bank's vectors when they cost no encoding and no model load: the model is in
+    this process and the bank too, or kept on disk (read in milliseconds). A write path
+    asks this: it never waits for the bank nor starts encoding it (the ranking computes
+    what a write could not store)."""
+    from safety import encoder
+
+    if not encoder.model_loaded():
+        return None
+    model = encoder.get_model()
+    current = _bank
+    if current is not None and current[0] is model:
+        return current[1]
+    path = _bank_cache_file(model, BANK_PATH.read_bytes())
+    return question_bank() if path is not None and path.exists() else None
 
 
 _bank_thread: threading.Thread | None = None
@@ -742,6 +775,38 @@ def bank_expansion(qvec: np.ndarray, bank: QuestionBank | None = None) -> np.nda
         return None
     proto = votes @ bank.answers
     return BANK_ANSWER_SHARE * gate * proto / np.linalg.norm(proto)
+
+
+def _statement_votes(cand: Candidates, bank: QuestionBank) -> np.ndarray:
+    """Every candidate's topic votes under ``bank``'s digest: as stored with its vector,
+    those missing (stored before the bank, or under another) computed here once per
+    candidate set, never stored (build_context writes nothing)."""
+    cached = cand.topic_votes
+    if cached is not None and cached[0] == bank.digest:
+        return cached[1]
+    stored = cand.bank_votes
+    if stored is None or cand.bank_votes_digest != bank.digest:
+        stored = np.full((cand.n, bank_topics.VOTES_WIDTH), np.nan, dtype=np.float32)
+    missing = cand.has_vec & np.isnan(stored[:, 0])
+    votes = stored
+    if missing.any():
+        votes = stored.copy()
+        votes[missing] = bank_topics.votes_of(
+            cand.matrix[missing], bank.statements, bank.statement_topic
+        )
+    cand.topic_votes = (bank.digest, votes)
+    return votes
+
+
+def topic_lift(qvec: np.ndarray, bank: QuestionBank, votes: np.ndarray) -> np.ndarray | None:
+    """What each statement's ranked cosine gains where its topics agree with the
+    question's (``BANK_TOPIC_SHARE`` times the agreement times the gate); None for a
+    question near no bank question."""
+    question, nearest = bank_votes(qvec, bank)
+    gate = (nearest - BANK_NEAR_FLOOR) / (1 - BANK_NEAR_FLOOR)
+    if gate <= 0 or BANK_TOPIC_SHARE <= 0:
+        return None
+    return BANK_TOPIC_SHARE * gate * bank_topics.agreement(question, votes)
 
 
 def _category_prior(qvec: np.ndarray) -> tuple[dict[str, float], float]:
@@ -943,7 +1008,8 @@ def _build_context(
                 # product over the person's matrix instead of two
                 mixed = (1 - CONTENT_QUERY_SHARE) * qvec + CONTENT_QUERY_SHARE * _query_vector(bare)
             # an everyday question: the answer prototype of its nearest bank questions
-            bank = bank_if_ready(wait_for_model) if BANK_ANSWER_SHARE > 0 else None
+            on = BANK_ANSWER_SHARE > 0 or BANK_TOPIC_SHARE > 0
+            bank = bank_if_ready(wait_for_model) if on else None
             extra = None if bank is None else bank_expansion(qvec, bank)
             if extra is None:
                 cosine = cand.matrix @ mixed
@@ -955,6 +1021,11 @@ def _build_context(
                 both = cand.matrix @ columns
                 cosine = both[:, 0]
                 ranked_cosine = cosine + both[:, 1]
+            if bank is not None and BANK_TOPIC_SHARE > 0:
+                # the statements the bank reads as the question's topics rank up
+                lift = topic_lift(qvec, bank, _statement_votes(cand, bank))
+                if lift is not None:
+                    ranked_cosine = ranked_cosine + lift
             # the item keeps its cosine; its meaning is ranked less its hubness
             if HUB_SHARE > 0:
                 ranked_cosine = ranked_cosine - HUB_SHARE * _hubness_of(cand)

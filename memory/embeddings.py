@@ -174,3 +174,52 @@ class TextVectorStore:
 
     def vectors(self, texts: Sequence[str]) -> np.ndarray:
         return vectors_for_texts(texts)
+
+
+def bank_votes_store(embedding_ids: Sequence[int], *, wait: bool = False) -> int:
+    """Store the question bank's topic votes (``memory.bank_topics``) of these
+    ``TextEmbedding`` rows where they are missing or of another bank or model; returns
+    how many rows were written. Without ``wait`` only a bank that costs no encoding and
+    no model load is used (``memory.context.bank_if_kept``: a write path), else nothing
+    is stored and the ranking computes the votes once per candidate set. One read and
+    one update per ~900 rows that need them."""
+    from memory import bank_topics
+    from memory.context import bank_if_kept, question_bank
+
+    if not embedding_ids:
+        return 0
+    bank = question_bank() if wait else bank_if_kept()
+    if bank is None:
+        return 0
+    written = 0
+    for part in _chunks(list(dict.fromkeys(embedding_ids)), _IN_CHUNK):
+        stale = list(
+            TextEmbedding.objects.filter(pk__in=part)
+            .exclude(bank_digest=bank.digest)
+            .only("id", "vector")
+        )
+        if not stale:
+            continue
+        vectors = np.stack([unpack_vector(e.vector) for e in stale])
+        votes = bank_topics.votes_of(vectors, bank.statements, bank.statement_topic)
+        for e, v in zip(stale, votes, strict=True):
+            e.bank_votes, e.bank_digest = bank_topics.pack_votes(v), bank.digest
+        TextEmbedding.objects.bulk_update(stale, ["bank_votes", "bank_digest"], batch_size=500)
+        written += len(stale)
+    return written
+
+
+def belief_bank_votes_fill(principal_id: int | None = None) -> int:
+    """``bank_votes_store`` (encoding the bank if need be) for the vectors of every
+    belief that ranks (active or superseded), or of one person's: what ``manage.py
+    memory encode-bank`` runs after a new bank or model, and a block's rebuild for its
+    person. Returns how many rows were written."""
+    from memory.models import Belief
+
+    beliefs = Belief.objects.filter(
+        status__in=[Belief.Status.ACTIVE, Belief.Status.SUPERSEDED], embedding__isnull=False
+    )
+    if principal_id is not None:
+        beliefs = beliefs.filter(principal_id=principal_id)
+    ids = list(beliefs.order_by().values_list("embedding_id", flat=True).distinct())
+    return bank_votes_store(ids, wait=True)

@@ -96,6 +96,11 @@ class TextEmbedding(models.Model):
     model_name = models.CharField(max_length=100)
     dim = models.PositiveSmallIntegerField()
     vector = models.BinaryField(help_text="float32, little endian, L2-normalised")
+    #: the question bank's reading of the text (``memory.bank_topics``): the topics of its
+    #: nearest bank statements and their cosines, kept under ``bank_digest`` (the bank
+    #: and model they were computed with); stored for a belief's text when it is written
+    bank_votes = models.BinaryField(null=True, blank=True)
+    bank_digest = models.CharField(max_length=16, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

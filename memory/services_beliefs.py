@@ -329,7 +329,7 @@ def _vector(statement: str) -> tuple[np.ndarray | None, int | None]:
     """The statement's stored vector and its TextEmbedding id (computed once per text)."""
     if not embeddings_enabled():
         return None, None
-    from memory.embeddings import vectors_for_texts
+    from memory.embeddings import bank_votes_store, vectors_for_texts
     from memory.models import TextEmbedding
 
     vector = vectors_for_texts([statement])[0]
@@ -338,6 +338,10 @@ def _vector(statement: str) -> tuple[np.ndarray | None, int | None]:
         .values_list("id", flat=True)
         .first()
     )
+    if embedding_id is not None:
+        # the bank's reading of the statement, kept with its vector (not on the ranking's
+        # path); skipped when the bank would have to be encoded first
+        bank_votes_store([embedding_id])
     return vector, embedding_id
 
 

@@ -70,6 +70,7 @@ def test_an_everyday_question_about_a_job_finds_the_job_statement(agent, job_and
 def test_without_the_bank_the_shared_word_wins(agent, job_and_others, monkeypatch):
     _, flat = job_and_others
     monkeypatch.setattr(memory.context, "BANK_ANSWER_SHARE", 0.0)
+    monkeypatch.setattr(memory.context, "BANK_TOPIC_SHARE", 0.0)
 
     assert ranked_by_meaning(agent, "What does Yus do for a living these days?")[0] == flat.pk
 
@@ -182,6 +183,7 @@ def test_a_call_that_may_not_wait_does_not_wait_for_the_bank_being_encoded(bank_
     assert not waited and answers == [None]  # before: it waited for the whole encoding
 
 
+@pytest.mark.django_db
 def test_encode_bank_writes_the_bank_file_once(bank_model, monkeypatch, settings, tmp_path):
     """``manage.py memory encode-bank`` (``make install``) keeps the served encoder's
     vectors of the bank next to it; run again, it loads and encodes nothing."""
@@ -203,6 +205,7 @@ def test_encode_bank_writes_the_bank_file_once(bank_model, monkeypatch, settings
     assert list(tmp_path.glob("*.npy")) == [kept]
 
 
+@pytest.mark.django_db
 def test_encode_bank_keeps_nothing_for_an_encoder_other_than_onnx(bank_model, settings, tmp_path):
     settings.ENCODER_DIR = tmp_path  # bank_model: no ``backend``, as the torch fallback
     out = io.StringIO()
@@ -210,3 +213,119 @@ def test_encode_bank_keeps_nothing_for_an_encoder_other_than_onnx(bank_model, se
     call_command("memory", "encode-bank", stdout=out)
 
     assert "not the ONNX one" in out.getvalue() and list(tmp_path.iterdir()) == []
+
+
+# --- the bank reads the person's statements too (memory.bank_topics) --------------------
+
+
+def _stored_votes(statement: str) -> tuple[str, np.ndarray | None]:
+    from memory import bank_topics
+    from memory.models import TextEmbedding
+    from memory.services import text_sha256
+
+    row = TextEmbedding.objects.get(sha256=text_sha256(statement))
+    return row.bank_digest, bank_topics.unpack_votes(row.bank_votes)
+
+
+def _job_topic_index() -> int:
+    return next(k for k, t in enumerate(read_bank()) if JOB_QUESTION in t["questions"])
+
+
+@pytest.fixture
+def topics_only(monkeypatch):
+    """The statements' topic votes alone lift the answer (no answer prototype)."""
+    monkeypatch.setattr(memory.context, "BANK_ANSWER_SHARE", 0.0)
+    monkeypatch.setattr(memory.context, "BANK_TOPIC_SHARE", 0.3)
+
+
+def test_a_statement_is_read_as_its_nearest_bank_statements_topic_when_written(agent, bank_model):
+    bank = question_bank()  # the bank in this process: a write may use it
+
+    write_belief(agent, "Drives trams for Edinburgh Trams", category="identity", who="yus")
+
+    digest, votes = _stored_votes("Drives trams for Edinburgh Trams")
+    assert digest == bank.digest
+    assert votes is not None and int(votes[0]) == _job_topic_index()
+    assert votes[3] == pytest.approx(1.0, abs=1e-5)  # the lorry driver's own vector
+
+
+def test_a_write_does_not_encode_the_bank_to_store_votes(agent, bank_model):
+    write_belief(agent, "Drives trams for Edinburgh Trams", category="identity", who="yus")
+
+    assert _stored_votes("Drives trams for Edinburgh Trams") == ("", None)
+    assert memory.context._bank is None
+
+
+def test_the_job_statement_read_as_a_job_ranks_first_for_an_everyday_job_question(
+    agent, job_and_others, topics_only
+):
+    job, _ = job_and_others
+
+    assert ranked_by_meaning(agent, "What does Yus do for a living these days?")[0] == job.pk
+
+
+def test_without_the_statements_topics_the_shared_word_wins(
+    agent, job_and_others, topics_only, monkeypatch
+):
+    _, flat = job_and_others
+    monkeypatch.setattr(memory.context, "BANK_TOPIC_SHARE", 0.0)
+
+    assert ranked_by_meaning(agent, "What does Yus do for a living these days?")[0] == flat.pk
+
+
+def test_a_belief_stored_without_votes_still_ranks_by_its_topic(agent, job_and_others, topics_only):
+    job, _ = job_and_others
+    assert _stored_votes("Drives trams for Edinburgh Trams") == ("", None)  # written before
+
+    assert ranked_by_meaning(agent, "What does Yus do for a living these days?")[0] == job.pk
+
+
+def _store_wrong_votes(statement: str, digest: str) -> None:
+    """Votes for a topic that is not a job, under ``digest``."""
+    from memory import bank_topics
+    from memory.models import TextEmbedding
+    from memory.services import text_sha256
+
+    other = (_job_topic_index() + 1) % len(read_bank())
+    votes = bank_topics.pack_votes(np.array([other] * 3 + [0.9] * 3))
+    TextEmbedding.objects.filter(sha256=text_sha256(statement)).update(
+        bank_votes=votes, bank_digest=digest
+    )
+
+
+def test_the_ranking_reads_the_votes_stored_under_the_current_bank(
+    agent, job_and_others, topics_only
+):
+    job, _ = job_and_others
+    _store_wrong_votes("Drives trams for Edinburgh Trams", question_bank().digest)
+    memory.context.clear_candidate_cache()
+
+    assert ranked_by_meaning(agent, "What does Yus do for a living these days?")[0] != job.pk
+
+
+def test_votes_stored_under_another_bank_are_computed_again(agent, job_and_others, topics_only):
+    job, _ = job_and_others
+    _store_wrong_votes("Drives trams for Edinburgh Trams", "0" * 16)
+    memory.context.clear_candidate_cache()
+
+    assert ranked_by_meaning(agent, "What does Yus do for a living these days?")[0] == job.pk
+
+
+def test_a_changed_bank_has_a_new_digest_and_encode_bank_stores_its_votes(
+    agent, bank_model, monkeypatch, settings, tmp_path
+):
+    settings.ENCODER_DIR = tmp_path
+    first = question_bank()
+    write_belief(agent, "Drives trams for Edinburgh Trams", category="identity", who="yus")
+    assert _stored_votes("Drives trams for Edinburgh Trams")[0] == first.digest
+    changed = tmp_path / "bank.jsonl"
+    changed.write_bytes(memory.context.BANK_PATH.read_bytes() + b"\n")  # a new bank
+    monkeypatch.setattr(memory.context, "BANK_PATH", changed)
+    monkeypatch.setattr(memory.context, "_bank", None)
+    second = question_bank()
+    assert second.digest != first.digest
+
+    call_command("memory", "encode-bank", stdout=io.StringIO())
+
+    digest, votes = _stored_votes("Drives trams for Edinburgh Trams")
+    assert digest == second.digest and votes is not None

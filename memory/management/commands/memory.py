@@ -11,7 +11,8 @@ Actions:
   consolidate AGENT [--limit N] [--json]    form beliefs from new user messages now
   encode-bank [--force]                     encode the question bank once into the file next
                                             to the ONNX encoder (var/encoder/; a no-op when
-                                            there); `make install` runs it
+                                            there), and store the bank's topic votes of the
+                                            beliefs that lack them; `make install` runs it
   mute BELIEF --by OPERATOR [--reason R]    don't mention a belief again (unmute undoes it)
   unmute BELIEF --by OPERATOR               hosts are given the belief again
   redact belief|message ID --by SUPERUSER --reason R
@@ -195,6 +196,13 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"Wrote the question bank's vectors: {path}"))
         else:
             self.stdout.write(f"The question bank's vectors are there already: {path}")
+        from memory.embeddings import belief_bank_votes_fill
+
+        # the beliefs stored before this bank (or model): their topic votes, kept with
+        # their vectors, so no reader computes them
+        written = belief_bank_votes_fill()
+        if written:
+            self.stdout.write(f"Stored the bank's topic votes of {written} belief texts.")
 
     def audit(self, options: dict[str, Any]) -> None:
         from memory.audit import audit_run, audit_tenants, checks
