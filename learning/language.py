@@ -1053,9 +1053,9 @@ def _portuguese_plural_article(noun: str, article_seen: str, after_to: bool) -> 
 
 # --- a small frame per language for standing rules outside English ------------------------------
 
-# What the local proposer needs to tell that a correction in French, Spanish, Italian or
-# German is an instruction it may keep as written ("pon siempre los precios con el IVA
-# incluido", "Lieferzeit immer in Kalenderwochen angeben"): the
+# What the local proposer needs to tell that a correction in French, Spanish, Italian,
+# Portuguese or German is an instruction it may keep as written ("pon siempre los precios
+# con el IVA incluido", "Lieferzeit immer in Kalenderwochen angeben"): the
 # verbs instructions open with (infinitive -> irregular forms: imperatives, and the forms
 # a prohibition takes, "nunca pongas"), the words that may stand before that verb
 # ("siempre", "nunca", "ne … jamais") and the courtesy words that close one ("por favor").

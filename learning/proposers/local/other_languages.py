@@ -1,4 +1,4 @@
-"""Goals sentences for a persona written in French, Spanish, German or Italian
+"""Goals sentences for a persona written in French, Spanish, German, Italian or Portuguese
 (``language.FRAMES``).
 
 The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
@@ -27,8 +27,11 @@ in another language the proposer reads less, and says only what it can judge:
 4. The sentence is built from these words in a small frame, like an English one
    ("Drafts …"): the verb in the third person, the plural definite article, the plural
    noun: "Écrit les fiches produit pour la boutique en ligne.", "Répond aux demandes
-   d'inscription.", "Prepara los presupuestos.". The quotes are the requests as written, one per conversation, cut
-   like English ones (``hygiene.quote_for``).
+   d'inscription.", "Prepara los presupuestos.", "Escreve as publicações do Instagram.".
+   A plural no spelling rule settles is the one the messages write (``Frame.plurals_seen``:
+   German, Portuguese "-ão"), else the theme is left out. The quotes are the requests as
+   written, one per conversation, cut like English ones (``hygiene.quote_for``); the dot
+   of a title ("Sra. Costa") ends no sentence.
 """
 
 from __future__ import annotations
