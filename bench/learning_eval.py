@@ -247,6 +247,11 @@ _NEGATIONS = frozenset(
         "sans",
         "sin",
         "senza",
+        # Portuguese ("nunca", "evita", "evite", "evitar" are Spanish words too, above)
+        "não",
+        "nao",
+        "nem",
+        "sem",
     ]
 )
 # two words that refuse what follows them ("metres instead of feet")
@@ -279,6 +284,9 @@ _UNREFUSE = frozenset(
         "sondern",
         "nur",
         "immer",
+        "sempre",
+        "só",
+        "apenas",
     ]
 )
 # a refusal reaches across a comma only when this many words or fewer stand between it and

@@ -160,7 +160,9 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
         "nl": """de het een en is zijn niet met voor op van te in wij we ze zij ik het dat
             die deze dit ook maar of naar bij uit aan wordt worden geen over onze""",
         "pt": """o a os as um uma uns umas e é são em de do da dos das no na nos nas com
-            por para que não se seu sua mas como mais muito este esta ao aos""",
+            por para que não se seu sua mas como mais muito este esta ao aos às pelo pela
+            pelos pelas num numa dum duma pra pro também você vocês eu ele ela isso essa
+            esse nosso nossa já até""",
     }.items()
 }
 _ANY_FUNCTION_WORD = frozenset().union(*FUNCTION_WORDS.values())
@@ -308,6 +310,13 @@ class Frame:
     # verbs that say only that something is made ("faire", "hacer", "fare"): of verbs
     # requests use equally often, another names the work better
     weak_verbs: frozenset[str] = frozenset()
+    # plural endings the frame's spelling changes the singular's last letters by, undone
+    # to group a noun's two numbers (Portuguese "publicações" with "publicação",
+    # "mensagens" with "mensagem"): (plural ending, singular ending)
+    plural_spellings: tuple[tuple[str, str], ...] = ()
+    # whether a plural the spelling does not settle is taken from the words the messages
+    # write (German "Beiträge"; Portuguese "-ão": "publicações", "pães", "mãos")
+    plurals_seen: bool = False
 
 
 def _words(text: str) -> frozenset[str]:
@@ -439,6 +448,7 @@ FRAMES: dict[str, Frame] = {
         label_next=_words("für an zu zum zur mit bei von über bitte"),
         plural_takes_article=False,
         verb_last=True,
+        plurals_seen=True,
     ),
     "it": Frame(
         code="it",
@@ -504,6 +514,84 @@ FRAMES: dict[str, Frame] = {
         },
         complement_of="di",
         key_letters="aeio",
+    ),
+    "pt": Frame(
+        code="pt",
+        # European and Brazilian spelling alike: "fazer", "atualizar"/"actualizar",
+        # "planear"/"planejar"
+        verbs={
+            "escrever": (),
+            "redigir": ("redige", "redija", "rediges"),
+            "preparar": (),
+            "responder": (),
+            "fazer": ("faz", "faça", "fazes", "façam", "faze"),
+            "traduzir": ("traduz", "traduza", "traduzes"),
+            "resumir": (),
+            "rever": ("revê", "reveja", "revês"),
+            "revisar": (),
+            "corrigir": ("corrige", "corrija", "corriges"),
+            "criar": (),
+            "calcular": (),
+            "verificar": (),
+            "organizar": (),
+            "planear": (),
+            "planejar": (),
+            "atualizar": (),
+            "actualizar": (),
+            "preencher": (),
+            "propor": ("propõe", "proponha", "propões"),
+            "elaborar": (),
+        },
+        to_object=_words("responder"),
+        to="a",
+        verb_nouns={"resposta": "responder"},
+        # "podes/pode/consegues me fazer …", "preciso de …", "queria …", "tens como …"
+        asking=_words(
+            "podes pode podia podias poderia poderias podem consegues consegue conseguias "
+            "conseguia preciso precisava queria quero gostaria ajuda-me ajuda-nos favor dá"
+        ),
+        relayed=_words("quer querem queria pede pedem precisa precisam gostaria pediu"),
+        articles=_words(
+            "o a os as um uma uns umas este esta estes estas esse essa esses essas aquele "
+            "aquela meu minha meus minhas teu tua teus tuas seu sua seus suas nosso nossa "
+            "nossos nossas dum duma num numa pro pra pros pras alguns algumas"
+        ),
+        openers=_words("novo nova novos novas outro outra outros outras pequeno pequena"),
+        pronouns=_words("me te lhe lhes nos vos se"),
+        of=_words("de do da dos das dum duma"),
+        purpose=_words("para pra pro p/"),
+        elided=frozenset(),
+        # "escreve-me", "faz-me", "prepara-nos" (European Portuguese writes the pronoun after
+        # the verb with a hyphen; Brazilian before it: "me faz")
+        enclitics=("-me", "-nos", "-lhe", "-lhes", "-mo", "-ma"),
+        subjects=_words("tu você vocês"),
+        titles=_words("sr sra srª sr.ª dona dom dr dra drª doutor doutora senhor senhora eng"),
+        name_before=_words("para de do da com a ao à"),
+        default_verb="preparar",
+        weak_verbs=_words("fazer"),
+        platform_before="do",
+        asked_endings={
+            "ar": ("a", "e", "as", "em"),
+            "er": ("e", "a", "es", "am"),
+            "ir": ("e", "a", "es", "am"),
+        },
+        third_endings={"ar": "a", "er": "e", "ir": "e"},
+        label_next=_words("para pra pro de do da dos das a ao à aos às sobre em no na nos nas com"),
+        contracted_to=_words("ao aos à às"),
+        joined={"a os": "aos", "a as": "às", "de os": "dos", "de as": "das"},
+        complement_of="de",
+        key_letters="s",
+        plural_spellings=(
+            ("ões", "ão"),
+            ("ães", "ão"),
+            ("ns", "m"),
+            ("ais", "al"),
+            ("éis", "el"),
+            ("eis", "el"),
+            ("óis", "ol"),
+            ("uis", "ul"),
+        ),
+        plurals_seen=True,
     ),
 }
 
@@ -797,13 +885,18 @@ def _italian_plural(noun: str, gender: str) -> str:
     return noun[:-1] + "i"  # "preventivo" -> "preventivi"
 
 
-def plural_noun(noun: str, code: str, *, article_seen: str = "") -> str:
+def plural_noun(
+    noun: str, code: str, *, article_seen: str = "", seen: frozenset[str] | set[str] = frozenset()
+) -> str:
     """'fiche' -> 'fiches', 'devis' -> 'devis', 'journal' -> 'journaux', 'bateau' ->
     'bateaux'; 'ficha' -> 'fichas', 'inscripción' -> 'inscripciones', 'luz' -> 'luces';
     'conferma' -> 'conferme', 'post' -> 'post', "" where Italian spelling does not settle
-    it (``_italian_plural``). (German: ``german_plural``.)"""
+    it (``_italian_plural``); Portuguese by ``_portuguese_plural`` (``seen``: the words
+    the messages write, for "-ão"). (German: ``german_plural``.)"""
     if code == "it":
         return _italian_plural(noun, italian_gender(noun, article_seen))
+    if code == "pt":
+        return _portuguese_plural(noun, seen)
     low = noun.lower()
     if low.endswith(("s", "x", "z")) and not (code == "es" and low.endswith("z")):
         return noun
@@ -839,6 +932,8 @@ def plural_article(noun: str, code: str, *, article_seen: str = "", after_to: bo
         return ""  # "Schreibt Angebote.": a German plural takes no article here
     if code == "it":
         return _italian_plural_article(noun, article_seen, after_to)
+    if code == "pt":
+        return _portuguese_plural_article(noun, article_seen, after_to)
     seen = article_seen.lower()
     if seen in FEMININE_ARTICLES:
         art = "las"
@@ -872,11 +967,95 @@ def _italian_plural_article(noun: str, article_seen: str, after_to: bool) -> str
     return frame.joined[f"{frame.to} {art}"] if after_to else art
 
 
+_PORTUGUESE_FEMININE = _words(
+    "a as uma umas esta estas essa essas aquela aquelas minha minhas tua tuas sua suas "
+    "nossa nossas da das na nas à às duma numa pra pras nova novas outra outras"
+)
+_PORTUGUESE_MASCULINE = _words(
+    "o os um uns este estes esse esses aquele aqueles meu meus teu teus seu seus nosso "
+    "nossos do dos no nos ao aos dum num pro pros novo novos outro outros"
+)
+# letters Portuguese words do not end in: a word ending so is borrowed ("post", "reel")
+_PORTUGUESE_FINALS = "aeiouáéíóúâêôãõlrzmsx"
+_PORTUGUESE_ACCENTS = re.compile(r"[áéíóúâêô]")
+
+
+def portuguese_gender(noun: str, article_seen: str = "") -> str:
+    """ "m" or "f", by the article the person wrote the noun with ("a mensagem", "um
+    post"), else by an ending that settles it ("-ção", "-são", "-dade", "-agem", "-tude":
+    feminine; "-a" but "-ma" and "-ista": feminine; "-o": masculine); "" when neither tells
+    ("cliente", "cartão" against "mão", "programa")."""
+    seen = article_seen.lower()
+    if seen in _PORTUGUESE_FEMININE:
+        return "f"
+    if seen in _PORTUGUESE_MASCULINE:
+        return "m"
+    low = noun.lower()
+    if low.endswith(("ção", "são", "dade", "agem", "tude", "ções", "sões", "dades", "agens")):
+        return "f"
+    if low.endswith(("a", "as")) and not low.endswith(("ma", "mas", "ista", "istas")):
+        return "f"
+    if low.endswith(("o", "os")) and not low.endswith(("ão", "ãos")):
+        return "m"
+    return ""
+
+
+def _portuguese_plural(noun: str, seen: frozenset[str] | set[str]) -> str:
+    """The Portuguese plural (European and Brazilian spelling alike), or "" when the
+    spelling does not settle it and the messages do not write it: a vowel takes "-s"
+    ("orçamento" -> "orçamentos", "maçã" -> "maçãs"), "-m" "-ns" ("mensagem" ->
+    "mensagens"), "-r" and "-z" "-es" ("flor" -> "flores"), "-al", "-ol", "-ul" "-ais",
+    "-óis", "-uis", "-el" "-éis" ("papel" -> "papéis") or "-eis" after an accent
+    ("nível" -> "níveis"), "-il" "-is" or "-eis" after an accent ("fóssil" -> "fósseis");
+    "-s" and "-x" stay (a plural already, "lápis", "tórax"). "-ão" takes "-ões", "-ães"
+    or "-ãos" ("publicação", "pão", "mão"), which the spelling does not tell: only the
+    plural the messages write (``seen``, lower case) is taken; so for a borrowed word
+    ("post", "e-mail", "story": "-s" for one, "-ies" for another)."""
+    low = noun.lower()
+    if low.endswith("ão"):
+        for ending in ("ões", "ães", "ãos"):
+            if low[:-2] + ending in seen:
+                return noun[:-2] + ending
+        return ""
+    borrowed = (
+        any(ch in low for ch in "kwy")
+        or low[-1:] not in _PORTUGUESE_FINALS
+        or (low.endswith("l") and low[-3:-2] in "aeiou")  # "e-mail", "reel"
+    )
+    if borrowed:
+        return noun if low.endswith("s") else (noun + "s" if low + "s" in seen else "")
+    if low.endswith(("s", "x")):
+        return noun
+    if low.endswith("m"):
+        return noun[:-1] + "ns"
+    if low.endswith(("r", "z")):
+        return noun + "es"
+    accented = bool(_PORTUGUESE_ACCENTS.search(low[:-2]))
+    if low.endswith(("al", "ol", "ul")):
+        return noun[:-2] + {"a": "ais", "o": "óis", "u": "uis"}[low[-2]]
+    if low.endswith("el"):
+        return noun[:-2] + ("eis" if accented else "éis")
+    if low.endswith("il"):
+        return noun[:-2] + ("eis" if accented else "is")
+    return noun + "s"
+
+
+def _portuguese_plural_article(noun: str, article_seen: str, after_to: bool) -> str:
+    """ "os" or "as" by gender (``portuguese_gender``), joined to "a" after it ("aos",
+    "às"); "" when the gender cannot be told."""
+    gender = portuguese_gender(noun, article_seen)
+    if not gender:
+        return ""
+    art = "as" if gender == "f" else "os"
+    frame = FRAMES["pt"]
+    return frame.joined[f"{frame.to} {art}"] if after_to else art
+
+
 # --- a small frame per language for standing rules outside English ------------------------------
 
-# What the local proposer needs to tell that a correction in French, Spanish, Italian or
-# German is an instruction it may keep as written ("pon siempre los precios con el IVA
-# incluido", "Lieferzeit immer in Kalenderwochen angeben"): the
+# What the local proposer needs to tell that a correction in French, Spanish, Italian,
+# Portuguese or German is an instruction it may keep as written ("pon siempre los precios
+# con el IVA incluido", "Lieferzeit immer in Kalenderwochen angeben"): the
 # verbs instructions open with (infinitive -> irregular forms: imperatives, and the forms
 # a prohibition takes, "nunca pongas"), the words that may stand before that verb
 # ("siempre", "nunca", "ne … jamais") and the courtesy words that close one ("por favor").
@@ -972,6 +1151,44 @@ RULE_FRAMES: dict[str, RuleFrame] = {
             "are": ("a", "i", "ate"),
             "ere": ("i", "ete", "a"),
             "ire": ("i", "ite", "a"),
+        },
+    ),
+    "pt": RuleFrame(
+        code="pt",
+        # European and Brazilian spelling alike; the imperative of "tu" and of "você"
+        # ("usa", "use") and the prohibition after "não", "nunca" ("não uses", "nunca
+        # ponhas")
+        verbs={
+            "pôr": ("põe", "ponha", "ponhas", "ponham", "ponde"),
+            "dizer": ("diz", "diga", "digas", "dize"),
+            "dar": ("dá", "dê", "dês", "deem"),
+            "fazer": ("faz", "faça", "faças", "façam"),
+            "incluir": ("inclui", "inclua", "incluas", "incluam"),
+            "indicar": ("indique", "indiques"),
+            "colocar": ("coloque", "coloques"),
+            "especificar": ("especifique", "especifiques"),
+            "trocar": ("troque", "troques"),
+            "usar": (),
+            "utilizar": (),
+            "acrescentar": (),
+            "adicionar": (),
+            "escrever": (),
+            "mencionar": (),
+            "tratar": (),
+            "assinar": (),
+            "chamar": (),
+            "tirar": (),
+            "deixar": (),
+            "evitar": (),
+            "responder": (),
+            "mandar": (),
+        },
+        before_verb=frozenset(["sempre", "nunca", "jamais", "não", "também", "nem"]),
+        courtesy=frozenset(["por", "favor", "pf", "pfv", "obrigado", "obrigada"]),
+        asked_endings={
+            "ar": ("a", "e", "as", "es", "em"),
+            "er": ("e", "a", "es", "as", "am"),
+            "ir": ("e", "a", "es", "as", "am"),
         },
     ),
     "de": RuleFrame(
@@ -1098,8 +1315,8 @@ def instruction_in(words: list[str], code: str) -> bool:
     k = 0
     while k < len(words) and words[k].lower() in frame.before_verb:
         k += 1
-    if k >= len(words) - 1:
-        return False
+    if k >= len(words) - 1 or words[k].lower().strip(".,;:!?") in frame.courtesy:
+        return False  # "por favor" is no "pôr" (Portuguese)
     first, last = _plain(words[k]), _plain(words[-1].strip(".,;:!?"))
     if first in _instruction_forms(code):
         return True

@@ -311,10 +311,28 @@ def _plural_in_n(a: str, b: str) -> bool:
     return len(short) >= 5 and long_ in (short + "n", short + "en")
 
 
+def _plural_by_last_letters(a: str, b: str) -> bool:
+    """Whether two stems are one Portuguese noun in its two numbers where the plural
+    changes the singular's last letters (stems of five letters or more, accents folded):
+    "-ão" and "-ões", "-ães" ("publicacao" / "publicaco" of "publicações"), "-m" and "-ns"
+    ("mensagem" / "mensagen" of "mensagens"), "-l" and "-is" ("jornal" / "jornai" of
+    "jornais", "papel" / "papei" of "papéis")."""
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    if len(short) < 5:
+        return False
+    if long_.endswith("ao") and short in (long_[:-2] + "o", long_[:-2] + "a"):
+        return True
+    if len(short) != len(long_):
+        return False
+    pairs = {(short[-1], long_[-1]), (long_[-1], short[-1])}
+    return short[:-1] == long_[:-1] and bool(pairs & {("m", "n"), ("l", "i")})
+
+
 def share_a_word(quote: str, sentence_words: set[str]) -> bool:
     """Whether ``quote`` shares a content word with a sentence whose ``content_words`` are
-    ``sentence_words``: one stem alike, alike but for a last vowel (``_root``), or alike
-    but for a plural ending in "-n" or "-en" (``_plural_in_n``). The one test of "a quote
+    ``sentence_words``: one stem alike, alike but for a last vowel (``_root``), alike
+    but for a plural ending in "-n" or "-en" (``_plural_in_n``) or for the last letters a
+    Portuguese plural changes (``_plural_by_last_letters``). The one test of "a quote
     shares a word with what it proves", for the review's verifier and the proposers
     alike."""
     quoted = content_words(quote)
@@ -322,7 +340,9 @@ def share_a_word(quote: str, sentence_words: set[str]) -> bool:
         return True
     if {_root(w) for w in quoted} & {_root(w) for w in sentence_words}:
         return True
-    return any(_plural_in_n(q, s) for q in quoted for s in sentence_words)
+    return any(
+        _plural_in_n(q, s) or _plural_by_last_letters(q, s) for q in quoted for s in sentence_words
+    )
 
 
 # --- what a proposer reads: people's own words, not what they pasted -------------------

@@ -1,6 +1,7 @@
 """A quote shares a word with its sentence when one is written in another number or gender:
-a last vowel (Italian "conferma" / "conferme") or a plural in "-n" or "-en", the way German
-writes most plurals ("Rechnung" / "Rechnungen", "Anfrage" / "Anfragen"); the verifier and
+a last vowel (Italian "conferma" / "conferme"), a plural in "-n" or "-en", the way German
+writes most plurals ("Rechnung" / "Rechnungen", "Anfrage" / "Anfragen"), or the last letters
+a Portuguese plural changes ("publicação" / "publicações", "mensagem" / "mensagens"); the verifier and
 the proposers share one test of "shares a word" (``safety.text.share_a_word``)."""
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ from tests.learning.corpora import corpus_of
         ("Conferma di spedizione per la signora", "Scrive le conferme d'ordine."),
         ("Rispondi a questa recensione su Google", "Risponde alle recensioni."),
         ("Prepare the quotes for the kitchen jobs", "Prepares the quote."),
+        # Portuguese plurals that change the last letters: "-ão"/"-ões", "-m"/"-ns", "-l"/"-is"
+        ("Uma publicação sobre o bolo novo", "Escreve as publicações."),
+        ("Preciso de uma mensagem para a cliente", "Escreve as mensagens."),
+        ("O anúncio no jornal de sábado", "Prepara os anúncios dos jornais."),
     ],
 )
 def test_a_quote_shares_a_word_written_in_another_number_or_gender(quote, sentence):
@@ -40,6 +45,8 @@ def test_a_quote_shares_a_word_written_in_another_number_or_gender(quote, senten
         ("Rechnung für die Reparatur am Montag", "Schreibt Terminankündigungen."),
         ("see you at the market", "Writes the invoices."),
         ("Rispondi a questa recensione su Google", "Scrive le conferme d'ordine."),
+        ("Uma publicação sobre o bolo novo", "Prepara os orçamentos."),
+        ("Uma mensagem para a cliente", "Escreve sem menção."),
     ],
 )
 def test_a_short_word_or_another_noun_shares_none(quote, sentence):

@@ -453,3 +453,14 @@ def test_without_refuses_what_follows_it_in_each_language():
     assert not ev.inverts(rule, "Keine Ausrufezeichen verwenden.")
     assert ev.inverts(rule, "Immer mit Ausrufezeichen schreiben.")
     assert not ev.inverts(rule, "Write without exclamation marks.")
+
+
+def test_a_portuguese_negation_refuses_what_follows_it():
+    def refused(text: str, word: str) -> bool:
+        return ev._negated_at(text, text.index(word))
+
+    assert refused("escreve sem emojis", "emojis")
+    assert refused("não uses emojis nas publicações", "emojis")
+    assert refused("nem emojis nem hashtags", "hashtags")
+    assert not refused("nunca emojis, sempre texto simples", "texto")
+    assert not refused("usa emojis nas publicações", "emojis")

@@ -145,19 +145,19 @@ def test_a_persona_in_a_language_without_a_frame_is_declined_and_a_french_rule_i
         "role": "Assistentin für die Buchhandlung",
         "goals": "Beantwortet die Fragen der Kunden zu den Bestellungen und schreibt Mails.",
     }
-    portuguese = {
-        "role": "Assistente da loja da família",
-        "goals": "Responde às perguntas dos clientes e escreve as mensagens aos fornecedores.",
+    dutch = {
+        "role": "Assistent van de winkel van de familie",
+        "goals": "Beantwoordt de vragen van de klanten en schrijft de berichten aan de leveranciers.",
     }
-    result = LocalProposer().propose_sentence(corpus_of(FRENCH), portuguese, settings())
-    assert "Portuguese" in result.declined
+    result = LocalProposer().propose_sentence(corpus_of(FRENCH), dutch, settings())
+    assert "Dutch" in result.declined
     rule = LocalProposer().propose_rule(corpus_of(FRENCH), FRENCH_PERSONA, settings())
     assert not rule.declined and rule.data["rule"] is None  # no recurring correction
-    # a German rule is read now (``language.RULE_FRAMES["de"]``); Portuguese has no frame
+    # a German rule is read now (``language.RULE_FRAMES["de"]``); Dutch has no frame
     rule = LocalProposer().propose_rule(corpus_of(FRENCH), german, settings())
     assert not rule.declined and rule.data["rule"] is None
-    rule = LocalProposer().propose_rule(corpus_of(FRENCH), portuguese, settings())
-    assert "Portuguese" in rule.declined and "standing rules" in rule.declined
+    rule = LocalProposer().propose_rule(corpus_of(FRENCH), dutch, settings())
+    assert "Dutch" in rule.declined and "standing rules" in rule.declined
 
 
 @pytest.mark.parametrize(

@@ -120,6 +120,15 @@ def test_a_spanish_persona_gets_a_spanish_rule_from_recurring_corrections(bag_of
 
 
 def test_a_persona_in_a_language_without_a_rule_frame_still_gets_no_rule():
+    dutch = {
+        "role": "Assistent van de kliniek",
+        "goals": "Schrijft de herinneringen voor de patiënten en de afspraken.",
+        "standing_rules": [],
+    }
+    rows = [(1, "altijd met de btw erbij", True), (1, "altijd met de btw erbij", True)]
+    result = LocalProposer().propose_rule(corpus_of(rows), dutch, settings())
+    assert result.declined and result.data["rule"] is None
+    # Portuguese has a rule frame: a bare reminder is read, and gives no rule
     portuguese = {
         "role": "Assistente da clínica",
         "goals": "Escreve os lembretes para os pacientes e as consultas.",
@@ -127,7 +136,7 @@ def test_a_persona_in_a_language_without_a_rule_frame_still_gets_no_rule():
     }
     rows = [(1, "sempre com o IVA incluído", True), (1, "sempre com o IVA incluído", True)]
     result = LocalProposer().propose_rule(corpus_of(rows), portuguese, settings())
-    assert result.declined and result.data["rule"] is None
+    assert not result.declined and result.data["rule"] is None
 
 
 # --- accents ----------------------------------------------------------------------------------------

@@ -40,6 +40,14 @@ PORTUGUESE = {
     "guardrails": [],
     "standing_rules": [],
 }
+DUTCH = {
+    "name": "Anouk",
+    "role": "Assistent van de winkel van de familie",
+    "goals": "Beantwoordt de vragen van de klanten en schrijft de berichten aan de leveranciers.",
+    "background": "",
+    "guardrails": [],
+    "standing_rules": [],
+}
 ENGLISH = {
     "name": "Zed",
     "role": "Studio assistant",
@@ -180,12 +188,13 @@ def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_wor
     # give it nothing to word
     result = LocalProposer().propose_sentence(corpus, FRENCH, settings())
     assert result.data["sentence"] == ""
-    # German and Italian goals are worded in German and Italian (``other_languages``); a
-    # language without a frame is declined
+    # German, Italian and Portuguese goals are worded in their language
+    # (``other_languages``); a language without a frame is declined
     assert not LocalProposer().propose_sentence(corpus, GERMAN, settings()).declined
     assert not LocalProposer().propose_sentence(corpus, ITALIAN, settings()).declined
-    declined = LocalProposer().propose_sentence(corpus, PORTUGUESE, settings()).declined
-    assert "Portuguese" in declined and "Italian" in declined
+    assert not LocalProposer().propose_sentence(corpus, PORTUGUESE, settings()).declined
+    declined = LocalProposer().propose_sentence(corpus, DUTCH, settings()).declined
+    assert "Dutch" in declined and "Portuguese" in declined
     # standing rules are worded in French for a French assistant (``foreign_rules``):
     # no English correction becomes one
     rule = LocalProposer().propose_rule(corpus, FRENCH, settings())
@@ -193,8 +202,9 @@ def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_wor
     # and in German and Italian too (``language.RULE_FRAMES``); a language without a
     # rule frame is declined
     assert not LocalProposer().propose_rule(corpus, GERMAN, settings()).declined
-    declined = LocalProposer().propose_rule(corpus, PORTUGUESE, settings()).declined
-    assert "Portuguese" in declined and "German" in declined
+    assert not LocalProposer().propose_rule(corpus, PORTUGUESE, settings()).declined
+    declined = LocalProposer().propose_rule(corpus, DUTCH, settings()).declined
+    assert "Dutch" in declined and "German" in declined
     # an English persona, or one that says too little to tell, is read as before
     assert LocalProposer().propose_sentence(corpus, ENGLISH, settings()).declined == ""
     assert LocalProposer().propose_sentence(corpus, {"goals": ""}, settings()).declined == ""
@@ -210,11 +220,11 @@ def test_a_review_of_an_assistant_in_a_language_without_a_frame_says_why_nothing
 
     persona_version_create(
         agent=agent,
-        changes={k: PORTUGUESE[k] for k in ("role", "goals", "background")},
+        changes={k: DUTCH[k] for k in ("role", "goals", "background")},
         trigger=ChangeTrigger(source_type=SourceType.UI_FORM, reason="setup", approved_by="o"),
     )
     learning_on(agent)
     seed_work(agent, n=4)
     review = review_run(agent=agent, trigger=Review.Trigger.MANUAL)
     assert not Proposal.objects.filter(agent=agent).exists()
-    assert "written in Portuguese" in review.reason
+    assert "written in Dutch" in review.reason

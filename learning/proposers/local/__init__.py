@@ -80,8 +80,8 @@ on a value and rules the policy refuses are skipped: an edit of the draft at han
 value in a rule ("max 6 bullets") must be given alike in ``min_corrections``
 conversations and contradicted by no other correction ("8 bullet points is fine").
 
-**Another language.** For a persona written in French, Spanish, German or Italian
-(``learning.language.persona_language``) a goals sentence is read and worded by
+**Another language.** For a persona written in French, Spanish, German, Italian or
+Portuguese (``learning.language.persona_language``) a goals sentence is read and worded by
 ``other_languages`` with a small frame per language (``learning.language.FRAMES``: the
 verbs people ask with, articles, the complement and purpose of a noun): "Tu peux me
 préparer un devis ?", "Devis pour un restaurant" and "Le café veut un devis pour …" give
@@ -92,9 +92,17 @@ word after a title or a bare preposition ("Herrn Krüger", "bei Yilmaz"), and a 
 the form the messages write or one its ending settles, never guessed ("Erstellt
 Instagram-Beiträge."). Italian plurals and articles follow the spelling where it settles
 them ("la conferma" -> "le conferme", "post" -> "i post") and are not guessed where the
-stress or the gender decides ("medico", "programma"). A standing rule in French, Spanish,
-Italian or German is a recurring correction kept as written when it is an instruction of
-the language's rule frame; in German by its grammar: an imperative first ("Schreib",
+stress or the gender decides ("medico", "programma"). Portuguese is read in European and
+Brazilian spelling alike ("Podes escrever …", "Você pode me fazer …", "Preciso de …",
+"Queria …", "Faz-me …", "Me faz …"): a plural follows the spelling where it settles it
+("orçamento" -> "orçamentos", "mensagem" -> "mensagens", "papel" -> "papéis"), and a noun
+in "-ão" ("-ões", "-ães" or "-ãos") or a borrowed word ("post") takes only the plural the
+messages write; "Escreve as publicações do Instagram.", "Prepara os orçamentos.". A name
+after a title ("Sra. Costa", "Dr. Almeida", "Dona Fernanda") is a name, the title's dot
+no sentence end. A standing rule in French, Spanish, Italian, Portuguese or German is a
+recurring correction kept as written when it is an instruction of the language's rule
+frame (Portuguese: "Põe sempre …", "Não uses …", "Escreve sem …", its "nunca", "não",
+"sem" kept); in German by its grammar: an imperative first ("Schreib",
 "Schreiben Sie"), a separable verb's particle last ("Gib … an"), or an infinitive last in a
 clause with no subject ("Lieferzeit immer in KW angeben"), its "nie", "nicht", "kein"
 kept. A persona in any other language is declined with the reason (the review log says
@@ -106,8 +114,8 @@ loaded once per process), and messages without a stored vector.
 
 
 The package: ``words`` (word lists and thresholds), ``tokens``, ``requests``, ``themes``,
-``wording`` (the sentence of a theme), ``other_languages`` (French, Spanish, German and Italian
-sentences), ``hygiene`` (what a quote may hold),
+``wording`` (the sentence of a theme), ``other_languages`` (French, Spanish, German, Italian
+and Portuguese sentences), ``hygiene`` (what a quote may hold),
 ``corrections`` (instructions after a reply that recur), ``rules`` (a rule's wording)
 and ``proposer`` (``LocalProposer``).
 """

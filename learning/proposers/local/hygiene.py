@@ -213,11 +213,26 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
             ):
                 pasted.add(t.low)
     if not english:  # the lexicon says nothing of the words of another language
-        return (capitalised | pasted) - lower
+        return (capitalised | pasted | _after_titles(messages, frame)) - lower
     # a word also written in lower case is a name only when English has no such word:
     # "rose" may be a flower, "tyler" written small is still Tyler
     unknown = {w for w in lower if w not in STOP_WORDS and not language.is_english_word(w)}
     return (capitalised | pasted) & unknown | (capitalised | opening) - lower
+
+
+def _after_titles(messages: Any, frame: language.Frame | None) -> set[str]:
+    """Capitalised words right after a title of the frame ("Sra. Costa", "Dr. Almeida",
+    "Dona Fernanda"): names, though the title's dot makes them look as if they opened a
+    sentence."""
+    if frame is None or not frame.titles:
+        return set()
+    out: set[str] = set()
+    for m in messages:
+        toks = tokens(readable_text(m.text))
+        for before, t in zip(toks, toks[1:], strict=False):
+            if before.low in frame.titles and t.text[:1].isupper() and t.low.isalpha():
+                out.add(t.low)
+    return out
 
 
 def _names_where_nouns_are_capitalised(messages: Any, frame: language.Frame) -> set[str]:

@@ -1,4 +1,4 @@
-"""Goals sentences for a persona written in French, Spanish, German or Italian
+"""Goals sentences for a persona written in French, Spanish, German, Italian or Portuguese
 (``language.FRAMES``).
 
 The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
@@ -27,8 +27,11 @@ in another language the proposer reads less, and says only what it can judge:
 4. The sentence is built from these words in a small frame, like an English one
    ("Drafts …"): the verb in the third person, the plural definite article, the plural
    noun: "Écrit les fiches produit pour la boutique en ligne.", "Répond aux demandes
-   d'inscription.", "Prepara los presupuestos.". The quotes are the requests as written, one per conversation, cut
-   like English ones (``hygiene.quote_for``).
+   d'inscription.", "Prepara los presupuestos.", "Escreve as publicações do Instagram.".
+   A plural no spelling rule settles is the one the messages write (``Frame.plurals_seen``:
+   German, Portuguese "-ão"), else the theme is left out. The quotes are the requests as
+   written, one per conversation, cut like English ones (``hygiene.quote_for``); the dot
+   of a title ("Sra. Costa") ends no sentence.
 """
 
 from __future__ import annotations
@@ -321,8 +324,11 @@ def _platform_of(noun: Tok, complement: str, ws: list[Tok], j: int, frame: langu
         return first
     if complement.lower() in PLATFORMS:
         return complement
-    if j + 1 < len(ws) and ws[j].low in frame.purpose | frame.of and ws[j + 1].low in PLATFORMS:
-        return ws[j + 1].text
+    if j + 1 < len(ws) and ws[j].low in frame.purpose | frame.of:
+        # an article may stand between ("Publicação para o Instagram")
+        at = j + 2 if ws[j + 1].low in frame.articles and j + 2 < len(ws) else j + 1
+        if ws[at].low in PLATFORMS:
+            return ws[at].text
     return ""
 
 
@@ -342,7 +348,8 @@ def asks_of(message: Any, code: str, banned: set[str]) -> list[Ask]:
     # what the part after a request's colon names without a verb is a detail of that
     # request ("Facture pour l'école : sortie scolaire du 1er octobre"), not another one
     detail = False
-    for m in [*_SENTENCE_EDGE.finditer(text), None]:
+    edges = [m for m in _SENTENCE_EDGE.finditer(text) if not _title_dot(text, m, frame)]
+    for m in [*edges, None]:
         b = m.start() if m else len(text)
         asked = False
         if b > a:
@@ -357,6 +364,18 @@ def asks_of(message: Any, code: str, banned: set[str]) -> list[Ask]:
     return out
 
 
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)$")
+
+
+def _title_dot(text: str, edge: re.Match[str], frame: language.Frame) -> bool:
+    """Whether ``edge`` is the dot of a title written short ("Sra. Costa", "Dr. Almeida"):
+    the sentence goes on, the name after it is whom the work is for."""
+    if edge.group(0) != "." or not frame.titles:
+        return False
+    before = _WORD_BEFORE.search(text, 0, edge.start())
+    return before is not None and before.group(1).lower() in frame.titles
+
+
 def _key(noun: str, frame: language.Frame | None = None) -> str:
     """What groups requests for one noun: singular and plural alike (the last letter
     they differ by, ``Frame.key_letters``: "fiche"/"fiches", "preventivo"/"preventivi").
@@ -367,6 +386,9 @@ def _key(noun: str, frame: language.Frame | None = None) -> str:
         if kind:
             return kind
     letters = frame.key_letters if frame is not None else "sx"
+    for plural, single in frame.plural_spellings if frame is not None else ():
+        if noun.endswith(plural) and len(noun) > len(plural) + 2:
+            return noun[: -len(plural)] + single  # "publicações" -> "publicação"
     return noun[:-1] if len(noun) > 4 and noun[-1] in letters else noun
 
 
@@ -422,9 +444,12 @@ def find_foreign_themes(
     most recurrent first (ties by noun, so every run gives the same answer)."""
     frame = language.FRAMES[code]
     messages = list(messages)
-    # the words the messages write, where a plural is told by being seen (German)
+    # the words the messages write, where a plural is told by being seen (German, and
+    # Portuguese "-ão")
     seen_words = (
-        {t.low for m in messages for t in tokens(readable_text(m.text))} if code == "de" else set()
+        {t.low for m in messages for t in tokens(readable_text(m.text))}
+        if frame.plurals_seen
+        else set()
     )
     groups: dict[str, list[Ask]] = {}
     about: dict[str, str] = {}  # a key that is what the requests are about -> as written
@@ -484,7 +509,7 @@ def find_foreign_themes(
         if code == "de":
             plural = language.german_plural(noun, seen_words)
         else:
-            plural = language.plural_noun(noun, code, article_seen=article)
+            plural = language.plural_noun(noun, code, article_seen=article, seen=seen_words)
         if not plural:
             continue  # a plural no message shows and no ending settles is not guessed
         if frame.plural_takes_article and not language.plural_article(
@@ -517,7 +542,9 @@ def find_foreign_themes(
             # una corona"): the sentence names it as the complement of the work
             # after the complement the work's own words agree on ("les listes de
             # matériel des sorties")
-            of = _of_plural(about.get(k, k), frame)
+            of = _of_plural(about.get(k, k), frame, seen_words)
+            if not of:
+                continue  # its plural or its article is not guessed
             complement, purpose = (f"{complement} {of}" if complement else of), ""
         out.append(
             ForeignTheme(
@@ -565,11 +592,14 @@ def _about(
     return out
 
 
-def _of_plural(word: str, frame: language.Frame) -> str:
+def _of_plural(word: str, frame: language.Frame, seen: set[str]) -> str:
     """ "de las tarjetas", "des cartes": the frame's complement preposition with the
-    plural of what the work is about."""
-    noun = language.plural_noun(word, frame.code)
+    plural of what the work is about; "" when the spelling settles neither its plural nor
+    its article and the messages (``seen``) do not write it."""
+    noun = language.plural_noun(word, frame.code, seen=seen)
     article = language.plural_article(word, frame.code)
+    if not noun or (frame.plural_takes_article and not article):
+        return ""
     of = sorted(frame.of)[0] if frame.code != "fr" else "de"
     if frame.joined:  # "delle recensioni"
         of = frame.complement_of or of
