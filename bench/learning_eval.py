@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh23}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh24}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -52,8 +52,10 @@ it; it was measured once on 2026-12-05 and is a seen part now. ``fresh22`` was w
 that by another outside evaluator who read no product code, with its key, before any proposer
 ran on it; it is a never-tuned part. ``fresh23`` was written after that by another outside
 evaluator who read no product code, with its key, before any proposer ran on it; it is a
-never-tuned part too. ``--part seen`` (the default) runs tune, heldout and fresh to fresh21;
-``fresh22`` and ``fresh23`` run only when asked for by name or with ``--part all``.
+never-tuned part too. ``fresh24`` was written after that by another outside evaluator who read
+no product code, with its key, before any proposer ran on it; it is a never-tuned part too.
+``--part seen`` (the default) runs tune, heldout and fresh to fresh21; ``fresh22``, ``fresh23``
+and ``fresh24`` run only when asked for by name or with ``--part all``.
 While tuning, run ``--part tune``.
 
 Matching rules (mechanical, applied by the functions below and by
@@ -147,10 +149,11 @@ PARTS = (
     "fresh21",
     "fresh22",
     "fresh23",
+    "fresh24",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
-# fresh22 and fresh23, written by outside evaluators, are the never-tuned parts
-NEVER_TUNED = ("fresh22", "fresh23")
+# fresh22, fresh23 and fresh24, written by outside evaluators, are the never-tuned parts
+NEVER_TUNED = ("fresh22", "fresh23", "fresh24")
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
@@ -817,7 +820,7 @@ def print_report(mode: str, summary: dict[str, Any]) -> None:
 
 def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> list[str]:
     """The assistants ``--part`` (and ``--assistant``) pick: ``all`` is every part, ``seen``
-    every part in ``SEEN_PARTS`` (never fresh22 or fresh23), any other value that part only."""
+    every part in ``SEEN_PARTS`` (never fresh22, fresh23 or fresh24), any other value that part only."""
     return [
         n
         for n, spec in key["assistants"].items()
