@@ -106,25 +106,75 @@ def _bare_singular(toks: list[Tok]) -> bool:
     return False
 
 
-def _verbless_rule(toks: list[Tok], words: list[str]) -> str:
-    """A verbless instruction made a sentence: "Show" when it says where something goes
-    ("VAT on its own line"), "Use" otherwise ("British spelling"); "the" before a
-    singular noun that needs one ("Use the first name", not before "VAT", "spelling")."""
+def _thing_end(toks: list[Tok]) -> int:
+    """Where the thing a verbless instruction opens with ends: its noun phrase and the
+    noun phrases "of" joins to it ("the day of the week")."""
+    _, j = _noun_phrase(toks, 0)
+    while 0 < j < len(toks) - 1 and toks[j].low == "of":
+        _, after = _noun_phrase(toks, j + 1)
+        if after <= j + 1:
+            break
+        j = after
+    return j
+
+
+def _shown_at(toks: list[Tok], j: int) -> bool:
+    """Whether the words from ``j`` say where the thing goes ("on its own line") or the
+    thing it goes with ("with the date", "with every date"; not "with underscore", which
+    says how it is)."""
+    if j >= len(toks):
+        return False
+    if toks[j].low in PLACE_PREPOSITIONS:
+        return True
+    return (
+        toks[j].low == "with"
+        and j + 1 < len(toks)
+        and toks[j + 1].low in ("the", "each", "every", "its", "their")
+    )
+
+
+def _only_a_thing(toks: list[Tok], verb_first: bool) -> bool:
+    """Whether a verbless instruction names one thing and nothing else ("day of the
+    week"): another wording of the same rule that says where it goes or what it goes with
+    says more. A plural or mass noun alone is a rule of its own ("type hints", "double
+    quotes", "British spelling")."""
+    return not verb_first and _thing_end(toks) >= len(toks) and _one_countable_thing(toks)
+
+
+def _dangling(toks: list[Tok]) -> bool:
+    """Whether an instruction ends in a preposition or particle with nothing after it
+    ("Put the day of the week in"): a rule must say in what."""
+    last = toks[-1].low
+    return len(toks) > 2 and (
+        last in PREPOSITIONS or last in PARTICLES or last in PLACE_PREPOSITIONS
+    )
+
+
+def _one_countable_thing(toks: list[Tok]) -> bool:
+    """Whether a verbless instruction opens with a singular countable noun, one that
+    needs "the" ("first name", "day of the week"; not "VAT", "spelling", "type hints")."""
     from learning.policy import CAPITALISED_OK
 
-    np_words, j = _noun_phrase(toks, 0)
-    verb = "show" if j < len(toks) and toks[j].low in PLACE_PREPOSITIONS else "use"
-    article = ""
-    if np_words and np_words[0] is toks[0]:
-        last = np_words[-1]
-        if (
-            last.low.isalpha()
-            and not _acronym(last.text)
-            and last.low not in CAPITALISED_OK
-            and not last.low.endswith("ing")
-            and language.lemma(last.low, "NOUN") == last.low
-        ):
-            article = "the "
+    np_words, _ = _noun_phrase(toks, 0)
+    if not np_words or np_words[0] is not toks[0]:
+        return False
+    last = np_words[-1]
+    return (
+        last.low.isalpha()
+        and not _acronym(last.text)
+        and last.low not in CAPITALISED_OK
+        and not last.low.endswith("ing")
+        and language.lemma(last.low, "NOUN") == last.low
+    )
+
+
+def _verbless_rule(toks: list[Tok], words: list[str]) -> str:
+    """A verbless instruction made a sentence: "Show" when it says where something goes
+    or what it goes with ("VAT on its own line", "the day of the week with the date"),
+    "Use" otherwise ("British spelling"); "the" before a singular noun that needs one
+    ("Use the first name", not before "VAT", "spelling")."""
+    verb = "show" if _shown_at(toks, _thing_end(toks)) else "use"
+    article = "the " if _one_countable_thing(toks) else ""
     return f"{verb} {article}{' '.join(words)}"
 
 
@@ -542,6 +592,35 @@ def _written(toks: list[Tok], texts: list[str]) -> int:
     return sum(place in " ".join(w.lower() for w in _WORD.findall(text)) for text in texts)
 
 
+# verbs that name what a thing is called: "we never say budget", "that's all you need to say"
+NAMING_VERBS = frozenset(["say", "call"])
+
+
+def _about_naming(hits: dict[int, tuple[Correction, int]]) -> bool:
+    """Whether the messages of the corrections speak of what to call a thing: a verb of
+    naming in the messages of two of them or more, and of more than half ("We never say
+    budget … It's the simple funeral", "It's our simple funeral, that's all you need to
+    say")."""
+    said = sum(
+        1
+        for c, _ in hits.values()
+        if any(
+            t.low.isalpha() and language.lemma(t.low, "VERB") in NAMING_VERBS
+            for t in tokens(c.message.text)
+        )
+    )
+    return said >= 2 and said * 2 > len(hits)
+
+
+def _name_to_say(toks: list[Tok], words: list[str]) -> str:
+    """A thing named with nothing to do about it, when the corrections speak of what to
+    call it: the name to say, in quotes ('say "simple funeral"')."""
+    k = 0
+    while k < len(toks) - 1 and (toks[k].low in DETERMINERS or toks[k].low.endswith("'s")):
+        k += 1
+    return 'say "' + " ".join(words[k:]) + '"'
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -550,6 +629,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     "VAT on its own line" -> "Show VAT on its own line")."""
     variants = []
     texts = [c.message.text for c, _ in hits.values()]
+    naming = _about_naming(hits)
     for c, _ in hits.values():
         toks = _variant(c)
         negation, toks = _prohibition(c, toks)
@@ -606,6 +686,11 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         quoted = (
             None if any(w.startswith('"') for w in words) else _quoted_phrase(c, toks, verb_first)
         )
+        only_a_thing = _only_a_thing(toks, verb_first)
+        if not quoted and only_a_thing and naming and not negation:
+            # "It's the simple funeral" after "we never say budget": what to call it, never
+            # "Use the simple funeral"
+            quoted = _name_to_say(toks, words)
         text = quoted or (" ".join(words) if verb_first else _verbless_rule(toks, words))
         if negation:
             text = f"{negation} {text}"  # "Never deploy floating tags.", "Do not use …"
@@ -616,7 +701,9 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             (
                 pointing,
                 _bare_singular(toks),
+                _dangling(toks),  # "Put the day of the week in": in what?
                 not verb_first,
+                only_a_thing,  # "Day of the week" says less than "… with the date"
                 verb_first and _noun_or_verb(toks),
                 not contrast,
                 len(toks),

@@ -162,7 +162,21 @@ def _work_sentence(theme: Theme) -> str:
     return _sentence(by_kind.get(theme.kind, _head_sentence)(theme, reqs, surface))
 
 
+#: words of ``learning.policy.CAPITALISED_OK`` that are also common words written small
+_SMALL_TOO = frozenset(["i", "may", "march"])
+
+
 def _sentence(text: str) -> str:
+    """The sentence: a capital first, a full stop last, and a platform, day or language
+    written small in the requests with its capital ("instagram posts" -> "Instagram
+    posts"): a name of a kind, which people type in lower case."""
+    from learning.policy import CAPITALISED_OK
+
+    words = [
+        w.capitalize() if w.isalpha() and w in CAPITALISED_OK and w not in _SMALL_TOO else w
+        for w in text.split(" ")
+    ]
+    text = " ".join(words)
     return text[:1].upper() + text[1:] + "."
 
 
@@ -350,9 +364,28 @@ def _topic_object(
     )
     prep = next(
         (p for p, n in preps.most_common(1) if n * 2 > len(reqs)),
-        "to" if _answers_to(theme.head, theme.qualifier, reqs) else "about",
+        "to"
+        if _answers_to(theme.head, theme.qualifier, reqs)
+        else "for"
+        if _made_for(theme.head, reqs)
+        else "about",
     )
     return f"{head} {prep} {' '.join([*prefix, noun])}"
+
+
+def _made_for(head: str, reqs: list[Request]) -> bool:
+    """Whether most requests write the head with "for" right after it, whoever or
+    whatever follows ("Quote for Mr Okonjo, loft conversion …"): the work is done for a
+    job, and a topic of it is what it is for ("quotes for emergence surveys"), not what it
+    is about."""
+    said = 0
+    for r in reqs:
+        toks = tokens(r.message.text, r.start, r.end)
+        said += any(
+            a.low == "for" and language.lemma(b.low, "NOUN") == head
+            for b, a in zip(toks, toks[1:], strict=False)
+        )
+    return said >= 2 and said * 2 > len(reqs)
 
 
 def _answers_to(head: str, topic: str, reqs: list[Request]) -> bool:
@@ -392,6 +425,7 @@ def qualified_by_quotes(text: str, quotes: list[str], banned: set[str] | frozens
 
     said: Counter[str] = Counter()
     capital: dict[str, str] = {}  # a word written with a capital -> as written
+    qualified = 0
     for quote in quotes:
         toks = tokens(quote)
         seen: set[str] = set()
@@ -402,10 +436,34 @@ def qualified_by_quotes(text: str, quotes: list[str], banned: set[str] | frozens
                 capital[before.low] = before.text
             seen.add(before.low)
         said.update(seen)
-    for word, n in said.most_common(1):
+        # the noun qualified here, by any word but a function word ("website's notices")
+        # (a count, "140 migrations", is none)
+        qualified += any(
+            (w.isalpha() or w.endswith("'s"))
+            and w not in STOP_WORDS
+            and not language.function_word(w)
+            for w in seen
+        )
+    named = [
+        w for w in said if w.isalpha() and w not in STOP_WORDS and not language.function_word(w)
+    ]
+    # the one plain word of kind the quotes write, contradicted by none, when most quotes
+    # qualify the noun ("Can you write the death notice", "our website's notices page",
+    # "Notice for the website"): "Writes death notices." for "Writes the notices.", when it
+    # is only a noun (an adjective, "formal", is one letter's; a verb may be the work asked
+    # for); a noun most quotes leave bare keeps its article ("unit tests for the parser",
+    # "tests for this class", "tests please")
+    sole = (
+        words[-2].lower() == "the"
+        and qualified * 2 > len(quotes)
+        and len(named) == 1
+        and language.can_be(named[0], "NOUN")
+        and not language.can_be(named[0], "ADJ")
+        and not language.can_be(named[0], "VERB")  # "can you draft notices": the work
+    )
+    for word, n in said.most_common(1) if not sole else [(named[0], said[named[0]])]:
         if (
-            n < 2
-            or n * 2 <= len(quotes)
+            (not sole and (n < 2 or n * 2 <= len(quotes)))
             or (word in capital and word not in CAPITALISED_OK)
             or word in banned
             or not word.isalpha()
