@@ -122,6 +122,11 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
             # note", "year 9 reports"
             i += 2
             continue
+        if _coordinated_modifier(toks, i):
+            # "wash and care label text", "Instagram and Facebook post": two modifiers
+            # joined by "and" before one head; the second stays, the head follows
+            i += 2
+            continue
         if words and _participle_clause(toks, i):
             break  # "a note saying it's done": the note is what is made
         if (
@@ -192,6 +197,33 @@ def _verb_named_as_noun(toks: list[Tok], opened: int, i: int) -> bool:
     if language.lemma(tok.low, "VERB") != tok.low:
         return False
     return i + 1 == len(toks) or (toks[i + 1].low in PREPOSITIONS and toks[i + 1].low != "to")
+
+
+def _coordinated_modifier(toks: list[Tok], i: int) -> bool:
+    """Whether ``toks[i]`` is the first of two modifiers joined by "and" before one noun:
+    "wash and care label text", "Instagram and Facebook post then" (a noun-like word,
+    "and", then a word that can be a noun and at least one noun after it, the head). Two
+    verbs joined ("reply and tell them", "write and send the letter") are no modifiers:
+    the word after "and" is followed by a determiner, a pronoun or nothing."""
+    if i + 3 >= len(toks) or toks[i + 1].low != "and":
+        return False
+    first, second, after = toks[i], toks[i + 2], toks[i + 3]
+    if not (_wordlike(first.low) and _wordlike(second.low) and _wordlike(after.low)):
+        return False
+    if first.low in STOP_WORDS or second.low in STOP_WORDS or after.low in STOP_WORDS:
+        return False
+    if after.low in REQUEST_TAILS | PREPOSITIONS:
+        return False  # "tea and biscuits please": two things, not one
+    # a noun before another is singular ("care label text"); a plural one with more
+    # words after it is an object of its own ("… and give owners clinical advice")
+    last = i + 4 >= len(toks) or not _is_noun_word(toks[i + 4])
+    return (
+        _is_noun_word(first)
+        and _is_noun_word(second)
+        and _is_noun_word(after)
+        and language.can_be(after.low, "NOUN")
+        and (last or language.lemma(after.low, "NOUN") == after.low)
+    )
 
 
 def _needs_doing(toks: list[Tok], i: int) -> bool:
@@ -479,7 +511,9 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     # after "can you" a word is a verb if it can be: "can u do reminder texts" ("do" with
     # no article is no noun here)
     asked_verb = opening.asks_you and toks[i].low in WEAK_VERBS
-    if not noun_cue and (asked_verb or _is_verb_here(toks, i)):
+    if not noun_cue and (
+        asked_verb or (_is_verb_here(toks, i) and not _coordinated_modifier(toks, i))
+    ):
         had_verb = True
         asked = _asking_verb(toks, i)
         if asked is None:
@@ -534,6 +568,12 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         and j < len(toks)
         and toks[j].low not in PREPOSITIONS | REQUEST_TAILS
         and not _needs_doing(toks, j)
+        # "Instagram and Facebook post then" (``_settles_for``): "then" closes it
+        and not (
+            toks[j].low == "then"
+            and j == len(toks) - 1
+            and _lemma(words[-1]) not in TIME_MODIFIERS  # "ok. CV tonight then": a plan
+        )
     ):
         return None
     # a capitalised word inside the phrase is a name (a brand, a person): not part of the theme
