@@ -758,6 +758,22 @@ DEFAULT_PROBLEM = "error"
 FAILING_VERBS = frozenset(["fail", "break"])
 
 
+def _says_it_fails(readable: str, a: int, b: int) -> bool:
+    """Whether the clause ``readable[a:b]`` says something fails with a verb of failing
+    ("xcode archive fails", "CI keeps failing on the lint job", "the build broke"), not
+    a noun ("a break", "the Christmas breaks": a determiner before it)."""
+    toks = tokens(readable, a, b)
+    return any(
+        language.can_be(t.low, "VERB")
+        and language.lemma(t.low, "VERB") in FAILING_VERBS
+        and not (k and (toks[k - 1].low in DETERMINERS or toks[k - 1].low.endswith("'s")))
+        and language.lemma(t.low, "NOUN") not in FAILING_VERBS - {"fail"}
+        or t.low in ("broke", "broken")
+        and k > 0
+        for k, t in enumerate(toks)
+    )
+
+
 def error_report(message: Any, readable: str) -> Request | None:
     """An opening message that pastes an error with the person's own words around it
     ("every time I load a save I get this: <trace> why is it null??"): a request to
@@ -768,11 +784,21 @@ def error_report(message: Any, readable: str) -> Request | None:
     the problem as named there."""
     if message.after_assistant:
         return None
-    pasted = [m for m in _PASTED.finditer(message.text) if _ERROR_IN_PASTE.search(m.group(0))]
+    pastes = list(_PASTED.finditer(message.text))
+    pasted = [m for m in pastes if _ERROR_IN_PASTE.search(m.group(0))]
+    spans = [message_span(readable, a, b) for a, b in clauses(readable)]
+    failing: tuple[int, int] | None = None
+    if not pasted:
+        # no error inside the paste, but the clause right before it says what fails:
+        # "xcode archive fails:", "npm install fails on the private package:"
+        for m in pastes:
+            last = [span for span in spans if span[1] <= m.start()]
+            if last and _says_it_fails(readable, *last[-1]):
+                pasted, failing = [m], last[-1]
+                break
     if not pasted:
         return None
     at = pasted[0].start()
-    spans = [message_span(readable, a, b) for a, b in clauses(readable)]
 
     def problem(a: int, b: int) -> str:
         lemmas = [language.lemma(t.low, "NOUN") for t in tokens(readable, a, b)]
@@ -780,9 +806,13 @@ def error_report(message: Any, readable: str) -> Request | None:
 
     before = [(a, b) for a, b in spans if b <= at]
     long_enough = [(a, b) for a, b in spans if len(tokens(readable, a, b)) >= QUOTE_MIN_WORDS]
-    chosen = next((span for span in reversed(before) if problem(*span)), None) or next(
-        (span for span in reversed(long_enough) if span[1] <= at),
-        next((span for span in long_enough if span[0] >= at), None),
+    chosen = (
+        failing
+        or next((span for span in reversed(before) if problem(*span)), None)
+        or next((span for span in reversed(long_enough) if span[1] <= at), None)
+        or next((span for span in long_enough if span[0] >= at), None)
+        # else a short clause that says what fails: "xcode archive fails:"
+        or next((span for span in reversed(before) if _says_it_fails(readable, *span)), None)
     )
     if chosen is None:
         return None
@@ -799,6 +829,14 @@ def error_report(message: Any, readable: str) -> Request | None:
             # blow up", "how to fix")
             not {x.low for x in toks[max(0, k - 2) : k]} & AUXILIARIES
             and not (k + 1 < len(toks) and toks[k + 1].low in PARTICLES)
+            # "keeps failing", "keeps breaking": an inflected verb before an "-ing" form
+            # ("build failing" keeps its noun)
+            and not (
+                k + 1 < len(toks)
+                and toks[k + 1].low.endswith("ing")
+                and language.can_be(toks[k + 1].low, "VERB")
+                and language.lemma(t.low, "VERB") != t.low
+            )
             and t.text.islower()
             and _is_noun_word(t)
             and language.can_be(t.low, "NOUN")
