@@ -12,7 +12,8 @@
    explanation of …") or made by pasting an error (a trace, a log naming an error) in
    an opening message: a request to debug the problem the person's words around it
    name ("Getting this error when saving", "Another stack trace"; "error" when they
-   name none), its quote the clause that introduces the paste, and no topic theme
+   name none; a paste that names no error counts when the clause right before it says
+   what fails: "xcode archive fails:"), its quote the clause that introduces the paste, and no topic theme
    from the paste's surroundings. A clause that edits the draft at hand ("Make it shorter",
    "Type hints please" after a reply) is a correction, not a request; after a reply a
    request counts when it asks for work also asked for in opening messages or names
@@ -27,7 +28,8 @@
    "pls" ("welcome email pls"), questions or ideas asked to be made ("book club
    questions pls", "do the questions"), what the thing at hand is turned into ("turn
    this into a component"), a verb alone after an article ("draft the invite"), after a
-   greeting of its own ("hi. practice notes for …"); a word and a number are a label
+   greeting of its own ("hi. practice notes for …"), two modifiers joined by "and"
+   before one noun ("wash and care label text", "Instagram and Facebook post then"); a word and a number are a label
    ("grade 1 exam prep note"), and a reported error keeps what fails ("CI is failing on
    the job": CI errors). Parts of speech, lemmas and inflection come from
    ``learning.language``.

@@ -122,6 +122,11 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
             # note", "year 9 reports"
             i += 2
             continue
+        if _coordinated_modifier(toks, i):
+            # "wash and care label text", "Instagram and Facebook post": two modifiers
+            # joined by "and" before one head; the second stays, the head follows
+            i += 2
+            continue
         if words and _participle_clause(toks, i):
             break  # "a note saying it's done": the note is what is made
         if (
@@ -192,6 +197,33 @@ def _verb_named_as_noun(toks: list[Tok], opened: int, i: int) -> bool:
     if language.lemma(tok.low, "VERB") != tok.low:
         return False
     return i + 1 == len(toks) or (toks[i + 1].low in PREPOSITIONS and toks[i + 1].low != "to")
+
+
+def _coordinated_modifier(toks: list[Tok], i: int) -> bool:
+    """Whether ``toks[i]`` is the first of two modifiers joined by "and" before one noun:
+    "wash and care label text", "Instagram and Facebook post then" (a noun-like word,
+    "and", then a word that can be a noun and at least one noun after it, the head). Two
+    verbs joined ("reply and tell them", "write and send the letter") are no modifiers:
+    the word after "and" is followed by a determiner, a pronoun or nothing."""
+    if i + 3 >= len(toks) or toks[i + 1].low != "and":
+        return False
+    first, second, after = toks[i], toks[i + 2], toks[i + 3]
+    if not (_wordlike(first.low) and _wordlike(second.low) and _wordlike(after.low)):
+        return False
+    if first.low in STOP_WORDS or second.low in STOP_WORDS or after.low in STOP_WORDS:
+        return False
+    if after.low in REQUEST_TAILS | PREPOSITIONS:
+        return False  # "tea and biscuits please": two things, not one
+    # a noun before another is singular ("care label text"); a plural one with more
+    # words after it is an object of its own ("… and give owners clinical advice")
+    last = i + 4 >= len(toks) or not _is_noun_word(toks[i + 4])
+    return (
+        _is_noun_word(first)
+        and _is_noun_word(second)
+        and _is_noun_word(after)
+        and language.can_be(after.low, "NOUN")
+        and (last or language.lemma(after.low, "NOUN") == after.low)
+    )
 
 
 def _needs_doing(toks: list[Tok], i: int) -> bool:
@@ -479,7 +511,9 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     # after "can you" a word is a verb if it can be: "can u do reminder texts" ("do" with
     # no article is no noun here)
     asked_verb = opening.asks_you and toks[i].low in WEAK_VERBS
-    if not noun_cue and (asked_verb or _is_verb_here(toks, i)):
+    if not noun_cue and (
+        asked_verb or (_is_verb_here(toks, i) and not _coordinated_modifier(toks, i))
+    ):
         had_verb = True
         asked = _asking_verb(toks, i)
         if asked is None:
@@ -534,6 +568,12 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         and j < len(toks)
         and toks[j].low not in PREPOSITIONS | REQUEST_TAILS
         and not _needs_doing(toks, j)
+        # "Instagram and Facebook post then" (``_settles_for``): "then" closes it
+        and not (
+            toks[j].low == "then"
+            and j == len(toks) - 1
+            and _lemma(words[-1]) not in TIME_MODIFIERS  # "ok. CV tonight then": a plan
+        )
     ):
         return None
     # a capitalised word inside the phrase is a name (a brand, a person): not part of the theme
@@ -718,6 +758,22 @@ DEFAULT_PROBLEM = "error"
 FAILING_VERBS = frozenset(["fail", "break"])
 
 
+def _says_it_fails(readable: str, a: int, b: int) -> bool:
+    """Whether the clause ``readable[a:b]`` says something fails with a verb of failing
+    ("xcode archive fails", "CI keeps failing on the lint job", "the build broke"), not
+    a noun ("a break", "the Christmas breaks": a determiner before it)."""
+    toks = tokens(readable, a, b)
+    return any(
+        language.can_be(t.low, "VERB")
+        and language.lemma(t.low, "VERB") in FAILING_VERBS
+        and not (k and (toks[k - 1].low in DETERMINERS or toks[k - 1].low.endswith("'s")))
+        and language.lemma(t.low, "NOUN") not in FAILING_VERBS - {"fail"}
+        or t.low in ("broke", "broken")
+        and k > 0
+        for k, t in enumerate(toks)
+    )
+
+
 def error_report(message: Any, readable: str) -> Request | None:
     """An opening message that pastes an error with the person's own words around it
     ("every time I load a save I get this: <trace> why is it null??"): a request to
@@ -728,11 +784,21 @@ def error_report(message: Any, readable: str) -> Request | None:
     the problem as named there."""
     if message.after_assistant:
         return None
-    pasted = [m for m in _PASTED.finditer(message.text) if _ERROR_IN_PASTE.search(m.group(0))]
+    pastes = list(_PASTED.finditer(message.text))
+    pasted = [m for m in pastes if _ERROR_IN_PASTE.search(m.group(0))]
+    spans = [message_span(readable, a, b) for a, b in clauses(readable)]
+    failing: tuple[int, int] | None = None
+    if not pasted:
+        # no error inside the paste, but the clause right before it says what fails:
+        # "xcode archive fails:", "npm install fails on the private package:"
+        for m in pastes:
+            last = [span for span in spans if span[1] <= m.start()]
+            if last and _says_it_fails(readable, *last[-1]):
+                pasted, failing = [m], last[-1]
+                break
     if not pasted:
         return None
     at = pasted[0].start()
-    spans = [message_span(readable, a, b) for a, b in clauses(readable)]
 
     def problem(a: int, b: int) -> str:
         lemmas = [language.lemma(t.low, "NOUN") for t in tokens(readable, a, b)]
@@ -740,9 +806,13 @@ def error_report(message: Any, readable: str) -> Request | None:
 
     before = [(a, b) for a, b in spans if b <= at]
     long_enough = [(a, b) for a, b in spans if len(tokens(readable, a, b)) >= QUOTE_MIN_WORDS]
-    chosen = next((span for span in reversed(before) if problem(*span)), None) or next(
-        (span for span in reversed(long_enough) if span[1] <= at),
-        next((span for span in long_enough if span[0] >= at), None),
+    chosen = (
+        failing
+        or next((span for span in reversed(before) if problem(*span)), None)
+        or next((span for span in reversed(long_enough) if span[1] <= at), None)
+        or next((span for span in long_enough if span[0] >= at), None)
+        # else a short clause that says what fails: "xcode archive fails:"
+        or next((span for span in reversed(before) if _says_it_fails(readable, *span)), None)
     )
     if chosen is None:
         return None
@@ -759,6 +829,14 @@ def error_report(message: Any, readable: str) -> Request | None:
             # blow up", "how to fix")
             not {x.low for x in toks[max(0, k - 2) : k]} & AUXILIARIES
             and not (k + 1 < len(toks) and toks[k + 1].low in PARTICLES)
+            # "keeps failing", "keeps breaking": an inflected verb before an "-ing" form
+            # ("build failing" keeps its noun)
+            and not (
+                k + 1 < len(toks)
+                and toks[k + 1].low.endswith("ing")
+                and language.can_be(toks[k + 1].low, "VERB")
+                and language.lemma(t.low, "VERB") != t.low
+            )
             and t.text.islower()
             and _is_noun_word(t)
             and language.can_be(t.low, "NOUN")
