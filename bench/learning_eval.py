@@ -50,12 +50,12 @@ language-detection fault, fixed after the measurement). ``fresh21`` was written 
 another outside evaluator who read no product code, with its key, before any proposer ran on
 it; it was measured once on 2026-12-05 and is a seen part now. ``fresh22`` was written after
 that by another outside evaluator who read no product code, with its key, before any proposer
-ran on it; it is a never-tuned part. ``fresh23`` was written after that by another outside
-evaluator who read no product code, with its key, before any proposer ran on it; it is a
-never-tuned part too. ``fresh24`` was written after that by another outside evaluator who read
-no product code, with its key, before any proposer ran on it; it is a never-tuned part too.
-``--part seen`` (the default) runs tune, heldout and fresh to fresh21; ``fresh22``, ``fresh23``
-and ``fresh24`` run only when asked for by name or with ``--part all``.
+ran on it. ``fresh23`` was written after that by another outside evaluator who read no product
+code, with its key, before any proposer ran on it; both were measured once on 2026-12-05 and
+are seen parts now. ``fresh24`` was written after that by another outside evaluator who read
+no product code, with its key, before any proposer ran on it; it is the never-tuned part.
+``--part seen`` (the default) runs tune, heldout and fresh to fresh23; ``fresh24`` runs only
+when asked for by name or with ``--part all``.
 While tuning, run ``--part tune``.
 
 Matching rules (mechanical, applied by the functions below and by
@@ -152,8 +152,9 @@ PARTS = (
     "fresh24",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
-# fresh22, fresh23 and fresh24, written by outside evaluators, are the never-tuned parts
-NEVER_TUNED = ("fresh22", "fresh23", "fresh24")
+# fresh24, written by an outside evaluator, is the never-tuned part (fresh22 and fresh23
+# were measured once on 2026-12-05 and are seen parts now)
+NEVER_TUNED = ("fresh24",)
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
@@ -820,7 +821,7 @@ def print_report(mode: str, summary: dict[str, Any]) -> None:
 
 def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> list[str]:
     """The assistants ``--part`` (and ``--assistant``) pick: ``all`` is every part, ``seen``
-    every part in ``SEEN_PARTS`` (never fresh22, fresh23 or fresh24), any other value that part only."""
+    every part in ``SEEN_PARTS`` (never fresh24), any other value that part only."""
     return [
         n
         for n, spec in key["assistants"].items()
@@ -833,14 +834,14 @@ def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> lis
 
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    # the default leaves out the never-tuned part: nobody sees fresh22 figures by accident
+    # the default leaves out the never-tuned part: nobody sees fresh24 figures by accident
     parser.add_argument(
         "--part",
         choices=[*PARTS, "all", "seen"],
         default="seen",
         help=(
-            "seen = tune + heldout + fresh to fresh21 (default); "
-            "fresh22 is the never-tuned part: ask for it by name"
+            "seen = tune + heldout + fresh to fresh23 (default); "
+            "fresh24 is the never-tuned part: ask for it by name"
         ),
     )
     parser.add_argument("--assistant", action="append", help="only this assistant (repeatable)")
