@@ -142,7 +142,7 @@ SUCCESSION_SHARE = 1.0
 LIMITS_SHARE = 0.3
 LIMIT_CATEGORIES = ("constraints", "boundaries")
 _MODAL_LED = re.compile(
-    r"^\W*(?:can|could|would|will|may|might)(?:n['\u2019]t|not)?\b",
+    r"^\W*(?:(?:can|could|would|will|may|might)(?:n['\u2019]t|not)?|won['\u2019]t)\b",
     re.IGNORECASE,
 )
 
