@@ -130,6 +130,29 @@ HUB_SHARE = 1.0
 #: similarity ("Does she cycle to work?" -> "Drives a Yaris", from the day "Cycled to
 #: work" ended); a superseded belief's replacement likewise; 0 turns both off.
 SUCCESSION_SHARE = 1.0
+#: A yes/no question led by a modal of possibility, permission or willingness ("Can I take
+#: her out for a steak?", "Would she help me clear the gutters?", "Could he give me a hand
+#: with the wardrobe?") asks whether something is possible or acceptable for the person
+#: (not "Should I ring her or text?": advice, which how to approach them answers, as
+#: ``style_notes`` do): what bears on it is what
+#: they cannot or will not do (``LIMIT_CATEGORIES``), which the question does not name
+#: (a fear of heights, a diet, a pledge), while what it names ("steak", "a pint") is
+#: nearer their likes. Such statements gain this share of their normalised cosine (so a
+#: limit the question's meaning does not touch gains little); 0 turns it off.
+LIMITS_SHARE = 0.3
+LIMIT_CATEGORIES = ("constraints", "boundaries")
+_MODAL_LED = re.compile(
+    r"^\W*(?:(?:can|could|would|will|may|might)(?:n['\u2019]t|not)?|won['\u2019]t)\b",
+    re.IGNORECASE,
+)
+
+
+def modal_question(query: str) -> bool:
+    """Whether the question is led by a modal of possibility, permission or willingness
+    (see ``LIMITS_SHARE``)."""
+    return _MODAL_LED.match(query) is not None
+
+
 CATEGORY_HINTS = {
     "explicit_facts": "facts about the person's life: where they live, dates, family, what they own",
     "expertise": "what the person knows well: skills, languages and experience",
@@ -490,6 +513,12 @@ def _category_codes(cand: Candidates) -> np.ndarray:
             (index[r[1]] for r in cand.rows), dtype=np.int64, count=cand.n
         )
     return cand.category_codes
+
+
+def _limit_codes() -> np.ndarray:
+    """The codes (as ``_category_codes``) of ``LIMIT_CATEGORIES``."""
+    names = list(CATEGORY_HINTS)
+    return np.array([names.index(c) for c in LIMIT_CATEGORIES], dtype=np.int64)
 
 
 def _hubness_of(cand: Candidates) -> np.ndarray:
@@ -1043,6 +1072,10 @@ def _build_context(
                 # prior counts as far as the meaning agrees
                 cat = cat * cos_norm
             similarity = (1 - CATEGORY_SHARE) * similarity + CATEGORY_SHARE * cat
+        if LIMITS_SHARE > 0 and modal_question(unnamed):
+            # "Can I get him a pint?": what he cannot or will not do bears on it
+            limits = np.isin(_category_codes(cand), _limit_codes())
+            similarity = similarity + LIMITS_SHARE * limits * cos_norm
     else:
         similarity = lexical.copy()
     inherited = np.zeros(n, dtype=bool)

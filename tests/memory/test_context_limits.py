@@ -1,0 +1,85 @@
+"""A question asking whether something is possible or acceptable for the person ("Can I
+get him a pint?") is answered by what they cannot or will not do (a pledge, a diet, a
+fear), which it does not name, more than by what it names and they like."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import memory.context
+import safety.encoder
+from memory.context import build_context, modal_question
+from tests.memory.beliefs_helpers import NOW, FakeModel, fake_vector, write_belief
+
+LIKE = "Loves real ale from the Bristol Beer Factory"
+LIMIT = "Has signed the pledge and never touches alcohol"
+
+
+@pytest.fixture
+def drinker(agent, monkeypatch, settings):
+    """A like and a limit of ben's; every question reads (to the stand-in encoder) a
+    little nearer the like than the limit."""
+    settings.PERSONA_INJECTION_SEMANTIC = False
+    model = FakeModel()
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
+    monkeypatch.setattr(safety.encoder, "_model", model)
+    monkeypatch.setattr(memory.context, "_bank", None)
+    like = write_belief(agent, LIKE, category="likes", who="ben")
+    limit = write_belief(agent, LIMIT, category="constraints", who="ben")
+    write_belief(agent, "Lives on Gloucester Road in Bristol", category="explicit_facts", who="ben")
+    mixed = 0.6 * fake_vector(LIKE) + 0.5 * fake_vector(LIMIT)
+    question = (mixed / np.linalg.norm(mixed)).astype(np.float32)
+    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+    return like.id, limit.id
+
+
+def first(agent, query):
+    pack = build_context(
+        agent=agent, principal_external_id="ben", query=query, now=NOW, use_embeddings=True
+    )
+    return pack.items[0].id
+
+
+def test_a_question_whether_he_would_accept_something_ranks_his_limits_first(agent, drinker):
+    like, limit = drinker
+
+    assert first(agent, "Can I get him a pint when we go out?") == limit
+    assert first(agent, "Would he come for a drink after work?") == limit
+
+
+def test_without_the_limits_share_what_he_likes_comes_first(agent, drinker, monkeypatch):
+    like, limit = drinker
+    monkeypatch.setattr(memory.context, "LIMITS_SHARE", 0.0)
+
+    assert first(agent, "Can I get him a pint when we go out?") == like
+
+
+def test_a_question_of_what_he_likes_is_not_turned_to_his_limits(agent, drinker):
+    like, limit = drinker
+
+    assert first(agent, "What does he like to drink?") == like
+
+
+def test_a_question_asking_for_advice_is_not_read_as_one_of_acceptability(agent, drinker):
+    like, limit = drinker
+
+    assert first(agent, "Should I order for him or let him choose?") == like
+
+
+@pytest.mark.parametrize(
+    ("question", "led"),
+    [
+        ("Can I take her out for a steak?", True),
+        ("Would she be up for helping me clear the gutters?", True),
+        ("could he give me a hand with the wardrobe?", True),
+        ("Won't she mind if I bring the dog?", True),
+        ("  Can't he eat gluten at all?", True),
+        ("Should I ring her or text her?", False),
+        ("What would she like for her birthday?", False),
+        ("Is she vegetarian?", False),
+        ("Cancel my order", False),
+    ],
+)
+def test_a_question_is_read_as_modal_led_from_its_first_word(question, led):
+    assert modal_question(question) is led
