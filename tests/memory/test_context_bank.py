@@ -329,3 +329,31 @@ def test_a_changed_bank_has_a_new_digest_and_encode_bank_stores_its_votes(
 
     digest, votes = _stored_votes("Drives trams for Edinburgh Trams")
     assert digest == second.digest and votes is not None
+
+
+@pytest.mark.slow
+def test_encode_bank_on_a_database_not_yet_migrated_keeps_the_file_and_stores_no_votes(tmp_path):
+    """``make install`` encodes the bank before anything migrated the database (a fresh
+    clone): the command still succeeds, and says why it stored no belief's votes."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.builders import child_env
+
+    root = Path(__file__).resolve().parents[2]
+    env = child_env(DEBUG="1", SQLITE_PATH=str(tmp_path / "fresh.sqlite3"))
+    env.pop("DATABASE_URL", None)
+
+    done = subprocess.run(
+        [sys.executable, "manage.py", "memory", "encode-bank"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "not migrated yet" in done.stdout
+    assert "question bank" in done.stdout

@@ -38,6 +38,16 @@ from memory.services import MemoryInputError
 EXIT_BAD_INPUT = 2
 
 
+def _memory_migrated() -> bool:
+    """Whether every migration of the memory app is applied to the default database."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    return not any(migration.app_label == "memory" for migration, _backwards in plan)
+
+
 class Command(BaseCommand):
     verbosity = 1
     help = (
@@ -196,6 +206,14 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"Wrote the question bank's vectors: {path}"))
         else:
             self.stdout.write(f"The question bank's vectors are there already: {path}")
+        if not _memory_migrated():
+            # a fresh install encodes the bank before the database exists: beliefs written
+            # later store their votes as they are written
+            self.stdout.write(
+                "The database is not migrated yet: no belief's topic votes to store "
+                "(beliefs written from now on store theirs)."
+            )
+            return
         from memory.embeddings import belief_bank_votes_fill
 
         # the beliefs stored before this bank (or model): their topic votes, kept with
