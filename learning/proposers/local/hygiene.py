@@ -205,9 +205,9 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
                 lower.add(t.low)
         # a name inside what the person pasted or quoted ('Mum wrote: "Tyler says …"')
         # and written small in their own words ("report for tyler")
-        code = code_outside_strings(m.text)
+        typed = code_outside_strings(m.text)
         for t in tokens(m.text):
-            if any(a <= t.start < b for a, b in code):
+            if any(a <= t.start < b for a, b in typed):
                 continue  # a type in code ("Widget build(…)"): no one's name
             if (
                 t.text[:1].isupper()
