@@ -383,6 +383,25 @@ def _blank(match: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", match.group(0))
 
 
+# a string literal inside code: "name: 'Gemma Fairweather'" (one line, either quote)
+_STRING_LITERAL = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+
+
+def code_outside_strings(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` that are code (fenced or inline) but no string literal in it:
+    what a capital there starts is a type, a class or a constant ("Widget build(…)",
+    "StatelessWidget"), never a person's name; a name in code stands in a string."""
+    spans: list[tuple[int, int]] = []
+    for pattern in (_FENCED, _INLINE_CODE):
+        for m in pattern.finditer(text):
+            a = m.start()
+            for lit in _STRING_LITERAL.finditer(m.group(0)):
+                spans.append((a, m.start() + lit.start()))
+                a = m.start() + lit.end()
+            spans.append((a, m.end()))
+    return spans
+
+
 def readable_text(text: str) -> str:
     """``text`` with code (fenced and inline), stack traces, quoted e-mail lines, URLs,
     identifiers and file names ("fct_orders", "load_orders.py") and pasted documents in

@@ -18,6 +18,7 @@ from learning.proposers.local.words import (
 )
 from safety.text import (
     STOP_WORDS,
+    code_outside_strings,
     content_words,
     readable_text,
     share_a_word,
@@ -169,7 +170,8 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
     "Hollybank", "Hugo", "tyler" of "Tyler"), capitalised where a sentence or line opens
     when English has no such word and it is never written small ("Nina" of "script
     pls: Nina and Joe"), camel case ("TripAdvisor"); acronyms
-    and ``CAPITALISED_OK`` words left out. A quote holds none of them, wherever it
+    and ``CAPITALISED_OK`` words left out. A capital in pasted code outside its string
+    literals starts a type ("Widget build(…)"), no name. A quote holds none of them, wherever it
     stands in its sentence ("Hugo wants …"), and no theme is named after one. Not
     ``english``: only words capitalised where no sentence opens and never written small
     (the English lexicon cannot tell a French word from a name)."""
@@ -203,7 +205,10 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
                 lower.add(t.low)
         # a name inside what the person pasted or quoted ('Mum wrote: "Tyler says …"')
         # and written small in their own words ("report for tyler")
+        typed = code_outside_strings(m.text)
         for t in tokens(m.text):
+            if any(a <= t.start < b for a, b in typed):
+                continue  # a type in code ("Widget build(…)"): no one's name
             if (
                 t.text[:1].isupper()
                 and not _camel(t.text)
