@@ -791,3 +791,51 @@ def _rule_near_misses(
         if len(out) >= MAX_RECORDED:
             break
     return out
+
+
+# --- one matter, one rule -------------------------------------------------------------------
+
+
+def rule_matter(rule: str) -> set[str]:
+    """What a rule is about: the nouns (as lemmas) of its object, the words after its verb
+    (and after "never", "do not") up to the first preposition outside quotes ('Put "riding
+    hat first" on the list.' -> riding, hat, first; "Add the hat line." -> hat, line; "Show VAT
+    on its own line." -> VAT). Where a thing goes or what it goes with is not what the
+    rule is about."""
+    from safety.text import STOP_WORDS
+
+    toks = tokens(rule)
+    k = 0
+    while k < len(toks) and toks[k].low in ("never", "do", "not", "always"):
+        k += 1
+    quotes = [(m.start(), m.end()) for m in re.finditer(r'"[^"]*"', rule)]
+    out: set[str] = set()
+    for t in toks[k + 1 :]:
+        quoted = any(a < t.start < b for a, b in quotes)
+        if not quoted and (t.low in PREPOSITIONS or t.low in PLACE_PREPOSITIONS):
+            break
+        if (
+            t.low.isalpha()
+            and t.low not in STOP_WORDS
+            and t.low not in DETERMINERS
+            and t.low not in PRONOUN_WORDS
+            and (
+                language.can_be(t.low, "NOUN")
+                or _acronym(t.text)
+                or (t.low.endswith("ing") and len(t.low) > 4)  # a gerund names a thing
+            )
+        ):
+            out.add(language.lemma(t.low, "NOUN"))
+    return out
+
+
+def same_matter(rule: str, other: str) -> bool:
+    """Whether ``rule`` says what the rule ``other`` says already, in other words: all its
+    content words are in ``other``, or most of the nouns of its object are nouns of the
+    other's object ("Add the hat line." after 'Put "riding hat first" on the list.': the
+    riding hat a second time). One matter, one rule: a rule held, proposed or turned down
+    is never proposed again in other words."""
+    if content_words(rule) <= content_words(other):
+        return True
+    mine = rule_matter(rule)
+    return bool(mine) and len(mine & rule_matter(other)) * 2 >= len(mine)
