@@ -46,3 +46,32 @@ def test_the_matter_of_a_rule_is_the_nouns_of_its_object(rule, matter):
 def test_rules_sharing_only_where_things_go_are_different_matters():
     assert not same_matter("Show VAT on its own line.", "Put the job number on its own line.")
     assert same_matter("Add the hat line.", 'Put "riding hat first" on the list.')
+
+
+def test_a_fragment_after_a_preposition_is_no_rule_of_its_own():
+    """ "…, to the current standard, …" modifies something its clause left behind: never
+    "Use the current standard."."""
+    from learning.proposers.local import rule_for
+    from tests.learning.corpora import correction_hits
+
+    rule = rule_for(
+        correction_hits(
+            "Put safety goggles first on the list, to the current standard, or we lend one.",
+            "Add that the children need goggles to the current standard, we have spares.",
+        )
+    )
+    assert rule != "Use the current standard."
+    assert rule is None or "goggles" in rule
+
+
+def test_a_wording_said_of_an_unnamed_they_gives_way_to_one_that_names_them():
+    from learning.proposers.local import rule_for
+    from tests.learning.corpora import correction_hits
+
+    rule = rule_for(
+        correction_hits(
+            "Bikes in the rack though. Say they must be locked in the rack by the gate.",
+            "And say bikes have to be locked in the rack by the gate.",
+        )
+    )
+    assert rule == 'Say "bikes have to be locked in the rack by the gate".'
