@@ -81,6 +81,13 @@ on a value and rules the policy refuses are skipped: an edit of the draft at han
 ("Write it in German", "Make it shorter") is no rule however often it recurs, and a
 value in a rule ("max 6 bullets") must be given alike in ``min_corrections``
 conversations and contradicted by no other correction ("8 bullet points is fine").
+A rule names its matter: no "Use …" of a noun phrase that is the object of a preposition
+("…, to the current standard, …" modifies what its clause left behind) and no 'Say "they
+must …"' whose subject is named in another clause; a wording with a hyphen and without
+is one instruction ("home-grown", "home grown"). One matter, one rule: a rule whose
+object names mostly what the object of a rule the persona holds names ("Add the hat line."
+after 'Put "riding hat first" on the list.') is that rule in other words
+(``rules.same_matter``).
 
 **Another language.** For a persona written in French, Spanish, German, Italian or
 Portuguese (``learning.language.persona_language``) a goals sentence is read and worded by

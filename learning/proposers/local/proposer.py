@@ -43,6 +43,7 @@ from learning.proposers.local.rules import (
     _rule_near_misses,
     _rule_seen,
     rule_for,
+    same_matter,
 )
 from learning.proposers.local.themes import find_themes, theme_families
 from learning.proposers.local.tokens import tokens
@@ -565,7 +566,7 @@ class LocalProposer:
         corrections = [
             c for m in corpus.messages if m.after_assistant for c in corrections_of(m, asked)
         ]
-        rules_now = [content_words(x) for x in persona.get("standing_rules") or []]
+        rules_now = [str(x) for x in persona.get("standing_rules") or []]
         min_users = settings.min_users if settings.across_users else None
         left_out: list[str] = []
         tried: set[str] = set()
@@ -593,7 +594,7 @@ class LocalProposer:
             plain = _CONTRAST_TAIL.sub(".", text)
             if plain != text and policy.rule_refusal(rule=text, persona=persona, known_names=names):
                 text = plain  # the refused wording may read as a name ("Hi there"): leave it out
-            if any(content_words(text) <= have for have in rules_now):
+            if any(same_matter(text, have) for have in rules_now):
                 left_out.append(f"{text!r}: the persona holds this rule already in other words")
                 result.candidates.append(_rule_seen(hits, text, IN_PERSONA))
                 continue

@@ -621,6 +621,32 @@ def _name_to_say(toks: list[Tok], words: list[str]) -> str:
     return 'say "' + " ".join(words[k:]) + '"'
 
 
+def _object_of_a_preposition(c: Correction, toks: list[Tok]) -> bool:
+    """Whether a verbless instruction is the object of a preposition standing right before
+    it ("… on the list, to the current standard"): a modifier of something the clause
+    left behind, which names no matter of its own ("Use the current standard")."""
+    before = re.findall(r"[A-Za-z]+|[^\sA-Za-z]", c.message.text[: toks[0].start])
+    while before and before[-1].lower() in DETERMINERS:
+        before.pop()  # "to the current standard", the rule's "the" taken off
+    return bool(before) and before[-1].lower() in PREPOSITIONS
+
+
+# subject pronouns: a wording said of "they" names its matter in another clause
+SUBJECT_PRONOUNS = frozenset(["they", "he", "she", "it"])
+
+
+def _says_of_someone_unnamed(toks: list[Tok]) -> bool:
+    """Whether a verb of saying reports a clause whose subject is a pronoun ("say they
+    must be kept on a lead on the yard"): the wording names nobody; who "they" are was
+    said before it ("Dogs on a lead though."), and another correction names them."""
+    return (
+        len(toks) > 2
+        and language.lemma(toks[0].low, "VERB") in SAYING_VERBS
+        and toks[1].low in SUBJECT_PRONOUNS
+        and toks[2].low in FINITE_AUXILIARIES | {"need", "must", "should", "can", "will"}
+    )
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -666,6 +692,10 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue  # "Commit message: prefix with …": a label, the instruction after it
         if not verb_first and not _opens_with_a_noun_phrase(toks):
             continue  # "too long for a text": a verdict on the draft, no thing to use
+        if not verb_first and _object_of_a_preposition(c, toks):
+            continue  # "to the current standard": a modifier whose matter the clause lost
+        if verb_first and _says_of_someone_unnamed(toks):
+            continue  # "say they must be kept on a lead": who "they" are is in another clause
         if not verb_first and _ends_in_a_description(toks):
             continue  # "table driven", "prices included": says how a thing is, no thing to use
         if verb_first and len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS and not _says_that(toks):
@@ -791,3 +821,60 @@ def _rule_near_misses(
         if len(out) >= MAX_RECORDED:
             break
     return out
+
+
+# --- one matter, one rule -------------------------------------------------------------------
+
+
+def rule_matter(rule: str) -> set[str]:
+    """What a rule is about: the nouns (as lemmas) of its object, the words after its verb
+    (and after "never", "do not") up to the first preposition outside quotes ('Put "riding
+    hat first" on the list.' -> riding, hat, first; "Add the hat line." -> hat, line; "Show VAT
+    on its own line." -> VAT; "Add that they need to wear a riding hat to …" -> wear, riding,
+    hat: what is said is the object). Where a thing goes or what it goes with is not what
+    the rule is about."""
+    from safety.text import STOP_WORDS
+
+    toks = tokens(rule)
+    k = 0
+    while k < len(toks) and toks[k].low in ("never", "do", "not", "always"):
+        k += 1
+    quotes = [(m.start(), m.end()) for m in re.finditer(r'"[^"]*"', rule)]
+    out: set[str] = set()
+    rest = toks[k + 1 :]
+    for n, t in enumerate(rest):
+        quoted = any(a < t.start < b for a, b in quotes)
+        infinitive = t.low == "to" and n + 1 < len(rest) and _is_verb_here(rest, n + 1)
+        if (
+            out
+            and not quoted
+            and not infinitive
+            and (t.low in PREPOSITIONS or t.low in PLACE_PREPOSITIONS)
+        ):
+            break  # "… to the current standard": what it is about was named before
+        if (
+            t.low.isalpha()
+            and t.low not in STOP_WORDS
+            and t.low not in FINITE_AUXILIARIES | {"need"}
+            and t.low not in DETERMINERS
+            and t.low not in PRONOUN_WORDS
+            and (
+                language.can_be(t.low, "NOUN")
+                or _acronym(t.text)
+                or (t.low.endswith("ing") and len(t.low) > 4)  # a gerund names a thing
+            )
+        ):
+            out.add(language.lemma(t.low, "NOUN"))
+    return out
+
+
+def same_matter(rule: str, other: str) -> bool:
+    """Whether ``rule`` says what the rule ``other`` says already, in other words: all its
+    content words are in ``other``, or most of the nouns of its object are nouns of the
+    other's object ("Add the hat line." after 'Put "riding hat first" on the list.': the
+    riding hat a second time). One matter, one rule: a rule held, proposed or turned down
+    is never proposed again in other words."""
+    if content_words(rule) <= content_words(other):
+        return True
+    mine = rule_matter(rule)
+    return bool(mine) and len(mine & rule_matter(other)) * 2 >= len(mine)
