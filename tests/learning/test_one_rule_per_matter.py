@@ -75,16 +75,3 @@ def test_a_wording_said_of_an_unnamed_they_gives_way_to_one_that_names_them():
         )
     )
     assert rule == 'Say "bikes have to be locked in the rack by the gate".'
-
-
-def test_a_wording_with_a_hyphen_and_without_is_one_instruction():
-    from learning.proposers.local import corrections_of, recurring_instructions
-
-    rows = [
-        (1, "Say sugar-free, we never add any.", True),
-        (1, "it's sugar free not low sugar, careful", True),
-        (1, "and sugar free on the label.", True),
-    ]
-    corrections = [c for m in corpus_of(rows).messages for c in corrections_of(m)]
-    found = recurring_instructions(corrections, min_conversations=3, min_users=None)
-    assert ("sugar", "free") in [phrase for phrase, _ in found]

@@ -120,7 +120,7 @@ def recurring_instructions(
     those of the persona's language when it is not English ("con", "el", "siempre")."""
     found: dict[tuple[str, ...], dict[int, tuple[Correction, int]]] = defaultdict(dict)
     for c in corrections:
-        ws = _compounds_apart(c.lemmas)
+        ws = c.lemmas
         for i in range(len(ws)):
             if not _content(ws[i], function_words):
                 continue
@@ -170,17 +170,6 @@ def recurring_instructions(
             continue
         kept.append((phrase, hits))
     return kept
-
-
-def _compounds_apart(lemmas: list[str]) -> list[str]:
-    """The lemmas with a compound of words split at its hyphens ("home-grown" -> "home",
-    "grown"): the same wording written with a hyphen or without one is one instruction.
-    A number keeps its word ("24-hour")."""
-    out: list[str] = []
-    for w in lemmas:
-        parts = w.split("-")
-        out.extend(parts if len(parts) > 1 and all(p.isalpha() for p in parts) else [w])
-    return out
 
 
 def _values_refusal(
