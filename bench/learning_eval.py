@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh24}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh25}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -53,9 +53,11 @@ that by another outside evaluator who read no product code, with its key, before
 ran on it. ``fresh23`` was written after that by another outside evaluator who read no product
 code, with its key, before any proposer ran on it; both were measured once on 2026-12-05 and
 are seen parts now. ``fresh24`` was written after that by another outside evaluator who read
-no product code, with its key, before any proposer ran on it; it is the never-tuned part.
-``--part seen`` (the default) runs tune, heldout and fresh to fresh23; ``fresh24`` runs only
-when asked for by name or with ``--part all``.
+no product code, with its key, before any proposer ran on it, and ``fresh25`` after that by
+another outside evaluator who read no product code and did not open ``fresh24``, with its
+key, before any proposer ran on it; they are the never-tuned parts.
+``--part seen`` (the default) runs tune, heldout and fresh to fresh23; ``fresh24`` and
+``fresh25`` run only when asked for by name or with ``--part all``.
 While tuning, run ``--part tune``.
 
 Matching rules (mechanical, applied by the functions below and by
@@ -150,11 +152,12 @@ PARTS = (
     "fresh22",
     "fresh23",
     "fresh24",
+    "fresh25",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
-# fresh24, written by an outside evaluator, is the never-tuned part (fresh22 and fresh23
-# were measured once on 2026-12-05 and are seen parts now)
-NEVER_TUNED = ("fresh24",)
+# fresh24 and fresh25, each written by an outside evaluator, are the never-tuned parts
+# (fresh22 and fresh23 were measured once on 2026-12-05 and are seen parts now)
+NEVER_TUNED = ("fresh24", "fresh25")
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
@@ -821,7 +824,7 @@ def print_report(mode: str, summary: dict[str, Any]) -> None:
 
 def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> list[str]:
     """The assistants ``--part`` (and ``--assistant``) pick: ``all`` is every part, ``seen``
-    every part in ``SEEN_PARTS`` (never fresh24), any other value that part only."""
+    every part in ``SEEN_PARTS`` (never fresh24 or fresh25), any other value that part only."""
     return [
         n
         for n, spec in key["assistants"].items()
@@ -834,14 +837,15 @@ def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> lis
 
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    # the default leaves out the never-tuned part: nobody sees fresh24 figures by accident
+    # the default leaves out the never-tuned parts: nobody sees fresh24 or fresh25 figures by
+    # accident
     parser.add_argument(
         "--part",
         choices=[*PARTS, "all", "seen"],
         default="seen",
         help=(
             "seen = tune + heldout + fresh to fresh23 (default); "
-            "fresh24 is the never-tuned part: ask for it by name"
+            "fresh24 and fresh25 are the never-tuned parts: ask for them by name"
         ),
     )
     parser.add_argument("--assistant", action="append", help="only this assistant (repeatable)")
