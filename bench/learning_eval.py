@@ -259,6 +259,13 @@ _NEGATIONS = frozenset(
         "nao",
         "nem",
         "sem",
+        # Italian ("evita" is a Spanish word too, above)
+        "non",
+        "mai",
+        "evitare",
+        "evitate",
+        "anziché",
+        "anziche",
     ]
 )
 # two words that refuse what follows them ("metres instead of feet")
@@ -270,6 +277,8 @@ _NEGATION_PAIRS = frozenset(
         ("lugar", "de"),
         ("lieu", "de"),
         ("plutôt", "que"),
+        ("invece", "di"),
+        ("posto", "di"),
     }
 )
 # words after which a refusal no longer holds ("never feet, always metres")
@@ -294,6 +303,7 @@ _UNREFUSE = frozenset(
         "sempre",
         "só",
         "apenas",
+        "soltanto",
     ]
 )
 # a refusal reaches across a comma only when this many words or fewer stand between it and

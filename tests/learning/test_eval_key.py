@@ -474,3 +474,14 @@ def test_a_portuguese_negation_refuses_what_follows_it():
     assert refused("nem emojis nem hashtags", "hashtags")
     assert not refused("nunca emojis, sempre texto simples", "texto")
     assert not refused("usa emojis nas publicações", "emojis")
+
+
+def test_an_italian_negation_refuses_what_follows_it():
+    def refused(text: str, word: str) -> bool:
+        return ev._negated_at(text, text.index(word))
+
+    assert refused("non chiamarmi chef", "chef")
+    assert refused("mai chef, per favore", "chef")
+    assert refused("grammi invece di tazze", "tazze")
+    assert not refused("mai tazze, sempre grammi", "grammi")
+    assert not refused("chiamami sfoglina", "sfoglina")
