@@ -45,7 +45,7 @@ from learning import language
 from learning.policy import PLATFORMS
 from learning.proposers.local.hygiene import _paste_holds_secret, quote_for
 from learning.proposers.local.tokens import Tok, tokens
-from safety.text import readable_text
+from safety.text import content_words, readable_text, share_a_word
 
 # a sentence, or the label before a colon
 _SENTENCE_EDGE = re.compile(r"[.!?;:\n¿¡]")
@@ -561,7 +561,8 @@ def find_foreign_themes(
             )
         )
     out.sort(key=lambda t: (-len(t.asks), t.noun != t.key and _key(t.noun, frame) != t.key, t.key))
-    return _one_per_work(out)
+    quotable = {t.key: _quotable(t, banned, code) for t in out}
+    return _one_per_work(out, quotable, min_conversations)
 
 
 def _about(
@@ -609,14 +610,34 @@ def _of_plural(word: str, frame: language.Frame, seen: set[str]) -> str:
     return f"{of} {article} {noun}"
 
 
-def _one_per_work(themes: list[ForeignTheme]) -> list[ForeignTheme]:
+def _quotable(theme: ForeignTheme, banned: set[str], code: str) -> int:
+    """The conversations of ``theme`` whose request gives a clean quote (``foreign_evidence``:
+    cut before names) that shares a word with its sentence, as the review's verifier asks:
+    a label whose only word after the noun is a name ("Chambre Lavande, du 2 au 4 octobre")
+    leaves a quote without the noun ("du 2 au 4 octobre"), no evidence of the work."""
+    words = content_words(foreign_sentence(theme, code))
+    evidence, _people = foreign_evidence(theme, banned, code)
+    return len({e["conversation"] for e in evidence if share_a_word(e["quote"], words)})
+
+
+def _one_per_work(
+    themes: list[ForeignTheme], quotable: dict[str, int] | None = None, floor: int = 0
+) -> list[ForeignTheme]:
     """One kind of work is one theme: a theme most of whose conversations a theme
     before it holds names that work again ("Confirmación para un pedido" is in the
-    themes of "confirmación" and of "pedido")."""
+    themes of "confirmación" and of "pedido"). A theme before it that has fewer than
+    ``floor`` conversations with a clean quote for its sentence (``quotable``: the names
+    cut out of its requests took its noun with them) is never proposed, and hides no
+    other ("Chambre Lavande" beside "Tu peux rédiger la confirmation de réservation pour
+    M. et Mme Lambert ?": the confirmations stay)."""
     kept: list[ForeignTheme] = []
     for theme in themes:
         mine = set(theme.asks)
-        if any(len(mine & set(k.asks)) * 2 > len(mine) for k in kept):
+        if any(
+            len(mine & set(k.asks)) * 2 > len(mine)
+            and (quotable is None or quotable.get(k.key, 0) >= floor)
+            for k in kept
+        ):
             continue
         kept.append(theme)
     return kept
