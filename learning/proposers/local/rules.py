@@ -93,7 +93,7 @@ def _said_not(c: Correction, toks: list[Tok]) -> str | None:
     said, refused = toks[: at[0]], toks[at[0] + 1 :]
     if len(said) > 3 or len(refused) > 3:
         return None
-    for k, t in enumerate([*said, *refused]):
+    for t in [*said, *refused]:
         if (
             not t.text.replace("-", "").isalpha()
             or t.low in DETERMINERS | POINTING_PRONOUNS | DRAFT_PRONOUNS
