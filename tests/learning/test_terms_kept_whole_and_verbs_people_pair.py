@@ -53,3 +53,59 @@ def test_a_name_or_a_sentence_against_another_is_no_wording_rule():
     changed = "it's the pickup time not the drop off that changed"
     rule = rule_for(correction_hits(changed, changed))
     assert rule is None or not rule.startswith("Say")
+
+
+def _propose(rows):
+    from learning.proposers.local import LocalProposer
+    from tests.learning.corpora import settings
+
+    corpus = corpus_of(rows)
+    return LocalProposer().propose_sentence(corpus, {"goals": ""}, settings(min_users=1))
+
+
+def test_work_no_request_names_is_written_when_its_requests_paste_code(bag_of_words):
+    rows = [
+        (
+            1,
+            "Migration for the orders table please:\n```sql\nalter table orders add x int;\n```",
+            False,
+        ),
+        (1, "Migration for the stock table:\n```sql\nalter table stock add y int;\n```", False),
+        (
+            1,
+            "Another migration for the users table\n```sql\nalter table users add z int;\n```",
+            False,
+        ),
+    ]
+    sentence = _propose(rows).data["sentence"]
+    assert sentence.startswith("Writes "), sentence
+
+
+def test_work_no_request_names_is_a_fix_when_the_pastes_say_the_head_happened(bag_of_words):
+    rows = [
+        (1, "Leak on the route card again\n```\nThe panel leaked by 38 px.\n```", False),
+        (
+            1,
+            "Another leak on the filter sheet\n```\nThe panel leaked by 212 px.\n```",
+            False,
+        ),
+        (
+            1,
+            "Leak in the badge grid on phones\n```\nThe grid leaked by 9 px.\n```",
+            False,
+        ),
+    ]
+    result = _propose(rows)
+    sentence = result.data["sentence"]
+    assert sentence.startswith("Fixes "), result.notes
+
+
+def test_work_no_request_names_without_pastes_keeps_the_default_verb(bag_of_words):
+    rows = [
+        (1, "Quote please: winter hedge reduction, two days.", False),
+        (1, "Quote for a client, small back garden, new turf.", False),
+        (1, "Quote please: small back garden, patio and two beds.", False),
+    ]
+    result = _propose(rows)
+    sentence = result.data["sentence"]
+    assert sentence.startswith("Prepares "), result.notes
