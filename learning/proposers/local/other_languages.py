@@ -185,6 +185,18 @@ def _noun_phrase(
             complement = " ".join(w.low for w in ws[j + 1 : at + 1])
             complement = f"{ws[j].low}{glue}{complement}"
             j = at + 1
+            if (
+                j + 1 < len(ws)
+                and ws[j].low.endswith("'")
+                and ws[j].low in frame.of
+                and ws[j].end == ws[j + 1].start
+                and _content(ws[j + 1], frame, banned)
+                and not _capitalised_inside(text, ws[j + 1], frame)
+            ):
+                # an elided complement of the complement is one term with it ("le menu
+                # de la table d'hôtes"): "de la table" alone names another thing
+                complement = f"{complement} {ws[j].low}{ws[j + 1].low}"
+                j += 2
     elif j < len(ws) and _platform(ws[j]):
         # a platform after the noun says which kind ("légende Instagram"), as written
         complement = ws[j].text

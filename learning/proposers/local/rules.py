@@ -74,6 +74,38 @@ def _words_as_written(c: Correction, toks: list[Tok]) -> list[str]:
     return out
 
 
+#: what opens a statement of what a thing is called: "it's home grown not organic"
+_NAMING_OPENERS = frozenset(
+    ["it's", "its", "they're", "we're", "that's", "it", "is", "are", "we", "i", "say", "call"]
+)
+
+
+def _said_not(c: Correction, toks: list[Tok]) -> str | None:
+    """A wording put against another with "not" and nothing else ("it's home grown not
+    organic", "we say puppy class not puppy school"): 'Say "home grown", not "organic"', as written;
+    None when either side is no short wording (a word or a few, letters only, no
+    pronoun, article or name)."""
+    while toks and toks[0].low in _NAMING_OPENERS:
+        toks = toks[1:]
+    at = [k for k, t in enumerate(toks) if t.low == "not"]
+    if len(at) != 1 or not 0 < at[0] < len(toks) - 1:
+        return None
+    said, refused = toks[: at[0]], toks[at[0] + 1 :]
+    if len(said) > 3 or len(refused) > 3:
+        return None
+    for t in [*said, *refused]:
+        if (
+            not t.text.replace("-", "").isalpha()
+            or t.low in DETERMINERS | POINTING_PRONOUNS | DRAFT_PRONOUNS
+            or language.function_word(t.low)
+            or (t.text[:1].isupper() and not _acronym(t.text))
+        ):
+            return None
+    said_words = " ".join(_words_as_written(c, said))
+    refused_words = " ".join(_words_as_written(c, refused))
+    return f'Say "{said_words}", not "{refused_words}"'
+
+
 def _bare_singular(toks: list[Tok]) -> bool:
     """A preposition followed by a noun phrase of two words or more with no determiner
     and a singular noun at its end ("with first name", "by first name"): telegraphic."""
@@ -660,6 +692,14 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         toks = _variant(c)
         negation, toks = _prohibition(c, toks)
         if len(toks) < 2:
+            continue
+        said_not = None if negation else _said_not(c, toks)
+        if said_not:
+            # a wording against another: the rule is what to say, whatever else the
+            # same correction says in other clauses ("home grown in the top field")
+            variants.append(
+                (0, False, False, False, False, False, False, len(toks), 0, said_not, False)
+            )
             continue
         verb_first = _is_verb_here(toks, 0)
         ordered = None if verb_first else _framing_order(toks)

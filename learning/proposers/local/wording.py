@@ -196,16 +196,48 @@ def _made_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, st
     return " ".join([language.third_person(verb), *best, noun])
 
 
+#: the verb of work on something the person pastes as going wrong ("A RenderFlex
+#: overflowed by 38 pixels" under "Overflow on the route card")
+FIX_VERB = "fix"
+
+
+def _unnamed_verb(head: str, reqs: list[Request]) -> str:
+    """The verb of work no request names ("Quote for a client", "Overflow in the badge
+    grid"): "write" for a written text (``WRITTEN_HEADS``) or for work whose requests
+    mostly paste code or output (a component, a device tree: what is made is written);
+    "fix" when the pastes of most of those requests write the head as a verb that
+    happened ("overflowed": the head names what goes wrong, no thing to prepare);
+    ``DEFAULT_VERB`` otherwise."""
+    from learning.proposers.local.requests import _PASTED
+
+    if head in WRITTEN_HEADS:
+        return WRITTEN_VERB
+    messages = list({r.message.id: r.message for r in reqs}.values())
+    pastes = {m.id: [p.group(0) for p in _PASTED.finditer(m.text)] for m in messages}
+    pasting = [m for m in messages if pastes[m.id]]
+    if len(pasting) < 2 or len(pasting) * 2 < len(messages):
+        return DEFAULT_VERB
+    happened = sum(
+        1
+        for m in pasting
+        if any(
+            t.low != head
+            and language.can_be(t.low, "VERB")
+            and language.lemma(t.low, "VERB") == head
+            and language.lemma(t.low, "NOUN") != head
+            for paste in pastes[m.id]
+            for t in tokens(paste)
+        )
+    )
+    return FIX_VERB if happened >= 2 and happened * 2 > len(pasting) else WRITTEN_VERB
+
+
 def _modifier_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
     heads = Counter(r.head for r in reqs if r.head)
     head_lemma = heads.most_common(1)[0][0]
     verbs_used = [r.verb for r in reqs if r.verb]
     verb = (
-        Counter(verbs_used).most_common(1)[0][0]
-        if verbs_used
-        else WRITTEN_VERB
-        if head_lemma in WRITTEN_HEADS
-        else DEFAULT_VERB
+        Counter(verbs_used).most_common(1)[0][0] if verbs_used else _unnamed_verb(head_lemma, reqs)
     )
     noun = language.plural(surface.get(head_lemma, head_lemma))
     return f"{language.third_person(verb)} {_mod(surface.get(theme.qualifier, theme.qualifier))} {noun}"
@@ -225,10 +257,7 @@ def _key_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str
         and not language.is_comparative(m)
     )
     best = [_mod(surface.get(m, m)) for m, n in made_mods.most_common(1) if n * 2 > len(made)]
-    if verb_counts:
-        verb = verb_counts.most_common(1)[0][0]
-    else:
-        verb = WRITTEN_VERB if theme.qualifier in WRITTEN_HEADS else DEFAULT_VERB
+    verb = verb_counts.most_common(1)[0][0] if verb_counts else _unnamed_verb(theme.qualifier, reqs)
     obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
     modified = Counter(r.head for r in used if theme.qualifier in r.mods and r.head)
     if (
@@ -272,10 +301,7 @@ def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -
     """A theme of what is made (a head; or a verb with a phrase noun): its verb, and the
     head with what qualifies it."""
     verbs = Counter(r.verb for r in reqs if r.verb)
-    if verbs:
-        verb = verbs.most_common(1)[0][0]
-    else:
-        verb = WRITTEN_VERB if (theme.head or "") in WRITTEN_HEADS else DEFAULT_VERB
+    verb = verbs.most_common(1)[0][0] if verbs else _unnamed_verb(theme.head or "", reqs)
     prefix = [theme.prefix_written or theme.prefix] if theme.prefix else []
     qualifier = " ".join(_mod(w) for w in [*prefix, surface.get(theme.qualifier, theme.qualifier)])
     if theme.kind == "verb":
