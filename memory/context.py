@@ -147,6 +147,23 @@ _MODAL_LED = re.compile(
 )
 
 
+#: A question led by "should" or "shall" ("Shall I bring a nice bottle of red?", "Should I
+#: ring her or drop her a line?") asks for advice on a step the asker means to take:
+#: what bears on it is what the person cannot or will not do, as for a modal of
+#: possibility, or how they want to be approached (``ADVICE_CATEGORIES``); those
+#: statements gain ``ADVICE_SHARE`` of their normalised cosine; 0 turns it off. Only a
+#: question led by it: "What should I …" / "How should I …" were tried and lose on
+#: three folds (``bench/eval_recall/README.md``, retrieval14 and retrieval15).
+ADVICE_SHARE = 0.3
+ADVICE_CATEGORIES = (*LIMIT_CATEGORIES, "style_notes")
+_ADVICE_LED = re.compile(r"^\W*(?:should|shall)\b", re.IGNORECASE)
+
+
+def advice_question(query: str) -> bool:
+    """Whether the question is led by "should" or "shall" (see ``ADVICE_SHARE``)."""
+    return _ADVICE_LED.match(query) is not None
+
+
 def modal_question(query: str) -> bool:
     """Whether the question is led by a modal of possibility, permission or willingness
     (see ``LIMITS_SHARE``)."""
@@ -200,6 +217,21 @@ BANK_NEIGHBOURS = 3
 #: however far it is from the mean of the bank's job statements. Its votes are stored
 #: with its vector; 0 turns it off.
 BANK_TOPIC_SHARE = 0.3
+#: The bank's topics name the category memory keeps their statements under. For who the
+#: person is and who is in their life (``BANK_CATEGORIES``) that category is the better
+#: reading of a statement than its words: "Drives trams for Edinburgh Trams" is read by
+#: the bank as a commute and "His partner Ailsa is a marine biologist" as science, but the
+#: host filed them as ``identity`` and ``interpersonal``. A statement of those categories
+#: gains this share of its normalised cosine times the share of the question's bank votes
+#: that go to its category raised to ``BANK_CATEGORY_POWER`` (a question whose three
+#: neighbours all ask for a job lifts fully, two of three by 0.3), times the bank's gate:
+#: "How does Margot earn a crust these days?" is near the bank's job questions, so her
+#: ``identity`` statements rank up as far as their meaning agrees; 0 turns it off. Every
+#: category of the bank was tried and loses on three folds (a commute is a ``habit`` in
+#: the bank and a ``likes`` or ``explicit_facts`` for some hosts).
+BANK_CATEGORY_SHARE = 0.3
+BANK_CATEGORY_POWER = 3.0
+BANK_CATEGORIES = ("identity", "interpersonal")
 BANK_PATH = Path(__file__).resolve().parent / "data" / "asked_about_a_person.jsonl"
 MAX_PINNED = 6
 #: the longest message a host may ask about (the /v1 route and the MCP tool refuse longer)
@@ -515,10 +547,10 @@ def _category_codes(cand: Candidates) -> np.ndarray:
     return cand.category_codes
 
 
-def _limit_codes() -> np.ndarray:
-    """The codes (as ``_category_codes``) of ``LIMIT_CATEGORIES``."""
+def _limit_codes(categories: tuple[str, ...] = LIMIT_CATEGORIES) -> np.ndarray:
+    """The codes (as ``_category_codes``) of ``categories`` (``LIMIT_CATEGORIES``)."""
     names = list(CATEGORY_HINTS)
-    return np.array([names.index(c) for c in LIMIT_CATEGORIES], dtype=np.int64)
+    return np.array([names.index(c) for c in categories], dtype=np.int64)
 
 
 def _hubness_of(cand: Candidates) -> np.ndarray:
@@ -611,6 +643,9 @@ class QuestionBank:
     statements: np.ndarray
     statement_topic: np.ndarray
     digest: str
+    #: each topic's category as written in the bank, as an index into ``CATEGORY_HINTS``
+    #: (-1 for a category memory does not have)
+    topic_category: np.ndarray | None = None
 
 
 _bank: tuple[object, QuestionBank] | None = None
@@ -725,7 +760,14 @@ def question_bank() -> QuestionBank:
             answers /= np.linalg.norm(answers, axis=1, keepdims=True)
             statement_topic = np.repeat(np.arange(len(topics)), np.diff(bounds))
             digest = bank_topics.digest_of(bank_bytes, model)
-            _bank = (model, QuestionBank(qv, topic_of, answers, sv, statement_topic, digest))
+            index = {c: k for k, c in enumerate(CATEGORY_HINTS)}
+            topic_category = np.array(
+                [index.get(str(t.get("category", "")), -1) for t in topics], dtype=np.int64
+            )
+            _bank = (
+                model,
+                QuestionBank(qv, topic_of, answers, sv, statement_topic, digest, topic_category),
+            )
         return _bank[1]
 
 
@@ -836,6 +878,28 @@ def topic_lift(qvec: np.ndarray, bank: QuestionBank, votes: np.ndarray) -> np.nd
     if gate <= 0 or BANK_TOPIC_SHARE <= 0:
         return None
     return BANK_TOPIC_SHARE * gate * bank_topics.agreement(question, votes)
+
+
+def bank_categories(qvec: np.ndarray, bank: QuestionBank) -> np.ndarray | None:
+    """What the question asks of ``BANK_CATEGORIES``, one weight per category of
+    ``CATEGORY_HINTS`` (0 for the others): the share of its nearest bank questions' votes
+    (``bank_votes``) that go to topics the bank files under the category, raised to
+    ``BANK_CATEGORY_POWER``, times the bank's gate; None for a question near no bank
+    question."""
+    if bank.topic_category is None:
+        return None
+    votes, nearest = bank_votes(qvec, bank)
+    gate = (nearest - BANK_NEAR_FLOOR) / (1 - BANK_NEAR_FLOOR)
+    total = votes.sum()
+    if gate <= 0 or total <= 0:
+        return None
+    known = bank.topic_category >= 0
+    shares = np.zeros(len(CATEGORY_HINTS))
+    np.add.at(shares, bank.topic_category[known], votes[known] / total)
+    out = np.zeros(len(CATEGORY_HINTS))
+    chosen = _limit_codes(BANK_CATEGORIES)
+    out[chosen] = gate * shares[chosen] ** BANK_CATEGORY_POWER
+    return out
 
 
 def _category_prior(qvec: np.ndarray) -> tuple[dict[str, float], float]:
@@ -1022,6 +1086,7 @@ def _build_context(
 
     cosine: np.ndarray | None = None
     cos_norm = np.zeros(n, dtype=np.float64)
+    bank: QuestionBank | None = None
     if use_embeddings and m:
         has = cand.has_vec & eligible
         if has.any() and not (wait_for_model or model_loaded()):
@@ -1072,10 +1137,21 @@ def _build_context(
                 # prior counts as far as the meaning agrees
                 cat = cat * cos_norm
             similarity = (1 - CATEGORY_SHARE) * similarity + CATEGORY_SHARE * cat
+        if bank is not None and BANK_CATEGORY_SHARE > 0:
+            # "How does she earn a crust?": the bank's questions near it ask for a job,
+            # which memory keeps as who the person is
+            kinds = bank_categories(qvec, bank)
+            if kinds is not None:
+                lift = kinds[_category_codes(cand)] * cos_norm
+                similarity = similarity + BANK_CATEGORY_SHARE * lift
         if LIMITS_SHARE > 0 and modal_question(unnamed):
             # "Can I get him a pint?": what he cannot or will not do bears on it
             limits = np.isin(_category_codes(cand), _limit_codes())
             similarity = similarity + LIMITS_SHARE * limits * cos_norm
+        elif ADVICE_SHARE > 0 and advice_question(unnamed):
+            # "Shall I bring a bottle of red?": what she will not do, or how she wants it
+            advised = np.isin(_category_codes(cand), _limit_codes(ADVICE_CATEGORIES))
+            similarity = similarity + ADVICE_SHARE * advised * cos_norm
     else:
         similarity = lexical.copy()
     inherited = np.zeros(n, dtype=bool)

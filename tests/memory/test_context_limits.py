@@ -9,7 +9,7 @@ import pytest
 
 import memory.context
 import safety.encoder
-from memory.context import build_context, modal_question
+from memory.context import advice_question, build_context, modal_question
 from tests.memory.beliefs_helpers import NOW, FakeModel, fake_vector, write_belief
 
 LIKE = "Loves real ale from the Bristol Beer Factory"
@@ -61,10 +61,24 @@ def test_a_question_of_what_he_likes_is_not_turned_to_his_limits(agent, drinker)
     assert first(agent, "What does he like to drink?") == like
 
 
-def test_a_question_asking_for_advice_is_not_read_as_one_of_acceptability(agent, drinker):
+def test_a_question_whether_to_offer_him_something_ranks_his_limits_first(agent, drinker):
     like, limit = drinker
 
-    assert first(agent, "Should I order for him or let him choose?") == like
+    assert first(agent, "Shall I bring a nice bottle of red when I go round?") == limit
+    assert first(agent, "Should I order for him or let him choose?") == limit
+
+
+def test_without_the_advice_share_an_offer_finds_what_he_likes(agent, drinker, monkeypatch):
+    like, limit = drinker
+    monkeypatch.setattr(memory.context, "ADVICE_SHARE", 0.0)
+
+    assert first(agent, "Shall I bring a nice bottle of red when I go round?") == like
+
+
+def test_a_question_of_what_to_do_not_led_by_should_is_left_to_its_meaning(agent, drinker):
+    like, limit = drinker
+
+    assert first(agent, "What should I order for him?") == like
 
 
 @pytest.mark.parametrize(
@@ -83,3 +97,19 @@ def test_a_question_asking_for_advice_is_not_read_as_one_of_acceptability(agent,
 )
 def test_a_question_is_read_as_modal_led_from_its_first_word(question, led):
     assert modal_question(question) is led
+
+
+@pytest.mark.parametrize(
+    ("question", "led"),
+    [
+        ("Shall I bring a nice bottle of red?", True),
+        ("Should I ring her or just drop her a line?", True),
+        ("  should we book the table for eight?", True),
+        ("What should I get her for her birthday?", False),
+        ("How should I tell her the plan has a flaw?", False),
+        ("Can I get him a pint?", False),
+        ("Shallots or onions?", False),
+    ],
+)
+def test_a_question_is_read_as_asking_for_advice_from_its_first_word(question, led):
+    assert advice_question(question) is led

@@ -1,0 +1,100 @@
+"""A question the question bank reads as asking who the person is or who is in their life
+("How does she earn a crust these days?": near the bank's job questions) ranks up the
+person's statements of that kind (``identity``, ``interpersonal``) as far as their meaning
+agrees, even where the bank reads the statement itself as about something else (a piano
+tuner's job as music)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import memory.context
+import safety.encoder
+from memory.context import (
+    CATEGORY_HINTS,
+    _name_read,
+    bank_categories,
+    build_context,
+    question_bank,
+    read_bank,
+)
+from tests.memory.beliefs_helpers import NOW, FakeModel, fake_vector, write_belief
+
+JOB = "Tunes and repairs pianos for the Bristol Piano Company"
+NOTEBOOK = "Keeps a notebook on every piano she tunes"
+WJ, WN = 0.5, 0.55
+
+
+def topic_question(name: str = "job_occupation") -> np.ndarray:
+    """A question as near three of the bank's questions of a topic as they are to each
+    other (the stand-in encoder relates nothing else)."""
+    topic = next(t for t in read_bank() if t["topic"] == name)
+    texts = [_name_read(q, question=True) for q in topic["questions"][:3]]
+    mixed = sum(fake_vector(t) for t in texts)
+    return (mixed / np.linalg.norm(mixed)).astype(np.float32)
+
+
+@pytest.fixture
+def bank_model(monkeypatch, settings):
+    settings.PERSONA_INJECTION_SEMANTIC = False
+    model = FakeModel()
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
+    monkeypatch.setattr(safety.encoder, "_model", model)
+    monkeypatch.setattr(memory.context, "_bank", None)
+    return model
+
+
+@pytest.fixture
+def tuner(agent, bank_model, monkeypatch):
+    """Shiv's job (filed as who she is) and a habit of her work; the question reads (to
+    the stand-in encoder) as the bank's job question, a little nearer the habit."""
+    job = write_belief(agent, JOB, category="identity", who="shiv")
+    notebook = write_belief(agent, NOTEBOOK, category="behavior_patterns", who="shiv")
+    write_belief(
+        agent, "Lives off the Wells Road in Totterdown", category="explicit_facts", who="shiv"
+    )
+    mixed = topic_question() + WJ * fake_vector(JOB) + WN * fake_vector(NOTEBOOK)
+    question = (mixed / np.linalg.norm(mixed)).astype(np.float32)
+    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+    return job.id, notebook.id
+
+
+def first(agent, query):
+    pack = build_context(
+        agent=agent, principal_external_id="shiv", query=query, now=NOW, use_embeddings=True
+    )
+    return pack.items[0].id
+
+
+def test_an_everyday_job_question_ranks_what_the_person_does_first(agent, tuner):
+    job, _ = tuner
+
+    assert first(agent, "How does Shiv earn a crust these days?") == job
+
+
+def test_without_the_bank_categories_the_nearer_habit_comes_first(agent, tuner, monkeypatch):
+    _, notebook = tuner
+    monkeypatch.setattr(memory.context, "BANK_CATEGORY_SHARE", 0.0)
+
+    assert first(agent, "How does Shiv earn a crust these days?") == notebook
+
+
+def test_a_question_read_as_a_job_asks_for_who_the_person_is_and_nothing_else(bank_model):
+    kinds = bank_categories(topic_question(), question_bank())
+
+    assert kinds is not None
+    names = list(CATEGORY_HINTS)
+    assert kinds[names.index("identity")] > 0
+    assert np.count_nonzero(kinds) == 1
+
+
+def test_a_question_of_a_kind_hosts_file_differently_lifts_no_category(bank_model):
+    # the bank files a commute under habit; hosts file it as a like, a fact or a habit
+    kinds = bank_categories(topic_question("commute"), question_bank())
+
+    assert kinds is not None and not kinds.any()
+
+
+def test_a_question_near_no_bank_question_lifts_no_category(bank_model):
+    assert bank_categories(fake_vector("How many moons has Jupiter?"), question_bank()) is None
