@@ -225,7 +225,7 @@ BANK_TOPIC_SHARE = 0.3
 #: gains this share of its normalised cosine times the share of the question's bank votes
 #: that go to its category raised to ``BANK_CATEGORY_POWER`` (a question whose three
 #: neighbours all ask for a job lifts fully, two of three by 0.3), times the bank's gate:
-#: "How does Margot earn a crust these days?" is near the bank's job questions, so her
+#: "What does she do for a living these days?" is near the bank's job questions, so her
 #: ``identity`` statements rank up as far as their meaning agrees; 0 turns it off. Every
 #: category of the bank was tried and loses on three folds (a commute is a ``habit`` in
 #: the bank and a ``likes`` or ``explicit_facts`` for some hosts).
@@ -1138,7 +1138,7 @@ def _build_context(
                 cat = cat * cos_norm
             similarity = (1 - CATEGORY_SHARE) * similarity + CATEGORY_SHARE * cat
         if bank is not None and BANK_CATEGORY_SHARE > 0:
-            # "How does she earn a crust?": the bank's questions near it ask for a job,
+            # "What does she do for a living?": the bank's questions near it ask for a job,
             # which memory keeps as who the person is
             kinds = bank_categories(qvec, bank)
             if kinds is not None:
