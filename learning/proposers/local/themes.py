@@ -252,6 +252,7 @@ def _head_themes(rd: _Reading) -> list[Theme]:
         options += _modifier_options(rd, head, reqs)
         options += _phrase_options(rd, head, reqs)
         options += _topic_options(rd, head, reqs)
+        recurring_mods: set[str] = set()
         for theme in options:
             if not rd.recurs(theme):
                 continue
@@ -260,8 +261,47 @@ def _head_themes(rd: _Reading) -> list[Theme]:
                 theme.prefix_written = rd.written_as.get(theme.prefix, theme.prefix)
                 if theme.qualifier in VAGUE_TOPICS and not theme.prefix:
                     continue  # "replies about changes": changes to what?
+            if theme.kind == "mod":
+                recurring_mods.add(theme.qualifier)
             themes.append(theme)
+        if head in GENERIC_HEADS:
+            named = _named_by_most(rd, head, reqs, recurring_mods)
+            if named is not None:
+                themes.append(named)
     return themes
+
+
+def _named_by_most(
+    rd: _Reading, head: str, reqs: list[Request], recurring_mods: set[str]
+) -> Theme | None:
+    """A head that needs a qualifier ("posts") whose requests, together, recur though no
+    modifier recurs alone, named by the modifier most of them write: "Facebook post",
+    "Instagram post for the open day", "facebook post" -> "Writes Facebook posts." (the
+    sentence names that modifier, ``wording``). None when no modifier is written by more
+    than half of them (after the messages far in meaning are dropped), or when that
+    modifier recurs alone (its own theme names the work)."""
+    theme = Theme(head=head, requests=_theme_requests(reqs, lambda r: True))
+    if not rd.recurs(theme):
+        return None
+    kept = list(theme.requests.values())
+    mods = Counter(m for r in kept for m in sorted(set(r.mods)))
+    if not mods:
+        return None
+    mod, n = mods.most_common(1)[0]
+    if n * 2 <= len(kept) or n == len(kept) or mod in recurring_mods:
+        return None  # no modifier most write, or every one: the modifier's own theme
+    if (
+        mod in PEOPLE_WORDS
+        or mod in VAGUE_MODIFIERS
+        or mod in TIME_MODIFIERS
+        or mod in STOP_WORDS
+        or mod in rd.exclude
+        or mod == head
+        or language.is_comparative(mod)
+        or not rd.qualifier_ok(mod)
+    ):
+        return None
+    return theme
 
 
 def _modifier_options(rd: _Reading, head: str, reqs: list[Request]) -> list[Theme]:
