@@ -780,12 +780,20 @@ def bank_if_kept() -> QuestionBank | None:
 
     if not encoder.model_loaded():
         return None
-    model = encoder.get_model()
+    held, on_disk = _bank_at_hand(encoder.get_model())
+    if held is not None:
+        return held
+    return question_bank() if on_disk else None
+
+
+def _bank_at_hand(model: object) -> tuple[QuestionBank | None, bool]:
+    """The bank this process holds for ``model`` (or None), and whether its vectors are
+    kept on disk for ``model`` (read in milliseconds)."""
     current = _bank
     if current is not None and current[0] is model:
-        return current[1]
+        return current[1], True
     path = _bank_cache_file(model, BANK_PATH.read_bytes())
-    return question_bank() if path is not None and path.exists() else None
+    return None, path is not None and path.exists()
 
 
 _bank_thread: threading.Thread | None = None
@@ -807,12 +815,10 @@ def bank_if_ready(wait: bool) -> QuestionBank | None:
 
     from safety import encoder
 
-    model = encoder.get_model()
-    current = _bank
-    if current is not None and current[0] is model:
-        return current[1]
-    path = _bank_cache_file(model, BANK_PATH.read_bytes())
-    if wait or (path is not None and path.exists()):
+    held, on_disk = _bank_at_hand(encoder.get_model())
+    if held is not None:
+        return held
+    if wait or on_disk:
         return question_bank()
     with _bank_thread_lock:
         if _bank_thread is None or not _bank_thread.is_alive():
