@@ -659,7 +659,10 @@ def _a_description(word: Tok) -> bool:
         low.isalpha()
         and not _acronym(word.text)
         and not language.can_be(low, "NOUN")
-        and (language.can_be(low, "ADJ") or language.can_be(low, "VERB"))
+        and (
+            language.can_be(low, "ADJ")
+            or (language.can_be(low, "VERB") and language.lemma(low, "VERB") != low)
+        )
     )
 
 
@@ -667,8 +670,8 @@ def _thing_is_a_description(toks: list[Tok]) -> bool:
     """Whether the thing a verbless instruction opens with ends on a word that describes
     ("home grown in the top field"): its noun was cut off, "Use the home grown …" names
     nothing to use."""
-    words, _ = _noun_phrase(toks, 0)
-    return bool(words) and words[0] is toks[0] and _a_description(words[-1])
+    thing = toks[: _place_index(toks, 0)]
+    return bool(thing) and _a_description(thing[-1])
 
 
 # what opens a wording set against another: "it's home grown not organic"
