@@ -759,7 +759,7 @@ def _refused_wording(text: str) -> str | None:
 
 # words that close an instruction by pointing back at the draft at hand: "put the day of the
 # week in as well", "type hints again"; a standing rule holds without them
-AFTERTHOUGHTS = frozenset(["too", "again", "also", "though", "anyway", "either"])
+AFTERTHOUGHTS = frozenset(["too", "again", "also"])
 
 
 def _without_afterthought(toks: list[Tok]) -> list[Tok]:
