@@ -74,4 +74,4 @@ def test_a_wording_said_of_an_unnamed_they_gives_way_to_one_that_names_them():
             "And say bikes have to be locked in the rack by the gate.",
         )
     )
-    assert rule == 'Say "bikes have to be locked in the rack by the gate".'
+    assert rule == "Say that bikes have to be locked in the rack by the gate."

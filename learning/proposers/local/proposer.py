@@ -42,6 +42,7 @@ from learning.proposers.local.rules import (
     _CONTRAST_TAIL,
     _rule_near_misses,
     _rule_seen,
+    as_prohibition,
     rule_for,
     same_matter,
 )
@@ -593,7 +594,12 @@ class LocalProposer:
                 continue
             plain = _CONTRAST_TAIL.sub(".", text)
             if plain != text and policy.rule_refusal(rule=text, persona=persona, known_names=names):
+                never = as_prohibition(text)
                 text = plain  # the refused wording may read as a name ("Hi there"): leave it out
+                if never and policy.rule_refusal(rule=plain, persona=persona, known_names=names):
+                    # the wording asked for may not be said ('Say "wood-burning stove"'
+                    # beside a guardrail about stoves): the refusal alone still holds
+                    text = never
             if any(same_matter(text, have) for have in rules_now):
                 left_out.append(f"{text!r}: the persona holds this rule already in other words")
                 result.candidates.append(_rule_seen(hits, text, IN_PERSONA))

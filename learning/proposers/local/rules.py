@@ -301,6 +301,10 @@ def _wording(c: Correction, toks: list[Tok], words: list[str], negative: bool) -
         said = " ".join(_words_as_written(c, toks[1 : nots[0]]))
         refused = " ".join(_words_as_written(c, toks[nots[0] + 1 :]))
         return [words[0], f'"{said}",', "not", f'"{refused}"']
+    if _has_own_verb(toks[1:]):
+        # a clause with a verb of its own is what to say, no term to quote: "Say that dogs
+        # have to stay on a lead on the yard."
+        return [words[0], "that", *words[1:]]
     return [words[0], '"' + " ".join(words[1:]) + '"']
 
 
@@ -679,6 +683,130 @@ def _says_of_someone_unnamed(toks: list[Tok]) -> bool:
     )
 
 
+def _a_description(word: Tok) -> bool:
+    """A word that describes and names nothing: known as an adjective or a participle,
+    never as a noun ("grown", "handmade"; not "exports", "spelling", an unknown word)."""
+    low = word.low
+    return (
+        low.isalpha()
+        and not _acronym(word.text)
+        and not language.can_be(low, "NOUN")
+        and (
+            language.can_be(low, "ADJ")
+            or (language.can_be(low, "VERB") and language.lemma(low, "VERB") != low)
+        )
+    )
+
+
+def _thing_is_a_description(toks: list[Tok]) -> bool:
+    """Whether the thing a verbless instruction opens with ends on a word that describes
+    ("home grown in the top field"): its noun was cut off, "Use the home grown …" names
+    nothing to use."""
+    thing = toks[: _place_index(toks, 0)]
+    return bool(thing) and _a_description(thing[-1])
+
+
+# what opens a wording set against another: "it's home grown not organic"
+_SET_AGAINST_OPENERS = frozenset(["it's", "its", "it", "is", "that's", "thats", "say", "always"])
+
+
+def _set_against(c: Correction, toks: list[Tok]) -> tuple[str, str] | None:
+    """A describing wording set against the one it replaces ("it's home grown not
+    organic" -> ("home grown", "organic")): what to call a thing, no thing to use. None
+    when the wording before "not" names a thing ("plain pytest functions, not classes")."""
+    k = 0
+    while k < len(toks) and toks[k].low in _SET_AGAINST_OPENERS:
+        k += 1
+    nots = [n for n in range(k + 1, len(toks) - 1) if toks[n].low == "not"]
+    if len(nots) != 1:
+        return None
+    said, refused = toks[k : nots[0]], toks[nots[0] + 1 :]
+    if len(said) > 4 or len(refused) > 3:
+        return None
+    for t in (*said, *refused):
+        if not t.text.replace("-", "").isalpha() or t.low in DETERMINERS | PRONOUN_WORDS:
+            return None
+    if not _a_description(said[-1]):
+        return None
+    return " ".join(_words_as_written(c, said)), " ".join(_words_as_written(c, refused))
+
+
+# what stands before the wording a person wants in its clause: "it has to say made without
+# gluten not gluten free", "it's home grown not organic"
+_SAID_BEFORE = re.compile(r"\b(?:say|says|said|call|it'?s|it\s+is)\s+", re.IGNORECASE)
+
+
+def _said_instead(hits: dict[int, tuple[Correction, int]], refused: str) -> str | None:
+    """The one wording the corrections' messages set against a refused one ("made
+    without gluten, not gluten free", "it has to say made without gluten not gluten
+    free" -> "made without gluten"): what a rule against the refused wording says to
+    write instead. None when they set none, or several, against it."""
+    pattern = re.compile(
+        r"([^.!?;:,\n]+?),?\s+not\s+['\"\u2018\u201c]?" + re.escape(refused) + r"\b",
+        re.IGNORECASE,
+    )
+    found: set[str] = set()
+    for c, _ in hits.values():
+        for m in pattern.finditer(c.message.text):
+            clause = m.group(1)
+            cut = [x.end() for x in _SAID_BEFORE.finditer(clause)]
+            words = _WORD.findall(clause[cut[-1] :] if cut else clause)
+            if (
+                not 1 <= len(words) <= 4
+                or words[0].lower() in CONJUNCTIONS
+                or not content_words(" ".join(words))
+                or any(w.lower() in DETERMINERS | PRONOUN_WORDS | NOT_WORDS for w in words)
+            ):
+                continue  # "and not bride and groom": no wording before the "not"
+            found.add(" ".join(w.lower() if not _acronym(w) else w for w in words))
+    return found.pop() if len(found) == 1 else None
+
+
+# words that join clauses: "and not bride and groom" sets no wording against it
+CONJUNCTIONS = frozenset(["and", "or", "but", "so", "then", "also", "just", "yet"])
+NOT_WORDS = frozenset(["no", "not", "never"])
+
+
+_SAY_NOT = re.compile(r'^Say "([^"]+)", not "([^"]+)"\.$')
+
+
+def as_prohibition(rule: str) -> str | None:
+    """A rule that sets one wording against another, as the refusal alone ('Say
+    "wood-burning stove", not "log burner".' -> 'Never say "log burner".'): what is
+    left when the wording asked for may not be said; None for any other rule."""
+    m = _SAY_NOT.match(rule)
+    return f'Never say "{m.group(2)}".' if m else None
+
+
+def _refused_wording(text: str) -> str | None:
+    """The wording a prohibition about wording refuses ('Do not write "gluten free".',
+    "Never say log burner." -> "gluten free", "log burner"), else None."""
+    m = re.match(
+        r"(?:never|do not)\s+(?:say|write|put|call it)\s+(?:\"([^\"]+)\"|([\w' -]+?))\.?$",
+        text,
+        re.IGNORECASE,
+    )
+    return (m.group(1) or m.group(2)).strip() if m else None
+
+
+# words that close an instruction by pointing back at the draft at hand: "put the day of the
+# week in as well", "type hints again"; a standing rule holds without them
+AFTERTHOUGHTS = frozenset(["too", "again", "also"])
+
+
+def _without_afterthought(toks: list[Tok]) -> list[Tok]:
+    """An instruction without the words that close it by pointing back at the draft at
+    hand ("as well", "too", "again")."""
+    while len(toks) > 2:
+        if toks[-1].low in AFTERTHOUGHTS:
+            toks = toks[:-1]
+        elif len(toks) > 3 and toks[-2].low == "as" and toks[-1].low == "well":
+            toks = toks[:-2]
+        else:
+            break
+    return toks
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -691,6 +819,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     for c, _ in hits.values():
         toks = _variant(c)
         negation, toks = _prohibition(c, toks)
+        toks = _without_afterthought(toks)
         if len(toks) < 2:
             continue
         said_not = None if negation else _said_not(c, toks)
@@ -702,6 +831,26 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             )
             continue
         verb_first = _is_verb_here(toks, 0)
+        against = None if negation or verb_first else _set_against(c, toks)
+        if against:
+            # "it's home grown not organic": 'Say "home grown", not "organic".'
+            said, refused = against
+            variants.append(
+                (
+                    0,
+                    False,
+                    False,
+                    False,
+                    False,
+                    False,
+                    False,
+                    len(toks),
+                    0,
+                    f'say "{said}", not "{refused}"',
+                    False,
+                )
+            )
+            continue
         ordered = None if verb_first else _framing_order(toks)
         if ordered:
             toks, verb_first = ordered, True
@@ -736,6 +885,8 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue  # "to the current standard": a modifier whose matter the clause lost
         if verb_first and _says_of_someone_unnamed(toks):
             continue  # "say they must be kept on a lead": who "they" are is in another clause
+        if not verb_first and _thing_is_a_description(toks):
+            continue  # "home grown in the top field": "Use the home grown" names nothing
         if not verb_first and _ends_in_a_description(toks):
             continue  # "table driven", "prices included": says how a thing is, no thing to use
         if verb_first and len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS and not _says_that(toks):
@@ -788,11 +939,20 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     *_, no_contrast, _, _, text, negated = variants[0]
     replaced = {r for c, _ in hits.values() if (r := _replaced_wording(c))}
     verb = next(w for w in text.split() if w not in ("never", "do", "not"))
-    if len(replaced) == 1 and verb not in SAYING_VERBS:
+    refused_word = _refused_wording(text) if negated else None
+    if len(replaced) == 1 and (
+        verb not in SAYING_VERBS
+        or (refused_word and refused_word.lower() == next(iter(replaced))[1].lower())
+    ):
         # a word put in place of another is a rule about wording, never "Use the
         # wood-burning stove": 'Say "wood-burning stove", not "log burner".'
         said, refused = replaced.pop()
         return f'Say "{said}", not "{refused}".'
+    instead = _said_instead(hits, refused_word) if refused_word else None
+    if instead and refused_word and instead.lower() != refused_word.lower():
+        # "dont put gluten free" beside "made without gluten, not gluten free": the rule
+        # says what to write instead, 'Say "made without gluten", not "gluten free".'
+        return f'Say "{instead}", not "{refused_word}".'
     if no_contrast and not negated:
         # another correction of the same instruction names what the chosen wording
         # replaces: "I say clients." and "I say client, not patient" -> 'Say "clients",
