@@ -96,3 +96,23 @@ def test_a_wording_set_against_another_leaves_the_refusal_alone_when_it_must():
         'Never say "log burner".'
     )
     assert as_prohibition("Use type hints.") is None
+
+
+def test_a_name_the_person_says_they_use_is_set_against_the_refused_one():
+    rule = rule_for(
+        correction_hits(
+            "we say puppy class not puppy school.",
+            "puppy class please, we always say that.",
+        )
+    )
+    assert rule == 'Say "puppy class", not "puppy school".'
+
+
+def test_a_thing_set_against_another_without_a_comma_is_no_wording():
+    rule = rule_for(
+        correction_hits(
+            "plain pytest functions not classes.",
+            "plain pytest functions please.",
+        )
+    )
+    assert rule is not None and not rule.startswith('Say "plain'), rule

@@ -74,38 +74,6 @@ def _words_as_written(c: Correction, toks: list[Tok]) -> list[str]:
     return out
 
 
-#: what opens a statement of what a thing is called: "it's home grown not organic"
-_NAMING_OPENERS = frozenset(
-    ["it's", "its", "they're", "we're", "that's", "it", "is", "are", "we", "i", "say", "call"]
-)
-
-
-def _said_not(c: Correction, toks: list[Tok]) -> str | None:
-    """A wording put against another with "not" and nothing else ("it's home grown not
-    organic", "we say puppy class not puppy school"): 'Say "home grown", not "organic"', as written;
-    None when either side is no short wording (a word or a few, letters only, no
-    pronoun, article or name)."""
-    while toks and toks[0].low in _NAMING_OPENERS:
-        toks = toks[1:]
-    at = [k for k, t in enumerate(toks) if t.low == "not"]
-    if len(at) != 1 or not 0 < at[0] < len(toks) - 1:
-        return None
-    said, refused = toks[: at[0]], toks[at[0] + 1 :]
-    if len(said) > 3 or len(refused) > 3:
-        return None
-    for t in [*said, *refused]:
-        if (
-            not t.text.replace("-", "").isalpha()
-            or t.low in DETERMINERS | POINTING_PRONOUNS | DRAFT_PRONOUNS
-            or language.function_word(t.low)
-            or (t.text[:1].isupper() and not _acronym(t.text))
-        ):
-            return None
-    said_words = " ".join(_words_as_written(c, said))
-    refused_words = " ".join(_words_as_written(c, refused))
-    return f'Say "{said_words}", not "{refused_words}"'
-
-
 def _bare_singular(toks: list[Tok]) -> bool:
     """A preposition followed by a noun phrase of two words or more with no determiner
     and a singular noun at its end ("with first name", "by first name"): telegraphic."""
@@ -707,16 +675,27 @@ def _thing_is_a_description(toks: list[Tok]) -> bool:
 
 
 # what opens a wording set against another: "it's home grown not organic"
-_SET_AGAINST_OPENERS = frozenset(["it's", "its", "it", "is", "that's", "thats", "say", "always"])
+_SET_AGAINST_OPENERS = frozenset(
+    ["it's", "its", "it", "is", "are", "they're", "that's", "thats", "we", "i", "say", "always"]
+)
+# of those, the ones that say the words are what a thing is called: "we say puppy class
+# not puppy school", "it's free range not organic"
+_NAMING_OPENERS = frozenset(
+    ["say", "call", "it's", "its", "is", "are", "they're", "that's", "thats"]
+)
 
 
 def _set_against(c: Correction, toks: list[Tok]) -> tuple[str, str] | None:
-    """A describing wording set against the one it replaces ("it's home grown not
-    organic" -> ("home grown", "organic")): what to call a thing, no thing to use. None
-    when the wording before "not" names a thing ("plain pytest functions, not classes")."""
+    """A wording set against the one it replaces ("it's home grown not organic" ->
+    ("home grown", "organic"), "we say puppy class not puppy school"): what to call a
+    thing, no thing to use. Only a describing wording, or one the person says is what
+    they say or call it; None when the wording before "not" names a thing ("plain
+    pytest functions, not classes"), or either side is no short wording (letters only,
+    no article, pronoun, function word or name)."""
     k = 0
-    while k < len(toks) and toks[k].low in _SET_AGAINST_OPENERS:
+    while k < len(toks) and toks[k].low in _SET_AGAINST_OPENERS | _NAMING_OPENERS:
         k += 1
+    named = any(t.low in _NAMING_OPENERS for t in toks[:k])
     nots = [n for n in range(k + 1, len(toks) - 1) if toks[n].low == "not"]
     if len(nots) != 1:
         return None
@@ -724,9 +703,14 @@ def _set_against(c: Correction, toks: list[Tok]) -> tuple[str, str] | None:
     if len(said) > 4 or len(refused) > 3:
         return None
     for t in (*said, *refused):
-        if not t.text.replace("-", "").isalpha() or t.low in DETERMINERS | PRONOUN_WORDS:
+        if (
+            not t.text.replace("-", "").isalpha()
+            or t.low in DETERMINERS | PRONOUN_WORDS | POINTING_PRONOUNS | DRAFT_PRONOUNS
+            or language.function_word(t.low)
+            or (t.text[:1].isupper() and not _acronym(t.text))
+        ):
             return None
-    if not _a_description(said[-1]):
+    if not (named or _a_description(said[-1])):
         return None
     return " ".join(_words_as_written(c, said)), " ".join(_words_as_written(c, refused))
 
@@ -822,16 +806,10 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         toks = _without_afterthought(toks)
         if len(toks) < 2:
             continue
-        said_not = None if negation else _said_not(c, toks)
-        if said_not:
-            # a wording against another: the rule is what to say, whatever else the
-            # same correction says in other clauses ("home grown in the top field")
-            variants.append(
-                (0, False, False, False, False, False, False, len(toks), 0, said_not, False)
-            )
-            continue
         verb_first = _is_verb_here(toks, 0)
-        against = None if negation or verb_first else _set_against(c, toks)
+        # a wording against another: the rule is what to say, whatever else the same
+        # correction says in other clauses ("home grown in the top field")
+        against = None if negation else _set_against(c, toks)
         if against:
             # "it's home grown not organic": 'Say "home grown", not "organic".'
             said, refused = against
