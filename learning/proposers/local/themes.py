@@ -418,10 +418,6 @@ def _modifier_themes(rd: _Reading) -> list[Theme]:
             requests=_theme_requests(reqs, lambda r: True),
         )
         if rd.recurs(theme):
-            # a modifier of two words ("veg box confirmation", "veg box text") is named
-            # whole: "box" alone says less, and "veg" is then the same work again
-            theme.prefix = _prefix(theme, rd.before, rd.nouns, rd.exclude)
-            theme.prefix_written = rd.written_as.get(theme.prefix, theme.prefix)
             themes.append(theme)
     return themes
 

@@ -240,9 +240,7 @@ def _modifier_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str
         Counter(verbs_used).most_common(1)[0][0] if verbs_used else _unnamed_verb(head_lemma, reqs)
     )
     noun = language.plural(surface.get(head_lemma, head_lemma))
-    prefix = [theme.prefix_written or theme.prefix] if theme.prefix else []
-    qualifier = " ".join(_mod(w) for w in [*prefix, surface.get(theme.qualifier, theme.qualifier)])
-    return f"{language.third_person(verb)} {qualifier} {noun}"
+    return f"{language.third_person(verb)} {_mod(surface.get(theme.qualifier, theme.qualifier))} {noun}"
 
 
 def _key_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
