@@ -483,7 +483,9 @@ FRAMES: dict[str, Frame] = {
             "quello quella quei quelle mio mia miei mie tuo tua suo sua suoi sue nostro "
             "nostra nostri nostre vostro vostra qualche alcuni alcune"
         ),
-        openers=_words("nuovo nuova nuovi nuove altro altra altri altre piccolo piccola breve"),
+        openers=_words(
+            "nuovo nuova nuovi nuove altro altra altri altre piccolo piccola breve ancora"
+        ),
         pronouns=_words("mi ti ci vi gli le lo la ne m' t' c'"),
         of=_words("di d' del dello della dei degli delle dell'"),
         purpose=_words("per"),
@@ -556,7 +558,7 @@ FRAMES: dict[str, Frame] = {
             "aquela meu minha meus minhas teu tua teus tuas seu sua seus suas nosso nossa "
             "nossos nossas dum duma num numa pro pra pros pras alguns algumas"
         ),
-        openers=_words("novo nova novos novas outro outra outros outras pequeno pequena"),
+        openers=_words("novo nova novos novas outro outra outros outras pequeno pequena mais"),
         pronouns=_words("me te lhe lhes nos vos se"),
         of=_words("de do da dos das dum duma"),
         purpose=_words("para pra pro p/"),
@@ -736,8 +738,11 @@ def german_last_noun(word: str) -> str:
     lists it ("Anfrage" -> "anfrage"), else the longest noun of the lexicon it ends in
     ("Kursanfrage" -> "anfrage", "Abholnachricht" -> "nachricht", "Kostenvoranschlag" ->
     "voranschlag"), the part after a hyphen first ("Instagram-Beitrag" -> "beitrag"); ""
-    when it ends in no noun the lexicon lists."""
+    when it ends in no noun the lexicon lists, or is a word of grammar ("Die" opening a
+    sentence is the article, whatever noun the lexicon spells alike)."""
     low = word.lower().rpartition("-")[2]
+    if low in FUNCTION_WORDS["de"] or low in FRAMES["de"].articles:
+        return ""
     nouns, plurals = _german_lexicon()
     for i in [0, *range(_COMPOUND_PART, len(low) - _COMPOUND_PART + 1)]:
         if low[i:] in nouns:
@@ -1008,10 +1013,13 @@ def _portuguese_plural(noun: str, seen: frozenset[str] | set[str]) -> str:
     "-óis", "-uis", "-el" "-éis" ("papel" -> "papéis") or "-eis" after an accent
     ("nível" -> "níveis"), "-il" "-is" or "-eis" after an accent ("fóssil" -> "fósseis");
     "-s" and "-x" stay (a plural already, "lápis", "tórax"). "-ão" takes "-ões", "-ães"
-    or "-ãos" ("publicação", "pão", "mão"), which the spelling does not tell: only the
+    or "-ãos" ("pão", "mão"), which the spelling does not tell (but "-ção" always takes
+    "-ções": "publicação" -> "publicações"): only the
     plural the messages write (``seen``, lower case) is taken; so for a borrowed word
     ("post", "e-mail", "story": "-s" for one, "-ies" for another)."""
     low = noun.lower()
+    if low.endswith("ção"):
+        return noun[:-3] + "ções"  # the one "-ão" the spelling settles: "publicação"
     if low.endswith("ão"):
         for ending in ("ões", "ães", "ãos"):
             if low[:-2] + ending in seen:

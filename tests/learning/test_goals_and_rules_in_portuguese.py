@@ -101,9 +101,15 @@ def test_a_brazilian_request_is_worded_in_the_third_person_with_its_purpose():
 
 
 def test_a_plural_the_spelling_does_not_settle_is_not_guessed():
-    # "-ão": "publicações", "pães" or "mãos"; no message writes the plural of "publicação"
-    corpus = corpus_of([row for row in POSTS if not row[1].startswith("As publicações")])
-    themes = find_foreign_themes(corpus.messages, "pt", set(), min_conversations=3, min_users=None)
+    # "-ão": "cartões", "pães" or "mãos"; no message writes the plural of "cartão"
+    rows = [
+        (1, "Podes escrever um cartão para o aniversário da Marta?", False),
+        (1, "Escreve-me um cartão para o batizado de domingo.", False),
+        (1, "Cartão para a festa de sexta.", False),
+    ]
+    themes = find_foreign_themes(
+        corpus_of(rows).messages, "pt", set(), min_conversations=3, min_users=None
+    )
     assert themes == []
     # nor the article of a noun whose gender neither an article nor the ending tells
     # ("-ma": "o programa", "a forma")
@@ -136,9 +142,11 @@ def test_a_plural_the_spelling_does_not_settle_is_not_guessed():
         ("funil", "", "funis"),
         ("lápis", "", "lápis"),
         ("publicações", "", "publicações"),  # written in the plural already
+        ("publicação", "", "publicações"),  # "-ção" always takes "-ções"
+        ("avaliação", "", "avaliações"),
         # not settled by spelling: "-ão", and a borrowed word; the messages' plural is taken
-        ("publicação", "", ""),
-        ("publicação", "publicações", "publicações"),
+        ("cartão", "", ""),
+        ("cartão", "cartões", "cartões"),
         ("pão", "pães", "pães"),
         ("mão", "mãos", "mãos"),
         ("post", "", ""),

@@ -44,7 +44,8 @@ from typing import Any
 from learning import language
 from learning.policy import PLATFORMS
 from learning.proposers.local.hygiene import _paste_holds_secret, quote_for
-from learning.proposers.local.tokens import Tok, tokens
+from learning.proposers.local.requests import message_span
+from learning.proposers.local.tokens import Tok, clauses, tokens
 from safety.text import content_words, readable_text, share_a_word
 
 # a sentence, or the label before a colon
@@ -303,8 +304,20 @@ def _ask_in(
             return None
         noun, article, complement, j = phrase
     article = article or joined
+    if label and j + 1 < len(ws) and ws[j].low in frame.purpose | {frame.to}:
+        # the work named after the noun, in the infinitive that ends the phrase: "Mais
+        # uma avaliação para responder, …" is "responder à avaliação" (not "Devis à
+        # répondre à ce mail": the infinitive has an object of its own)
+        inf = language.work_verb(ws[j + 1].low, frame.code)
+        ends = j + 2 == len(ws) or "," in text[ws[j + 1].end : ws[j + 2].start]
+        if inf and inf == ws[j + 1].low and ends:
+            verb, to, label = inf, inf in frame.to_object, False
+            j += 2
     if label and j < len(ws) and ws[j].low not in frame.label_next:
-        return None  # "Une dame m'a écrit": a subject, not a label
+        if not _named(text, ws, j, b, banned):
+            return None  # "Une dame m'a écrit": a subject, not a label
+        if complement and complement.split()[0] not in frame.of:
+            complement = ""  # "Familie" of "Rechnung Familie Huber:" is whom, not what
     platform = _platform_of(noun, complement, ws, j, frame)
     purpose = _purpose(text, ws, j, frame, banned)
     end = ws[j - 1].end
@@ -322,6 +335,13 @@ def _ask_in(
         to=to,
         platform=platform,
     )
+
+
+def _named(text: str, ws: list[Tok], j: int, b: int, banned: set[str]) -> bool:
+    """Whether the words after a label's noun, up to the colon that ends it, say only whom
+    it is for: at most two words, the last a name ("Rechnung Familie Huber: …")."""
+    rest = ws[j:]
+    return text[b : b + 1] == ":" and 0 < len(rest) <= 2 and rest[-1].low in banned
 
 
 def _platform_of(noun: Tok, complement: str, ws: list[Tok], j: int, frame: language.Frame) -> str:
@@ -677,15 +697,41 @@ def foreign_evidence(
     conversation, cut before names and other words a quote must not hold; none from a
     message pasting a secret."""
     keep = frozenset([theme.noun, *theme.complement.replace("'", " ").split()])
+    frame = language.FRAMES.get(code)
+    words = content_words(foreign_sentence(theme, code)) if code else set()
     evidence = []
     people: set[int] = set()
     for ask in theme.asks.values():
         if _paste_holds_secret(ask.message):
             continue
-        quote = quote_for(
-            ask.message, ask.start, ask.end, banned, keep=keep, frame=language.FRAMES.get(code)
-        )
+        quote = quote_for(ask.message, ask.start, ask.end, banned, keep=keep, frame=frame)
+        if words and not (quote and share_a_word(quote, words)):
+            # the request's own words give no clean quote of the work (a name cut out
+            # of "Pflegehinweise für Herrn Krüger, …" leaves two words): another sentence
+            # of the same message that names it may ("Die Pflegehinweise braucht sie
+            # dann auch."), as for an English request (``hygiene.request_quote``)
+            quote = _other_sentence_quote(ask, banned, keep | {ask.noun}, words, frame) or quote
         if quote:
             evidence.append({"quote": quote, "conversation": ask.message.conversation_label})
             people.add(ask.message.principal_id)
     return evidence, people
+
+
+def _other_sentence_quote(
+    ask: Ask,
+    banned: set[str],
+    keep: frozenset[str],
+    words: set[str],
+    frame: language.Frame | None,
+) -> str | None:
+    """A clean quote sharing a word with the sentence (``words``) from a clause of the
+    request's message other than its own, one that writes the work's noun (``keep``)."""
+    text = ask.message.text
+    for a, b in clauses(readable_text(text)):
+        a, b = message_span(text, a, b)
+        if a <= ask.start < b or not any(t.low in keep for t in tokens(text, a, b)):
+            continue
+        quote = quote_for(ask.message, a, b, banned, keep=keep, frame=frame)
+        if quote and share_a_word(quote, words):
+            return quote
+    return None
