@@ -21,9 +21,9 @@ def test_a_why_question_over_a_paste_is_a_request_to_debug_what_it_names():
 
 def test_a_paste_under_a_clause_saying_it_keeps_misbehaving_is_a_request_to_debug():
     read_ = read("celery task keeps retrying forever on a 500. config:\n```\nretries = 0\n```")
-    assert ("debug", "task") in [(v, h) for v, h, _ in read_]
+    assert ("debug", "error") in [(v, h) for v, h, _ in read_]
     read_ = read("the queue won't connect in staging:\n```\nQUEUE = redis\n```")
-    assert ("debug", "queue") in [(v, h) for v, h, _ in read_]
+    assert ("debug", "error") in [(v, h) for v, h, _ in read_]
 
 
 def test_a_log_line_pasted_without_a_fence_names_an_error_to_debug():

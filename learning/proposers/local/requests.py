@@ -1031,10 +1031,11 @@ def error_report(message: Any, readable: str) -> Request | None:
     ]
     mods = list(dict.fromkeys(_lemma(t) for t in where))
     surface = {head: head, **{_lemma(t): _written(t) for t in where}}
-    if unnamed and head == DEFAULT_PROBLEM:
-        # the person names no problem and pastes no error: what goes wrong is what their
-        # words name ("why so many queries" -> queries, "celery task keeps retrying" ->
-        # tasks), the work is to debug it
+    if unnamed and head == DEFAULT_PROBLEM and chosen == asked:
+        # the person names no problem and pastes no error, but asks what goes wrong: what
+        # goes wrong is what their question names ("why so many queries" -> queries), the
+        # work is to debug it (a clause that says something fails keeps "error": "This
+        # integration test fails …" is no request for tests)
         named = _what_misbehaves(toks, where)
         if named is not None:
             head = _lemma(named)
