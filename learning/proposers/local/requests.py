@@ -774,6 +774,158 @@ def _says_it_fails(readable: str, a: int, b: int) -> bool:
     )
 
 
+# a question the person asks over what they paste, about what goes wrong in it ("why is
+# this giving me NaNs after the merge?", "borrow checker hates me. why", "What's wrong
+# here?", "how do i fix the migration"): the paste is a problem to debug, though it names
+# no error and no clause says what fails
+_TROUBLE_QUESTION = re.compile(
+    r"(?i)(?:^|[.!?\n]\s*|,\s*)(?:why\b|what(?:'s| is) (?:wrong|going on|happening)\b"
+    r"|what does (?:this|it) mean\b|how (?:do|can|should) (?:i|we) fix\b|how to fix\b)"
+    r"|\bwhy\s*[?!]*\s*$|\bno idea why\b|\bany idea(?:s)?\s*[?]"
+)
+
+
+# a pasted line not fenced: most of its characters blanked as code or a log
+# (``readable_text``), or a line of an interactive shell (">>> …")
+_BLANKED_SHARE = 0.4
+
+
+# what a line of code or a log holds and a line of prose does not: brackets, "=", ";",
+# "_", "@", a dotted name ("django.db.utils"), "::"
+_CODE_MARK = re.compile(r"[(){}\[\]=;_@]|\w\.\w|::")
+
+
+# an error type as a log writes it: "WorkerLostError:", "psycopg2.OperationalError:"
+_NAMED_ERROR = re.compile(r"\b[A-Z]\w*(?:Error|Exception):")
+
+
+# verbs whose negation says nothing goes wrong: "I don't know", "we don't need"
+_NEGATED_NO_FAULT = frozenset(
+    [
+        "know",
+        "want",
+        "need",
+        "think",
+        "mind",
+        "care",
+        "like",
+        "have",
+        "be",
+        "worry",
+        "see",
+        "notice",
+    ]
+)
+
+
+def _says_it_misbehaves(readable: str, a: int, b: int) -> bool:
+    """Whether the clause ``readable[a:b]`` says something fails (``_says_it_fails``),
+    does not do what it should ("celery beat isn't firing the nightly task", "the
+    GeoJSON won't load") or keeps doing what it should not ("celery task keeps retrying
+    forever")."""
+    if _says_it_fails(readable, a, b):
+        return True
+    toks = tokens(readable, a, b)
+    for k, t in enumerate(toks[:-1]):
+        nxt = toks[k + 1]
+        negated = t.low in ("not", "cannot") or t.low.endswith("n't")
+        if negated and k and toks[k - 1].low in ("i", "we", "you"):
+            continue  # "I don't know why": the person, not the work
+        if (
+            negated
+            and nxt.low.isalpha()
+            and language.can_be(nxt.low, "VERB")
+            and language.lemma(nxt.low, "VERB") not in _NEGATED_NO_FAULT
+        ):
+            return True
+        if (
+            t.low in ("keeps", "keep", "kept")
+            and nxt.low.endswith("ing")
+            and language.can_be(nxt.low, "VERB")
+        ):
+            return True
+    return False
+
+
+def _what_misbehaves(toks: list[Tok], where: list[Tok]) -> Tok | None:
+    """The noun of ``where`` (the nouns of a reported clause) that names what goes wrong:
+    the last of the first run of nouns before the verb that says so ("celery task keeps
+    retrying", "sidekiq job for the reminder emails keeps retrying" -> job), else the
+    last of the first run of nouns ("why so many queries", "how do i fix the migration");
+    None when there is none."""
+    if not where:
+        return None
+    for k, t in enumerate(toks):
+        says = (
+            t.low in ("not", "cannot", "keeps", "keep", "kept")
+            or t.low.endswith("n't")
+            or (
+                language.can_be(t.low, "VERB")
+                and language.lemma(t.low, "VERB") in FAILING_VERBS
+                and t not in where
+            )
+        )
+        if says and k:
+            # the subject: the first run of nouns before the verb ("sidekiq job for the
+            # reminder emails keeps retrying" -> job)
+            at = {id(x): n for n, x in enumerate(toks)}
+            before = [w for w in where if w.end <= t.start]
+            run = before[:1]
+            for w in before[1:]:
+                if at[id(w)] != at[id(run[-1])] + 1:
+                    break
+                run.append(w)
+            if run:
+                return run[-1]
+    # no such verb: the first run of nouns ("why so many queries", "14k jobs in default"
+    # -> jobs, not where they are)
+    at = {id(x): n for n, x in enumerate(toks)}
+    run = where[:1]
+    for w in where[1:]:
+        if at[id(w)] != at[id(run[-1])] + 1:
+            break
+        run.append(w)
+    return run[-1]
+
+
+def _pasted_lines(text: str, readable: str) -> list[tuple[int, int]]:
+    """Spans of the lines of ``text`` pasted without a fence: a line most of whose
+    characters ``readable_text`` blanked (a traceback line, code, a log) or a line of an
+    interactive shell (">>> Customer.objects.get(pk=88)") or one naming an error type as a
+    log does ("WorkerLostError: Worker exited prematurely")."""
+    if len(readable) != len(text):
+        return []
+    out = []
+    at = 0
+    for line in text.split("\n"):
+        a, b = at, at + len(line)
+        at = b + 1
+        shown = [c for c in line if not c.isspace()]
+        if len(shown) < 8:
+            continue
+        kept = [c for c in readable[a:b] if not c.isspace()]
+        if (
+            line.lstrip().startswith(">>>")
+            or _NAMED_ERROR.search(line)
+            or (
+                not line.lstrip().startswith(">")  # a quoted e-mail line is no code
+                and _CODE_MARK.search(line)
+                and len(kept) <= (1 - _BLANKED_SHARE) * len(shown)
+            )
+        ):
+            out.append((a, b))
+    return out
+
+
+def _asks_what_goes_wrong(readable: str, spans: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The clause of the person's own words that asks what goes wrong (``_TROUBLE_QUESTION``),
+    or None."""
+    for a, b in spans:
+        if _TROUBLE_QUESTION.search(readable[a:b]):
+            return a, b
+    return None
+
+
 def error_report(message: Any, readable: str) -> Request | None:
     """An opening message that pastes an error with the person's own words around it
     ("every time I load a save I get this: <trace> why is it null??"): a request to
@@ -796,9 +948,39 @@ def error_report(message: Any, readable: str) -> Request | None:
             if last and _says_it_fails(readable, *last[-1]):
                 pasted, failing = [m], last[-1]
                 break
+    asked: tuple[int, int] | None = None
+    unnamed = False  # no error pasted and no failing clause right before the paste
     if not pasted:
-        return None
-    at = pasted[0].start()
+        unnamed = True
+        # no error named and no failing clause right before it, but a clause before the
+        # paste says what fails ("terraform init works but apply fails with AccessDenied
+        # on the state bucket. here's the provider block:"), or the person asks what goes
+        # wrong in it ("why is this giving me NaNs after the merge?")
+        lines = _pasted_lines(message.text, readable)
+        at_paste = pastes[0].start() if pastes else (lines[0][0] if lines else None)
+        if at_paste is None:
+            return None
+        person = [
+            span
+            for span in spans
+            if not any(a <= span[0] < b for a, b in [(m.start(), m.end()) for m in pastes] + lines)
+        ]
+        failing = next(
+            (
+                span
+                for span in reversed(person)
+                if span[1] <= at_paste and _says_it_misbehaves(readable, *span)
+            ),
+            None,
+        )
+        # a pasted line without a fence that names an error ("WorkerLostError: …")
+        errored = any(_ERROR_IN_PASTE.search(message.text[a:b]) for a, b in lines)
+        asked = None if failing else _asks_what_goes_wrong(readable, person)
+        if failing is None and asked is None and not errored:
+            return None
+        at = at_paste
+    else:
+        at = pasted[0].start()
 
     def problem(a: int, b: int) -> str:
         lemmas = [language.lemma(t.low, "NOUN") for t in tokens(readable, a, b)]
@@ -809,6 +991,8 @@ def error_report(message: Any, readable: str) -> Request | None:
     chosen = (
         failing
         or next((span for span in reversed(before) if problem(*span)), None)
+        # the question itself when it says what goes wrong in four words or more
+        or (asked if asked and asked in long_enough else None)
         or next((span for span in reversed(long_enough) if span[1] <= at), None)
         or next((span for span in long_enough if span[0] >= at), None)
         # else a short clause that says what fails: "xcode archive fails:"
@@ -846,6 +1030,17 @@ def error_report(message: Any, readable: str) -> Request | None:
         )
     ]
     mods = list(dict.fromkeys(_lemma(t) for t in where))
+    surface = {head: head, **{_lemma(t): _written(t) for t in where}}
+    if unnamed and head == DEFAULT_PROBLEM and chosen == asked:
+        # the person names no problem and pastes no error, but asks what goes wrong: what
+        # goes wrong is what their question names ("why so many queries" -> queries), the
+        # work is to debug it (a clause that says something fails keeps "error": "This
+        # integration test fails …" is no request for tests)
+        named = _what_misbehaves(toks, where)
+        if named is not None:
+            head = _lemma(named)
+            mods = [m for m in mods if m != head]
+            surface[head] = _written(named)
     # the verb the person asks with when the clause names the work on the problem
     # itself ("Can you explain this stack trace", "Explain this one please"): the
     # sentence says what they ask for, and their quotes share its verb
@@ -864,7 +1059,7 @@ def error_report(message: Any, readable: str) -> Request | None:
         verb=verb,
         head=head,
         mods=mods,
-        surface={head: head, **{_lemma(t): _written(t) for t in where}},
+        surface=surface,
         reported=True,
     )
 
