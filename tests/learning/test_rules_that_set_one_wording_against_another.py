@@ -116,3 +116,14 @@ def test_a_thing_set_against_another_without_a_comma_is_no_wording():
         )
     )
     assert rule is not None and not rule.startswith('Say "plain'), rule
+
+
+def test_a_rule_never_asks_for_what_another_correction_of_it_refuses():
+    rule = rule_for(
+        correction_hits(
+            "Hard-coded table name again.",
+            "never hard-code table names, use ref() or source().",
+        )
+    )
+    assert rule is None or not rule.lower().startswith(("use", "show", "put", "add")), rule
+    assert rule is None or "never" in rule.lower() or "not" in rule.lower(), rule

@@ -791,6 +791,17 @@ def _without_afterthought(toks: list[Tok]) -> list[Tok]:
     return toks
 
 
+_SET_AGAINST = re.compile(r',\s+not\s+"[^"]*"')
+
+
+def _asks_what_is_refused(text: str, refused: set[str]) -> bool:
+    """Whether a rule that asks for something (no negation) asks mostly for what a
+    correction of the same instruction refuses: half or more of its content words, not
+    counting its verb nor the wording it sets itself against (', not "patient"')."""
+    asked = content_words(_SET_AGAINST.sub("", text)) - content_words(text.split(" ", 1)[0])
+    return bool(asked) and len(asked & refused) * 2 >= len(asked)
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -800,6 +811,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     variants = []
     texts = [c.message.text for c, _ in hits.values()]
     naming = _about_naming(hits)
+    refusals: set[str] = set()  # what the corrections refuse ("never hard-code table names")
     for c, _ in hits.values():
         toks = _variant(c)
         negation, toks = _prohibition(c, toks)
@@ -843,6 +855,8 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         words = _words_as_written(c, toks)
         if ordered and words[1].istitle() and ordered[1].start == c.start:
             words[1] = words[1].lower()  # "Commit messages start …": the capital opened it
+        if negation:
+            refusals |= content_words(" ".join(t.text for t in toks))
         if not verb_first and (negation or _negation_before(c, toks)):
             # "no weekly figure", "never floating tags", "never miles, feet or acres": never
             # "Use the weekly figure", "Use feet or acres"
@@ -915,6 +929,11 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         return None
     variants.sort()
     *_, no_contrast, _, _, text, negated = variants[0]
+    if not negated and _asks_what_is_refused(text, refusals):
+        # "Hard-coded table name again" beside "never hard-code table names": the rule
+        # would ask for what another correction of it refuses, "Use the hard-coded table
+        # name." No rule rather than the opposite of the person's
+        return None
     replaced = {r for c, _ in hits.values() if (r := _replaced_wording(c))}
     verb = next(w for w in text.split() if w not in ("never", "do", "not"))
     refused_word = _refused_wording(text) if negated else None
