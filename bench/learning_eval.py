@@ -55,9 +55,11 @@ code, with its key, before any proposer ran on it; both were measured once on 20
 are seen parts now. ``fresh24`` was written after that by another outside evaluator who read
 no product code, with its key, before any proposer ran on it, and ``fresh25`` after that by
 another outside evaluator who read no product code and did not open ``fresh24``, with its
-key, before any proposer ran on it; they are the never-tuned parts.
-``--part seen`` (the default) runs tune, heldout and fresh to fresh23; ``fresh24`` and
-``fresh25`` run only when asked for by name or with ``--part all``.
+key, before any proposer ran on it; both were measured once on 2026-12-06 (at 00a708a) and
+are seen parts now. There is no never-tuned part left: the next one is written by an outside
+evaluator before any run, added to ``NEVER_TUNED`` and measured once.
+``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
+when asked for by name or with ``--part all``.
 While tuning, run ``--part tune``.
 
 Matching rules (mechanical, applied by the functions below and by
@@ -155,9 +157,9 @@ PARTS = (
     "fresh25",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
-# fresh24 and fresh25, each written by an outside evaluator, are the never-tuned parts
-# (fresh22 and fresh23 were measured once on 2026-12-05 and are seen parts now)
-NEVER_TUNED = ("fresh24", "fresh25")
+# (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
+# seen parts now); a new part written by an outside evaluator goes here until measured once
+NEVER_TUNED: tuple[str, ...] = ()
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
@@ -834,7 +836,8 @@ def print_report(mode: str, summary: dict[str, Any]) -> None:
 
 def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> list[str]:
     """The assistants ``--part`` (and ``--assistant``) pick: ``all`` is every part, ``seen``
-    every part in ``SEEN_PARTS`` (never fresh24 or fresh25), any other value that part only."""
+    every part in ``SEEN_PARTS`` (never one in ``NEVER_TUNED``), any other value that part
+    only."""
     return [
         n
         for n, spec in key["assistants"].items()
@@ -847,15 +850,14 @@ def select(key: dict[str, Any], part: str, only: list[str] | None = None) -> lis
 
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    # the default leaves out the never-tuned parts: nobody sees fresh24 or fresh25 figures by
-    # accident
+    # the default leaves out the never-tuned parts: nobody sees their figures by accident
     parser.add_argument(
         "--part",
         choices=[*PARTS, "all", "seen"],
         default="seen",
         help=(
-            "seen = tune + heldout + fresh to fresh23 (default); "
-            "fresh24 and fresh25 are the never-tuned parts: ask for them by name"
+            "seen = every part not in NEVER_TUNED (default); "
+            "a never-tuned part runs only when asked for by name"
         ),
     )
     parser.add_argument("--assistant", action="append", help="only this assistant (repeatable)")
