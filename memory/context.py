@@ -1285,10 +1285,18 @@ def _with_event(
     it (one query for the intentions); unchanged when none does. Among texts covering
     the words alike, what is done before an event names it too and is dated earlier
     ("Must tell the landlord by 31 December whether he will renew the flat"): for
-    "before" / "by" / "until" the latest is the event, for "after" / "since" the earliest."""
+    "before" / "by" / "until" the latest is the event, for "after" / "since" the earliest.
+    For a question in the present tense, a belief dated only by an end already past is
+    no event (the ended belief answers only through its successor)."""
     dated: list[tuple[str, datetime]] = []
+    present = not (ask.past or ask.soft_past)
     for r, ok in zip(cand.rows, readable, strict=True):
         when = r[7] or r[5] or r[6]  # due, else the validity start, else its end
+        if present and when is r[6] and when is not None and when < now:
+            # a way of life that ended is no event of a question in the present tense
+            # ("Does she still run along the canal before her early shift?" is not asked
+            # of the days before "Ran along the canal before every early shift" ended)
+            continue
         if ok and when is not None:
             dated.append((r[2], when))
     dated += list(
