@@ -78,6 +78,37 @@ def test_a_belief_of_its_category_starting_a_year_after_another_ended_took_over(
     assert heir == new
 
 
+def test_across_a_gap_the_latest_of_its_category_to_start_took_over(agent, fake_model):
+    old = write(
+        agent,
+        "Drove overnight runs to the ferry and slept in his cab",
+        category="habit",
+        valid_until=NOW - 500 * DAY,
+        now=NOW - 900 * DAY,
+    )
+    between = write(
+        agent,
+        "Swims slow lengths three mornings a week",
+        category="habit",
+        valid_from=NOW - 450 * DAY,
+        now=NOW - 400 * DAY,
+    )
+    latest = write(
+        agent,
+        "Tunes school pianos from eight till one",
+        category="habit",
+        valid_from=NOW - 120 * DAY,
+        now=NOW - 100 * DAY,
+    )
+    cand = load_from_beliefs(Principal.objects.get(external_id="farah").pk)
+    row = {int(i): k for k, i in enumerate(cand.ids)}
+    cand.matrix[row[between.pk]] = cand.matrix[row[old.pk]]  # as near as can be
+
+    heirs = successors(cand, np.zeros(cand.n, dtype=np.int64))
+
+    assert heirs[row[old.pk]] == row[latest.pk]
+
+
 def test_a_belief_of_another_category_starting_months_later_did_not_take_over(agent, fake_model):
     heir, _ = heirs_across_a_gap(agent, gap_days=60, new_category="interests")
 
