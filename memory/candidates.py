@@ -468,6 +468,11 @@ SUCCESSION_DAYS = 7.0
 SUCCESSION_SAME_KIND_DAYS = 30.0
 #: ... among this many starts on either side of the end, nearest in time first
 SUCCESSION_NEAREST = 8
+#: ... else the latest to start of its own category, open-ended, among the first
+#: ``SUCCESSION_NEAREST`` to start after it ended, up to this many days later: a life has
+#: gaps between an old job and the next ("Tunes pianos for Harbour & Keys", a year after
+#: "Drove an articulated lorry" ended: an injury, then retraining); 0 turns it off
+SUCCESSION_GAP_DAYS = 540.0
 
 
 def _nearest_starts(run: np.ndarray, starts: np.ndarray, end: float) -> np.ndarray:
@@ -483,7 +488,9 @@ def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
 
     A successor starts (``valid_from``) within ``SUCCESSION_SAME_KIND_DAYS`` of the
     row's end and is of its category (``codes``), else within ``SUCCESSION_DAYS`` and of
-    any category; it is not itself ended by then; among several, the nearest in meaning
+    any category, else after the end, within ``SUCCESSION_GAP_DAYS``, of its category and
+    with no end (a gap between an old job and the next: there the latest to start, then
+    the nearest in meaning); it is not itself ended by then; among several, the nearest in meaning
     (stored vectors). An episode (a row with a start of its own as well as an end:
     "Drove the van over on the ferry") was not replaced when it ended, it was over: it
     has no successor. Independent of the question and of the time of asking: computed
@@ -501,8 +508,16 @@ def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
     ended = np.flatnonzero(~np.isnan(ends) & np.isnan(starts) & cand.active)
     for e in ended:
         kind = by_kind[np.searchsorted(kinds, codes[e]) : np.searchsorted(kinds, codes[e], "right")]
-        for run, days in ((kind, SUCCESSION_SAME_KIND_DAYS), (by_time, SUCCESSION_DAYS)):
-            near = _nearest_starts(run, starts, ends[e])
+        # the first of its category to start after it ended with no end in sight (not
+        # a passing state: "Has a cold until Friday"), for a gap
+        later = kind[np.searchsorted(starts[kind], ends[e], "right") :]
+        later = later[np.isnan(ends[later])][:SUCCESSION_NEAREST]
+        for run, days in (
+            (kind, SUCCESSION_SAME_KIND_DAYS),
+            (by_time, SUCCESSION_DAYS),
+            (later, SUCCESSION_GAP_DAYS),
+        ):
+            near = run if run is later else _nearest_starts(run, starts, ends[e])
             # within the window, not itself, not ended by then (an open end is NaN: kept)
             near = near[
                 (np.abs(starts[near] - ends[e]) <= days * 86_400)
@@ -511,6 +526,12 @@ def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
             ]
             if len(near):
                 closeness = cand.matrix[near] @ cand.matrix[e] if cand.has_vec[e] else 0.0
-                out[e] = near[int(np.argmax(np.zeros(len(near)) + closeness))]
+                closeness = np.zeros(len(near)) + closeness
+                # across a gap, what holds now is the latest to start ("Tunes pianos from
+                # eight till one" rather than the swimming taken up in between)
+                if run is later:
+                    out[e] = near[int(np.lexsort((closeness, starts[near]))[-1])]
+                else:
+                    out[e] = near[int(np.argmax(closeness))]
                 break
     return out

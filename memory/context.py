@@ -126,8 +126,9 @@ CATEGORY_SURE_SPREAD = 0.4
 HUB_SHARE = 1.0
 #: Succession: a belief whose validity ended never answers a question in the present
 #: tense, but the belief that took over from it (``memory.candidates.successors``: it
-#: started when the ended one ended, or within a month if of its category) answers what it answered, with this share of its
-#: similarity ("Does she cycle to work?" -> "Drives a Yaris", from the day "Cycled to
+#: started when the ended one ended, or within a month if of its category, or later
+#: across a gap, if of its category and the latest to start) answers what it answered,
+#: with this share of its similarity ("Does she cycle to work?" -> "Drives a Yaris", from the day "Cycled to
 #: work" ended); a superseded belief's replacement likewise; 0 turns both off.
 SUCCESSION_SHARE = 1.0
 #: A yes/no question led by a modal of possibility, permission or willingness ("Can I take
@@ -1285,10 +1286,18 @@ def _with_event(
     it (one query for the intentions); unchanged when none does. Among texts covering
     the words alike, what is done before an event names it too and is dated earlier
     ("Must tell the landlord by 31 December whether he will renew the flat"): for
-    "before" / "by" / "until" the latest is the event, for "after" / "since" the earliest."""
+    "before" / "by" / "until" the latest is the event, for "after" / "since" the earliest.
+    For a question in the present tense, a belief dated only by an end already past is
+    no event (the ended belief answers only through its successor)."""
     dated: list[tuple[str, datetime]] = []
+    present = not (ask.past or ask.soft_past)
     for r, ok in zip(cand.rows, readable, strict=True):
         when = r[7] or r[5] or r[6]  # due, else the validity start, else its end
+        if present and when is r[6] and when is not None and when < now:
+            # a way of life that ended is no event of a question in the present tense
+            # ("Does she still run along the canal before her early shift?" is not asked
+            # of the days before "Ran along the canal before every early shift" ended)
+            continue
         if ok and when is not None:
             dated.append((r[2], when))
     dated += list(
