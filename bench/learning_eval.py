@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh25}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh26}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -56,8 +56,9 @@ are seen parts now. ``fresh24`` was written after that by another outside evalua
 no product code, with its key, before any proposer ran on it, and ``fresh25`` after that by
 another outside evaluator who read no product code and did not open ``fresh24``, with its
 key, before any proposer ran on it; both were measured once on 2026-12-06 (at 00a708a) and
-are seen parts now. There is no never-tuned part left: the next one is written by an outside
-evaluator before any run, added to ``NEVER_TUNED`` and measured once.
+are seen parts now. ``fresh26`` was written after that by another outside evaluator who read
+no product code, with its key, before any proposer ran on it; it is the never-tuned part
+(``NEVER_TUNED``): measure it once, at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
 While tuning, run ``--part tune``.
@@ -155,11 +156,13 @@ PARTS = (
     "fresh23",
     "fresh24",
     "fresh25",
+    "fresh26",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
-# seen parts now); a new part written by an outside evaluator goes here until measured once
-NEVER_TUNED: tuple[str, ...] = ()
+# seen parts now); a new part written by an outside evaluator goes here until measured once:
+# fresh26 (written 2026-12-06, not run)
+NEVER_TUNED: tuple[str, ...] = ("fresh26",)
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
