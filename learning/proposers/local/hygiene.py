@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from learning import language
-from learning.proposers.local.requests import _PASTED, _acronym, _lemma, message_span
+from learning.proposers.local.requests import PASTED, _acronym, _lemma, message_span
 from learning.proposers.local.tokens import _CLAUSE_EDGE, clauses, tokens
 from learning.proposers.local.words import (
     EDIT_VERBS,
@@ -454,7 +454,7 @@ def _paste_holds_secret(message: Any) -> bool:
 
     return any(
         secret_kinds(line)
-        for m in _PASTED.finditer(message.text)
+        for m in PASTED.finditer(message.text)
         for line in m.group(0).splitlines()
         if line.strip()
     )

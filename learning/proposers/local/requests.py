@@ -728,7 +728,7 @@ def message_span(readable: str, a: int, b: int) -> tuple[int, int]:
 
 # a pasted block (fenced code, a log) or a trace line, and an error named inside it: an
 # error or exception type, a log level, a trace, a fatal signal, a panic
-_PASTED = re.compile(
+PASTED = re.compile(
     r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|^[ \t]*(?:Traceback|File \"|at [\w.$]+\()[^\n]*",
     re.S | re.M,
 )
@@ -936,7 +936,7 @@ def error_report(message: Any, readable: str) -> Request | None:
     the problem as named there."""
     if message.after_assistant:
         return None
-    pastes = list(_PASTED.finditer(message.text))
+    pastes = list(PASTED.finditer(message.text))
     pasted = [m for m in pastes if _ERROR_IN_PASTE.search(m.group(0))]
     spans = [message_span(readable, a, b) for a, b in clauses(readable)]
     failing: tuple[int, int] | None = None

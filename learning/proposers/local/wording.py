@@ -208,12 +208,12 @@ def _unnamed_verb(head: str, reqs: list[Request]) -> str:
     "fix" when the pastes of most of those requests write the head as a verb that
     happened ("overflowed": the head names what goes wrong, no thing to prepare);
     ``DEFAULT_VERB`` otherwise."""
-    from learning.proposers.local.requests import _PASTED
+    from learning.proposers.local.requests import PASTED
 
     if head in WRITTEN_HEADS:
         return WRITTEN_VERB
     messages = list({r.message.id: r.message for r in reqs}.values())
-    pastes = {m.id: [p.group(0) for p in _PASTED.finditer(m.text)] for m in messages}
+    pastes = {m.id: [p.group(0) for p in PASTED.finditer(m.text)] for m in messages}
     pasting = [m for m in messages if pastes[m.id]]
     if len(pasting) < 2 or len(pasting) * 2 < len(messages):
         return DEFAULT_VERB
