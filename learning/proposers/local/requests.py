@@ -184,19 +184,35 @@ def _participle_clause(toks: list[Tok], i: int) -> bool:
 
 def _verb_named_as_noun(toks: list[Tok], opened: int, i: int) -> bool:
     """Whether the word at ``i``, which the lexicon gives only as a verb, ends the noun
-    phrase that opened at ``opened`` as the name of an event: "about the comp wall
-    reset", "for the kids' wall reset on Friday". Only inside a prepositional phrase
-    (a preposition before ``opened``; a clause's own verb follows its subject there
-    nowhere), in its base form, and the phrase ends there (the clause ends or another
-    preposition, not the "to" of an infinitive, follows)."""
+    phrase that opened at ``opened``: as the name of an event inside a prepositional
+    phrase ("about the comp wall reset", "for the kids' wall reset on Friday"; a
+    preposition before ``opened``, where a clause's own verb follows its subject
+    nowhere), or after a singular noun, which a verb in its base form never has as its
+    subject ("a job advert for a cook", "Job advert please"; not "parents complain
+    about …"). In its base form, and the phrase ends there (the clause ends, "please"
+    or another preposition, not the "to" of an infinitive, follows)."""
     tok = toks[i]
-    if opened == 0 or toks[opened - 1].low not in PREPOSITIONS:
+    before = toks[i - 1] if i > opened else None
+    after_singular = (
+        before is not None
+        and language.can_be(before.low, "NOUN")
+        and language.lemma(before.low, "NOUN") == before.low
+        and not before.low.endswith("s")
+        and before.low not in STOP_WORDS | PEOPLE_WORDS  # "someone", "people"
+        and language.can_be(tok.low, "VERB")
+        and not language.can_be(tok.low, "ADV")  # "a quote together", "anyway"
+    )
+    if not after_singular and (opened == 0 or toks[opened - 1].low not in PREPOSITIONS):
         return False
     if tok.low in REQUEST_TAILS or tok.low in STOP_WORDS or not _wordlike(tok.low):
         return False  # "a checklist please"
     if language.lemma(tok.low, "VERB") != tok.low:
         return False
-    return i + 1 == len(toks) or (toks[i + 1].low in PREPOSITIONS and toks[i + 1].low != "to")
+    return (
+        i + 1 == len(toks)
+        or (toks[i + 1].low in PREPOSITIONS and toks[i + 1].low != "to")
+        or (after_singular and toks[i + 1].low in ("please", "pls"))
+    )
 
 
 def _coordinated_modifier(toks: list[Tok], i: int) -> bool:
