@@ -171,7 +171,7 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
 def _participle_clause(toks: list[Tok], i: int) -> bool:
     """Whether an "-ing" form at ``i`` opens a clause about the noun before it: "a note
     saying it's done", "a reply saying no alcohol", "an email asking why" (a function
-    word follows it, not a noun or a preposition: "booking confirmation", "the booking
+    word or a name follows it, not a noun or a preposition: "booking confirmation", "the booking
     for Friday" keep their noun)."""
     tok, nxt = toks[i], toks[i + 1] if i + 1 < len(toks) else None
     if not tok.low.endswith("ing") or nxt is None:
@@ -179,6 +179,10 @@ def _participle_clause(toks: list[Tok], i: int) -> bool:
     if not language.can_be(tok.low, "VERB") or language.lemma(tok.low, "VERB") == tok.low:
         return False
     word = nxt.low.replace("\u2019", "'").split("'")[0]  # "it's": "it"
+    if nxt.text[:1].isupper() and not _acronym(nxt.text) and word not in STOP_WORDS:
+        # a name after a form that is no noun is its object: "a reply proposing
+        # Thursday", "an email thanking Sarah" (not "the opening Saturday")
+        return not language.can_be(tok.low, "NOUN")
     return word in STOP_WORDS and nxt.low not in PREPOSITIONS and not _is_noun_word(nxt)
 
 
@@ -408,7 +412,29 @@ def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, 
         verb = None
     if i < len(toks) and toks[i].low in ("me", "us", "him", "her", "them"):
         i += 1  # "write me a note", "give her a quote"
+    else:
+        i = _after_recipient(toks, i)
     return verb, made_by, verb_tok, i
+
+
+RECIPIENT_WORDS = 4  # the longest name or "the" and people taken as a recipient
+
+
+def _after_recipient(toks: list[Tok], i: int) -> int:
+    """The index after a recipient named between the verb and what is made, as "me"
+    is in "write me a note": a name ("Write Élodie a reply", "Send Mrs Shaw a quote",
+    "send the Hendersons a confirmation") or people ("send the customers a reminder"),
+    then "a"/"an" opening the second object. ``i`` itself when there is none."""
+    j = i + 1 if i < len(toks) and toks[i].low == "the" else i
+    k = j
+    while k < len(toks) and k - j < RECIPIENT_WORDS and (
+        (toks[k].text[:1].isupper() and toks[k].low.replace(".", "").isalpha())
+        or toks[k].low in PEOPLE_WORDS
+    ):
+        k += 1
+    if k > j and k + 1 < len(toks) and toks[k].low in ("a", "an"):
+        return k
+    return i
 
 
 # how many words an object may have between a verb and its particle ("put a quote together")
