@@ -33,6 +33,7 @@ from learning.proposers.local.words import (
     OF_HEADS,
     OPENER_CLAUSE_WORDS,
     PARTICLES,
+    PART_HEADS,
     PEOPLE_WORDS,
     PHRASAL,
     PREPOSITIONS,
@@ -625,6 +626,16 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         kept = [t for t in words if not _proper(t, first_tok)]
         if not kept or kept[-1] is not words[-1]:
             return None
+        if (
+            len(kept) > 1
+            and kept[-1].low in PART_HEADS
+            and language.can_be(kept[-2].low, "NOUN")
+            and not language.can_be(kept[-2].low, "ADJ")  # "Short bit for the newsletter"
+            and not message.after_assistant
+        ):
+            # "the vows bit": the vows are what is written (after a reply, "take the
+            # amazon bit out" is a part of the draft at hand)
+            kept = kept[:-1]
         head_tok = kept[-1]
         head = _lemma(head_tok)
         mods = [_lemma(t) for t in kept[:-1]]
