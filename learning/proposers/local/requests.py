@@ -32,8 +32,8 @@ from learning.proposers.local.words import (
     OBJECT_AFTER_PREPOSITION,
     OF_HEADS,
     OPENER_CLAUSE_WORDS,
-    PARTICLES,
     PART_HEADS,
+    PARTICLES,
     PEOPLE_WORDS,
     PHRASAL,
     PREPOSITIONS,
@@ -428,9 +428,13 @@ def _after_recipient(toks: list[Tok], i: int) -> int:
     then "a"/"an" opening the second object. ``i`` itself when there is none."""
     j = i + 1 if i < len(toks) and toks[i].low == "the" else i
     k = j
-    while k < len(toks) and k - j < RECIPIENT_WORDS and (
-        (toks[k].text[:1].isupper() and toks[k].low.replace(".", "").isalpha())
-        or toks[k].low in PEOPLE_WORDS
+    while (
+        k < len(toks)
+        and k - j < RECIPIENT_WORDS
+        and (
+            (toks[k].text[:1].isupper() and toks[k].low.replace(".", "").isalpha())
+            or toks[k].low in PEOPLE_WORDS
+        )
     ):
         k += 1
     if k > j and k + 1 < len(toks) and toks[k].low in ("a", "an"):
