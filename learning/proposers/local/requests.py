@@ -32,6 +32,7 @@ from learning.proposers.local.words import (
     OBJECT_AFTER_PREPOSITION,
     OF_HEADS,
     OPENER_CLAUSE_WORDS,
+    PART_HEADS,
     PARTICLES,
     PEOPLE_WORDS,
     PHRASAL,
@@ -171,7 +172,7 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
 def _participle_clause(toks: list[Tok], i: int) -> bool:
     """Whether an "-ing" form at ``i`` opens a clause about the noun before it: "a note
     saying it's done", "a reply saying no alcohol", "an email asking why" (a function
-    word follows it, not a noun or a preposition: "booking confirmation", "the booking
+    word or a name follows it, not a noun or a preposition: "booking confirmation", "the booking
     for Friday" keep their noun)."""
     tok, nxt = toks[i], toks[i + 1] if i + 1 < len(toks) else None
     if not tok.low.endswith("ing") or nxt is None:
@@ -179,24 +180,44 @@ def _participle_clause(toks: list[Tok], i: int) -> bool:
     if not language.can_be(tok.low, "VERB") or language.lemma(tok.low, "VERB") == tok.low:
         return False
     word = nxt.low.replace("\u2019", "'").split("'")[0]  # "it's": "it"
+    if nxt.text[:1].isupper() and not _acronym(nxt.text) and word not in STOP_WORDS:
+        # a name after a form that is no noun is its object: "a reply proposing
+        # Thursday", "an email thanking Sarah" (not "the opening Saturday")
+        return not language.can_be(tok.low, "NOUN")
     return word in STOP_WORDS and nxt.low not in PREPOSITIONS and not _is_noun_word(nxt)
 
 
 def _verb_named_as_noun(toks: list[Tok], opened: int, i: int) -> bool:
     """Whether the word at ``i``, which the lexicon gives only as a verb, ends the noun
-    phrase that opened at ``opened`` as the name of an event: "about the comp wall
-    reset", "for the kids' wall reset on Friday". Only inside a prepositional phrase
-    (a preposition before ``opened``; a clause's own verb follows its subject there
-    nowhere), in its base form, and the phrase ends there (the clause ends or another
-    preposition, not the "to" of an infinitive, follows)."""
+    phrase that opened at ``opened``: as the name of an event inside a prepositional
+    phrase ("about the comp wall reset", "for the kids' wall reset on Friday"; a
+    preposition before ``opened``, where a clause's own verb follows its subject
+    nowhere), or after a singular noun, which a verb in its base form never has as its
+    subject ("a job advert for a cook", "Job advert please"; not "parents complain
+    about …"). In its base form, and the phrase ends there (the clause ends, "please"
+    or another preposition, not the "to" of an infinitive, follows)."""
     tok = toks[i]
-    if opened == 0 or toks[opened - 1].low not in PREPOSITIONS:
+    before = toks[i - 1] if i > opened else None
+    after_singular = (
+        before is not None
+        and language.can_be(before.low, "NOUN")
+        and language.lemma(before.low, "NOUN") == before.low
+        and not before.low.endswith("s")
+        and before.low not in STOP_WORDS | PEOPLE_WORDS  # "someone", "people"
+        and language.can_be(tok.low, "VERB")
+        and not language.can_be(tok.low, "ADV")  # "a quote together", "anyway"
+    )
+    if not after_singular and (opened == 0 or toks[opened - 1].low not in PREPOSITIONS):
         return False
     if tok.low in REQUEST_TAILS or tok.low in STOP_WORDS or not _wordlike(tok.low):
         return False  # "a checklist please"
     if language.lemma(tok.low, "VERB") != tok.low:
         return False
-    return i + 1 == len(toks) or (toks[i + 1].low in PREPOSITIONS and toks[i + 1].low != "to")
+    return (
+        i + 1 == len(toks)
+        or (toks[i + 1].low in PREPOSITIONS and toks[i + 1].low != "to")
+        or (after_singular and toks[i + 1].low in ("please", "pls"))
+    )
 
 
 def _coordinated_modifier(toks: list[Tok], i: int) -> bool:
@@ -392,7 +413,33 @@ def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, 
         verb = None
     if i < len(toks) and toks[i].low in ("me", "us", "him", "her", "them"):
         i += 1  # "write me a note", "give her a quote"
+    else:
+        i = _after_recipient(toks, i)
     return verb, made_by, verb_tok, i
+
+
+RECIPIENT_WORDS = 4  # the longest name or "the" and people taken as a recipient
+
+
+def _after_recipient(toks: list[Tok], i: int) -> int:
+    """The index after a recipient named between the verb and what is made, as "me"
+    is in "write me a note": a name ("Write Élodie a reply", "Send Mrs Shaw a quote",
+    "send the Hendersons a confirmation") or people ("send the customers a reminder"),
+    then "a"/"an" opening the second object. ``i`` itself when there is none."""
+    j = i + 1 if i < len(toks) and toks[i].low == "the" else i
+    k = j
+    while (
+        k < len(toks)
+        and k - j < RECIPIENT_WORDS
+        and (
+            (toks[k].text[:1].isupper() and toks[k].low.replace(".", "").isalpha())
+            or toks[k].low in PEOPLE_WORDS
+        )
+    ):
+        k += 1
+    if k > j and k + 1 < len(toks) and toks[k].low in ("a", "an"):
+        return k
+    return i
 
 
 # how many words an object may have between a verb and its particle ("put a quote together")
@@ -583,6 +630,16 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         kept = [t for t in words if not _proper(t, first_tok)]
         if not kept or kept[-1] is not words[-1]:
             return None
+        if (
+            len(kept) > 1
+            and kept[-1].low in PART_HEADS
+            and language.can_be(kept[-2].low, "NOUN")
+            and not language.can_be(kept[-2].low, "ADJ")  # "Short bit for the newsletter"
+            and not message.after_assistant
+        ):
+            # "the vows bit": the vows are what is written (after a reply, "take the
+            # amazon bit out" is a part of the draft at hand)
+            kept = kept[:-1]
         head_tok = kept[-1]
         head = _lemma(head_tok)
         mods = [_lemma(t) for t in kept[:-1]]

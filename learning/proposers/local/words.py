@@ -509,6 +509,11 @@ TIME_MODIFIERS = (
 VAGUE_TOPICS = frozenset(["change", "update", "detail", "info", "information", "stuff"])
 
 
+# a part of a piece of work named before it ("the vows bit", "Newsletter bit for the
+# shop"): the work is what it is part of
+PART_HEADS = frozenset(["bit", "piece", "part"])
+
+
 # "a draft of X", "a list of X": the work is X
 OF_HEADS = frozenset(
     ["draft", "list", "version", "copy", "set", "batch", "kind", "sort", "couple", "bit", "piece"]
