@@ -22,7 +22,7 @@ from tests.memory.beliefs_helpers import NOW, FakeModel, fake_vector, write_beli
 
 PARTNER = "His partner Callum is a veterinary nurse in Harrogate"
 SON = "His son Kit is nine and in Year 5 at the village school"
-SON_WEIGHT, PARTNER_WEIGHT = 0.6, 0.3
+SON_WEIGHT, PARTNER_WEIGHT = 0.4, 0.18
 
 
 def _topic(name: str) -> dict:
