@@ -104,6 +104,9 @@ class Candidates:
     #: (the bank's digest, every row's votes, the missing ones computed): filled by the
     #: first query that needs it (``memory.context``)
     topic_votes: tuple[str, np.ndarray] | None = field(default=None, compare=False, repr=False)
+    #: (the bank's digest, every row's cosine with its nearest bank statement of each
+    #: topic): filled by the first query that needs it (``memory.context``)
+    topic_likeness: tuple[str, np.ndarray] | None = field(default=None, compare=False, repr=False)
 
     @property
     def n(self) -> int:

@@ -233,6 +233,17 @@ BANK_TOPIC_SHARE = 0.3
 BANK_CATEGORY_SHARE = 0.3
 BANK_CATEGORY_POWER = 3.0
 BANK_CATEGORIES = ("identity", "interpersonal")
+#: ... and which of those statements: the bank's example statements of the asked topics
+#: (of ``BANK_CATEGORIES``: a job, a partner, a boss) read one by one. A statement of those
+#: categories gains this share of how like the nearest example of each asked topic it is
+#: (its cosine with that example, weighted by the question's votes for the topic and
+#: min-max normalised over the person's statements), times the share of the votes those
+#: topics have, the bank's gate and its normalised cosine: "His partner Callum is a
+#: veterinary nurse" is nearer "Her husband Tomasz is a civil engineer" than the
+#: person's son or physiotherapist are, though its nearest bank statements overall are of
+#: pets and children; 0 turns it off. Read over every topic and statement it loses on
+#: nine folds of fourteen (bench/eval_recall/README.md, retrieval19).
+BANK_LIKENESS_SHARE = 0.3
 BANK_PATH = Path(__file__).resolve().parent / "data" / "asked_about_a_person.jsonl"
 MAX_PINNED = 6
 #: the longest message a host may ask about (the /v1 route and the MCP tool refuse longer)
@@ -887,6 +898,43 @@ def topic_lift(qvec: np.ndarray, bank: QuestionBank, votes: np.ndarray) -> np.nd
     return BANK_TOPIC_SHARE * gate * bank_topics.agreement(question, votes)
 
 
+def topic_likeness(matrix: np.ndarray, bank: QuestionBank) -> np.ndarray:
+    """Each row's cosine with the nearest bank statement of each topic, (n, topics)."""
+    sims = np.asarray(matrix, dtype=np.float32) @ bank.statements.T.astype(np.float32)
+    starts = np.flatnonzero(np.r_[True, np.diff(bank.statement_topic) != 0])
+    out = np.full((len(matrix), len(bank.answers)), -1.0, dtype=np.float32)
+    out[:, bank.statement_topic[starts]] = np.maximum.reduceat(sims, starts, axis=1)
+    return out
+
+
+def _likeness_of(cand: Candidates, bank: QuestionBank) -> np.ndarray:
+    """``topic_likeness`` of the person's candidates, once per candidate set and bank."""
+    if cand.topic_likeness is None or cand.topic_likeness[0] != bank.digest:
+        cand.topic_likeness = (bank.digest, topic_likeness(cand.matrix, bank))
+    return cand.topic_likeness[1]
+
+
+def likeness_lift(
+    qvec: np.ndarray, bank: QuestionBank, likeness: np.ndarray, has: np.ndarray
+) -> np.ndarray | None:
+    """How like the bank's examples of the question's topics of ``BANK_CATEGORIES`` each
+    statement is (``likeness``, from ``topic_likeness``, weighted by the question's votes
+    for those topics, min-max normalised over the rows in ``has``), times the share of
+    the question's votes those topics have and the bank's gate; None for a question near
+    no bank question or asking nothing of ``BANK_CATEGORIES``."""
+    if bank.topic_category is None or not has.any():
+        return None
+    votes, nearest = bank_votes(qvec, bank)
+    gate = (nearest - BANK_NEAR_FLOOR) / (1 - BANK_NEAR_FLOOR)
+    total = votes.sum()
+    kinds = np.where(np.isin(bank.topic_category, _limit_codes(BANK_CATEGORIES)), votes, 0.0)
+    asked = kinds.sum()
+    if gate <= 0 or asked <= 0:
+        return None
+    like = normalised_cosine(likeness @ (kinds / asked), has)
+    return gate * (asked / total) * like
+
+
 def bank_categories(qvec: np.ndarray, bank: QuestionBank) -> np.ndarray | None:
     """What the question asks of ``BANK_CATEGORIES``, one weight per category of
     ``CATEGORY_HINTS`` (0 for the others): the share of its nearest bank questions' votes
@@ -1151,6 +1199,12 @@ def _build_context(
             if kinds is not None:
                 lift = kinds[_category_codes(cand)] * cos_norm
                 similarity = similarity + BANK_CATEGORY_SHARE * lift
+        if bank is not None and BANK_LIKENESS_SHARE > 0:
+            # "Who's he seeing?": of his people, the one most like the bank's partners
+            like = likeness_lift(qvec, bank, _likeness_of(cand, bank), cand.has_vec & eligible)
+            if like is not None:
+                kinds = np.isin(_category_codes(cand), _limit_codes(BANK_CATEGORIES))
+                similarity = similarity + BANK_LIKENESS_SHARE * like * kinds * cos_norm
         if LIMITS_SHARE > 0 and modal_question(unnamed):
             # "Can I get him a pint?": what he cannot or will not do bears on it
             limits = np.isin(_category_codes(cand), _limit_codes())
