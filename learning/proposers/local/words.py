@@ -515,6 +515,14 @@ OF_HEADS = frozenset(
 )
 
 
+# a part of a piece of work ("a newsletter item", "a bit for the newsletter", "the results
+# section for the report"): the kind of work is the whole it is part of (``Request.wholes``)
+PART_HEADS = frozenset(["item", "section", "bit", "paragraph", "blurb", "segment"])
+
+# the prepositions that name the whole a part belongs to ("a bit for the newsletter")
+WHOLE_PREPOSITIONS = frozenset(["for", "of", "in"])
+
+
 # people are who the work is for, not what it is about
 PEOPLE_WORDS = frozenset(
     [
