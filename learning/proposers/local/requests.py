@@ -647,7 +647,9 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     )
 
 
-def _wholes(head: str, mods: list[str], phrases: list[tuple[str, str, tuple[str, ...]]]) -> tuple[str, ...]:
+def _wholes(
+    head: str, mods: list[str], phrases: list[tuple[str, str, tuple[str, ...]]]
+) -> tuple[str, ...]:
     """The words that may name the whole a part of a piece of work belongs to: its last
     modifier ("newsletter item"), then the heads of its "for"/"of"/"in" phrases ("results
     section for the report"). Empty for a head that is no part."""
