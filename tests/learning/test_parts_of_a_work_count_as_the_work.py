@@ -67,3 +67,14 @@ def test_a_part_with_no_whole_asked_for_elsewhere_stays_as_read_or_is_no_request
         ]
     )
     assert [r.head for r in parts_as_wholes(requests)] == ["section"]
+
+
+def test_a_part_asked_for_in_the_same_words_again_is_work_of_its_own():
+    _, requests = _requests(
+        [
+            (1, "Can you draft the agenda for the October full council?", False),
+            (1, "do the agenda item on the playground please", False),
+            (1, "Agenda item about the bus shelter please.", False),
+        ]
+    )
+    assert [r.head for r in parts_as_wholes(requests)] == ["agenda", "item", "item"]
