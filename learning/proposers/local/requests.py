@@ -45,6 +45,7 @@ from learning.proposers.local.words import (
     VAGUE_MODIFIERS,
     WEAK_VERBS,
     WHEN_WORDS,
+    WHOLE_PREPOSITIONS,
     WORK_NAMING_VERBS,
 )
 from safety.text import (
@@ -71,6 +72,10 @@ class Request:
     phrases: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
     surface: dict[str, str] = field(default_factory=dict)  # lemma -> word as written
     reported: bool = False  # an error pasted and reported (``error_report``)
+    # a part of a piece of work (``PART_HEADS``): the words that may name the whole, its
+    # modifier first, then the heads of its "for"/"of"/"in" phrases ("newsletter item",
+    # "a bit for the newsletter"); ``themes.parts_as_wholes`` settles which one does
+    wholes: tuple[str, ...] = ()
 
 
 def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
@@ -630,16 +635,6 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         kept = [t for t in words if not _proper(t, first_tok)]
         if not kept or kept[-1] is not words[-1]:
             return None
-        if (
-            len(kept) > 1
-            and kept[-1].low in PART_HEADS
-            and language.can_be(kept[-2].low, "NOUN")
-            and not language.can_be(kept[-2].low, "ADJ")  # "Short bit for the newsletter"
-            and not message.after_assistant
-        ):
-            # "the vows bit": the vows are what is written (after a reply, "take the
-            # amazon bit out" is a part of the draft at hand)
-            kept = kept[:-1]
         head_tok = kept[-1]
         head = _lemma(head_tok)
         mods = [_lemma(t) for t in kept[:-1]]
@@ -668,7 +663,8 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         # compound, is no imperative ("answer customer questions" is one)
         mods, verb, made_by = [_lemma(verb_tok), *mods], None, ""
         surface[mods[0]] = _written(verb_tok)
-    if (head in META_HEADS and not _made_meta(head, mods, made_by, toks, j)) or (
+    wholes = _wholes(head, mods, phrases)
+    if (head in META_HEADS and not wholes and not _made_meta(head, mods, made_by, toks, j)) or (
         len(head) < 3 and not (head_tok and _acronym(head_tok.text))
     ):
         return None
@@ -693,7 +689,23 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         mods=mods,
         phrases=phrases,
         surface=surface,
+        wholes=wholes,
     )
+
+
+def _wholes(
+    head: str, mods: list[str], phrases: list[tuple[str, str, tuple[str, ...]]]
+) -> tuple[str, ...]:
+    """The words that may name the whole a part of a piece of work belongs to: its last
+    modifier ("newsletter item"), then the heads of its "for"/"of"/"in" phrases ("results
+    section for the report"). Empty for a head that is no part."""
+    if head not in PART_HEADS:
+        return ()
+    found = []
+    if mods and mods[-1] not in VAGUE_MODIFIERS and mods[-1] not in TIME_MODIFIERS:
+        found.append(mods[-1])
+    found += [ph[1] for ph in phrases if ph[0] in WHOLE_PREPOSITIONS and ph[1] not in PEOPLE_WORDS]
+    return tuple(w for w in dict.fromkeys(found) if w not in PART_HEADS and w not in META_HEADS)
 
 
 # meta heads that are the work itself when asked to be made: "book club questions",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from learning import language
@@ -209,6 +209,51 @@ def find_themes(
             if rd.recurs(theme):
                 themes.append(theme)
     return _one_per_work(_ranked(themes))
+
+
+def parts_as_wholes(requests: list[Request]) -> list[Request]:
+    """Requests for a part of a piece of work ("Newsletter item: …", "a bit for the
+    newsletter", ``Request.wholes``) read as requests for the whole when another
+    conversation asks for the whole itself (its word is the head there): one kind of work,
+    one theme. A part another conversation asks for in the same words ("the agenda
+    item"), or whose modifier another conversation writes before a part when the whole
+    is asked for nowhere ("methods section", "methods paragraph"), is work of its own
+    and stays as read, as does a part no whole is found for, unless its head says nothing
+    alone ("bit"): then it is no request."""
+    heads_in: dict[str, set[Any]] = defaultdict(set)
+    part_mods_in: dict[str, set[Any]] = defaultdict(set)
+    parts_in: dict[tuple[str, str], set[Any]] = defaultdict(set)
+    for r in requests:
+        if r.wholes and r.mods:
+            part_mods_in[r.mods[-1]].add(r.message.conversation_id)
+            parts_in[r.mods[-1], r.head].add(r.message.conversation_id)
+        elif r.head and not r.wholes:
+            heads_in[r.head].add(r.message.conversation_id)
+    read = []
+    for r in requests:
+        others = {r.message.conversation_id}
+        if not r.wholes or (r.mods and parts_in[r.mods[-1], r.head] - others):
+            read.append(r)  # "the agenda item" asked for again: the part is the work
+            continue
+        whole = None
+        for word in r.wholes:
+            if heads_in[word] - others:
+                whole = word
+                break
+            if r.mods and word == r.mods[-1] and part_mods_in[word] - others:
+                break  # "methods section": the part is the work
+        if whole is None:
+            if r.head not in META_HEADS:
+                read.append(r)
+            continue
+        if r.mods and r.mods[-1] == whole:
+            mods, phrases = r.mods[:-1], r.phrases
+        else:
+            phrase = next(p for p in r.phrases if p[1] == whole)
+            mods = [w for w in phrase[2][:-1] if w not in DETERMINERS]
+            phrases = [p for p in r.phrases if p is not phrase]
+        read.append(replace(r, head=whole, mods=mods, phrases=phrases, wholes=()))
+    return read
 
 
 def same_heads(requests: list[Request], head_vectors: dict[str, Any]) -> dict[str, str]:

@@ -509,15 +509,18 @@ TIME_MODIFIERS = (
 VAGUE_TOPICS = frozenset(["change", "update", "detail", "info", "information", "stuff"])
 
 
-# a part of a piece of work named before it ("the vows bit", "Newsletter bit for the
-# shop"): the work is what it is part of
-PART_HEADS = frozenset(["bit", "piece", "part"])
-
-
 # "a draft of X", "a list of X": the work is X
 OF_HEADS = frozenset(
     ["draft", "list", "version", "copy", "set", "batch", "kind", "sort", "couple", "bit", "piece"]
 )
+
+
+# a part of a piece of work ("a newsletter item", "a bit for the newsletter", "the results
+# section for the report"): the kind of work is the whole it is part of (``Request.wholes``)
+PART_HEADS = frozenset(["item", "section", "bit", "paragraph", "blurb", "segment"])
+
+# the prepositions that name the whole a part belongs to ("a bit for the newsletter")
+WHOLE_PREPOSITIONS = frozenset(["for", "of", "in"])
 
 
 # people are who the work is for, not what it is about
