@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from learning import language
 from learning.proposers.local.tokens import (
+    _SENTENCE_END,
     REQUEST_TAILS,
     Tok,
     _is_noun_word,
@@ -1076,7 +1077,12 @@ def requests_of(message: Any) -> list[Request]:
         found.append(report)
     opener = not message.after_assistant
     after_opener = False
+    specified_until = -1  # the end of the sentence that says what a label asks for
     for k, (a, b) in enumerate(clauses(readable)):
+        if a < specified_until:
+            # "Airflow DAG please: run dbt build every night at 3am": what follows a
+            # label's colon says what the thing asked for does, no request of its own
+            continue
         # "2 things." / "Two jobs:" announce requests: the clause is none, the next one
         # opens like a first one
         words = {t.low for t in tokens(readable, a, b)}
@@ -1119,6 +1125,9 @@ def requests_of(message: Any) -> list[Request]:
                     req = _request_in(message, readable, toks[i + 1].start, b, fresh=False)
         if req is not None:
             found.append(req)
+            if req.verb is None and not req.reported and readable[b:].lstrip().startswith(":"):
+                end = _SENTENCE_END.search(readable, b)
+                specified_until = end.start() if end else len(readable)
         # "Last thing, the allergen label …", "One more thing: …"
         after_opener = bool(words) and words <= OPENER_CLAUSE_WORDS
     if report is not None and _paste_is_material(report, found[1:], readable):
