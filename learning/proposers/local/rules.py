@@ -719,15 +719,14 @@ def _set_against(c: Correction, toks: list[Tok]) -> tuple[str, str] | None:
 _WE_ARE = re.compile(r"\bwe(?:'re|\u2019re|\s+are)\s+([^.,;:!?()\n]+)", re.IGNORECASE)
 
 
-def _what_we_are(text: str) -> dict[str, tuple[str, bool]]:
-    """What the people of a message say they are, as one of them is called, by the
-    words as written ("we're pest control technicians" -> {"pest control technicians":
-    ("pest control technician", False)}; "we're not exterminators" -> {"exterminators":
-    ("exterminator", True)}): a wording to say or one refused, never a thing to use
-    ("Use pest control technicians."). Only a short plural noun phrase with no article,
-    pronoun, function word or name ("we're closed on Mondays", "we're a small team",
-    "we're busy" say nothing of the kind)."""
-    found: dict[str, tuple[str, bool]] = {}
+def _what_we_are(text: str) -> dict[str, bool]:
+    """What the people of a message say they are, as they write it, and whether they say
+    they are not it ("we're pest control technicians" -> {"pest control technicians":
+    False}; "we're not exterminators" -> {"exterminators": True}): what to call them, or
+    what not to, never a thing to use ("Use pest control technicians."). Only a short
+    plural noun phrase with no article, pronoun, function word or name ("we're closed on
+    Mondays", "we're a small team", "we're busy" say nothing of the kind)."""
+    found: dict[str, bool] = {}
     for m in _WE_ARE.finditer(text):
         rest = tokens(text, m.start(1), m.end(1))
         refused = bool(rest) and rest[0].low == "not"
@@ -742,11 +741,9 @@ def _what_we_are(text: str) -> dict[str, tuple[str, bool]]:
         ):
             continue
         last = rest[-1].low
-        one = language.lemma(last, "NOUN")
-        if one == last or not language.can_be(last, "NOUN"):
+        if language.lemma(last, "NOUN") == last or not language.can_be(last, "NOUN"):
             continue  # no plural noun: no name of the people
-        words = [t.low for t in rest]
-        found[" ".join(words)] = (" ".join([*words[:-1], one]), refused)
+        found[" ".join(t.low for t in rest)] = refused
     return found
 
 
@@ -850,7 +847,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     we_are = {  # what the people say they are, or are not ("we're not exterminators")
         k: v for c, _ in hits.values() for k, v in _what_we_are(c.message.text).items()
     }
-    we_are_not = {name for name, refused in we_are.values() if refused}
+    we_are_not = {name for name, refused in we_are.items() if refused}
     for c, _ in hits.values():
         toks = _variant(c)
         negation, toks = _prohibition(c, toks)
@@ -881,10 +878,9 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             )
             continue
         phrase = " ".join(t.low for t in (toks[1:] if toks[0].low == "we're" else toks))
-        if not negation and not verb_first and phrase in we_are and not we_are[phrase][1]:
-            # "we're pest control technicians": 'Say "pest control technician"', never "Use
-            # pest control technicians."; the fullest such wording first
-            name = we_are[phrase][0]
+        if not negation and not verb_first and we_are.get(phrase) is False:
+            # "we're pest control technicians": 'Call us "pest control technicians"', never
+            # "Use pest control technicians."; the fullest such wording first
             variants.append(
                 (
                     0,
@@ -894,9 +890,9 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
                     False,
                     False,
                     False,
-                    -len(name.split()),
+                    -len(phrase.split()),
                     0,
-                    f'say "{name}"',
+                    f'call us "{phrase}"',
                     False,
                 )
             )
@@ -994,10 +990,9 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         # would ask for what another correction of it refuses, "Use the hard-coded table
         # name." No rule rather than the opposite of the person's
         return None
-    said_name = re.fullmatch(r'say "([^"]+)"', text)
-    if said_name and len(we_are_not) == 1:
+    if text.startswith("call us ") and len(we_are_not) == 1:
         # "we're not exterminators" beside "we're pest control technicians"
-        return f'Say "{said_name.group(1)}", not "{we_are_not.pop()}".'
+        return f'Call us {text[8:]}, not "{we_are_not.pop()}".'
     replaced = {r for c, _ in hits.values() if (r := _replaced_wording(c))}
     verb = next(w for w in text.split() if w not in ("never", "do", "not"))
     refused_word = _refused_wording(text) if negated else None
