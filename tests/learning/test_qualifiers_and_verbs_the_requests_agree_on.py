@@ -88,3 +88,8 @@ def test_a_modifier_written_after_for_names_the_kind_of_work(bag_of_words):
     ]
     result = _propose(rows)
     assert result.data["sentence"] == "Drafts contract renewals.", result.data
+
+
+def test_a_verb_on_what_the_label_named_after_its_colon_still_asks():
+    verbs = [v for v, _, _ in read("Another incident to write up: summarise it for the board.")]
+    assert verbs == [None, "summarise"]

@@ -1079,9 +1079,10 @@ def requests_of(message: Any) -> list[Request]:
     after_opener = False
     specified_until = -1  # the end of the sentence that says what a label asks for
     for k, (a, b) in enumerate(clauses(readable)):
-        if a < specified_until:
+        if a < specified_until and not _points_back(tokens(readable, a, b)):
             # "Airflow DAG please: run dbt build every night at 3am": what follows a
             # label's colon says what the thing asked for does, no request of its own
+            # ("Another escalation to write up: summarise it …" says what to do with it)
             continue
         # "2 things." / "Two jobs:" announce requests: the clause is none, the next one
         # opens like a first one
@@ -1133,6 +1134,12 @@ def requests_of(message: Any) -> list[Request]:
     if report is not None and _paste_is_material(report, found[1:], readable):
         found.remove(report)
     return found
+
+
+def _points_back(toks: list[Tok]) -> bool:
+    """Whether a clause's verb takes a pronoun pointing at what was named before it
+    ("summarise it for engineering")."""
+    return len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS
 
 
 def _settles_for(message: Any, readable: str, a: int, b: int) -> bool:
