@@ -464,26 +464,6 @@ def _agreed(values: list[str], n: int, *, frame: language.Frame | None = None) -
     return max(fits, key=lambda v: (len(v.split()), counts[v]), default="")
 
 
-def _one_kind(complement: str, by_conv: dict[str, Ask]) -> str:
-    """A complement most requests agree on, unless another request writes a different one
-    after the same preposition ("Factura de octubre" beside two "factura de septiembre"):
-    then it names which one this time, not the kind of work, and the sentence leaves it
-    out ("Hace las facturas.", not "Hace las facturas de septiembre.")."""
-    if not complement:
-        return ""
-    first = complement.split()[0]
-    for ask in by_conv.values():
-        other = ask.complement
-        if (
-            other
-            and other.split()[0] == first
-            and not other.startswith(complement)
-            and not complement.startswith(other)
-        ):
-            return ""
-    return complement
-
-
 def find_foreign_themes(
     messages: Any,
     code: str,
@@ -555,7 +535,7 @@ def find_foreign_themes(
         singular = [a.noun for a in making if _singular(a.noun, frame, a.article)]
         noun = Counter(singular or [a.noun for a in making]).most_common(1)[0][0]
         articles = [a.article for a in making if a.article]
-        complement = _one_kind(_agreed([a.complement for a in by_conv.values()], n), by_conv)
+        complement = _agreed([a.complement for a in by_conv.values()], n)
         purpose = _agreed([a.purpose for a in by_conv.values()], n, frame=frame)
         article = articles[0] if articles else ""
         if code == "de":

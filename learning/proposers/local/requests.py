@@ -1079,7 +1079,7 @@ def requests_of(message: Any) -> list[Request]:
     after_opener = False
     specified_until = -1  # the end of the sentence that says what a label asks for
     for k, (a, b) in enumerate(clauses(readable)):
-        if a < specified_until and not _points_back(tokens(readable, a, b)):
+        if a < specified_until and _bare_imperative(tokens(readable, a, b)):
             # "Airflow DAG please: run dbt build every night at 3am": what follows a
             # label's colon says what the thing asked for does, no request of its own
             # ("Another escalation to write up: summarise it …" says what to do with it)
@@ -1136,10 +1136,20 @@ def requests_of(message: Any) -> list[Request]:
     return found
 
 
-def _points_back(toks: list[Tok]) -> bool:
-    """Whether a clause's verb takes a pronoun pointing at what was named before it
-    ("summarise it for engineering")."""
-    return len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS
+def _bare_imperative(toks: list[Tok]) -> bool:
+    """Whether a clause opens on a verb with no cue before it and no pronoun pointing at
+    what was named before it ("run dbt build every night", "then email me"; not "can u
+    draft a reply", "summarise it for engineering")."""
+    while toks and toks[0].low in ("and", "then"):
+        toks = toks[1:]
+    return (
+        len(toks) > 1
+        and toks[0].low.isalpha()
+        and language.can_be(toks[0].low, "VERB")
+        and toks[0].low not in AUXILIARIES
+        and toks[0].low not in MID_CUE_MODALS
+        and toks[1].low not in DRAFT_PRONOUNS
+    )
 
 
 def _settles_for(message: Any, readable: str, a: int, b: int) -> bool:

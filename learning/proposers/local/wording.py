@@ -262,15 +262,6 @@ def _key_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str
         and m not in TIME_MODIFIERS
         and not language.is_comparative(m)
     )
-    for m in list(made_mods):
-        # "the renewal for the Kettering contract" writes the "contract renewal" another
-        # request writes: a modifier written before the head in one request is written
-        # after "for" or "of" in another
-        made_mods[m] += sum(
-            1
-            for r in made
-            if m not in r.mods and any(p in ("for", "of") and h == m for p, h, _ in r.phrases)
-        )
     best = [_mod(surface.get(m, m)) for m, n in made_mods.most_common(1) if n * 2 > len(made)]
     verb = verb_counts.most_common(1)[0][0] if verb_counts else _unnamed_verb(theme.qualifier, reqs)
     obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
