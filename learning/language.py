@@ -895,7 +895,7 @@ def plural_noun(
 ) -> str:
     """'fiche' -> 'fiches', 'devis' -> 'devis', 'journal' -> 'journaux', 'bateau' ->
     'bateaux'; 'ficha' -> 'fichas', 'inscripción' -> 'inscripciones', 'luz' -> 'luces';
-    'conferma' -> 'conferme', 'post' -> 'post', "" where Italian spelling does not settle
+    'conferma' -> 'conferme', 'post' -> 'post' (Italian), 'posts' (Spanish), "" where Italian spelling does not settle
     it (``_italian_plural``); Portuguese by ``_portuguese_plural`` (``seen``: the words
     the messages write, for "-ão"). (German: ``german_plural``.)"""
     if code == "it":
@@ -918,7 +918,16 @@ def plural_noun(
             return noun[: -len(accented)] + plain
     if low[-1:] in "aeiouáéó":
         return noun + "s"
+    if low[-1:] not in _SPANISH_FINAL_CONSONANTS and not low.endswith("ch"):
+        # a word no Spanish word ends like is a loanword, which keeps its own plural:
+        # "post" -> "posts" ("postes" are poles), "chat" -> "chats", "blog" -> "blogs"
+        return noun + "s"
     return noun + "es"
+
+
+# the consonants a Spanish word of its own ends in ("papel", "pan", "flor", "red", "luz",
+# "reloj", "rey"; "s" and "x" are left as they are above)
+_SPANISH_FINAL_CONSONANTS = frozenset("lnrdzjy")
 
 
 FEMININE_ARTICLES = frozenset(["una", "la", "esta", "esa", "las", "unas", "estas", "esas"])

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from learning import language
 from learning.proposers.local.requests import PASTED, _acronym, _lemma, message_span
-from learning.proposers.local.tokens import _CLAUSE_EDGE, clauses, tokens
+from learning.proposers.local.tokens import _CLAUSE_EDGE, _SENTENCE_END, clauses, tokens
 from learning.proposers.local.words import (
     EDIT_VERBS,
     GREETINGS,
@@ -280,9 +280,6 @@ def _written_small_as_a_name(toks: list[Tok], k: int) -> bool:
     before = toks[k - 1].low if k > 0 else ""
     after = toks[k + 1].low if k + 1 < len(toks) else ""
     return before in NAME_PREPOSITIONS or after in ("wants", "needs", "asked")
-
-
-_SENTENCE_END = re.compile(r"[.!?\n]")
 
 
 # where a sentence ends: a full stop that is no decimal point ("grafana 11.3.1"), ! ? or a line break

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from learning import language
 from learning.proposers.local.tokens import (
+    _SENTENCE_END,
     REQUEST_TAILS,
     Tok,
     _is_noun_word,
@@ -1145,7 +1146,13 @@ def requests_of(message: Any) -> list[Request]:
         found.append(report)
     opener = not message.after_assistant
     after_opener = False
+    specified_until = -1  # the end of the sentence that says what a label asks for
     for k, (a, b) in enumerate(clauses(readable)):
+        if a < specified_until and _bare_imperative(tokens(readable, a, b)):
+            # "Airflow DAG please: run dbt build every night at 3am": what follows a
+            # label's colon says what the thing asked for does, no request of its own
+            # ("Another escalation to write up: summarise it …" says what to do with it)
+            continue
         # "2 things." / "Two jobs:" announce requests: the clause is none, the next one
         # opens like a first one
         words = {t.low for t in tokens(readable, a, b)}
@@ -1188,11 +1195,30 @@ def requests_of(message: Any) -> list[Request]:
                     req = _request_in(message, readable, toks[i + 1].start, b, fresh=False)
         if req is not None:
             found.append(req)
+            if req.verb is None and not req.reported and readable[b:].lstrip().startswith(":"):
+                end = _SENTENCE_END.search(readable, b)
+                specified_until = end.start() if end else len(readable)
         # "Last thing, the allergen label …", "One more thing: …"
         after_opener = bool(words) and words <= OPENER_CLAUSE_WORDS
     if report is not None and _paste_is_material(report, found[1:], readable):
         found.remove(report)
     return found
+
+
+def _bare_imperative(toks: list[Tok]) -> bool:
+    """Whether a clause opens on a verb with no cue before it and no pronoun pointing at
+    what was named before it ("run dbt build every night", "then email me"; not "can u
+    draft a reply", "summarise it for engineering")."""
+    while toks and toks[0].low in ("and", "then"):
+        toks = toks[1:]
+    return (
+        len(toks) > 1
+        and toks[0].low.isalpha()
+        and language.can_be(toks[0].low, "VERB")
+        and toks[0].low not in AUXILIARIES
+        and toks[0].low not in MID_CUE_MODALS
+        and toks[1].low not in DRAFT_PRONOUNS
+    )
 
 
 def _settles_for(message: Any, readable: str, a: int, b: int) -> bool:

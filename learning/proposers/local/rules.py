@@ -14,13 +14,12 @@ from learning.candidates import (
     candidate,
 )
 from learning.proposers.local.corrections import Correction, _variant, recurring_instructions
-from learning.proposers.local.hygiene import _SENTENCE_END
 from learning.proposers.local.requests import (
     AUXILIARIES,
     _acronym,
     _noun_phrase,
 )
-from learning.proposers.local.tokens import _is_noun_word, _is_verb_here, tokens
+from learning.proposers.local.tokens import _SENTENCE_END, _is_noun_word, _is_verb_here, tokens
 from learning.proposers.local.words import (
     DETERMINERS,
     DRAFT_PRONOUNS,
@@ -715,6 +714,39 @@ def _set_against(c: Correction, toks: list[Tok]) -> tuple[str, str] | None:
     return " ".join(_words_as_written(c, said)), " ".join(_words_as_written(c, refused))
 
 
+# a statement of what the people are, to the end of its clause: "we're pest control
+# technicians", "we are not exterminators"
+_WE_ARE = re.compile(r"\bwe(?:'re|\u2019re|\s+are)\s+([^.,;:!?()\n]+)", re.IGNORECASE)
+
+
+def _what_we_are(text: str) -> dict[str, bool]:
+    """What the people of a message say they are, as they write it, and whether they say
+    they are not it ("we're pest control technicians" -> {"pest control technicians":
+    False}; "we're not exterminators" -> {"exterminators": True}): what to call them, or
+    what not to, never a thing to use ("Use pest control technicians."). Only a short
+    plural noun phrase with no article, pronoun, function word or name ("we're closed on
+    Mondays", "we're a small team", "we're busy" say nothing of the kind)."""
+    found: dict[str, bool] = {}
+    for m in _WE_ARE.finditer(text):
+        rest = tokens(text, m.start(1), m.end(1))
+        refused = bool(rest) and rest[0].low == "not"
+        if refused:
+            rest = rest[1:]
+        if not 1 <= len(rest) <= 4 or any(
+            not t.text.replace("-", "").isalpha()
+            or t.low in DETERMINERS | PRONOUN_WORDS | POINTING_PRONOUNS | DRAFT_PRONOUNS
+            or language.function_word(t.low)
+            or (t.text[:1].isupper() and not _acronym(t.text))
+            for t in rest
+        ):
+            continue
+        last = rest[-1].low
+        if language.lemma(last, "NOUN") == last or not language.can_be(last, "NOUN"):
+            continue  # no plural noun: no name of the people
+        found[" ".join(t.low for t in rest)] = refused
+    return found
+
+
 # what stands before the wording a person wants in its clause: "it has to say made without
 # gluten not gluten free", "it's home grown not organic"
 _SAID_BEFORE = re.compile(r"\b(?:say|says|said|call|it'?s|it\s+is)\s+", re.IGNORECASE)
@@ -812,6 +844,10 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     texts = [c.message.text for c, _ in hits.values()]
     naming = _about_naming(hits)
     refusals: set[str] = set()  # what the corrections refuse ("never hard-code table names")
+    we_are = {  # what the people say they are, or are not ("we're not exterminators")
+        k: v for c, _ in hits.values() for k, v in _what_we_are(c.message.text).items()
+    }
+    we_are_not = {name for name, refused in we_are.items() if refused}
     for c, _ in hits.values():
         toks = _variant(c)
         negation, toks = _prohibition(c, toks)
@@ -837,6 +873,26 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
                     len(toks),
                     0,
                     f'say "{said}", not "{refused}"',
+                    False,
+                )
+            )
+            continue
+        phrase = " ".join(t.low for t in (toks[1:] if toks[0].low == "we're" else toks))
+        if not negation and not verb_first and we_are.get(phrase) is False:
+            # "we're pest control technicians": 'Call us "pest control technicians"', never
+            # "Use pest control technicians."; the fullest such wording first
+            variants.append(
+                (
+                    0,
+                    False,
+                    False,
+                    False,
+                    False,
+                    False,
+                    False,
+                    -len(phrase.split()),
+                    0,
+                    f'call us "{phrase}"',
                     False,
                 )
             )
@@ -934,6 +990,9 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         # would ask for what another correction of it refuses, "Use the hard-coded table
         # name." No rule rather than the opposite of the person's
         return None
+    if text.startswith("call us ") and len(we_are_not) == 1:
+        # "we're not exterminators" beside "we're pest control technicians"
+        return f'Call us {text[8:]}, not "{we_are_not.pop()}".'
     replaced = {r for c, _ in hits.values() if (r := _replaced_wording(c))}
     verb = next(w for w in text.split() if w not in ("never", "do", "not"))
     refused_word = _refused_wording(text) if negated else None

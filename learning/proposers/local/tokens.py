@@ -37,6 +37,9 @@ _CLAUSE_EDGE = re.compile(
     r"|\s-\s|\s{2,}|[\u2600-\u27bf\U0001f000-\U0001faff]+"
 )
 
+# where a sentence ends: its punctuation or a new line
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
 
 # --- tokens ---------------------------------------------------------------------------------
 

@@ -206,9 +206,10 @@ def _unnamed_verb(head: str, reqs: list[Request]) -> str:
     grid"): "write" for a written text (``WRITTEN_HEADS``) or for work whose requests
     mostly paste code or output (a component, a device tree: what is made is written);
     "fix" when the pastes of most of those requests write the head as a verb that
-    happened ("overflowed": the head names what goes wrong, no thing to prepare);
+    happened ("overflowed": the head names what goes wrong, no thing to prepare), or
+    when most of those messages report what they paste as failing (``error_report``);
     ``DEFAULT_VERB`` otherwise."""
-    from learning.proposers.local.requests import PASTED
+    from learning.proposers.local.requests import PASTED, requests_of
 
     if head in WRITTEN_HEADS:
         return WRITTEN_VERB
@@ -229,7 +230,12 @@ def _unnamed_verb(head: str, reqs: list[Request]) -> str:
             for t in tokens(paste)
         )
     )
-    return FIX_VERB if happened >= 2 and happened * 2 > len(pasting) else WRITTEN_VERB
+    if happened >= 2 and happened * 2 > len(pasting):
+        return FIX_VERB
+    # "dbt build error in CI: ```Database Error …```": a paste the message reports as
+    # failing is fixed, not written
+    reported = sum(1 for m in pasting if any(r.reported for r in requests_of(m)))
+    return FIX_VERB if reported >= 2 and reported * 2 > len(pasting) else WRITTEN_VERB
 
 
 def _modifier_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
