@@ -160,6 +160,53 @@ ADVICE_CATEGORIES = (*LIMIT_CATEGORIES, "style_notes")
 _ADVICE_LED = re.compile(r"^\W*(?:should|shall)\b", re.IGNORECASE)
 
 
+#: An offer or a plan put to the person ("Shall I bring a nice bottle of red?", "Can he run
+#: me home after chess on a winter evening?", "Would a canoe trip be a good present for
+#: her?"; led as for ``LIMITS_SHARE`` or ``ADVICE_SHARE``): the limit that answers is not
+#: named, and the encoder puts it far below what the question names (the chess club, the
+#: river), so a lift times its normalised cosine over all her statements barely moves it
+#: (the reason the bank's categories did not carry it either: a share of a low cosine).
+#: Among the person's own limits (``LIMIT_CATEGORIES``, a handful), though, the one that
+#: bears on the plan's object is most often the nearest (no alcohol for the bottle, night
+#: vision for the winter evening, a fear of water for the canoe): each limit gains this
+#: share of its ranked cosine min-max normalised over the person's limits, raised to
+#: ``NEAREST_LIMIT_POWER`` (the nearest fully, one halfway between an eighth); 0 turns it
+#: off. A question that reads most as how to approach the person (its nearest category
+#: description is ``style_notes``'s: "Should I ring her or just drop her a line?", "Will
+#: he answer if I just drop him a line?") is left out: a style note answers it.
+NEAREST_LIMIT_SHARE = 0.3
+NEAREST_LIMIT_POWER = 3.0
+
+
+def nearest_limits(cosine: np.ndarray, limits: np.ndarray) -> np.ndarray:
+    """Each of ``limits``' (a mask) standing among them by ``cosine``: min-max normalised
+    over them, raised to ``NEAREST_LIMIT_POWER``; 0 elsewhere, and for every one when
+    fewer than two differ to tell apart."""
+    out = np.zeros(len(cosine), dtype=np.float64)
+    if int(limits.sum()) < 2:
+        return out
+    present = cosine[limits]
+    low, high = float(present.min()), float(present.max())
+    if high - low <= 1e-9:
+        return out
+    out[limits] = ((present - low) / (high - low)) ** NEAREST_LIMIT_POWER
+    return out
+
+
+def nearest_limit_lift(
+    query: str, ranked_cosine: np.ndarray, limits: np.ndarray, prior: dict[str, float]
+) -> np.ndarray | None:
+    """What each statement's similarity gains for an offer or a plan (``query`` led as
+    ``modal_question`` or ``advice_question``) not read most as how to approach the
+    person (``prior``: ``_category_prior``): ``NEAREST_LIMIT_SHARE`` times
+    ``nearest_limits`` over ``limits``; None for any other question."""
+    if NEAREST_LIMIT_SHARE <= 0 or not (modal_question(query) or advice_question(query)):
+        return None
+    if max(prior, key=prior.__getitem__) == "style_notes":
+        return None
+    return NEAREST_LIMIT_SHARE * nearest_limits(ranked_cosine, limits)
+
+
 def advice_question(query: str) -> bool:
     """Whether the question is led by "should" or "shall" (see ``ADVICE_SHARE``)."""
     return _ADVICE_LED.match(query) is not None
@@ -1140,6 +1187,7 @@ def _build_context(
         lexical[~(eligible | handed)] = 0.0  # the share of the query's IDF mass covered
 
     cosine: np.ndarray | None = None
+    ranked_cosine: np.ndarray | None = None
     cos_norm = np.zeros(n, dtype=np.float64)
     bank: QuestionBank | None = None
     if use_embeddings and m:
@@ -1213,6 +1261,12 @@ def _build_context(
             # "Shall I bring a bottle of red?": what she will not do, or how she wants it
             advised = np.isin(_category_codes(cand), _limit_codes(ADVICE_CATEGORIES))
             similarity = similarity + ADVICE_SHARE * advised * cos_norm
+        if ranked_cosine is not None:
+            # "Shall I bring a bottle of red?": the nearest of her limits bears on it
+            limits = np.isin(_category_codes(cand), _limit_codes()) & cand.has_vec & eligible
+            lift = nearest_limit_lift(unnamed, ranked_cosine, limits, _category_prior(qvec)[0])
+            if lift is not None:
+                similarity = similarity + lift
     else:
         similarity = lexical.copy()
     inherited = np.zeros(n, dtype=bool)

@@ -1,0 +1,104 @@
+"""An offer or a plan put to the person ("Shall I bring a bottle of red?", "Could he give
+me a hand with the wardrobe?") is answered by the limit of theirs that bears on it (no
+alcohol, a weak heart), which it does not name and which reads far from it next to what
+it names; among the person's own limits, though, that one is the nearest."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import memory.context
+import safety.encoder
+from memory.context import build_context, nearest_limit_lift, nearest_limits
+from tests.memory.beliefs_helpers import NOW, FakeModel, fake_vector, write_belief
+
+LIKE = "Loves a Sunday roast at the Fox and Hounds with his brother"
+NEAREST = "Has a severe peanut allergy and carries an EpiPen"
+OTHER = "Does not drive after dark since his cataract operation"
+FAR = "Cannot swim and stays out of boats"
+
+
+@pytest.fixture
+def guest(agent, monkeypatch, settings):
+    """A like and three limits of ben's; the question reads (to the stand-in encoder)
+    nearest the like, and among his limits nearest the allergy, though not by much."""
+    settings.PERSONA_INJECTION_SEMANTIC = False
+    model = FakeModel()
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
+    monkeypatch.setattr(safety.encoder, "_model", model)
+    monkeypatch.setattr(memory.context, "_bank", None)
+    like = write_belief(agent, LIKE, category="likes", who="ben")
+    nearest = write_belief(agent, NEAREST, category="constraints", who="ben")
+    write_belief(agent, OTHER, category="constraints", who="ben")
+    write_belief(agent, FAR, category="constraints", who="ben")
+    write_belief(agent, "Lives on Gloucester Road in Bristol", category="explicit_facts", who="ben")
+    mixed = 0.6 * fake_vector(LIKE) + 0.3 * fake_vector(NEAREST) + 0.1 * fake_vector(OTHER)
+    question = (mixed / np.linalg.norm(mixed)).astype(np.float32)
+    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+    return like.id, nearest.id
+
+
+def first(agent, query):
+    pack = build_context(
+        agent=agent, principal_external_id="ben", query=query, now=NOW, use_embeddings=True
+    )
+    return pack.items[0].id
+
+
+def test_an_offer_ranks_the_nearest_of_his_limits_first(agent, guest):
+    like, nearest = guest
+
+    assert first(agent, "Would a bag of satay crisps be a nice little gift for him?") == nearest
+    assert first(agent, "Shall I bring a satay when he comes round?") == nearest
+
+
+def test_without_the_nearest_limit_share_what_he_likes_comes_first(agent, guest, monkeypatch):
+    like, nearest = guest
+    monkeypatch.setattr(memory.context, "NEAREST_LIMIT_SHARE", 0.0)
+
+    assert first(agent, "Would a bag of satay crisps be a nice little gift for him?") == like
+
+
+def test_a_question_that_puts_no_offer_is_left_to_its_meaning(agent, guest):
+    like, nearest = guest
+
+    assert first(agent, "What does he like to eat on a Sunday?") == like
+
+
+def test_the_nearest_limit_gains_fully_and_the_farthest_nothing():
+    cosine = np.array([0.30, 0.10, 0.20, 0.50])
+    limits = np.array([True, True, True, False])
+
+    lift = nearest_limits(cosine, limits)
+
+    assert lift[0] == pytest.approx(1.0)
+    assert lift[1] == 0.0
+    assert 0.0 < lift[2] < 0.5  # halfway between, raised to a power above 1
+    assert lift[3] == 0.0  # not a limit
+
+
+def test_a_single_limit_is_not_singled_out():
+    assert not nearest_limits(np.array([0.3, 0.5]), np.array([True, False])).any()
+
+
+def test_a_question_read_most_as_how_to_approach_him_gains_nothing():
+    cosine = np.array([0.30, 0.10, 0.20])
+    limits = np.array([True, True, True])
+    style_first = {"style_notes": 1.0, "constraints": 0.2, "likes": 0.4}
+    limits_first = {"style_notes": 0.3, "constraints": 1.0, "likes": 0.4}
+
+    assert (
+        nearest_limit_lift("Should I ring him or drop him a line?", cosine, limits, style_first)
+        is None
+    )
+    lift = nearest_limit_lift("Shall I bring a satay?", cosine, limits, limits_first)
+    assert lift is not None and lift.argmax() == 0
+
+
+def test_a_question_not_led_as_an_offer_gains_nothing():
+    cosine = np.array([0.30, 0.10, 0.20])
+    limits = np.array([True, True, True])
+    prior = {"style_notes": 0.3, "constraints": 1.0, "likes": 0.4}
+
+    assert nearest_limit_lift("What does he like to eat?", cosine, limits, prior) is None
