@@ -79,3 +79,20 @@ def test_a_modal_question_with_the_infinitive_at_its_end_is_a_request():
 def test_an_imperative_is_no_noun_and_a_noun_no_imperative():
     assert _asks("Antworte bitte: samstags zehn bis fünf.") == []
     assert _asks("Schreib eine Antwort auf die Mail.") == [("schreiben", "antwort")]
+
+
+def test_german_requests_for_one_thing_are_worded_by_what_they_are_for():
+    # German writes no preposition before a complement: requests for different work for
+    # one kind of course are named "für die …", never fail for want of one
+    corpus = corpus_of(
+        [
+            (1, "Schreib bitte eine Rechnung für den Firmenkurs bei den Stadtwerken.", False),
+            (1, "Kannst du einen Instagram-Post für den Winter-Schrauberkurs machen?", False),
+            (1, "Ich brauche einen Aushang für den Schrauberkurs im Oktober.", False),
+        ]
+    )
+    names = proper_words(corpus.messages, english=False, code="de")
+    themes = find_foreign_themes(corpus.messages, "de", names, min_conversations=3, min_users=None)
+    assert [foreign_sentence(t, "de") for t in themes] == [
+        "Schreibt Rechnungen für die Firmenkurse."
+    ]

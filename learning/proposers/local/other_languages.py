@@ -629,6 +629,14 @@ def _of_plural(word: str, frame: language.Frame, seen: set[str]) -> str:
     """ "de las tarjetas", "des cartes": the frame's complement preposition with the
     plural of what the work is about; "" when the spelling settles neither its plural nor
     its article and the messages (``seen``) do not write it."""
+    if not frame.of:
+        # German writes no preposition before a complement ("Rechnung Firmenkurs",
+        # "Aushang für den Schrauberkurs"): the work is named by what it is for, a
+        # capitalised plural after "für die" ("für die Firmenkurse")
+        if frame.code != "de" or not frame.purpose:
+            return ""
+        plural = language.german_plural(word[:1].upper() + word[1:], seen)
+        return f"{min(frame.purpose)} die {plural}" if plural else ""
     noun = language.plural_noun(word, frame.code, seen=seen)
     article = language.plural_article(word, frame.code)
     if not noun or (frame.plural_takes_article and not article):
