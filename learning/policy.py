@@ -279,7 +279,7 @@ CAPITALISED_OK = (
     april may june july august september october november december english french german
     spanish italian portuguese dutch chinese japanese korean arabic hindi russian polish
     welsh irish scottish british european american african asian latin greek roman
-    christmas easter
+    christmas easter google
     """
     )
     | PLATFORMS

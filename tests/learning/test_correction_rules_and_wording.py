@@ -225,7 +225,8 @@ def test_a_rule_names_one_unquoted_word_that_closes_the_correction():
         (1, "'patient-care team' is a bit odd. and you know I say client, not patient", True),
     ]
     result = LocalProposer().propose_rule(corpus_of(rows), {"standing_rules": []}, settings())
-    assert result.data["rule"] == 'Say "clients", not "patient".'
+    # the refused noun agrees in number with the one to say: "patients", not "patient"
+    assert result.data["rule"] == 'Say "clients", not "patients".'
     # a number is no wording: "not 04" names nothing to avoid
     assert _contrast("Write dates in full, not 04", "Write dates in full.") is None
 

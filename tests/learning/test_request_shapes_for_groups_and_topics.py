@@ -41,7 +41,7 @@ def test_a_question_asked_or_answered_is_no_piece_of_work(text):
 
 def test_a_greeting_of_its_own_is_no_request_and_the_next_clause_opens_the_message():
     assert read("hi. practice notes for Freya") == [(None, "note", ["practice"])]
-    assert read("hiya, can you write a msg to the mum?") == [("write", "msg", [])]
+    assert read("hiya, can you write a msg to the mum?") == [("write", "message", [])]
 
 
 def test_a_word_and_a_number_say_which_one():

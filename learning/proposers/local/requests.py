@@ -415,8 +415,8 @@ def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, 
         if not phrasal:
             return None
         verb = phrasal  # "put a quote together": "put together a quote"
-    if core in WEAK_VERBS:
-        verb = None
+    if core in WEAK_VERBS or (core.startswith("re") and core[2:] in WEAK_VERBS):
+        verb = None  # "redo the course blurb" is "do" again: too weak to name the work
     if i < len(toks) and toks[i].low in ("me", "us", "him", "her", "them"):
         i += 1  # "write me a note", "give her a quote"
     else:

@@ -1003,7 +1003,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         # a word put in place of another is a rule about wording, never "Use the
         # wood-burning stove": 'Say "wood-burning stove", not "log burner".'
         said, refused = replaced.pop()
-        return f'Say "{said}", not "{refused}".'
+        return f'Say "{said}", not "{_in_number_of(said, refused)}".'
     instead = _said_instead(hits, refused_word) if refused_word else None
     if instead and refused_word and instead.lower() != refused_word.lower():
         # "dont put gluten free" beside "made without gluten, not gluten free": the rule
@@ -1012,11 +1012,34 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     if no_contrast and not negated:
         # another correction of the same instruction names what the chosen wording
         # replaces: "I say clients." and "I say client, not patient" -> 'Say "clients",
-        # not "patient".'
-        others = {_contrast(_sentence_of(c), text) for c, _ in hits.values()} - {None}
+        # not "patients".'
+        others = {o for c, _ in hits.values() if (o := _contrast(_sentence_of(c), text))}
         if len(others) == 1:
-            text = f'{text}, not "{others.pop()}"'
+            other = others.pop()
+            said_as = re.fullmatch(r'say "([^"]+)"', text)
+            text = f'{text}, not "{_in_number_of(said_as.group(1), other) if said_as else other}"'
     return text[:1].upper() + text[1:] + "."
+
+
+def _in_number_of(said: str, refused: str) -> str:
+    """The refused noun in the number of the noun said instead: 'Say "clients", not
+    "patients".' (not "patient"): one word against another agrees as the person writes
+    the one to say. Anything but two single nouns stays as written."""
+    if " " in said or " " in refused or not (said.isalpha() and refused.isalpha()):
+        return refused
+    if not (language.can_be(said.lower(), "NOUN") and language.can_be(refused.lower(), "NOUN")):
+        return refused
+    said_lemma = language.lemma(said.lower(), "NOUN")
+    refused_lemma = language.lemma(refused.lower(), "NOUN")
+    said_plural = said_lemma != said.lower() and language.plural(said_lemma) == said.lower()
+    refused_plural = (
+        refused_lemma != refused.lower() and language.plural(refused_lemma) == refused.lower()
+    )
+    if said_plural and not refused_plural and refused_lemma == refused.lower():
+        return language.plural(refused)
+    if refused_plural and not said_plural and said_lemma == said.lower():
+        return refused_lemma
+    return refused
 
 
 # --- rule candidates passed over (the review log) ----------------------------------------------

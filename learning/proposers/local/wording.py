@@ -200,6 +200,9 @@ def _made_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, st
 #: overflowed by 38 pixels" under "Overflow on the route card")
 FIX_VERB = "fix"
 
+#: the work of a reply: what most messages of a theme ask a reply for is replied to
+REPLY_HEAD = "reply"
+
 
 def _unnamed_verb(head: str, reqs: list[Request]) -> str:
     """The verb of work no request names ("Quote for a client", "Overflow in the badge
@@ -208,12 +211,18 @@ def _unnamed_verb(head: str, reqs: list[Request]) -> str:
     "fix" when the pastes of most of those requests write the head as a verb that
     happened ("overflowed": the head names what goes wrong, no thing to prepare), or
     when most of those messages report what they paste as failing (``error_report``);
-    ``DEFAULT_VERB`` otherwise."""
+    "reply to" when most of the messages ask for a reply; ``DEFAULT_VERB`` otherwise."""
     from learning.proposers.local.requests import PASTED, requests_of
 
     if head in WRITTEN_HEADS:
         return WRITTEN_VERB
     messages = list({r.message.id: r.message for r in reqs}.values())
+    answered = sum(1 for m in messages if any(r.head == REPLY_HEAD for r in requests_of(m)))
+    if head != REPLY_HEAD and answered >= 2 and answered * 2 > len(messages):
+        # "another google review to reply" beside "write a reply to this review": what the
+        # messages ask replies for is replied to, "Replies to Google reviews." (never
+        # "Prepares google reviews.")
+        return f"{REPLY_HEAD} to"
     pastes = {m.id: [p.group(0) for p in PASTED.finditer(m.text)] for m in messages}
     pasting = [m for m in messages if pastes[m.id]]
     if len(pasting) < 2 or len(pasting) * 2 < len(messages):

@@ -269,6 +269,8 @@ HEAD_SYNONYMS = {
     "e-mail": "email",
     "mail": "email",
     "doc": "documentation",
+    # a chat abbreviation is written in full: "msg for the owners" -> "messages"
+    "msg": "message",
 }
 
 
