@@ -403,6 +403,29 @@ _URL_CREDENTIALS = re.compile(
 )
 
 
+#: A part of an identifier: a word written small or capitalised ("add", "Custody"), or a number.
+_IDENTIFIER_PART = re.compile(r"[A-Z][a-z]{2,}|[a-z]{3,}|\d+")
+
+
+def _words_joined(token: str) -> bool:
+    """Whether ``token`` is an identifier joined from words and numbers, each word of
+    three letters or more, written small or capitalised (a migration's name
+    ``20260919_AddCustodyEvents``, ``get_user_by_id_v2``, ``OrderPlacedEventHandler2``):
+    what code names, never a key. Random key bytes almost never split into such words:
+    two capitals or a capital and a digit side by side, or a lone lower-case letter
+    between them, break the run (``9fQ2xL7vR4kT1mZ8``)."""
+    parts = [p for p in re.split(r"[_-]", token) if p]
+    if not parts:
+        return False
+    words = 0
+    for part in parts:
+        pieces = _IDENTIFIER_PART.findall(part)
+        if "".join(pieces) != part:
+            return False
+        words += sum(1 for piece in pieces if not piece.isdigit())
+    return words >= 2
+
+
 def _classes(value: str) -> int:
     return sum(
         (
@@ -742,6 +765,7 @@ def _entropy_hits(line: str) -> list[str]:
             and any(c.isdigit() for c in token)
             and _BASE64.calculate_shannon_entropy(token) > _BASE64.entropy_limit
             and not _decodes_to_words(token)
+            and not _words_joined(token)
         ):
             kinds.append(_BASE64.secret_type)
     return kinds
