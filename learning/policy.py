@@ -272,6 +272,8 @@ NON_WORK_STARTERS = word_set(
 #: platforms people write posts, captions and texts for: a kind of work named by one
 #: ("publication Instagram", "Instagram-Beitrag") is one theme, whatever the noun
 PLATFORMS = word_set("instagram facebook tiktok linkedin youtube pinterest")
+#: sites people leave reviews on: "Reply to this Google review" names no one
+REVIEW_SITES = word_set("google tripadvisor airbnb trustpilot")
 CAPITALISED_OK = (
     word_set(
         """
@@ -279,10 +281,11 @@ CAPITALISED_OK = (
     april may june july august september october november december english french german
     spanish italian portuguese dutch chinese japanese korean arabic hindi russian polish
     welsh irish scottish british european american african asian latin greek roman
-    christmas easter google
+    christmas easter
     """
     )
     | PLATFORMS
+    | REVIEW_SITES
 )
 
 

@@ -23,8 +23,8 @@ def test_a_products_name_is_no_name_and_a_quote_may_hold_it():
     message = corpus.messages[0]
     quote = quote_for(message, 0, len(message.text), set(), keep=frozenset(["test"]))
     assert quote is not None and quote.startswith("Write xUnit tests")
-    corpus = corpus_of([(1, "Write the TripAdvisor reply and one for Nina", False)])
-    assert {"tripadvisor", "nina"} <= proper_words(corpus.messages)
+    corpus = corpus_of([(1, "Write the Hartwell reply and one for Nina", False)])
+    assert {"hartwell", "nina"} <= proper_words(corpus.messages)
 
 
 def test_a_sentence_may_name_a_product_as_its_makers_write_it():

@@ -524,4 +524,21 @@ def theme_evidence(
         if quote:
             evidence.append({"quote": quote, "conversation": req.message.conversation_label})
             people.add(req.message.principal_id)
+        named = _topic_quote(req, quote, banned, keep, words_of_text)
+        if quote and named:
+            # the words that say what the reply answers ("Someone's left us a three-star
+            # review") beside the request: together they prove the sentence
+            evidence.append({"quote": named, "conversation": req.message.conversation_label})
     return evidence, people
+
+
+def _topic_quote(
+    req: Request, quote: str | None, banned: set[str], keep: frozenset[str], words: set[str]
+) -> str | None:
+    """A quote of the clause that names what a bare reply answers (``topic_span``)."""
+    if req.topic_span is None:
+        return None
+    named = quote_for(req.message, *req.topic_span, banned, keep=keep)
+    if not named or named == quote or not share_a_word(named, words):
+        return None
+    return named

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from learning import language
@@ -18,6 +18,7 @@ from learning.proposers.local.tokens import (
     tokens,
 )
 from learning.proposers.local.words import (
+    ANSWER_VERBS,
     CREATE_VERBS,
     CUES,
     DETERMINERS,
@@ -26,6 +27,7 @@ from learning.proposers.local.words import (
     GREETINGS,
     HEAD_SYNONYMS,
     LEAD_FILLERS,
+    MESSAGE_HEADS,
     META_HEADS,
     MID_CUE_MODALS,
     NEW_REQUEST_OPENERS,
@@ -77,6 +79,9 @@ class Request:
     # modifier first, then the heads of its "for"/"of"/"in" phrases ("newsletter item",
     # "a bit for the newsletter"); ``themes.parts_as_wholes`` settles which one does
     wholes: tuple[str, ...] = ()
+    # the span of the clause that names what a bare reply answers ("Someone's left us a
+    # three-star review:" before "Can you write a reply?"), quoted beside the request
+    topic_span: tuple[int, int] | None = None
 
 
 def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
@@ -1202,7 +1207,82 @@ def requests_of(message: Any) -> list[Request]:
         after_opener = bool(words) and words <= OPENER_CLAUSE_WORDS
     if report is not None and _paste_is_material(report, found[1:], readable):
         found.remove(report)
+    if opener:
+        found = [_reply_to_paste(r, readable, found) for r in found]
     return found
+
+
+def _reply_to_paste(req: Request, readable: str, found: list[Request]) -> Request:
+    """A reply asked for over a quoted message is a reply to what that message is, as
+    the words that introduce it name it: "answer this Google review: '…'" and "Another
+    review to answer: '…'" are replies to a review, as "Reply to this review" is; a bare
+    reply ("Can you write a gracious reply?", "Reply for us?") answers the noun that
+    ends the clause whose colon opens the quote ("Someone's left us a three-star review:
+    '…'", "1-star review on the app store: '…'"), when no request of its own is read
+    there."""
+    if req.reported:
+        return req
+    if req.verb in ANSWER_VERBS and req.head and req.head not in MESSAGE_HEADS:
+        if readable == req.message.text and not set(readable) & QUOTE_MARKS:
+            return req  # nothing pasted: "answer customer questions" is work of its own
+        return replace(
+            req,
+            verb=None,
+            head="reply",
+            mods=[],
+            phrases=[("to", req.head, (*req.mods, req.head)), *req.phrases],
+            surface={**req.surface, "reply": "reply"},
+        )
+    if req.head != "reply" or any(prep == "to" for prep, _, _ in req.phrases):
+        return req
+    text = req.message.text
+    best: tuple[str, tuple[int, int]] | None = None
+    for a, b in clauses(readable):
+        span = message_span(readable, a, b)
+        if span[0] <= req.start < span[1] or any(
+            o.start < span[1] and span[0] < o.end for o in found
+        ):
+            continue  # the request's own clause, or a request of its own ("Complaint reply:")
+        colon = readable[b:].lstrip(" ")
+        if (
+            not colon.startswith(":")
+            or text[len(readable) - len(colon) + 1 :].lstrip()[:1] not in QUOTE_OPENERS
+        ):
+            continue  # only a clause whose colon opens a quoted message
+        noun = _introduced_noun(tokens(readable, a, b))
+        if noun and (best is None or abs(span[0] - req.start) < abs(best[1][0] - req.start)):
+            best = (noun, span)
+    if best is None:
+        return req
+    noun, span = best
+    return replace(req, phrases=[*req.phrases, ("to", noun, (noun,))], topic_span=span)
+
+
+COPULAS = frozenset(["is", "are", "was", "were"])
+
+# the marks that set off a quoted message or introduce a pasted one
+QUOTE_MARKS = frozenset(':"\u201c\u00ab')
+
+# the marks a quoted message opens with
+QUOTE_OPENERS = frozenset("\"'\u201c\u2018\u00ab")
+
+
+def _introduced_noun(toks: list[Tok]) -> str | None:
+    """The noun that names what a clause introduces: the last word before its first
+    preposition ("1-star review on the app store" -> "review"), a common noun; none when
+    a preposition comes first ("got this through the website form") or a copula follows."""
+    stop = next((k for k, t in enumerate(toks) if k and t.low in PREPOSITIONS), len(toks))
+    if not stop or stop > len(toks):
+        return None
+    last = toks[stop - 1]
+    if any(t.low in COPULAS for t in toks[stop:]):
+        return None  # "2 visits for mice is £120:" says what something is, names no message
+    if _proper(last, toks[0]) or not last.text.isalpha() or not language.can_be(last.low, "NOUN"):
+        return None
+    noun = language.lemma(last.low, "NOUN")
+    if noun in WHEN_WORDS | TIME_MODIFIERS | META_HEADS | STOP_WORDS | MESSAGE_HEADS:
+        return None
+    return noun
 
 
 def _bare_imperative(toks: list[Tok]) -> bool:

@@ -718,3 +718,7 @@ ABOUT_PREPOSITIONS = frozenset(["about", "for", "on"])
 MESSAGE_HEADS = frozenset(
     ["reply", "response", "answer", "email", "mail", "message", "letter", "note", "text"]
 )
+
+# verbs whose object is what is answered: "answer this review" asks for a reply to it
+# ("reply" and "respond" take "to": "reply saying …" has no object)
+ANSWER_VERBS = frozenset(["answer"])
