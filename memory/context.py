@@ -197,7 +197,7 @@ def nearest_limits(cosine: np.ndarray, limits: np.ndarray) -> np.ndarray:
 #: round on Sunday, can we …?", "If I'm making her a sandwich, does it matter …?") or as
 #: whether it is acceptable ("Is a satay all right to bring …?", "Is it a problem for her
 #: if lunch …?", "The GP wants to put him on amoxicillin, is that all right?"):
-#: ``offer_question`` reads both, for ``nearest_limit_lift`` only.
+#: ``offer_question`` reads both, for ``LIMITS_SHARE`` and ``nearest_limit_lift``.
 _CONDITION_LED = re.compile(r"^\W*if\b[^,?]*,\s*", re.IGNORECASE)
 _WH_LED = re.compile(r"^\W*(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 _ACCEPTABLE = re.compile(
