@@ -193,18 +193,76 @@ def nearest_limits(cosine: np.ndarray, limits: np.ndarray) -> np.ndarray:
     return out
 
 
+#: An offer or a plan is put as often without a modal: behind a condition ("If she comes
+#: round on Sunday, can we …?", "If I'm making her a sandwich, does it matter …?") or as
+#: whether it is acceptable ("Is a satay all right to bring …?", "Is it a problem for her
+#: if lunch …?", "The GP wants to put him on amoxicillin, is that all right?"):
+#: ``offer_question`` reads both, for ``LIMITS_SHARE`` and ``nearest_limit_lift``.
+_CONDITION_LED = re.compile(r"^\W*if\b[^,?]*,\s*", re.IGNORECASE)
+_WH_LED = re.compile(r"^\W*(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+_ACCEPTABLE = re.compile(
+    r"\b(?:(?:is|are|be|was|would)\b.*\b(?:all\s*right|ok|okay|fine|a\s+problem|an\s+issue)"
+    r"|(?:does|do|would|will)\s+(?:it|that|this)\s+matter"
+    r"|(?:does|do|would|will)(?:n['\u2019]t)?\s+\w+\s+mind)\b",
+    re.IGNORECASE,
+)
+
+
+def offer_question(query: str) -> bool:
+    """Whether the question puts an offer or a plan to the person: led by a modal or by
+    "should"/"shall", after a leading condition or not, or a yes/no question whether
+    something is all right, a problem or matters (not a wh-question)."""
+    if modal_question(query) or advice_question(query):
+        return True
+    main = _CONDITION_LED.sub("", query, count=1)
+    if main != query and (modal_question(main) or advice_question(main)):
+        return True
+    return _WH_LED.match(main) is None and _ACCEPTABLE.search(query) is not None
+
+
 def nearest_limit_lift(
     query: str, ranked_cosine: np.ndarray, limits: np.ndarray, prior: dict[str, float]
 ) -> np.ndarray | None:
-    """What each statement's similarity gains for an offer or a plan (``query`` led as
-    ``modal_question`` or ``advice_question``) not read most as how to approach the
-    person (``prior``: ``_category_prior``): ``NEAREST_LIMIT_SHARE`` times
-    ``nearest_limits`` over ``limits``; None for any other question."""
-    if NEAREST_LIMIT_SHARE <= 0 or not (modal_question(query) or advice_question(query)):
+    """What each statement's similarity gains for an offer or a plan (``offer_question``)
+    not read most as how to approach the person (``prior``: ``_category_prior``):
+    ``NEAREST_LIMIT_SHARE`` times ``nearest_limits`` over ``limits``; None for any other
+    question."""
+    if NEAREST_LIMIT_SHARE <= 0 or not offer_question(query):
         return None
     if max(prior, key=prior.__getitem__) == "style_notes":
         return None
     return NEAREST_LIMIT_SHARE * nearest_limits(ranked_cosine, limits)
+
+
+#: A passing state written days ago ("Is snowed under with alterations", "Has a bad
+#: blister") is near every question about how the person lives now ("What does she do
+#: for a living these days?", "Who is he seeing at the moment?"; the description of
+#: ``state``, "how the person is right now", reads every "now"), but answers only one
+#: about how they are. Unless the question reads so (``asks_how_they_are``), a statement
+#: of ``PASSING_CATEGORIES`` keeps this share of its similarity, for a question about
+#: time as well ("What has she got on this week?": not the cold); 1 turns it off.
+PASSING_STATE_SHARE = 0.7
+PASSING_CATEGORIES = ("state",)
+
+
+def asks_how_they_are(
+    qvec: np.ndarray, bank: QuestionBank | None, prior: dict[str, float]
+) -> float:
+    """How far the question asks how the person is: 1 if its nearest category description
+    (``prior``) is one of ``PASSING_CATEGORIES``; else the share of its nearest bank
+    questions' votes (``bank_votes``) for topics the bank files under them (mood, health),
+    times the bank's gate; 0 without the bank."""
+    if max(prior, key=prior.__getitem__) in PASSING_CATEGORIES:
+        return 1.0
+    if bank is None or bank.topic_category is None:
+        return 0.0
+    votes, nearest = bank_votes(qvec, bank)
+    gate = (nearest - BANK_NEAR_FLOOR) / (1 - BANK_NEAR_FLOOR)
+    total = float(votes.sum())
+    if gate <= 0 or total <= 0:
+        return 0.0
+    mine = np.isin(bank.topic_category, _limit_codes(PASSING_CATEGORIES))
+    return min(1.0, gate * float(votes[mine].sum()) / total)
 
 
 def advice_question(query: str) -> bool:
@@ -1253,7 +1311,7 @@ def _build_context(
             if like is not None:
                 kinds = np.isin(_category_codes(cand), _limit_codes(BANK_CATEGORIES))
                 similarity = similarity + BANK_LIKENESS_SHARE * like * kinds * cos_norm
-        if LIMITS_SHARE > 0 and modal_question(unnamed):
+        if LIMITS_SHARE > 0 and offer_question(unnamed) and not advice_question(unnamed):
             # "Can I get him a pint?": what he cannot or will not do bears on it
             limits = np.isin(_category_codes(cand), _limit_codes())
             similarity = similarity + LIMITS_SHARE * limits * cos_norm
@@ -1267,6 +1325,13 @@ def _build_context(
             lift = nearest_limit_lift(unnamed, ranked_cosine, limits, _category_prior(qvec)[0])
             if lift is not None:
                 similarity = similarity + lift
+        if PASSING_STATE_SHARE < 1:
+            # "What does she do these days?": not the blister she had on Tuesday
+            asked_state = asks_how_they_are(qvec, bank, _category_prior(qvec)[0])
+            if asked_state < 1:
+                passing = np.isin(_category_codes(cand), _limit_codes(PASSING_CATEGORIES))
+                keep = 1 - (1 - PASSING_STATE_SHARE) * (1 - asked_state)
+                similarity = np.where(passing, keep * similarity, similarity)
     else:
         similarity = lexical.copy()
     inherited = np.zeros(n, dtype=bool)

@@ -10,7 +10,7 @@ import pytest
 
 import memory.context
 import safety.encoder
-from memory.context import build_context, nearest_limit_lift, nearest_limits
+from memory.context import build_context, nearest_limit_lift, nearest_limits, offer_question
 from tests.memory.beliefs_helpers import NOW, FakeModel, fake_vector, write_belief
 
 LIKE = "Loves a Sunday roast at the Fox and Hounds with his brother"
@@ -102,3 +102,42 @@ def test_a_question_not_led_as_an_offer_gains_nothing():
     prior = {"style_notes": 0.3, "constraints": 1.0, "likes": 0.4}
 
     assert nearest_limit_lift("What does he like to eat?", cosine, limits, prior) is None
+
+
+def test_an_offer_not_led_by_a_modal_ranks_the_nearest_of_his_limits_first(agent, guest):
+    like, nearest = guest
+
+    assert first(agent, "Is a satay all right to bring when he comes round?") == nearest
+    assert first(agent, "If he comes over, can we get a satay in?") == nearest
+    assert first(agent, "If I'm making him a sandwich, does it matter what I put in?") == nearest
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is a satay all right to bring when she comes round for dinner?",
+        "Is it a problem for her if lunch gets pushed back a couple of hours?",
+        "If I'm making her a sandwich, does it matter what bread I use?",
+        "If she comes round on Sunday, can we just have dinner whenever the roast is ready?",
+        "The GP wants to put him on amoxicillin, is that all right?",
+        "Would she mind if I brought the dog?",
+        "Can I get him a pint?",
+        "Shall I bring a bottle of red?",
+    ],
+)
+def test_a_question_whether_a_plan_is_all_right_puts_an_offer(question):
+    assert offer_question(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What skin problem does she have?",
+        "If I text him at eight, when will he see it?",
+        "Is Bernard married?",
+        "Does she have a problem with her knee?",
+        "What does he like to eat?",
+    ],
+)
+def test_a_question_asking_what_or_whether_a_fact_holds_puts_no_offer(question):
+    assert not offer_question(question)
