@@ -834,6 +834,15 @@ def _asks_what_is_refused(text: str, refused: set[str]) -> bool:
     return bool(asked) and len(asked & refused) * 2 >= len(asked)
 
 
+def _set_wording(
+    text: str, order: int
+) -> tuple[int, bool, bool, bool, bool, bool, bool, int, int, str, bool]:
+    """A variant of ``rule_for`` that words what to say ('say "home grown", not
+    "organic"', 'call us "…"'): ahead of every other wording of the rule, ``order``
+    settling between such variants."""
+    return (0, False, False, False, False, False, False, order, 0, text, False)
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -861,41 +870,13 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         if against:
             # "it's home grown not organic": 'Say "home grown", not "organic".'
             said, refused = against
-            variants.append(
-                (
-                    0,
-                    False,
-                    False,
-                    False,
-                    False,
-                    False,
-                    False,
-                    len(toks),
-                    0,
-                    f'say "{said}", not "{refused}"',
-                    False,
-                )
-            )
+            variants.append(_set_wording(f'say "{said}", not "{refused}"', len(toks)))
             continue
         phrase = " ".join(t.low for t in (toks[1:] if toks[0].low == "we're" else toks))
         if not negation and not verb_first and we_are.get(phrase) is False:
             # "we're pest control technicians": 'Call us "pest control technicians"', never
             # "Use pest control technicians."; the fullest such wording first
-            variants.append(
-                (
-                    0,
-                    False,
-                    False,
-                    False,
-                    False,
-                    False,
-                    False,
-                    -len(phrase.split()),
-                    0,
-                    f'call us "{phrase}"',
-                    False,
-                )
-            )
+            variants.append(_set_wording(f'call us "{phrase}"', -len(phrase.split())))
             continue
         ordered = None if verb_first else _framing_order(toks)
         if ordered:
