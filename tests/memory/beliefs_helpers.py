@@ -49,3 +49,47 @@ def write_belief(agent, statement, *, category: str, who: str, **kwargs):
         source="direct",
         **kwargs,
     ).belief
+
+
+def unit(vector: np.ndarray) -> np.ndarray:
+    return (vector / np.linalg.norm(vector)).astype(np.float32)
+
+
+def use_stand_in_encoder(monkeypatch, settings, *, same_as: dict[str, str] | None = None):
+    """The stand-in encoder for the ranking tests (no semantic injection scan, the
+    question bank read afresh with it); returns the model."""
+    import memory.context
+    import safety.encoder
+
+    settings.PERSONA_INJECTION_SEMANTIC = False
+    model = FakeModel(same_as=same_as)
+    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
+    monkeypatch.setattr(safety.encoder, "_model", model)
+    monkeypatch.setattr(memory.context, "_bank", None)
+    return model
+
+
+def ask_as(monkeypatch, question: np.ndarray) -> None:
+    """Every question reads as ``question`` to the ranking."""
+    import memory.context
+
+    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+
+
+def bank_topic_question(name: str) -> np.ndarray:
+    """A question as near three of the bank's questions of a topic as they are to each
+    other (the stand-in encoder relates nothing else)."""
+    from memory.context import _name_read, read_bank
+
+    topic = next(t for t in read_bank() if t["topic"] == name)
+    return unit(sum(fake_vector(_name_read(q, question=True)) for q in topic["questions"][:3]))
+
+
+def first_ranked(agent, query: str, *, who: str) -> int:
+    """The id of the item ``build_context`` ranks first for ``who``."""
+    from memory.context import build_context
+
+    pack = build_context(
+        agent=agent, principal_external_id=who, query=query, now=NOW, use_embeddings=True
+    )
+    return pack.items[0].id

@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 
 import memory.context
-import safety.encoder
-from memory.context import (
-    CATEGORY_HINTS,
-    _name_read,
-    bank_categories,
-    build_context,
-    question_bank,
-    read_bank,
+from memory.context import CATEGORY_HINTS, bank_categories, question_bank
+from tests.memory.beliefs_helpers import (
+    ask_as,
+    bank_topic_question,
+    fake_vector,
+    first_ranked,
+    unit,
+    use_stand_in_encoder,
+    write_belief,
 )
-from tests.memory.beliefs_helpers import NOW, FakeModel, fake_vector, write_belief
 
 JOB = "Tunes and repairs pianos for the Bristol Piano Company"
 NOTEBOOK = "Keeps a notebook on every piano she tunes"
@@ -27,22 +27,12 @@ WJ, WN = 0.5, 0.55
 
 
 def topic_question(name: str = "job_occupation") -> np.ndarray:
-    """A question as near three of the bank's questions of a topic as they are to each
-    other (the stand-in encoder relates nothing else)."""
-    topic = next(t for t in read_bank() if t["topic"] == name)
-    texts = [_name_read(q, question=True) for q in topic["questions"][:3]]
-    mixed = sum(fake_vector(t) for t in texts)
-    return (mixed / np.linalg.norm(mixed)).astype(np.float32)
+    return bank_topic_question(name)
 
 
 @pytest.fixture
 def bank_model(monkeypatch, settings):
-    settings.PERSONA_INJECTION_SEMANTIC = False
-    model = FakeModel()
-    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
-    monkeypatch.setattr(safety.encoder, "_model", model)
-    monkeypatch.setattr(memory.context, "_bank", None)
-    return model
+    return use_stand_in_encoder(monkeypatch, settings)
 
 
 @pytest.fixture
@@ -54,17 +44,12 @@ def tuner(agent, bank_model, monkeypatch):
     write_belief(
         agent, "Lives off the Wells Road in Totterdown", category="explicit_facts", who="shiv"
     )
-    mixed = topic_question() + WJ * fake_vector(JOB) + WN * fake_vector(NOTEBOOK)
-    question = (mixed / np.linalg.norm(mixed)).astype(np.float32)
-    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+    ask_as(monkeypatch, unit(topic_question() + WJ * fake_vector(JOB) + WN * fake_vector(NOTEBOOK)))
     return job.id, notebook.id
 
 
 def first(agent, query):
-    pack = build_context(
-        agent=agent, principal_external_id="shiv", query=query, now=NOW, use_embeddings=True
-    )
-    return pack.items[0].id
+    return first_ranked(agent, query, who="shiv")
 
 
 def test_an_everyday_job_question_ranks_what_the_person_does_first(agent, tuner):

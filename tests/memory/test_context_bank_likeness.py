@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 
 import memory.context
-import safety.encoder
-from memory.context import (
-    _name_read,
-    build_context,
-    likeness_lift,
-    question_bank,
-    read_bank,
-    topic_likeness,
+from memory.context import _name_read, likeness_lift, question_bank, read_bank, topic_likeness
+from tests.memory.beliefs_helpers import (
+    ask_as,
+    bank_topic_question,
+    fake_vector,
+    first_ranked,
+    unit,
+    use_stand_in_encoder,
+    write_belief,
 )
-from tests.memory.beliefs_helpers import NOW, FakeModel, fake_vector, write_belief
 
 PARTNER = "His partner Callum is a veterinary nurse in Harrogate"
 SON = "His son Kit is nine and in Year 5 at the village school"
@@ -29,20 +29,11 @@ def _topic(name: str) -> dict:
     return next(t for t in read_bank() if t["topic"] == name)
 
 
-def topic_question(name: str) -> np.ndarray:
-    """A question as near three of the bank's questions of a topic as they are to each
-    other (the stand-in encoder relates nothing else)."""
-    texts = [_name_read(q, question=True) for q in _topic(name)["questions"][:3]]
-    mixed = sum(fake_vector(t) for t in texts)
-    return (mixed / np.linalg.norm(mixed)).astype(np.float32)
+topic_question = bank_topic_question
 
 
 def partner_example() -> str:
     return _name_read(_topic("partner_relationship")["statements"][0], question=False)
-
-
-def unit(vector: np.ndarray) -> np.ndarray:
-    return (vector / np.linalg.norm(vector)).astype(np.float32)
 
 
 @pytest.fixture
@@ -51,11 +42,7 @@ def bank_model(monkeypatch, settings):
     partner examples and relates nothing else; the bank's reading of a statement by its
     three nearest examples of any topic (``BANK_TOPIC_SHARE``) is off, so that only the
     likeness to the asked topic's examples tells the partner from the son."""
-    settings.PERSONA_INJECTION_SEMANTIC = False
-    model = FakeModel(same_as={PARTNER: partner_example()})
-    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
-    monkeypatch.setattr(safety.encoder, "_model", model)
-    monkeypatch.setattr(memory.context, "_bank", None)
+    model = use_stand_in_encoder(monkeypatch, settings, same_as={PARTNER: partner_example()})
     monkeypatch.setattr(memory.context, "BANK_TOPIC_SHARE", 0.0)
     return model
 
@@ -74,15 +61,12 @@ def people(agent, bank_model, monkeypatch):
         + SON_WEIGHT * fake_vector(SON)
         + PARTNER_WEIGHT * fake_vector(partner_example())
     )
-    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+    ask_as(monkeypatch, question)
     return partner.id, son.id
 
 
 def first(agent, query):
-    pack = build_context(
-        agent=agent, principal_external_id="ken", query=query, now=NOW, use_embeddings=True
-    )
-    return pack.items[0].id
+    return first_ranked(agent, query, who="ken")
 
 
 def test_the_person_most_like_the_banks_partners_answers_a_partner_question(agent, people):

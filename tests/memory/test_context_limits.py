@@ -4,13 +4,18 @@ fear), which it does not name, more than by what it names and they like."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import memory.context
-import safety.encoder
-from memory.context import advice_question, build_context, modal_question
-from tests.memory.beliefs_helpers import NOW, FakeModel, fake_vector, write_belief
+from memory.context import advice_question, modal_question
+from tests.memory.beliefs_helpers import (
+    ask_as,
+    fake_vector,
+    first_ranked,
+    unit,
+    use_stand_in_encoder,
+    write_belief,
+)
 
 LIKE = "Loves real ale from the Bristol Beer Factory"
 LIMIT = "Has signed the pledge and never touches alcohol"
@@ -20,25 +25,16 @@ LIMIT = "Has signed the pledge and never touches alcohol"
 def drinker(agent, monkeypatch, settings):
     """A like and a limit of ben's; every question reads (to the stand-in encoder) a
     little nearer the like than the limit."""
-    settings.PERSONA_INJECTION_SEMANTIC = False
-    model = FakeModel()
-    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
-    monkeypatch.setattr(safety.encoder, "_model", model)
-    monkeypatch.setattr(memory.context, "_bank", None)
+    use_stand_in_encoder(monkeypatch, settings)
     like = write_belief(agent, LIKE, category="likes", who="ben")
     limit = write_belief(agent, LIMIT, category="constraints", who="ben")
     write_belief(agent, "Lives on Gloucester Road in Bristol", category="explicit_facts", who="ben")
-    mixed = 0.6 * fake_vector(LIKE) + 0.5 * fake_vector(LIMIT)
-    question = (mixed / np.linalg.norm(mixed)).astype(np.float32)
-    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+    ask_as(monkeypatch, unit(0.6 * fake_vector(LIKE) + 0.5 * fake_vector(LIMIT)))
     return like.id, limit.id
 
 
 def first(agent, query):
-    pack = build_context(
-        agent=agent, principal_external_id="ben", query=query, now=NOW, use_embeddings=True
-    )
-    return pack.items[0].id
+    return first_ranked(agent, query, who="ben")
 
 
 def test_a_question_whether_he_would_accept_something_ranks_his_limits_first(agent, drinker):

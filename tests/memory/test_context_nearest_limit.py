@@ -9,9 +9,15 @@ import numpy as np
 import pytest
 
 import memory.context
-import safety.encoder
-from memory.context import build_context, nearest_limit_lift, nearest_limits, offer_question
-from tests.memory.beliefs_helpers import NOW, FakeModel, fake_vector, write_belief
+from memory.context import nearest_limit_lift, nearest_limits, offer_question
+from tests.memory.beliefs_helpers import (
+    ask_as,
+    fake_vector,
+    first_ranked,
+    unit,
+    use_stand_in_encoder,
+    write_belief,
+)
 
 LIKE = "Loves a Sunday roast at the Fox and Hounds with his brother"
 NEAREST = "Has a severe peanut allergy and carries an EpiPen"
@@ -23,27 +29,21 @@ FAR = "Cannot swim and stays out of boats"
 def guest(agent, monkeypatch, settings):
     """A like and three limits of ben's; the question reads (to the stand-in encoder)
     nearest the like, and among his limits nearest the allergy, though not by much."""
-    settings.PERSONA_INJECTION_SEMANTIC = False
-    model = FakeModel()
-    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
-    monkeypatch.setattr(safety.encoder, "_model", model)
-    monkeypatch.setattr(memory.context, "_bank", None)
+    use_stand_in_encoder(monkeypatch, settings)
     like = write_belief(agent, LIKE, category="likes", who="ben")
     nearest = write_belief(agent, NEAREST, category="constraints", who="ben")
     write_belief(agent, OTHER, category="constraints", who="ben")
     write_belief(agent, FAR, category="constraints", who="ben")
     write_belief(agent, "Lives on Gloucester Road in Bristol", category="explicit_facts", who="ben")
-    mixed = 0.6 * fake_vector(LIKE) + 0.3 * fake_vector(NEAREST) + 0.1 * fake_vector(OTHER)
-    question = (mixed / np.linalg.norm(mixed)).astype(np.float32)
-    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
+    ask_as(
+        monkeypatch,
+        unit(0.6 * fake_vector(LIKE) + 0.3 * fake_vector(NEAREST) + 0.1 * fake_vector(OTHER)),
+    )
     return like.id, nearest.id
 
 
 def first(agent, query):
-    pack = build_context(
-        agent=agent, principal_external_id="ben", query=query, now=NOW, use_embeddings=True
-    )
-    return pack.items[0].id
+    return first_ranked(agent, query, who="ben")
 
 
 def test_an_offer_ranks_the_nearest_of_his_limits_first(agent, guest):

@@ -9,36 +9,32 @@ import numpy as np
 import pytest
 
 import memory.context
-import safety.encoder
-from memory.context import _name_read, asks_how_they_are, build_context, read_bank
-from tests.memory.beliefs_helpers import DAY, NOW, FakeModel, fake_vector, write_belief
+from memory.context import asks_how_they_are
+from tests.memory.beliefs_helpers import (
+    DAY,
+    NOW,
+    ask_as,
+    bank_topic_question,
+    fake_vector,
+    first_ranked,
+    unit,
+    use_stand_in_encoder,
+    write_belief,
+)
 
 STATE = "Has a bad blister on his heel from Sunday's fell race"
 JOB = "Works as a postman for Royal Mail, walking a round in Kendal"
 STATE_WEIGHT, JOB_WEIGHT = 0.55, 0.45
 
 
-def unit(vector: np.ndarray) -> np.ndarray:
-    return (vector / np.linalg.norm(vector)).astype(np.float32)
-
-
-def topic_question(name: str) -> np.ndarray:
-    """A question as near three of the bank's questions of a topic as they are to each
-    other (the stand-in encoder relates nothing else)."""
-    topic = next(t for t in read_bank() if t["topic"] == name)
-    texts = [_name_read(q, question=True) for q in topic["questions"][:3]]
-    return unit(sum(fake_vector(t) for t in texts))
+topic_question = bank_topic_question
 
 
 @pytest.fixture
 def walker(agent, monkeypatch, settings):
     """ben's job (written months ago) and a blister (days ago); the question is set per
     test (the stand-in encoder reads it a little nearer the blister than the job)."""
-    settings.PERSONA_INJECTION_SEMANTIC = False
-    model = FakeModel()
-    monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
-    monkeypatch.setattr(safety.encoder, "_model", model)
-    monkeypatch.setattr(memory.context, "_bank", None)
+    use_stand_in_encoder(monkeypatch, settings)
     job = write_belief(agent, JOB, category="identity", who="ben", now=NOW - 90 * DAY)
     state = write_belief(agent, STATE, category="state", who="ben", now=NOW - 3 * DAY)
     write_belief(agent, "Lives on Castle Street in Kendal", category="explicit_facts", who="ben")
@@ -47,11 +43,8 @@ def walker(agent, monkeypatch, settings):
 
 
 def first(agent, monkeypatch, question: np.ndarray, query: str) -> int:
-    monkeypatch.setattr(memory.context, "_query_vector", lambda text: question)
-    pack = build_context(
-        agent=agent, principal_external_id="ben", query=query, now=NOW, use_embeddings=True
-    )
-    return pack.items[0].id
+    ask_as(monkeypatch, question)
+    return first_ranked(agent, query, who="ben")
 
 
 def near(*parts: tuple[float, np.ndarray]) -> np.ndarray:
