@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh28}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh29}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -61,8 +61,10 @@ no product code, with its key, before any proposer ran on it, and ``fresh27`` af
 another outside evaluator who read no product code and did not open ``fresh26``; both were
 measured once on 2026-12-06 (at d1c16af) and are seen parts now. ``fresh28`` was written after
 that by another outside evaluator who read no product code and did not open ``fresh26`` or
-``fresh27``, with its key, before any proposer ran on it; it is the never-tuned part
-(``NEVER_TUNED``): measure it once, at the end of a round of work.
+``fresh27``, with its key, before any proposer ran on it. ``fresh29`` was written after
+that by another outside evaluator who read no product code and did not open ``fresh28``,
+with its key, before any proposer ran on it. Both are never-tuned parts (``NEVER_TUNED``):
+measure each once, at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
 While tuning, run ``--part tune``.
@@ -163,12 +165,14 @@ PARTS = (
     "fresh26",
     "fresh27",
     "fresh28",
+    "fresh29",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
 # seen parts now); a new part written by an outside evaluator goes here until measured once:
-# fresh26, fresh27 and fresh28 (written 2026-12-06, not run)
-NEVER_TUNED: tuple[str, ...] = ("fresh28",)
+# fresh28 and fresh29 (written 2026-12-06, not run; fresh29 by an outside evaluator who did not
+# open fresh28)
+NEVER_TUNED: tuple[str, ...] = ("fresh28", "fresh29")
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
