@@ -281,6 +281,13 @@ _NEGATIONS = frozenset(
         "evitate",
         "anziché",
         "anziche",
+        # Dutch
+        "niet",
+        "nooit",
+        "geen",
+        "zonder",
+        "vermijd",
+        "vermijden",
     ]
 )
 # two words that refuse what follows them ("metres instead of feet")
@@ -294,6 +301,7 @@ _NEGATION_PAIRS = frozenset(
         ("plutôt", "que"),
         ("invece", "di"),
         ("posto", "di"),
+        ("plaats", "van"),
     }
 )
 # words after which a refusal no longer holds ("never feet, always metres")
@@ -319,6 +327,9 @@ _UNREFUSE = frozenset(
         "só",
         "apenas",
         "soltanto",
+        "maar",
+        "alleen",
+        "altijd",
     ]
 )
 # a refusal reaches across a comma only when this many words or fewer stand between it and

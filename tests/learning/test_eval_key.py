@@ -446,3 +446,15 @@ def test_an_italian_negation_refuses_what_follows_it():
     assert refused("grammi invece di tazze", "tazze")
     assert not refused("mai tazze, sempre grammi", "grammi")
     assert not refused("chiamami sfoglina", "sfoglina")
+
+
+def test_a_dutch_negation_refuses_what_follows_it():
+    def refused(text: str, word: str) -> bool:
+        return ev._negated_at(text, text.index(word))
+
+    assert refused("gebruik geen emoji's in de berichten", "emoji")
+    assert refused("noem het nooit een rondvaart", "rondvaart")
+    assert refused("schrijf zonder uitroeptekens", "uitroeptekens")
+    assert refused("sloep in plaats van boot", "boot")
+    assert not refused("nooit boot, altijd sloep", "sloep")
+    assert not refused("noem het een sloep", "sloep")
