@@ -14,6 +14,13 @@ def test_a_casual_verb_of_making_is_too_weak_to_name_the_work():
     assert (request.verb, request.head) == (None, "sheet")
 
 
+def test_the_lads_are_people_a_note_is_written_to():
+    (request,) = requests_of(
+        corpus_of([(1, "Write the lads a note saying the van is in for its MOT", False)]).messages[0]
+    )
+    assert (request.verb, request.head) == ("write", "note")
+
+
 def test_a_casual_verb_of_making_gives_the_verb_of_what_is_made(bag_of_words):
     corpus = corpus_of(
         [

@@ -548,6 +548,8 @@ PEOPLE_WORDS = frozenset(
         "person",
         "people",
         "guy",
+        "lad",
+        "lads",
         "team",
         "everyone",
         "anyone",
