@@ -15,9 +15,8 @@ def test_a_casual_verb_of_making_is_too_weak_to_name_the_work():
 
 
 def test_the_lads_are_people_a_note_is_written_to():
-    (request,) = requests_of(
-        corpus_of([(1, "Write the lads a note saying the van is in for its MOT", False)]).messages[0]
-    )
+    corpus = corpus_of([(1, "Write the lads a note saying the van is in for its MOT", False)])
+    (request,) = requests_of(corpus.messages[0])
     assert (request.verb, request.head) == ("write", "note")
 
 

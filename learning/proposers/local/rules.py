@@ -791,7 +791,10 @@ def _said_next(text: str, refused: str) -> str | None:
     reduction"; "don't ever say topping. crown reduction."): what to say instead. None
     when that sentence says more than a thing's name (a verb, a pronoun, a fifth word)."""
     m = re.search(
-        _REFUSING + r"['\"\u2018\u201c]?" + re.escape(refused) + r"\b[^.!?\n]*[.!?\n]+\s*([^.!?\n]+)",
+        _REFUSING
+        + r"['\"\u2018\u201c]?"
+        + re.escape(refused)
+        + r"\b[^.!?\n]*[.!?\n]+\s*([^.!?\n]+)",
         text,
         re.IGNORECASE,
     )

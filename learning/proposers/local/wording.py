@@ -398,9 +398,7 @@ def _replied_to(reqs: list[Request]) -> str:
                 named.add(language.lemma(before, "NOUN"))  # "review reply"
             if k + 1 < len(toks) and toks[k + 1].low == "to":
                 nouns = [
-                    u.low
-                    for u in toks[k + 2 : k + 2 + _REPLIED_REACH]
-                    if u.low not in DETERMINERS
+                    u.low for u in toks[k + 2 : k + 2 + _REPLIED_REACH] if u.low not in DETERMINERS
                 ]
                 run = []
                 for w in nouns:
@@ -421,8 +419,7 @@ def _noun_only(word: str) -> bool:
     """Whether a word before "reply" qualifies it as a noun ("review reply"), not a verb
     of asking or a pronoun ("can you reply", "pls reply")."""
     return (
-        language.can_be(word, "NOUN")
-        and word not in PRONOUN_WORDS | CHAT_WORDS | VAGUE_MODIFIERS
+        language.can_be(word, "NOUN") and word not in PRONOUN_WORDS | CHAT_WORDS | VAGUE_MODIFIERS
     )
 
 
