@@ -115,3 +115,16 @@ def test_replies_to_nothing_most_messages_name_stay_the_replies():
     )
     reqs = [r for m in corpus.messages for r in requests_of(m)]
     assert _replied_to(reqs) == ""
+
+
+def test_a_wording_said_next_keeps_its_hyphens():
+    from learning.proposers.local import rule_for
+    from tests.learning.corpora import correction_hits
+
+    rule = rule_for(
+        correction_hits(
+            "We never say log burner. It's a wood-burning stove. It sounds cheap.",
+            "never say log burner, ever. a wood-burning stove.",
+        )
+    )
+    assert rule == 'Say "wood-burning stove", not "log burner".'

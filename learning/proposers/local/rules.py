@@ -785,6 +785,9 @@ def _said_instead(hits: dict[int, tuple[Correction, int]], refused: str) -> str 
 _REFUSING = r"\b(?:never|not|don'?t|do\s+not)\b[^.!?\n]*?\b(?:say|write|call(?:\s+it)?|put)\s+"
 
 
+_HYPHENED = re.compile(r"[\w'’]+(?:-[\w'’]+)*")
+
+
 def _said_next(text: str, refused: str) -> str | None:
     """The wording a message names alone in the sentence right after the one refusing a
     wording ("we never say topping, it kills trees. it's a crown reduction." -> "crown
@@ -802,10 +805,11 @@ def _said_next(text: str, refused: str) -> str | None:
         return None
     clause = m.group(1)
     cut = [x.end() for x in _SAID_BEFORE.finditer(clause)]
-    words = _WORD.findall(clause[cut[-1] :] if cut else clause)
+    # a word joined by hyphens stays one word, as written: "a wood-burning stove"
+    words = _HYPHENED.findall(clause[cut[-1] :] if cut else clause)
     while words and words[0].lower() in ("a", "an", "the"):
         words = words[1:]
-    lows = [w.lower() for w in words]
+    lows = [part for w in words for part in w.lower().split("-")]
     if (
         not 1 <= len(words) <= 4
         or refused.lower() in lows
