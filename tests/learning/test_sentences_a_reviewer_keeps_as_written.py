@@ -1,5 +1,8 @@
 """A sentence or rule worded as a reviewer keeps it: a casual verb of making gives way to
-the plain verb of what is made ("knock up a job sheet" -> "Prepares job sheets"), ..."""
+the plain verb of what is made ("knock up a job sheet" -> "Prepares job sheets"), a purpose
+keeps the article the requests write ("for the lads"), a brand gets its capital in any
+language, a refused wording names the one said alone in the next sentence, and replies say
+what most of their messages ask replies to."""
 
 from __future__ import annotations
 
