@@ -46,6 +46,7 @@ from learning.policy import PLATFORMS
 from learning.proposers.local.hygiene import _paste_holds_secret, quote_for
 from learning.proposers.local.requests import message_span
 from learning.proposers.local.tokens import Tok, clauses, tokens
+from learning.proposers.local.wording import with_capital
 from safety.text import content_words, readable_text, share_a_word
 
 # a sentence, or the label before a colon
@@ -695,7 +696,8 @@ def foreign_sentence(theme: ForeignTheme, code: str) -> str:
         noun = "-".join(part[:1].upper() + part[1:] for part in noun.split("-"))
     parts = [p for p in (verb.capitalize(), article, noun) if p]
     parts += [p for p in (theme.complement, theme.purpose) if p]
-    return " ".join(parts) + "."
+    # a brand written small gets its capital: "Prépare les posts Instagram."
+    return " ".join(with_capital(w, code) for w in " ".join(parts).split(" ")) + "."
 
 
 def foreign_evidence(

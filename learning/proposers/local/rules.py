@@ -775,7 +775,51 @@ def _said_instead(hits: dict[int, tuple[Correction, int]], refused: str) -> str 
             ):
                 continue  # "and not bride and groom": no wording before the "not"
             found.add(" ".join(w.lower() if not _acronym(w) else w for w in words))
+        said = _said_next(c.message.text, refused)
+        if said:
+            found.add(said)
     return found.pop() if len(found) == 1 else None
+
+
+#: how a refusal of a wording is written: "we never say topping", "don't ever call it a tub"
+_REFUSING = r"\b(?:never|not|don'?t|do\s+not)\b[^.!?\n]*?\b(?:say|write|call(?:\s+it)?|put)\s+"
+
+
+_HYPHENED = re.compile(r"[\w'’]+(?:-[\w'’]+)*")
+
+
+def _said_next(text: str, refused: str) -> str | None:
+    """The wording a message names alone in the sentence right after the one refusing a
+    wording ("we never say topping, it kills trees. it's a crown reduction." -> "crown
+    reduction"; "don't ever say topping. crown reduction."): what to say instead. None
+    when that sentence says more than a thing's name (a verb, a pronoun, a fifth word)."""
+    m = re.search(
+        _REFUSING
+        + r"['\"\u2018\u201c]?"
+        + re.escape(refused)
+        + r"\b[^.!?\n]*[.!?\n]+\s*([^.!?\n]+)",
+        text,
+        re.IGNORECASE,
+    )
+    if not m:
+        return None
+    clause = m.group(1)
+    cut = [x.end() for x in _SAID_BEFORE.finditer(clause)]
+    # a word joined by hyphens stays one word, as written: "a wood-burning stove"
+    words = _HYPHENED.findall(clause[cut[-1] :] if cut else clause)
+    while words and words[0].lower() in ("a", "an", "the"):
+        words = words[1:]
+    lows = [part for w in words for part in w.lower().split("-")]
+    if (
+        not 1 <= len(words) <= 4
+        or refused.lower() in lows
+        or not content_words(" ".join(lows))
+        or any(w in DETERMINERS | PRONOUN_WORDS | NOT_WORDS | CONJUNCTIONS for w in lows)
+        or not all(language.can_be(w, "NOUN") or language.can_be(w, "ADJ") for w in lows)
+        or not language.can_be(lows[-1], "NOUN")
+    ):
+        return None
+    return " ".join(w.lower() if not _acronym(w) else w for w in words)
 
 
 # words that join clauses: "and not bride and groom" sets no wording against it

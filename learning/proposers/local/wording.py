@@ -11,8 +11,10 @@ from learning.proposers.local.hygiene import CHAT_WORDS
 from learning.proposers.local.tokens import tokens
 from learning.proposers.local.words import (
     DEFAULT_VERB,
+    DETERMINERS,
     NON_TOPICS,
     PEOPLE_WORDS,
+    PRONOUN_WORDS,
     TIME_MODIFIERS,
     VAGUE_MODIFIERS,
     WRITTEN_HEADS,
@@ -88,9 +90,26 @@ def _purpose(reqs: list[Request], text: str) -> str:
             continue
         plural = language.lemma(word, "NOUN") != word.lower()
         if plural or language.is_mass(word) or word.endswith("ing"):
-            return f"for {word}"
+            return f"for {_with_article_written(noun, word, reqs)}"
         # "for the function", "for the website": one thing of one conversation, no purpose
     return ""
+
+
+def _with_article_written(noun: str, word: str, reqs: list[Request]) -> str:
+    """The noun a purpose names, with "the" when most requests that write it after "for"
+    write "the" between ("job sheet for the lads" -> "for the lads"; "for volunteers"
+    stays bare): the people or things as the person names them."""
+    the = bare = 0
+    for r in reqs:
+        toks = tokens(r.message.text, r.start, r.end)
+        for k in range(1, len(toks)):
+            if language.lemma(toks[k].low, "NOUN") != noun:
+                continue
+            if toks[k - 1].low == "for":
+                bare += 1
+            elif k > 1 and toks[k - 1].low == "the" and toks[k - 2].low == "for":
+                the += 1
+    return f"the {word}" if the > bare else word
 
 
 def topic_unquoted(theme: Theme, quotes: list[str]) -> bool:
@@ -166,17 +185,21 @@ def _work_sentence(theme: Theme) -> str:
 _SMALL_TOO = frozenset(["i", "may", "march"])
 
 
-def _sentence(text: str) -> str:
-    """The sentence: a capital first, a full stop last, and a platform, day or language
-    written small in the requests with its capital ("instagram posts" -> "Instagram
-    posts"): a name of a kind, which people type in lower case."""
-    from learning.policy import CAPITALISED_OK
+def with_capital(word: str, code: str = "en") -> str:
+    """A platform, day or language written small in the requests, with its capital
+    ("instagram" -> "Instagram"): a name of a kind, which people type in lower case. In
+    another language only a brand (a platform, a review site: "les posts Instagram"); its
+    days and languages are written small ("lundi", "le latin")."""
+    from learning.policy import CAPITALISED_OK, PLATFORMS, REVIEW_SITES
 
-    words = [
-        w.capitalize() if w.isalpha() and w in CAPITALISED_OK and w not in _SMALL_TOO else w
-        for w in text.split(" ")
-    ]
-    text = " ".join(words)
+    names = CAPITALISED_OK - _SMALL_TOO if code == "en" else PLATFORMS | REVIEW_SITES
+    return word.capitalize() if word.isalpha() and word in names else word
+
+
+def _sentence(text: str) -> str:
+    """The sentence: a capital first, a full stop last, and a name of a kind written small
+    with its capital (``with_capital``: "instagram posts" -> "Instagram posts")."""
+    text = " ".join(with_capital(w) for w in text.split(" "))
     return text[:1].upper() + text[1:] + "."
 
 
@@ -345,9 +368,59 @@ def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -
         )
         best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
         obj = " ".join([_mod(surface.get(m, m)) for m in best] + [head])
+        answered = "" if best or head_lemma != REPLY_HEAD else _replied_to(reqs)
+        if answered:
+            obj = f"{head} to {language.plural(answered)}"  # "Writes replies to reviews."
     if " " not in obj and not language.is_mass(obj):
         obj = f"the {obj}"  # "Prepares the rotas.": a kind of work, not a bare noun
     return f"{language.third_person(verb)} {obj}"
+
+
+#: how many words after "reply to" may name what is replied to ("reply to this google review")
+_REPLIED_REACH = 4
+
+
+def _replied_to(reqs: list[Request]) -> str:
+    """What the messages of a reply theme ask replies to, when its sentence would name
+    nothing ("Writes the replies."): the noun that two or more of the messages, and more
+    than half, write right before "reply" ("review reply please") or as the last noun
+    after "reply to" ("reply to this google review"); "" when none."""
+    messages = list({r.message.id: r.message for r in reqs}.values())
+    counts: Counter[str] = Counter()
+    for m in messages:
+        toks = tokens(m.text)
+        named: set[str] = set()
+        for k, t in enumerate(toks):
+            if language.lemma(t.low, "NOUN") != REPLY_HEAD:
+                continue
+            before = toks[k - 1].low if k else ""
+            if before.isalpha() and before not in DETERMINERS and _noun_only(before):
+                named.add(language.lemma(before, "NOUN"))  # "review reply"
+            if k + 1 < len(toks) and toks[k + 1].low == "to":
+                nouns = [
+                    u.low for u in toks[k + 2 : k + 2 + _REPLIED_REACH] if u.low not in DETERMINERS
+                ]
+                run = []
+                for w in nouns:
+                    # a name of a kind stands before the noun: "this google review"
+                    if not (w.isalpha() and (language.can_be(w, "NOUN") or with_capital(w) != w)):
+                        break
+                    run.append(w)
+                if run:
+                    named.add(language.lemma(run[-1], "NOUN"))  # "reply to this google review"
+        counts.update(n for n in named if n != REPLY_HEAD and n not in PEOPLE_WORDS)
+    for noun, n in counts.most_common(1):
+        if n >= 2 and n * 2 > len(messages):
+            return noun
+    return ""
+
+
+def _noun_only(word: str) -> bool:
+    """Whether a word before "reply" qualifies it as a noun ("review reply"), not a verb
+    of asking or a pronoun ("can you reply", "pls reply")."""
+    return (
+        language.can_be(word, "NOUN") and word not in PRONOUN_WORDS | CHAT_WORDS | VAGUE_MODIFIERS
+    )
 
 
 def _phrase_object(theme: Theme, reqs: list[Request], surface: dict[str, str], head: str) -> str:

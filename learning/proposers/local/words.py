@@ -258,8 +258,19 @@ PARTICLES = frozenset(["up", "out", "together", "over", "through"])
 OBJECT_AFTER_PREPOSITION = frozenset([("help", "with"), ("start", "on"), ("work", "on")])
 
 
-# verb + particle that name the work: "put together a quote", "write up the report"
-PHRASAL = {("put", "together"): "prepare", ("sort", "out"): "prepare", ("write", "up"): "write"}
+# verb + particle that name the work: "put together a quote", "write up the report"; a
+# casual verb of making is the plain "make" ("knock up a job sheet", "whip up a flyer"),
+# too weak to name the work (``WEAK_VERBS``): the verb comes from what is made
+PHRASAL = {
+    ("put", "together"): "prepare",
+    ("sort", "out"): "prepare",
+    ("write", "up"): "write",
+    ("knock", "up"): "make",
+    ("knock", "together"): "make",
+    ("throw", "together"): "make",
+    ("whip", "up"): "make",
+    ("rustle", "up"): "make",
+}
 
 
 # one word for one kind of thing made
@@ -537,6 +548,8 @@ PEOPLE_WORDS = frozenset(
         "person",
         "people",
         "guy",
+        "lad",
+        "lads",
         "team",
         "everyone",
         "anyone",
