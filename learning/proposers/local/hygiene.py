@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from learning import language
 from learning.proposers.local.requests import PASTED, _acronym, _lemma, message_span
-from learning.proposers.local.tokens import _CLAUSE_EDGE, _SENTENCE_END, clauses, tokens
+from learning.proposers.local.tokens import (
+    _CLAUSE_EDGE,
+    _SENTENCE_END,
+    clauses,
+    code_shaped,
+    tokens,
+)
 from learning.proposers.local.words import (
     EDIT_VERBS,
     GREETINGS,
@@ -40,26 +46,6 @@ def _opens_sentence(text: str, tok: Tok) -> bool:
     return not before or before[-1] in ".!?:;\n"
 
 
-def _code_word(text: str, tok: Tok) -> bool:
-    """Part of an identifier, a dotted name or an assignment: "fct_sessions",
-    "pd.read_parquet", "Booking.com", "load_batch(", "n=12,300" (code or output the
-    readable text did not blank)."""
-    before = text[tok.start - 1] if tok.start else ""
-    before2 = text[tok.start - 2] if tok.start > 1 else ""
-    after = text[tok.end] if tok.end < len(text) else ""
-    after2 = text[tok.end + 1] if tok.end + 1 < len(text) else ""
-    if "=" in (before, after):
-        return True  # a key=value pair, a comparison: output, not the person's words
-    if tok.text.isdigit() and not (before.isalpha() or after.isalpha()):
-        return False  # a number, a version or a price: "0.9.3", "73.50"
-    return (
-        "_" in (before, after)
-        or after == "("
-        or (after == "." and after2.isalnum())
-        or (before == "." and before2.isalnum())
-    )
-
-
 # keywords and built-in names of programming languages that are no English words
 CODE_KEYWORDS = word_set(
     """
@@ -77,7 +63,7 @@ def _code_token(text: str, tok: Tok) -> bool:
     return (
         tok.low in CODE_KEYWORDS
         or (_camel(tok.text) and not product_name(tok.text))  # "xUnit" is a tool: no code
-        or _code_word(text, tok)
+        or code_shaped(text, tok)
     )
 
 
@@ -171,7 +157,8 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
     when English has no such word and it is never written small ("Nina" of "script
     pls: Nina and Joe"), camel case ("TripAdvisor"); acronyms
     and ``CAPITALISED_OK`` words left out. A capital in pasted code outside its string
-    literals starts a type ("Widget build(…)"), no name. A quote holds none of them, wherever it
+    literals starts a type ("Widget build(…)"), no name, and so does a word written as
+    code where the person writes (``tokens.code_shaped``: "<Nullable>", "no .Result"). A quote holds none of them, wherever it
     stands in its sentence ("Hugo wants …"), and no theme is named after one. Not
     ``english``: only words capitalised where no sentence opens and never written small
     (the English lexicon cannot tell a French word from a name)."""
@@ -190,6 +177,8 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
         for k, t in enumerate(toks):
             if not t.low.isalpha() or _acronym(t.text) or t.low in CAPITALISED_OK:
                 continue
+            if code_shaped(m.text, t) and not t.text.islower():
+                continue  # code in the person's words ("<Nullable>", "no .Result"): no name
             if _written_small_as_a_name(toks, k):
                 pasted.add(t.low)
             if product_name(t.text):
@@ -207,8 +196,8 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
         # and written small in their own words ("report for tyler")
         typed = code_outside_strings(m.text)
         for t in tokens(m.text):
-            if any(a <= t.start < b for a, b in typed):
-                continue  # a type in code ("Widget build(…)"): no one's name
+            if any(a <= t.start < b for a, b in typed) or code_shaped(m.text, t):
+                continue  # a type in code ("Widget build(…)", "<Nullable>"): no one's name
             if (
                 t.text[:1].isupper()
                 and not _camel(t.text)
