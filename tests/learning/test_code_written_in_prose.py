@@ -1,12 +1,11 @@
 """A word the person writes as code in their own words (a member after a dot, a call, a
 tag or a type argument: "no .Result please", "<Nullable>enable</Nullable>") is code, told by
-the characters touching it: it is no one's name, and a correction leaves it out of the
-words it reads instead of taking the part after the dot for a clause of its own."""
+the characters touching it: a correction leaves it out of the words it reads instead of
+taking the part after the dot for a clause of its own."""
 
 from __future__ import annotations
 
 from learning.proposers.local.corrections import corrections_of
-from learning.proposers.local.hygiene import proper_words
 from learning.proposers.local.tokens import code_shaped, tokens
 from tests.learning.corpora import corpus_of
 
@@ -28,18 +27,6 @@ def test_a_word_touching_a_dot_a_call_or_angle_brackets_is_code():
 def test_prose_around_code_is_no_code():
     assert not _shaped("Done. Thanks, see you at 10.30 (maybe) - Nina")
     assert not _shaped("the price is 73.50 and the version 0.9.3")
-
-
-def test_a_word_written_as_a_tag_is_no_name():
-    corpus = corpus_of(
-        [
-            (1, "turned on <Nullable>enable</Nullable> in the api and now 60 warnings", False),
-            (1, "more nullable fun, the site always has a name", False),
-        ]
-    )
-    assert "nullable" not in proper_words(corpus.messages)
-    corpus = corpus_of([(1, "Draft the reply for Nerys and then a nerys summary", False)])
-    assert "nerys" in proper_words(corpus.messages)
 
 
 def test_a_member_written_bare_in_a_correction_is_no_clause_of_its_own():

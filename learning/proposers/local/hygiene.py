@@ -157,8 +157,7 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
     when English has no such word and it is never written small ("Nina" of "script
     pls: Nina and Joe"), camel case ("TripAdvisor"); acronyms
     and ``CAPITALISED_OK`` words left out. A capital in pasted code outside its string
-    literals starts a type ("Widget build(…)"), no name, and so does a word written as
-    code where the person writes (``tokens.code_shaped``: "<Nullable>", "no .Result"). A quote holds none of them, wherever it
+    literals starts a type ("Widget build(…)"), no name. A quote holds none of them, wherever it
     stands in its sentence ("Hugo wants …"), and no theme is named after one. Not
     ``english``: only words capitalised where no sentence opens and never written small
     (the English lexicon cannot tell a French word from a name)."""
@@ -177,8 +176,6 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
         for k, t in enumerate(toks):
             if not t.low.isalpha() or _acronym(t.text) or t.low in CAPITALISED_OK:
                 continue
-            if code_shaped(m.text, t) and not t.text.islower():
-                continue  # code in the person's words ("<Nullable>", "no .Result"): no name
             if _written_small_as_a_name(toks, k):
                 pasted.add(t.low)
             if product_name(t.text):
@@ -196,8 +193,8 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
         # and written small in their own words ("report for tyler")
         typed = code_outside_strings(m.text)
         for t in tokens(m.text):
-            if any(a <= t.start < b for a, b in typed) or code_shaped(m.text, t):
-                continue  # a type in code ("Widget build(…)", "<Nullable>"): no one's name
+            if any(a <= t.start < b for a, b in typed):
+                continue  # a type in code ("Widget build(…)"): no one's name
             if (
                 t.text[:1].isupper()
                 and not _camel(t.text)

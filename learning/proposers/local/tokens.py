@@ -77,7 +77,7 @@ def code_shaped(text: str, tok: Tok) -> bool:
     ("load_batch(", ".Wait()"), a tag or a type argument ("<Nullable>", "IOptions<BlobSettings>"),
     an identifier joined by "_" ("fct_sessions") or a key=value pair ("n=12,300"). A full
     stop that ends a sentence has a space after it, so a word right after one is a member.
-    The one test of code by shape: quotes, corrections and names all ask it."""
+    The one test of code by shape: quotes and corrections ask it (``hygiene._code_token``)."""
     before = text[tok.start - 1] if tok.start else ""
     before2 = text[tok.start - 2] if tok.start > 1 else ""
     after = text[tok.end] if tok.end < len(text) else ""
