@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from learning import language
 from learning.proposers.local.requests import PASTED, _acronym, _lemma, message_span
-from learning.proposers.local.tokens import _CLAUSE_EDGE, _SENTENCE_END, clauses, tokens
+from learning.proposers.local.tokens import (
+    _CLAUSE_EDGE,
+    _SENTENCE_END,
+    clauses,
+    code_shaped,
+    tokens,
+)
 from learning.proposers.local.words import (
     EDIT_VERBS,
     GREETINGS,
@@ -40,26 +46,6 @@ def _opens_sentence(text: str, tok: Tok) -> bool:
     return not before or before[-1] in ".!?:;\n"
 
 
-def _code_word(text: str, tok: Tok) -> bool:
-    """Part of an identifier, a dotted name or an assignment: "fct_sessions",
-    "pd.read_parquet", "Booking.com", "load_batch(", "n=12,300" (code or output the
-    readable text did not blank)."""
-    before = text[tok.start - 1] if tok.start else ""
-    before2 = text[tok.start - 2] if tok.start > 1 else ""
-    after = text[tok.end] if tok.end < len(text) else ""
-    after2 = text[tok.end + 1] if tok.end + 1 < len(text) else ""
-    if "=" in (before, after):
-        return True  # a key=value pair, a comparison: output, not the person's words
-    if tok.text.isdigit() and not (before.isalpha() or after.isalpha()):
-        return False  # a number, a version or a price: "0.9.3", "73.50"
-    return (
-        "_" in (before, after)
-        or after == "("
-        or (after == "." and after2.isalnum())
-        or (before == "." and before2.isalnum())
-    )
-
-
 # keywords and built-in names of programming languages that are no English words
 CODE_KEYWORDS = word_set(
     """
@@ -77,7 +63,7 @@ def _code_token(text: str, tok: Tok) -> bool:
     return (
         tok.low in CODE_KEYWORDS
         or (_camel(tok.text) and not product_name(tok.text))  # "xUnit" is a tool: no code
-        or _code_word(text, tok)
+        or code_shaped(text, tok)
     )
 
 

@@ -71,6 +71,33 @@ def clauses(readable: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if readable[a:b].strip()]
 
 
+def code_shaped(text: str, tok: Tok) -> bool:
+    """Whether ``tok`` is written as code, told by the characters touching it: a member or a
+    dotted name (".Result", "svc.Refund", "pd.read_parquet", "Booking.com"), a call
+    ("load_batch(", ".Wait()"), a tag or a type argument ("<Nullable>", "IOptions<BlobSettings>"),
+    an identifier joined by "_" ("fct_sessions") or a key=value pair ("n=12,300"). A full
+    stop that ends a sentence has a space after it, so a word right after one is a member.
+    The one test of code by shape: quotes and corrections ask it (``hygiene._code_token``)."""
+    before = text[tok.start - 1] if tok.start else ""
+    before2 = text[tok.start - 2] if tok.start > 1 else ""
+    after = text[tok.end] if tok.end < len(text) else ""
+    after2 = text[tok.end + 1] if tok.end + 1 < len(text) else ""
+    if "=" in (before, after):
+        return True  # a key=value pair, a comparison: output, not the person's words
+    if tok.text.isdigit() and not (before.isalpha() or after.isalpha()):
+        return False  # a number, a version or a price: "0.9.3", "73.50"
+    return (
+        "_" in (before, after)
+        or after == "("
+        or (after == "." and after2.isalnum())
+        # "svc.Refund", and a member written bare in prose: "no .Result please"
+        or (before == "." and (before2.isalnum() or before2 in ")]" or not before2.strip()))
+        or before == "<"
+        or after in ("<", ">")
+        or (before == "/" and before2 == "<")
+    )
+
+
 # stop words that are nouns all the same ("a login help reply")
 NOUN_STOP_WORDS = frozenset(
     ["help", "way", "thing", "things", "stuff", "bit", "lot", "lots", "need", "one"]
