@@ -177,11 +177,13 @@ _ADVICE_LED = re.compile(r"^\W*(?:should|shall)\b", re.IGNORECASE)
 NEAREST_LIMIT_SHARE = 0.3
 NEAREST_LIMIT_POWER = 3.0
 #: ... and the limits are told apart by the plan as well as by the whole question: the
-#: frame of an offer ("Could she give us …", "Would she enjoy …") and the bank's answer
-#: prototype for it are near every limit alike, while the plan's own words ("give lift
-#: airport", "guided tour deep inside old copper mine", the question's content phrase,
-#: as ``CONTENT_QUERY_SHARE`` reads it) are nearest the limit that rules the plan out (no
-#: driving, claustrophobia). A limit's standing is this share of its cosine with the
+#: ranked cosine carries the frame of the offer ("Would she enjoy …", "Could he help me
+#: …") and the bank's answer prototype for it, and put a limit the plan does not touch
+#: first ("Will not talk about her divorce" for a tour of a copper mine), while the plan's
+#: own words (the question's content phrase, as for ``CONTENT_QUERY_SHARE``: "enjoy
+#: guided tour deep inside old copper mine", "help lay new tiles kitchen floor") are
+#: nearest the limit that rules it out (claustrophobia, knees that cannot kneel). A
+#: limit's standing among the person's limits is this share of its cosine with the
 #: content phrase and the rest of its ranked cosine; 0 ranks by the ranked cosine alone.
 LIMIT_PLAN_SHARE = 0.5
 
