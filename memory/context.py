@@ -176,6 +176,16 @@ _ADVICE_LED = re.compile(r"^\W*(?:should|shall)\b", re.IGNORECASE)
 #: he answer if I just drop him a line?") is left out: a style note answers it.
 NEAREST_LIMIT_SHARE = 0.3
 NEAREST_LIMIT_POWER = 3.0
+#: ... and the limits are told apart by the plan as well as by the whole question: the
+#: ranked cosine carries the frame of the offer ("Would she enjoy …", "Could he help me
+#: …") and the bank's answer prototype for it, and put a limit the plan does not touch
+#: first ("Will not talk about her divorce" for a tour of a copper mine), while the plan's
+#: own words (the question's content phrase, as for ``CONTENT_QUERY_SHARE``: "enjoy
+#: guided tour deep inside old copper mine", "help lay new tiles kitchen floor") are
+#: nearest the limit that rules it out (claustrophobia, knees that cannot kneel). A
+#: limit's standing among the person's limits is this share of its cosine with the
+#: content phrase and the rest of its ranked cosine; 0 ranks by the ranked cosine alone.
+LIMIT_PLAN_SHARE = 0.5
 
 
 def nearest_limits(cosine: np.ndarray, limits: np.ndarray) -> np.ndarray:
@@ -221,17 +231,25 @@ def offer_question(query: str) -> bool:
 
 
 def nearest_limit_lift(
-    query: str, ranked_cosine: np.ndarray, limits: np.ndarray, prior: dict[str, float]
+    query: str,
+    ranked_cosine: np.ndarray,
+    limits: np.ndarray,
+    prior: dict[str, float],
+    plan_cosine: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """What each statement's similarity gains for an offer or a plan (``offer_question``)
     not read most as how to approach the person (``prior``: ``_category_prior``):
-    ``NEAREST_LIMIT_SHARE`` times ``nearest_limits`` over ``limits``; None for any other
-    question."""
+    ``NEAREST_LIMIT_SHARE`` times ``nearest_limits`` over ``limits``, by their ranked
+    cosine and, with ``LIMIT_PLAN_SHARE``, their cosine with the plan (``plan_cosine``:
+    the question's content phrase; None when it has none); None for any other question."""
     if NEAREST_LIMIT_SHARE <= 0 or not offer_question(query):
         return None
     if max(prior, key=prior.__getitem__) == "style_notes":
         return None
-    return NEAREST_LIMIT_SHARE * nearest_limits(ranked_cosine, limits)
+    standing = ranked_cosine
+    if plan_cosine is not None:
+        standing = (1 - LIMIT_PLAN_SHARE) * ranked_cosine + LIMIT_PLAN_SHARE * plan_cosine
+    return NEAREST_LIMIT_SHARE * nearest_limits(standing, limits)
 
 
 #: A passing state written days ago ("Is snowed under with alterations", "Has a bad
@@ -1322,7 +1340,13 @@ def _build_context(
         if ranked_cosine is not None:
             # "Shall I bring a bottle of red?": the nearest of her limits bears on it
             limits = np.isin(_category_codes(cand), _limit_codes()) & cand.has_vec & eligible
-            lift = nearest_limit_lift(unnamed, ranked_cosine, limits, _category_prior(qvec)[0])
+            plan = None
+            if LIMIT_PLAN_SHARE > 0 and bare:
+                # the plan's own words, over the limits only (a handful of rows)
+                plan = np.zeros(n, dtype=np.float64)
+                plan[limits] = cand.matrix[limits] @ _query_vector(bare)
+            prior = _category_prior(qvec)[0]
+            lift = nearest_limit_lift(unnamed, ranked_cosine, limits, prior, plan)
             if lift is not None:
                 similarity = similarity + lift
         if PASSING_STATE_SHARE < 1:

@@ -141,3 +141,30 @@ def test_a_question_whether_a_plan_is_all_right_puts_an_offer(question):
 )
 def test_a_question_asking_what_or_whether_a_fact_holds_puts_no_offer(question):
     assert not offer_question(question)
+
+
+def test_an_offer_ranks_the_limit_nearest_its_plan_above_the_others(agent, guest, monkeypatch):
+    """The whole question (with the frame of any offer, "Could he give us …") reads nearer
+    the allergy among his limits; its plan's own words ("give lift airport") are nearer
+    the limit that rules the plan out (no driving after dark)."""
+    question = "Could he give us a lift to the airport?"
+    bare = memory.context._content_phrase(question)
+    whole = 0.3 * fake_vector(LIKE) + 0.5 * fake_vector(NEAREST)
+    plan = 0.3 * fake_vector(LIKE) + 0.4 * fake_vector(OTHER)
+
+    def vector(text):
+        v = plan if text == bare else whole
+        return (v / np.linalg.norm(v)).astype(np.float32)
+
+    monkeypatch.setattr(memory.context, "_query_vector", vector)
+
+    def order():
+        pack = build_context(
+            agent=agent, principal_external_id="ben", query=question, now=NOW, use_embeddings=True
+        )
+        statements = [item.statement for item in pack.items]
+        return statements.index(OTHER) < statements.index(NEAREST)
+
+    assert bare and order()
+    monkeypatch.setattr(memory.context, "LIMIT_PLAN_SHARE", 0.0)
+    assert not order()
