@@ -85,11 +85,16 @@ def bank_topic_question(name: str) -> np.ndarray:
     return unit(sum(fake_vector(_name_read(q, question=True)) for q in topic["questions"][:3]))
 
 
-def first_ranked(agent, query: str, *, who: str) -> int:
-    """The id of the item ``build_context`` ranks first for ``who``."""
+def ranked(agent, query: str, *, who: str) -> list:
+    """The items ``build_context`` ranks for ``who`` at ``NOW``, with embeddings."""
     from memory.context import build_context
 
     pack = build_context(
         agent=agent, principal_external_id=who, query=query, now=NOW, use_embeddings=True
     )
-    return pack.items[0].id
+    return pack.items
+
+
+def first_ranked(agent, query: str, *, who: str) -> int:
+    """The id of the item ``build_context`` ranks first for ``who``."""
+    return ranked(agent, query, who=who)[0].id

@@ -14,6 +14,7 @@ from tests.memory.beliefs_helpers import (
     ask_as,
     fake_vector,
     first_ranked,
+    ranked,
     unit,
     use_stand_in_encoder,
     write_belief,
@@ -153,16 +154,12 @@ def test_an_offer_ranks_the_limit_nearest_its_plan_above_the_others(agent, guest
     plan = 0.3 * fake_vector(LIKE) + 0.4 * fake_vector(OTHER)
 
     def vector(text):
-        v = plan if text == bare else whole
-        return (v / np.linalg.norm(v)).astype(np.float32)
+        return unit(plan if text == bare else whole)
 
     monkeypatch.setattr(memory.context, "_query_vector", vector)
 
     def order():
-        pack = build_context(
-            agent=agent, principal_external_id="ben", query=question, now=NOW, use_embeddings=True
-        )
-        statements = [item.statement for item in pack.items]
+        statements = [item.statement for item in ranked(agent, question, who="ben")]
         return statements.index(OTHER) < statements.index(NEAREST)
 
     assert bare and order()
