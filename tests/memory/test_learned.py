@@ -155,8 +155,7 @@ def test_cues_tell_a_prohibition_from_a_request():
     ],
 )
 def test_behind_is_secrecy_only_behind_someones_back_or_the_scenes(text, secret):
-    """"Behind the wheel" or "behind the counter" is where a person is, not something kept
-    from the user."""
+    """A person behind the wheel or behind the counter keeps nothing from the user."""
     assert cue_vector(text)[CUE_NAMES.index("secrecy")] == float(secret)
 
 
