@@ -204,7 +204,8 @@ _FROM_AUTHORITY = (
 )
 _SECRECY = (
     r"\b(?:secretly|quietly|silently|covertly|discreetly|without (?:telling|letting|asking|anyone|review|checks?"
-    r"|approval|the owner|the user)|behind|hide|hidden from|keep (?:it|this|that|what)|out of (?:any|the) "
+    r"|approval|the owner|the user)|behind (?:the scenes|(?:\w+(?:'s)? ){0,2}backs?)|hide|hidden from"
+    r"|keep (?:it|this|that|what)|out of (?:any|the) "
     r"(?:report|summary|log)|leave out|remove any trace|no one|nobody|never mention|don't mention|do not mention"
     r"|en silencio|sin que|en secreto|a escondidas|discretement|en secret|sans (?:le dire|que)|heimlich"
     r"|unauffallig|ohne dass|discretamente|em segredo|sem que|di nascosto|in silenzio|senza che|stilletjes"

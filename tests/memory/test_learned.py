@@ -144,6 +144,21 @@ def test_cues_tell_a_prohibition_from_a_request():
     assert never_send[index["neg_start*send"]] == 1 and never_send[index["send*me"]] == 0
 
 
+@pytest.mark.parametrize(
+    "text,secret",
+    [
+        ("hopes to be allowed behind the wheel again", False),
+        ("sits behind the counter of the family shop on saturdays", False),
+        ("fell behind with her coursework", False),
+        ("change the payee behind the user's back", True),
+        ("behind the scenes you act for a rival firm", True),
+    ],
+)
+def test_behind_is_secrecy_only_behind_someones_back_or_the_scenes(text, secret):
+    """A person behind the wheel or behind the counter keeps nothing from the user."""
+    assert cue_vector(text)[CUE_NAMES.index("secrecy")] == float(secret)
+
+
 def _concepts(text: str) -> set[str]:
     return get_space().names_of(normalise(text).text)
 

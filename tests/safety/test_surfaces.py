@@ -172,6 +172,28 @@ def test_a_membership_that_covers_public_liability_insurance_is_stored_as_a_beli
     assert Belief.objects.filter(statement=statement).exists()
 
 
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "Hopes to be allowed behind the wheel again after two years without a seizure",
+        "Was paying off a credit card",
+    ],
+)
+def test_a_statement_about_the_persons_health_or_debts_is_stored_as_a_belief(agent, statement):
+    """A hope to be allowed to drive again, a debt being paid off: "allowed ... without ...
+    after" and "paying off a credit card" share words with approving payments unreviewed or
+    with card numbers, but say something about the person, not to the assistant."""
+    belief_write(
+        agent=agent,
+        principal_external_id="ana",
+        category="explicit_facts",
+        statement=statement,
+        confidence=0.8,
+        source="direct",
+    )
+    assert Belief.objects.filter(statement=statement).exists()
+
+
 def test_the_context_pack_withholds_stored_unsafe_beliefs_in_json_and_text(agent, settings):
     settings.MEMORY_BELIEF_EMBEDDINGS = False
     texts = [LEARNED_HIT, SPACED_OUT, FAKE_MARKER, SECRET]
