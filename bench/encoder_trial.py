@@ -95,10 +95,11 @@ class ProductOnnx(Encoder):
 
     def __init__(self, threads: int = 2) -> None:
         from safety.onnx_encoder import OnnxEncoder
+        from safety.onnx_export import FILE_NAME
 
         folder = Path(os.environ.get("PERSONAWEB_ENCODER_DIR", ROOT / "var" / "encoder"))
         self.name = "minilm-onnx"
-        self._m = OnnxEncoder(folder / "all-MiniLM-L6-v2.int8-attn-v1.onnx", threads=threads)
+        self._m = OnnxEncoder(folder / FILE_NAME, threads=threads)
 
     def encode(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         return self._m.encode(list(texts), normalize_embeddings=True)
