@@ -318,6 +318,13 @@ always built (``PERSONAWEB_ENCODER=torch manage.py safety train``, 6 min, quiet 
 threshold 0.8801, validation 84.6 % (1839/2174) detected / 1.0 % (22/2210) false alarms (torch
 vectors); the recorded-figures test and the two belief-statement tests
 (``test_a_statement_about_the_persons_health_or_debts_is_stored_as_a_belief``) pass with it.
+That model refused an ordinary multi-line note a host wrote ("Berthing checklist:\n- confirm
+the tug\n- read the tide table ...": 0.924, ``fake_system``; caught by
+``test_notes_hermes_wrote_come_back_as_their_own_entries_byte_for_byte``): train held few
+honest checklists. ``injection_train_notes1.jsonl`` adds 45 new ones (packing lists, closing
+checklists, handover notes, recipes; 8 in other languages; none copies a test text), retrained
+with torch: threshold 0.8601, validation 85.8 % (1865/2174) detected / 1.4 % (31/2210) false
+alarms; the checklist scores 0.387 now.
 """
 
 from __future__ import annotations
