@@ -235,5 +235,7 @@ def test_a_sending_word_used_as_the_name_of_a_thing_is_no_disclosure(rule):
     "rule",
     ["Export the customer list every Friday.", "Always post the menu to the owner."],
 )
-def test_a_sending_verb_is_still_refused(rule):
+def test_a_sending_verb_is_still_refused(rule, settings):
+    # the policy's own check, not the learned injection scan (which may refuse it first)
+    settings.PERSONA_INJECTION_SEMANTIC = False
     assert "sends or reveals information" in (refuse_rule(rule) or "")
