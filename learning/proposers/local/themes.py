@@ -51,6 +51,9 @@ class Theme:
     prep: str = ""
     prefix: str = ""  # the word people write before the qualifier ("group" booking quotes)
     prefix_written: str = ""  # that word as written ("sales" of the lemma "sale")
+    # the noun people write right after the qualifier, as written ("trial" of "field trial
+    # write-up"): the qualifier is that compound (``_compound_after``)
+    then: str = ""
     requests: dict[int, Request] = field(default_factory=dict)  # conversation -> request
     coherence: float = 0.0
     compound: bool = False  # a topic the requests also use as a modifier ("refund reply")
@@ -308,6 +311,7 @@ def _head_themes(rd: _Reading) -> list[Theme]:
                     continue  # "replies about changes": changes to what?
             if theme.kind == "mod":
                 recurring_mods.add(theme.qualifier)
+                theme.then = _compound_after(theme, rd.exclude)
             themes.append(theme)
         if head in GENERIC_HEADS:
             named = _named_by_most(rd, head, reqs, recurring_mods)
@@ -463,8 +467,49 @@ def _modifier_themes(rd: _Reading) -> list[Theme]:
             requests=_theme_requests(reqs, lambda r: True),
         )
         if rd.recurs(theme):
+            theme.then = _compound_after(theme, rd.exclude)
             themes.append(theme)
     return themes
+
+
+def _compound_after(theme: Theme, exclude: frozenset[str] | set[str]) -> str:
+    """The noun most of a modifier theme's requests write right after its qualifier, as
+    written, when it is not what they make: "field trial write-up", "field trial summary",
+    "write up yesterday's field trial" -> "trial", so the sentence names the work as
+    people do ("field trial write-ups", not "field write-ups"). Only a word written small
+    (never a name) that is no head of the theme and says what, not how or when ("field
+    final summary"): "" when there is none."""
+    reqs = list(theme.requests.values())
+    after: Counter[str] = Counter()
+    written_as: dict[str, str] = {}
+    for r in reqs:
+        written = [*r.mods, r.head] if r.head else list(r.mods)
+        for a, b in zip(written, written[1:], strict=False):
+            if a == theme.qualifier:
+                after[b] += 1
+                written_as.setdefault(b, r.surface.get(b, b))
+                break
+    heads = Counter(r.head for r in reqs if r.head)
+    made = theme.head or (heads.most_common(1)[0][0] if heads else "")
+    for word, n in after.most_common(1):
+        surface = written_as[word]
+        if (
+            n >= 2
+            and n * 2 > len(reqs)
+            and word != made
+            and word not in exclude
+            and surface == surface.lower()
+            and word not in VAGUE_MODIFIERS
+            and word not in TIME_MODIFIERS
+            and word not in PEOPLE_WORDS
+            and not language.is_comparative(word)
+            # a word that can be an adjective too is a noun between a noun and the head
+            # ("field trial write-up"): a noun as a modifier comes after any adjective
+            and _qualifier_ok(word, {word})
+            and language.can_be(word, "NOUN")
+        ):
+            return surface
+    return ""
 
 
 def _audience_themes(rd: _Reading) -> list[Theme]:
@@ -883,6 +928,7 @@ def meaning_themes(
                 prep=seed.prep,
                 prefix=seed.prefix,
                 prefix_written=seed.prefix_written,
+                then=seed.then,
                 requests=chosen,
                 compound=seed.compound,
                 name=name,

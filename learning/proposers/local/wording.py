@@ -278,7 +278,8 @@ def _modifier_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str
         Counter(verbs_used).most_common(1)[0][0] if verbs_used else _unnamed_verb(head_lemma, reqs)
     )
     noun = language.plural(surface.get(head_lemma, head_lemma))
-    return f"{language.third_person(verb)} {_mod(surface.get(theme.qualifier, theme.qualifier))} {noun}"
+    qualifier = " ".join(_mod(w) for w in [surface.get(theme.qualifier, theme.qualifier), theme.then] if w)
+    return f"{language.third_person(verb)} {qualifier} {noun}"
 
 
 def _key_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
@@ -341,7 +342,10 @@ def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -
     verbs = Counter(r.verb for r in reqs if r.verb)
     verb = verbs.most_common(1)[0][0] if verbs else _unnamed_verb(theme.head or "", reqs)
     prefix = [theme.prefix_written or theme.prefix] if theme.prefix else []
-    qualifier = " ".join(_mod(w) for w in [*prefix, surface.get(theme.qualifier, theme.qualifier)])
+    then = [theme.then] if theme.then else []
+    qualifier = " ".join(
+        _mod(w) for w in [*prefix, surface.get(theme.qualifier, theme.qualifier), *then]
+    )
     if theme.kind == "verb":
         heads = Counter(r.head for r in reqs if r.head)
         head_lemma = heads.most_common(1)[0][0]
