@@ -46,7 +46,12 @@ from learning.proposers.local.rules import (
     rule_for,
     same_matter,
 )
-from learning.proposers.local.themes import find_themes, parts_as_wholes, theme_families
+from learning.proposers.local.themes import (
+    find_themes,
+    objects_named_before,
+    parts_as_wholes,
+    theme_families,
+)
 from learning.proposers.local.tokens import tokens
 from learning.proposers.local.wording import (
     problem_named_by_quotes,
@@ -269,7 +274,9 @@ class LocalProposer:
         banned = _name_words(names) | proper_words(corpus.messages)
         requests = [r for m in corpus.messages for r in requests_of(m)]
         opening = {r.head or r.verb or "" for r in requests if not r.message.after_assistant}
-        requests = parts_as_wholes([r for r in requests if counts_as_request(r, opening)])
+        requests = objects_named_before(
+            parts_as_wholes([r for r in requests if counts_as_request(r, opening)])
+        )
         if not requests:
             return None
         vectors = self._vectors(list({r.message.id: r.message for r in requests}.values()), result)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from learning import language
-from learning.proposers.local.requests import PROBLEM_NOUNS, _lemma, _message_nouns
+from learning.proposers.local.requests import PROBLEM_NOUNS, _lemma, _message_nouns, _surface
 from learning.proposers.local.tokens import _is_noun_word, _wordlike, tokens
 from learning.proposers.local.wording import sentence_for
 from learning.proposers.local.words import (
@@ -21,9 +21,11 @@ from learning.proposers.local.words import (
     NON_TOPICS,
     OUTLIER,
     PEOPLE_WORDS,
+    PREPOSITIONS,
     PRONOUN_WORDS,
     SAME_HEAD,
     SAME_WORK,
+    STAND_IN_OBJECTS,
     TIME_MODIFIERS,
     VAGUE_MODIFIERS,
     VAGUE_TOPICS,
@@ -257,6 +259,71 @@ def parts_as_wholes(requests: list[Request]) -> list[Request]:
             phrases = [p for p in r.phrases if p is not phrase]
         read.append(replace(r, head=whole, mods=mods, phrases=phrases, wholes=()))
     return read
+
+
+def objects_named_before(requests: list[Request]) -> list[Request]:
+    """A request made with a verb of work whose object stands for a thing ("Write one?",
+    "can you write it and an email to their manager", ``STAND_IN_OBJECTS``) asks for what its message named
+    before it: "… want a credit on the sport show. Write one?" asks for a credit. It is
+    read so (that noun its head) when another conversation asks for that noun itself
+    (its word is the head there), as ``parts_as_wholes`` reads a part: the nearest such
+    noun before the request, never a name. A request written after a reply (an edit of
+    the draft at hand: "rewrite it"), or with no such noun before it, stays as read."""
+    from learning.policy import WORK_VERBS
+
+    heads_in: dict[str, set[Any]] = defaultdict(set)
+    for r in requests:
+        if r.head and not r.reported:
+            heads_in[r.head].add(r.message.conversation_id)
+    read = []
+    for r in requests:
+        if r.head or r.reported or r.message.after_assistant or (r.verb or "") not in WORK_VERBS:
+            read.append(r)
+            continue
+        readable = readable_text(r.message.text)
+        if not _stand_in_object(tokens(readable, r.start, r.end), r.verb or ""):
+            read.append(r)  # "editing x1", "confirming": no thing stood for
+            continue
+        named = None
+        earlier = tokens(readable, 0, r.start)
+        for k, t in enumerate(earlier):
+            before = readable[: t.start].rstrip()
+            if t.text[:1].isupper() and before and before[-1] not in ".!?:;\n":
+                continue  # a name ("Harbour Fry", "Folk on the Esk")
+            if not _is_noun_word(t) or not language.can_be(t.low, "NOUN"):
+                continue
+            if _in_phrase(earlier, k):
+                continue  # where or what for, not the thing: "a credit on the sport show"
+            if heads_in[_lemma(t)] - {r.message.conversation_id}:
+                named = t
+        if named is None:
+            read.append(r)
+            continue
+        noun = _lemma(named)
+        read.append(replace(r, head=noun, surface={**r.surface, noun: _surface(named)}))
+    return read
+
+
+def _in_phrase(toks: list[Any], k: int) -> bool:
+    """Whether the noun at ``k`` ends a prepositional phrase ("on the sport show"): its
+    noun phrase (up to three modifiers, then an article) follows a preposition."""
+    j = k - 1
+    while j >= 0 and k - j <= 3 and _is_noun_word(toks[j]):
+        j -= 1  # its modifiers ("sport" of "the sport show")
+    if j >= 0 and toks[j].low in DETERMINERS:
+        j -= 1  # the article that opens it
+    return j >= 0 and toks[j].low in PREPOSITIONS
+
+
+def _stand_in_object(toks: list[Any], verb: str) -> bool:
+    """Whether the object of ``verb`` in a clause is a word that stands for a thing named
+    before (``STAND_IN_OBJECTS``): "Write one?", "can you write it", "draft me one"."""
+    for k, t in enumerate(toks):
+        if language.lemma(t.low, "VERB") != verb:
+            continue
+        rest = [x.low for x in toks[k + 1 :] if x.low not in ("me", "us")]
+        return bool(rest) and rest[0] in STAND_IN_OBJECTS
+    return False
 
 
 def same_heads(requests: list[Request], head_vectors: dict[str, Any]) -> dict[str, str]:

@@ -723,6 +723,10 @@ PRONOUN_WORDS = frozenset(
 # the object of an edit to the draft at hand: "write it in German", "make this shorter"
 DRAFT_PRONOUNS = frozenset(["it", "this", "that", "these", "those"])
 
+# the object of a request that stands for a thing its message named before: "… want a
+# credit on the sport show. Write one?", "can you write it and an email to …"
+STAND_IN_OBJECTS = DRAFT_PRONOUNS | frozenset(["one", "them"])
+
 # the prepositions of a phrase that says what a text is about or for ("a paragraph about
 # the reset", "poster text for the reset")
 ABOUT_PREPOSITIONS = frozenset(["about", "for", "on"])
