@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -284,7 +285,10 @@ def objects_named_before(requests: list[Request]) -> list[Request]:
         if not _stand_in_object(tokens(readable, r.start, r.end), r.verb or ""):
             read.append(r)  # "editing x1", "confirming": no thing stood for
             continue
+        # the thing is the first one named in the last sentence before the request that
+        # names one ("… want a flyer to go beside the poster. Write one?": the flyer)
         named = None
+        sentence = -1
         earlier = tokens(readable, 0, r.start)
         for k, t in enumerate(earlier):
             before = readable[: t.start].rstrip()
@@ -295,13 +299,18 @@ def objects_named_before(requests: list[Request]) -> list[Request]:
             if _in_phrase(earlier, k):
                 continue  # where or what for, not the thing: "a credit on the sport show"
             if heads_in[_lemma(t)] - {r.message.conversation_id}:
-                named = t
+                at = len(_SENTENCE_ENDS.findall(before))
+                if at > sentence:
+                    named, sentence = t, at
         if named is None:
             read.append(r)
             continue
         noun = _lemma(named)
         read.append(replace(r, head=noun, surface={**r.surface, noun: _surface(named)}))
     return read
+
+
+_SENTENCE_ENDS = re.compile(r"[.!?\n]+(?=\s|$)")
 
 
 def _in_phrase(toks: list[Any], k: int) -> bool:

@@ -278,7 +278,9 @@ def _modifier_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str
         Counter(verbs_used).most_common(1)[0][0] if verbs_used else _unnamed_verb(head_lemma, reqs)
     )
     noun = language.plural(surface.get(head_lemma, head_lemma))
-    qualifier = " ".join(_mod(w) for w in [surface.get(theme.qualifier, theme.qualifier), theme.then] if w)
+    qualifier = " ".join(
+        _mod(w) for w in [surface.get(theme.qualifier, theme.qualifier), theme.then] if w
+    )
     return f"{language.third_person(verb)} {qualifier} {noun}"
 
 
