@@ -292,6 +292,19 @@ _NEGATIONS = frozenset(
         "zonder",
         "vermijd",
         "vermijden",
+        # Polish ("nie" is a German word too, above)
+        "nigdy",
+        "bez",
+        "unikaj",
+        "zamiast",
+        # Swedish
+        "inte",
+        "aldrig",
+        "ingen",
+        "inga",
+        "utan",
+        "undvik",
+        "istället",
     ]
 )
 # two words that refuse what follows them ("metres instead of feet")
@@ -306,6 +319,7 @@ _NEGATION_PAIRS = frozenset(
         ("invece", "di"),
         ("posto", "di"),
         ("plaats", "van"),
+        ("stället", "för"),
     }
 )
 # words after which a refusal no longer holds ("never feet, always metres")
@@ -334,7 +348,19 @@ _UNREFUSE = frozenset(
         "maar",
         "alleen",
         "altijd",
+        "ale",
+        "tylko",
+        "zawsze",
+        "men",
+        "bara",
+        "alltid",
     ]
+)
+# words that open a condition: a negation after one, in the same stretch between commas,
+# belongs to the condition ("if the sea is not right we reschedule", "se o mar não
+# estiver bom a gente remarca"), not to the instruction that follows it
+_CONDITIONS = frozenset(
+    ["if", "unless", "se", "si", "wenn", "falls", "als", "indien", "jeśli", "jeżeli"]
 )
 # a refusal reaches across a comma only when this many words or fewer stand between it and
 # the comma: the items of a list ("never miles, feet or acres", "never call a piece, grade
@@ -346,7 +372,8 @@ _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*|,")
 
 def _negated_at(text: str, start: int) -> bool:
     """Whether a refusal governs the folded ``text`` at ``start``: a negation earlier in its
-    clause (see ``_LIST_HEAD`` for commas), with no 'but', 'always' or 'only' between."""
+    clause (see ``_LIST_HEAD`` for commas), with no 'but', 'always' or 'only' between, and
+    not inside a condition (``_CONDITIONS``) the text at ``start`` follows."""
     words = _WORD.findall(_CLAUSE_END.split(text[:start])[-1])
     commas = 0  # commas passed so far, walking back
     since_comma = 0  # words between the negation and the first comma after it
@@ -362,10 +389,23 @@ def _negated_at(text: str, start: int) -> bool:
             or word.startswith("n'")
         )
         if refusal:
+            if not commas and _in_condition(words[:i]):
+                return False
             return not commas or since_comma <= _LIST_HEAD
         if word in _UNREFUSE:
             return False
         since_comma += 1
+    return False
+
+
+def _in_condition(before: list[str]) -> bool:
+    """Whether the words ``before`` a negation open a condition it belongs to: a condition
+    word with no comma after it."""
+    for word in reversed(before):
+        if word == ",":
+            return False
+        if word in _CONDITIONS:
+            return True
     return False
 
 

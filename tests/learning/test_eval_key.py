@@ -460,3 +460,31 @@ def test_a_dutch_negation_refuses_what_follows_it():
     assert refused("sloep in plaats van boot", "boot")
     assert not refused("nooit boot, altijd sloep", "sloep")
     assert not refused("noem het een sloep", "sloep")
+
+
+def test_a_polish_or_swedish_negation_refuses_what_follows_it():
+    def refused(text: str, word: str) -> bool:
+        return ev._negated_at(text, text.index(word))
+
+    assert refused("nigdy nie pisz pan", "pan")
+    assert refused("pisz bez wykrzykników", "wykrzykników")
+    assert refused("zamiast zł pisz złotych", "zł")
+    assert not refused("nigdy zł, zawsze złotych", "złotych")
+    assert refused("skriv aldrig herr", "herr")
+    assert refused("utan utropstecken", "utropstecken")
+    assert not refused("aldrig kr, alltid kronor", "kronor")
+    assert not refused("skriv kronor", "kronor")
+
+
+def test_a_negation_inside_a_condition_does_not_refuse_the_instruction_after_it():
+    def refused(text: str, word: str) -> bool:
+        return ev._negated_at(text, text.index(word))
+
+    assert not refused("if the sea is not right we reschedule the lesson", "reschedule")
+    assert not refused("se o mar não estiver bom a gente remarca a aula", "remarca")
+    assert not refused("si no hace buen tiempo cambiamos la fecha", "cambiamos")
+    assert not refused("wenn es nicht passt verschieben wir den termin", "verschieben")
+    # a refusal in the instruction itself still refuses, condition or not
+    assert refused("if the sea is rough, never reschedule by email", "reschedule")
+    assert refused("never reschedule if the sea is fine", "reschedule")
+    assert refused("if the sea is rough, do not promise a new date", "promise")
