@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh30}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh31}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -66,7 +66,9 @@ that by another outside evaluator who read no product code and did not open ``fr
 with its key, before any proposer ran on it. Both were measured once on 2026-12-06 (at
 4bc5331) and are seen parts now. ``fresh30`` was written after that by another outside
 evaluator who read no product code and no results, with its key, before any proposer ran on
-it; it is the never-tuned part. A new part goes in ``NEVER_TUNED`` until measured once, at
+it. ``fresh31`` was written after that by another outside evaluator who read no product code,
+no results and not ``fresh30``'s data or key entries, with its key, before any proposer ran on
+it. Both are the never-tuned parts. A new part goes in ``NEVER_TUNED`` until measured once, at
 the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
@@ -170,13 +172,14 @@ PARTS = (
     "fresh28",
     "fresh29",
     "fresh30",
+    "fresh31",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
 # seen parts now); a new part written by an outside evaluator goes here until measured once:
-# fresh30 (written 2026-12-06 by an outside evaluator, with its key, before any run); fresh28
-# and fresh29 were measured once on 2026-12-06 at 4bc5331 and are seen parts
-NEVER_TUNED: tuple[str, ...] = ("fresh30",)
+# fresh30 and fresh31 (written 2026-12-06 by outside evaluators, each with its key, before any
+# run); fresh28 and fresh29 were measured once on 2026-12-06 at 4bc5331 and are seen parts
+NEVER_TUNED: tuple[str, ...] = ("fresh30", "fresh31")
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
@@ -292,6 +295,19 @@ _NEGATIONS = frozenset(
         "zonder",
         "vermijd",
         "vermijden",
+        # Polish ("nie" is a German word too, above)
+        "nigdy",
+        "bez",
+        "unikaj",
+        "zamiast",
+        # Swedish
+        "inte",
+        "aldrig",
+        "ingen",
+        "inga",
+        "utan",
+        "undvik",
+        "istället",
     ]
 )
 # two words that refuse what follows them ("metres instead of feet")
@@ -306,6 +322,7 @@ _NEGATION_PAIRS = frozenset(
         ("invece", "di"),
         ("posto", "di"),
         ("plaats", "van"),
+        ("stället", "för"),
     }
 )
 # words after which a refusal no longer holds ("never feet, always metres")
@@ -334,7 +351,19 @@ _UNREFUSE = frozenset(
         "maar",
         "alleen",
         "altijd",
+        "ale",
+        "tylko",
+        "zawsze",
+        "men",
+        "bara",
+        "alltid",
     ]
+)
+# words that open a condition: a negation after one, in the same stretch between commas,
+# belongs to the condition ("if the sea is not right we reschedule", "se o mar não
+# estiver bom a gente remarca"), not to the instruction that follows it
+_CONDITIONS = frozenset(
+    ["if", "unless", "se", "si", "wenn", "falls", "als", "indien", "jeśli", "jeżeli"]
 )
 # a refusal reaches across a comma only when this many words or fewer stand between it and
 # the comma: the items of a list ("never miles, feet or acres", "never call a piece, grade
@@ -346,7 +375,8 @@ _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*|,")
 
 def _negated_at(text: str, start: int) -> bool:
     """Whether a refusal governs the folded ``text`` at ``start``: a negation earlier in its
-    clause (see ``_LIST_HEAD`` for commas), with no 'but', 'always' or 'only' between."""
+    clause (see ``_LIST_HEAD`` for commas), with no 'but', 'always' or 'only' between, and
+    not inside a condition (``_CONDITIONS``) the text at ``start`` follows."""
     words = _WORD.findall(_CLAUSE_END.split(text[:start])[-1])
     commas = 0  # commas passed so far, walking back
     since_comma = 0  # words between the negation and the first comma after it
@@ -362,10 +392,23 @@ def _negated_at(text: str, start: int) -> bool:
             or word.startswith("n'")
         )
         if refusal:
+            if not commas and _in_condition(words[:i]):
+                return False
             return not commas or since_comma <= _LIST_HEAD
         if word in _UNREFUSE:
             return False
         since_comma += 1
+    return False
+
+
+def _in_condition(before: list[str]) -> bool:
+    """Whether the words ``before`` a negation open a condition it belongs to: a condition
+    word with no comma after it."""
+    for word in reversed(before):
+        if word == ",":
+            return False
+        if word in _CONDITIONS:
+            return True
     return False
 
 

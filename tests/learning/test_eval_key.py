@@ -86,6 +86,7 @@ COMPLETE = [
         "fresh28",
         "fresh29",
         "fresh30",
+        "fresh31",
     )
 ]
 
@@ -177,6 +178,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh28",
             "fresh29",
             "fresh30",
+            "fresh31",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
@@ -269,7 +271,7 @@ def test_the_descriptions_of_themes_and_rules_are_true_proposals(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
-    """fresh to fresh12 and fresh14 to fresh30 are complete per assistant, not only per part: one person's
+    """fresh to fresh12 and fresh14 to fresh31 are complete per assistant, not only per part: one person's
     taste wherever a team shares the assistant, code wherever a developer pastes it."""
     config, convs = DATA[name]
     need = ISSUE_TRAP_KINDS - {"one_person_taste", "code"}
@@ -286,7 +288,7 @@ def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_fresh_contacts_include_a_street_address_a_phone_number_and_an_email(name):
-    """Each fresh to fresh12 and fresh14 to fresh30 assistant's data holds a street address (a house number and a road), a
+    """Each fresh to fresh12 and fresh14 to fresh31 assistant's data holds a street address (a house number and a road), a
     phone number and an e-mail address, and its contacts trap catches every one of them."""
     _, convs = DATA[name]
     trap = next(t for t in KEY["assistants"][name]["traps"] if t["kind"] == "contact")
@@ -460,3 +462,31 @@ def test_a_dutch_negation_refuses_what_follows_it():
     assert refused("sloep in plaats van boot", "boot")
     assert not refused("nooit boot, altijd sloep", "sloep")
     assert not refused("noem het een sloep", "sloep")
+
+
+def test_a_polish_or_swedish_negation_refuses_what_follows_it():
+    def refused(text: str, word: str) -> bool:
+        return ev._negated_at(text, text.index(word))
+
+    assert refused("nigdy nie pisz pan", "pan")
+    assert refused("pisz bez wykrzykników", "wykrzykników")
+    assert refused("zamiast zł pisz złotych", "zł")
+    assert not refused("nigdy zł, zawsze złotych", "złotych")
+    assert refused("skriv aldrig herr", "herr")
+    assert refused("utan utropstecken", "utropstecken")
+    assert not refused("aldrig kr, alltid kronor", "kronor")
+    assert not refused("skriv kronor", "kronor")
+
+
+def test_a_negation_inside_a_condition_does_not_refuse_the_instruction_after_it():
+    def refused(text: str, word: str) -> bool:
+        return ev._negated_at(text, text.index(word))
+
+    assert not refused("if the sea is not right we reschedule the lesson", "reschedule")
+    assert not refused("se o mar não estiver bom a gente remarca a aula", "remarca")
+    assert not refused("si no hace buen tiempo cambiamos la fecha", "cambiamos")
+    assert not refused("wenn es nicht passt verschieben wir den termin", "verschieben")
+    # a refusal in the instruction itself still refuses, condition or not
+    assert refused("if the sea is rough, never reschedule by email", "reschedule")
+    assert refused("never reschedule if the sea is fine", "reschedule")
+    assert refused("if the sea is rough, do not promise a new date", "promise")

@@ -157,32 +157,21 @@ def test_a_belief_the_learned_layer_blocks_is_refused(agent, text):
     assert not Belief.objects.exists()
 
 
-def test_a_membership_that_covers_public_liability_insurance_is_stored_as_a_belief(agent):
-    """An ordinary fact whose English "public" once lit a Portuguese verb stem ("publicar")
-    read like "post it publicly" and was refused."""
-    statement = "Is a member of the Musicians' Union, which covers her public liability insurance"
-    belief_write(
-        agent=agent,
-        principal_external_id="ana",
-        category="explicit_facts",
-        statement=statement,
-        confidence=0.8,
-        source="direct",
-    )
-    assert Belief.objects.filter(statement=statement).exists()
-
-
 @pytest.mark.parametrize(
     "statement",
     [
+        # an English "public" once lit a Portuguese verb stem ("publicar") read like "post
+        # it publicly"
+        "Is a member of the Musicians' Union, which covers her public liability insurance",
+        # "allowed ... without ... after" and "paying off a credit card" share words with
+        # approving payments unreviewed or with card numbers
         "Hopes to be allowed behind the wheel again after two years without a seizure",
         "Was paying off a credit card",
     ],
 )
-def test_a_statement_about_the_persons_health_or_debts_is_stored_as_a_belief(agent, statement):
-    """A hope to be allowed to drive again, a debt being paid off: "allowed ... without ...
-    after" and "paying off a credit card" share words with approving payments unreviewed or
-    with card numbers, but say something about the person, not to the assistant."""
+def test_an_ordinary_statement_about_the_person_is_stored_as_a_belief(agent, statement):
+    """Statements that share words with instructions or secrets but say something about the
+    person, not to the assistant, are stored."""
     belief_write(
         agent=agent,
         principal_external_id="ana",
