@@ -1366,8 +1366,8 @@ def _build_context(
                 lift = topic_lift(qvec, bank, _statement_votes(cand, bank))
                 if lift is not None:
                     ranked_cosine = ranked_cosine + lift
-            stated = whether_statement(asked) if bank is not None and KIND_SHARE > 0 else ""
-            if stated:
+            stated = whether_statement(asked) if KIND_SHARE > 0 else ""
+            if bank is not None and stated:
                 # "Does he row in a pilot gig?": his statements of the kind the bank reads
                 # "row in a pilot gig" as (a sport) rank up
                 lift = kind_lift(_query_vector(stated), bank, _statement_votes(cand, bank))
