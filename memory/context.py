@@ -283,6 +283,73 @@ def asks_how_they_are(
     return min(1.0, gate * float(votes[mine].sum()) / total)
 
 
+#: A yes/no question about what the person does, has or is ("Does Joon-ho row in a pilot
+#: gig?", "Is she learning Portuguese?", "Does he have a cat?") is often put on what
+#: someone else does: the answer is the person's own statement of the same kind (curling,
+#: Japanese classes, a dog), which shares no word with the question and which the
+#: encoder may put far from it. The question read as a statement (``whether_statement``:
+#: "row in a pilot gig") is near the question bank's example statements of its kind (a
+#: sport, a language course, a pet), as the person's statements are near theirs
+#: (``memory.bank_topics``, their votes stored with their vectors): each statement's
+#: ranked cosine gains this share of how far its topics agree with those of the
+#: question's ``bank_topics.NEIGHBOURS`` nearest bank statements, times the gate
+#: ``(nearest - KIND_FLOOR) / (1 - KIND_FLOOR)``; 0 turns it off. Only the asked person's
+#: statements and the bank (no one's data) are read: no other person's memory is (the
+#: reading of retrieval21, not merged, used the other person's statement).
+KIND_SHARE = 0.6
+#: ... a question read as a statement whose nearest bank statement has a cosine of this or
+#: less is of no kind the bank is sure of, and lifts nothing (at the bank's 0.4 the lift
+#: follows weak readings and loses on four folds; bench/eval_recall/README.md,
+#: retrieval23).
+KIND_FLOOR = 0.6
+_WHETHER_LED = re.compile(
+    r"^\W*(do|does|did|is|are|was|were|has|have|had)(?:n['\u2019]t)?\s+"
+    r"(?:(?:the\s+person|he|she|they|i|you)\s+)?",
+    re.IGNORECASE,
+)
+_AS_STATED = {"do": "", "does": "", "did": "", "are": "is ", "were": "was ", "have": "has "}
+
+
+def whether_statement(query: str) -> str:
+    """A yes/no question about the person read as a statement of theirs ("Does the person
+    tune pianos?" -> "tune pianos", "Is she afraid of heights?" -> "is afraid of
+    heights"); empty for any other question (a wh-question, an offer, a plan)."""
+    main = _CONDITION_LED.sub("", query, count=1)
+    if main != query or offer_question(query):
+        return ""
+    led = _WHETHER_LED.match(query)
+    if led is None:
+        return ""
+    aux = led.group(1).lower()
+    rest = query[led.end() :].strip().rstrip("?.! ").strip()
+    if aux in ("do", "does") and re.match(r"have\b", rest, re.IGNORECASE):
+        rest = "has" + rest[4:]  # "Does she have a dog?" -> "has a dog"
+    return (_AS_STATED.get(aux, aux + " ") + rest).strip() if rest else ""
+
+
+def kind_votes(svec: np.ndarray, bank: QuestionBank) -> tuple[np.ndarray, float]:
+    """The topics the ``bank_topics.NEIGHBOURS`` bank statements nearest ``svec`` (a
+    question read as a statement) vote for (each vote its cosine, summed by topic), and
+    the nearest one's cosine."""
+    sims = bank.statements @ svec
+    k = min(bank_topics.NEIGHBOURS, len(sims))
+    near = np.argpartition(-sims, k - 1)[:k]
+    votes = np.zeros(len(bank.answers))
+    np.add.at(votes, bank.statement_topic[near], np.maximum(sims[near], 0.0))
+    return votes, float(sims[near].max())
+
+
+def kind_lift(svec: np.ndarray, bank: QuestionBank, votes: np.ndarray) -> np.ndarray | None:
+    """What each statement's ranked cosine gains where its topics (``votes``, as stored)
+    agree with those the question read as a statement is near (``KIND_SHARE`` times the
+    agreement times the gate); None when no bank statement is near it."""
+    question, nearest = kind_votes(svec, bank)
+    gate = (nearest - KIND_FLOOR) / (1 - KIND_FLOOR)
+    if gate <= 0 or KIND_SHARE <= 0:
+        return None
+    return KIND_SHARE * gate * bank_topics.agreement(question, votes)
+
+
 def advice_question(query: str) -> bool:
     """Whether the question is led by "should" or "shall" (see ``ADVICE_SHARE``)."""
     return _ADVICE_LED.match(query) is not None
@@ -1297,6 +1364,13 @@ def _build_context(
             if bank is not None and BANK_TOPIC_SHARE > 0:
                 # the statements the bank reads as the question's topics rank up
                 lift = topic_lift(qvec, bank, _statement_votes(cand, bank))
+                if lift is not None:
+                    ranked_cosine = ranked_cosine + lift
+            stated = whether_statement(asked) if KIND_SHARE > 0 else ""
+            if bank is not None and stated:
+                # "Does he row in a pilot gig?": his statements of the kind the bank reads
+                # "row in a pilot gig" as (a sport) rank up
+                lift = kind_lift(_query_vector(stated), bank, _statement_votes(cand, bank))
                 if lift is not None:
                     ranked_cosine = ranked_cosine + lift
             # the item keeps its cosine; its meaning is ranked less its hubness

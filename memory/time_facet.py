@@ -415,9 +415,11 @@ def _subject_terms(text: str) -> set[str]:
 
 
 #: How well a belief answers a question that names a span: a due time or a validity
-#: bound inside the span answers it; a validity window covering the span is true then,
-#: and answers by the share of it the span holds (none for a window still open); a
-#: belief dated at another time is about another time.
+#: bound inside the span answers it (but not the end of a window that began before the
+#: span: a way of life that ended then, which answers as a covering window does); a
+#: validity window covering the span is true then, and answers by the share of it the
+#: span holds (none for a window still open); a belief dated at another time is about
+#: another time.
 INSIDE, COVERS, ELSEWHERE = 1.0, 0.6, -0.5
 #: ... and a question about time that names no span: a belief with the date it asks for
 #: by name ("when is it due?": a due time) answers best, any date can answer "when".
@@ -446,6 +448,14 @@ def time_match(
         inside |= (ts >= lo) & (ts <= hi)
     start = np.where(np.isnan(valid_from), np.fmin(known_since, valid_until), valid_from)
     end = np.nan_to_num(valid_until, nan=np.inf)
+    with np.errstate(invalid="ignore"):
+        # a way of life that ended in the span ("Was a midwife on the labour ward" until
+        # mid-September) held before it too: the span is the end of it, not what it is
+        # about; it answers as a window covering the span does, by the share of it the
+        # span holds, so what happened in the span ("Mentored two students") comes first
+        ended_in = (valid_until >= lo) & (valid_until <= hi) & (start < lo)
+        ended_in &= ~((due >= lo) & (due <= hi)) & ~((valid_from >= lo) & (valid_from <= hi))
+    inside &= ~ended_in
     with np.errstate(invalid="ignore"):
         covers = has_bound & np.isnan(due) & (start <= hi) & (end >= lo)
         # how much of the belief's time the span holds: a window of a week covering the

@@ -417,3 +417,41 @@ def test_after_an_event_the_event_is_the_earliest_text_naming_it(agent, fake_mod
     ranked, pack = ask(agent, "What did she do after the new flat?")
 
     assert "time facet" in pack.items[ranked.index(shelves.pk)].why
+
+
+def test_a_way_of_life_that_ended_in_the_span_is_less_about_it_than_what_happened_in_it():
+    ask = read_time("What did she do in September?", NOW)
+    ts = NOW.timestamp()
+    nan = float("nan")
+    sept_13, sept_5, sept_25 = (datetime(2026, 9, d, tzinfo=UTC).timestamp() for d in (13, 5, 25))
+    # a job known since last year that ended on the 13th | a placement from the 5th to the
+    # 25th | a job that began on the 5th and ended on the 13th
+    valid_from = np.array([nan, sept_5, sept_5])
+    valid_until = np.array([sept_13, sept_25, sept_13])
+    due = np.full(3, nan)
+    known = np.full(3, ts - 400 * 86_400)
+
+    ended, placement, short = time_match(ask, due, valid_from, valid_until, known)
+
+    assert placement == short == 1.0  # held inside the span: about it
+    assert 0.0 < ended < 0.2  # true in a few days of it, the end of a long way of life
+
+
+def test_what_happened_in_a_past_month_comes_before_the_job_that_ended_in_it(agent, fake_model):
+    job = write(
+        agent,
+        "Was a midwife on the labour ward",
+        category="identity",
+        valid_until=datetime(2026, 9, 13, tzinfo=UTC),
+        now=NOW - 500 * DAY,
+    )
+    placement = write(
+        agent,
+        "Mentored two student midwives on placement",
+        valid_from=datetime(2026, 9, 5, tzinfo=UTC),
+        valid_until=datetime(2026, 9, 25, tzinfo=UTC),
+    )
+
+    ranked, _ = ask(agent, "What did she do in September?")
+
+    assert ranked[:2] == [placement.pk, job.pk]
