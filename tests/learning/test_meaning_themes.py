@@ -148,3 +148,34 @@ def test_a_key_theme_is_named_as_most_requests_put_the_word():
     themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
     # not "Writes the appointments.": most requests put the word before what they make
     assert [sentence_for(t) for t in themes] == ["Writes appointment confirmations."]
+
+
+def test_the_clause_grouped_by_meaning_is_its_work_without_names_numbers_or_times(bag_of_words):
+    # two requests for one customer must not sit closer than two for one kind of work:
+    # the customer's name, the job number, the month and the quoted title are left out
+    from learning.proposers.base import ProposerResult
+    from learning.proposers.local.proposer import LocalProposer
+
+    rows = [
+        (1, "Can you draft an estimate for Mrs Pellow at job 4471?", False),
+        (2, "Any update for Mrs Pellow on the November visit?", False),
+        (3, 'Can you write the leaflet "Warm Homes Week" for Dunmere?', False),
+        (3, "Mrs Pellow wants to know when we arrive.", False),
+    ]
+    corpus = corpus_of(rows, names={"Dunmere"})
+    LocalProposer()._themes(
+        corpus, ProposerResult(), min_conversations=2, min_users=None, meaning=True
+    )
+    # what was encoded besides the messages themselves and the bare head nouns
+    clauses = [t for t in bag_of_words if " " in t and t not in {text for _, text, _ in rows}]
+    assert any("estimate" in t for t in clauses)
+    for word in ("Pellow", "Mrs", "4471", "November", "Warm", "Dunmere"):
+        assert not any(word in t for t in clauses), word
+
+
+def test_a_clause_that_is_all_particulars_is_embedded_as_written():
+    from learning.proposers.local.hygiene import work_of_clause
+
+    assert work_of_clause("a quote for Mrs Pellow's kitchen", {"pellow"}) == "a quote for kitchen"
+    assert work_of_clause("Pellow", {"pellow"}) == "Pellow"
+    assert work_of_clause("can't do the 'big' one by 12th", set()) == "can't do the one by"

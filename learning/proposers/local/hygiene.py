@@ -528,3 +528,36 @@ def _topic_quote(
     if not named or named == quote or not share_a_word(named, words):
         return None
     return named
+
+
+# a quoted particular: a title, a line to use, a name as written ('the "Spring Fair" poster')
+_QUOTED_PARTICULAR = re.compile(
+    r"(?<![^\W_])[\"\u201c\u2018']([^\"\u201c\u201d\u2018\u2019']+)[\"\u201d\u2019'](?![^\W_])"
+)
+
+
+def work_of_clause(text: str, banned: set[str] | frozenset[str]) -> str:
+    """The clause with its particulars left out, so that what remains says which kind of
+    work it asks for: the names it writes (``banned``: "Estimate for Mrs Haigh" is an
+    estimate, whoever it is for), with a capitalised word just before one where the clause
+    does not open ("Mrs", "Dr", "St"), words holding a digit (amounts, dates, codes: "INV-2041", "12th"), the words of
+    a time (``TIME_MODIFIERS``: "the November newsletter") and quoted text. The clause as
+    written when nothing would remain."""
+    from learning.proposers.local.words import TIME_MODIFIERS
+
+    blank = _QUOTED_PARTICULAR.sub(lambda m: " " * len(m.group()), text)
+    toks = tokens(blank)
+    drop = {
+        k
+        for k, t in enumerate(toks)
+        if t.low.removesuffix("'s") in banned
+        or t.low in TIME_MODIFIERS
+        or any(c.isdigit() for c in t.text)
+    }
+    drop |= {
+        k - 1
+        for k in range(2, len(toks))
+        if toks[k].low.removesuffix("'s") in banned and toks[k - 1].text[:1].isupper()
+    }
+    kept = [t.text for k, t in enumerate(toks) if k not in drop]
+    return " ".join(kept) if kept else text

@@ -31,6 +31,7 @@ from learning.proposers.local.hygiene import (
     proper_words,
     theme_evidence,
     verified_evidence,
+    work_of_clause,
 )
 from learning.proposers.local.other_languages import (
     find_foreign_themes,
@@ -238,15 +239,17 @@ class LocalProposer:
                 stored[message.id] = vector
         return stored
 
-    def _clause_vectors(self, requests: list[Request]) -> Any:
-        """One row per request: the embedding of its clause, all encoded in one batch
-        (each distinct clause once). Clauses are not stored: a review's requests are a
-        few hundred short clauses at most."""
+    def _clause_vectors(self, requests: list[Request], banned: set[str]) -> Any:
+        """One row per request: the embedding of the work its clause asks for, its names,
+        numbers, times and quoted particulars left out (``work_of_clause``: otherwise two
+        requests for one customer sit closer than two for one kind of work), all encoded
+        in one batch (each distinct clause once). Clauses are not stored: a review's
+        requests are a few hundred short clauses at most."""
         import numpy as np
 
         from memory.embeddings import encode
 
-        texts = [r.message.text[r.start : r.end] for r in requests]
+        texts = [work_of_clause(r.message.text[r.start : r.end], banned) for r in requests]
         distinct = list(dict.fromkeys(texts))
         rows = dict(zip(distinct, encode(distinct), strict=True))
         return np.vstack([rows[t] for t in texts])
@@ -286,7 +289,7 @@ class LocalProposer:
             min_conversations=min_conversations,
             min_users=min_users,
             exclude=banned,
-            clause_vectors=self._clause_vectors(requests) if meaning else None,
+            clause_vectors=self._clause_vectors(requests, banned) if meaning else None,
             head_vectors=self._head_vectors(requests) if meaning else None,
         )
         return themes, requests, vectors, banned
