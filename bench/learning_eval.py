@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh31}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh32}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -68,7 +68,9 @@ with its key, before any proposer ran on it. Both were measured once on 2026-12-
 evaluator who read no product code and no results, with its key, before any proposer ran on
 it. ``fresh31`` was written after that by another outside evaluator who read no product code,
 no results and not ``fresh30``'s data or key entries, with its key, before any proposer ran on
-it. Both are the never-tuned parts. A new part goes in ``NEVER_TUNED`` until measured once, at
+it. ``fresh32`` was written after that by another outside evaluator who read no product code,
+no results and not ``fresh30``'s or ``fresh31``'s data or key entries, with its key, before any
+proposer ran on it. All three are the never-tuned parts. A new part goes in ``NEVER_TUNED`` until measured once, at
 the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
@@ -173,13 +175,15 @@ PARTS = (
     "fresh29",
     "fresh30",
     "fresh31",
+    "fresh32",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
 # seen parts now); a new part written by an outside evaluator goes here until measured once:
-# fresh30 and fresh31 (written 2026-12-06 by outside evaluators, each with its key, before any
-# run); fresh28 and fresh29 were measured once on 2026-12-06 at 4bc5331 and are seen parts
-NEVER_TUNED: tuple[str, ...] = ("fresh30", "fresh31")
+# fresh30, fresh31 and fresh32 (written 2026-12-06 by outside evaluators, each with its key,
+# before any run); fresh28 and fresh29 were measured once on 2026-12-06 at 4bc5331 and are seen
+# parts
+NEVER_TUNED: tuple[str, ...] = ("fresh30", "fresh31", "fresh32")
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
