@@ -7,10 +7,15 @@ The grammar (on the normalised question; every span is ``[start, end]``):
 - a day: today, tonight, this morning/afternoon/evening, tomorrow, yesterday, the day
   after tomorrow, the day before yesterday;
 - a named span: this/next/last/coming/past/previous week, weekend, month or year; the
-  weekend; the end of the week/month/year;
+  weekend; the end of the week/month/year; the week after this (one) / after next;
 - a counted span: the next/coming/last/past N days/weeks/fortnights/months/years, within
   N ..., in N ... (around then), N ... ago (N a number or a number word, "a", "a few",
   "a couple of");
+- a day of the month with no month ("the 27th", "Friday the 27th"): the next such date
+  (the last one in the past tense), on that weekday when one is named; a weekday with a
+  date ("Friday 27 November"): that date;
+- the first/second/third/fourth/last weekday of (or in) a month ("the last Sunday of
+  November");
 - a weekday, alone or after this/next/last/on (a span of up to three days, such as
   "tomorrow" or "this weekend", names its weekdays and the weekend: an undated "goes
   to the sauna on Sundays" answers it, after what is dated inside the span);
@@ -19,8 +24,9 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   month meant is the coming one, or the last one when the question is in the past tense;
 - a season after in/this/next/last/during (northern seasons);
 - a relation (before, after, since, until, till, by) followed by one of the above, or by
-  an event named with a determiner ("before the renewal", "after my exam"): the event is
-  found among the person's beliefs and intentions with a date (``resolve_event``).
+  an event named with a determiner ("before the renewal", "after my exam") or, ahead of
+  it, told as a clause ("before she leaves for Spain"): the event is found among the
+  person's beliefs and intentions with a date (``resolve_event``).
 
 Tense: ``past`` when the question says so plainly ("used to", "ago", "previously", "no
 longer", "before" with nothing after it, a span that ended before ``now``) and
@@ -85,6 +91,7 @@ _UNIT = r"(?P<u>day|week|fortnight|month|year)s?"
 _MONTH = "|".join(MONTHS)
 _WEEKDAY = "|".join(WEEKDAYS)
 _ORD = r"(?:st|nd|rd|th)?"
+_NTH = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
 
 #: (name, pattern) in order of precedence: the first that matches reads the span
 _EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -101,8 +108,19 @@ _EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("tomorrow", r"tomorrow"),
         ("yesterday", r"yesterday"),
         ("end_of", r"(?:the )?end of (?:the |this )?(?P<u>week|month|year)"),
+        ("week_after", r"(?:the )?week after (?P<m>next|this(?: one| week)?)"),
         ("named", r"(?P<m>this|next|last|coming|past|previous) (?P<u>weekend|week|month|year)"),
         ("weekend", r"(?:the |at the |on the )?weekend"),
+        (
+            "nth_weekday",
+            rf"(?:the )?(?P<k>{'|'.join(_NTH)}|last) (?P<w>{_WEEKDAY}) (?:of|in) "
+            rf"(?P<m>this |next |last )?(?P<mo>{_MONTH})",
+        ),
+        (
+            "weekday_date",
+            rf"(?P<w>{_WEEKDAY}) (?:the )?(?P<d>\d{{1,2}}){_ORD}(?: (?:of )?(?P<mo>{_MONTH}))?",
+        ),
+        ("day_of_month", rf"the (?P<d>\d{{1,2}})(?:st|nd|rd|th)(?! (?:of )?(?:{_MONTH}))"),
         ("weekday", rf"(?:(?P<m>this|next|last|coming|on) )?(?P<w>{_WEEKDAY})s?"),
         (
             "month",
@@ -117,9 +135,16 @@ _EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
     )
 )
-_RELATION = re.compile(_B + r"(?<!day )(?P<r>before|after|since|until|till|by) (?P<rest>.*)")
+_RELATION = re.compile(
+    _B + r"(?<!day )(?!(?<=week )after (?:next|this))(?P<r>before|after|since|until|till|by) "
+    r"(?P<rest>.*)"
+)
 _RELATION_WORD = re.compile(_B + r"(?:before|after|since|until|till|by)" + _E)
 _EVENT = re.compile(r"^(?:the|my|her|his|their|our|your|its|this|that|next) (?P<words>.+)$")
+#: an event told as a clause ("before she leaves for Spain"): only ahead of it (before, by,
+#: until) is it an event to find; "since he gave up the restaurant" asks what holds now
+_CLAUSE_EVENT = re.compile(r"^(?:she|he|they|we|i|you) (?P<words>.+)$")
+_AHEAD = ("before", "by", "until", "till")
 _MAX_EVENT_WORDS = 5
 _STRONG_PAST = re.compile(
     _B + r"(?:used to|previously|in the past|formerly|former|back then|back when|ago|earlier|"
@@ -189,19 +214,22 @@ def _month_start(year: int, month: int, like: datetime) -> datetime:
     return like.replace(year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0)
 
 
+def _which_month(month: int, mod: str | None, now: datetime, past: bool) -> datetime:
+    """The start of the month named: this one or the coming one, the last one that has
+    started in the past tense ("last" and "next" exclude this month)."""
+    if mod == "last" or (past and mod not in ("next", "coming")):
+        back = (now.month - month) % 12 or (12 if mod == "last" else 0)
+        return _month_start(now.year, now.month - back, now)
+    ahead = (month - now.month) % 12 or (12 if mod in ("next", "coming") else 0)
+    return _month_start(now.year, now.month + ahead, now)
+
+
 def _month_span(m: re.Match[str], now: datetime, past: bool) -> tuple[datetime, datetime] | None:
-    month = MONTHS.index(m["mo"]) + 1
     mod = m["m"]
     day = m["d1"] or m["d2"]
     if m["mo"] in ("may", "march") and mod is None and day is None:
         return None  # "may I", "they march": a verb, not a month
-    if mod == "last" or (past and mod not in ("next", "coming")):
-        # the most recent such month that has started ("last" excludes this month)
-        back = (now.month - month) % 12 or (12 if mod == "last" else 0)
-        start = _month_start(now.year, now.month - back, now)
-    else:
-        ahead = (month - now.month) % 12 or (12 if mod in ("next", "coming") else 0)
-        start = _month_start(now.year, now.month + ahead, now)
+    start = _which_month(MONTHS.index(m["mo"]) + 1, mod, now, past)
     end = _month_start(start.year, start.month + 1, now)
     if day is not None:
         try:
@@ -230,6 +258,47 @@ def _weekday_span(m: re.Match[str], now: datetime, past: bool) -> tuple[datetime
     else:
         start = day + timedelta(days=(wanted - day.weekday()) % 7)
     return start, start + DAY
+
+
+def _nth_weekday_span(m: re.Match[str], now: datetime, past: bool) -> Span:
+    """The first ... fourth or last such weekday of the month named."""
+    mod = (m["m"] or "").strip() or None
+    start = _which_month(MONTHS.index(m["mo"]) + 1, mod, now, past)
+    end = _month_start(start.year, start.month + 1, now)
+    wanted = WEEKDAYS.index(m["w"])
+    if m["k"] == "last":
+        day = end - DAY - ((end - DAY).weekday() - wanted) % 7 * DAY
+    else:
+        day = start + ((wanted - start.weekday()) % 7 + 7 * _NTH[m["k"]]) * DAY
+    return day, day + DAY
+
+
+def _day_of_month_span(m: re.Match[str], now: datetime, past: bool) -> Span | None:
+    """A day of the month: in the month named, else the next date with that day (the
+    last one in the past tense), on the weekday named if one is."""
+    day = int(m["d"])
+    if m.groupdict().get("mo"):
+        start = _which_month(MONTHS.index(m["mo"]) + 1, None, now, past)
+        try:
+            at = start.replace(day=day)
+        except ValueError:
+            return None
+        return at, at + DAY
+    wanted = WEEKDAYS.index(m["w"]) if m.groupdict().get("w") else None
+    first = _month_start(now.year, now.month, now)
+    step = -1 if past else 1
+    today = _midnight(now)
+    for k in range(0, 13 * 4):  # four years of months: every weekday falls on every date
+        try:
+            at = _month_start(first.year, first.month + step * k, now).replace(day=day)
+        except ValueError:
+            continue
+        if (at < today if not past else at > today) or (
+            wanted is not None and at.weekday() != wanted
+        ):
+            continue
+        return at, at + DAY
+    return None
 
 
 def _named_span(unit: str, mod: str, now: datetime) -> tuple[datetime, datetime]:
@@ -299,6 +368,14 @@ def _span_of(name: str, m: re.Match[str], now: datetime, past: bool) -> Span | N
         return now, end
     if name == "named":
         return _named_span(m["u"], m["m"], now)
+    if name == "week_after":
+        # "the week after this (one)" is next week, "the week after next" the one after it
+        start = _named_span("week", "next", now)[0] + (7 * DAY if m["m"] == "next" else 0 * DAY)
+        return start, start + 7 * DAY
+    if name == "nth_weekday":
+        return _nth_weekday_span(m, now, past)
+    if name in ("weekday_date", "day_of_month"):
+        return _day_of_month_span(m, now, past)
     if name == "weekend":
         return _named_span("weekend", "this", now)
     if name == "weekday":
@@ -319,7 +396,8 @@ def _first_span(
             continue
         span = _span_of(name, m, now, past)
         if span is not None:
-            named = {"weekday": "w", "month": "mo", "season": "s"}.get(name)
+            named = {"weekday": "w", "weekday_date": "w", "nth_weekday": "w"}.get(name)
+            named = named or {"month": "mo", "season": "s"}.get(name)
             return span, (m[named] if named else "")
     return None
 
@@ -359,6 +437,8 @@ def read_time(query: str, now: datetime) -> TimeAsk:
             span, named_word = _relate(relation["r"], inner[0], now), inner[1]
         else:
             event = _EVENT.match(rest)
+            if event is None and relation["r"] in _AHEAD:
+                event = _CLAUSE_EVENT.match(rest)
             if event is not None:
                 words = " ".join(event["words"].split(" ")[:_MAX_EVENT_WORDS])
                 terms = frozenset(content_words(words))

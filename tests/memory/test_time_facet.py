@@ -74,6 +74,41 @@ def test_a_month_name_means_the_coming_month_or_the_last_one_in_the_past_tense()
     assert days(read_time("What happened since March?", NOW).span)[0] == "2026-03-01"
 
 
+def test_a_day_of_the_month_with_no_month_is_the_next_such_date_on_the_weekday_named():
+    # NOW is Tuesday 17 November 2026: Friday the 27th is ten days off, Friday the 13th
+    # next falls in August 2027; in the past tense, the last one that has been
+    assert days(read_time("Is she free on Friday the 27th?", NOW).span) == (
+        "2026-11-27",
+        "2026-11-28",
+    )
+    assert days(read_time("Anything on Friday the 13th?", NOW).span)[0] == "2027-08-13"
+    assert days(read_time("What did she do on Friday the 13th?", NOW).span)[0] == "2026-11-13"
+    assert days(read_time("What is on the 3rd?", NOW).span)[0] == "2026-12-03"
+    assert days(read_time("What is on Friday 4 December?", NOW).span)[0] == "2026-12-04"
+
+
+def test_the_nth_or_last_weekday_of_a_month_is_that_day():
+    assert days(read_time("Dinner on the last Sunday of November?", NOW).span) == (
+        "2026-11-29",
+        "2026-11-30",
+    )
+    assert days(read_time("Is she free the first Monday in December?", NOW).span)[0] == (
+        "2026-12-07"
+    )
+    assert days(read_time("the second Tuesday of March", NOW).span)[0] == "2027-03-09"
+
+
+def test_the_week_after_this_one_is_next_week_and_after_next_the_one_after():
+    assert days(read_time("What is on the week after this one?", NOW).span) == (
+        "2026-11-23",
+        "2026-11-30",
+    )
+    after_next = read_time("Is she busy the week after next?", NOW)
+    assert days(after_next.span) == ("2026-11-30", "2026-12-07") and after_next.relation is None
+    # a week after an event is still a relation to the event
+    assert read_time("What is on a week after the wedding?", NOW).relation == "after"
+
+
 def test_may_and_march_as_verbs_are_not_months():
     assert read_time("May I ask what tea she likes?", NOW).span is None
     assert read_time("Will they march with the union?", NOW).span is None
@@ -87,6 +122,13 @@ def test_before_an_event_asks_for_the_event_in_the_belief_dates():
     # "before" with no event after it is an adverb: the question is plainly past
     assert read_time("Where did she work before?", NOW).past
     assert past_intent("Where did she work before?", NOW)
+
+
+def test_an_event_told_as_a_clause_with_a_pronoun_is_an_event_to_find():
+    leaving = read_time("What has she got to do before she leaves for Spain?", NOW)
+    assert leaving.relation == "before" and leaving.event_terms == content_words("leaves spain")
+    # since a clause, the question asks what holds now: no event to find
+    assert read_time("What keeps him busy since he gave up the shop?", NOW).relation is None
 
 
 def test_a_question_without_time_is_not_about_time():
