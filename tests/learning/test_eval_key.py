@@ -432,10 +432,12 @@ def test_without_refuses_what_follows_it_in_each_language():
     assert not ev.inverts(rule, "Write without exclamation marks.")
 
 
-def test_a_portuguese_negation_refuses_what_follows_it():
-    def refused(text: str, word: str) -> bool:
-        return ev._negated_at(text, text.index(word))
+def refused(text: str, word: str) -> bool:
+    """Whether the judge reads ``word`` in ``text`` as refused."""
+    return ev._negated_at(text, text.index(word))
 
+
+def test_a_portuguese_negation_refuses_what_follows_it():
     assert refused("escreve sem emojis", "emojis")
     assert refused("não uses emojis nas publicações", "emojis")
     assert refused("nem emojis nem hashtags", "hashtags")
@@ -444,9 +446,6 @@ def test_a_portuguese_negation_refuses_what_follows_it():
 
 
 def test_an_italian_negation_refuses_what_follows_it():
-    def refused(text: str, word: str) -> bool:
-        return ev._negated_at(text, text.index(word))
-
     assert refused("non chiamarmi chef", "chef")
     assert refused("mai chef, per favore", "chef")
     assert refused("grammi invece di tazze", "tazze")
@@ -455,9 +454,6 @@ def test_an_italian_negation_refuses_what_follows_it():
 
 
 def test_a_dutch_negation_refuses_what_follows_it():
-    def refused(text: str, word: str) -> bool:
-        return ev._negated_at(text, text.index(word))
-
     assert refused("gebruik geen emoji's in de berichten", "emoji")
     assert refused("noem het nooit een rondvaart", "rondvaart")
     assert refused("schrijf zonder uitroeptekens", "uitroeptekens")
@@ -467,9 +463,6 @@ def test_a_dutch_negation_refuses_what_follows_it():
 
 
 def test_a_polish_or_swedish_negation_refuses_what_follows_it():
-    def refused(text: str, word: str) -> bool:
-        return ev._negated_at(text, text.index(word))
-
     assert refused("nigdy nie pisz pan", "pan")
     assert refused("pisz bez wykrzykników", "wykrzykników")
     assert refused("zamiast zł pisz złotych", "zł")
@@ -481,9 +474,6 @@ def test_a_polish_or_swedish_negation_refuses_what_follows_it():
 
 
 def test_a_negation_inside_a_condition_does_not_refuse_the_instruction_after_it():
-    def refused(text: str, word: str) -> bool:
-        return ev._negated_at(text, text.index(word))
-
     assert not refused("if the sea is not right we reschedule the lesson", "reschedule")
     assert not refused("se o mar não estiver bom a gente remarca a aula", "remarca")
     assert not refused("si no hace buen tiempo cambiamos la fecha", "cambiamos")
