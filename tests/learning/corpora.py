@@ -39,6 +39,12 @@ def corpus_of(rows: list[tuple[int, str, bool]], names=()) -> ReviewCorpus:
     )
 
 
+def corpus_and_requests(rows: list[tuple[int, str, bool]]):
+    """The corpus of ``rows`` (``corpus_of``) and every request read in its messages."""
+    corpus = corpus_of(rows)
+    return corpus, [r for m in corpus.messages for r in requests_of(m)]
+
+
 def sentence_check(corpus: ReviewCorpus, data: dict, min_conversations: int = 3):
     """The verifier's answer on a proposed sentence and its evidence."""
     return verify_quotes(

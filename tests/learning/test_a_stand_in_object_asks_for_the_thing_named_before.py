@@ -5,9 +5,9 @@ the poster") is where or what for, not the thing; an edit after a reply stays as
 
 from __future__ import annotations
 
-from learning.proposers.local import find_themes, requests_of, sentence_for
+from learning.proposers.local import find_themes, sentence_for
 from learning.proposers.local.themes import objects_named_before
-from tests.learning.corpora import corpus_of, same_vectors
+from tests.learning.corpora import corpus_and_requests, same_vectors
 
 FLYERS = [
     (1, "Can you write a flyer for the harvest supper?", False),
@@ -18,13 +18,8 @@ FLYERS = [
 ]
 
 
-def _requests(rows):
-    corpus = corpus_of(rows)
-    return corpus, [r for m in corpus.messages for r in requests_of(m)]
-
-
 def test_a_stand_in_object_takes_the_thing_named_before_it():
-    _, requests = _requests(FLYERS)
+    _, requests = corpus_and_requests(FLYERS)
     stand_in = [r for r in requests if r.message.conversation_id == 104]
     assert [(r.verb, r.head) for r in stand_in] == [("write", "")]
     read = objects_named_before(requests)
@@ -34,7 +29,7 @@ def test_a_stand_in_object_takes_the_thing_named_before_it():
 
 
 def test_the_stand_in_request_counts_with_the_others():
-    corpus, requests = _requests(FLYERS)
+    corpus, requests = corpus_and_requests(FLYERS)
     themes = find_themes(
         objects_named_before(requests), same_vectors(corpus), min_conversations=3, min_users=None
     )
@@ -49,7 +44,7 @@ def test_an_object_that_names_nothing_before_stays_as_read():
         (1, "The choir rehearsal moved to Thursday. Write it up?", False),
         (1, "Editing the minutes now", False),
     ]
-    _, requests = _requests(rows)
+    _, requests = corpus_and_requests(rows)
     before = [(r.verb, r.head) for r in requests]
     assert [(r.verb, r.head) for r in objects_named_before(requests)] == before
 
@@ -60,6 +55,6 @@ def test_an_edit_after_a_reply_stays_as_read():
         (2, "Flyer for the quiz night please.", False),
         (1, "Good, but the flyer is too long now. Write it again shorter?", True),
     ]
-    _, requests = _requests(rows)
+    _, requests = corpus_and_requests(rows)
     before = [(r.verb, r.head) for r in requests]
     assert [(r.verb, r.head) for r in objects_named_before(requests)] == before

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from learning.proposers.local import find_themes, requests_of, sentence_for
+from learning.proposers.local import find_themes, sentence_for
 from learning.proposers.local.themes import same_heads
-from tests.learning.corpora import corpus_of, same_vectors
+from tests.learning.corpora import corpus_and_requests, same_vectors
 
 QUOTES = [
     (1, "Can you do a quote for the takeaway on the corner?", False),
@@ -26,13 +26,8 @@ def _vectors(alike: dict[str, str], heads: set[str]) -> dict[str, np.ndarray]:
     return rows
 
 
-def _requests(rows):
-    corpus = corpus_of(rows)
-    return corpus, [r for m in corpus.messages for r in requests_of(m)]
-
-
 def test_a_noun_and_its_derived_form_alike_in_meaning_are_one_kind_of_work():
-    corpus, requests = _requests(QUOTES)
+    corpus, requests = corpus_and_requests(QUOTES)
     heads = {r.head for r in requests if r.head}
     assert {"quote", "quotation"} <= heads
     vectors = same_vectors(corpus)
@@ -51,7 +46,7 @@ def test_a_noun_and_its_derived_form_alike_in_meaning_are_one_kind_of_work():
 
 
 def test_nouns_far_apart_in_meaning_stay_apart():
-    corpus, requests = _requests(QUOTES)
+    corpus, requests = corpus_and_requests(QUOTES)
     heads = {r.head for r in requests if r.head}
     themes = find_themes(
         requests,
@@ -64,7 +59,7 @@ def test_nouns_far_apart_in_meaning_stay_apart():
 
 
 def test_a_group_of_heads_is_named_by_the_head_most_conversations_write():
-    _, requests = _requests(
+    _, requests = corpus_and_requests(
         [
             (1, "Quotation for the church hall committee please.", False),
             (1, "Quote for the takeaway on the corner please.", False),
@@ -80,7 +75,7 @@ def test_heads_join_only_when_every_pair_is_alike():
     a = np.array([1.0, 0.0])
     c = np.array([0.0, 1.0])
     b = (a + c) / np.linalg.norm(a + c)  # cosine 0.707 with each
-    _, requests = _requests(
+    _, requests = corpus_and_requests(
         [
             (1, "Can you write a report for the landlord?", False),
             (1, "Can you write a report for the agency?", False),

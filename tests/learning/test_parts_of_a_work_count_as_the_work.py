@@ -5,9 +5,9 @@ of its own ("methods section", "methods paragraph") stays as read."""
 
 from __future__ import annotations
 
-from learning.proposers.local import find_themes, requests_of, sentence_for
+from learning.proposers.local import find_themes, sentence_for
 from learning.proposers.local.themes import parts_as_wholes
-from tests.learning.corpora import corpus_of, same_vectors
+from tests.learning.corpora import corpus_and_requests, same_vectors
 
 NEWSLETTERS = [
     (1, "Can you write this week's newsletter for parents? Harvest festival is on Friday.", False),
@@ -16,18 +16,15 @@ NEWSLETTERS = [
 ]
 
 
-def _requests(rows):
-    corpus = corpus_of(rows)
-    return corpus, [r for m in corpus.messages for r in requests_of(m)]
-
-
 def test_a_part_is_read_with_the_words_that_may_name_its_whole():
-    _, requests = _requests([(1, "Newsletter bit for the online shop: hampers are open.", False)])
+    _, requests = corpus_and_requests(
+        [(1, "Newsletter bit for the online shop: hampers are open.", False)]
+    )
     assert [(r.head, r.wholes) for r in requests] == [("bit", ("newsletter", "shop"))]
 
 
 def test_parts_and_the_whole_asked_for_in_other_conversations_are_one_theme():
-    corpus, requests = _requests(NEWSLETTERS)
+    corpus, requests = corpus_and_requests(NEWSLETTERS)
     # as read, the newsletter itself is the head of one conversation's request only
     assert [r.head for r in requests] == ["newsletter", "item", "bit"]
     read = parts_as_wholes(requests)
@@ -38,7 +35,7 @@ def test_parts_and_the_whole_asked_for_in_other_conversations_are_one_theme():
 
 
 def test_a_whole_named_in_a_phrase_counts_when_the_modifier_names_none():
-    _, requests = _requests(
+    _, requests = corpus_and_requests(
         [
             (1, "Write the results section for the barn report.", False),
             (1, "Report for the chapel survey please.", False),
@@ -49,7 +46,7 @@ def test_a_whole_named_in_a_phrase_counts_when_the_modifier_names_none():
 
 
 def test_a_part_other_conversations_also_ask_for_is_work_of_its_own():
-    _, requests = _requests(
+    _, requests = corpus_and_requests(
         [
             (1, "Write the methods paragraph for the hedgerow report.", False),
             (1, "Methods section for the bat report please.", False),
@@ -60,7 +57,7 @@ def test_a_part_other_conversations_also_ask_for_is_work_of_its_own():
 
 
 def test_a_part_with_no_whole_asked_for_elsewhere_stays_as_read_or_is_no_request():
-    _, requests = _requests(
+    _, requests = corpus_and_requests(
         [
             (1, "Can you draft the checkout section?", False),
             (1, "Newsletter bit for the online shop: hampers are open.", False),
@@ -70,7 +67,7 @@ def test_a_part_with_no_whole_asked_for_elsewhere_stays_as_read_or_is_no_request
 
 
 def test_a_part_asked_for_in_the_same_words_again_is_work_of_its_own():
-    _, requests = _requests(
+    _, requests = corpus_and_requests(
         [
             (1, "Can you draft the agenda for the October full council?", False),
             (1, "do the agenda item on the playground please", False),
