@@ -21,6 +21,7 @@ from learning.proposers.local.words import (
     MAX_QUOTES,
     QUOTE_MAX_WORDS,
     QUOTE_MIN_WORDS,
+    TIME_MODIFIERS,
 )
 from safety.text import (
     STOP_WORDS,
@@ -540,11 +541,9 @@ def work_of_clause(text: str, banned: set[str] | frozenset[str]) -> str:
     """The clause with its particulars left out, so that what remains says which kind of
     work it asks for: the names it writes (``banned``: "Estimate for Mrs Haigh" is an
     estimate, whoever it is for), with a capitalised word just before one where the clause
-    does not open ("Mrs", "Dr", "St"), words holding a digit (amounts, dates, codes: "INV-2041", "12th"), the words of
-    a time (``TIME_MODIFIERS``: "the November newsletter") and quoted text. The clause as
-    written when nothing would remain."""
-    from learning.proposers.local.words import TIME_MODIFIERS
-
+    does not open ("Mrs", "Dr", "St"), words holding a digit (amounts, dates, codes:
+    "INV-2041", "12th"), the words of a time (``TIME_MODIFIERS``: "the November
+    newsletter") and quoted text. The clause as written when nothing would remain."""
     blank = _QUOTED_PARTICULAR.sub(lambda m: " " * len(m.group()), text)
     toks = tokens(blank)
     drop = {
