@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import importlib
+import threading
 
 import pytest
 from django.core.cache import cache
@@ -77,3 +78,18 @@ def host(api_on, agent, make_token):
     """A host token of the tenant that owns ``agent`` (slug ``helper``)."""
     _, raw = make_token()
     return bearer(raw)
+
+
+@pytest.fixture
+def held_call():
+    """A stand-in for a slow selector: it waits until the test has its answers (released at
+    the end of the test), then fails loudly. A tool stopped by its timeout never sees the
+    failure; a server that waited for it would answer with an internal error instead."""
+    release = threading.Event()
+
+    def held(*args, **kwargs):
+        release.wait(30)
+        raise AssertionError("should have been abandoned")
+
+    yield held
+    release.set()

@@ -5,7 +5,6 @@ HTTP with bearer tokens."""
 from __future__ import annotations
 
 import sys
-import time
 from typing import Any
 
 import anyio
@@ -151,17 +150,11 @@ def test_a_stdio_server_serves_its_agent_and_person_only(server, tenant):
     assert not Message.objects.exists()
 
 
-def test_a_call_over_the_timeout_returns_an_error_result(agent, monkeypatch):
-    def slow(**kwargs):
-        time.sleep(2)
-        raise AssertionError("should have been abandoned")
-
-    monkeypatch.setattr("api.selectors.persona_head_dict", slow)
-    quick = build_server(agent_slug=agent.slug, principal="ana", timeout=0.3)
-    started = time.monotonic()
+def test_a_call_over_the_timeout_returns_an_error_result(agent, monkeypatch, held_call):
+    monkeypatch.setattr("api.selectors.persona_head_dict", held_call)
+    quick = build_server(agent_slug=agent.slug, principal="ana", timeout=2)
     result, after = call_all(quick, [("persona_read", {}), ("prompt_prefix", {})])
-    assert time.monotonic() - started < 1.9
-    assert result.is_error and "did not finish within 0.3 seconds" in text_of(result)
+    assert result.is_error and "did not finish within 2 seconds" in text_of(result)
     assert not after.is_error  # the server goes on serving
 
 

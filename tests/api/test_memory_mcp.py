@@ -5,7 +5,6 @@ the error-result rule. (Streamable HTTP in a real process: tests/api/test_mcp.py
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -349,21 +348,14 @@ def test_an_http_caller_needs_the_memory_scopes_and_stays_in_its_tenant(
 # --- the timeout and the error-result rule ----------------------------------------------------
 
 
-def test_a_slow_memory_call_is_stopped_and_the_server_goes_on(agent, monkeypatch):
+def test_a_slow_memory_call_is_stopped_and_the_server_goes_on(agent, monkeypatch, held_call):
     rows_of(agent)
-
-    def slow(**kwargs):
-        time.sleep(2)
-        raise AssertionError("should have been abandoned")
-
-    monkeypatch.setattr("memory.context.build_context", slow)
-    quick = build_server(agent_slug=agent.slug, principal="ana", timeout=0.3)
-    started = time.monotonic()
+    monkeypatch.setattr("memory.context.build_context", held_call)
+    quick = build_server(agent_slug=agent.slug, principal="ana", timeout=2)
     result, after = call_all(
         quick, [("build_context", {"query": "market"}), ("intentions_list", {})]
     )
-    assert time.monotonic() - started < 1.9
-    assert result.is_error and "did not finish within 0.3 seconds" in text_of(result)
+    assert result.is_error and "did not finish within 2 seconds" in text_of(result)
     assert not after.is_error and after.structured_content["items"]
 
 
