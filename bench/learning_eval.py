@@ -313,6 +313,33 @@ _NEGATIONS = frozenset(
         "utan",
         "undvik",
         "istället",
+        # Czech ("ne", "bez" are above); Czech writes "don't" as a prefix of the verb
+        # ("nepiš", "nepoužívejte"): the verbs a standing rule is written with
+        "nikdy",
+        "žádný",
+        "žádná",
+        "žádné",
+        "žádnou",
+        "žádných",
+        "vyhni",
+        "vyhněte",
+        "vyhýbej",
+        "vyhýbejte",
+        "místo",
+        "nepiš",
+        "nepište",
+        "nepoužívej",
+        "nepoužívejte",
+        "neuváděj",
+        "neuvádějte",
+        "neříkej",
+        "neříkejte",
+        "nedávej",
+        "nedávejte",
+        "nepřidávej",
+        "nepřidávejte",
+        "neslibuj",
+        "neslibujte",
     ]
 )
 # two words that refuse what follows them ("metres instead of feet")
@@ -362,13 +389,31 @@ _UNREFUSE = frozenset(
         "men",
         "bara",
         "alltid",
+        "jen",
+        "jenom",
+        "pouze",
+        "vždy",
+        "vždycky",
     ]
 )
 # words that open a condition: a negation after one, in the same stretch between commas,
 # belongs to the condition ("if the sea is not right we reschedule", "se o mar não
 # estiver bom a gente remarca"), not to the instruction that follows it
 _CONDITIONS = frozenset(
-    ["if", "unless", "se", "si", "wenn", "falls", "als", "indien", "jeśli", "jeżeli"]
+    [
+        "if",
+        "unless",
+        "se",
+        "si",
+        "wenn",
+        "falls",
+        "als",
+        "indien",
+        "jeśli",
+        "jeżeli",
+        "pokud",
+        "jestli",
+    ]
 )
 # a refusal reaches across a comma only when this many words or fewer stand between it and
 # the comma: the items of a list ("never miles, feet or acres", "never call a piece, grade

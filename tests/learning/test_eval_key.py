@@ -473,6 +473,16 @@ def test_a_polish_or_swedish_negation_refuses_what_follows_it():
     assert not refused("skriv kronor", "kronor")
 
 
+def test_a_czech_negation_refuses_what_follows_it():
+    assert refused("nikdy nepiš pane", "pane")
+    assert refused("nepoužívejte vykřičníky", "vykřičníky")
+    assert refused("pište bez vykřičníků", "vykřičníků")
+    assert refused("místo kč pište korun", "kč")
+    assert not refused("nikdy kč, vždy korun", "korun")
+    assert not refused("pokud to nikdy nepřijde napište termín", "termín")
+    assert not refused("pište korun", "korun")
+
+
 def test_a_negation_inside_a_condition_does_not_refuse_the_instruction_after_it():
     assert not refused("if the sea is not right we reschedule the lesson", "reschedule")
     assert not refused("se o mar não estiver bom a gente remarca a aula", "remarca")
