@@ -7,7 +7,6 @@ is ``tests/hermes/test_memory_files_live.py``."""
 from __future__ import annotations
 
 import io
-import time
 
 import pytest
 from django.core.management import call_command
@@ -250,10 +249,8 @@ def _no_scan(monkeypatch):
 def test_a_memory_file_of_three_thousand_entries_is_refused_before_any_scan(pilot, monkeypatch):
     _no_scan(monkeypatch)
     text = ENTRY_DELIMITER.join(f"note {i}" for i in range(3_000))
-    started = time.monotonic()
     with pytest.raises(HermesFileRefused, match="3,000 entries; an import takes at most 300"):
         persona_import(agent=pilot, text=text)
-    assert time.monotonic() - started < 1
 
 
 def test_a_user_file_over_the_size_cap_is_refused_before_any_scan(maya, monkeypatch, settings):
