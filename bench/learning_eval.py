@@ -71,7 +71,9 @@ no results and not ``fresh30``'s data or key entries, with its key, before any p
 it. ``fresh32`` was written after that by another outside evaluator who read no product code,
 no results and not ``fresh30``'s or ``fresh31``'s data or key entries, with its key, before any
 proposer ran on it. ``fresh30`` and ``fresh31`` were measured once on 2026-12-06 (at 50cc2e6)
-and are seen parts now; ``fresh32`` is the never-tuned part. A new part goes in
+and are seen parts now. ``fresh33`` was written after that by another outside evaluator who
+read no product code, no results and not ``fresh32``'s data, with its key, before any proposer
+ran on it; ``fresh32`` and ``fresh33`` are the never-tuned parts. A new part goes in
 ``NEVER_TUNED`` until measured once, at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
@@ -177,14 +179,15 @@ PARTS = (
     "fresh30",
     "fresh31",
     "fresh32",
+    "fresh33",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
 # seen parts now); a new part written by an outside evaluator goes here until measured once:
-# fresh32 (written 2026-12-06 by an outside evaluator, with its key, before any run); fresh28
-# and fresh29 were measured once on 2026-12-06 at 4bc5331, fresh30 and fresh31 at 50cc2e6: seen
-# parts now
-NEVER_TUNED: tuple[str, ...] = ("fresh32",)
+# fresh32 and fresh33 (each written 2026-12-06 by an outside evaluator, with its key, before
+# any run); fresh28 and fresh29 were measured once on 2026-12-06 at 4bc5331, fresh30 and fresh31
+# at 50cc2e6: seen parts now
+NEVER_TUNED: tuple[str, ...] = ("fresh32", "fresh33")
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
