@@ -343,6 +343,12 @@ _NEGATIONS = frozenset(
         "nepřidávejte",
         "neslibuj",
         "neslibujte",
+        # Finnish: "don't" is a verb of its own ("älä käytä", "ei koskaan")
+        "älä",
+        "älkää",
+        "ei",
+        "koskaan",
+        "ilman",
     ]
 )
 # two words that refuse what follows them ("metres instead of feet")
@@ -397,6 +403,9 @@ _UNREFUSE = frozenset(
         "pouze",
         "vždy",
         "vždycky",
+        "mutta",
+        "vain",
+        "aina",
     ]
 )
 # words that open a condition: a negation after one, in the same stretch between commas,
@@ -416,13 +425,16 @@ _CONDITIONS = frozenset(
         "jeżeli",
         "pokud",
         "jestli",
+        "jos",
     ]
 )
 # a refusal reaches across a comma only when this many words or fewer stand between it and
 # the comma: the items of a list ("never miles, feet or acres", "never call a piece, grade
 # or exam easy"), not the next instruction ("nunca pongas una hora exacta, pon una franja")
 _LIST_HEAD = 3
-_CLAUSE_END = re.compile(r"[.;:!?()\n]")
+# (a slash between spaces too: "ei teititellä / customers are addressed as 'sinä'" is two
+# wordings of one rule, the negation of the first not reaching into the second)
+_CLAUSE_END = re.compile(r"[.;:!?()\n]|\s/\s")
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*|,")
 
 

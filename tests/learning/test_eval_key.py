@@ -485,6 +485,16 @@ def test_a_czech_negation_refuses_what_follows_it():
     assert not refused("pište korun", "korun")
 
 
+def test_a_finnish_negation_refuses_what_follows_it():
+    assert refused("älä käytä huutomerkkejä", "huutomerkkejä")
+    assert refused("ei koskaan euroa, kirjoita ilman lyhenteitä", "lyhenteitä")
+    assert not refused("ei koskaan e, aina euroa", "euroa")
+    assert not refused("jos ei sovi soitan huomenna", "soitan")
+    assert not refused("kirjoita euroa", "euroa")
+    # a slash between spaces parts two wordings of one rule: the first's "ei" stays in it
+    assert not refused("ei teititellä / customers are addressed as sinä", "sinä")
+
+
 def test_a_negation_inside_a_condition_does_not_refuse_the_instruction_after_it():
     assert not refused("if the sea is not right we reschedule the lesson", "reschedule")
     assert not refused("se o mar não estiver bom a gente remarca a aula", "remarca")
