@@ -186,11 +186,13 @@ def test_the_reply_to_a_recalled_question_names_its_context_pack(
     assert memory.record_turn("What should I cook?", "Lentil soup.")
     # a question that was not recalled sends no pack
     assert memory.record_turn("Thanks!", "You are welcome.")
+    # the turns go out on the client's own thread: let them land before the next request (the
+    # test server shares one SQLite connection among its threads, and two requests at once on
+    # it fail with "SQL statements in progress", which no deployed server does) and before the
+    # packs no turn named yet are removed, or the first one's pack goes with them
+    assert memory.flush(timeout=20)
     # a pack personaweb no longer keeps never costs the turn
     memory.context("And tomorrow?")
-    # the turns above go out on the client's own thread: let them land before the packs
-    # no turn named yet are removed, or the first one's pack goes with them
-    assert memory.flush(timeout=20)
     ContextPackRecord.objects.filter(message__isnull=True).delete()
     assert memory.record_turn("And tomorrow?", "Bean stew.")
     assert memory.flush(timeout=20)
