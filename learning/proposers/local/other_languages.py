@@ -1,5 +1,5 @@
-"""Goals sentences for a persona written in French, Spanish, German, Italian or Portuguese
-(``language.FRAMES``).
+"""Goals sentences for a persona written in French, Spanish, German, Italian, Portuguese,
+Dutch or Swedish (``language.FRAMES``).
 
 The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
 in another language the proposer reads less, and says only what it can judge:
@@ -265,12 +265,17 @@ def _ask_in(
         if k == 0 or before & (frame.asking | frame.relayed) or before <= frame.pronouns:
             verb, j = inf, k + 1
             break
-    if not verb and frame.verb_last and len(ws) > 2 and ws[0].low in frame.asking:
+    # the asking word opens the sentence, or the clause after a comma ("Deze kwam
+    # binnen, kun je een bevestiging schrijven")
+    q = next((k for k in range(1, len(ws)) if "," in text[ws[k - 1].end : ws[k].start]), 0)
+    opens = [k for k in (0, q) if k < len(ws) and ws[k].low in frame.asking]
+    if not verb and frame.verb_last and opens and len(ws) > opens[0] + 2:
         # a modal question or a "bitte" with the infinitive at its end is a request:
-        # "Kannst du mir einen Kostenvoranschlag schreiben?"
-        inf = language.work_verb(ws[-1].low, frame.code)
-        if inf and ws[-1].low == inf:
-            verb, j, ws = inf, 1, ws[:-1]
+        # "Kannst du mir einen Kostenvoranschlag schreiben?", or before what it is for
+        # (Dutch: "Kun je een bevestiging maken voor een reservering?")
+        k = _infinitive_last(ws, frame)
+        if k:
+            verb, j, ws = ws[k].low, opens[0] + 1, ws[:k] + ws[k + 1 :]
     if not verb:
         for k, w in enumerate(ws[:-1]):  # "le café veut un devis", "necesito un presupuesto"
             if not (w.low in frame.relayed or w.low in frame.asking):
@@ -336,6 +341,19 @@ def _ask_in(
         to=to,
         platform=platform,
     )
+
+
+def _infinitive_last(ws: list[Tok], frame: language.Frame) -> int:
+    """Where the infinitive of a work verb ends the request (0 when none does): the last
+    word, or the word before the frame's purpose word and what follows it ("maken voor
+    een reservering")."""
+    for k in range(len(ws) - 1, 1, -1):
+        if len(ws) - 1 - k > PURPOSE_WORDS + 1:
+            break
+        last = k == len(ws) - 1 or ws[k + 1].low in frame.purpose
+        if last and language.work_verb(ws[k].low, frame.code) == ws[k].low:
+            return k
+    return 0
 
 
 def _named(text: str, ws: list[Tok], j: int, b: int, banned: set[str]) -> bool:
