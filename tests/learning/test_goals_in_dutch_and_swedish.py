@@ -160,3 +160,24 @@ def test_a_quote_shares_its_word_with_a_plural_the_stem_keeps_whole(quote, sente
 
     assert share_a_word(quote, content_words(sentence))
     assert not share_a_word("book a table for two", content_words("Writes invoices."))
+
+
+def test_a_persona_in_an_unknown_language_refuses_english_sentences_only():
+    from learning.policy import sentence_refusal
+
+    czech = {
+        "role": "Pomáhá Janě s nabídkami, fakturami a příspěvky pro její knihařskou dílnu",
+        "goals": "Ušetřit Janě čas u počítače, aby mohla víc vázat knihy.",
+        "background": "Malá knihařská dílna v Brně, která opravuje staré knihy.",
+    }
+    assert language.persona_language(czech) == language.UNREAD
+    english = "Writes the invoices for the bindery."
+    assert "English" in (
+        sentence_refusal(sentence=english, field="goals", persona=czech, known_names=set()) or ""
+    )
+    # its own language may look like another one to ``detect`` (here Portuguese): no refusal
+    czech_sentence = "Píše nabídky na opravy a faktury pro zákazníky, které jsou na webu."
+    assert language.detect(czech_sentence) not in ("", "en")
+    assert not sentence_refusal(
+        sentence=czech_sentence, field="goals", persona=czech, known_names=set()
+    )
