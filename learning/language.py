@@ -158,7 +158,7 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
             alle allo dal dalla dai dagli dalle sul sulla sui sulle nei negli nelle degli
             dello anche sempre mai ha hanno io lui lei noi voi loro ci essere""",
         "nl": """de het een en is zijn niet met voor op van te in wij we ze zij ik het dat
-            die deze dit ook maar of naar bij uit aan wordt worden geen over onze""",
+            die deze dit ook maar of naar bij uit aan wordt worden geen over onze graag aub""",
         "pt": """o a os as um uma uns umas e é são em de do da dos das no na nos nas com
             por para que não se seu sua mas como mais muito este esta ao aos às pelo pela
             pelos pelas num numa dum duma pra pro também você vocês eu ele ela isso essa

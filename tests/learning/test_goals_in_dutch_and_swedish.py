@@ -181,3 +181,22 @@ def test_a_persona_in_an_unknown_language_refuses_english_sentences_only():
     assert not sentence_refusal(
         sentence=czech_sentence, field="goals", persona=czech, known_names=set()
     )
+
+
+def test_a_plural_the_persona_writes_words_a_dutch_reply_theme():
+    rows = [
+        (1, "Nieuwe review op Google, vier sterren. Graag iets vriendelijks terug.", False),
+        (1, "Reactie op deze review aub, vijf sterren op Google.", False),
+        (1, "Kun je een reactie schrijven op deze review van gisteren?", False),
+    ]
+    corpus = corpus_of(rows)
+    names = proper_words(corpus.messages, english=False, code="nl")
+    # no message writes "reviews": the plural is not guessed
+    assert not find_foreign_themes(
+        corpus.messages, "nl", names, min_conversations=3, min_users=None
+    )
+    persona = {**DUTCH_PERSONA, "role": "Helpt Joost met offertes, facturen en reviews"}
+    themes = find_foreign_themes(
+        corpus.messages, "nl", names, min_conversations=3, min_users=None, persona=persona
+    )
+    assert [foreign_sentence(t, "nl") for t in themes] == ["Reageert op reviews."]

@@ -179,6 +179,15 @@ def _noun_phrase(
         return None
     noun, j = ws[j], j + 1
     complement = ""
+    if (
+        noun.low in PLATFORMS
+        and j < len(ws)
+        and _content(ws[j], frame, banned)
+        and not _capitalised_inside(text, ws[j], frame)
+    ):
+        # a platform written before the noun it names the kind of ("instagram post",
+        # "Instagram inlägg"): the noun is what is made, the platform its complement
+        return ws[j], article, noun.text, j + 1
     # the complement's noun may follow an article: "el texto de la tarjeta"
     at = j + 2 if j + 2 < len(ws) and ws[j + 1].low in frame.articles else j + 1
     if at < len(ws) and ws[j].low in frame.of and _content(ws[at], frame, banned):
@@ -319,6 +328,17 @@ def _ask_in(
         if inf and inf == ws[j + 1].low and ends:
             verb, to, label = inf, inf in frame.to_object, False
             j += 2
+    if (
+        label
+        and frame.verb_last
+        and j < len(ws)
+        and language.work_verb(ws[j].low, frame.code) == ws[j].low
+        and (j + 1 == len(ws) or ws[j + 1].low in frame.purpose | {frame.to})
+    ):
+        # a label's noun and the infinitive of its work: "Offerte maken voor een
+        # bedrijfsuitje", "instagram post maken"
+        verb, to, label = ws[j].low, ws[j].low in frame.to_object, False
+        j += 1
     if label and j < len(ws) and ws[j].low not in frame.label_next:
         if not _named(text, ws, j, b, banned):
             return None  # "Une dame m'a écrit": a subject, not a label
@@ -350,7 +370,7 @@ def _infinitive_last(ws: list[Tok], frame: language.Frame) -> int:
     for k in range(len(ws) - 1, 1, -1):
         if len(ws) - 1 - k > PURPOSE_WORDS + 1:
             break
-        last = k == len(ws) - 1 or ws[k + 1].low in frame.purpose
+        last = k == len(ws) - 1 or ws[k + 1].low in frame.purpose | {frame.to}
         if last and language.work_verb(ws[k].low, frame.code) == ws[k].low:
             return k
     return 0
@@ -490,18 +510,18 @@ def find_foreign_themes(
     *,
     min_conversations: int,
     min_users: int | None,
+    persona: dict[str, Any] | None = None,
 ) -> list[ForeignTheme]:
     """The themes of the messages (``code``: a language of ``language.FRAMES``), the
     most recurrent first (ties by noun, so every run gives the same answer)."""
     frame = language.FRAMES[code]
     messages = list(messages)
-    # the words the messages write, where a plural is told by being seen (German, and
-    # Portuguese "-ão")
-    seen_words = (
-        {t.low for m in messages for t in tokens(readable_text(m.text))}
-        if frame.plurals_seen
-        else set()
-    )
+    # the words the messages and the persona's role, goals and background write, where a
+    # plural is told by being seen (German, Dutch, Swedish, Portuguese "-ão"): the owner
+    # writes the language ("Helpt Femke met reserveringen, offertes, facturen, reviews")
+    texts = [readable_text(m.text) for m in messages]
+    texts += [str((persona or {}).get(f) or "") for f in ("role", "goals", "background")]
+    seen_words = {t.low for w in texts for t in tokens(w)} if frame.plurals_seen else set()
     groups: dict[str, list[Ask]] = {}
     about: dict[str, str] = {}  # a key that is what the requests are about -> as written
     asked = [(m, asks_of(m, code, banned)) for m in messages]

@@ -361,6 +361,7 @@ class LocalProposer:
                 banned,
                 min_conversations=settings.min_conversations,
                 min_users=min_users,
+                persona=persona,
             )[:MAX_RECORDED]:
                 text = foreign_sentence(foreign, lang)
                 if not policy.sentence_refusal(
@@ -505,6 +506,7 @@ class LocalProposer:
             banned,
             min_conversations=settings.min_conversations,
             min_users=min_users,
+            persona=persona,
         )[:MAX_CANDIDATES]:
             text = foreign_sentence(theme, lang)
             key = policy.content_key(text)
