@@ -158,14 +158,24 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
             alle allo dal dalla dai dagli dalle sul sulla sui sulle nei negli nelle degli
             dello anche sempre mai ha hanno io lui lei noi voi loro ci essere""",
         "nl": """de het een en is zijn niet met voor op van te in wij we ze zij ik het dat
-            die deze dit ook maar of naar bij uit aan wordt worden geen over onze""",
+            die deze dit ook maar of naar bij uit aan wordt worden geen over onze graag aub""",
         "pt": """o a os as um uma uns umas e é são em de do da dos das no na nos nas com
             por para que não se seu sua mas como mais muito este esta ao aos às pelo pela
             pelos pelas num numa dum duma pra pro também você vocês eu ele ela isso essa
             esse nosso nossa já até""",
+        "sv": """och att det som en ett är på för med av till den det de inte om har jag du
+            vi hon han men eller från vid så kan ska var sig sin sitt sina min mitt mina
+            dig mig oss hennes hans vill också inom efter utan under över någon något""",
+        "pl": """i w na z do nie się że to jest są jak po od za o ale czy dla jego jej ich
+            co tak przez przy mnie mi już będzie ten ta te tego tej który która które
+            oraz lub albo jeszcze może bardzo przed pan pani mój moja moje""",
     }.items()
 }
-_ANY_FUNCTION_WORD = frozenset().union(*FUNCTION_WORDS.values())
+# the words ``function_word`` knows: those of the languages the proposer reads. Swedish and
+# Polish words serve only to tell the language; several are English words ("men", "to")
+_ANY_FUNCTION_WORD = frozenset().union(
+    *(words for code, words in FUNCTION_WORDS.items() if code not in ("sv", "pl"))
+)
 
 
 def function_word(word: str) -> bool:
@@ -174,6 +184,9 @@ def function_word(word: str) -> bool:
     return word in _ANY_FUNCTION_WORD
 
 
+# the code ``persona_language`` gives a persona written in a language ``detect`` does not
+# know (ISO 639-2 "undetermined"): never read as English
+UNREAD = "und"
 LANGUAGE_NAMES = {
     "en": "English",
     "fr": "French",
@@ -182,9 +195,21 @@ LANGUAGE_NAMES = {
     "it": "Italian",
     "nl": "Dutch",
     "pt": "Portuguese",
+    "sv": "Swedish",
+    "pl": "Polish",
+    UNREAD: "a language other than English",
 }
-# letters only one of these languages writes: a word holding one counts as a function word
-LETTERS = {"fr": "èêçœùûîë", "de": "äöüß", "es": "ñ¿¡", "pt": "ãõ", "it": "ìò"}
+# letters few of these languages write: a word holding one counts as a function word of
+# each language that writes it ("ä": German and Swedish)
+LETTERS = {
+    "fr": "èêçœùûîë",
+    "de": "äöüß",
+    "es": "ñ¿¡",
+    "pt": "ãõ",
+    "it": "ìò",
+    "sv": "åäö",
+    "pl": "ąćęłńśźż",
+}
 # languages that write every noun with a capital: a capital there is no sign of a name
 CAPITALISES_NOUNS = frozenset({"de"})
 
@@ -226,7 +251,26 @@ def persona_language(persona: dict[str, Any]) -> str:
     parts = [persona.get(f) or "" for f in ("role", "goals", "background")]
     for f in ("guardrails", "standing_rules"):
         parts.extend(str(x) for x in persona.get(f) or [])
-    return detect("\n".join(str(p) for p in parts))
+    text = "\n".join(str(p) for p in parts)
+    return detect(text) or (UNREAD if not_english(text) else "")
+
+
+# the fewest words of letters ``not_english`` judges by, and the share of them the English
+# lexicon must know for a text to be read as English
+NOT_ENGLISH_WORDS = 8
+ENGLISH_SHARE = 0.5
+
+
+def not_english(text: str) -> bool:
+    """Whether ``text`` is written in a language other than English, whichever it is: it
+    holds at least ``NOT_ENGLISH_WORDS`` words of letters and the English lexicon knows
+    fewer than ``ENGLISH_SHARE`` of them (names and brands are few in a persona; a
+    Czech, Polish or Finnish one holds almost no English word)."""
+    words = [w for w in _WORD.findall(text or "") if len(w) > 2]
+    if len(words) < NOT_ENGLISH_WORDS:
+        return False
+    known = sum(1 for w in words if is_english_word(w) or w.lower() in FUNCTION_WORDS["en"])
+    return known < ENGLISH_SHARE * len(words)
 
 
 # --- a small frame per language for goals sentences outside English ------------------------------
@@ -595,6 +639,81 @@ FRAMES: dict[str, Frame] = {
         ),
         plurals_seen=True,
     ),
+    # Dutch and Swedish list every form of their verbs: the third person first, then the
+    # imperative ("schrijven": "schrijft", "schrijf"; "skriva": "skriver", "skriv")
+    "nl": Frame(
+        code="nl",
+        verbs={
+            "schrijven": ("schrijft", "schrijf"),
+            "maken": ("maakt", "maak"),
+            "beantwoorden": ("beantwoordt", "beantwoord"),
+            "vertalen": ("vertaalt", "vertaal"),
+            "controleren": ("controleert", "controleer"),
+            "plannen": ("plant", "plan"),
+            "berekenen": ("berekent", "bereken"),
+            "reageren": ("reageert", "reageer"),
+            "bedenken": ("bedenkt", "bedenk"),
+            "bevestigen": ("bevestigt", "bevestig"),
+        },
+        to_object=_words("reageren"),
+        to="op",
+        verb_nouns={"reactie": "reageren"},
+        asking=_words("kun kunt kan zou zouden wil wilt graag moet help nodig"),
+        relayed=_words("wil wilt willen vraagt vragen wilde"),
+        articles=_words("de het een deze dit die dat mijn onze ons jouw haar zijn hun"),
+        openers=_words("nieuwe nieuw nog andere extra korte kort"),
+        pronouns=_words("me mij ons hem haar hen"),
+        of=frozenset(),
+        purpose=_words("voor"),
+        elided=frozenset(),
+        subjects=_words("je jij u ik we wij even"),
+        titles=_words("meneer mevrouw mevr dhr familie fam"),
+        default_verb="schrijven",
+        weak_verbs=_words("maken"),
+        platform_before="voor",
+        label_next=_words("voor op aan over met van bij graag aub alsjeblieft"),
+        plural_takes_article=False,
+        verb_last=True,
+        plural_spellings=(("ingen", "ing"),),
+        plurals_seen=True,
+    ),
+    "sv": Frame(
+        code="sv",
+        verbs={
+            "skriva": ("skriver", "skriv"),
+            "göra": ("gör",),
+            "förbereda": ("förbereder", "förbered"),
+            "svara": ("svarar",),
+            "översätta": ("översätter", "översätt"),
+            "formulera": ("formulerar",),
+            "jämföra": ("jämför",),
+            "sammanfatta": ("sammanfattar",),
+            "planera": ("planerar",),
+            "räkna": ("räknar",),
+        },
+        to_object=_words("svara"),
+        to="på",
+        verb_nouns={"svar": "svara"},
+        asking=_words("kan kunde skulle behöver vill hjälp ska"),
+        relayed=_words("vill undrar behöver önskar"),
+        articles=_words(
+            "en ett den det de min mitt mina din ditt dina vår vårt våra någon något några"
+        ),
+        openers=_words("ny nytt nya annan annat andra kort kortare"),
+        pronouns=_words("mig mej oss henne honom dem dig"),
+        of=frozenset(),
+        purpose=_words("till för"),
+        elided=frozenset(),
+        subjects=_words("du ni jag vi"),
+        titles=_words("herr fru"),
+        default_verb="skriva",
+        weak_verbs=_words("göra"),
+        platform_before="för",
+        label_next=_words("till för om på åt med från"),
+        plural_takes_article=False,
+        plural_spellings=(("or", "a"), ("ningar", "ning"), ("er", "")),
+        plurals_seen=True,
+    ),
 }
 
 
@@ -902,6 +1021,8 @@ def plural_noun(
         return _italian_plural(noun, italian_gender(noun, article_seen))
     if code == "pt":
         return _portuguese_plural(noun, seen)
+    if code in _PLURAL_ENDINGS:
+        return _seen_plural(noun, code, seen, article_seen)
     low = noun.lower()
     if low.endswith(("s", "x", "z")) and not (code == "es" and low.endswith("z")):
         return noun
@@ -925,6 +1046,59 @@ def plural_noun(
     return noun + "es"
 
 
+# Dutch and Swedish: the endings whose plural the spelling settles (singular ending,
+# plural ending), and the plural endings one of which the messages must write for any
+# other noun: "bevestiging" -> "bevestigingen", "offerte" -> "offertes"; "factuur" ->
+# "facturen" only when a message writes it. Swedish: "faktura" -> "fakturor", "bokning"
+# -> "bokningar"; "offert" -> "offerter", "förslag" -> "förslag" when written so.
+_PLURAL_ENDINGS: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] = {
+    "nl": (
+        (("ing", "ingen"), ("tie", "ties"), ("te", "tes"), ("el", "els"), ("er", "ers")),
+        ("en", "s", "'s"),
+    ),
+    "sv": (
+        (("ning", "ningar"), ("else", "elser"), ("tion", "tioner"), ("het", "heter")),
+        ("er", "ar", "or", "r"),
+    ),
+}
+_SWEDISH_NEUTER = frozenset(["ett", "mitt", "ditt", "vårt", "något", "det"])
+_SWEDISH_COMMON = frozenset(["en", "min", "din", "vår", "någon", "den"])
+_DUTCH_LONG_VOWEL = re.compile(r"(aa|ee|oo|uu)([^aeiou])$")
+
+
+def _seen_plural(
+    noun: str, code: str, seen: frozenset[str] | set[str], article_seen: str = ""
+) -> str:
+    """The plural of a Dutch or Swedish noun: by its ending where that settles it
+    (``_PLURAL_ENDINGS``), else the form of it the messages write (``seen``), else "". A
+    Swedish neuter noun ending in a consonant (written with "ett") is its own plural, a
+    common one ending in "-a" (written with "en") takes "-or"."""
+    low = noun.lower()
+    if code == "sv" and article_seen in _SWEDISH_NEUTER and low[-1:] not in "aeiouyåäö":
+        return noun  # "ett förslag" -> "förslag"
+    if code == "sv" and article_seen in _SWEDISH_COMMON and low.endswith("a"):
+        return noun[:-1] + "or"  # "en faktura" -> "fakturor"
+    settled, endings = _PLURAL_ENDINGS[code]
+    for single, plural in settled:
+        if low.endswith(single) and len(low) > len(single) + 1:
+            return noun[: len(noun) - len(single)] + plural
+    stems = [noun]
+    if code == "nl":
+        # "factuur" -> "factur-en", "boot" -> "bot-en"; "bus" -> "buss-en"; "brief" -> "briev-en"
+        stems += [
+            _DUTCH_LONG_VOWEL.sub(lambda m: m.group(1)[0] + m.group(2), noun),
+            noun + noun[-1],
+        ]
+        stems += [noun[:-1] + {"f": "v", "s": "z"}.get(noun[-1], noun[-1])]
+    if code == "sv" and low.endswith(("a", "e")):
+        stems.append(noun[:-1])  # "faktura" -> "faktur-or", "pojke" -> "pojk-ar"
+    for stem in dict.fromkeys(stems):
+        for ending in endings:
+            if (stem + ending).lower() in seen:
+                return stem + ending
+    return ""
+
+
 # the consonants a Spanish word of its own ends in ("papel", "pan", "flor", "red", "luz",
 # "reloj", "rey"; "s" and "x" are left as they are above)
 _SPANISH_FINAL_CONSONANTS = frozenset("lnrdzjy")
@@ -942,8 +1116,11 @@ def plural_article(noun: str, code: str, *, article_seen: str = "", after_to: bo
     article the person wrote the noun with ("una ficha" -> "las"), else by its ending."""
     if code == "fr":
         return "aux" if after_to else "les"
-    if code == "de":
-        return ""  # "Schreibt Angebote.": a German plural takes no article here
+    frame = FRAMES.get(code)
+    if frame is not None and not frame.plural_takes_article:
+        # "Schreibt Angebote.", "Schrijft offertes.": no article, "to" alone after the verb
+        # that takes it ("Reageert op reviews.", "Svarar på recensioner.")
+        return frame.to if after_to else ""
     if code == "it":
         return _italian_plural_article(noun, article_seen, after_to)
     if code == "pt":

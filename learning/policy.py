@@ -543,7 +543,9 @@ def sentence_refusal(
     # the checks that read words read the persona's language (or, for a persona that says
     # too little to tell, the sentence's own); a sentence in another language is refused
     known, said_in = language.persona_language(persona), language.detect(s)
-    if known and said_in and said_in != known:
+    # a persona in a language ``detect`` does not know refuses English only: its own
+    # sentence may look like a neighbour language's ("und" beside Czech read as Polish)
+    if known and said_in and said_in != known and (known != language.UNREAD or said_in == "en"):
         wanted = language.LANGUAGE_NAMES[known]
         return (
             f"The sentence is written in {language.LANGUAGE_NAMES[said_in]}, but the persona "

@@ -340,9 +340,33 @@ def share_a_word(quote: str, sentence_words: set[str]) -> bool:
         return True
     if {_root(w) for w in quoted} & {_root(w) for w in sentence_words}:
         return True
-    return any(
+    if any(
         _plural_in_n(q, s) or _plural_by_last_letters(q, s) for q in quoted for s in sentence_words
-    )
+    ):
+        return True
+    # a singular the English stem cuts ("bevestiging" -> "bevestig") beside its plural the
+    # stem keeps whole ("bevestigingen"): the word as written
+    written = {w for w in words(quote) if w not in STOP_WORDS and not w.isdigit()}
+    return any(_plural_by_ending(q, s) for q in quoted | written for s in sentence_words)
+
+
+# plural endings added to a singular, or to it without its last vowel: Dutch "-en", "-s"
+# ("bevestiging" / "bevestigingen", "factuur" / "facturen"), Swedish "-or", "-ar", "-er"
+# ("faktura" / "fakturor", "bokning" / "bokningar")
+_PLURAL_ENDINGS = ("en", "n", "or", "ar", "er", "r")
+_DOUBLED_VOWEL = re.compile(r"([aeiou])\1")
+
+
+def _plural_by_ending(a: str, b: str) -> bool:
+    """Whether one word is the other, of five letters or more, with a plural ending
+    (``_PLURAL_ENDINGS``), a doubled vowel written single (Dutch "factuur" / "facturen")
+    or a last vowel dropped before it (Swedish "faktura" / "fakturor")."""
+    a, b = _DOUBLED_VOWEL.sub(r"\1", a), _DOUBLED_VOWEL.sub(r"\1", b)
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    if len(short) < 5:
+        return False
+    bases = {short, _root(short)}
+    return any(long_ == base + ending for base in bases for ending in _PLURAL_ENDINGS)
 
 
 # --- what a proposer reads: people's own words, not what they pasted -------------------

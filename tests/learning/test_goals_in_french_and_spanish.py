@@ -149,8 +149,12 @@ def test_a_persona_in_a_language_without_a_frame_is_declined_and_a_french_rule_i
         "role": "Assistent van de winkel van de familie",
         "goals": "Beantwoordt de vragen van de klanten en schrijft de berichten aan de leveranciers.",
     }
-    result = LocalProposer().propose_sentence(corpus_of(FRENCH), dutch, settings())
-    assert "Dutch" in result.declined
+    polish = {
+        "role": "Pomaga Markowi w potwierdzeniach wizyt, wycenach, fakturach i postach",
+        "goals": "Oszczędzać Markowi czas na pisaniu, żeby mógł więcej stroić fortepiany.",
+    }
+    result = LocalProposer().propose_sentence(corpus_of(FRENCH), polish, settings())
+    assert "Polish" in result.declined
     rule = LocalProposer().propose_rule(corpus_of(FRENCH), FRENCH_PERSONA, settings())
     assert not rule.declined and rule.data["rule"] is None  # no recurring correction
     # a German rule is read now (``language.RULE_FRAMES["de"]``); Dutch has no frame

@@ -48,6 +48,14 @@ DUTCH = {
     "guardrails": [],
     "standing_rules": [],
 }
+POLISH = {
+    "name": "Ola",
+    "role": "Pomaga Markowi w potwierdzeniach wizyt, wycenach, fakturach i postach",
+    "goals": "Oszczędzać Markowi czas na pisaniu, żeby mógł więcej stroić fortepiany.",
+    "background": "",
+    "guardrails": [],
+    "standing_rules": [],
+}
 ENGLISH = {
     "name": "Zed",
     "role": "Studio assistant",
@@ -193,8 +201,9 @@ def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_wor
     assert not LocalProposer().propose_sentence(corpus, GERMAN, settings()).declined
     assert not LocalProposer().propose_sentence(corpus, ITALIAN, settings()).declined
     assert not LocalProposer().propose_sentence(corpus, PORTUGUESE, settings()).declined
-    declined = LocalProposer().propose_sentence(corpus, DUTCH, settings()).declined
-    assert "Dutch" in declined and "Portuguese" in declined
+    assert not LocalProposer().propose_sentence(corpus, DUTCH, settings()).declined
+    declined = LocalProposer().propose_sentence(corpus, POLISH, settings()).declined
+    assert "Polish" in declined and "Dutch" in declined
     # standing rules are worded in French for a French assistant (``foreign_rules``):
     # no English correction becomes one
     rule = LocalProposer().propose_rule(corpus, FRENCH, settings())
@@ -220,11 +229,11 @@ def test_a_review_of_an_assistant_in_a_language_without_a_frame_says_why_nothing
 
     persona_version_create(
         agent=agent,
-        changes={k: DUTCH[k] for k in ("role", "goals", "background")},
+        changes={k: POLISH[k] for k in ("role", "goals", "background")},
         trigger=ChangeTrigger(source_type=SourceType.UI_FORM, reason="setup", approved_by="o"),
     )
     learning_on(agent)
     seed_work(agent, n=4)
     review = review_run(agent=agent, trigger=Review.Trigger.MANUAL)
     assert not Proposal.objects.filter(agent=agent).exists()
-    assert "written in Dutch" in review.reason
+    assert "written in Polish" in review.reason

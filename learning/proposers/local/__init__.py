@@ -89,8 +89,8 @@ object names mostly what the object of a rule the persona holds names ("Add the 
 after 'Put "riding hat first" on the list.') is that rule in other words
 (``rules.same_matter``).
 
-**Another language.** For a persona written in French, Spanish, German, Italian or
-Portuguese (``learning.language.persona_language``) a goals sentence is read and worded by
+**Another language.** For a persona written in French, Spanish, German, Italian,
+Portuguese, Dutch or Swedish (``learning.language.persona_language``) a goals sentence is read and worded by
 ``other_languages`` with a small frame per language (``learning.language.FRAMES``: the
 verbs people ask with, articles, the complement and purpose of a noun): "Tu peux me
 préparer un devis ?", "Devis pour un restaurant" and "Le café veut un devis pour …" give
@@ -114,8 +114,13 @@ frame (Portuguese: "Põe sempre …", "Não uses …", "Escreve sem …", its "n
 "sem" kept); in German by its grammar: an imperative first ("Schreib",
 "Schreiben Sie"), a separable verb's particle last ("Gib … an"), or an infinitive last in a
 clause with no subject ("Lieferzeit immer in KW angeben"), its "nie", "nicht", "kein"
-kept. A persona in any other language is declined with the reason (the review log says
-it), never answered in English.
+kept. Dutch and Swedish goals are worded from their frames' verb forms, listed whole
+("Kun je een bevestiging maken voor …", "Kan du skriva en offert …"), with a plural the
+ending settles ("bevestigingen", "fakturor" after "en faktura") or the messages write
+("facturen", "offerter"); their rules are declined. A persona in any other language
+(Polish, or one ``detect`` has no words for, told by the English lexicon knowing few of
+its words: ``language.UNREAD``) is declined with the reason (the review log says it),
+never read or answered in English.
 
 It proposes; the review still verifies every quote and applies the policy. It makes
 no network call; it encodes the request clauses of a review in one batch (the model is
@@ -123,8 +128,8 @@ loaded once per process), and messages without a stored vector.
 
 
 The package: ``words`` (word lists and thresholds), ``tokens``, ``requests``, ``themes``,
-``wording`` (the sentence of a theme), ``other_languages`` (French, Spanish, German, Italian
-and Portuguese sentences), ``hygiene`` (what a quote may hold),
+``wording`` (the sentence of a theme), ``other_languages`` (French, Spanish, German, Italian,
+Portuguese, Dutch and Swedish sentences), ``hygiene`` (what a quote may hold),
 ``corrections`` (instructions after a reply that recur), ``rules`` (a rule's wording)
 and ``proposer`` (``LocalProposer``).
 """

@@ -1,5 +1,5 @@
-"""Goals sentences for a persona written in French, Spanish, German, Italian or Portuguese
-(``language.FRAMES``).
+"""Goals sentences for a persona written in French, Spanish, German, Italian, Portuguese,
+Dutch or Swedish (``language.FRAMES``).
 
 The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
 in another language the proposer reads less, and says only what it can judge:
@@ -179,6 +179,15 @@ def _noun_phrase(
         return None
     noun, j = ws[j], j + 1
     complement = ""
+    if (
+        noun.low in PLATFORMS
+        and j < len(ws)
+        and _content(ws[j], frame, banned)
+        and not _capitalised_inside(text, ws[j], frame)
+    ):
+        # a platform written before the noun it names the kind of ("instagram post",
+        # "Instagram inlägg"): the noun is what is made, the platform its complement
+        return ws[j], article, noun.text, j + 1
     # the complement's noun may follow an article: "el texto de la tarjeta"
     at = j + 2 if j + 2 < len(ws) and ws[j + 1].low in frame.articles else j + 1
     if at < len(ws) and ws[j].low in frame.of and _content(ws[at], frame, banned):
@@ -265,12 +274,17 @@ def _ask_in(
         if k == 0 or before & (frame.asking | frame.relayed) or before <= frame.pronouns:
             verb, j = inf, k + 1
             break
-    if not verb and frame.verb_last and len(ws) > 2 and ws[0].low in frame.asking:
+    # the asking word opens the sentence, or the clause after a comma ("Deze kwam
+    # binnen, kun je een bevestiging schrijven")
+    q = next((k for k in range(1, len(ws)) if "," in text[ws[k - 1].end : ws[k].start]), 0)
+    opens = [k for k in (0, q) if k < len(ws) and ws[k].low in frame.asking]
+    if not verb and frame.verb_last and opens and len(ws) > opens[0] + 2:
         # a modal question or a "bitte" with the infinitive at its end is a request:
-        # "Kannst du mir einen Kostenvoranschlag schreiben?"
-        inf = language.work_verb(ws[-1].low, frame.code)
-        if inf and ws[-1].low == inf:
-            verb, j, ws = inf, 1, ws[:-1]
+        # "Kannst du mir einen Kostenvoranschlag schreiben?", or before what it is for
+        # (Dutch: "Kun je een bevestiging maken voor een reservering?")
+        k = _infinitive_last(ws, frame)
+        if k:
+            verb, j, ws = ws[k].low, opens[0] + 1, ws[:k] + ws[k + 1 :]
     if not verb:
         for k, w in enumerate(ws[:-1]):  # "le café veut un devis", "necesito un presupuesto"
             if not (w.low in frame.relayed or w.low in frame.asking):
@@ -314,6 +328,17 @@ def _ask_in(
         if inf and inf == ws[j + 1].low and ends:
             verb, to, label = inf, inf in frame.to_object, False
             j += 2
+    if (
+        label
+        and frame.verb_last
+        and j < len(ws)
+        and language.work_verb(ws[j].low, frame.code) == ws[j].low
+        and (j + 1 == len(ws) or ws[j + 1].low in frame.purpose | {frame.to})
+    ):
+        # a label's noun and the infinitive of its work: "Offerte maken voor een
+        # bedrijfsuitje", "instagram post maken"
+        verb, to, label = ws[j].low, ws[j].low in frame.to_object, False
+        j += 1
     if label and j < len(ws) and ws[j].low not in frame.label_next:
         if not _named(text, ws, j, b, banned):
             return None  # "Une dame m'a écrit": a subject, not a label
@@ -336,6 +361,19 @@ def _ask_in(
         to=to,
         platform=platform,
     )
+
+
+def _infinitive_last(ws: list[Tok], frame: language.Frame) -> int:
+    """Where the infinitive of a work verb ends the request (0 when none does): the last
+    word, or the word before the frame's purpose word and what follows it ("maken voor
+    een reservering")."""
+    for k in range(len(ws) - 1, 1, -1):
+        if len(ws) - 1 - k > PURPOSE_WORDS + 1:
+            break
+        last = k == len(ws) - 1 or ws[k + 1].low in frame.purpose | {frame.to}
+        if last and language.work_verb(ws[k].low, frame.code) == ws[k].low:
+            return k
+    return 0
 
 
 def _named(text: str, ws: list[Tok], j: int, b: int, banned: set[str]) -> bool:
@@ -472,18 +510,18 @@ def find_foreign_themes(
     *,
     min_conversations: int,
     min_users: int | None,
+    persona: dict[str, Any] | None = None,
 ) -> list[ForeignTheme]:
     """The themes of the messages (``code``: a language of ``language.FRAMES``), the
     most recurrent first (ties by noun, so every run gives the same answer)."""
     frame = language.FRAMES[code]
     messages = list(messages)
-    # the words the messages write, where a plural is told by being seen (German, and
-    # Portuguese "-ão")
-    seen_words = (
-        {t.low for m in messages for t in tokens(readable_text(m.text))}
-        if frame.plurals_seen
-        else set()
-    )
+    # the words the messages and the persona's role, goals and background write, where a
+    # plural is told by being seen (German, Dutch, Swedish, Portuguese "-ão"): the owner
+    # writes the language ("Helpt Femke met reserveringen, offertes, facturen, reviews")
+    texts = [readable_text(m.text) for m in messages]
+    texts += [str((persona or {}).get(f) or "") for f in ("role", "goals", "background")]
+    seen_words = {t.low for w in texts for t in tokens(w)} if frame.plurals_seen else set()
     groups: dict[str, list[Ask]] = {}
     about: dict[str, str] = {}  # a key that is what the requests are about -> as written
     asked = [(m, asks_of(m, code, banned)) for m in messages]

@@ -201,10 +201,10 @@ def _named_first(family: list[Theme]) -> list[Theme]:
 def _other_language(persona: dict[str, Any], result: ProposerResult, *, rule: bool) -> str:
     """The language of the persona when it is not English ("" for English or a persona
     that says too little to tell). A goals sentence is worded in French, Spanish, German,
-    Italian and Portuguese (``other_languages``), a standing rule kept as written in French,
-    Spanish, Italian, Portuguese and German (``foreign_rules``); in any other language the
-    review says that the proposer declined instead of proposing an English sentence to,
-    say, a Dutch assistant."""
+    Italian, Portuguese, Dutch and Swedish (``other_languages``), a standing rule kept as
+    written in French, Spanish, Italian, Portuguese and German (``foreign_rules``); in any
+    other language the review says that the proposer declined instead of proposing an
+    English sentence to, say, a Polish assistant."""
     from learning import language
 
     lang = language.persona_language(persona)
@@ -361,6 +361,7 @@ class LocalProposer:
                 banned,
                 min_conversations=settings.min_conversations,
                 min_users=min_users,
+                persona=persona,
             )[:MAX_RECORDED]:
                 text = foreign_sentence(foreign, lang)
                 if not policy.sentence_refusal(
@@ -505,6 +506,7 @@ class LocalProposer:
             banned,
             min_conversations=settings.min_conversations,
             min_users=min_users,
+            persona=persona,
         )[:MAX_CANDIDATES]:
             text = foreign_sentence(theme, lang)
             key = policy.content_key(text)
