@@ -60,3 +60,11 @@ def test_a_verb_that_names_the_work_then_what_it_says():
     assert heads("Reply saying it's a three-stage pearl white and it has to be blended") == [
         (None, "reply")
     ]
+
+
+def test_a_later_sentence_naming_the_thing_and_what_for_is_a_request():
+    text = (
+        "is the grey corsa back from valeting\n\nwrong window lol. courtesy car checklist for"
+        " handing the grey Corsa to Mr Oduya, fuel is at half"
+    )
+    assert read(text) == [(None, "checklist", ["courtesy", "car"])]

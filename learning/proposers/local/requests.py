@@ -1267,7 +1267,10 @@ def requests_of(message: Any) -> list[Request]:
             req = _request_in(message, readable, a, b, fresh=True)
             if req is not None and not (
                 _ends_like_a_request(readable, req)
-                or (req.phrases and _opens_sentence_of(readable, a))
+                or (
+                    (req.phrases or _phrase_after(readable, req))
+                    and _opens_sentence_of(readable, a)
+                )
             ):
                 req = None
         if req is None:
@@ -1441,6 +1444,15 @@ def _ends_like_a_request(readable: str, req: Request) -> bool:
     """A verbless request that ends on "please", "needed" … ("Rota for next week please")."""
     last = tokens(readable, req.start, req.end)
     return bool(last) and last[-1].low in REQUEST_TAILS
+
+
+def _phrase_after(readable: str, req: Request) -> bool:
+    """Whether a preposition follows what a verbless request makes, though its phrase
+    was not read as a thing ("courtesy car checklist for handing the Corsa to Mr Oduya":
+    what it is for, said with a verb)."""
+    toks = tokens(readable, req.start, req.end)
+    at = [k for k, t in enumerate(toks) if _lemma(t) == req.head]
+    return bool(at) and at[0] + 1 < len(toks) and toks[at[0] + 1].low in PREPOSITIONS
 
 
 def _message_nouns(message: Any) -> set[str]:
