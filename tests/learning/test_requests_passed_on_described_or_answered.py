@@ -4,12 +4,13 @@ note on …", "Their insurer wants a report", "Whitby Lifeboat Museum shop want 
 also in a later sentence of the message; two adjectives joined by "but" or "and" before
 the thing ("a polite but firm chaser email"); a thing and a relative clause saying what it
 does ("middleware that rejects expired tokens"); a verb that names the work followed by
-what it says ("Reply saying it's …"). Pronouns, statements and subjects with their own
-verbs stay what they were."""
+what it says ("Reply saying it's …"). A pronoun further into a sentence, a statement and a
+subject with its own verb stay what they were."""
 
 from __future__ import annotations
 
-from tests.learning.corpora import read
+from learning.proposers.local import requests_of
+from tests.learning.corpora import corpus_of, read
 
 
 def heads(text: str) -> list[tuple[str | None, str]]:
@@ -29,8 +30,8 @@ def test_a_request_passed_on_by_a_body_or_a_longer_subject_is_read():
     assert (None, "quote") in heads("the flats at Parkgate Court want a quote, 5 storeys.")
 
 
-def test_a_pronoun_or_a_want_to_do_is_no_passed_on_request():
-    assert heads("They want a refund") == []
+def test_a_pronoun_further_in_or_a_want_to_do_is_no_passed_on_request():
+    assert heads("the customers said they want a refund") == []
     assert heads("The Hendersons want to move the date") == []
     assert heads("Dean wants that on every quote now") == []
 
@@ -68,3 +69,31 @@ def test_a_later_sentence_naming_the_thing_and_what_for_is_a_request():
         " handing the grey Corsa to Mr Oduya, fuel is at half"
     )
     assert read(text) == [(None, "checklist", ["courtesy", "car"])]
+
+
+def phrases(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    message = corpus_of([(1, text, False)]).messages[0]
+    return [(r.head, [(p, h) for p, h, _ in r.phrases]) for r in requests_of(message)]
+
+
+def test_a_bare_reply_answers_what_the_message_opens_by_introducing():
+    assert phrases(
+        "We've had a 1 star review on Google from someone saying we refused to fix his"
+        " sockets. What actually happened: the board was old. Need a calm reply, not a row"
+    ) == [("reply", [("to", "review")])]
+    assert phrases(
+        "We got a lovely 5 star Google review from Glenys about her kitchen lights, can you"
+        " write a reply?"
+    ) == [("reply", [("to", "review")])]
+    # a topic named later, after other sentences, is no opening: the reply stays bare
+    assert phrases(
+        "Mrs Pemberton's emailed asking if she can just take the oak down herself next year."
+        " it's under a TPO. can you reply"
+    ) == [("reply", [])]
+
+
+def test_one_more_of_a_series_in_a_later_sentence_is_a_request():
+    assert read(
+        "Farrow still hasn't paid 2291. Second reminder, firmer this time, mention small claims"
+    ) == [(None, "reminder", [])]
+    assert read("Final payment reminder please") == [(None, "reminder", ["payment"])]

@@ -18,6 +18,7 @@ from learning.proposers.local.tokens import (
     tokens,
 )
 from learning.proposers.local.words import (
+    ABOUT_PREPOSITIONS,
     ANSWER_VERBS,
     CREATE_VERBS,
     CUES,
@@ -391,7 +392,8 @@ def _opening(toks: list[Tok], readable: str, b: int) -> _Opening | None:
         )
     ):
         return None  # "Why does this blow up?", "How do I …": a question, not a request
-    opened_new = i > 0 and toks[i - 1].low in NEW_REQUEST_OPENERS or toks[i].low in ("another",)
+    # "another …", "second reminder, firmer this time": one more of a series
+    opened_new = i > 0 and toks[i - 1].low in NEW_REQUEST_OPENERS or toks[i].low in SERIES_WORDS
     cue = asks_you = False
     for _ in range(3):  # "can you" "help me" "put together …"
         for pattern in CUES:
@@ -431,6 +433,10 @@ def _opening(toks: list[Tok], readable: str, b: int) -> _Opening | None:
                 relayed_start = toks[relayed].start
             i, noun_cue = relayed, True
     return _Opening(i, cue, asks_you, noun_cue, opened_new, relayed_start)
+
+
+# the words that open one more of a series of requests
+SERIES_WORDS = frozenset(["another", "second", "third", "final"])
 
 
 def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, int] | None:
@@ -696,7 +702,8 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
             return None
         head_tok = kept[-1]
         head = _lemma(head_tok)
-        mods = [_lemma(t) for t in kept[:-1]]
+        # "second reminder": which one of a series, not what kind of work
+        mods = [_lemma(t) for t in kept[:-1] if t.low not in SERIES_WORDS]
         surface = {_lemma(t): _written(t) for t in kept}
     else:
         # "Reply to a Google review", "Quote for the fence job": the verb names what is
@@ -829,8 +836,7 @@ def _relayed(toks: list[Tok], i: int) -> int | None:
     one to four words ("Hugo", "The client", "Their insurer", "Whitby Lifeboat Museum
     shop"): names, people or, after a determiner or a name, nouns; at most one short phrase ("in
     finance", "from sales", "at Parkgate Court"), then ``RELAYED_CUES`` and a noun phrase
-    (not "wants to …": what a guest wants done is no piece of work for the assistant).
-    A pronoun is no such subject ("they want a refund", "I need a break")."""
+    (not "wants to …": what a guest wants done is no piece of work for the assistant)."""
     j = i
     determined = j < len(toks) and toks[j].low in DETERMINERS
     if determined:
@@ -869,8 +875,12 @@ def _subject_word(tok: Tok, determined: bool) -> bool:
     """A word of the subject of a relayed request: a name (capitalised or, in lower case,
     no English word: "jonno"), people, or after a determiner a noun ("their insurer");
     never a pronoun or another function word."""
-    if tok.low in STOP_WORDS or not _wordlike(tok.low):
+    if not _wordlike(tok.low):
         return False
+    if tok.low in STOP_WORDS:
+        # a pronoun opening the sentence stands for someone named before ("He needs a
+        # roost assessment"); written small further in, it is the person themself
+        return tok.text[:1].isupper() and not determined
     return (
         tok.text[:1].isupper()
         or tok.low in PEOPLE_WORDS
@@ -1348,9 +1358,32 @@ def _reply_to_paste(req: Request, readable: str, found: list[Request]) -> Reques
         if noun and (best is None or abs(span[0] - req.start) < abs(best[1][0] - req.start)):
             best = (noun, span)
     if best is None:
+        best = _opening_topic(readable, req, found)
+    if best is None:
         return req
     noun, span = best
     return replace(req, phrases=[*req.phrases, ("to", noun, (noun,))], topic_span=span)
+
+
+# how far into a message its topic may be named: "ugh, 2 star review on google."
+TOPIC_CLAUSES = 2
+
+
+def _opening_topic(
+    readable: str, req: Request, found: list[Request]
+) -> tuple[str, tuple[int, int]] | None:
+    """What a bare reply answers when nothing is quoted after a colon: the noun the
+    message opens by introducing, in its first clauses, before the request ("We've had a
+    1 star review on Google from someone saying … Need a calm reply", "ugh, 2 star review
+    on google. … can you reply"), when that clause asks for nothing itself."""
+    for a, b in clauses(readable)[:TOPIC_CLAUSES]:
+        span = message_span(readable, a, b)
+        if span[1] > req.start or any(o.start < span[1] and span[0] < o.end for o in found):
+            return None
+        noun = _introduced_noun(tokens(readable, a, b))
+        if noun and noun not in PEOPLE_WORDS:
+            return noun, span
+    return None
 
 
 COPULAS = frozenset(["is", "are", "was", "were"])
@@ -1447,12 +1480,13 @@ def _ends_like_a_request(readable: str, req: Request) -> bool:
 
 
 def _phrase_after(readable: str, req: Request) -> bool:
-    """Whether a preposition follows what a verbless request makes, though its phrase
-    was not read as a thing ("courtesy car checklist for handing the Corsa to Mr Oduya":
-    what it is for, said with a verb)."""
+    """Whether a preposition of what it is for or about follows what a verbless request
+    makes, though its phrase was not read as a thing ("courtesy car checklist for handing
+    the Corsa to Mr Oduya": what it is for, said with a verb; not "Two drainage surveys in
+    June", a detail of the quote asked for before it)."""
     toks = tokens(readable, req.start, req.end)
     at = [k for k, t in enumerate(toks) if _lemma(t) == req.head]
-    return bool(at) and at[0] + 1 < len(toks) and toks[at[0] + 1].low in PREPOSITIONS
+    return bool(at) and at[0] + 1 < len(toks) and toks[at[0] + 1].low in ABOUT_PREPOSITIONS
 
 
 def _message_nouns(message: Any) -> set[str]:
