@@ -9,8 +9,7 @@ subject with its own verb stay what they were."""
 
 from __future__ import annotations
 
-from learning.proposers.local import requests_of
-from tests.learning.corpora import corpus_of, read
+from tests.learning.corpora import read
 
 
 def heads(text: str) -> list[tuple[str | None, str]]:
@@ -34,6 +33,9 @@ def test_a_pronoun_further_in_or_a_want_to_do_is_no_passed_on_request():
     assert heads("the customers said they want a refund") == []
     assert heads("The Hendersons want to move the date") == []
     assert heads("Dean wants that on every quote now") == []
+    # what someone wants done to a thing is no piece of work asked for
+    assert heads("the bank wants our overdraft brought down from £12,000 by March") == []
+    assert heads("Dan Pryce wants his membership moved to his new address") == []
 
 
 def test_adjectives_joined_before_the_thing_say_how_it_sounds():
@@ -63,37 +65,8 @@ def test_a_verb_that_names_the_work_then_what_it_says():
     ]
 
 
-def test_a_later_sentence_naming_the_thing_and_what_for_is_a_request():
-    text = (
-        "is the grey corsa back from valeting\n\nwrong window lol. courtesy car checklist for"
-        " handing the grey Corsa to Mr Oduya, fuel is at half"
-    )
-    assert read(text) == [(None, "checklist", ["courtesy", "car"])]
-
-
-def phrases(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
-    message = corpus_of([(1, text, False)]).messages[0]
-    return [(r.head, [(p, h) for p, h, _ in r.phrases]) for r in requests_of(message)]
-
-
-def test_a_bare_reply_answers_what_the_message_opens_by_introducing():
-    assert phrases(
-        "We've had a 1 star review on Google from someone saying we refused to fix his"
-        " sockets. What actually happened: the board was old. Need a calm reply, not a row"
-    ) == [("reply", [("to", "review")])]
-    assert phrases(
-        "We got a lovely 5 star Google review from Glenys about her kitchen lights, can you"
-        " write a reply?"
-    ) == [("reply", [("to", "review")])]
-    # a topic named later, after other sentences, is no opening: the reply stays bare
-    assert phrases(
-        "Mrs Pemberton's emailed asking if she can just take the oak down herself next year."
-        " it's under a TPO. can you reply"
-    ) == [("reply", [])]
-
-
 def test_one_more_of_a_series_in_a_later_sentence_is_a_request():
     assert read(
         "Farrow still hasn't paid 2291. Second reminder, firmer this time, mention small claims"
     ) == [(None, "reminder", [])]
-    assert read("Final payment reminder please") == [(None, "reminder", ["payment"])]
+    assert read("Third reminder for Rive Gauche") == [(None, "reminder", [])]

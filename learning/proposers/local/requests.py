@@ -18,7 +18,6 @@ from learning.proposers.local.tokens import (
     tokens,
 )
 from learning.proposers.local.words import (
-    ABOUT_PREPOSITIONS,
     ANSWER_VERBS,
     CREATE_VERBS,
     CUES,
@@ -367,6 +366,7 @@ class _Opening:
     asks_you: bool  # the cue asks the reader ("can you", "could u"): a bare verb follows
     noun_cue: bool  # "I need", "help me with", "Hugo wants": what is made follows
     opened_new: bool  # "Also …", "another …": a new request after a reply
+    relayed: bool  # "Hugo wants …": someone else asks, the person passes it on
     relayed_start: int | None  # where the quote starts after a name written small
 
 
@@ -425,6 +425,7 @@ def _opening(toks: list[Tok], readable: str, b: int) -> _Opening | None:
                 noun_cue = True
                 break
     relayed_start = None
+    relayed = None
     if not (cue or noun_cue):
         relayed = _relayed(toks, i)
         if relayed is not None:
@@ -432,11 +433,11 @@ def _opening(toks: list[Tok], readable: str, b: int) -> _Opening | None:
                 # a name written in lower case is no part of the quote ("jonno wants …")
                 relayed_start = toks[relayed].start
             i, noun_cue = relayed, True
-    return _Opening(i, cue, asks_you, noun_cue, opened_new, relayed_start)
+    return _Opening(i, cue, asks_you, noun_cue, opened_new, relayed is not None, relayed_start)
 
 
 # the words that open one more of a series of requests
-SERIES_WORDS = frozenset(["another", "second", "third", "final"])
+SERIES_WORDS = frozenset(["another", "second", "third"])
 
 
 def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, int] | None:
@@ -633,6 +634,8 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         # further into a message is a detail or a list ("rye flour, wheat flour")
         return None
     words, j = _noun_phrase(toks, i)
+    if opening.relayed and j < len(toks) and _past_participle(toks[j].low):
+        return None  # "the bank wants our overdraft brought down": what they want done
     if not words and verb and not language.can_be(verb, "NOUN"):
         # "Summarise this for engineering", "Summarise for the dev team": the verb and
         # its phrases, no object
@@ -869,6 +872,16 @@ def _relayed(toks: list[Tok], i: int) -> int | None:
                 return after
             return None
     return None
+
+
+def _past_participle(word: str) -> bool:
+    """A verb's past form ("moved", "brought", "done"), not its base, "-s" or "-ing" form."""
+    return (
+        word.isalpha()
+        and language.can_be(word, "VERB")
+        and language.lemma(word, "VERB") != word
+        and not word.endswith(("s", "ing"))
+    )
 
 
 def _subject_word(tok: Tok, determined: bool) -> bool:
@@ -1277,10 +1290,7 @@ def requests_of(message: Any) -> list[Request]:
             req = _request_in(message, readable, a, b, fresh=True)
             if req is not None and not (
                 _ends_like_a_request(readable, req)
-                or (
-                    (req.phrases or _phrase_after(readable, req))
-                    and _opens_sentence_of(readable, a)
-                )
+                or (req.phrases and _opens_sentence_of(readable, a))
             ):
                 req = None
         if req is None:
@@ -1358,32 +1368,9 @@ def _reply_to_paste(req: Request, readable: str, found: list[Request]) -> Reques
         if noun and (best is None or abs(span[0] - req.start) < abs(best[1][0] - req.start)):
             best = (noun, span)
     if best is None:
-        best = _opening_topic(readable, req, found)
-    if best is None:
         return req
     noun, span = best
     return replace(req, phrases=[*req.phrases, ("to", noun, (noun,))], topic_span=span)
-
-
-# how far into a message its topic may be named: "ugh, 2 star review on google."
-TOPIC_CLAUSES = 2
-
-
-def _opening_topic(
-    readable: str, req: Request, found: list[Request]
-) -> tuple[str, tuple[int, int]] | None:
-    """What a bare reply answers when nothing is quoted after a colon: the noun the
-    message opens by introducing, in its first clauses, before the request ("We've had a
-    1 star review on Google from someone saying … Need a calm reply", "ugh, 2 star review
-    on google. … can you reply"), when that clause asks for nothing itself."""
-    for a, b in clauses(readable)[:TOPIC_CLAUSES]:
-        span = message_span(readable, a, b)
-        if span[1] > req.start or any(o.start < span[1] and span[0] < o.end for o in found):
-            return None
-        noun = _introduced_noun(tokens(readable, a, b))
-        if noun and noun not in PEOPLE_WORDS:
-            return noun, span
-    return None
 
 
 COPULAS = frozenset(["is", "are", "was", "were"])
@@ -1477,16 +1464,6 @@ def _ends_like_a_request(readable: str, req: Request) -> bool:
     """A verbless request that ends on "please", "needed" … ("Rota for next week please")."""
     last = tokens(readable, req.start, req.end)
     return bool(last) and last[-1].low in REQUEST_TAILS
-
-
-def _phrase_after(readable: str, req: Request) -> bool:
-    """Whether a preposition of what it is for or about follows what a verbless request
-    makes, though its phrase was not read as a thing ("courtesy car checklist for handing
-    the Corsa to Mr Oduya": what it is for, said with a verb; not "Two drainage surveys in
-    June", a detail of the quote asked for before it)."""
-    toks = tokens(readable, req.start, req.end)
-    at = [k for k, t in enumerate(toks) if _lemma(t) == req.head]
-    return bool(at) and at[0] + 1 < len(toks) and toks[at[0] + 1].low in ABOUT_PREPOSITIONS
 
 
 def _message_nouns(message: Any) -> set[str]:
