@@ -366,7 +366,6 @@ class _Opening:
     asks_you: bool  # the cue asks the reader ("can you", "could u"): a bare verb follows
     noun_cue: bool  # "I need", "help me with", "Hugo wants": what is made follows
     opened_new: bool  # "Also …", "another …": a new request after a reply
-    relayed: bool  # "Hugo wants …": someone else asks, the person passes it on
     relayed_start: int | None  # where the quote starts after a name written small
 
 
@@ -425,7 +424,6 @@ def _opening(toks: list[Tok], readable: str, b: int) -> _Opening | None:
                 noun_cue = True
                 break
     relayed_start = None
-    relayed = None
     if not (cue or noun_cue):
         relayed = _relayed(toks, i)
         if relayed is not None:
@@ -433,7 +431,7 @@ def _opening(toks: list[Tok], readable: str, b: int) -> _Opening | None:
                 # a name written in lower case is no part of the quote ("jonno wants …")
                 relayed_start = toks[relayed].start
             i, noun_cue = relayed, True
-    return _Opening(i, cue, asks_you, noun_cue, opened_new, relayed is not None, relayed_start)
+    return _Opening(i, cue, asks_you, noun_cue, opened_new, relayed_start)
 
 
 # the words that open one more of a series of requests
@@ -634,8 +632,6 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         # further into a message is a detail or a list ("rye flour, wheat flour")
         return None
     words, j = _noun_phrase(toks, i)
-    if opening.relayed and j < len(toks) and _past_participle(toks[j].low):
-        return None  # "the bank wants our overdraft brought down": what they want done
     if not words and verb and not language.can_be(verb, "NOUN"):
         # "Summarise this for engineering", "Summarise for the dev team": the verb and
         # its phrases, no object
@@ -872,16 +868,6 @@ def _relayed(toks: list[Tok], i: int) -> int | None:
                 return after
             return None
     return None
-
-
-def _past_participle(word: str) -> bool:
-    """A verb's past form ("moved", "brought", "done"), not its base, "-s" or "-ing" form."""
-    return (
-        word.isalpha()
-        and language.can_be(word, "VERB")
-        and language.lemma(word, "VERB") != word
-        and not word.endswith(("s", "ing"))
-    )
 
 
 def _subject_word(tok: Tok, determined: bool) -> bool:
