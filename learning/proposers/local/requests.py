@@ -283,26 +283,6 @@ def _paired_adjectives(toks: list[Tok], i: int) -> bool:
     )
 
 
-def _says_what_it_does(toks: list[Tok], i: int) -> bool:
-    """Whether a relative clause in the present stands at ``i`` and ends the clause:
-    what the thing asked for does ("middleware that rejects expired API tokens", "an
-    endpoint that returns daily totals"). A copula or a verb of wanting after it makes
-    the whole a statement ("the invoice that covers May is wrong", "the boiler that
-    leaks needs looking at")."""
-    if i + 1 >= len(toks) or toks[i].low not in ("that", "which"):
-        return False
-    verb = toks[i + 1].low
-    return (
-        verb.endswith("s")
-        and language.can_be(verb, "VERB")
-        and language.lemma(verb, "VERB") != verb
-        and not any(
-            t.low in COPULAS or t.low.endswith("n't") or (t.low,) in RELAYED_CUES
-            for t in toks[i + 2 :]
-        )
-    )
-
-
 def _needs_doing(toks: list[Tok], i: int) -> bool:
     """Whether "need(s) to …" stands at ``i``: what comes before it is work to be done
     ("the renewal letters need to go out", "the rota needs to be redone")."""
@@ -391,8 +371,7 @@ def _opening(toks: list[Tok], readable: str, b: int) -> _Opening | None:
         )
     ):
         return None  # "Why does this blow up?", "How do I …": a question, not a request
-    # "another …", "second reminder, firmer this time": one more of a series
-    opened_new = i > 0 and toks[i - 1].low in NEW_REQUEST_OPENERS or toks[i].low in SERIES_WORDS
+    opened_new = i > 0 and toks[i - 1].low in NEW_REQUEST_OPENERS or toks[i].low in ("another",)
     cue = asks_you = False
     for _ in range(3):  # "can you" "help me" "put together …"
         for pattern in CUES:
@@ -432,10 +411,6 @@ def _opening(toks: list[Tok], readable: str, b: int) -> _Opening | None:
                 relayed_start = toks[relayed].start
             i, noun_cue = relayed, True
     return _Opening(i, cue, asks_you, noun_cue, opened_new, relayed_start)
-
-
-# the words that open one more of a series of requests
-SERIES_WORDS = frozenset(["another", "second", "third"])
 
 
 def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, int] | None:
@@ -645,17 +620,10 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
             phrases=_phrases_after_verb(toks, i),
         )
     verb_names_it = bool(verb) and language.can_be(verb or "", "NOUN")
-    if verb_names_it and words and toks.index(words[0]) == i and _participle_clause(toks, i):
-        words = []  # "Reply saying it's a three-stage pearl": what the reply says follows
     if (
         not words
         and verb_names_it
-        and (
-            i >= len(toks)
-            or toks[i].low in REQUEST_TAILS
-            or toks[i].low == "and"
-            or _participle_clause(toks, i)
-        )
+        and (i >= len(toks) or toks[i].low in REQUEST_TAILS or toks[i].low == "and")
     ):
         # "Reply please", "Help me reply", "reply and tell them …": the verb names what
         # is made
@@ -683,7 +651,6 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         and j < len(toks)
         and toks[j].low not in PREPOSITIONS | REQUEST_TAILS
         and not _needs_doing(toks, j)
-        and not (fresh and _says_what_it_does(toks, j))
         # "Instagram and Facebook post then" (``_settles_for``): "then" closes it
         and not (
             toks[j].low == "then"
@@ -701,8 +668,7 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
             return None
         head_tok = kept[-1]
         head = _lemma(head_tok)
-        # "second reminder": which one of a series, not what kind of work
-        mods = [_lemma(t) for t in kept[:-1] if t.low not in SERIES_WORDS]
+        mods = [_lemma(t) for t in kept[:-1]]
         surface = {_lemma(t): _written(t) for t in kept}
     else:
         # "Reply to a Google review", "Quote for the fence job": the verb names what is
@@ -813,32 +779,17 @@ def counts_as_request(request: Request, opening: set[str]) -> bool:
 
 
 # someone else asks, the person passes it on: "Hugo wants an explanation of …",
-# "Priyanka in finance asked for a summary of …", "The client needs a quote for …";
-# a plural or a body of people takes "want"/"need" ("Ofcom want a short note on …",
-# "the flats at Parkgate Court want a quote")
-RELAYED_CUES = (
-    ("wants",),
-    ("want",),
-    ("needs",),
-    ("need",),
-    ("asked", "for"),
-    ("asks", "for"),
-    ("would", "like"),
-)
-
-# the longest subject of a relayed request: "Whitby Lifeboat Museum shop", "their insurer"
-SUBJECT_WORDS = 4
+# "Priyanka in finance asked for a summary of …", "The client needs a quote for …"
+RELAYED_CUES = (("wants",), ("needs",), ("asked", "for"), ("asks", "for"), ("would", "like"))
 
 
 def _relayed(toks: list[Tok], i: int) -> int | None:
     """Where the object starts in a request passed on from someone else: a subject of
-    one to four words ("Hugo", "The client", "Their insurer", "Whitby Lifeboat Museum
-    shop"): names, people or, after a determiner or a name, nouns; at most one short phrase ("in
-    finance", "from sales", "at Parkgate Court"), then ``RELAYED_CUES`` and a noun phrase
-    (not "wants to …": what a guest wants done is no piece of work for the assistant)."""
+    one or two words ("Hugo", "The client"), at most one short phrase ("in finance",
+    "from sales"), then ``RELAYED_CUES`` and a noun phrase (not "wants to …": what a
+    guest wants done is no piece of work for the assistant)."""
     j = i
-    determined = j < len(toks) and toks[j].low in DETERMINERS
-    if determined:
+    if j < len(toks) and toks[j].low in DETERMINERS:
         j += 1
     if (
         j + 1 < len(toks)
@@ -847,20 +798,16 @@ def _relayed(toks: list[Tok], i: int) -> int | None:
         and toks[j].text[:1].islower()
     ):
         j += 1  # "A direct client wants …", "a new patient needs …"
-    start = j
-    while j < len(toks) and j - start < SUBJECT_WORDS and _subject_word(toks[j], determined):
-        # after a name a noun may end the subject: "Whitby Lifeboat Museum shop"
-        determined = determined or toks[j].text[:1].isupper()
-        j += 1
-    if j == start:
+    if j >= len(toks) or not (
+        toks[j].text[:1].isupper()
+        or toks[j].low in PEOPLE_WORDS
+        # a name written in lower case ("jonno wants a bar chart …"): no English word
+        or (toks[j].low.isalpha() and not language.is_english_word(toks[j].low))
+    ):
         return None
+    j += 1
     if j + 1 < len(toks) and toks[j].low in PREPOSITIONS and toks[j].low != "to":
-        j += 1  # "in finance", "from sales", "at Parkgate Court"
-        k = j
-        while j < len(toks) and j - k < SUBJECT_WORDS - 1 and toks[j].text[:1].isupper():
-            j += 1
-        if j == k:
-            j += 1
+        j += 2  # "in finance", "from sales"
     for pattern in RELAYED_CUES:
         if tuple(t.low for t in toks[j : j + len(pattern)]) == pattern:
             after = j + len(pattern)
@@ -868,24 +815,6 @@ def _relayed(toks: list[Tok], i: int) -> int | None:
                 return after
             return None
     return None
-
-
-def _subject_word(tok: Tok, determined: bool) -> bool:
-    """A word of the subject of a relayed request: a name (capitalised or, in lower case,
-    no English word: "jonno"), people, or after a determiner a noun ("their insurer");
-    never a pronoun or another function word."""
-    if not _wordlike(tok.low):
-        return False
-    if tok.low in STOP_WORDS:
-        # a pronoun opening the sentence stands for someone named before ("He needs a
-        # roost assessment"); written small further in, it is the person themself
-        return tok.text[:1].isupper() and not determined
-    return (
-        tok.text[:1].isupper()
-        or tok.low in PEOPLE_WORDS
-        or not language.is_english_word(tok.low)
-        or (determined and language.can_be(tok.low, "NOUN"))
-    )
 
 
 def message_span(readable: str, a: int, b: int) -> tuple[int, int]:
@@ -907,8 +836,6 @@ PASTED = re.compile(
 
 _ERROR_IN_PASTE = re.compile(
     r"(?i:\w*(?:error|exception)s?|traceback|fatal|panic|segmentation fault)\b"
-    # a warning as a compiler or a logger prints it: "[WARN]", "warning CS8618:", "warning:"
-    r"|\bWARN(?:ING)?\b|\b[Ww]arning(?::| [A-Z]+\d)"
 )
 
 
@@ -1170,9 +1097,6 @@ def error_report(message: Any, readable: str) -> Request | None:
         or next((span for span in long_enough if span[0] >= at), None)
         # else a short clause that says what fails: "xcode archive fails:"
         or next((span for span in reversed(before) if _says_it_fails(readable, *span)), None)
-        # else, over a pasted error, the person's last words before it, however short:
-        # "what's this about", "more nullable fun"
-        or (before[-1] if before and not unnamed else None)
     )
     if chosen is None:
         return None
