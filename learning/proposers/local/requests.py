@@ -134,6 +134,10 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
             # note", "year 9 reports"
             i += 2
             continue
+        if not words and _paired_adjectives(toks, i):
+            # "a polite but firm chaser email": how it should sound, not what it is
+            i += 3
+            continue
         if _coordinated_modifier(toks, i):
             # "wash and care label text", "Instagram and Facebook post": two modifiers
             # joined by "and" before one head; the second stays, the head follows
@@ -255,6 +259,27 @@ def _coordinated_modifier(toks: list[Tok], i: int) -> bool:
         and _is_noun_word(after)
         and language.can_be(after.low, "NOUN")
         and (last or language.lemma(after.low, "NOUN") == after.low)
+    )
+
+
+def _paired_adjectives(toks: list[Tok], i: int) -> bool:
+    """Whether two adjectives joined by "but" or "and" stand at ``i`` before a noun: "a
+    polite but firm chaser email", "a short and friendly reminder" (joined by "but",
+    which never joins two things, or not both nouns: "wash and care label text" is two
+    modifiers, ``_coordinated_modifier``)."""
+    if i + 3 >= len(toks) or toks[i + 1].low not in ("but", "and"):
+        return False
+    first, second = toks[i].low, toks[i + 2].low
+    return (
+        language.can_be(first, "ADJ")
+        and language.can_be(second, "ADJ")
+        and (
+            toks[i + 1].low == "but"
+            or not (language.can_be(first, "NOUN") and language.can_be(second, "NOUN"))
+        )
+        and _is_noun_word(toks[i + 3])
+        and first not in STOP_WORDS
+        and second not in STOP_WORDS
     )
 
 
