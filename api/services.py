@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import re
 import secrets
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -521,6 +523,11 @@ def token_check(raw: str | None) -> TokenSnapshot:
 RATE_WINDOW_SECONDS = 60
 
 
+def rate_clock() -> float:
+    """The wall clock the rate limit counts minutes by (one name, for tests to hold)."""
+    return time.time()
+
+
 def rate_limit_check(token: ApiToken | TokenSnapshot, *, now: float | None = None) -> None:
     """Count one call of ``token`` in this minute; over ``PERSONAWEB_API_RATE_LIMIT``
     calls (0: no limit) it is ``RateLimited`` (429, with the seconds to wait).
@@ -528,16 +535,13 @@ def rate_limit_check(token: ApiToken | TokenSnapshot, *, now: float | None = Non
     The count lives in Django's cache (Redis when ``REDIS_URL`` is set), so every web
     worker and the MCP server over HTTP share it: a fixed window per minute, keyed by the
     token's hash (never its id, which a test database may hand out again)."""
-    import math
-    import time
-
     from django.conf import settings
     from django.core.cache import cache
 
     limit = int(settings.PERSONAWEB_API_RATE_LIMIT)
     if limit <= 0:
         return
-    now = time.time() if now is None else now
+    now = rate_clock() if now is None else now
     window = int(now // RATE_WINDOW_SECONDS)
     key = f"api-rate:{token.sha256[:32]}:{window}"
     try:

@@ -93,3 +93,10 @@ def held_call():
 
     yield held
     release.set()
+
+
+@pytest.fixture
+def one_rate_window(monkeypatch):
+    """Every call of the test counted in one minute of the rate limit (mid-window): a test
+    that crosses a minute boundary on a slow machine would otherwise start a new count."""
+    monkeypatch.setattr("api.services.rate_clock", lambda: 1_800_000_030.0)

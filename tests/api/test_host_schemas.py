@@ -146,7 +146,7 @@ def test_the_same_operation_gives_the_same_time_text_on_both_transports(
 
 
 def test_a_token_over_its_rate_limit_gets_429_with_retry_after(
-    client, host, agent, settings, make_token
+    client, host, agent, settings, make_token, one_rate_window
 ):
     settings.PERSONAWEB_API_RATE_LIMIT = 3
     for _ in range(3):
@@ -164,7 +164,9 @@ def test_a_token_over_its_rate_limit_gets_429_with_retry_after(
     assert client.get("/v1/agents/helper", **bearer(other)).status_code == 200
 
 
-def test_the_rate_limit_is_one_count_for_both_transports(client, host, agent, settings):
+def test_the_rate_limit_is_one_count_for_both_transports(
+    client, host, agent, settings, one_rate_window
+):
     settings.PERSONAWEB_API_RATE_LIMIT = 3
     raw = host["HTTP_AUTHORIZATION"].split(" ", 1)[1]
     assert client.get("/v1/agents/helper", **host).status_code == 200
@@ -174,7 +176,9 @@ def test_the_rate_limit_is_one_count_for_both_transports(client, host, agent, se
     assert client.get("/v1/agents/helper", **host).status_code == 429
 
 
-def test_the_rate_limit_is_counted_in_the_shared_cache(client, host, agent, settings):
+def test_the_rate_limit_is_counted_in_the_shared_cache(
+    client, host, agent, settings, one_rate_window
+):
     from django.core.cache import cache
 
     settings.PERSONAWEB_API_RATE_LIMIT = 2

@@ -340,7 +340,7 @@ def test_an_agent_deleted_or_its_slug_taken_over_is_not_answered_from_what_was_k
     assert "Baker's assistant" in r["prefix"] and r["prefix"] == fresh(again)
 
 
-def test_the_hot_path_counts_against_the_rate_limit(client, host, agent, settings):
+def test_the_hot_path_counts_against_the_rate_limit(client, host, agent, settings, one_rate_window):
     settings.PERSONAWEB_API_RATE_LIMIT = 3
     statuses = [client.get(URL, **host).status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
