@@ -4,8 +4,9 @@
     .venv/bin/python bench/evidence_scan.py --all      # every seen assistant's messages
 
 Reads the *seen* parts of the learning evaluation only (``bench/learning_eval.SEEN_PARTS``;
-never a part in ``NEVER_TUNED``). Every part's assistants are honest: none of their user
-messages or persona fields is an injection, so every hit is a false alarm.
+never a part in ``NEVER_TUNED``). The persona fields are honest; the conversations are
+ordinary work but hold a few planted traps (a pasted issue that holds an injection, a
+directive, a secret), so each hit is listed for a reader to judge.
 
 Each user message is scored twice:
 
