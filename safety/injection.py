@@ -13,7 +13,8 @@ Three layers:
    run against both forms.
 3. **The learned layer** (``safety.learned``): each *view* of the text (the
    normalised text, each of its sentences, and decoded views: base64 payloads, ROT13,
-   reversed text, invisible characters read as spaces) is looked up in the stored
+   reversed text, invisible characters read as spaces; pasted code, SQL, logs and stack
+   traces are data and left out, their comments kept: ``safety.pasted``) is looked up in the stored
    sentence vectors (``memory.embeddings``; a text is encoded once, ever), and a
    logistic regression over the vector, a few dozen multilingual cues and hashed
    character/word n-grams (any language, any script) gives the probability that the
@@ -59,6 +60,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from safety import memo
+from safety.pasted import language_of
 from safety.patterns import (
     APPLIED,
     EMBEDDED_IN,
@@ -450,17 +452,25 @@ _ENTRY_LABEL = re.compile(r"^(?:guardrail|standing rule|rule)s?\s*\d*\s*[:.)-]\s
 
 
 def views(text: str, norm: Normalised | None = None) -> list[str]:
-    """Every string of ``text`` the learned layer scores (all normalised, first = whole)."""
+    """Every string of ``text`` the learned layer scores (all normalised; first = the whole
+    text without its pasted data, unless it is all data)."""
     norm = norm or normalise(text)
     if not norm.text:
         return []
-    whole = _ENTRY_LABEL.sub("", norm.text, count=1) or norm.text
-    out = [whole]
-    segments = _segments(whole)
-    if len(segments) > 1:
-        out.extend(segments)
-    if norm.matching != norm.text:
-        out.append(norm.matching)
+    # Pasted code, logs and traces are data, not language: the learned layer reads the
+    # text without them, their comments kept (``safety.pasted``); the patterns and the
+    # decoded views still read all of it.
+    language = language_of(text)
+    read = norm if language is None else normalise(language)
+    out: list[str] = []
+    if read.text:
+        whole = _ENTRY_LABEL.sub("", read.text, count=1) or read.text
+        out.append(whole)
+        segments = _segments(whole)
+        if len(segments) > 1:
+            out.extend(segments)
+        if read.matching != read.text:
+            out.append(read.matching)
     out.extend(_decoded_views(text, norm))
     return list(dict.fromkeys(out))
 
