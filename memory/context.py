@@ -552,8 +552,6 @@ def _names_of(cand: Candidates, names: list[str]) -> list[str]:
 #: question names whom it is about ("Does his daughter ..." has a possessive anyway,
 #: "Is Lotte a vet?" names her). 0 turns it off.
 OTHER_SUBJECT_SHARE = 0.3
-#: the rule for yes/no questions only (``whether_statement``), not for wh-questions
-OTHER_SUBJECT_WHETHER_ONLY = False
 #: a question the question bank reads as asking after the person's people ("Does she have
 #: any siblings?", "Is he married?": ``bank_categories`` gives "interpersonal" a weight) is
 #: answered by a statement about one of them: the rule leaves it alone
@@ -579,8 +577,6 @@ def other_subject_mask(
     """The rows about someone else whom the question does not name, for a question about
     the person themself (see ``OTHER_SUBJECT_SHARE``); None when the rule does not apply."""
     if OTHER_SUBJECT_SHARE <= 0 or not about_the_person(asked):
-        return None
-    if OTHER_SUBJECT_WHETHER_ONLY and not whether_statement(asked):
         return None
     subjects = _subjects_of(cand, names)
     mask = np.fromiter((bool(s) and not s & query_terms for s in subjects), bool, len(subjects))
