@@ -97,6 +97,11 @@ class Candidates:
     successor: np.ndarray | None = field(default=None, compare=False, repr=False)
     #: (the names known before, the names the person goes by: ``memory.context._names_of``)
     names: tuple[tuple[str, ...], list[str]] | None = field(default=None, compare=False, repr=False)
+    #: (the names the person goes by, for each row the content-word stems naming whom it is
+    #: about when that is someone else, empty for the person: ``memory.subjects``)
+    subjects: tuple[tuple[str, ...], list[frozenset[str]]] | None = field(
+        default=None, compare=False, repr=False
+    )
     #: each row's stored question-bank topic votes (``memory.bank_topics``; NaN where none
     #: is stored under ``bank_votes_digest``, the digest most rows were stored under)
     bank_votes: np.ndarray | None = field(default=None, compare=False, repr=False)

@@ -77,6 +77,7 @@ from memory import bank_topics
 from memory.candidates import Candidates, load_from_beliefs, read_person, successors
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
+from memory.subjects import about_the_person, other_subject, proper_words
 from memory.time_facet import COVERS, TimeAsk, event_date, read_time, time_match
 from safety.encoder import DIM
 from safety.text import STOP_WORDS, content_words, words
@@ -542,6 +543,44 @@ def _names_of(cand: Candidates, names: list[str]) -> list[str]:
         ]
         cand.names = (key, names_in_beliefs(identity, names))
     return cand.names[1]
+
+
+#: For a question about the person themself (``subjects.about_the_person``: no "who", no
+#: possessive putting someone of theirs in question; not a time question), a statement
+#: about someone else in their life ("His daughter Lotte is a vet", "Poppy swims in the
+#: gala") answers for that someone: its similarity keeps 1 - this share unless the
+#: question names whom it is about ("Does his daughter ..." has a possessive anyway,
+#: "Is Lotte a vet?" names her). 0 turns it off.
+OTHER_SUBJECT_SHARE = 0.3
+#: a question the question bank reads as asking after the person's people ("Does she have
+#: any siblings?", "Is he married?": ``bank_categories`` gives "interpersonal" a weight) is
+#: answered by a statement about one of them: the rule leaves it alone
+OTHER_SUBJECT_PEOPLE_GATE = True
+
+
+def _subjects_of(cand: Candidates, names: list[str]) -> list[frozenset[str]]:
+    """For each row, the content-word stems naming whom it is about when that is not the
+    person (``subjects.other_subject``), once per candidate set."""
+    key = tuple(names)
+    if cand.subjects is None or cand.subjects[0] != key:
+        statements = [r[2] for r in cand.rows]
+        proper = proper_words(statements)
+        own = frozenset(names)
+        found = [other_subject(t, proper, own) for t in statements]
+        cand.subjects = (key, [frozenset(content_words(" ".join(s))) if s else s for s in found])
+    return cand.subjects[1]
+
+
+def other_subject_mask(
+    cand: Candidates, names: list[str], asked: str, query_terms: frozenset[str]
+) -> np.ndarray | None:
+    """The rows about someone else whom the question does not name, for a question about
+    the person themself (see ``OTHER_SUBJECT_SHARE``); None when the rule does not apply."""
+    if OTHER_SUBJECT_SHARE <= 0 or not about_the_person(asked):
+        return None
+    subjects = _subjects_of(cand, names)
+    mask = np.fromiter((bool(s) and not s & query_terms for s in subjects), bool, len(subjects))
+    return mask if mask.any() else None
 
 
 def without_names(
@@ -1432,6 +1471,17 @@ def _build_context(
                 similarity = np.where(passing, keep * similarity, similarity)
     else:
         similarity = lexical.copy()
+    people = (
+        OTHER_SUBJECT_PEOPLE_GATE
+        and bank is not None
+        and (kinds := bank_categories(qvec, bank)) is not None
+        and kinds[_limit_codes(("interpersonal",))].sum() > 0
+    )
+    if not is_time and not people:
+        # "Does Bernard have a greyhound?": not his daughter the vet
+        others = other_subject_mask(cand, names, asked, query_terms)
+        if others is not None:
+            similarity = np.where(others, (1 - OTHER_SUBJECT_SHARE) * similarity, similarity)
     inherited = np.zeros(n, dtype=bool)
     if handed.any():
         # the successor answers what its ended predecessor answered

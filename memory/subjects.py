@@ -1,0 +1,98 @@
+"""Whom a statement is about, and whether a question is about the person themself.
+
+A person's memory holds statements about them ("Keeps three hens on the allotment", the
+subject left out) and statements about someone in their life ("His daughter Lotte is a
+vet", "Poppy swims in the school gala on Thursday", "Her boss is Beatriz Orozco"). For a
+question about the person ("Does Bernard have a greyhound?") the second kind is a
+near-twin that answers for someone else: the daughter the vet is near a greyhound, the
+person's hens are not. Both readings are grammar and the person's own memory (which
+words it writes as names), no list of relations or of people.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.time_facet import MONTHS, WEEKDAYS
+from safety.text import STOP_WORDS
+
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
+#: the possessive determiners that open a statement about someone of the person's
+#: ("Her father Declan ...", "His boss is ..."); grammar, a closed class
+POSSESSIVES = frozenset({"her", "his", "their", "my", "our", "your"})
+#: how far after the possessive a name may stand and still name the one it introduces
+#: ("Her next-door neighbour, Mrs Dunmore": three words)
+NOUN_PHRASE_WORDS = 4
+_COPULA = frozenset({"is", "are", "was", "were"})
+#: words that say what the person is called, not who someone else is ("Her name is ...")
+_NAMING = frozenset({"name", "names", "nickname", "surname"})
+#: a statement that goes on to tell what the two do together is about the person too
+#: ("His older brother Kees lives in Utrecht and they play correspondence chess")
+_TOGETHER = re.compile(r"\b(?:and (?:they|we)|together|each other|one another)\b", re.IGNORECASE)
+#: a question for a person ("Who is her boss?") asks for someone else by design
+_WHO_LED = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
+#: a possessive in the question puts its noun, not the person, in question ("What does
+#: the person's husband do?", "Where does his mother live?")
+_POSSESSIVE_IN = re.compile(
+    r"\b(?:person|[A-Z][^\W\d_]*)['\u2019]s\b|\b(?i:her|his|their)\s+[^\W\d_]"
+)
+
+
+def proper_words(statements: list[str]) -> frozenset[str]:
+    """The words a person's memory writes as names: capitalised where a sentence does not
+    begin (in lower case; "Poppy" in "... with Poppy", "Severn" in "for the Severn Squall
+    roller derby team")."""
+    found: set[str] = set()
+    for text in statements:
+        for w in _WORD.findall(text)[1:]:
+            if w[0].isupper() and len(w) > 1:
+                found.add(_bare(w))
+    return frozenset(found - STOP_WORDS - set(WEEKDAYS) - set(MONTHS))
+
+
+def _bare(word: str) -> str:
+    return re.sub(r"['\u2019]s$", "", word.lower())
+
+
+def other_subject(text: str, proper: frozenset[str], own: frozenset[str]) -> frozenset[str]:
+    """The words naming whom ``text`` is about when that is someone other than the person
+    (the relation and the name: {"daughter", "lotte"}); empty for a statement about the
+    person. Someone else is the subject when the statement opens with a possessive and a
+    noun phrase that a name follows or is equated with ("His daughter Lotte ...", "Her
+    boss is Beatriz Orozco"; not "Her name is ..." nor "Her favourite food is curry"), or
+    with a word the memory writes as a name that is not one of the person's ``own``
+    ("Poppy swims ..."), and does not go on to what the two do together ("... and they
+    play chess")."""
+    ws = _WORD.findall(text)
+    if not ws or _TOGETHER.search(text):
+        return frozenset()
+    first = ws[0].lower()
+    if first in POSSESSIVES:
+        phrase: list[str] = []
+        for k, w in enumerate(ws[1 : 1 + NOUN_PHRASE_WORDS + 1], start=1):
+            low = w.lower()
+            if low in _COPULA:
+                after = ws[k + 1] if k + 1 < len(ws) else ""
+                named = after[:1].isupper() and _bare(after) not in own
+                if named and phrase and not _NAMING & set(phrase):
+                    return frozenset([*phrase, _bare(after)])
+                return frozenset()
+            if w[0].isupper():
+                if not phrase or _NAMING & set(phrase) or _bare(w) in own:
+                    return frozenset()
+                return frozenset([*phrase, _bare(w)])
+            phrase.append(low)
+        return frozenset()
+    bare = _bare(ws[0])
+    if ws[0][0].isupper() and bare in proper and bare not in own and bare not in STOP_WORDS:
+        return frozenset({bare})
+    return frozenset()
+
+
+def about_the_person(question: str) -> bool:
+    """Whether a question (the person's names already replaced by a stand-in) asks about
+    the person themself: not a question for a person ("Who is ...?") and no possessive
+    putting someone of theirs in question ("the person's husband", "his mother")."""
+    lead = _WORD.search(question)
+    rest = question[lead.end() :] if lead else question  # "What's on ...": not a possessive
+    return _WHO_LED.match(question) is None and _POSSESSIVE_IN.search(rest) is None
