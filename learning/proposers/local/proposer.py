@@ -51,7 +51,6 @@ from learning.proposers.local.themes import (
     find_themes,
     objects_named_before,
     parts_as_wholes,
-    short_forms_spelled_out,
     theme_families,
 )
 from learning.proposers.local.tokens import tokens
@@ -278,10 +277,8 @@ class LocalProposer:
         banned = _name_words(names) | proper_words(corpus.messages)
         requests = [r for m in corpus.messages for r in requests_of(m)]
         opening = {r.head or r.verb or "" for r in requests if not r.message.after_assistant}
-        requests = short_forms_spelled_out(
-            objects_named_before(
-                parts_as_wholes([r for r in requests if counts_as_request(r, opening)])
-            )
+        requests = objects_named_before(
+            parts_as_wholes([r for r in requests if counts_as_request(r, opening)])
         )
         if not requests:
             return None

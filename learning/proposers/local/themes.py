@@ -262,49 +262,6 @@ def parts_as_wholes(requests: list[Request]) -> list[Request]:
     return read
 
 
-def short_forms_spelled_out(requests: list[Request]) -> list[Request]:
-    """Requests that name their work by a short form read as the form another
-    conversation of the same assistant spells out, so one kind of work counts once:
-    a head written in capitals that is the initials of a noun phrase another request
-    asks for ("RA for the loft job" with "a risk assessment for the scaffold": a risk
-    assessment), or a head that begins another request's head and is less than half as
-    long ("TPO app" with "the TPO application": an application). Only forms the
-    requests themselves write are joined (no list of abbreviations); a form spelled out
-    two ways stays as read."""
-    convs_of: dict[tuple[str, ...], set[Any]] = defaultdict(set)
-    heads_in: dict[str, set[Any]] = defaultdict(set)
-    for r in requests:
-        if not r.head:
-            continue
-        heads_in[r.head].add(r.message.conversation_id)
-        phrase = (*r.mods, r.head)
-        for k in range(len(phrase) - 1):
-            convs_of[phrase[k:]].add(r.message.conversation_id)
-    read = []
-    for r in requests:
-        here = {r.message.conversation_id}
-        written = r.surface.get(r.head, "")
-        long_forms: set[tuple[str, ...]] = set()
-        if 2 <= len(r.head) <= 5 and written.isupper() and written.isalpha():
-            long_forms = {
-                phrase
-                for phrase, convs in convs_of.items()
-                if convs - here and "".join(w[0] for w in phrase) == r.head
-            }
-        elif len(r.head) >= 3:
-            long_forms = {
-                (head,)
-                for head, convs in heads_in.items()
-                if convs - here and head.startswith(r.head) and len(head) > 2 * len(r.head)
-            }
-        if len(long_forms) != 1:
-            read.append(r)
-            continue
-        (phrase,) = long_forms
-        read.append(replace(r, head=phrase[-1], mods=[*r.mods, *phrase[:-1]]))
-    return read
-
-
 def objects_named_before(requests: list[Request]) -> list[Request]:
     """A request made with a verb of work whose object stands for a thing ("Write one?",
     "can you write it and an email to their manager", ``STAND_IN_OBJECTS``) asks for what its message named
