@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/evidence_scan.py            # developer assistants' messages, every persona
     .venv/bin/python bench/evidence_scan.py --all      # every seen assistant's messages
+    .venv/bin/python bench/evidence_scan.py --smoke    # CI: one assistant, 12 messages
 
 Reads the *seen* parts of the learning evaluation only (``bench/learning_eval.SEEN_PARTS``;
 never a part in ``NEVER_TUNED``). The persona fields are honest; the conversations are
@@ -76,7 +77,19 @@ def main() -> None:
         default=Path("/tmp/personaweb-bench-injection"),
         help="folder for the scratch database of vectors (kept between runs)",
     )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="CI: one developer assistant, its first 12 messages, a scratch folder of its own",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        import atexit
+        import shutil
+        import tempfile
+
+        args.scratch = Path(tempfile.mkdtemp(prefix="pw-bench-evidence-smoke-"))
+        atexit.register(shutil.rmtree, args.scratch, True)
     setup_django(args.scratch)
     from safety.evidence import why_unsafe
     from safety.injection import scan_many
@@ -84,7 +97,12 @@ def main() -> None:
 
     configs = _configs(SEEN_PARTS)
     chosen = [(p, c) for p, c in configs if args.all or _is_developer(c)]
+    if args.smoke:
+        chosen = chosen[:1]
+        configs = chosen
     messages = [m for p, c in chosen for m in _user_messages(p, c)]
+    if args.smoke:
+        messages = messages[:12]
     print(
         f"{len(chosen)} assistants, {len(messages)} user messages; "
         f"learned threshold {get_model().threshold:.4f}"
