@@ -183,11 +183,10 @@ PARTS = (
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
-# seen parts now); a new part written by an outside evaluator goes here until measured once:
-# fresh32 and fresh33 (each written 2026-12-06 by an outside evaluator, with its key, before
-# any run); fresh28 and fresh29 were measured once on 2026-12-06 at 4bc5331, fresh30 and fresh31
-# at 50cc2e6: seen parts now
-NEVER_TUNED: tuple[str, ...] = ("fresh32", "fresh33")
+# seen parts now); a new part written by an outside evaluator goes here until measured once.
+# fresh28 and fresh29 were measured once on 2026-12-06 at 4bc5331, fresh30 and fresh31 at
+# 50cc2e6, fresh32 and fresh33 (written blind by outside evaluators) at e4c11f42: seen parts now
+NEVER_TUNED: tuple[str, ...] = ()
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
