@@ -290,8 +290,9 @@ def quote_for(
     (a correction) it widens within the clause's sentence only. When the cuts leave
     no such part, the rest of the sentence may give one ("Reply to a Google review
     please: 5 stars" -> "review please: 5 stars"). None when no clean part of four words
-    or more is there."""
-    from learning.policy import contact_kind, contact_spans
+    or more is there, or when the quote holds contact details or a word about someone's
+    health."""
+    from learning.policy import contact_kind, contact_spans, health_word
 
     text = message.text
     readable = readable_text(text)
@@ -326,7 +327,7 @@ def quote_for(
         return None
     best = best[:QUOTE_MAX_WORDS]
     quote = text[best[0].start : best[-1].end]
-    return None if contact_kind(quote) else quote
+    return None if contact_kind(quote) or health_word(quote) else quote
 
 
 def request_quote(

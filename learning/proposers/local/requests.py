@@ -1167,17 +1167,21 @@ def error_report(message: Any, readable: str) -> Request | None:
 def requests_of(message: Any) -> list[Request]:
     from learning.policy import WORK_VERBS, health_word
 
-    if health_word(message.text):
-        return []  # a message about someone's health is never evidence
+    # what a message says about someone's health is never evidence: its clauses that say
+    # it are not read (a funeral director's "collect Mr Hale from the hospital, and can
+    # you draft the notice" still asks for the notice; ``quote_for`` never quotes it)
+    about_health = health_word(message.text) is not None
     readable = readable_text(message.text)
     found = []
-    report = error_report(message, readable)
+    report = None if about_health else error_report(message, readable)
     if report is not None:
         found.append(report)
     opener = not message.after_assistant
     after_opener = False
     specified_until = -1  # the end of the sentence that says what a label asks for
     for k, (a, b) in enumerate(clauses(readable)):
+        if about_health and health_word(readable[a:b]):
+            continue
         if a < specified_until and _bare_imperative(tokens(readable, a, b)):
             # "Airflow DAG please: run dbt build every night at 3am": what follows a
             # label's colon says what the thing asked for does, no request of its own
