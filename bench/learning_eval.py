@@ -356,6 +356,12 @@ _NEGATIONS = frozenset(
         "ei",
         "koskaan",
         "ilman",
+        # Danish ("aldrig", "ingen" are Swedish words too, above)
+        "ikke",
+        "intet",
+        "uden",
+        "undgå",
+        "undgaa",
     ]
 )
 # two words that refuse what follows them ("metres instead of feet")
@@ -371,6 +377,7 @@ _NEGATION_PAIRS = frozenset(
         ("posto", "di"),
         ("plaats", "van"),
         ("stället", "för"),
+        ("stedet", "for"),
     }
 )
 # words after which a refusal no longer holds ("never feet, always metres")
@@ -413,6 +420,8 @@ _UNREFUSE = frozenset(
         "mutta",
         "vain",
         "aina",
+        "kun",
+        "altid",
     ]
 )
 # words that open a condition: a negation after one, in the same stretch between commas,
@@ -433,6 +442,7 @@ _CONDITIONS = frozenset(
         "pokud",
         "jestli",
         "jos",
+        "hvis",
     ]
 )
 # a refusal reaches across a comma only when this many words or fewer stand between it and

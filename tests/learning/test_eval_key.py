@@ -499,6 +499,17 @@ def test_a_finnish_negation_refuses_what_follows_it():
     assert not refused("ei teititellä / customers are addressed as sinä", "sinä")
 
 
+def test_a_danish_negation_refuses_what_follows_it():
+    assert refused("skriv aldrig frue", "frue")
+    assert refused("brug ikke udråbstegn", "udråbstegn")
+    assert refused("skriv uden forkortelser", "forkortelser")
+    assert refused("kroner i stedet for dkk", "dkk")
+    assert not refused("aldrig kr, altid kroner", "kroner")
+    assert not refused("kun kroner, ikke andet", "kroner")
+    assert not refused("hvis det ikke passer ringer jeg i morgen", "ringer")
+    assert not refused("skriv kroner", "kroner")
+
+
 def test_a_negation_inside_a_condition_does_not_refuse_the_instruction_after_it():
     assert not refused("if the sea is not right we reschedule the lesson", "reschedule")
     assert not refused("se o mar não estiver bom a gente remarca a aula", "remarca")
