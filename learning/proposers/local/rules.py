@@ -887,6 +887,23 @@ def _set_wording(
     return (0, False, False, False, False, False, False, order, 0, text, False)
 
 
+# what a clause may open with before its verb, that ``_variant`` took off as filler: a
+# subject ("we always give prices inc VAT") or a modal ("should say …")
+SUBJECT_BEFORE_VERB = frozenset(["we", "i", "always", "should"])
+
+
+def _verb_after_its_subject(c: Correction, toks: list[Tok]) -> bool:
+    """Whether the instruction's first word is a verb because the clause said who does it
+    just before it: "We always give prices inc VAT" reads "give" as the verb (the rule is
+    "Give prices inc VAT."), though "give" alone could be a noun."""
+    before = [t for t in c.toks if t.end <= toks[0].start]
+    return (
+        bool(before)
+        and before[-1].low in SUBJECT_BEFORE_VERB
+        and language.can_be(toks[0].low, "VERB")
+    )
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -907,7 +924,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         toks = _without_afterthought(toks)
         if len(toks) < 2:
             continue
-        verb_first = _is_verb_here(toks, 0)
+        verb_first = _is_verb_here(toks, 0) or _verb_after_its_subject(c, toks)
         # a wording against another: the rule is what to say, whatever else the same
         # correction says in other clauses ("home grown in the top field")
         against = None if negation else _set_against(c, toks)
