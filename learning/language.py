@@ -9,6 +9,10 @@ policy can tell an ordinary word ("Mills", "Rose") from a name ("Priya").
 
 The lexicon says what a word *can* be, not what it is in a given sentence; the
 callers decide with the words around it.
+
+Which language a text is written in is told by ``py3langid`` (a language identifier
+trained on 140 languages, its model shipped inside the package: no download), never by
+lists of words.
 """
 
 from __future__ import annotations
@@ -134,11 +138,10 @@ def modifier_form(noun: str) -> str:
 
 # --- which language a text is written in ------------------------------------------------------
 
-# The most frequent function words of the languages an assistant is likeliest to work in:
-# articles, pronouns, prepositions, conjunctions and the commonest verb forms, which any
-# sentence of a few words holds. No detector ships with the project's dependencies, and
-# these words are what one would look at first: a text is in the language whose words it
-# holds most of, when it holds at least two of them and clearly more than of any other.
+# The most frequent function words of the languages the proposer reads: articles, pronouns,
+# prepositions, conjunctions and the commonest verb forms. They are no way to tell a language
+# (``detect`` asks a trained identifier); the proposer uses them as the stop words of a
+# language, the words that never make a theme or a name ("de", "el", "of", "von").
 FUNCTION_WORDS: dict[str, frozenset[str]] = {
     code: frozenset(text.split())
     for code, text in {
@@ -166,15 +169,12 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
         "sv": """och att det som en ett är på för med av till den det de inte om har jag du
             vi hon han men eller från vid så kan ska var sig sin sitt sina min mitt mina
             dig mig oss hennes hans vill också inom efter utan under över någon något""",
-        "pl": """i w na z do nie się że to jest są jak po od za o ale czy dla jego jej ich
-            co tak przez przy mnie mi już będzie ten ta te tego tej który która które
-            oraz lub albo jeszcze może bardzo przed pan pani mój moja moje""",
     }.items()
 }
-# the words ``function_word`` knows: those of the languages the proposer reads. Swedish and
-# Polish words serve only to tell the language; several are English words ("men", "to")
+# the words ``function_word`` knows. Swedish ones serve the Swedish frame only: several are
+# English words ("men", "hon", "under")
 _ANY_FUNCTION_WORD = frozenset().union(
-    *(words for code, words in FUNCTION_WORDS.items() if code not in ("sv", "pl"))
+    *(words for code, words in FUNCTION_WORDS.items() if code != "sv")
 )
 
 
@@ -184,9 +184,12 @@ def function_word(word: str) -> bool:
     return word in _ANY_FUNCTION_WORD
 
 
-# the code ``persona_language`` gives a persona written in a language ``detect`` does not
-# know (ISO 639-2 "undetermined"): never read as English
+# the code ``detect`` gives a text written in a language it tells but the proposer does not
+# name (Czech, Finnish, Danish, ...; ISO 639-2 "undetermined"): never read with the frames
+# of another language, never read as English
 UNREAD = "und"
+# the languages told by their own code: those the proposer words (English and the codes of
+# ``FRAMES``) and Polish, which the review declines by name
 LANGUAGE_NAMES = {
     "en": "English",
     "fr": "French",
@@ -199,78 +202,57 @@ LANGUAGE_NAMES = {
     "pl": "Polish",
     UNREAD: "a language other than English",
 }
-# letters few of these languages write: a word holding one counts as a function word of
-# each language that writes it ("ä": German and Swedish)
-LETTERS = {
-    "fr": "èêçœùûîë",
-    "de": "äöüß",
-    "es": "ñ¿¡",
-    "pt": "ãõ",
-    "it": "ìò",
-    "sv": "åäö",
-    "pl": "ąćęłńśźż",
-}
 # languages that write every noun with a capital: a capital there is no sign of a name
 CAPITALISES_NOUNS = frozenset({"de"})
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
+# The least probability the identifier must give its first language for ``detect`` to name
+# it. Its probabilities are calibrated to the length of the text (py3langid 0.4): a persona
+# is told at 0.99 or more, while a sentence of three or four words may lean towards a
+# neighbour (Galician for Portuguese, Nigerian Pidgin for English) at 0.5 to 0.6; below
+# this a short text is "cannot tell", and the caller reads the persona's language.
+CONFIDENCE = 0.7
+# The same for a persona, lower: a persona told "cannot tell" is read as English, itself a
+# guess, so it is read in the language that holds more than half the probability (a short
+# Portuguese persona shares it with Galician: 0.66 against 0.33). Every persona of the seen
+# learning parts is told at 0.99 or more.
+PERSONA_CONFIDENCE = 0.5
+# the identifier's code for a text that holds no language (code, numbers, symbols)
+_NO_LANGUAGE = "zxx"
 
-def detect(text: str) -> str:
-    """The language ``text`` is written in ("en", "fr", "de", ...), or "" when it cannot
-    be told: too few function words of any language, or two languages about as likely.
-    A function word counts for each language that has it, shared out among them ("de"
-    is French, Spanish, Dutch and Portuguese: a quarter each; "pour" is French alone);
-    a word with a letter only one of them writes ("ç", "ß", "ñ") counts for that one."""
-    counts = dict.fromkeys(FUNCTION_WORDS, 0.0)
-    for word in _WORD.findall(text or ""):
-        low = word.lower().replace("’", "'")
-        # an elided article or pronoun ("l'avis", "d'un", "qu'il") is French or Italian
-        head, _, _ = low.partition("'")
-        having = [
-            code
-            for code, known in FUNCTION_WORDS.items()
-            if low in known or (head != low and head + "e" in known)
-        ]
-        for code in having:
-            counts[code] += 1 / len(having)
-        for code, letters in LETTERS.items():
-            if any(ch in letters for ch in low):
-                counts[code] += 1
-    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    (best, top), (_, second) = ranked[0], ranked[1]
-    if top < 2 or top < second * 1.5 or top - second < 1:
+
+@functools.cache
+def _identifier() -> Any:
+    """py3langid's naive Bayes identifier over its 140 languages, with probabilities. Its
+    model ships inside the package (4 MB, read once per process, about a second); nothing
+    is downloaded."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+def detect(text: str, confidence: float = CONFIDENCE) -> str:
+    """The language ``text`` is written in: its code when the proposer names it ("en",
+    "fr", "de", ..., ``LANGUAGE_NAMES``), ``UNREAD`` for any other language, or "" when
+    it cannot be told (no word of letters, no language, or the identifier gives its
+    first language less than ``confidence``: a few words)."""
+    if not _WORD.search(text or ""):
         return ""
-    return best
+    code, probability = _identifier().classify(text)
+    if probability < confidence or code == _NO_LANGUAGE:
+        return ""
+    return code if code in LANGUAGE_NAMES else UNREAD
 
 
 def persona_language(persona: dict[str, Any]) -> str:
     """The language the persona is written in (its role, goals, background, guardrails
-    and standing rules read together, ``detect``), or "" when it says too little to
-    tell."""
+    and standing rules read together, ``detect`` at ``PERSONA_CONFIDENCE``), or "" when
+    it says too little to tell."""
     parts = [persona.get(f) or "" for f in ("role", "goals", "background")]
     for f in ("guardrails", "standing_rules"):
         parts.extend(str(x) for x in persona.get(f) or [])
-    text = "\n".join(str(p) for p in parts)
-    return detect(text) or (UNREAD if not_english(text) else "")
-
-
-# the fewest words of letters ``not_english`` judges by, and the share of them the English
-# lexicon must know for a text to be read as English
-NOT_ENGLISH_WORDS = 8
-ENGLISH_SHARE = 0.5
-
-
-def not_english(text: str) -> bool:
-    """Whether ``text`` is written in a language other than English, whichever it is: it
-    holds at least ``NOT_ENGLISH_WORDS`` words of letters and the English lexicon knows
-    fewer than ``ENGLISH_SHARE`` of them (names and brands are few in a persona; a
-    Czech, Polish or Finnish one holds almost no English word)."""
-    words = [w for w in _WORD.findall(text or "") if len(w) > 2]
-    if len(words) < NOT_ENGLISH_WORDS:
-        return False
-    known = sum(1 for w in words if is_english_word(w) or w.lower() in FUNCTION_WORDS["en"])
-    return known < ENGLISH_SHARE * len(words)
+    return detect("\n".join(str(p) for p in parts), PERSONA_CONFIDENCE)
 
 
 # --- a small frame per language for goals sentences outside English ------------------------------

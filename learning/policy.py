@@ -543,8 +543,9 @@ def sentence_refusal(
     # the checks that read words read the persona's language (or, for a persona that says
     # too little to tell, the sentence's own); a sentence in another language is refused
     known, said_in = language.persona_language(persona), language.detect(s)
-    # a persona in a language ``detect`` does not know refuses English only: its own
-    # sentence may look like a neighbour language's ("und" beside Czech read as Polish)
+    # a persona in a language the proposer does not name (``UNREAD``: many languages)
+    # refuses English only: a short sentence of its own may lean towards a neighbour the
+    # proposer names (Czech towards Polish)
     if known and said_in and said_in != known and (known != language.UNREAD or said_in == "en"):
         wanted = language.LANGUAGE_NAMES[known]
         return (

@@ -79,7 +79,8 @@ def refuse(sentence, persona, names=()):
         ("Schreibt Angebote für Gruppenreisen und die Antworten an Gäste.", "de"),
         ("Redacta las respuestas a las reseñas de los clientes.", "es"),
         ("Drafts replies to refund requests for the team.", "en"),
-        ("Writes the café menus and the crème brûlée recipes for the shop.", "en"),
+        # two French dishes do not make an English sentence French: at most unsure
+        ("Writes the café menus and the crème brûlée recipes for the shop.", ""),
         # Italian beside Portuguese, which shares "a", "e", "la", "una": the contracted
         # prepositions ("ai", "sul", "dalla") and "ò" / "ì" are Italian's own
         (
@@ -93,11 +94,13 @@ def refuse(sentence, persona, names=()):
             "mensagens aos fornecedores. Nunca dê descontos sem perguntar.",
             "pt",
         ),
-        ("Schreibt Angebote.", ""),  # too few words to tell
+        ("Schreibt Angebote.", "de"),
+        ("Angebote.", ""),  # too few words to tell
+        ("SELECT id FROM bookings WHERE day = '2026-11-02';", ""),  # no language
         ("", ""),
     ],
 )
-def test_the_language_of_a_text_is_told_by_its_function_words(text, expected):
+def test_the_language_of_a_text_is_told(text, expected):
     assert language.detect(text) == expected
 
 
@@ -106,7 +109,8 @@ def test_a_persona_says_which_language_it_is_written_in():
     assert language.persona_language(GERMAN) == "de"
     assert language.persona_language(ITALIAN) == "it"
     assert language.persona_language(PORTUGUESE) == "pt"
-    assert language.persona_language(ENGLISH) == ""  # too little to tell
+    assert language.persona_language(ENGLISH) == "en"
+    assert language.persona_language({"role": "Studio"}) == ""  # too little to tell
     assert language.persona_language({}) == ""
 
 
@@ -159,7 +163,8 @@ def test_a_non_english_sentence_is_still_refused_for_what_can_be_judged():
 
 
 def test_english_checks_still_apply_to_an_english_persona():
-    assert "verb-first" in (refuse("Prépare les commandes.", ENGLISH) or "")
+    assert "verb-first" in (refuse("The glaze orders for the week.", ENGLISH) or "")
+    assert "written in French" in (refuse("Prépare les commandes.", ENGLISH) or "")
     assert "third person" in (refuse("Writes the notes we send to customers.", ENGLISH) or "")
     # a persona that says too little to tell is read as written in the sentence's language
     assert refuse("Prépare les commandes de gâteaux pour les mariages.", {"goals": ""}) is None

@@ -118,9 +118,9 @@ kept. Dutch and Swedish goals are worded from their frames' verb forms, listed w
 ("Kun je een bevestiging maken voor …", "Kan du skriva en offert …"), with a plural the
 ending settles ("bevestigingen", "fakturor" after "en faktura") or the messages write
 ("facturen", "offerter"); their rules are declined. A persona in any other language
-(Polish, or one ``detect`` has no words for, told by the English lexicon knowing few of
-its words: ``language.UNREAD``) is declined with the reason (the review log says it),
-never read or answered in English.
+(Polish, or any language the identifier behind ``language.detect`` tells that the proposer
+does not name: ``language.UNREAD``, Czech, Finnish, Danish, ...) is declined with the reason
+(the review log says it), never read with a neighbour's frames or answered in English.
 
 It proposes; the review still verifies every quote and applies the policy. It makes
 no network call; it encodes the request clauses of a review in one batch (the model is
