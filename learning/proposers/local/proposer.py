@@ -38,7 +38,7 @@ from learning.proposers.local.other_languages import (
     foreign_evidence,
     foreign_sentence,
 )
-from learning.proposers.local.requests import counts_as_request, requests_of
+from learning.proposers.local.requests import requests_asking_work, requests_of
 from learning.proposers.local.rules import (
     _CONTRAST_TAIL,
     _rule_near_misses,
@@ -275,10 +275,10 @@ class LocalProposer:
         ``meaning``: also group requests alike in meaning (encodes every clause)."""
         names: set[str] = getattr(corpus, "known_names", set())
         banned = _name_words(names) | proper_words(corpus.messages)
-        requests = [r for m in corpus.messages for r in requests_of(m)]
-        opening = {r.head or r.verb or "" for r in requests if not r.message.after_assistant}
         requests = objects_named_before(
-            parts_as_wholes([r for r in requests if counts_as_request(r, opening)])
+            parts_as_wholes(
+                requests_asking_work([r for m in corpus.messages for r in requests_of(m)])
+            )
         )
         if not requests:
             return None

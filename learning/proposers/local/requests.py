@@ -778,6 +778,27 @@ def counts_as_request(request: Request, opening: set[str]) -> bool:
     return bool(request.head) and (request.verb or "") in WORK_VERBS
 
 
+def requests_asking_work(requests: list[Request]) -> list[Request]:
+    """The requests that ask for a piece of work (``counts_as_request``; ``opening``: the
+    heads and verbs of the requests of opening messages). One written after a reply that
+    counts only because others ask for its head, with a verb that is no verb of work
+    ("Should have the crem fee shown separate, like the full estimates"), asks for that
+    work without naming it by its verb: it is read without the verb, so the work is named
+    as the requests that ask for it name it ("Prepares the estimates.", never "Likes the
+    estimates.")."""
+    from learning.policy import WORK_VERBS
+
+    opening = {r.head or r.verb or "" for r in requests if not r.message.after_assistant}
+    out = []
+    for r in requests:
+        if not counts_as_request(r, opening):
+            continue
+        if r.message.after_assistant and r.verb and r.verb not in WORK_VERBS | opening:
+            r = replace(r, verb=None)
+        out.append(r)
+    return out
+
+
 # someone else asks, the person passes it on: "Hugo wants an explanation of …",
 # "Priyanka in finance asked for a summary of …", "The client needs a quote for …"
 RELAYED_CUES = (("wants",), ("needs",), ("asked", "for"), ("asks", "for"), ("would", "like"))
