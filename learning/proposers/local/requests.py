@@ -26,7 +26,6 @@ from learning.proposers.local.words import (
     EDIT_VERBS,
     GREETINGS,
     HEAD_SYNONYMS,
-    INDEFINITE_OBJECTS,
     LEAD_FILLERS,
     MESSAGE_HEADS,
     META_HEADS,
@@ -34,7 +33,6 @@ from learning.proposers.local.words import (
     NEW_REQUEST_OPENERS,
     NOUN_CUES,
     OBJECT_AFTER_PREPOSITION,
-    OBJECTLESS_VERBS,
     OF_HEADS,
     OPENER_CLAUSE_WORDS,
     PART_HEADS,
@@ -45,7 +43,6 @@ from learning.proposers.local.words import (
     PRONOUN_WORDS,
     QUESTION_STARTS,
     QUOTE_MIN_WORDS,
-    SAYING_VERBS,
     TIME_MODIFIERS,
     TURNING_VERBS,
     VAGUE_MODIFIERS,
@@ -425,7 +422,7 @@ def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, 
     verb: str | None
     verb = made_by = language.lemma(toks[i].low, "VERB")
     i += 1
-    if i < len(toks) and (toks[i].low in PARTICLES or (verb, toks[i].low) in PHRASAL):
+    if i < len(toks) and toks[i].low in PARTICLES:
         # a particle that makes another verb stays with it: "work out the orders" is
         # no "work the orders" ("Works out the orders.")
         verb = PHRASAL.get((verb, toks[i].low), f"{verb} {toks[i].low}")
@@ -610,23 +607,6 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         # further into a message is a detail or a list ("rye flour, wheat flour")
         return None
     words, j = _noun_phrase(toks, i)
-    if not words and i < len(toks) and toks[i].low in INDEFINITE_OBJECTS:
-        # "write her something, aftercare basically", "draft something explaining the
-        # delay": the clause that describes it names what is made
-        described = _work_described(toks, i + 1, readable, b, pronoun=True)
-        if described is not None:
-            made, end = described
-            span = message_span(readable, a, end)
-            return Request(
-                message=message,
-                start=span[0],
-                end=span[1],
-                verb=made.verb or verb,
-                head=made.head,
-                mods=made.mods,
-                phrases=made.phrases,
-                surface=made.surface,
-            )
     if not words and verb and not language.can_be(verb, "NOUN"):
         # "Summarise this for engineering", "Summarise for the dev team": the verb and
         # its phrases, no object
@@ -640,19 +620,10 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
             phrases=_phrases_after_verb(toks, i),
         )
     verb_names_it = bool(verb) and language.can_be(verb or "", "NOUN")
-    says_reply = (
-        verb in OBJECTLESS_VERBS
-        and i < len(toks)
-        and toks[i].low not in PREPOSITIONS | COPULAS | AUXILIARIES
-    )
-    if says_reply:
-        # "write back saying I can come out Wednesday", "Reply saying it's a three-stage
-        # pearl", "write back kindly": what the reply says follows, no object
-        words = []
     if (
         not words
         and verb_names_it
-        and (i >= len(toks) or toks[i].low in REQUEST_TAILS or toks[i].low == "and" or says_reply)
+        and (i >= len(toks) or toks[i].low in REQUEST_TAILS or toks[i].low == "and")
     ):
         # "Reply please", "Help me reply", "reply and tell them …": the verb names what
         # is made
@@ -711,21 +682,6 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         return None
     j, head, head_tok, mods = after, made.head, made.head_tok, made.mods
     surface, verb, phrases = made.surface, made.verb, made.phrases
-    if head in MESSAGE_HEADS and head not in OBJECTLESS_VERBS and not mods:
-        # a bare message and the clause that describes it: "a message to the parents
-        # confirming the trip" confirms the trip (a recipient named is skipped); a reply
-        # is a reply whatever it says ("a reply confirming the change")
-        k = j
-        if k + 1 < len(toks) and toks[k].low == "to" and _proper(toks[k + 1], first_tok):
-            k += 1
-            while k < len(toks) and _proper(toks[k], first_tok):
-                k += 1
-        described = _work_described(toks, k, readable, b, pronoun=False)
-        if described is not None:
-            work = described[0]
-            head, head_tok, mods, verb = work.head, work.head_tok, work.mods, work.verb
-            surface = {**surface, **work.surface}
-            phrases = [*work.phrases, *phrases][:2]
     if (
         head in MADE_META_HEADS
         and verb_tok is not None
@@ -766,85 +722,6 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         surface=surface,
         wholes=wholes,
     )
-
-
-def _work_described(
-    toks: list[Tok], k: int, readable: str, b: int, *, pronoun: bool
-) -> tuple[_Made, int] | None:
-    """What a generic object stands for, read from the clause that describes it, starting
-    at ``k`` (right after the object): an "-ing" clause or a relative clause with a verb of
-    work and its object ("a message confirming the booking", "something that explains the
-    delay": what is made is what that verb is done to, and the verb is the request's), or,
-    after an indefinite pronoun (``pronoun``) that ends its clause (``readable[:b]``), a
-    noun phrase after a comma ("write her something, aftercare basically": the aftercare).
-    With the end of what was read. None when the describing clause reports what is said
-    ("saying the planks have arrived", "asking why"), names no object, or there is none."""
-    if k < len(toks):
-        if _participle_clause(toks, k):
-            at = k
-        elif (
-            toks[k].low in ("that", "which")
-            and k + 1 < len(toks)
-            and toks[k + 1].low.endswith("s")
-            and language.can_be(toks[k + 1].low, "VERB")
-            and language.lemma(toks[k + 1].low, "VERB") != toks[k + 1].low
-        ):
-            at = k + 1  # "something that explains the delay"
-        else:
-            return None
-        verb = language.lemma(toks[at].low, "VERB")
-        if verb in SAYING_VERBS or verb in WEAK_VERBS or verb in EDIT_VERBS:
-            return None
-        obj = at + 1
-        if obj < len(toks) and toks[obj].low in ("me", "us", "him", "her", "them"):
-            obj += 1
-        if obj < len(toks) and _proper(toks[obj], toks[0]) and toks[obj].low.endswith("'s"):
-            return None  # "confirming Dave's coming": what someone does, no object
-        words, j = _noun_phrase(toks, obj)
-        while words and language.lemma(words[-1].low, "NOUN") in TIME_MODIFIERS | WHEN_WORDS:
-            words.pop()  # "confirming his boiler service tomorrow": when, not what
-        kept = [t for t in words if not _proper(t, toks[0])]
-        if not kept or kept[-1] is not words[-1] or not _wordlike(kept[-1].low):
-            return None
-        if _lemma(kept[-1]) in PEOPLE_WORDS:
-            return None  # "a letter inviting this year's families": the letter is what is made
-        if j < len(toks) and toks[j].low not in PREPOSITIONS | REQUEST_TAILS:
-            return None  # "confirming the planks have arrived": a clause, no object
-        made = _Made(
-            _lemma(kept[-1]),
-            kept[-1],
-            [_lemma(t) for t in kept[:-1]],
-            {_lemma(t): _written(t) for t in kept},
-            verb,
-        )
-        if _read_phrases(toks, j, toks[0], made) is None:
-            return None
-        return made, toks[-1].end
-    if not pronoun or not readable[b:].lstrip(" ").startswith(","):
-        return None
-    after = next(((c, d) for c, d in clauses(readable) if c > b), None)
-    if after is None:
-        return None
-    more = tokens(readable, *after)
-    words, j = _noun_phrase(more, 0)
-    kept = [t for t in words if not _proper(t, more[0] if more else None)]
-    if not kept or kept[-1] is not words[-1] or not _wordlike(kept[-1].low):
-        return None
-    if not all(
-        t.low in REQUEST_TAILS
-        or (language.can_be(t.low, "ADV") and not language.can_be(t.low, "NOUN"))
-        for t in more[j:]
-    ):
-        return None  # "something, the usual", "something, she wants it by Friday"
-    head = kept[-1]
-    made = _Made(
-        _lemma(head),
-        head,
-        [_lemma(t) for t in kept[:-1]],
-        {_lemma(t): _written(t) for t in kept},
-        None,
-    )
-    return made, after[1]
 
 
 def _wholes(

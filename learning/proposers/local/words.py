@@ -265,8 +265,6 @@ PHRASAL = {
     ("put", "together"): "prepare",
     ("sort", "out"): "prepare",
     ("write", "up"): "write",
-    # "write back saying …": what is written back is a reply
-    ("write", "back"): "reply",
     ("knock", "up"): "make",
     ("knock", "together"): "make",
     ("throw", "together"): "make",
@@ -737,20 +735,6 @@ ABOUT_PREPOSITIONS = frozenset(["about", "for", "on"])
 MESSAGE_HEADS = frozenset(
     ["reply", "response", "answer", "email", "mail", "message", "letter", "note", "text"]
 )
-
-# the indefinite pronouns that stand for a thing asked for without naming it: "write her
-# something, aftercare basically", "draft something that explains the delay"
-INDEFINITE_OBJECTS = frozenset(["something", "anything"])
-
-# verbs that report what is said: their object is the words of a message ("a note saying
-# thanks", "an email asking why"), not a kind of work
-SAYING_VERBS = frozenset(["say", "tell", "ask", "let", "mention", "reply", "answer"])
-
-# a verb that takes no object and names what is made: whatever follows it says what the
-# reply says ("write back kindly, say …", "reply offering the trial lesson", "write back
-# that yes, …"); only "to" opens what it answers. As a noun it names the work whatever
-# describes it ("a reply confirming the change" is a reply)
-OBJECTLESS_VERBS = frozenset(["reply"])
 
 # verbs whose object is what is answered: "answer this review" asks for a reply to it
 # ("reply" and "respond" take "to": "reply saying …" has no object)
