@@ -10,6 +10,7 @@ from learning.proposers.local.requests import PASTED, _acronym, _lemma, message_
 from learning.proposers.local.tokens import (
     _CLAUSE_EDGE,
     _SENTENCE_END,
+    EMOJI,
     clauses,
     code_shaped,
     tokens,
@@ -43,8 +44,13 @@ if TYPE_CHECKING:
 
 
 def _opens_sentence(text: str, tok: Tok) -> bool:
+    """Whether ``tok`` opens a sentence: nothing, sentence punctuation or an emoji before
+    it ("hip's great 😊 Order of service for …": "Order" is no name)."""
     before = text[: tok.start].rstrip()
-    return not before or before[-1] in ".!?:;\n"
+    return not before or before[-1] in ".!?:;\n" or _EMOJI.fullmatch(before[-1]) is not None
+
+
+_EMOJI = re.compile(EMOJI)
 
 
 # keywords and built-in names of programming languages that are no English words

@@ -29,12 +29,16 @@ if TYPE_CHECKING:
 _WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
 
 
+# an emoji: in a chat it ends a sentence as a full stop does ("hip's great 😊 Order of
+# service for …")
+EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff]"
+
 # a clause ends at sentence punctuation, a colon, a semicolon, a comma, a dash, a
 # bracket or an emoji ("Worth a try 😅 Then draft a quote"); a full stop or comma
 # between digits is part of a number ("0.9.3", "£73.50", "1,500")
 _CLAUSE_EDGE = re.compile(
     r"(?<!\d)[.,]|[.,](?!\d)|[!?;:\n()\[\]\u2014\u2013\"\u201c\u201d]"
-    r"|\s-\s|\s{2,}|[\u2600-\u27bf\U0001f000-\U0001faff]+"
+    rf"|\s-\s|\s{{2,}}|{EMOJI}+"
 )
 
 # where a sentence ends: its punctuation or a new line

@@ -439,13 +439,30 @@ def _phrase_object(theme: Theme, reqs: list[Request], surface: dict[str, str], h
     )
     lemmas = forms.most_common(1)[0][0] if forms else (theme.qualifier,)
     words = [_mod(surface.get(w, w)) for w in lemmas[:-1]] + [surface.get(lemmas[-1], lemmas[-1])]
-    if not words[-1].endswith("ing"):
+    if not words[-1].endswith("ing") and not _names_a_kind(theme, reqs):
         words[-1] = language.plural(words[-1])
     as_mod = sum(1 for r in reqs if theme.qualifier in r.mods)
     if len(lemmas) == 1 and as_mod * 2 >= len(reqs):
         # "crew schedules": most requests write the noun before the head
         return f"{_mod(surface.get(theme.qualifier, theme.qualifier))} {head}"
     return f"{head} {theme.prep} {' '.join(words)}"
+
+
+def _names_a_kind(theme: Theme, reqs: list[Request]) -> bool:
+    """Whether most requests write the theme's "of" phrase as a singular noun right after
+    "of", with no determiner: a name of a kind of thing ("order of service", "bill of
+    sale"), whose plural is the head's alone ("orders of service"), not a phrase about
+    one thing ("a summary of the meeting": "summaries of meetings")."""
+    if theme.prep != "of":
+        return False
+    bare = 0
+    for r in reqs:
+        toks = tokens(r.message.text, r.start, r.end)
+        bare += any(
+            t.low == "of" and k + 1 < len(toks) and toks[k + 1].low == theme.qualifier
+            for k, t in enumerate(toks)
+        )
+    return bare * 2 > len(reqs)
 
 
 def _topic_object(
