@@ -109,6 +109,12 @@ _EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("yesterday", r"yesterday"),
         ("end_of", r"(?:the )?end of (?:the |this )?(?P<u>week|month|year)"),
         ("week_after", r"(?:the )?week after (?P<m>next|this(?: one| week)?)"),
+        ("this_time", r"this time (?P<m>next|last) (?P<u>week|month|year)"),
+        (
+            "part_of_month",
+            rf"(?:the )?(?P<k>{'|'.join(_NTH)}|last) (?P<p>week|half) (?:of|in) "
+            rf"(?P<m>this |next |last )?(?P<mo>{_MONTH})",
+        ),
         ("named", r"(?P<m>this|next|last|coming|past|previous) (?P<u>weekend|week|month|year)"),
         ("weekend", r"(?:the |at the |on the )?weekend"),
         (
@@ -145,20 +151,46 @@ _EVENT = re.compile(r"^(?:the|my|her|his|their|our|your|its|this|that|next) (?P<
 #: until) is it an event to find; "since he gave up the restaurant" asks what holds now
 _CLAUSE_EVENT = re.compile(r"^(?:she|he|they|we|i|you) (?P<words>.+)$")
 _AHEAD = ("before", "by", "until", "till")
+EVENT_TIME = True
+GRAMMAR = True
+AROUND_GRADED = True
+BEGUN_IN = True
+WHEN_CONJ = True
+PAST_VERB = True
 _MAX_EVENT_WORDS = 5
 _STRONG_PAST = re.compile(
     _B + r"(?:used to|previously|in the past|formerly|former|back then|back when|ago|earlier|"
-    r"originally|no longer|anymore|any more|history|last (?:week|weekend|month|year)|"
+    r"originally|no longer|anymore|any more|history|last (?:week|weekend|month|year)(?! (?:of|in) )|"
     r"before (?:that|then|now)|before$)" + _E
 )
 _SOFT_PAST = re.compile(_B + r"(?:did|was|were|had|went)" + _E)
+#: a wh-question whose verb is a regular past ("What happened to him last autumn?", "Who
+#: called her?"): the word after it is not an auxiliary ("What breed is her dog?" names a
+#: thing) but a preposition, a determiner, a pronoun or a time ("What tinned food ..." is
+#: not a verb either)
+_PAST_VERB = re.compile(
+    r"^(?:what|who)(?: else)? [a-z]{3,}ed(?= (?:to|in|on|at|with|for|over|during|after|since|"
+    r"last|this|that|the|a|an|her|him|his|them|their|me|my|you|your|us|our)\b|$)"
+)
 #: words that make a question about time even when no span is named
 _ABOUT_TIME = re.compile(
-    _B + r"(?:when|due|deadline|deadlines|until|till|by when|what time|what date|which day|"
+    _B + r"(?:due|deadline|deadlines|until|till|by when|what time|what date|which day|"
     r"how long|how soon|schedule|scheduled|calendar|date|dates|soon|upcoming|coming up|"
     r"later|ago|since|expire|expires|expiry|end|ends|start|starts|begin|begins|"
     r"happening|planned)" + _E
 )
+
+
+#: "when" asks about time where it leads the question or a clause of its own ("If I text
+#: him at eight, when will he see it?": an auxiliary follows it); after a question led
+#: otherwise and before a subject it joins a clause ("Should I make him a coffee when he
+#: comes round?"), which asks nothing about time
+_WHEN_ASKED = re.compile(
+    r"^whens?" + _E + r"|" + _B + r"whens?" + _E
+    + r"(?= (?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should|shall|"
+    r"may|might|must)" + _E + r")"
+)
+_WHEN_ANY = re.compile(_B + r"when" + _E)
 
 
 #: a date asked for by name: "when is it due?", "when does it start?", "... expire?"
@@ -189,6 +221,10 @@ class TimeAsk:
     #: ("calls her mother every Sunday") answers as a window covering the span would,
     #: after a belief dated inside it
     named_terms: frozenset[str] = frozenset()
+    #: the span names a point roughly ("in a fortnight"): the nearer its middle, the better
+    around: bool = False
+    #: the time the event itself is told at ("before she heads off to Denmark in January")
+    event_span: Span | None = None
 
     def with_event(self, when: datetime, now: datetime) -> TimeAsk:
         """This question with its event found at ``when``: the span the relation names.
@@ -271,6 +307,24 @@ def _nth_weekday_span(m: re.Match[str], now: datetime, past: bool) -> Span:
     else:
         day = start + ((wanted - start.weekday()) % 7 + 7 * _NTH[m["k"]]) * DAY
     return day, day + DAY
+
+
+def _part_of_month_span(m: re.Match[str], now: datetime, past: bool) -> Span | None:
+    """The first ... fourth or last week (seven days) or the first or last (second) half of
+    the month named."""
+    mod = (m["m"] or "").strip() or None
+    start = _which_month(MONTHS.index(m["mo"]) + 1, mod, now, past)
+    end = _month_start(start.year, start.month + 1, now)
+    k = m["k"]
+    if m["p"] == "half":
+        if k not in ("first", "1st", "second", "2nd", "last"):
+            return None
+        middle = start + (end - start) / 2
+        return (start, middle) if k in ("first", "1st") else (middle, end)
+    if k == "last":
+        return end - 7 * DAY, end
+    first = start + 7 * _NTH[k] * DAY
+    return first, first + 7 * DAY
 
 
 def _day_of_month_span(m: re.Match[str], now: datetime, past: bool) -> Span | None:
@@ -372,6 +426,17 @@ def _span_of(name: str, m: re.Match[str], now: datetime, past: bool) -> Span | N
         # "the week after this (one)" is next week, "the week after next" the one after it
         start = _named_span("week", "next", now)[0] + (7 * DAY if m["m"] == "next" else 0 * DAY)
         return start, start + 7 * DAY
+    if name == "this_time":
+        # "this time next week": the day one week (month, year) from now
+        step = 1 if m["m"] == "next" else -1
+        if m["u"] == "week":
+            at = day + step * 7 * DAY
+        else:
+            at = _month_start(day.year, day.month + step * (1 if m["u"] == "month" else 12), day)
+            at = at.replace(day=min(day.day, ((at + 31 * DAY).replace(day=1) - DAY).day))
+        return at, at + DAY
+    if name == "part_of_month":
+        return _part_of_month_span(m, now, past)
     if name == "nth_weekday":
         return _nth_weekday_span(m, now, past)
     if name in ("weekday_date", "day_of_month"):
@@ -385,12 +450,27 @@ def _span_of(name: str, m: re.Match[str], now: datetime, past: bool) -> Span | N
     return _season_span(m, now, past)
 
 
-def _first_span(
-    text: str, now: datetime, past: bool, *, at_start: bool = False
-) -> tuple[tuple[datetime, datetime], str] | None:
-    """The first time expression of ``text``: its span, and the weekday, month or season
-    it names ("" for none)."""
+@dataclass(frozen=True)
+class _Found:
+    """A time expression found in a question: its span, the weekday, month or season it
+    names ("" for none), where it starts, and whether it names a time only roughly ("in
+    a fortnight", "three months ago": around a point, not a whole span)."""
+
+    span: Span
+    named: str
+    start: int
+    around: bool
+
+
+#: the expressions that name a point give or take half their unit
+_AROUND = ("in_n", "ago")
+
+
+def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False) -> _Found | None:
+    """The first time expression of ``text`` (in the order of ``_EXPRESSIONS``)."""
     for name, pattern in _EXPRESSIONS:
+        if not GRAMMAR and name in ("this_time", "part_of_month"):
+            continue
         m = pattern.match(text) if at_start else pattern.search(text)
         if m is None:
             continue
@@ -398,7 +478,7 @@ def _first_span(
         if span is not None:
             named = {"weekday": "w", "weekday_date": "w", "nth_weekday": "w"}.get(name)
             named = named or {"month": "mo", "season": "s"}.get(name)
-            return span, (m[named] if named else "")
+            return _Found(span, m[named] if named else "", m.start(), name in _AROUND)
     return None
 
 
@@ -422,7 +502,9 @@ def read_time(query: str, now: datetime) -> TimeAsk:
     named = next((f for f, pattern in _FIELDS if pattern.search(text)), None)
     pure = not _subject_terms(text)
     past = bool(_STRONG_PAST.search(text))
-    soft = not past and bool(_SOFT_PAST.search(text))
+    soft = not past and bool(
+        _SOFT_PAST.search(text) or (PAST_VERB and _PAST_VERB.match(text))
+    )
     relation = _RELATION.search(text)
     span: tuple[datetime, datetime] | None = None
     named_word = ""
@@ -434,21 +516,37 @@ def read_time(query: str, now: datetime) -> TimeAsk:
         for head in (rest, rest[4:] if rest.startswith("the ") else "", relation.group(0)):
             inner = inner or (head and _first_span(head, now, tense, at_start=True)) or None
         if inner is not None:
-            span, named_word = _relate(relation["r"], inner[0], now), inner[1]
+            span, named_word = _relate(relation["r"], inner.span, now), inner.named
         else:
             event = _EVENT.match(rest)
             if event is None and relation["r"] in _AHEAD:
                 event = _CLAUSE_EVENT.match(rest)
             if event is not None:
-                words = " ".join(event["words"].split(" ")[:_MAX_EVENT_WORDS])
+                told = event["words"]
+                # "before she heads off to Denmark in January": the event's own time
+                when = _first_span(told, now, tense) if EVENT_TIME else None
+                if when is not None:
+                    told = told[: when.start]
+                words = " ".join(told.split(" ")[:_MAX_EVENT_WORDS])
                 terms = frozenset(content_words(words))
                 if terms:
                     pure = not (_subject_terms(text[: relation.start()]) - terms)
-                    return TimeAsk(True, None, past, soft, relation["r"], terms, named, pure)
+                    return TimeAsk(
+                        True,
+                        None,
+                        past,
+                        soft,
+                        relation["r"],
+                        terms,
+                        named,
+                        pure,
+                        event_span=None if when is None else when.span,
+                    )
+    around = False
     if span is None:
         found = _first_span(text, now, past or soft)
         if found is not None:
-            span, named_word = found
+            span, named_word, around = found.span, found.named, found.around
     if span is not None:
         return TimeAsk(
             True,
@@ -458,8 +556,10 @@ def read_time(query: str, now: datetime) -> TimeAsk:
             field=named,
             pure=pure,
             named_terms=frozenset(content_words(named_word)) | _days_named(span),
+            around=around and AROUND_GRADED,
         )
-    about = bool(_ABOUT_TIME.search(text))
+    when = _WHEN_ASKED if WHEN_CONJ else _WHEN_ANY
+    about = bool(_ABOUT_TIME.search(text) or when.search(text))
     return TimeAsk(about, None, past, soft, field=named, pure=about and pure)
 
 
@@ -487,7 +587,7 @@ def _days_named(span: Span) -> frozenset[str]:
 
 def _subject_terms(text: str) -> set[str]:
     """The content words of a normalised question outside its time expressions."""
-    for pattern in (*(p for _, p in _EXPRESSIONS), *(p for _, p in _FIELDS), _ABOUT_TIME):
+    for pattern in (*(p for _, p in _EXPRESSIONS), *(p for _, p in _FIELDS), _ABOUT_TIME, _WHEN_ANY):
         text = pattern.sub(" ", text)
     for pattern in (_STRONG_PAST, _SOFT_PAST, _RELATION_WORD):
         text = pattern.sub(" ", text)
@@ -535,7 +635,13 @@ def time_match(
         # span holds, so what happened in the span ("Mentored two students") comes first
         ended_in = (valid_until >= lo) & (valid_until <= hi) & (start < lo)
         ended_in &= ~((due >= lo) & (due <= hi)) & ~((valid_from >= lo) & (valid_from <= hi))
-    inside &= ~ended_in
+        # ... and one begun in the span and held past it ("Has blisters from Sunday's long
+        # run", "Rents a cottage since June"): the span is the start of it
+        begun_in = (valid_from >= lo) & (valid_from <= hi) & (end > hi)
+        begun_in &= ~((due >= lo) & (due <= hi))
+    if not BEGUN_IN:
+        begun_in = np.zeros(len(due), dtype=bool)
+    inside &= ~ended_in & ~begun_in
     with np.errstate(invalid="ignore"):
         covers = has_bound & np.isnan(due) & (start <= hi) & (end >= lo)
         # how much of the belief's time the span holds: a window of a week covering the
@@ -545,8 +651,19 @@ def time_match(
         share = np.where(
             np.isfinite(end), np.clip(overlap / np.maximum(end - start, 86_400.0), 0.0, 1.0), 0.0
         )
+    hit = np.full(len(due), INSIDE)
+    if ask.around:
+        # "in a fortnight" is a point give or take: a date at its middle answers it fully,
+        # one at its edge as a window covering it would
+        middle, half = (lo + hi) / 2, max((hi - lo) / 2, 1.0)
+        off = np.full(len(due), np.inf)
+        for ts in (due, valid_from, valid_until):
+            with np.errstate(invalid="ignore"):
+                near = (ts >= lo) & (ts <= hi)
+            off = np.where(near, np.fmin(off, np.abs(ts - middle) / half), off)
+        hit = np.where(np.isfinite(off), INSIDE - (INSIDE - COVERS) * np.clip(off, 0, 1), INSIDE)
     return np.where(
-        inside, INSIDE, np.where(covers, COVERS * share, np.where(dated, ELSEWHERE, 0.0))
+        inside, hit, np.where(covers, COVERS * share, np.where(dated, ELSEWHERE, 0.0))
     )
 
 
