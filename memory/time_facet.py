@@ -156,6 +156,9 @@ GRAMMAR = True
 AROUND_GRADED = True
 BEGUN_IN = True
 WHEN_CONJ = True
+ARE_FIX = True
+NEXT_AHEAD = True
+SINCE_CONJ = True
 PAST_VERB = True
 _MAX_EVENT_WORDS = 5
 _STRONG_PAST = re.compile(
@@ -163,6 +166,7 @@ _STRONG_PAST = re.compile(
     r"originally|no longer|anymore|any more|history|last (?:week|weekend|month|year)(?! (?:of|in) )|"
     r"before (?:that|then|now)|before$)" + _E
 )
+_ARE = re.compile(r"\b(we|you|they)['\u2019]re\b", re.IGNORECASE)
 _SOFT_PAST = re.compile(_B + r"(?:did|was|were|had|went)" + _E)
 #: a wh-question whose verb is a regular past ("What happened to him last autumn?", "Who
 #: called her?"): the word after it is not an auxiliary ("What breed is her dog?" names a
@@ -191,6 +195,12 @@ _WHEN_ASKED = re.compile(
     r"may|might|must)" + _E + r")"
 )
 _WHEN_ANY = re.compile(_B + r"when" + _E)
+#: "next" with no span after it ("When does he next see the doctor?", "When is her next
+#: check-up?"): the first time to come
+_NEXT = re.compile(_B + r"next" + _E)
+#: ... and "since" before a clause ("What keeps him busy since he gave up the shop?") asks
+#: what holds now, not about a time
+_SINCE_CLAUSE = re.compile(_B + r"since (?=(?:he|she|they|i|we|you|it)(?:s|re|ll|d|ve|m)?" + _E + r")")
 
 
 #: a date asked for by name: "when is it due?", "when does it start?", "... expire?"
@@ -498,7 +508,8 @@ def _relate(relation: str, span: Span, now: datetime) -> Span:
 @functools.lru_cache(maxsize=4096)
 def read_time(query: str, now: datetime) -> TimeAsk:
     """What ``query`` asks about time, relative to ``now`` (see the module docstring)."""
-    text = normalize(query).text
+    # "we're" is not "were" once the apostrophe is folded away (a present question)
+    text = normalize(_ARE.sub(r"\1 are", query) if ARE_FIX else query).text
     named = next((f for f, pattern in _FIELDS if pattern.search(text)), None)
     pure = not _subject_terms(text)
     past = bool(_STRONG_PAST.search(text))
@@ -559,7 +570,12 @@ def read_time(query: str, now: datetime) -> TimeAsk:
             around=around and AROUND_GRADED,
         )
     when = _WHEN_ASKED if WHEN_CONJ else _WHEN_ANY
-    about = bool(_ABOUT_TIME.search(text) or when.search(text))
+    plain = _SINCE_CLAUSE.sub(" ", text) if SINCE_CONJ else text
+    about = bool(_ABOUT_TIME.search(plain) or when.search(text))
+    if about and NEXT_AHEAD and not (past or soft) and _NEXT.search(text):
+        # "When is she next back at her parents'?": the coming date, not one gone by
+        ahead = (now, now + _UNITS["year"])
+        return TimeAsk(True, ahead, False, False, field=named, pure=pure)
     return TimeAsk(about, None, past, soft, field=named, pure=about and pure)
 
 
