@@ -8,14 +8,17 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   after tomorrow, the day before yesterday;
 - a named span: this/next/last/coming/past/previous week, weekend, month or year; the
   weekend; the end of the week/month/year; the week after this (one) / after next;
+  this time next/last week, month or year (that one day);
 - a counted span: the next/coming/last/past N days/weeks/fortnights/months/years, within
   N ..., in N ... (around then), N ... ago (N a number or a number word, "a", "a few",
-  "a couple of");
+  "a couple of"); "in a fortnight" and "three months ago" name a point give or take half
+  their unit: a date at the point answers best, one at the edge as a covering window;
 - a day of the month with no month ("the 27th", "Friday the 27th"): the next such date
   (the last one in the past tense), on that weekday when one is named; a weekday with a
   date ("Friday 27 November"): that date;
 - the first/second/third/fourth/last weekday of (or in) a month ("the last Sunday of
-  November");
+  November"); the first ... fourth or last week (seven days) or the first or second half
+  of a month ("the last week of November", "the first half of December");
 - a weekday, alone or after this/next/last/on (a span of up to three days, such as
   "tomorrow" or "this weekend", names its weekdays and the weekend: an undated "goes
   to the sauna on Sundays" answers it, after what is dated inside the span);
@@ -26,11 +29,18 @@ The grammar (on the normalised question; every span is ``[start, end]``):
 - a relation (before, after, since, until, till, by) followed by one of the above, or by
   an event named with a determiner ("before the renewal", "after my exam") or, ahead of
   it, told as a clause ("before she leaves for Spain"): the event is found among the
-  person's beliefs and intentions with a date (``resolve_event``).
+  person's beliefs and intentions with a date (``memory.context._with_event``); told
+  with its own time ("before she heads off to Denmark in January"), it is looked for in
+  that time, and when nothing there names it, it may be any day of it;
+- "when" asks about time leading the question or a clause of its own ("If I text him at
+  eight, when will he see it?"), not joining a clause to a question led otherwise
+  ("Should I make him a coffee when he comes round?"); "next" with no span after it
+  ("When does he next see the doctor?") asks for the coming year, not a date gone by.
 
 Tense: ``past`` when the question says so plainly ("used to", "ago", "previously", "no
 longer", "before" with nothing after it, a span that ended before ``now``) and
-``soft_past`` when only an auxiliary is in the past ("did", "was", "were", "had"): an
+``soft_past`` when only an auxiliary is in the past ("did", "was", "were", "had"; "we're"
+is not "were") or a wh-question's verb is a regular past ("What happened in the summer?"): an
 ended belief may answer either, but only a plainly past question ranks it as a current
 one (a current belief outranks its ended near-twin otherwise).
 """
@@ -151,15 +161,6 @@ _EVENT = re.compile(r"^(?:the|my|her|his|their|our|your|its|this|that|next) (?P<
 #: until) is it an event to find; "since he gave up the restaurant" asks what holds now
 _CLAUSE_EVENT = re.compile(r"^(?:she|he|they|we|i|you) (?P<words>.+)$")
 _AHEAD = ("before", "by", "until", "till")
-EVENT_TIME = True
-GRAMMAR = True
-AROUND_GRADED = True
-BEGUN_IN = True
-WHEN_CONJ = True
-ARE_FIX = True
-NEXT_AHEAD = True
-SINCE_CONJ = True
-PAST_VERB = True
 _MAX_EVENT_WORDS = 5
 _STRONG_PAST = re.compile(
     _B + r"(?:used to|previously|in the past|formerly|former|back then|back when|ago|earlier|"
@@ -190,17 +191,13 @@ _ABOUT_TIME = re.compile(
 #: otherwise and before a subject it joins a clause ("Should I make him a coffee when he
 #: comes round?"), which asks nothing about time
 _WHEN_ASKED = re.compile(
-    r"^whens?" + _E + r"|" + _B + r"whens?" + _E
-    + r"(?= (?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should|shall|"
-    r"may|might|must)" + _E + r")"
+    rf"^whens?{_E}|{_B}whens?{_E}(?= (?:is|are|was|were|do|does|did|has|have|had|will|would|"
+    rf"can|could|should|shall|may|might|must){_E})"
 )
 _WHEN_ANY = re.compile(_B + r"when" + _E)
 #: "next" with no span after it ("When does he next see the doctor?", "When is her next
 #: check-up?"): the first time to come
 _NEXT = re.compile(_B + r"next" + _E)
-#: ... and "since" before a clause ("What keeps him busy since he gave up the shop?") asks
-#: what holds now, not about a time
-_SINCE_CLAUSE = re.compile(_B + r"since (?=(?:he|she|they|i|we|you|it)(?:s|re|ll|d|ve|m)?" + _E + r")")
 
 
 #: a date asked for by name: "when is it due?", "when does it start?", "... expire?"
@@ -479,8 +476,6 @@ _AROUND = ("in_n", "ago")
 def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False) -> _Found | None:
     """The first time expression of ``text`` (in the order of ``_EXPRESSIONS``)."""
     for name, pattern in _EXPRESSIONS:
-        if not GRAMMAR and name in ("this_time", "part_of_month"):
-            continue
         m = pattern.match(text) if at_start else pattern.search(text)
         if m is None:
             continue
@@ -509,13 +504,11 @@ def _relate(relation: str, span: Span, now: datetime) -> Span:
 def read_time(query: str, now: datetime) -> TimeAsk:
     """What ``query`` asks about time, relative to ``now`` (see the module docstring)."""
     # "we're" is not "were" once the apostrophe is folded away (a present question)
-    text = normalize(_ARE.sub(r"\1 are", query) if ARE_FIX else query).text
+    text = normalize(_ARE.sub(r"\1 are", query)).text
     named = next((f for f, pattern in _FIELDS if pattern.search(text)), None)
     pure = not _subject_terms(text)
     past = bool(_STRONG_PAST.search(text))
-    soft = not past and bool(
-        _SOFT_PAST.search(text) or (PAST_VERB and _PAST_VERB.match(text))
-    )
+    soft = not past and bool(_SOFT_PAST.search(text) or _PAST_VERB.match(text))
     relation = _RELATION.search(text)
     span: tuple[datetime, datetime] | None = None
     named_word = ""
@@ -535,7 +528,7 @@ def read_time(query: str, now: datetime) -> TimeAsk:
             if event is not None:
                 told = event["words"]
                 # "before she heads off to Denmark in January": the event's own time
-                when = _first_span(told, now, tense) if EVENT_TIME else None
+                when = _first_span(told, now, tense)
                 if when is not None:
                     told = told[: when.start]
                 words = " ".join(told.split(" ")[:_MAX_EVENT_WORDS])
@@ -567,12 +560,10 @@ def read_time(query: str, now: datetime) -> TimeAsk:
             field=named,
             pure=pure,
             named_terms=frozenset(content_words(named_word)) | _days_named(span),
-            around=around and AROUND_GRADED,
+            around=around,
         )
-    when = _WHEN_ASKED if WHEN_CONJ else _WHEN_ANY
-    plain = _SINCE_CLAUSE.sub(" ", text) if SINCE_CONJ else text
-    about = bool(_ABOUT_TIME.search(plain) or when.search(text))
-    if about and NEXT_AHEAD and not (past or soft) and _NEXT.search(text):
+    about = bool(_ABOUT_TIME.search(text) or _WHEN_ASKED.search(text))
+    if about and not (past or soft) and _NEXT.search(text):
         # "When is she next back at her parents'?": the coming date, not one gone by
         ahead = (now, now + _UNITS["year"])
         return TimeAsk(True, ahead, False, False, field=named, pure=pure)
@@ -603,7 +594,12 @@ def _days_named(span: Span) -> frozenset[str]:
 
 def _subject_terms(text: str) -> set[str]:
     """The content words of a normalised question outside its time expressions."""
-    for pattern in (*(p for _, p in _EXPRESSIONS), *(p for _, p in _FIELDS), _ABOUT_TIME, _WHEN_ANY):
+    for pattern in (
+        *(p for _, p in _EXPRESSIONS),
+        *(p for _, p in _FIELDS),
+        _ABOUT_TIME,
+        _WHEN_ANY,
+    ):
         text = pattern.sub(" ", text)
     for pattern in (_STRONG_PAST, _SOFT_PAST, _RELATION_WORD):
         text = pattern.sub(" ", text)
@@ -655,8 +651,6 @@ def time_match(
         # run", "Rents a cottage since June"): the span is the start of it
         begun_in = (valid_from >= lo) & (valid_from <= hi) & (end > hi)
         begun_in &= ~((due >= lo) & (due <= hi))
-    if not BEGUN_IN:
-        begun_in = np.zeros(len(due), dtype=bool)
     inside &= ~ended_in & ~begun_in
     with np.errstate(invalid="ignore"):
         covers = has_bound & np.isnan(due) & (start <= hi) & (end >= lo)
@@ -678,9 +672,7 @@ def time_match(
                 near = (ts >= lo) & (ts <= hi)
             off = np.where(near, np.fmin(off, np.abs(ts - middle) / half), off)
         hit = np.where(np.isfinite(off), INSIDE - (INSIDE - COVERS) * np.clip(off, 0, 1), INSIDE)
-    return np.where(
-        inside, hit, np.where(covers, COVERS * share, np.where(dated, ELSEWHERE, 0.0))
-    )
+    return np.where(inside, hit, np.where(covers, COVERS * share, np.where(dated, ELSEWHERE, 0.0)))
 
 
 def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> datetime | None:

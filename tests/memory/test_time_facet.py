@@ -584,3 +584,19 @@ def test_a_way_of_life_begun_in_the_span_is_less_about_it_than_what_happened_in_
     blisters, run, flat = time_match(ask, due, valid_from, valid_until, np.full(3, ts))
 
     assert run == 1.0 and 0.0 < blisters < 0.2 and flat == 0.0
+
+
+def test_we_re_is_present_not_were():
+    bonfire = read_time("We're having a bonfire on Saturday night; is that a problem?", NOW)
+    assert days(bonfire.span) == ("2026-11-21", "2026-11-22") and not bonfire.past
+    assert read_time("Were you there on Saturday?", NOW).past
+
+
+def test_next_with_no_span_asks_for_the_coming_date(agent, fake_model):
+    gone = write(agent, "Saw the physio about her shoulder", due=NOW - 20 * DAY)
+    coming = write(agent, "Sees the physio about her shoulder", due=NOW + 9 * DAY)
+
+    ranked, pack = ask(agent, "When does she next see the physio about her shoulder?")
+
+    assert ranked[0] == coming.pk
+    assert "time facet" not in pack.items[ranked.index(gone.pk)].why
