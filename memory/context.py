@@ -1626,8 +1626,17 @@ def _with_event(
         .order_by()
         .values_list("action", "due_at")
     )
-    dated.sort(key=lambda d: d[1], reverse=ask.relation in ("before", "by", "until", "till"))
+    ahead = ask.relation in ("before", "by", "until", "till")
+    dated.sort(key=lambda d: d[1], reverse=ahead)
+    told = ask.event_span
+    if told is not None:
+        # "before she heads off to Denmark in January": the event is in January
+        dated = [d for d in dated if told[0] <= d[1] < told[1]]
     when = event_date(ask.event_terms, dated)
+    if when is None and told is not None:
+        # none of it names the event: it may be any day of the time it is told at, so
+        # what comes before it may be due up to that time's end (after it: from its start)
+        when = told[1] - timedelta(seconds=1) if ahead else told[0]
     return ask if when is None else ask.with_event(when, now)
 
 

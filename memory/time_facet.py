@@ -8,14 +8,17 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   after tomorrow, the day before yesterday;
 - a named span: this/next/last/coming/past/previous week, weekend, month or year; the
   weekend; the end of the week/month/year; the week after this (one) / after next;
+  this time next/last week, month or year (that one day);
 - a counted span: the next/coming/last/past N days/weeks/fortnights/months/years, within
   N ..., in N ... (around then), N ... ago (N a number or a number word, "a", "a few",
-  "a couple of");
+  "a couple of"); "in a fortnight" and "three months ago" name a point give or take half
+  their unit: a date at the point answers best, one at the edge as a covering window;
 - a day of the month with no month ("the 27th", "Friday the 27th"): the next such date
   (the last one in the past tense), on that weekday when one is named; a weekday with a
   date ("Friday 27 November"): that date;
 - the first/second/third/fourth/last weekday of (or in) a month ("the last Sunday of
-  November");
+  November"); the first ... fourth or last week (seven days) or the first or second half
+  of a month ("the last week of November", "the first half of December");
 - a weekday, alone or after this/next/last/on (a span of up to three days, such as
   "tomorrow" or "this weekend", names its weekdays and the weekend: an undated "goes
   to the sauna on Sundays" answers it, after what is dated inside the span);
@@ -26,11 +29,18 @@ The grammar (on the normalised question; every span is ``[start, end]``):
 - a relation (before, after, since, until, till, by) followed by one of the above, or by
   an event named with a determiner ("before the renewal", "after my exam") or, ahead of
   it, told as a clause ("before she leaves for Spain"): the event is found among the
-  person's beliefs and intentions with a date (``resolve_event``).
+  person's beliefs and intentions with a date (``memory.context._with_event``); told
+  with its own time ("before she heads off to Denmark in January"), it is looked for in
+  that time, and when nothing there names it, it may be any day of it;
+- "when" asks about time leading the question or a clause of its own ("If I text him at
+  eight, when will he see it?"), not joining a clause to a question led otherwise
+  ("Should I make him a coffee when he comes round?"); "next" with no span after it
+  ("When does he next see the doctor?") asks for the coming year, not a date gone by.
 
 Tense: ``past`` when the question says so plainly ("used to", "ago", "previously", "no
 longer", "before" with nothing after it, a span that ended before ``now``) and
-``soft_past`` when only an auxiliary is in the past ("did", "was", "were", "had"): an
+``soft_past`` when only an auxiliary is in the past ("did", "was", "were", "had"; "we're"
+is not "were") or a wh-question's verb is a regular past ("What happened in the summer?"): an
 ended belief may answer either, but only a plainly past question ranks it as a current
 one (a current belief outranks its ended near-twin otherwise).
 """
@@ -109,6 +119,12 @@ _EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("yesterday", r"yesterday"),
         ("end_of", r"(?:the )?end of (?:the |this )?(?P<u>week|month|year)"),
         ("week_after", r"(?:the )?week after (?P<m>next|this(?: one| week)?)"),
+        ("this_time", r"this time (?P<m>next|last) (?P<u>week|month|year)"),
+        (
+            "part_of_month",
+            rf"(?:the )?(?P<k>{'|'.join(_NTH)}|last) (?P<p>week|half) (?:of|in) "
+            rf"(?P<m>this |next |last )?(?P<mo>{_MONTH})",
+        ),
         ("named", r"(?P<m>this|next|last|coming|past|previous) (?P<u>weekend|week|month|year)"),
         ("weekend", r"(?:the |at the |on the )?weekend"),
         (
@@ -148,17 +164,40 @@ _AHEAD = ("before", "by", "until", "till")
 _MAX_EVENT_WORDS = 5
 _STRONG_PAST = re.compile(
     _B + r"(?:used to|previously|in the past|formerly|former|back then|back when|ago|earlier|"
-    r"originally|no longer|anymore|any more|history|last (?:week|weekend|month|year)|"
+    r"originally|no longer|anymore|any more|history|last (?:week|weekend|month|year)(?! (?:of|in) )|"
     r"before (?:that|then|now)|before$)" + _E
 )
+_ARE = re.compile(r"\b(we|you|they)['\u2019]re\b", re.IGNORECASE)
 _SOFT_PAST = re.compile(_B + r"(?:did|was|were|had|went)" + _E)
+#: a wh-question whose verb is a regular past ("What happened to him last autumn?", "Who
+#: called her?"): the word after it is not an auxiliary ("What breed is her dog?" names a
+#: thing) but a preposition, a determiner, a pronoun or a time ("What tinned food ..." is
+#: not a verb either)
+_PAST_VERB = re.compile(
+    r"^(?:what|who)(?: else)? [a-z]{3,}ed(?= (?:to|in|on|at|with|for|over|during|after|since|"
+    r"last|this|that|the|a|an|her|him|his|them|their|me|my|you|your|us|our)\b|$)"
+)
 #: words that make a question about time even when no span is named
 _ABOUT_TIME = re.compile(
-    _B + r"(?:when|due|deadline|deadlines|until|till|by when|what time|what date|which day|"
+    _B + r"(?:due|deadline|deadlines|until|till|by when|what time|what date|which day|"
     r"how long|how soon|schedule|scheduled|calendar|date|dates|soon|upcoming|coming up|"
     r"later|ago|since|expire|expires|expiry|end|ends|start|starts|begin|begins|"
     r"happening|planned)" + _E
 )
+
+
+#: "when" asks about time where it leads the question or a clause of its own ("If I text
+#: him at eight, when will he see it?": an auxiliary follows it); after a question led
+#: otherwise and before a subject it joins a clause ("Should I make him a coffee when he
+#: comes round?"), which asks nothing about time
+_WHEN_ASKED = re.compile(
+    rf"^whens?{_E}|{_B}whens?{_E}(?= (?:is|are|was|were|do|does|did|has|have|had|will|would|"
+    rf"can|could|should|shall|may|might|must){_E})"
+)
+_WHEN_ANY = re.compile(_B + r"when" + _E)
+#: "next" with no span after it ("When does he next see the doctor?", "When is her next
+#: check-up?"): the first time to come
+_NEXT = re.compile(_B + r"next" + _E)
 
 
 #: a date asked for by name: "when is it due?", "when does it start?", "... expire?"
@@ -189,6 +228,10 @@ class TimeAsk:
     #: ("calls her mother every Sunday") answers as a window covering the span would,
     #: after a belief dated inside it
     named_terms: frozenset[str] = frozenset()
+    #: the span names a point roughly ("in a fortnight"): the nearer its middle, the better
+    around: bool = False
+    #: the time the event itself is told at ("before she heads off to Denmark in January")
+    event_span: Span | None = None
 
     def with_event(self, when: datetime, now: datetime) -> TimeAsk:
         """This question with its event found at ``when``: the span the relation names.
@@ -271,6 +314,24 @@ def _nth_weekday_span(m: re.Match[str], now: datetime, past: bool) -> Span:
     else:
         day = start + ((wanted - start.weekday()) % 7 + 7 * _NTH[m["k"]]) * DAY
     return day, day + DAY
+
+
+def _part_of_month_span(m: re.Match[str], now: datetime, past: bool) -> Span | None:
+    """The first ... fourth or last week (seven days) or the first or last (second) half of
+    the month named."""
+    mod = (m["m"] or "").strip() or None
+    start = _which_month(MONTHS.index(m["mo"]) + 1, mod, now, past)
+    end = _month_start(start.year, start.month + 1, now)
+    k = m["k"]
+    if m["p"] == "half":
+        if k not in ("first", "1st", "second", "2nd", "last"):
+            return None
+        middle = start + (end - start) / 2
+        return (start, middle) if k in ("first", "1st") else (middle, end)
+    if k == "last":
+        return end - 7 * DAY, end
+    first = start + 7 * _NTH[k] * DAY
+    return first, first + 7 * DAY
 
 
 def _day_of_month_span(m: re.Match[str], now: datetime, past: bool) -> Span | None:
@@ -372,6 +433,17 @@ def _span_of(name: str, m: re.Match[str], now: datetime, past: bool) -> Span | N
         # "the week after this (one)" is next week, "the week after next" the one after it
         start = _named_span("week", "next", now)[0] + (7 * DAY if m["m"] == "next" else 0 * DAY)
         return start, start + 7 * DAY
+    if name == "this_time":
+        # "this time next week": the day one week (month, year) from now
+        step = 1 if m["m"] == "next" else -1
+        if m["u"] == "week":
+            at = day + step * 7 * DAY
+        else:
+            at = _month_start(day.year, day.month + step * (1 if m["u"] == "month" else 12), day)
+            at = at.replace(day=min(day.day, ((at + 31 * DAY).replace(day=1) - DAY).day))
+        return at, at + DAY
+    if name == "part_of_month":
+        return _part_of_month_span(m, now, past)
     if name == "nth_weekday":
         return _nth_weekday_span(m, now, past)
     if name in ("weekday_date", "day_of_month"):
@@ -385,11 +457,24 @@ def _span_of(name: str, m: re.Match[str], now: datetime, past: bool) -> Span | N
     return _season_span(m, now, past)
 
 
-def _first_span(
-    text: str, now: datetime, past: bool, *, at_start: bool = False
-) -> tuple[tuple[datetime, datetime], str] | None:
-    """The first time expression of ``text``: its span, and the weekday, month or season
-    it names ("" for none)."""
+@dataclass(frozen=True)
+class _Found:
+    """A time expression found in a question: its span, the weekday, month or season it
+    names ("" for none), where it starts, and whether it names a time only roughly ("in
+    a fortnight", "three months ago": around a point, not a whole span)."""
+
+    span: Span
+    named: str
+    start: int
+    around: bool
+
+
+#: the expressions that name a point give or take half their unit
+_AROUND = ("in_n", "ago")
+
+
+def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False) -> _Found | None:
+    """The first time expression of ``text`` (in the order of ``_EXPRESSIONS``)."""
     for name, pattern in _EXPRESSIONS:
         m = pattern.match(text) if at_start else pattern.search(text)
         if m is None:
@@ -398,7 +483,7 @@ def _first_span(
         if span is not None:
             named = {"weekday": "w", "weekday_date": "w", "nth_weekday": "w"}.get(name)
             named = named or {"month": "mo", "season": "s"}.get(name)
-            return span, (m[named] if named else "")
+            return _Found(span, m[named] if named else "", m.start(), name in _AROUND)
     return None
 
 
@@ -418,11 +503,12 @@ def _relate(relation: str, span: Span, now: datetime) -> Span:
 @functools.lru_cache(maxsize=4096)
 def read_time(query: str, now: datetime) -> TimeAsk:
     """What ``query`` asks about time, relative to ``now`` (see the module docstring)."""
-    text = normalize(query).text
+    # "we're" is not "were" once the apostrophe is folded away (a present question)
+    text = normalize(_ARE.sub(r"\1 are", query)).text
     named = next((f for f, pattern in _FIELDS if pattern.search(text)), None)
     pure = not _subject_terms(text)
     past = bool(_STRONG_PAST.search(text))
-    soft = not past and bool(_SOFT_PAST.search(text))
+    soft = not past and bool(_SOFT_PAST.search(text) or _PAST_VERB.match(text))
     relation = _RELATION.search(text)
     span: tuple[datetime, datetime] | None = None
     named_word = ""
@@ -434,21 +520,37 @@ def read_time(query: str, now: datetime) -> TimeAsk:
         for head in (rest, rest[4:] if rest.startswith("the ") else "", relation.group(0)):
             inner = inner or (head and _first_span(head, now, tense, at_start=True)) or None
         if inner is not None:
-            span, named_word = _relate(relation["r"], inner[0], now), inner[1]
+            span, named_word = _relate(relation["r"], inner.span, now), inner.named
         else:
             event = _EVENT.match(rest)
             if event is None and relation["r"] in _AHEAD:
                 event = _CLAUSE_EVENT.match(rest)
             if event is not None:
-                words = " ".join(event["words"].split(" ")[:_MAX_EVENT_WORDS])
+                told = event["words"]
+                # "before she heads off to Denmark in January": the event's own time
+                when = _first_span(told, now, tense)
+                if when is not None:
+                    told = told[: when.start]
+                words = " ".join(told.split(" ")[:_MAX_EVENT_WORDS])
                 terms = frozenset(content_words(words))
                 if terms:
                     pure = not (_subject_terms(text[: relation.start()]) - terms)
-                    return TimeAsk(True, None, past, soft, relation["r"], terms, named, pure)
+                    return TimeAsk(
+                        True,
+                        None,
+                        past,
+                        soft,
+                        relation["r"],
+                        terms,
+                        named,
+                        pure,
+                        event_span=None if when is None else when.span,
+                    )
+    around = False
     if span is None:
         found = _first_span(text, now, past or soft)
         if found is not None:
-            span, named_word = found
+            span, named_word, around = found.span, found.named, found.around
     if span is not None:
         return TimeAsk(
             True,
@@ -458,8 +560,13 @@ def read_time(query: str, now: datetime) -> TimeAsk:
             field=named,
             pure=pure,
             named_terms=frozenset(content_words(named_word)) | _days_named(span),
+            around=around,
         )
-    about = bool(_ABOUT_TIME.search(text))
+    about = bool(_ABOUT_TIME.search(text) or _WHEN_ASKED.search(text))
+    if about and not (past or soft) and _NEXT.search(text):
+        # "When is she next back at her parents'?": the coming date, not one gone by
+        ahead = (now, now + _UNITS["year"])
+        return TimeAsk(True, ahead, False, False, field=named, pure=pure)
     return TimeAsk(about, None, past, soft, field=named, pure=about and pure)
 
 
@@ -487,7 +594,12 @@ def _days_named(span: Span) -> frozenset[str]:
 
 def _subject_terms(text: str) -> set[str]:
     """The content words of a normalised question outside its time expressions."""
-    for pattern in (*(p for _, p in _EXPRESSIONS), *(p for _, p in _FIELDS), _ABOUT_TIME):
+    for pattern in (
+        *(p for _, p in _EXPRESSIONS),
+        *(p for _, p in _FIELDS),
+        _ABOUT_TIME,
+        _WHEN_ANY,
+    ):
         text = pattern.sub(" ", text)
     for pattern in (_STRONG_PAST, _SOFT_PAST, _RELATION_WORD):
         text = pattern.sub(" ", text)
@@ -535,7 +647,11 @@ def time_match(
         # span holds, so what happened in the span ("Mentored two students") comes first
         ended_in = (valid_until >= lo) & (valid_until <= hi) & (start < lo)
         ended_in &= ~((due >= lo) & (due <= hi)) & ~((valid_from >= lo) & (valid_from <= hi))
-    inside &= ~ended_in
+        # ... and one begun in the span and held past it ("Has blisters from Sunday's long
+        # run", "Rents a cottage since June"): the span is the start of it
+        begun_in = (valid_from >= lo) & (valid_from <= hi) & (end > hi)
+        begun_in &= ~((due >= lo) & (due <= hi))
+    inside &= ~ended_in & ~begun_in
     with np.errstate(invalid="ignore"):
         covers = has_bound & np.isnan(due) & (start <= hi) & (end >= lo)
         # how much of the belief's time the span holds: a window of a week covering the
@@ -545,9 +661,18 @@ def time_match(
         share = np.where(
             np.isfinite(end), np.clip(overlap / np.maximum(end - start, 86_400.0), 0.0, 1.0), 0.0
         )
-    return np.where(
-        inside, INSIDE, np.where(covers, COVERS * share, np.where(dated, ELSEWHERE, 0.0))
-    )
+    hit = np.full(len(due), INSIDE)
+    if ask.around:
+        # "in a fortnight" is a point give or take: a date at its middle answers it fully,
+        # one at its edge as a window covering it would
+        middle, half = (lo + hi) / 2, max((hi - lo) / 2, 1.0)
+        off = np.full(len(due), np.inf)
+        for ts in (due, valid_from, valid_until):
+            with np.errstate(invalid="ignore"):
+                near = (ts >= lo) & (ts <= hi)
+            off = np.where(near, np.fmin(off, np.abs(ts - middle) / half), off)
+        hit = np.where(np.isfinite(off), INSIDE - (INSIDE - COVERS) * np.clip(off, 0, 1), INSIDE)
+    return np.where(inside, hit, np.where(covers, COVERS * share, np.where(dated, ELSEWHERE, 0.0)))
 
 
 def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> datetime | None:

@@ -497,3 +497,106 @@ def test_what_happened_in_a_past_month_comes_before_the_job_that_ended_in_it(age
     ranked, _ = ask(agent, "What did she do in September?")
 
     assert ranked[:2] == [placement.pk, job.pk]
+
+
+def test_this_time_next_week_is_the_one_day_a_week_from_now():
+    assert days(read_time("What is she doing this time next week?", NOW).span) == (
+        "2026-11-24",
+        "2026-11-25",
+    )
+    last_year = read_time("What was he doing this time last year?", NOW)
+    assert days(last_year.span) == ("2025-11-17", "2025-11-18") and last_year.past
+    # "at this time of year" names no day
+    assert read_time("What gets him down at this time of year?", NOW).span is None
+
+
+def test_a_week_or_a_half_of_a_named_month_is_that_part_of_it():
+    last_week = read_time("Anything in his calendar for the last week of November?", NOW)
+    # not last week: the last seven days of this November, still ahead
+    assert days(last_week.span) == ("2026-11-24", "2026-12-01") and not last_week.past
+    assert days(read_time("What is on in the first half of December?", NOW).span) == (
+        "2026-12-01",
+        "2026-12-16",
+    )
+    assert days(read_time("Is she away the second week in January?", NOW).span) == (
+        "2027-01-08",
+        "2027-01-15",
+    )
+
+
+def test_a_regular_past_verb_after_the_question_word_puts_the_question_in_the_past():
+    summer = read_time("What happened in his life over the summer?", NOW)
+    assert days(summer.span) == ("2026-06-01", "2026-09-01") and summer.past
+    # a noun ending the same way, followed by its verb, is no past
+    assert not past_intent("What breed is her dog?", NOW)
+    assert not past_intent("What tinned food does he eat?", NOW)
+
+
+def test_when_joining_a_clause_asks_nothing_about_time():
+    assert not read_time("Should I make him a coffee when he comes round?", NOW).about_time
+    assert not read_time("Can I get him a pint when we go out?", NOW).about_time
+    # leading the question, or its own clause (an auxiliary after it), it asks when
+    assert read_time("If I text him at eight, when will he see it?", NOW).about_time
+    assert read_time("When's her exam?", NOW).about_time
+
+
+def test_an_event_told_with_its_own_time_is_looked_for_in_that_time():
+    leaving = read_time("What has she to do before she heads off to Denmark in January?", NOW)
+    assert leaving.relation == "before" and leaving.event_terms == content_words("heads denmark")
+    assert days(leaving.event_span) == ("2027-01-01", "2027-02-01")
+
+
+def test_before_an_event_no_text_names_what_is_due_until_its_time_answers(agent, fake_model):
+    # nothing says when she heads off to Denmark; she does in January
+    ferry = write(agent, "Must book the ferry for the course", due=datetime(2027, 1, 6, tzinfo=UTC))
+    party = write(agent, "Throws a party at the hotel", due=datetime(2027, 2, 20, tzinfo=UTC))
+    # a text naming a word of the event at another time is not the event
+    write(agent, "Heads the climbing club's committee", valid_from=NOW - 60 * DAY)
+
+    ranked, pack = ask(agent, "What must she do before she heads off to Denmark in January?")
+
+    assert "time facet: due 2027-01-06" in pack.items[ranked.index(ferry.pk)].why
+    assert "time facet" not in pack.items[ranked.index(party.pk)].why
+
+
+def test_a_rough_time_is_answered_best_by_the_date_nearest_its_middle():
+    fortnight = read_time("What has he got on in a fortnight?", NOW)
+    ts = NOW.timestamp()
+    nan = float("nan")
+    due = np.array([ts + 14 * 86_400, ts + 17 * 86_400, ts + 8 * 86_400, ts + 30 * 86_400])
+    empty = np.full(4, nan)
+
+    middle, near, edge, later = time_match(fortnight, due, empty, empty, np.full(4, ts))
+
+    assert middle == 1.0 and 1.0 > near > edge > 0.0 and later < 0.0
+
+
+def test_a_way_of_life_begun_in_the_span_is_less_about_it_than_what_happened_in_it():
+    ask = read_time("What did she get up to last week?", NOW)
+    ts = NOW.timestamp()
+    nan = float("nan")
+    sunday = datetime(2026, 11, 15, 9, tzinfo=UTC).timestamp()
+    # blisters from Sunday's run, for a week | the run, on Sunday | a flat rented since Sunday
+    valid_from = np.array([sunday, sunday, sunday])
+    valid_until = np.array([sunday + 6 * 86_400, sunday, nan])
+    due = np.full(3, nan)
+
+    blisters, run, flat = time_match(ask, due, valid_from, valid_until, np.full(3, ts))
+
+    assert run == 1.0 and 0.0 < blisters < 0.2 and flat == 0.0
+
+
+def test_we_re_is_present_not_were():
+    bonfire = read_time("We're having a bonfire on Saturday night; is that a problem?", NOW)
+    assert days(bonfire.span) == ("2026-11-21", "2026-11-22") and not bonfire.past
+    assert read_time("Were you there on Saturday?", NOW).past
+
+
+def test_next_with_no_span_asks_for_the_coming_date(agent, fake_model):
+    gone = write(agent, "Saw the physio about her shoulder", due=NOW - 20 * DAY)
+    coming = write(agent, "Sees the physio about her shoulder", due=NOW + 9 * DAY)
+
+    ranked, pack = ask(agent, "When does she next see the physio about her shoulder?")
+
+    assert ranked[0] == coming.pk
+    assert "time facet" not in pack.items[ranked.index(gone.pk)].why
