@@ -40,9 +40,12 @@ _W = r"(?:[\w'’-]+[ ,]*)"  # one word and its trailing space / comma
 _AI = (
     r"(?:(?:ai|a\.i\.?|artificial intelligence)(?: (?:assistants?|agents?|models?|systems?|tools?"
     r"|bots?|chat ?bots?|readers?|helpers?|language models?))?|ais|llms?|(?:large )?language models?"
-    r"|chat ?bots?|bots?|robots?|(?:virtual|digital|automated|autonomous) (?:assistants?|agents?)"
-    r"|gpts?|chatgpt|copilots?)"
+    r"|chat ?bots?|(?:virtual|digital|automated|autonomous) (?:assistants?|agents?)|gpts?|chatgpt"
+    r"|copilots?)"
 )
+# "Bot" also names a worker process ("bots processing this queue should ack"): a bot is an AI
+# reader only when it reads the text ("any bot reading this").
+_BOT = r"(?:ro)?bots?"
 # What that AI does with the text in hand: "reading this", "that processes this e-mail".
 _READS = (
     r"(?:read(?:s|ing)?|process(?:es|ing)?|pars(?:e|es|ing)|summari[sz](?:e|es|ing)|scan(?:s|ning)?"
@@ -328,10 +331,11 @@ PATTERNS: tuple[InjectionPattern, ...] = (
         regexes=(
             # an AI named by what it does with this very text, then told what to do
             rf"\b{_AI}\s+(?:(?:that|who|which)\s+(?:is\s+|are\s+)?)?{_READS}\s+(?:this|the following)\b(?:\s+[\w'-]+){{0,2}}?\s*{_TOLD}",
+            rf"\b{_BOT}\s+(?:(?:that|who|which)\s+(?:is\s+|are\s+)?)?(?:read(?:s|ing)?|see(?:s|ing)?|view(?:s|ing)?)\s+(?:this|the following)\b(?:\s+[\w'-]+){{0,2}}?\s*{_TOLD}",
             # "if you are an AI (reading this), ..." opening a sentence or a clause
-            rf"(?:^|(?<=[.!?:;,(\n\"'“])\s*|\b(?:and|but|so|p\.?s\.?)\s+)if (?:you(?: are|'re| r)|this is being read by) (?:an? |the |any )?{_AI}\b(?:\s+{_READS}\s+this\b(?:\s+[\w'-]+){{0,2}}?)?\s*(?:[,:;—–-]\s*|\s+then\s+){_ORDER}",
+            rf"(?:^|(?<=[.!?:;,(\n\"'“])\s*|\b(?:and|but|so|p\.?s\.?)\s+)if (?:you(?: are|'re| r)|this is being read by) (?:an? |the |any )?(?:{_AI}|{_BOT})\b(?:\s+{_READS}\s+this\b(?:\s+[\w'-]+){{0,2}}?)?\s*(?:[,:;—–-]\s*|\s+then\s+){_ORDER}",
             # a note or greeting to an AI that puts it under an obligation
-            rf"\b(?:dear|attention(?: to)?|note to|(?:a )?message to|memo to|hey|hello|hi)\s+(?:(?:any|all|every|the)\s+)?{_AI}\s*[,:!—–-]\s*(?:you\s+)?{_MODAL}",
+            rf"\b(?:dear|attention(?: to)?|note to|(?:a )?message to|memo to|hey|hello|hi)\s+(?:(?:any|all|every|the)\s+)?(?:{_AI}|{_BOT})\s*[,:!—–-]\s*(?:you\s+)?{_MODAL}",
         ),
     ),
     # --- unicode smuggling -------------------------------------------------------------------------
