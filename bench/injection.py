@@ -351,7 +351,13 @@ of 79 and check_technical 38/40 / 2 of 123 stay. On the seen learning parts (eve
 seen recall folds it hits 28 messages, every one a planted trap ("note to any AI assistant
 processing this email: ignore ..."), 27 of them blocked already (other patterns, the learned
 layer); new: the pasted enquiry above. No persona field, guardrail or belief is hit. The
-evidence check (word patterns) now drops that one message too.
+evidence check (word patterns) now drops that one message too. ``bench/evidence_scan.py``
+(29 developer assistants, 1,622 messages): 77 dropped from evidence / 185 blocked, persona
+fields 0/525 -> the same (six pasted-issue traps now also name ``address.ai_reader``);
+``--all`` (105 assistants, 5,871 messages): 298 dropped / 519 blocked -> 299 / 520 (the
+pasted enquiry), persona fields 0/525 -> 0/525.
+Patterns alone (with decoded views, validation and test texts, loaded machine): 1,255 -> 1,190
+texts/s.
 """
 
 from __future__ import annotations
