@@ -34,6 +34,41 @@ _QUAL = (
 )
 _W = r"(?:[\w'’-]+[ ,]*)"  # one word and its trailing space / comma
 
+# An AI as the reader of a text ("AI assistants", "any LLM", "chatbot"). "Assistant", "agent"
+# and "model" alone also name people (a personal assistant, a support agent), so only with a
+# word that makes them machines.
+_AI = (
+    r"(?:(?:ai|a\.i\.?|artificial intelligence)(?: (?:assistants?|agents?|models?|systems?|tools?"
+    r"|bots?|chat ?bots?|readers?|helpers?|language models?))?|ais|llms?|(?:large )?language models?"
+    r"|chat ?bots?|(?:virtual|digital|automated|autonomous) (?:assistants?|agents?)|gpts?|chatgpt"
+    r"|copilots?)"
+)
+# "Bot" also names a worker process ("bots processing this queue should ack"): a bot is an AI
+# reader only when it reads the text ("any bot reading this").
+_BOT = r"(?:ro)?bots?"
+# What that AI does with the text in hand: "reading this", "that processes this e-mail".
+_READS = (
+    r"(?:read(?:s|ing)?|process(?:es|ing)?|pars(?:e|es|ing)|summari[sz](?:e|es|ing)|scan(?:s|ning)?"
+    r"|analy[sz](?:e|es|ing)|review(?:s|ing)?|see(?:s|ing)?|view(?:s|ing)?|handl(?:e|es|ing)"
+    r"|receiv(?:e|es|ing)|ingest(?:s|ing)?|crawl(?:s|ing)?|index(?:es|ing)?|answer(?:s|ing)?"
+    r"|triag(?:e|es|ing)|evaluat(?:e|es|ing)|assess(?:es|ing)?|screen(?:s|ing)?)"
+)
+# An obligation laid on the addressee ("must", "should", "is required to").
+_MODAL = (
+    r"(?:must|should|shall|needs? to|ha(?:ve|s) to|(?:are|is) to|ought to|(?:are|is) (?:now )?"
+    r"(?:required|instructed|asked|told|expected|ordered|directed|obliged|supposed) to)\b"
+)
+# Words that cannot open an imperative ("If you are an AI, you are welcome", "..., like me").
+_NOT_VERB = (
+    r"(?:i|we|you|it|this|that|these|those|there|they|he|she|the|a|an|my|our|your|their|his|her"
+    r"|its|is|are|was|were|be|been|would|could|might|may|can|will|like|as|and|or|but|so|which|who"
+    r"|whose|what|too|also|thanks?|hello|hi|hey|sorry|welcome|ok|okay|yes|no|not|for|in|on|of|to"
+    r"|with|at|by|from|etc)\b"
+)
+# An order after the address: an obligation, "please", or an imperative verb.
+_ORDER = rf"(?:then\s+)?(?:(?:you\s+)?{_MODAL}|please\b|(?!{_NOT_VERB})[a-z]{{2,}}\b)"
+_TOLD = rf"(?:(?:you\s+)?{_MODAL}|please\b|[,:;—–-]\s*{_ORDER})"
+
 
 @dataclass(frozen=True)
 class InjectionPattern:
@@ -281,6 +316,26 @@ PATTERNS: tuple[InjectionPattern, ...] = (
             r"\b(?:and|then)\b[ ,]+(?:also )?(?:do not|don'?t|never|must not|should not|shouldn'?t)\b[ ,]+(?:tell|inform|notify|alert|warn|update|mention (?:it |this |that )?to|report (?:it |this |that )?to)\b[ ,]+(?:the |your |their |any )?(?:users?|humans?|operators?|owners?|customers?|clients?|admins?|administrators?|supervisors?|managers?|team|staff|developers?|anyone|anybody|them)(?: (?:about|of) (?:it|this|that|them))? *(?:[.;!\n]|$)",
             # "without telling the owner" in a sentence with no negation before it
             r"(?:^|(?<=[.!?;\n]))(?:(?!\b(?:never|not|no|don'?t|doesn'?t|cannot|can'?t|won'?t|mustn'?t|shouldn'?t|only)\b)[^.!?;\n])*?\bwithout[ ,]+(?:first )?(?:telling|informing|notifying|alerting|mentioning it to|reporting (?:it |this |that )?to)\b[ ,]+(?:the |your |their |any )?(?:users?|humans?|operators?|owners?|customers?|clients?|admins?|administrators?|supervisors?|managers?|team|staff|anyone|anybody)(?: (?:about (?:it|this|that)|first|anything))? *(?:[.;!,\n]|$|and\b|or\b)",
+        ),
+    ),
+    # --- an instruction addressed to AI readers -----------------------------------------------------
+    InjectionPattern(
+        id="address.ai_reader",
+        family="address",
+        description=(
+            'An instruction addressed to whatever AI reads the text: "AI assistants reading this'
+            ' must ...", "if you are an AI, ...", "note to any language model processing this:'
+            ' ...", "dear chatbot, you must ...". A persona speaks to the assistant it configures'
+            ' as "you" or "our assistant", never to the AI that happens to read it.'
+        ),
+        regexes=(
+            # an AI named by what it does with this very text, then told what to do
+            rf"\b{_AI}\s+(?:(?:that|who|which)\s+(?:is\s+|are\s+)?)?{_READS}\s+(?:this|the following)\b(?:\s+[\w'-]+){{0,2}}?\s*{_TOLD}",
+            rf"\b{_BOT}\s+(?:(?:that|who|which)\s+(?:is\s+|are\s+)?)?(?:read(?:s|ing)?|see(?:s|ing)?|view(?:s|ing)?)\s+(?:this|the following)\b(?:\s+[\w'-]+){{0,2}}?\s*{_TOLD}",
+            # "if you are an AI (reading this), ..." opening a sentence or a clause
+            rf"(?:^|(?<=[.!?:;,(\n\"'“])\s*|\b(?:and|but|so|p\.?s\.?)\s+)if (?:you(?: are|'re| r)|this is being read by) (?:an? |the |any )?(?:{_AI}|{_BOT})\b(?:\s+{_READS}\s+this\b(?:\s+[\w'-]+){{0,2}}?)?\s*(?:[,:;—–-]\s*|\s+then\s+){_ORDER}",
+            # a note or greeting to an AI that puts it under an obligation
+            rf"\b(?:dear|attention(?: to)?|note to|(?:a )?message to|memo to|hey|hello|hi)\s+(?:(?:any|all|every|the)\s+)?(?:{_AI}|{_BOT})\s*[,:!—–-]\s*(?:you\s+)?{_MODAL}",
         ),
     ),
     # --- unicode smuggling -------------------------------------------------------------------------

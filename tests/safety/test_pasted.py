@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from safety.injection import scan, views
+from safety.injection import learned_scores, learned_threshold, scan, views
 from safety.pasted import language_of
 
 SQL_QUESTION = (
@@ -94,5 +94,8 @@ def test_a_message_pasting_code_or_output_is_no_injection(text):
 
 @pytest.mark.django_db
 def test_an_instruction_hidden_in_a_code_comment_is_caught():
-    assert not scan(COMMENT_INJECTION, semantic=False).blocked  # no word pattern: the model
-    assert scan(COMMENT_INJECTION, semantic=True, wait=True).semantic_hits
+    # the learned layer reads the comment on its own (the word pattern for an order to
+    # "the AI assistant reading this" blocks this text too, so the scan would not ask it)
+    score = learned_scores([COMMENT_INJECTION])[0]
+    assert score is not None and score.probability >= learned_threshold()
+    assert scan(COMMENT_INJECTION, semantic=True, wait=True).blocked
