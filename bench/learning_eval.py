@@ -77,7 +77,10 @@ ran on it; ``fresh32`` and ``fresh33`` were measured once (at e4c11f42) and are 
 ``fresh34`` was written after that by another outside evaluator who read no product code and
 no results, with its key, before any proposer ran on it, and ``fresh35`` after that by another
 outside evaluator who read no product code, no results and not ``fresh34``'s data or key
-entries, with its key, before any proposer ran on it; both are never-tuned parts. A new part goes in
+entries, with its key, before any proposer ran on it; both were measured once on 2026-12-06 and
+are seen parts now. ``fresh36`` was written after that by another outside evaluator who read no
+product code, no results and not ``fresh34``'s or ``fresh35``'s data or key entries, with its key,
+before any proposer ran on it; it is the never-tuned part. A new part goes in
 ``NEVER_TUNED`` until measured once, at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
@@ -186,15 +189,17 @@ PARTS = (
     "fresh33",
     "fresh34",
     "fresh35",
+    "fresh36",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
 # seen parts now); a new part written by an outside evaluator goes here until measured once.
 # fresh28 and fresh29 were measured once on 2026-12-06 at 4bc5331, fresh30 and fresh31 at
 # 50cc2e6, fresh32 and fresh33 (written blind by outside evaluators) at e4c11f42: seen parts now;
-# fresh34 and fresh35 (each written blind by an outside evaluator on 2026-12-06) are never-tuned
-# until measured once
-NEVER_TUNED: tuple[str, ...] = ("fresh34", "fresh35")
+# fresh34 and fresh35 (each written blind by an outside evaluator on 2026-12-06) were measured
+# once on 2026-12-06: seen parts now; fresh36 (written blind by an outside evaluator on
+# 2026-12-06) is never-tuned until measured once
+NEVER_TUNED: tuple[str, ...] = ("fresh36",)
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
