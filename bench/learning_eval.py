@@ -367,6 +367,10 @@ _NEGATIONS = frozenset(
         "uden",
         "undgå",
         "undgaa",
+        # Norwegian ("ikke", "ingen", "i stedet for" are Danish too, above)
+        "aldri",
+        "uten",
+        "unngå",
     ]
 )
 # two words that refuse what follows them ("metres instead of feet")

@@ -512,6 +512,15 @@ def test_a_danish_negation_refuses_what_follows_it():
     assert not refused("skriv kroner", "kroner")
 
 
+def test_a_norwegian_negation_refuses_what_follows_it():
+    assert refused("skriv aldri fru", "fru")
+    assert refused("bruk ikke utropstegn", "utropstegn")
+    assert refused("skriv uten forkortelser", "forkortelser")
+    assert refused("unngå engelske ord", "engelske")
+    assert not refused("aldri kr, alltid kroner", "kroner")
+    assert not refused("skriv kroner", "kroner")
+
+
 def test_a_negation_inside_a_condition_does_not_refuse_the_instruction_after_it():
     assert not refused("if the sea is not right we reschedule the lesson", "reschedule")
     assert not refused("se o mar não estiver bom a gente remarca a aula", "remarca")
