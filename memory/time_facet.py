@@ -239,7 +239,9 @@ class TimeAsk:
         if self.relation == "before":
             when -= timedelta(seconds=1)
         span = _relate(self.relation or "by", (when, when), now)
-        past = self.past or span[1] <= now
+        # a question in the present tense stays in it, wherever its event lies ("Does he
+        # still live by the zoo in Osaka?" is asked of now, though "by" finds a past event)
+        past = self.past or (self.soft_past and span[1] <= now)
         return TimeAsk(True, span, past, self.soft_past, None, frozenset(), self.field, self.pure)
 
 

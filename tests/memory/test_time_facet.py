@@ -600,3 +600,19 @@ def test_next_with_no_span_asks_for_the_coming_date(agent, fake_model):
 
     assert ranked[0] == coming.pk
     assert "time facet" not in pack.items[ranked.index(gone.pk)].why
+
+
+def test_a_present_question_stays_present_when_its_event_lies_in_the_past(agent, fake_model):
+    # "by the zoo" reads as a time relation, and its event (the shipment "from near the
+    # zoo" in the summer) is past: the question is still asked of now, so the ended home
+    # is not given for it
+    write(agent, "Shipped the old piano from near the zoo", due=NOW - 120 * DAY)
+    old = write(
+        agent,
+        "Lived in a flat by the zoo in the old town",
+        category="explicit_facts",
+        valid_until=NOW - 90 * DAY,
+    )
+    current = write(agent, "Lives in a cottage by the harbour", category="explicit_facts")
+    ranked, _ = ask(agent, "Does she still live by the zoo?")
+    assert old.pk not in ranked and current.pk in ranked
