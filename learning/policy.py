@@ -545,8 +545,14 @@ def sentence_refusal(
     known, said_in = language.persona_language(persona), language.detect(s)
     # a persona in a language the proposer does not name (``UNREAD``: many languages)
     # refuses English only: a short sentence of its own may lean towards a neighbour the
-    # proposer names (Czech towards Polish)
-    if known and said_in and said_in != known and (known != language.UNREAD or said_in == "en"):
+    # proposer names (Czech towards Polish); a sibling the persona's frame reads (Danish and
+    # Norwegian, ``language.written_alike``) is no other language
+    if (
+        known
+        and said_in
+        and not language.written_alike(known, said_in)
+        and (known != language.UNREAD or said_in == "en")
+    ):
         wanted = language.LANGUAGE_NAMES[known]
         return (
             f"The sentence is written in {language.LANGUAGE_NAMES[said_in]}, but the persona "

@@ -657,11 +657,23 @@ def _about(
         complement = []  # a bare word no request writes as a noun
     for words in (complement, ask.purpose.split()[1:]):
         nouns = [w for w in words if w not in frame.articles]
+        if nouns and words is not complement and _definite(nouns[0], frame):
+            continue  # "rapport til bureauet": whom it goes to, not what it is about
         if nouns and len(nouns[0]) >= 3:
             out.append((_key(nouns[0], frame), nouns[0]))
     if ask.platform:  # a post, a caption, a text for Instagram: one kind of work
         out.append((ask.platform.lower(), ask.platform))
     return out
+
+
+# the shortest noun read as made definite by its ending ("ejeren"; not "ven", "net")
+DEFINITE_LENGTH = 5
+
+
+def _definite(noun: str, frame: language.Frame) -> bool:
+    """Whether ``noun`` is written in the definite, by a suffix (``Frame.definite_endings``:
+    "bureauet", "ejeren", "gæsterne")."""
+    return len(noun) >= DEFINITE_LENGTH and noun.endswith(frame.definite_endings)
 
 
 def _of_plural(word: str, frame: language.Frame, seen: set[str]) -> str:
