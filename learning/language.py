@@ -193,7 +193,7 @@ def function_word(word: str) -> bool:
 
 
 # the code ``detect`` gives a text written in a language it tells but the proposer does not
-# name (Czech, Finnish, Danish, ...; ISO 639-2 "undetermined"): never read with the frames
+# name (Czech, Finnish, Icelandic, Norwegian Nynorsk, ...; ISO 639-2 "undetermined"): never read with the frames
 # of another language, never read as English
 UNREAD = "und"
 # the languages told by their own code: those the proposer words (English and the codes of
@@ -1142,7 +1142,7 @@ def plural_noun(
     return noun + "es"
 
 
-# Dutch and Swedish: the endings whose plural the spelling settles (singular ending,
+# Dutch, Swedish, Danish and Norwegian: the endings whose plural the spelling settles (singular ending,
 # plural ending), and the plural endings one of which the messages must write for any
 # other noun: "bevestiging" -> "bevestigingen", "offerte" -> "offertes"; "factuur" ->
 # "facturen" only when a message writes it. Swedish: "faktura" -> "fakturor", "bokning"
@@ -1195,7 +1195,7 @@ _DUTCH_LONG_VOWEL = re.compile(r"(aa|ee|oo|uu)([^aeiou])$")
 def _seen_plural(
     noun: str, code: str, seen: frozenset[str] | set[str], article_seen: str = ""
 ) -> str:
-    """The plural of a Dutch or Swedish noun: by its ending where that settles it
+    """The plural of a Dutch, Swedish, Danish or Norwegian noun: by its ending where that settles it
     (``_PLURAL_ENDINGS``), else the form of it the messages write (``seen``), else "". A
     Swedish neuter noun ending in a consonant (written with "ett") is its own plural, a
     common one ending in "-a" (written with "en") takes "-or"."""
@@ -1376,7 +1376,7 @@ def _portuguese_plural_article(noun: str, article_seen: str, after_to: bool) -> 
 # --- a small frame per language for standing rules outside English ------------------------------
 
 # What the local proposer needs to tell that a correction in French, Spanish, Italian,
-# Portuguese or German is an instruction it may keep as written ("pon siempre los precios
+# Portuguese, German, Danish or Norwegian is an instruction it may keep as written ("pon siempre los precios
 # con el IVA incluido", "Lieferzeit immer in Kalenderwochen angeben"): the
 # verbs instructions open with (infinitive -> irregular forms: imperatives, and the forms
 # a prohibition takes, "nunca pongas"), the words that may stand before that verb

@@ -21,7 +21,8 @@ sentence's own language). For another language a sentence is refused only for wh
 be judged without reading it: the safety scan (secrets, injections), more than one
 sentence, contact details, names known to memory, a capital inside the sentence where the
 language writes nouns small, a guardrail, the length of the field, what the field says
-already; and a sentence written in another language than the persona's.
+already; and a sentence written in another language than the persona's (Danish and
+Norwegian, which the identifier tells apart by chance in a few words, read alike).
 
 Names: ``known_names`` (people and companies known to memory) are refused wherever
 they appear: the whole name in any case (a name that is also a function word, like

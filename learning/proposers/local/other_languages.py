@@ -1,5 +1,5 @@
 """Goals sentences for a persona written in French, Spanish, German, Italian, Portuguese,
-Dutch or Swedish (``language.FRAMES``).
+Dutch, Swedish, Danish or Norwegian (``language.FRAMES``).
 
 The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
 in another language the proposer reads less, and says only what it can judge:
@@ -517,7 +517,8 @@ def find_foreign_themes(
     frame = language.FRAMES[code]
     messages = list(messages)
     # the words the messages and the persona's role, goals and background write, where a
-    # plural is told by being seen (German, Dutch, Swedish, Portuguese "-ão"): the owner
+    # plural is told by being seen (German, Dutch, Swedish, Danish, Norwegian, Portuguese
+    # "-ão"): the owner
     # writes the language ("Helpt Femke met reserveringen, offertes, facturen, reviews")
     texts = [readable_text(m.text) for m in messages]
     texts += [str((persona or {}).get(f) or "") for f in ("role", "goals", "background")]
