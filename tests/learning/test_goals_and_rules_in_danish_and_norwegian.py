@@ -1,6 +1,7 @@
 """Danish and Norwegian (Bokmål) are languages of the local proposer: requests ("kan du
 skrive …", "lav en …", labels) are grouped and worded in the persona's language, a plural
-is the one the spelling settles or the messages write and is never guessed, a correction that is an instruction ("skriv altid …",
+is the one the spelling settles or the messages write and is never guessed, a recipient
+("til bureauet") makes no theme, a correction that is an instruction ("skriv altid …",
 "brug …") is a rule, and a sentence the identifier tells the sibling language is no
 sentence in "another language"."""
 
@@ -102,6 +103,21 @@ def test_a_danish_persona_gets_a_danish_proposal_with_verified_quotes():
     assert result.declined == ""
     assert result.data["sentence"] == "Skriver fakturaer."
     assert sentence_check(corpus, result.data).ok
+
+
+def test_whom_the_work_goes_to_makes_no_theme():
+    # reports in three conversations; "til bureauet" names whom three kinds of work go to,
+    # not a fourth kind ("Skriver rapporter til bureauet." would be the reports again)
+    rows = [
+        (1, "Rapport til ejeren om hus 12: alt i orden.", False),
+        (1, "Rapport om hus 40 efter i dag, bureauet sender rapporterne videre.", False),
+        (1, "Rapport til bureauet om hus 7: knust glas.", False),
+        (1, "Kan du skrive en besked til bureauet.", False),
+        (1, "Faktura til bureauet for september.", False),
+    ]
+    corpus = corpus_of(rows)
+    themes = find_foreign_themes(corpus.messages, "da", set(), min_conversations=3, min_users=None)
+    assert [t.key for t in themes] == ["rapport"]
 
 
 @pytest.mark.parametrize(
