@@ -169,12 +169,20 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
         "sv": """och att det som en ett är på för med av till den det de inte om har jag du
             vi hon han men eller från vid så kan ska var sig sin sitt sina min mitt mina
             dig mig oss hennes hans vill också inom efter utan under över någon något""",
+        "da": """og at det som en et er på for med af til den de ikke om har jeg du vi hun
+            han men eller fra ved så kan skal var sig sin sit sine min mit mine dig mig os
+            hendes hans vil også efter uden under over nogen noget nogle der her hvor når
+            hvis end""",
+        "no": """og at det som en ei et er på for med av til den de ikke om har jeg du vi
+            hun han men eller fra ved så kan skal var seg sin sitt sine min mitt mine deg
+            meg oss hennes hans vil også etter uten under over noen noe der her hvor når
+            hvis enn""",
     }.items()
 }
-# the words ``function_word`` knows. Swedish ones serve the Swedish frame only: several are
-# English words ("men", "hon", "under")
+# the words ``function_word`` knows. Swedish, Danish and Norwegian ones serve their own
+# frames only: several are English words ("men", "hon", "under", "hun", "at")
 _ANY_FUNCTION_WORD = frozenset().union(
-    *(words for code, words in FUNCTION_WORDS.items() if code != "sv")
+    *(words for code, words in FUNCTION_WORDS.items() if code not in ("sv", "da", "no"))
 )
 
 
@@ -185,7 +193,7 @@ def function_word(word: str) -> bool:
 
 
 # the code ``detect`` gives a text written in a language it tells but the proposer does not
-# name (Czech, Finnish, Danish, ...; ISO 639-2 "undetermined"): never read with the frames
+# name (Czech, Finnish, Icelandic, Norwegian Nynorsk, ...; ISO 639-2 "undetermined"): never read with the frames
 # of another language, never read as English
 UNREAD = "und"
 # the languages told by their own code: those the proposer words (English and the codes of
@@ -199,11 +207,26 @@ LANGUAGE_NAMES = {
     "nl": "Dutch",
     "pt": "Portuguese",
     "sv": "Swedish",
+    "da": "Danish",
+    "no": "Norwegian",
     "pl": "Polish",
     UNREAD: "a language other than English",
 }
 # languages that write every noun with a capital: a capital there is no sign of a name
 CAPITALISES_NOUNS = frozenset({"de"})
+# Languages written so alike that the identifier cannot tell them apart in a few words, and
+# whose frames read each other's requests: Danish and Norwegian Bokmål share most of their
+# spelling ("Kan du skrive et tilbud til …" is either), and a sentence of four words is told
+# one or the other by chance. A text told the sibling of the persona's language is written
+# in a language the persona's frame reads, never "another language".
+READ_ALIKE: tuple[frozenset[str], ...] = (frozenset({"da", "no"}),)
+
+
+def written_alike(a: str, b: str) -> bool:
+    """Whether a text told ``b`` is written in a language the frame of ``a`` reads: the
+    same code, or siblings of ``READ_ALIKE`` ("da" and "no")."""
+    return a == b or any({a, b} <= group for group in READ_ALIKE)
+
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
@@ -343,6 +366,10 @@ class Frame:
     # whether a plural the spelling does not settle is taken from the words the messages
     # write (German "Beiträge"; Portuguese "-ão": "publicações", "pães", "mãos")
     plurals_seen: bool = False
+    # the endings of a noun made definite by a suffix (Danish, Norwegian: "bureauet",
+    # "ejeren", "gæsterne"): after the purpose word such a noun names whom the work goes to
+    # ("rapport til bureauet"), not a kind of work ("tjekliste til slutrengøring")
+    definite_endings: tuple[str, ...] = ()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -696,6 +723,93 @@ FRAMES: dict[str, Frame] = {
         plural_spellings=(("or", "a"), ("ningar", "ning"), ("er", "")),
         plurals_seen=True,
     ),
+    # Danish and Norwegian Bokmål, like Swedish: the present first, then the imperative (the
+    # infinitive without its "-e"; "svar" is left out, a noun as often as a verb). A goals
+    # sentence names the work in the indefinite plural, as a role does ("Hjælper med tilbud,
+    # fakturaer"): "Skriver fakturaer.", "Svarer på henvendelser."
+    "da": Frame(
+        code="da",
+        verbs={
+            "skrive": ("skriver", "skriv"),
+            "lave": ("laver", "lav"),
+            "forberede": ("forbereder", "forbered"),
+            "udarbejde": ("udarbejder", "udarbejd"),
+            "svare": ("svarer",),
+            "besvare": ("besvarer", "besvar"),
+            "oversætte": ("oversætter", "oversæt"),
+            "formulere": ("formulerer", "formuler"),
+            "sammenligne": ("sammenligner", "sammenlign"),
+            "opsummere": ("opsummerer", "opsummer"),
+            "planlægge": ("planlægger", "planlæg"),
+            "beregne": ("beregner", "beregn"),
+        },
+        to_object=_words("svare"),
+        to="på",
+        verb_nouns={"svar": "svare"},
+        asking=_words("kan kunne vil ville skal skulle behøver mangler hjælp hjælpe"),
+        relayed=_words("vil ønsker spørger beder mangler behøver"),
+        articles=_words(
+            "en et den det de min mit mine din dit dine vores jeres hans hendes deres nogle"
+        ),
+        openers=_words("ny nyt nye anden andet andre kort kortere lille"),
+        pronouns=_words("mig os hende ham dem dig jer"),
+        of=frozenset(),
+        purpose=_words("til for"),
+        elided=frozenset(),
+        subjects=_words("du jeg vi lige"),
+        titles=_words("hr fru"),
+        default_verb="skrive",
+        weak_verbs=_words("lave"),
+        platform_before="til",
+        label_next=_words("til for om på med fra efter ved"),
+        plural_takes_article=False,
+        key_letters="e",
+        plural_spellings=(("aer", "a"), ("inger", "ing"), ("er", "")),
+        plurals_seen=True,
+        definite_endings=("en", "et", "ne"),
+    ),
+    "no": Frame(
+        code="no",
+        verbs={
+            "skrive": ("skriver", "skriv"),
+            "lage": ("lager", "lag"),
+            "forberede": ("forbereder", "forbered"),
+            "utarbeide": ("utarbeider", "utarbeid"),
+            "svare": ("svarer",),
+            "besvare": ("besvarer", "besvar"),
+            "oversette": ("oversetter", "oversett"),
+            "formulere": ("formulerer", "formuler"),
+            "sammenligne": ("sammenligner", "sammenlign"),
+            "oppsummere": ("oppsummerer", "oppsummer"),
+            "planlegge": ("planlegger", "planlegg"),
+            "beregne": ("beregner", "beregn"),
+        },
+        to_object=_words("svare"),
+        to="på",
+        verb_nouns={"svar": "svare"},
+        asking=_words("kan kunne vil ville skal skulle trenger mangler hjelp hjelpe"),
+        relayed=_words("vil ønsker spør ber trenger lurer"),
+        articles=_words(
+            "en ei et den det de min mi mitt mine din di ditt dine vår vårt våre deres hans "
+            "hennes noen"
+        ),
+        openers=_words("ny nytt nye annen annet andre kort kortere liten lite"),
+        pronouns=_words("meg oss henne ham dem deg dere"),
+        of=frozenset(),
+        purpose=_words("til for"),
+        elided=frozenset(),
+        subjects=_words("du jeg vi bare"),
+        titles=_words("herr fru"),
+        default_verb="skrive",
+        weak_verbs=_words("lage"),
+        platform_before="til",
+        label_next=_words("til for om på med fra etter ved"),
+        plural_takes_article=False,
+        key_letters="e",
+        plural_spellings=(("aer", "a"), ("inger", "ing"), ("er", "")),
+        plurals_seen=True,
+        definite_endings=("en", "et", "ne"),
+    ),
 }
 
 
@@ -1028,7 +1142,7 @@ def plural_noun(
     return noun + "es"
 
 
-# Dutch and Swedish: the endings whose plural the spelling settles (singular ending,
+# Dutch, Swedish, Danish and Norwegian: the endings whose plural the spelling settles (singular ending,
 # plural ending), and the plural endings one of which the messages must write for any
 # other noun: "bevestiging" -> "bevestigingen", "offerte" -> "offertes"; "factuur" ->
 # "facturen" only when a message writes it. Swedish: "faktura" -> "fakturor", "bokning"
@@ -1042,7 +1156,37 @@ _PLURAL_ENDINGS: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] 
         (("ning", "ningar"), ("else", "elser"), ("tion", "tioner"), ("het", "heter")),
         ("er", "ar", "or", "r"),
     ),
+    # Danish and Norwegian: "-a" and "-ing" take "-er" ("fakturaer", "bestillinger"), an
+    # unstressed "-e" takes "-r" ("tjeklister", "billeder"); any other noun ("rapport",
+    # "tilbud", "hus": "rapporter", "tilbud", "huse" in Danish, "hus" in Norwegian) takes
+    # the plural the messages write
+    "da": (
+        (
+            ("ing", "inger"),
+            ("else", "elser"),
+            ("tion", "tioner"),
+            ("hed", "heder"),
+            ("a", "aer"),
+            ("e", "er"),
+        ),
+        ("er", "e"),
+    ),
+    "no": (
+        (
+            ("ing", "inger"),
+            ("else", "elser"),
+            ("sjon", "sjoner"),
+            ("het", "heter"),
+            ("a", "aer"),
+            ("e", "er"),
+        ),
+        ("er", "e"),
+    ),
 }
+# the ending Danish adds to an indefinite plural in "-er" to make it definite ("rapporter"
+# -> "rapporterne"): a plural the messages write so is seen too. Not after "-e": "husene"
+# is "huse" made definite, "opslagene" the unchanged plural "opslag" with "-ene"
+_DEFINITE_PLURAL = "ne"
 _SWEDISH_NEUTER = frozenset(["ett", "mitt", "ditt", "vårt", "något", "det"])
 _SWEDISH_COMMON = frozenset(["en", "min", "din", "vår", "någon", "den"])
 _DUTCH_LONG_VOWEL = re.compile(r"(aa|ee|oo|uu)([^aeiou])$")
@@ -1051,7 +1195,7 @@ _DUTCH_LONG_VOWEL = re.compile(r"(aa|ee|oo|uu)([^aeiou])$")
 def _seen_plural(
     noun: str, code: str, seen: frozenset[str] | set[str], article_seen: str = ""
 ) -> str:
-    """The plural of a Dutch or Swedish noun: by its ending where that settles it
+    """The plural of a Dutch, Swedish, Danish or Norwegian noun: by its ending where that settles it
     (``_PLURAL_ENDINGS``), else the form of it the messages write (``seen``), else "". A
     Swedish neuter noun ending in a consonant (written with "ett") is its own plural, a
     common one ending in "-a" (written with "en") takes "-or"."""
@@ -1078,6 +1222,8 @@ def _seen_plural(
         for ending in endings:
             if (stem + ending).lower() in seen:
                 return stem + ending
+            if code == "da" and ending == "er" and f"{stem}er{_DEFINITE_PLURAL}".lower() in seen:
+                return stem + ending  # "rapporterne" -> "rapporter"
     return ""
 
 
@@ -1230,7 +1376,7 @@ def _portuguese_plural_article(noun: str, article_seen: str, after_to: bool) -> 
 # --- a small frame per language for standing rules outside English ------------------------------
 
 # What the local proposer needs to tell that a correction in French, Spanish, Italian,
-# Portuguese or German is an instruction it may keep as written ("pon siempre los precios
+# Portuguese, German, Danish or Norwegian is an instruction it may keep as written ("pon siempre los precios
 # con el IVA incluido", "Lieferzeit immer in Kalenderwochen angeben"): the
 # verbs instructions open with (infinitive -> irregular forms: imperatives, and the forms
 # a prohibition takes, "nunca pongas"), the words that may stand before that verb
@@ -1411,6 +1557,66 @@ RULE_FRAMES: dict[str, RuleFrame] = {
             "ich du er es wir ihr sie man dass wenn weil ob obwohl als da damit bevor "
             "nachdem während was wer wie wo"
         ),
+    ),
+    # Danish and Norwegian: the imperative is the infinitive without its "-e" ("skriv",
+    # "brug", "husk"); listed are the imperatives that differ ("sæt", "læg": Danish writes
+    # no double consonant at the end) and verbs not in "-e" ("gi", "ta"). The adverb follows
+    # the imperative ("Skriv altid ugedagen med …", "Skriv aldri …")
+    "da": RuleFrame(
+        code="da",
+        verbs={
+            "skrive": (),
+            "bruge": (),
+            "sætte": ("sæt",),
+            "lægge": ("læg",),
+            "stille": ("stil",),
+            "give": (),
+            "tage": (),
+            "nævne": (),
+            "huske": (),
+            "tilføje": (),
+            "angive": (),
+            "kalde": (),
+            "undgå": (),
+            "holde": (),
+            "fjerne": (),
+            "tiltale": (),
+            "underskrive": (),
+            "sige": (),
+            "starte": (),
+            "slutte": (),
+        },
+        before_verb=frozenset(["altid", "aldrig", "også"]),
+        courtesy=frozenset(["tak", "venligst"]),
+        asked_endings={"e": ("",)},
+    ),
+    "no": RuleFrame(
+        code="no",
+        verbs={
+            "skrive": (),
+            "bruke": (),
+            "sette": (),
+            "legge": (),
+            "stille": (),
+            "gi": (),
+            "ta": (),
+            "nevne": (),
+            "huske": (),
+            "tilføye": (),
+            "oppgi": (),
+            "kalle": (),
+            "unngå": (),
+            "holde": (),
+            "fjerne": (),
+            "tiltale": (),
+            "signere": (),
+            "si": (),
+            "starte": (),
+            "avslutte": (),
+        },
+        before_verb=frozenset(["alltid", "aldri", "også"]),
+        courtesy=frozenset(["takk", "vennligst"]),
+        asked_endings={"e": ("",)},
     ),
 }
 

@@ -21,7 +21,8 @@ sentence's own language). For another language a sentence is refused only for wh
 be judged without reading it: the safety scan (secrets, injections), more than one
 sentence, contact details, names known to memory, a capital inside the sentence where the
 language writes nouns small, a guardrail, the length of the field, what the field says
-already; and a sentence written in another language than the persona's.
+already; and a sentence written in another language than the persona's (Danish and
+Norwegian, which the identifier tells apart by chance in a few words, read alike).
 
 Names: ``known_names`` (people and companies known to memory) are refused wherever
 they appear: the whole name in any case (a name that is also a function word, like
@@ -545,8 +546,14 @@ def sentence_refusal(
     known, said_in = language.persona_language(persona), language.detect(s)
     # a persona in a language the proposer does not name (``UNREAD``: many languages)
     # refuses English only: a short sentence of its own may lean towards a neighbour the
-    # proposer names (Czech towards Polish)
-    if known and said_in and said_in != known and (known != language.UNREAD or said_in == "en"):
+    # proposer names (Czech towards Polish); a sibling the persona's frame reads (Danish and
+    # Norwegian, ``language.written_alike``) is no other language
+    if (
+        known
+        and said_in
+        and not language.written_alike(known, said_in)
+        and (known != language.UNREAD or said_in == "en")
+    ):
         wanted = language.LANGUAGE_NAMES[known]
         return (
             f"The sentence is written in {language.LANGUAGE_NAMES[said_in]}, but the persona "

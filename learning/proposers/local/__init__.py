@@ -90,7 +90,8 @@ after 'Put "riding hat first" on the list.') is that rule in other words
 (``rules.same_matter``).
 
 **Another language.** For a persona written in French, Spanish, German, Italian,
-Portuguese, Dutch or Swedish (``learning.language.persona_language``) a goals sentence is read and worded by
+Portuguese, Dutch, Swedish, Danish or Norwegian (``learning.language.persona_language``) a
+goals sentence is read and worded by
 ``other_languages`` with a small frame per language (``learning.language.FRAMES``: the
 verbs people ask with, articles, the complement and purpose of a noun): "Tu peux me
 préparer un devis ?", "Devis pour un restaurant" and "Le café veut un devis pour …" give
@@ -117,9 +118,19 @@ clause with no subject ("Lieferzeit immer in KW angeben"), its "nie", "nicht", "
 kept. Dutch and Swedish goals are worded from their frames' verb forms, listed whole
 ("Kun je een bevestiging maken voor …", "Kan du skriva en offert …"), with a plural the
 ending settles ("bevestigingen", "fakturor" after "en faktura") or the messages write
-("facturen", "offerter"); their rules are declined. A persona in any other language
+("facturen", "offerter"); their rules are declined. Danish and Norwegian (Bokmål) goals
+are worded the same way ("Kan du skrive et tilbud …", "Lav en tjekliste …", "Kan du lage
+en faktura …", labels), in the indefinite plural a role writes ("Skriver fakturaer.",
+"Lager sjekklister."): "-a", "-ing" and an unstressed "-e" settle it ("fakturaer",
+"bestillinger", "tjeklister"), any other noun takes the plural the messages write (Danish
+also made definite: "rapporterne"), and a zero plural ("tilbud", "opslag") is never
+guessed; a noun made definite after "til" ("til bureauet") is whom the work goes to and
+groups no theme. Their standing rules are kept as written when they open with an
+imperative ("Skriv altid ugedagen med …", "Brug husnummeret …"). The identifier tells
+the two apart by chance in a few words, so the review reads a sentence told the sibling
+language as the persona's (``language.written_alike``). A persona in any other language
 (Polish, or any language the identifier behind ``language.detect`` tells that the proposer
-does not name: ``language.UNREAD``, Czech, Finnish, Danish, ...) is declined with the reason
+does not name: ``language.UNREAD``, Czech, Finnish, Icelandic, ...) is declined with the reason
 (the review log says it), never read with a neighbour's frames or answered in English.
 
 It proposes; the review still verifies every quote and applies the policy. It makes
@@ -129,7 +140,7 @@ loaded once per process), and messages without a stored vector.
 
 The package: ``words`` (word lists and thresholds), ``tokens``, ``requests``, ``themes``,
 ``wording`` (the sentence of a theme), ``other_languages`` (French, Spanish, German, Italian,
-Portuguese, Dutch and Swedish sentences), ``hygiene`` (what a quote may hold),
+Portuguese, Dutch, Swedish, Danish and Norwegian sentences), ``hygiene`` (what a quote may hold),
 ``corrections`` (instructions after a reply that recur), ``rules`` (a rule's wording)
 and ``proposer`` (``LocalProposer``).
 """

@@ -1,6 +1,6 @@
-"""Standing rules in French, Spanish, Italian, Portuguese and German: a correction that
-recurs, kept as the person wrote it when it is an instruction of the language's frame
-(``language.RULE_FRAMES``)."""
+"""Standing rules in French, Spanish, Italian, Portuguese, German, Danish and Norwegian: a
+correction that recurs, kept as the person wrote it when it is an instruction of the
+language's frame (``language.RULE_FRAMES``)."""
 
 from __future__ import annotations
 

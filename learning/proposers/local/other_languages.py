@@ -1,5 +1,5 @@
 """Goals sentences for a persona written in French, Spanish, German, Italian, Portuguese,
-Dutch or Swedish (``language.FRAMES``).
+Dutch, Swedish, Danish or Norwegian (``language.FRAMES``).
 
 The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
 in another language the proposer reads less, and says only what it can judge:
@@ -517,7 +517,8 @@ def find_foreign_themes(
     frame = language.FRAMES[code]
     messages = list(messages)
     # the words the messages and the persona's role, goals and background write, where a
-    # plural is told by being seen (German, Dutch, Swedish, Portuguese "-ão"): the owner
+    # plural is told by being seen (German, Dutch, Swedish, Danish, Norwegian, Portuguese
+    # "-ão"): the owner
     # writes the language ("Helpt Femke met reserveringen, offertes, facturen, reviews")
     texts = [readable_text(m.text) for m in messages]
     texts += [str((persona or {}).get(f) or "") for f in ("role", "goals", "background")]
@@ -657,11 +658,23 @@ def _about(
         complement = []  # a bare word no request writes as a noun
     for words in (complement, ask.purpose.split()[1:]):
         nouns = [w for w in words if w not in frame.articles]
+        if nouns and words is not complement and _definite(nouns[0], frame):
+            continue  # "rapport til bureauet": whom it goes to, not what it is about
         if nouns and len(nouns[0]) >= 3:
             out.append((_key(nouns[0], frame), nouns[0]))
     if ask.platform:  # a post, a caption, a text for Instagram: one kind of work
         out.append((ask.platform.lower(), ask.platform))
     return out
+
+
+# the shortest noun read as made definite by its ending ("ejeren"; not "ven", "net")
+DEFINITE_LENGTH = 5
+
+
+def _definite(noun: str, frame: language.Frame) -> bool:
+    """Whether ``noun`` is written in the definite, by a suffix (``Frame.definite_endings``:
+    "bureauet", "ejeren", "gæsterne")."""
+    return len(noun) >= DEFINITE_LENGTH and noun.endswith(frame.definite_endings)
 
 
 def _of_plural(word: str, frame: language.Frame, seen: set[str]) -> str:

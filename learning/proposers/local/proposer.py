@@ -201,8 +201,9 @@ def _named_first(family: list[Theme]) -> list[Theme]:
 def _other_language(persona: dict[str, Any], result: ProposerResult, *, rule: bool) -> str:
     """The language of the persona when it is not English ("" for English or a persona
     that says too little to tell). A goals sentence is worded in French, Spanish, German,
-    Italian, Portuguese, Dutch and Swedish (``other_languages``), a standing rule kept as
-    written in French, Spanish, Italian, Portuguese and German (``foreign_rules``); in any
+    Italian, Portuguese, Dutch, Swedish, Danish and Norwegian (``other_languages``), a
+    standing rule kept as written in French, Spanish, Italian, Portuguese, German, Danish
+    and Norwegian (``foreign_rules``); in any
     other language the review says that the proposer declined instead of proposing an
     English sentence to, say, a Polish assistant."""
     from learning import language
