@@ -87,7 +87,18 @@ django.setup()
 from safety import secret_scorer, secrets  # noqa: E402
 
 DATA = ROOT / "safety" / "data"
-PARTS = ("tune", "seen1", "seen2", "seen3", "seen4", "seen5", "seen6", "test")
+PARTS = (
+    "tune",
+    "seen1",
+    "seen2",
+    "seen3",
+    "seen4",
+    "seen5",
+    "seen6",
+    "test",
+    "hardware",
+    "hardware_test",
+)
 #: Rows read per part and label; ``--smoke`` sets it, None reads all.
 LIMIT: int | None = None
 
@@ -112,7 +123,7 @@ def report(part: str, rows: list[dict], *, misses: bool) -> None:
     pos = [f for r, f in zip(rows, flagged, strict=True) if r["label"] == "secret"]
     neg = [f for r, f in zip(rows, flagged, strict=True) if r["label"] == "ordinary"]
     print(
-        f"{part:5s} detection {sum(pos) / len(pos):6.1%} ({sum(pos)}/{len(pos)})"
+        f"{part:13s} detection {sum(pos) / len(pos):6.1%} ({sum(pos)}/{len(pos)})"
         f"   false alarms {sum(neg) / len(neg):6.1%} ({sum(neg)}/{len(neg)})"
     )
     for (label, family), fs in sorted(by_family.items()):
@@ -153,7 +164,7 @@ def lopo() -> None:
 
     This is the honest estimate for the learned layer on its own; the rules were written
     while looking at every part, so no such estimate exists for them."""
-    parts = [p for p in PARTS if p != "test" and load(p)]
+    parts = [p for p in PARTS if not secret_scorer.measured_only(p) and load(p)]
     total = [0, 0, 0, 0]
     for held in parts:
         model = secret_scorer.train([r for p in parts if p != held for r in load(p)])
@@ -253,7 +264,7 @@ def main() -> None:
             report(part, rows, misses=args.misses)
             everything += rows
         else:
-            print(f"{part:5s} (no labelled file)")
+            print(f"{part:13s} (no labelled file)")
     if not everything:
         raise SystemExit(f"no labelled secrets_*.jsonl file in {DATA}")
     speed(everything)

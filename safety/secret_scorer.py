@@ -73,6 +73,44 @@ def _words(text: str) -> list[str]:
     return [w for w in _NOT_WORD.split(_CAMEL.sub(" ", text).lower()) if w]
 
 
+#: A piece of a name: a word (``Lite``, ``bootloader``, ``FreeRTOS``), an upper-case code
+#: with its digits (``AXI4``, ``I2C0``, ``STM32F407``, ``S3``) or a number (``485``,
+#: ``10.5.1``).
+_NAME_PIECE = re.compile(
+    r"(?P<word>[A-Z]?[a-z]+(?:[A-Z][a-z]+|[A-Z]{2,}(?![a-z]))*)"
+    r"|(?P<code>[A-Z][A-Z0-9]{0,11})"
+    r"|(?P<number>[vV]?\d+(?:\.\d+)*)"
+)
+_JOINER = re.compile(r"[-_./]")
+
+
+def _name_pieces(token: str) -> list[str] | None:
+    """The kinds of the pieces of ``token`` when it is a name joined from pieces (a
+    protocol, a part, a pin or a build: ``AXI4-Lite``, ``ESP32-S3``, ``SPI1_CS``,
+    ``FreeRTOS-10.5.1``), else None. A password mixes its classes *inside* a piece
+    (``m0ssy``, ``Brq4!delta``, ``Wq8Rv2Xm``); a name mixes them only across the joins,
+    so a name is described by its pieces, not by the classes of the whole token."""
+    pieces = [p for p in _JOINER.split(token) if p]
+    if len(pieces) < 2:
+        return None
+    kinds = []
+    for piece in pieces:
+        m = _NAME_PIECE.fullmatch(piece)
+        if m is None:
+            return None
+        kinds.append(m.lastgroup or "")
+    return kinds
+
+
+def _classes(token: str) -> int:
+    return (
+        (token != token.upper())  # a lowercase letter
+        + (token != token.lower())  # an uppercase letter
+        + any(c.isdigit() for c in token)
+        + (not token.isalnum())
+    )
+
+
 def features(text: str) -> dict[int, float]:
     """Hashed feature counts of one text (bucket -> value)."""
     keys: list[str] = []
@@ -80,26 +118,34 @@ def features(text: str) -> dict[int, float]:
     keys += ["w:" + w for w in words]
     keys += [f"b:{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
     tokens = [t.strip(".:!?") for t in _TOKEN.findall(text)]
-    best = 0.0
+    best = best_name = 0.0
     context: list[str] = []  # the last three words before the current token
     for token in tokens:
         if len(token) >= 6:
-            classes = (
-                (token != token.upper())  # a lowercase letter
-                + (token != token.lower())  # an uppercase letter
-                + any(c.isdigit() for c in token)
-                + (not token.isalnum())
-            )
+            classes = _classes(token)
             entropy = _entropy(token)
             hexy = _HEX.fullmatch(token) is not None
             key = f"cl{classes}_L{min(len(token) // 8, 6)}_E{int(entropy)}_H{int(hexy)}"
-            keys += ["t:" + key, "s:" + _shape(token)]
+            pieces = _name_pieces(token)
+            if pieces is None:
+                keys += ["t:" + key, "s:" + _shape(token)]
+                best = max(best, entropy * classes)
+            else:
+                # a name joined from pieces: its own features, learned apart from those of
+                # a random token (its classes come from the joins, not from randomness)
+                key = "n:" + "-".join(pieces[:4]) + "_" + key
+                keys += ["t:" + key, "s:n:" + _shape(token)]
+                best_name = max(best_name, entropy * classes)
             keys += [f"c:{w}|{key}" for w in context]
             keys += ["cw:" + w for w in context]
-            best = max(best, entropy * classes)
         context = (context + _words(token))[-3:]
     f: dict[int, float] = dict(Counter(h % BUCKETS for h in map(zlib.crc32, map(str.encode, keys))))
-    for name, value in ((b"best", best / 10), (b"n_toks", min(len(tokens), 50) / 50)):
+    scalars = {
+        b"best": best / 10,
+        b"best_name": best_name / 10,
+        b"n_toks": min(len(tokens), 50) / 50,
+    }
+    for name, value in scalars.items():
         bucket = zlib.crc32(name) % BUCKETS
         f[bucket] = f.get(bucket, 0.0) + value
     return f
@@ -154,10 +200,16 @@ def score(text: str) -> float | None:
     return model.score(text) if model else None
 
 
+def measured_only(part: str) -> bool:
+    """Whether a labelled part is kept aside: ``test`` and every ``<name>_test`` half are
+    measured, never learned from."""
+    return part == "test" or part.endswith("_test")
+
+
 def training_parts() -> list[str]:
-    """Every labelled part but ``test`` (measured only, never learned from)."""
+    """Every labelled part but the kept-aside ones (``measured_only``)."""
     names = sorted(p.stem.removeprefix("secrets_") for p in DATA_DIR.glob("secrets_*.jsonl"))
-    return [n for n in names if n != "test"]
+    return [n for n in names if not measured_only(n)]
 
 
 def data_digest(parts: Iterable[str]) -> str:
