@@ -74,22 +74,29 @@ def _words(text: str) -> list[str]:
 
 
 #: A piece of a name: a word (``Lite``, ``bootloader``, ``FreeRTOS``), an upper-case code
-#: with its digits (``AXI4``, ``I2C0``, ``STM32F407``, ``S3``) or a number (``485``,
-#: ``10.5.1``).
+#: with its digits (``AXI4``, ``I2C0``, ``STM32F407``, ``S3``, ``nRF52840``, ``BLAKE2b``;
+#: one small letter at either end at most) or a dotted version
+#: (``10.5.1``). A bare number only ends a name after a code (``SHA-256``, ``RS-485``):
+#: after a word (``Phx-Row-8812``, ``pelican-harbor-73``) or inside (``ZN-44817-bq``) it
+#: is how people write passwords.
 _NAME_PIECE = re.compile(
     r"(?P<word>[A-Z]?[a-z]+(?:[A-Z][a-z]+|[A-Z]{2,}(?![a-z]))*)"
-    r"|(?P<code>[A-Z][A-Z0-9]{0,11})"
-    r"|(?P<number>[vV]?\d+(?:\.\d+)*)"
+    r"|(?P<code>[a-z]?[A-Z][A-Z0-9]{0,11}[a-z]?)"
+    r"|(?P<version>[vV]?\d+(?:\.\d+)+)"
+    r"|(?P<number>\d+)"
 )
-_JOINER = re.compile(r"[-_./]")
+#: What joins the pieces of a name: a hyphen, an underscore, a slash, a dot that is not
+#: inside a version (``_R1.fastq.gz``, but ``FreeRTOS-10.5.1``).
+_JOINER = re.compile(r"[-_/]|\.(?!\d)|(?<!\d)\.")
 
 
 def _name_pieces(token: str) -> list[str] | None:
     """The kinds of the pieces of ``token`` when it is a name joined from pieces (a
-    protocol, a part, a pin or a build: ``AXI4-Lite``, ``ESP32-S3``, ``SPI1_CS``,
-    ``FreeRTOS-10.5.1``), else None. A password mixes its classes *inside* a piece
-    (``m0ssy``, ``Brq4!delta``, ``Wq8Rv2Xm``); a name mixes them only across the joins,
-    so a name is described by its pieces, not by the classes of the whole token."""
+    protocol, a part, a pin, a file or a build: ``AXI4-Lite``, ``ESP32-S3``, ``SPI1_CS``,
+    ``S03_R1.fastq``, ``FreeRTOS-10.5.1``), else None. A password mixes its classes *inside* a piece
+    (``m0ssy``, ``Brq4!delta``, ``Wq8Rv2Xm``) or ends on a number; a name mixes them only
+    across the joins, so a name is described by its pieces, not by the classes of the
+    whole token."""
     pieces = [p for p in _JOINER.split(token) if p]
     if len(pieces) < 2:
         return None
@@ -99,6 +106,9 @@ def _name_pieces(token: str) -> list[str] | None:
         if m is None:
             return None
         kinds.append(m.lastgroup or "")
+    numbers = [n for n, kind in enumerate(kinds) if kind == "number"]
+    if numbers and (numbers != [len(kinds) - 1] or kinds[-2] != "code"):
+        return None
     return kinds
 
 
@@ -111,8 +121,9 @@ def _classes(token: str) -> int:
     )
 
 
-def features(text: str) -> dict[int, float]:
-    """Hashed feature counts of one text (bucket -> value)."""
+def named_features(text: str) -> tuple[list[str], dict[str, float]]:
+    """The features of one text by name: the counted keys and the scalars (to trace a
+    score; ``features`` hashes them)."""
     keys: list[str] = []
     words = _words(text)
     keys += ["w:" + w for w in words]
@@ -126,7 +137,8 @@ def features(text: str) -> dict[int, float]:
             entropy = _entropy(token)
             hexy = _HEX.fullmatch(token) is not None
             key = f"cl{classes}_L{min(len(token) // 8, 6)}_E{int(entropy)}_H{int(hexy)}"
-            pieces = _name_pieces(token)
+            # only a name whose joins raise its classes (a digit, both cases, a hyphen)
+            pieces = _name_pieces(token) if classes >= 3 else None
             if pieces is None:
                 keys += ["t:" + key, "s:" + _shape(token)]
                 best = max(best, entropy * classes)
@@ -139,15 +151,24 @@ def features(text: str) -> dict[int, float]:
             keys += [f"c:{w}|{key}" for w in context]
             keys += ["cw:" + w for w in context]
         context = (context + _words(token))[-3:]
-    f: dict[int, float] = dict(Counter(h % BUCKETS for h in map(zlib.crc32, map(str.encode, keys))))
     scalars = {
-        b"best": best / 10,
-        b"best_name": best_name / 10,
-        b"n_toks": min(len(tokens), 50) / 50,
+        "best": best / 10,
+        "best_name": best_name / 10,
+        "n_toks": min(len(tokens), 50) / 50,
     }
+    return keys, scalars
+
+
+def _bucket(name: str) -> int:
+    return zlib.crc32(name.encode()) % BUCKETS
+
+
+def features(text: str) -> dict[int, float]:
+    """Hashed feature counts of one text (bucket -> value)."""
+    keys, scalars = named_features(text)
+    f: dict[int, float] = dict(Counter(map(_bucket, keys)))
     for name, value in scalars.items():
-        bucket = zlib.crc32(name) % BUCKETS
-        f[bucket] = f.get(bucket, 0.0) + value
+        f[_bucket(name)] = f.get(_bucket(name), 0.0) + value
     return f
 
 
