@@ -1,7 +1,8 @@
 """The learned layer of the secret scan: a logistic regression over token shapes in context.
 
 The rules in ``safety.secrets`` say what a credential looks like; this scorer
-learns it from the labelled parts (``secrets_<part>.jsonl``, every part but ``test``).
+learns it from the labelled parts (``secrets_<part>.jsonl``, every part but the kept-aside
+``test`` and ``<name>_test``).
 Features of one text, CRC-32 hashed into ``BUCKETS`` buckets:
 
 * its words (camelCase and snake_case split, lowercased), unigrams and bigrams;
@@ -10,7 +11,10 @@ Features of one text, CRC-32 hashed into ``BUCKETS`` buckets:
 * each such shape paired with each of the three words before it, and those words
   alone ("password" + a
   mixed 12-character token, "commit" + a 40-character hex token);
-* the best token's classes x entropy, and how many tokens the text has.
+* the best token's classes x entropy, and how many tokens the text has;
+* a name joined from pieces (``AXI4-Lite``, ``ESP32-S3``, ``SPI1_CS``) is described by
+  its pieces and learned apart from a random token: the join, not randomness, gives it a
+  symbol, both cases and a digit (``_name_pieces``).
 
 It is stacked on the rules, not used alone: measured forward in time (rules frozen before
 part N, scorer trained on the parts before N, measured once on N; ``bench/secret_scan.py
