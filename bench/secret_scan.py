@@ -7,7 +7,8 @@
 
 The labelled texts are in ``safety/data/secrets_<part>.jsonl`` (``{"text",
 "label": "secret" | "ordinary", "family"}``). The ``tune`` part was used while writing the
-rules in ``safety.secrets``. Every later part was written independently
+rules in ``safety.secrets``. A part named ``test`` or ``<name>_test`` is kept aside: the
+learned layer never learns from it. Every later part was written independently
 (by someone who never saw the rules or the other parts), measured once right after the
 rules were frozen, and then used to change them, which makes it a seen part:
 
@@ -59,6 +60,33 @@ own lines (the hit's line and two either side), not in the whole text: a token i
 CI config above a long build log was vetoed as part of the whole message (found by the
 learning evaluation, fresh5 hivewatch-fw, not by these sets). Every figure above stayed the
 same (test 98.6 % / 3.2 %, every seen part as before); 4,010 texts/s uncached (loaded machine).
+Engineering text (2026-12-06, safety42; issue 27 point 3): an AXI4-Lite register map was
+dropped from the learning evidence as a secret (learned score 0.99, no secret in it). A new
+part of 112 texts was written before any change: register and pin maps, part numbers,
+firmware build output, datasheet and protocol prose, firmware configs and version strings,
+and passwords, keys and tokens pasted into the same kinds of text (part-number-shaped
+passwords included). It is split by family into ``hardware`` (58 texts, learned from and
+looked at) and ``hardware_test`` (54 texts, kept aside: ``secret_scorer.measured_only``,
+measured once at the end). Traced cause: the scorer read ``AXI4-Lite`` as a random token,
+its four character classes coming from the join (``best`` +2.75 and its class key +1.79 of
+the 5.2 logit). Names joined from pieces (``AXI4-Lite``, ``ESP32-S3``, ``SPI1_CS``,
+``FreeRTOS-10.5.1``) now get features of their own (``secret_scorer._name_pieces``);
+passwords written as words and a number (``Phx-Row-8812``) keep a random token's. Before ->
+after (``find_secrets``; the evidence path, ``safety.evidence.secret_kinds``, reads the same):
+
+- tune..seen6 and ``test``: unchanged (100 % detected on every seen part, test 98.6 % / 3.2 %);
+- ``hardware`` (tuned): 100 % / 12.9 % (4/31) -> 100 % / 0 %;
+- ``hardware_test`` (kept aside, measured once): 78.3 % (18/23) / 9.7 % (3/31) -> 78.3 % /
+  3.2 % (1/31). The five misses are the same before and after, all rule gaps (a
+  ``-DWIFI_PSK=\"...\"`` build flag, base64 under ``ARTIFACTORY_TOKEN:``, an ``xdt_live_``
+  key, a "passkey" of words and symbols, a fixed BLE passkey); the false alarm left is a
+  Wishbone register map with ``DATA@0x0``;
+- ``--forward`` pooled: rules + scorer 89.5 % / 7.2 % -> 89.8 % / 7.2 % (seen2 and seen3 one
+  more text detected each, seen4..seen6 identical); scorer alone 82.6 % / 15.1 % -> 83.0 % /
+  15.2 %; ``--lopo`` pooled 90.7 % / 11.4 % -> 90.1 % / 11.0 % (now with ``hardware``);
+- seen assistants' messages dropped from the evidence as secrets (``safety.evidence``): 120
+  -> 115, the five all ordinary (two AXI4-Lite requests among them), none added.
+
 No live credential is in any file.
 """
 
@@ -87,7 +115,18 @@ django.setup()
 from safety import secret_scorer, secrets  # noqa: E402
 
 DATA = ROOT / "safety" / "data"
-PARTS = ("tune", "seen1", "seen2", "seen3", "seen4", "seen5", "seen6", "test")
+PARTS = (
+    "tune",
+    "seen1",
+    "seen2",
+    "seen3",
+    "seen4",
+    "seen5",
+    "seen6",
+    "test",
+    "hardware",
+    "hardware_test",
+)
 #: Rows read per part and label; ``--smoke`` sets it, None reads all.
 LIMIT: int | None = None
 
@@ -112,7 +151,7 @@ def report(part: str, rows: list[dict], *, misses: bool) -> None:
     pos = [f for r, f in zip(rows, flagged, strict=True) if r["label"] == "secret"]
     neg = [f for r, f in zip(rows, flagged, strict=True) if r["label"] == "ordinary"]
     print(
-        f"{part:5s} detection {sum(pos) / len(pos):6.1%} ({sum(pos)}/{len(pos)})"
+        f"{part:13s} detection {sum(pos) / len(pos):6.1%} ({sum(pos)}/{len(pos)})"
         f"   false alarms {sum(neg) / len(neg):6.1%} ({sum(neg)}/{len(neg)})"
     )
     for (label, family), fs in sorted(by_family.items()):
@@ -153,7 +192,7 @@ def lopo() -> None:
 
     This is the honest estimate for the learned layer on its own; the rules were written
     while looking at every part, so no such estimate exists for them."""
-    parts = [p for p in PARTS if p != "test" and load(p)]
+    parts = [p for p in PARTS if not secret_scorer.measured_only(p) and load(p)]
     total = [0, 0, 0, 0]
     for held in parts:
         model = secret_scorer.train([r for p in parts if p != held for r in load(p)])
@@ -253,7 +292,7 @@ def main() -> None:
             report(part, rows, misses=args.misses)
             everything += rows
         else:
-            print(f"{part:5s} (no labelled file)")
+            print(f"{part:13s} (no labelled file)")
     if not everything:
         raise SystemExit(f"no labelled secrets_*.jsonl file in {DATA}")
     speed(everything)

@@ -1,7 +1,8 @@
 """The learned layer of the secret scan: a logistic regression over token shapes in context.
 
 The rules in ``safety.secrets`` say what a credential looks like; this scorer
-learns it from the labelled parts (``secrets_<part>.jsonl``, every part but ``test``).
+learns it from the labelled parts (``secrets_<part>.jsonl``, every part but the kept-aside
+``test`` and ``<name>_test``).
 Features of one text, CRC-32 hashed into ``BUCKETS`` buckets:
 
 * its words (camelCase and snake_case split, lowercased), unigrams and bigrams;
@@ -10,7 +11,10 @@ Features of one text, CRC-32 hashed into ``BUCKETS`` buckets:
 * each such shape paired with each of the three words before it, and those words
   alone ("password" + a
   mixed 12-character token, "commit" + a 40-character hex token);
-* the best token's classes x entropy, and how many tokens the text has.
+* the best token's classes x entropy, and how many tokens the text has;
+* a name joined from pieces (``AXI4-Lite``, ``ESP32-S3``, ``SPI1_CS``) is described by
+  its pieces and learned apart from a random token: the join, not randomness, gives it a
+  symbol, both cases and a digit (``_name_pieces``).
 
 It is stacked on the rules, not used alone: measured forward in time (rules frozen before
 part N, scorer trained on the parts before N, measured once on N; ``bench/secret_scan.py
@@ -73,35 +77,102 @@ def _words(text: str) -> list[str]:
     return [w for w in _NOT_WORD.split(_CAMEL.sub(" ", text).lower()) if w]
 
 
-def features(text: str) -> dict[int, float]:
-    """Hashed feature counts of one text (bucket -> value)."""
+#: A piece of a name: a word (``Lite``, ``bootloader``, ``FreeRTOS``), an upper-case code
+#: with its digits (``AXI4``, ``I2C0``, ``STM32F407``, ``S3``, ``nRF52840``, ``BLAKE2b``;
+#: one small letter at either end at most) or a dotted version
+#: (``10.5.1``). A bare number only ends a name after a code (``SHA-256``, ``RS-485``):
+#: after a word (``Phx-Row-8812``, ``pelican-harbor-73``) or inside (``ZN-44817-bq``) it
+#: is how people write passwords.
+_NAME_PIECE = re.compile(
+    r"(?P<word>[A-Z]?[a-z]+(?:[A-Z][a-z]+|[A-Z]{2,}(?![a-z]))*)"
+    r"|(?P<code>[a-z]?[A-Z][A-Z0-9]{0,11}[a-z]?)"
+    r"|(?P<version>[vV]?\d+(?:\.\d+)+)"
+    r"|(?P<number>\d+)"
+)
+#: What joins the pieces of a name: a hyphen, an underscore, a slash, a dot that is not
+#: inside a version (``_R1.fastq.gz``, but ``FreeRTOS-10.5.1``).
+_JOINER = re.compile(r"[-_/]|\.(?!\d)|(?<!\d)\.")
+
+
+def _name_pieces(token: str) -> list[str] | None:
+    """The kinds of the pieces of ``token`` when it is a name joined from pieces (a
+    protocol, a part, a pin, a file or a build: ``AXI4-Lite``, ``ESP32-S3``, ``SPI1_CS``,
+    ``S03_R1.fastq``, ``FreeRTOS-10.5.1``), else None. A password mixes its classes *inside* a piece
+    (``m0ssy``, ``Brq4!delta``, ``Wq8Rv2Xm``) or ends on a number; a name mixes them only
+    across the joins, so a name is described by its pieces, not by the classes of the
+    whole token."""
+    pieces = [p for p in _JOINER.split(token) if p]
+    if len(pieces) < 2:
+        return None
+    kinds = []
+    for piece in pieces:
+        m = _NAME_PIECE.fullmatch(piece)
+        if m is None:
+            return None
+        kinds.append(m.lastgroup or "")
+    numbers = [n for n, kind in enumerate(kinds) if kind == "number"]
+    if numbers and (numbers != [len(kinds) - 1] or kinds[-2] != "code"):
+        return None
+    return kinds
+
+
+def _classes(token: str) -> int:
+    return (
+        (token != token.upper())  # a lowercase letter
+        + (token != token.lower())  # an uppercase letter
+        + any(c.isdigit() for c in token)
+        + (not token.isalnum())
+    )
+
+
+def named_features(text: str) -> tuple[list[str], dict[str, float]]:
+    """The features of one text by name: the counted keys and the scalars (to trace a
+    score; ``features`` hashes them)."""
     keys: list[str] = []
     words = _words(text)
     keys += ["w:" + w for w in words]
     keys += [f"b:{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
     tokens = [t.strip(".:!?") for t in _TOKEN.findall(text)]
-    best = 0.0
+    best = best_name = 0.0
     context: list[str] = []  # the last three words before the current token
     for token in tokens:
         if len(token) >= 6:
-            classes = (
-                (token != token.upper())  # a lowercase letter
-                + (token != token.lower())  # an uppercase letter
-                + any(c.isdigit() for c in token)
-                + (not token.isalnum())
-            )
+            classes = _classes(token)
             entropy = _entropy(token)
             hexy = _HEX.fullmatch(token) is not None
             key = f"cl{classes}_L{min(len(token) // 8, 6)}_E{int(entropy)}_H{int(hexy)}"
-            keys += ["t:" + key, "s:" + _shape(token)]
+            # only a name whose joins raise its classes (a digit, both cases, a hyphen)
+            pieces = _name_pieces(token) if classes >= 3 else None
+            if pieces is None:
+                keys += ["t:" + key, "s:" + _shape(token)]
+                best = max(best, entropy * classes)
+            else:
+                # a name joined from pieces: its own features, learned apart from those of
+                # a random token (its classes come from the joins, not from randomness)
+                key = "n:" + "-".join(pieces[:4]) + "_" + key
+                keys += ["t:" + key, "s:n:" + _shape(token)]
+                best_name = max(best_name, entropy * classes)
             keys += [f"c:{w}|{key}" for w in context]
             keys += ["cw:" + w for w in context]
-            best = max(best, entropy * classes)
         context = (context + _words(token))[-3:]
-    f: dict[int, float] = dict(Counter(h % BUCKETS for h in map(zlib.crc32, map(str.encode, keys))))
-    for name, value in ((b"best", best / 10), (b"n_toks", min(len(tokens), 50) / 50)):
-        bucket = zlib.crc32(name) % BUCKETS
-        f[bucket] = f.get(bucket, 0.0) + value
+    scalars = {
+        "best": best / 10,
+        "best_name": best_name / 10,
+        "n_toks": min(len(tokens), 50) / 50,
+    }
+    return keys, scalars
+
+
+def _bucket(name: str) -> int:
+    return zlib.crc32(name.encode()) % BUCKETS
+
+
+def features(text: str) -> dict[int, float]:
+    """Hashed feature counts of one text (bucket -> value)."""
+    keys, scalars = named_features(text)
+    f: dict[int, float] = dict(Counter(map(_bucket, keys)))
+    for name, value in scalars.items():
+        f[_bucket(name)] = f.get(_bucket(name), 0.0) + value
     return f
 
 
@@ -154,10 +225,16 @@ def score(text: str) -> float | None:
     return model.score(text) if model else None
 
 
+def measured_only(part: str) -> bool:
+    """Whether a labelled part is kept aside: ``test`` and every ``<name>_test`` half are
+    measured, never learned from."""
+    return part == "test" or part.endswith("_test")
+
+
 def training_parts() -> list[str]:
-    """Every labelled part but ``test`` (measured only, never learned from)."""
+    """Every labelled part but the kept-aside ones (``measured_only``)."""
     names = sorted(p.stem.removeprefix("secrets_") for p in DATA_DIR.glob("secrets_*.jsonl"))
-    return [n for n in names if n != "test"]
+    return [n for n in names if not measured_only(n)]
 
 
 def data_digest(parts: Iterable[str]) -> str:

@@ -192,6 +192,16 @@ def test_labelled_parts_meet_the_targets(part, floor, ceiling):
     assert sum(ordinary) / len(ordinary) <= ceiling
 
 
+def test_register_maps_pin_maps_and_part_numbers_pass_and_credentials_among_them_are_found():
+    """Engineering text (the tuned half of its labelled part): names joined from pieces
+    (``AXI4-Lite``, ``ESP32-S3``, ``SPI1_CS``) are not credentials; passwords, keys and
+    tokens pasted among them still are."""
+    rows = _labelled("hardware")
+    missed = [r["text"] for r in rows if r["label"] == "secret" and not find_secrets(r["text"])]
+    flagged = [r["text"] for r in rows if r["label"] == "ordinary" and find_secrets(r["text"])]
+    assert (missed, flagged) == ([], [])
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -352,6 +362,14 @@ def test_the_learned_layer_ships_and_never_learns_from_the_test_part():
     low = secret_scorer.score("Loves mythic fantasy and answers in short sentences.")
     assert high is not None and low is not None
     assert 0.0 <= low < high <= 1.0
+
+
+def test_the_kept_aside_half_of_a_labelled_part_is_never_learned_from():
+    from safety import secret_scorer
+
+    parts = secret_scorer.training_parts()
+    assert "hardware" in parts
+    assert "hardware_test" not in parts
 
 
 def test_the_shipped_learned_layer_was_trained_on_the_labelled_files_as_they_are():

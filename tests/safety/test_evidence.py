@@ -72,6 +72,23 @@ def test_a_credential_split_by_invisible_characters_is_still_a_secret(text):
     assert secret_kinds(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "write me an AXI4-Lite slave for the converter's control regs. CTRL 0x00 RW, "
+        "STATUS 0x04 RO, LINE_COUNT 0x08 RO, VERSION 0x0C RO",
+        "cocotb test for the AXI4-Lite regs with cocotbext-axi: write CTRL and read back, "
+        "VERSION reads the right constant",
+        "the sensor hub moves from SPI to I3C-Basic next spin; the host keeps I2C for the PMIC",
+        "can the Wishbone-B4 bridge sit behind the AXI4-Stream FIFO, or do I need a clock crossing?",
+    ],
+)
+def test_developer_prose_naming_protocols_and_parts_is_not_a_secret(text):
+    """A name joined from pieces (``AXI4-Lite``) mixes letter cases, digits and a hyphen
+    only across its joins: the learned layer reads it as a name, not as a password."""
+    assert secret_kinds(text) == []
+
+
 def test_a_config_the_learned_layer_flags_stays_a_secret():
     """No rule names the value, the learned layer does, and on the lines around it."""
     text = "# /etc/redis/redis.conf\nbind 0.0.0.0\nport 6379\nrequirepass 8fJ2kQ!vN4xwZ0pR"
