@@ -37,3 +37,18 @@ def test_what_the_clause_names_is_kept_as_what_goes_wrong():
     ((verb, head, mods),) = _read("reactive is firing twice when the date range changes:" + PASTE)
     assert (verb, head) == ("debug", "error")
     assert "range" in mods
+
+
+def test_a_short_clause_naming_the_trouble_is_quoted_before_a_long_aside_after_the_paste():
+    text = (
+        "tsc is moaning, no idea why:\n```\nsrc/cart.ts:41:7 - error TS2322: Type 'string'\n```\n"
+        "sorry if i'm slow today, typing one handed"
+    )
+    message = corpus_of([(1, text, False)]).messages[0]
+    (report,) = [r for r in requests_of(message) if r.reported]
+    assert message.text[report.start : report.end] == "tsc is moaning"
+    # a question is no thing in trouble: "what's wrong" leaves the clause that says it
+    text = "the total is different every run with 8 threads. what's wrong" + PASTE
+    message = corpus_of([(1, text, False)]).messages[0]
+    (report,) = [r for r in requests_of(message) if r.reported]
+    assert "threads" in message.text[report.start : report.end]

@@ -978,8 +978,11 @@ _LINKING = frozenset(["is", "are", "gets", "seems", "keeps"])
 _BETWEEN = frozenset(["so", "really", "very", "just", "still", "now", "a", "totally", "super"])
 
 
-# the person, not the work: "I'm stuck", "we are slow to reply"
-_PERSONS = frozenset(["i", "i'm", "im", "we", "we're", "you", "you're", "he", "she", "they"])
+# the person, not the work ("I'm stuck", "we are slow to reply"), or a question, no
+# thing named ("what's wrong here?": ``_TROUBLE_QUESTION`` reads it)
+_PERSONS = frozenset(
+    ["i", "i'm", "im", "we", "we're", "you", "you're", "he", "she", "they", "what", "what's"]
+)
 
 
 def _states_a_problem(toks: list[Tok]) -> int | None:
@@ -1197,6 +1200,9 @@ def error_report(message: Any, readable: str) -> Request | None:
     chosen = (
         failing
         or next((span for span in reversed(before) if problem(*span)), None)
+        # a clause before the paste that says what is in trouble, short as it may be
+        # ("tsc is moaning, no idea why:"): the person's words naming what goes wrong
+        or next((span for span in reversed(before) if _says_it_misbehaves(readable, *span)), None)
         # the question itself when it says what goes wrong in four words or more
         or (asked if asked and asked in long_enough else None)
         or next((span for span in reversed(long_enough) if span[1] <= at), None)
