@@ -24,6 +24,8 @@ def test_a_thing_said_to_be_in_trouble_over_a_paste_is_a_problem_to_debug_a_pers
         "dialyzer is unhappy and i dont get it",
         "the backtest was fine but since the refactor it's crawling again.",
         "the exporter just hangs after the first batch:",
+        "composer update blew up",
+        "the header layout falls apart on phones. css:",
     ):
         read = _read(clause + PASTE)
         assert [(verb, head) for verb, head, _ in read][:1] == [("debug", "error")], clause

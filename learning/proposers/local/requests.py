@@ -964,6 +964,8 @@ PROBLEM_PREDICATES = frozenset(
         "wrong",
         "mess",
         "twice",
+        "blow up",
+        "fall apart",
     ]
 )
 
@@ -994,6 +996,8 @@ def _states_a_problem(toks: list[Tok]) -> int | None:
     for k, t in enumerate(toks):
         word = t.low
         lemma = word if word in PROBLEM_PREDICATES else language.lemma(word, "VERB")
+        if k + 1 < len(toks) and f"{lemma} {toks[k + 1].low}" in PROBLEM_PREDICATES:
+            lemma = f"{lemma} {toks[k + 1].low}"  # a verb with its particle: "blew up"
         if lemma not in PROBLEM_PREDICATES or k == 0:
             continue
         j = k - 1
@@ -1014,10 +1018,11 @@ def _states_a_problem(toks: list[Tok]) -> int | None:
             if j >= 0 and toks[j].low in _PERSONS:
                 continue
             return k
-        # the subject's own verb, written for it: "the shipper just hangs"
+        # the subject's own verb, written for it: "the shipper just hangs", "composer
+        # update blew up"
         if (
-            word != lemma
-            and word.endswith("s")
+            word != lemma.split()[0]
+            and not word.endswith("ing")
             and toks[j].low not in _PERSONS
             and (_is_noun_word(toks[j]) and language.can_be(toks[j].low, "NOUN"))
         ):
