@@ -939,14 +939,107 @@ _NEGATED_NO_FAULT = frozenset(
 )
 
 
+# what people say of a thing that goes wrong besides failing: it complains ("report_cdc
+# is moaning", "synthesis is complaining"), stalls ("the shipper just hangs", "it's
+# crawling again"), is in a bad state ("query is slow", "dialyzer is unhappy", "two tests
+# are flaky", "the footer grid is a mess") or does its work too often ("reactive is
+# firing twice"); lemmas, read only as the predicate of a thing (``_states_a_problem``)
+PROBLEM_PREDICATES = frozenset(
+    [
+        "complain",
+        "moan",
+        "whine",
+        "grumble",
+        "hang",
+        "freeze",
+        "stall",
+        "crawl",
+        "crash",
+        "leak",
+        "slow",
+        "flaky",
+        "broken",
+        "unhappy",
+        "stuck",
+        "wrong",
+        "mess",
+        "twice",
+        "blow up",
+        "fall apart",
+    ]
+)
+
+
+# the words between a subject and what is said of it now: "is", "it's", "gets" (a past
+# "1e-8 was flaky on the Mac runner" tells why something was changed, no trouble at hand)
+_LINKING = frozenset(["is", "are", "gets", "seems", "keeps"])
+
+
+# words that may stand between the link and the predicate: "is so slow", "just hangs",
+# "is a mess", "is firing twice" (the verb before "twice")
+_BETWEEN = frozenset(["so", "really", "very", "just", "still", "now", "a", "totally", "super"])
+
+
+# the person, not the work ("I'm stuck", "we are slow to reply"), or a question, no
+# thing named ("what's wrong here?": ``_TROUBLE_QUESTION`` reads it)
+_PERSONS = frozenset(
+    ["i", "i'm", "im", "we", "we're", "you", "you're", "he", "she", "they", "what", "what's"]
+)
+
+
+def _states_a_problem(toks: list[Tok]) -> int | None:
+    """The index in ``toks`` (a clause of the person's own words) of a problem predicate
+    (``PROBLEM_PREDICATES``) said of a thing: after a link to its subject ("query is
+    slow", "it's crawling again", "report_cdc is moaning"), as the subject's own verb
+    ("the shipper just hangs") or after the verb it repeats ("is firing twice"); None
+    when the clause says none, or says it of a person ("I'm stuck")."""
+    for k, t in enumerate(toks):
+        word = t.low
+        lemma = word if word in PROBLEM_PREDICATES else language.lemma(word, "VERB")
+        if k + 1 < len(toks) and f"{lemma} {toks[k + 1].low}" in PROBLEM_PREDICATES:
+            lemma = f"{lemma} {toks[k + 1].low}"  # a verb with its particle: "blew up"
+        if lemma not in PROBLEM_PREDICATES or k == 0:
+            continue
+        j = k - 1
+        if lemma == "twice":
+            # the verb it repeats: "is firing twice", "runs twice"
+            if not language.can_be(toks[j].low, "VERB") or toks[j].low in _LINKING:
+                continue
+            j -= 1
+        while j > 0 and toks[j].low in _BETWEEN:
+            j -= 1
+        link = toks[j].low
+        linked = link in _LINKING or (link.endswith("'s") and link not in _PERSONS)
+        if linked:
+            if link.endswith("'s") and link != "it's":
+                return k  # "tsc's unhappy": the subject and its link in one word
+            j -= 1
+            # no subject left: the reader blanked it as code ("report_cdc is moaning")
+            if j >= 0 and toks[j].low in _PERSONS:
+                continue
+            return k
+        # the subject's own verb, written for it: "the shipper just hangs", "composer
+        # update blew up"
+        if (
+            word != lemma.split()[0]
+            and not word.endswith("ing")
+            and toks[j].low not in _PERSONS
+            and (_is_noun_word(toks[j]) and language.can_be(toks[j].low, "NOUN"))
+        ):
+            return k
+    return None
+
+
 def _says_it_misbehaves(readable: str, a: int, b: int) -> bool:
     """Whether the clause ``readable[a:b]`` says something fails (``_says_it_fails``),
     does not do what it should ("celery beat isn't firing the nightly task", "the
-    GeoJSON won't load") or keeps doing what it should not ("celery task keeps retrying
-    forever")."""
+    GeoJSON won't load"), keeps doing what it should not ("celery task keeps retrying
+    forever") or is in some other trouble (``_states_a_problem``)."""
     if _says_it_fails(readable, a, b):
         return True
     toks = tokens(readable, a, b)
+    if _states_a_problem(toks) is not None:
+        return True
     for k, t in enumerate(toks[:-1]):
         nxt = toks[k + 1]
         negated = t.low in ("not", "cannot") or t.low.endswith("n't")
@@ -1112,6 +1205,9 @@ def error_report(message: Any, readable: str) -> Request | None:
     chosen = (
         failing
         or next((span for span in reversed(before) if problem(*span)), None)
+        # a clause before the paste that says what is in trouble, short as it may be
+        # ("tsc is moaning, no idea why:"): the person's words naming what goes wrong
+        or next((span for span in reversed(before) if _says_it_misbehaves(readable, *span)), None)
         # the question itself when it says what goes wrong in four words or more
         or (asked if asked and asked in long_enough else None)
         or next((span for span in reversed(long_enough) if span[1] <= at), None)
