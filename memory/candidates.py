@@ -31,6 +31,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
+from memory.bank_topics import topic_weights
 from memory.models import Belief, BeliefBlock, Principal
 from memory.models_beliefs import PINNED_CATEGORIES
 
@@ -503,14 +504,14 @@ def successors(
     row's end and is of its category (``codes``), else within ``SUCCESSION_DAYS`` and of
     any category, else after the end, within ``SUCCESSION_GAP_DAYS``, of its category and
     with no end (a gap between an old job and the next: there the latest to start, then
-    the nearest in meaning); it is not itself ended by then; among several, the nearest
-    in meaning (stored vectors) and, with ``topics`` (each row's topic votes of the
-    question bank as one weight per topic, and its cosine with the bank's nearest example
-    statement of each topic: ``memory.context.topic_likeness``), the most like the ended
-    row's topics beyond its likeness to topics at large: "Played Gaelic football for
-    Tralee" (read as sport) was taken over by the sea swimming begun that month, not by
-    the fiddle session nearer in the whole sentence ("plays", "Irish"). An episode
-    (a row with a start of its own as well as an end:
+    the nearest in meaning); it is not itself ended by then; among several, the highest
+    in cosine of the stored vectors plus, with ``topics`` (each row's topic votes of the
+    question bank, ``memory.bank_topics``, and its cosine with the bank's nearest example
+    statement of each topic, ``memory.context.topic_likeness``), its likeness to the
+    topics the ended row is read as, weighed by its votes: "Went spearfishing off Cabo de
+    Palos" was taken over by the padel begun that month, not by the Portuguese lessons a
+    little nearer in the whole sentence. An episode (a row with a start of its own as
+    well as an end:
     "Drove the van over on the ferry") was not replaced when it ended, it was over: it
     has no successor. Independent of the question and of the time of asking: computed
     once per candidate set."""
@@ -548,8 +549,9 @@ def successors(
                 if cand.has_vec[e]:
                     closeness += cand.matrix[near] @ cand.matrix[e]
                     if topics is not None:
-                        weights, likeness = topics
-                        closeness += likeness[near] @ weights[e] - likeness[near].mean(axis=1)
+                        votes, likeness = topics
+                        weights = topic_weights(votes[e : e + 1], likeness.shape[1])[0]
+                        closeness += likeness[near] @ weights
                 # across a gap, what holds now is the latest to start ("Tunes pianos from
                 # eight till one" rather than the swimming taken up in between)
                 if run is later:

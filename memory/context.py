@@ -814,8 +814,7 @@ def _successors_of(cand: Candidates) -> np.ndarray:
     if cand.successor is None or cand.successor[0] != digest:
         topics = None
         if bank is not None:
-            weights = bank_topics.topic_weights(_statement_votes(cand, bank), len(bank.answers))
-            topics = (weights, _likeness_of(cand, bank))
+            topics = (_statement_votes(cand, bank), _likeness_of(cand, bank))
         cand.successor = (digest, successors(cand, _category_codes(cand), topics))
     return cand.successor[1]
 

@@ -229,17 +229,18 @@ def test_of_several_starting_together_the_one_of_the_ended_beliefs_topic_took_ov
     cand.matrix[row[music.pk]] = 0.4 * axes[0] + np.sqrt(1 - 0.4**2) * axes[1]  # nearer
     cand.matrix[row[sport.pk]] = 0.1 * axes[0] + np.sqrt(1 - 0.1**2) * axes[2]
     codes = np.zeros(cand.n, dtype=np.int64)
-    # two topics of the bank, sport and music: the ended row is read as sport, and each
-    # row's cosine with the bank's nearest example of each
-    weights = np.zeros((cand.n, 2))
-    weights[row[old.pk]] = (1.0, 0.0)
+    # two topics of the bank, sport and music: the ended row is read as sport (its
+    # nearest bank statements' topics, then their cosines), and each row's cosine with
+    # the bank's nearest example of each
+    votes = np.full((cand.n, 6), np.nan, dtype=np.float32)
+    votes[row[old.pk]] = (0, 0, 1, 0.5, 0.4, 0.0)
     likeness = np.zeros((cand.n, 2))
     likeness[row[old.pk]] = (0.34, 0.2)
-    likeness[row[music.pk]] = (0.35, 0.6)
+    likeness[row[music.pk]] = (0.2, 0.6)
     likeness[row[sport.pk]] = (0.54, 0.1)
 
     assert successors(cand, codes)[row[old.pk]] == row[music.pk]
-    assert successors(cand, codes, (weights, likeness))[row[old.pk]] == row[sport.pk]
+    assert successors(cand, codes, (votes, likeness))[row[old.pk]] == row[sport.pk]
 
 
 def corrected_way_to_work(agent):
