@@ -93,10 +93,24 @@ def agreement(question: np.ndarray, votes: np.ndarray) -> np.ndarray:
     total = question.sum()
     if total <= 0 or not len(votes):
         return np.zeros(len(votes))
-    q = question / total
+    topics, weights = _weighed(votes)
+    return (question[topics] / total * weights).sum(axis=1)
+
+
+def _weighed(votes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's voted topics and their weights: its neighbours' cosines, negative ones
+    as none, normalised to sum to 1 (all 0 for a row without votes)."""
     known = ~np.isnan(votes[:, 0])
     topics = np.where(known[:, None], votes[:, :NEIGHBOURS], 0).astype(np.int64)
     weights = np.where(known[:, None], np.maximum(votes[:, NEIGHBOURS:], 0.0), 0.0)
     sums = weights.sum(axis=1, keepdims=True)
-    weights = np.divide(weights, sums, out=np.zeros_like(weights), where=sums > 0)
-    return (q[topics] * weights).sum(axis=1)
+    return topics, np.divide(weights, sums, out=np.zeros_like(weights), where=sums > 0)
+
+
+def topic_weights(votes: np.ndarray, topics: int) -> np.ndarray:
+    """Each row's votes as one weight per topic, (rows, ``topics``), weighed as
+    ``agreement`` weighs them."""
+    voted, weights = _weighed(votes)
+    out = np.zeros((len(votes), topics), dtype=np.float64)
+    np.add.at(out, (np.arange(len(votes))[:, None], voted), weights)
+    return out

@@ -31,6 +31,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
+from memory.bank_topics import topic_weights
 from memory.models import Belief, BeliefBlock, Principal
 from memory.models_beliefs import PINNED_CATEGORIES
 
@@ -92,9 +93,10 @@ class Candidates:
     #: each row's category as an index into ``memory.context.CATEGORY_HINTS`` (filled
     #: by the first query that needs it)
     category_codes: np.ndarray | None = field(default=None, compare=False, repr=False)
-    #: for each row whose validity ended, the row that took over from it (``successors``),
-    #: -1 for none (filled by the first query that needs it)
-    successor: np.ndarray | None = field(default=None, compare=False, repr=False)
+    #: (the question bank's digest, "" for none; for each row whose validity ended, the
+    #: row that took over from it (``successors``), -1 for none): filled by the first
+    #: query that needs it
+    successor: tuple[str, np.ndarray] | None = field(default=None, compare=False, repr=False)
     #: (the names known before, the names the person goes by: ``memory.context._names_of``)
     names: tuple[tuple[str, ...], list[str]] | None = field(default=None, compare=False, repr=False)
     #: (the names the person goes by, for each row the content-word stems naming whom it is
@@ -490,7 +492,11 @@ def _nearest_starts(run: np.ndarray, starts: np.ndarray, end: float) -> np.ndarr
     return run[max(middle - SUCCESSION_NEAREST, 0) : middle + SUCCESSION_NEAREST]
 
 
-def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
+def successors(
+    cand: Candidates,
+    codes: np.ndarray,
+    topics: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
     """For each row whose validity ended, the row that took over from it, else -1; for
     a superseded row, the active belief that replaced it.
 
@@ -498,8 +504,14 @@ def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
     row's end and is of its category (``codes``), else within ``SUCCESSION_DAYS`` and of
     any category, else after the end, within ``SUCCESSION_GAP_DAYS``, of its category and
     with no end (a gap between an old job and the next: there the latest to start, then
-    the nearest in meaning); it is not itself ended by then; among several, the nearest in meaning
-    (stored vectors). An episode (a row with a start of its own as well as an end:
+    the nearest in meaning); it is not itself ended by then; among several, the highest
+    in cosine of the stored vectors plus, with ``topics`` (each row's topic votes of the
+    question bank, ``memory.bank_topics``, and its cosine with the bank's nearest example
+    statement of each topic, ``memory.context.topic_likeness``), its likeness to the
+    topics the ended row is read as, weighed by its votes: "Went spearfishing off Cabo de
+    Palos" was taken over by the padel begun that month, not by the Portuguese lessons a
+    little nearer in the whole sentence. An episode (a row with a start of its own as
+    well as an end:
     "Drove the van over on the ferry") was not replaced when it ended, it was over: it
     has no successor. Independent of the question and of the time of asking: computed
     once per candidate set."""
@@ -533,8 +545,13 @@ def successors(cand: Candidates, codes: np.ndarray) -> np.ndarray:
                 & ~(ends[near] <= ends[e])
             ]
             if len(near):
-                closeness = cand.matrix[near] @ cand.matrix[e] if cand.has_vec[e] else 0.0
-                closeness = np.zeros(len(near)) + closeness
+                closeness = np.zeros(len(near))
+                if cand.has_vec[e]:
+                    closeness += cand.matrix[near] @ cand.matrix[e]
+                    if topics is not None:
+                        votes, likeness = topics
+                        weights = topic_weights(votes[e : e + 1], likeness.shape[1])[0]
+                        closeness += likeness[near] @ weights
                 # across a gap, what holds now is the latest to start ("Tunes pianos from
                 # eight till one" rather than the swimming taken up in between)
                 if run is later:

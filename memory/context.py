@@ -806,10 +806,17 @@ def _hubness_of(cand: Candidates) -> np.ndarray:
 
 
 def _successors_of(cand: Candidates) -> np.ndarray:
-    """``memory.candidates.successors`` of the person's candidates, once per set."""
-    if cand.successor is None:
-        cand.successor = successors(cand, _category_codes(cand))
-    return cand.successor
+    """``memory.candidates.successors`` of the person's candidates, once per set and
+    bank: read by the ended belief's topics when the question bank is at hand at no cost
+    (``bank_if_kept``), else by meaning alone."""
+    bank = bank_if_kept()
+    digest = "" if bank is None else bank.digest
+    if cand.successor is None or cand.successor[0] != digest:
+        topics = None
+        if bank is not None:
+            topics = (_statement_votes(cand, bank), _likeness_of(cand, bank))
+        cand.successor = (digest, successors(cand, _category_codes(cand), topics))
+    return cand.successor[1]
 
 
 def seed_score(similarity: float, retention: float) -> float:

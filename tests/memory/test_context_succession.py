@@ -198,6 +198,51 @@ def test_a_successor_of_the_same_category_comes_before_one_nearer_in_meaning(age
     assert heirs[row[new.pk]] == -1 and heirs[row[other.pk]] == -1
 
 
+def test_of_several_starting_together_the_one_of_the_ended_beliefs_topic_took_over(
+    agent, fake_model
+):
+    old = write(
+        agent,
+        "Played Gaelic football at full-back for the county team",
+        category="interests",
+        valid_until=NOW - 80 * DAY,
+        now=NOW - 500 * DAY,
+    )
+    music = write(
+        agent,
+        "Plays fiddle at the Irish session on Thursday nights",
+        category="interests",
+        valid_from=NOW - 70 * DAY,
+        now=NOW - 60 * DAY,
+    )
+    sport = write(
+        agent,
+        "Swims in the sea every morning before work",
+        category="interests",
+        valid_from=NOW - 70 * DAY,
+        now=NOW - 60 * DAY,
+    )
+    cand = load_from_beliefs(Principal.objects.get(external_id="farah").pk)
+    row = {int(i): k for k, i in enumerate(cand.ids)}
+    axes = np.eye(cand.matrix.shape[1], dtype=cand.matrix.dtype)
+    cand.matrix[row[old.pk]] = axes[0]
+    cand.matrix[row[music.pk]] = 0.4 * axes[0] + np.sqrt(1 - 0.4**2) * axes[1]  # nearer
+    cand.matrix[row[sport.pk]] = 0.1 * axes[0] + np.sqrt(1 - 0.1**2) * axes[2]
+    codes = np.zeros(cand.n, dtype=np.int64)
+    # two topics of the bank, sport and music: the ended row is read as sport (its
+    # nearest bank statements' topics, then their cosines), and each row's cosine with
+    # the bank's nearest example of each
+    votes = np.full((cand.n, 6), np.nan, dtype=np.float32)
+    votes[row[old.pk]] = (0, 0, 1, 0.5, 0.4, 0.0)
+    likeness = np.zeros((cand.n, 2))
+    likeness[row[old.pk]] = (0.34, 0.2)
+    likeness[row[music.pk]] = (0.2, 0.6)
+    likeness[row[sport.pk]] = (0.54, 0.1)
+
+    assert successors(cand, codes)[row[old.pk]] == row[music.pk]
+    assert successors(cand, codes, (votes, likeness))[row[old.pk]] == row[sport.pk]
+
+
 def corrected_way_to_work(agent):
     """A belief an operator corrected: the old one is superseded, the correction active."""
     from memory.services_beliefs import belief_correct
