@@ -291,10 +291,15 @@ _QUOTED_PASSAGE = re.compile(
 
 def _prose_around(text: str, start: int, end: int) -> tuple[int, int]:
     """The bounds a quote of ``[start:end]`` may widen to: not into a passage in
-    quotation marks, or out of the one the span stands in (a review, an e-mail or a line
+    quotation marks of four words or more, or out of the one the span stands in (a review, an e-mail or a line
     the person pastes: "reseña mala: 'El queso llegó caliente …' contesta" widens to
     neither side of the review), nor into a pasted block (``PASTED``)."""
-    walls = [m.span() for m in _QUOTED_PASSAGE.finditer(text)]
+    # a short quoted particular ("not 'your dog'", 'the "Spring Fair" poster') is prose
+    walls = [
+        m.span()
+        for m in _QUOTED_PASSAGE.finditer(text)
+        if len(tokens(m.group())) >= QUOTE_MIN_WORDS
+    ]
     walls += [m.span() for m in PASTED.finditer(text)]
     lo = max([b for a, b in walls if a < start] + [0])
     hi = min([a for a, b in walls if b > end] + [len(text)])
