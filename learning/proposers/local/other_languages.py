@@ -764,7 +764,13 @@ def foreign_evidence(
             # of the same message that names it may ("Die Pflegehinweise braucht sie
             # dann auch."), as for an English request (``hygiene.request_quote``)
             quote = _other_sentence_quote(ask, banned, keep | {ask.noun}, words, frame) or quote
-        if words and messages and not (quote and share_a_word(quote, words)):
+        if (
+            words
+            and messages
+            and frame is not None
+            and _asked_for_someone(ask, frame)
+            and not (quote and share_a_word(quote, words))
+        ):
             quote = (
                 follow_up_quote(
                     ask, messages, banned, noun=ask.noun, words_of_text=words, frame=frame
@@ -775,6 +781,16 @@ def foreign_evidence(
             evidence.append({"quote": quote, "conversation": ask.message.conversation_label})
             people.add(ask.message.principal_id)
     return evidence, people
+
+
+def _asked_for_someone(ask: Ask, frame: language.Frame) -> bool:
+    """Whether the request asks for a piece of work for someone ("hazme la factura",
+    "Factura para La Alacena Gourmet"): its verb, or the frame's "for" right after it; a
+    label naming a particular ("Chambre Lavande, du 2 au 4 octobre") asks for no work a
+    later "chambres d'hôtes" could be evidence of."""
+    text = ask.message.text
+    after = tokens(text, ask.end, min(len(text), ask.end + 40))[:1]
+    return bool(ask.verb) or any(t.low in frame.purpose for t in after)
 
 
 def _other_sentence_quote(
