@@ -7,6 +7,7 @@ by a later message of its conversation naming its noun."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 from learning.proposers.local import quote_for, requests_of
 from learning.proposers.local.hygiene import proper_words
@@ -82,3 +83,22 @@ def test_a_foreign_request_a_name_cuts_short_is_quoted_by_a_follow_up_naming_its
     # without the messages read, the first request gives no quote of the work
     alone = [e["quote"] for e in foreign_evidence(theme, names, "es")[0]]
     assert len([q for q in alone if share_a_word(q, words)]) == 2
+
+
+def test_a_label_naming_a_particular_is_not_quoted_by_a_follow_up():
+    corpus = corpus_of(
+        [
+            (1, "Chambre Lavande, du 2 au 4 octobre, 95 € la nuit", False),
+            (1, "Nous sommes des chambres d'hôtes, toujours", True),
+            (2, "Chambre Lavande, du 15 au 18 octobre, 105 € la nuit", False),
+        ]
+    )
+    first, later, other = corpus.messages
+    later = replace(later, conversation_id=first.conversation_id, seq=2)
+    names = {"lavande"}
+    asks = [a for m in (first, other) for a in asks_of(m, "fr", names)]
+    theme = SimpleNamespace(asks={a.message.conversation_label: a for a in asks}, noun="chambre")
+    theme.complement, theme.verb, theme.article, theme.plural = "", "préparer", "les", ""
+    theme.to, theme.purpose = False, ""
+    quotes = [e["quote"] for e in foreign_evidence(theme, names, "fr", [first, later, other])[0]]
+    assert not any("hôtes" in q for q in quotes)
