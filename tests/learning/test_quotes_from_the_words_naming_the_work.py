@@ -1,6 +1,5 @@
 """A quote is cut from the prose the request stands in: never widened into a review, an
-e-mail or a line the person pastes in quotation marks, nor out of one; "I've" is no name;
-a bare reply answers the noun of the sentence before the quoted message; a foreign request
+e-mail or a line the person pastes in quotation marks, nor out of one; "I've" is no name; a foreign request
 after a statement and a comma is read, and one whose own words a name cuts short is quoted
 by a later message of its conversation naming its noun."""
 
@@ -9,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from types import SimpleNamespace
 
-from learning.proposers.local import quote_for, requests_of
+from learning.proposers.local import quote_for
 from learning.proposers.local.hygiene import proper_words
 from learning.proposers.local.other_languages import (
     asks_of,
@@ -45,14 +44,6 @@ def test_a_clause_inside_a_quoted_review_is_not_widened_out_of_it():
 def test_i_and_its_contractions_stay_in_a_quote():
     quote = _quote_of(BAD_REVIEW, "can you reply", frozenset(["reply"]))
     assert quote is not None and quote.startswith("can you reply, I've had a look")
-
-
-def test_a_bare_reply_answers_the_noun_of_the_sentence_before_the_quoted_message():
-    corpus = corpus_of([(1, BAD_REVIEW, False)])
-    (reply,) = [r for r in requests_of(corpus.messages[0]) if r.head == "reply"]
-    assert ("to", "review") in [(prep, noun) for prep, noun, _ in reply.phrases]
-    assert reply.topic_span is not None
-    assert BAD_REVIEW[slice(*reply.topic_span)] == "we got a bad review"
 
 
 def test_a_spanish_request_after_a_statement_and_a_comma_is_read():

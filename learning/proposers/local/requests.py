@@ -1295,7 +1295,7 @@ def _reply_to_paste(req: Request, readable: str, found: list[Request]) -> Reques
             continue  # the request's own clause, or a request of its own ("Complaint reply:")
         colon = readable[b:].lstrip(" ")
         if (
-            colon[:1] not in ":."  # "…review: '…'" or a sentence of its own: "…review. '…'"
+            not colon.startswith(":")
             or text[len(readable) - len(colon) + 1 :].lstrip()[:1] not in QUOTE_OPENERS
         ):
             continue  # only a clause whose colon opens a quoted message
