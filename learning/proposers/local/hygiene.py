@@ -106,8 +106,8 @@ def _unclean(
         return True
     if any(a < tok.end and tok.start < b for a, b, _ in spans):
         return True
-    # a day's possessive ("Saturday's dinghy taster") is the day, "I've" and "I'm" are "I"
-    ok = tok.low.split("'")[0] in CAPITALISED_OK
+    # a day's possessive ("Saturday's dinghy taster") is the day
+    ok = tok.low.removesuffix("'s") in CAPITALISED_OK
     if not tok.text[:1].isupper() or _acronym(tok.text) or ok:
         return False
     if frame is not None and frame.capitalises_nouns and before is not None:
