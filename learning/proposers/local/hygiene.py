@@ -34,6 +34,7 @@ from safety.text import (
 )
 
 if TYPE_CHECKING:
+    from learning.proposers.local.other_languages import Ask
     from learning.proposers.local.requests import Request
     from learning.proposers.local.themes import Theme
     from learning.proposers.local.tokens import Tok
@@ -278,6 +279,32 @@ def _written_small_as_a_name(toks: list[Tok], k: int) -> bool:
 # where a sentence ends: a full stop that is no decimal point ("grafana 11.3.1"), ! ? or a line break
 _FULL_STOP = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?\n]")
 
+# a passage in quotation marks, single or double: a mark no letter comes before opens it,
+# the same mark (or its typographic closer) no letter follows closes it, or the text's end
+# ("grandad's" inside it is an apostrophe, no closer)
+_QUOTED_PASSAGE = re.compile(
+    r"(?<![^\W_])(?:'[^\n]*?(?:'(?![^\W_])|\Z)|\u2018[^\n]*?(?:[\u2019'](?![^\W_])|\Z)"
+    r"|[\"\u201c][^\"\u201c\u201d]*(?:[\"\u201d]|\Z))",
+    re.S,
+)
+
+
+def _prose_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds a quote of ``[start:end]`` may widen to: not into a passage in
+    quotation marks of four words or more, or out of the one the span stands in (a review, an e-mail or a line
+    the person pastes: "reseña mala: 'El queso llegó caliente …' contesta" widens to
+    neither side of the review), nor into a pasted block (``PASTED``)."""
+    # a short quoted particular ("not 'your dog'", 'the "Spring Fair" poster') is prose
+    walls = [
+        m.span()
+        for m in _QUOTED_PASSAGE.finditer(text)
+        if len(tokens(m.group())) >= QUOTE_MIN_WORDS
+    ]
+    walls += [m.span() for m in PASTED.finditer(text)]
+    lo = max([b for a, b in walls if a < start] + [0])
+    hi = min([a for a, b in walls if b > end] + [len(text)])
+    return min(lo, start), max(hi, end)
+
 
 def quote_for(
     message: Any,
@@ -291,7 +318,8 @@ def quote_for(
 ) -> str | None:
     """A verbatim quote from the clause ``[start:end]`` of the message: the clause as
     written (fillers off its start), widened past its end when shorter than four words,
-    and cut around any word a quote must not hold (``_unclean``), keeping the longest
+    never into a passage in quotation marks or a paste (``_prose_around``), and cut
+    around any word a quote must not hold (``_unclean``), keeping the longest
     clean part that holds a word of ``keep`` (lemmas of the theme); with ``own_sentence``
     (a correction) it widens within the clause's sentence only. When the cuts leave
     no such part, the rest of the sentence may give one ("Reply to a Google review
@@ -300,9 +328,11 @@ def quote_for(
     health."""
     from learning.policy import contact_kind, contact_spans, health_word
 
-    text = message.text
-    readable = readable_text(text)
-    spans = contact_spans(text)
+    spans = contact_spans(message.text)
+    # a quote widens within the prose the clause stands in, never into a paste
+    lo, hi = _prose_around(message.text, start, end)
+    text = message.text[:hi]
+    readable = readable_text(message.text)[:hi]
     toks = tokens(text, start, end)
     if len(toks) < QUOTE_MIN_WORDS:
         # too short to judge ("Weekend post!"): on into what follows, to that clause's
@@ -317,8 +347,8 @@ def quote_for(
             limit = edge.start() if edge else len(text)
             toks = [t for t in more if t.end <= limit] or toks
         else:
-            back = [m.end() for m in _FULL_STOP.finditer(readable, 0, start)]
-            toks = tokens(text, back[-1] if back else 0, sentence_end)[-QUOTE_MAX_WORDS:]
+            back = [m.end() for m in _FULL_STOP.finditer(readable, lo, start)]
+            toks = tokens(text, back[-1] if back else lo, sentence_end)[-QUOTE_MAX_WORDS:]
     best = _clean_part(text, readable, toks, banned, spans, keep, frame)
     if len(best) < QUOTE_MIN_WORDS or not _holds(best, keep):
         stop = _SENTENCE_END.search(readable, end)
@@ -452,7 +482,13 @@ def _paste_holds_secret(message: Any) -> bool:
 
 
 def follow_up_quote(
-    req: Request, later: list[Any], banned: set[str], *, noun: str, words_of_text: set[str]
+    req: Request | Ask,
+    later: list[Any],
+    banned: set[str],
+    *,
+    noun: str,
+    words_of_text: set[str],
+    frame: language.Frame | None = None,
 ) -> str | None:
     """When the request's own message gives no clean quote (a name or an address cut it:
     "Quote for Mrs Okafor please"), a clean quote from a later message of the same
@@ -482,7 +518,7 @@ def follow_up_quote(
                 # an edit of the draft at hand ("add the same notice in Polish
                 # underneath") changes that one piece: no evidence of the kind of work
                 continue
-            quote = quote_for(message, a, b, banned, keep=keep)
+            quote = quote_for(message, a, b, banned, keep=keep, frame=frame)
             if quote and _holds(tokens(quote), keep) and share_a_word(quote, words_of_text):
                 return quote
     return None

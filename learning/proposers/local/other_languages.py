@@ -43,7 +43,7 @@ from typing import Any
 
 from learning import language
 from learning.policy import PLATFORMS
-from learning.proposers.local.hygiene import _paste_holds_secret, quote_for
+from learning.proposers.local.hygiene import _paste_holds_secret, follow_up_quote, quote_for
 from learning.proposers.local.requests import message_span
 from learning.proposers.local.tokens import Tok, clauses, tokens
 from learning.proposers.local.wording import with_capital
@@ -264,19 +264,21 @@ def _ask_in(
     if not ws:
         return None
     verb, j, to = "", 0, False
+    # the first word of the clause after a comma ("Deze kwam binnen, kun je een
+    # bevestiging schrijven", "Me llegó este correo, hazme la factura")
+    q = next((k for k in range(1, len(ws)) if "," in text[ws[k - 1].end : ws[k].start]), 0)
     for k, w in enumerate(ws):
         inf = language.work_verb(w.low, frame.code)
         if not inf:
             continue
         before = {x.low for x in ws[max(0, k - ASK_REACH) : k]}
-        # the verb opens the sentence, after an asking word ("tu peux me préparer") or
-        # after object pronouns alone ("¿Me preparas un presupuesto?")
-        if k == 0 or before & (frame.asking | frame.relayed) or before <= frame.pronouns:
+        # the verb opens the sentence or the clause after a comma, after an asking word
+        # ("tu peux me préparer") or after object pronouns alone ("¿Me preparas un
+        # presupuesto?")
+        if k in (0, q) or before & (frame.asking | frame.relayed) or before <= frame.pronouns:
             verb, j = inf, k + 1
             break
-    # the asking word opens the sentence, or the clause after a comma ("Deze kwam
-    # binnen, kun je een bevestiging schrijven")
-    q = next((k for k in range(1, len(ws)) if "," in text[ws[k - 1].end : ws[k].start]), 0)
+    # the asking word opens the sentence, or the clause after a comma
     opens = [k for k in (0, q) if k < len(ws) and ws[k].low in frame.asking]
     if not verb and frame.verb_last and opens and len(ws) > opens[0] + 2:
         # a modal question or a "bitte" with the infinitive at its end is a request:
@@ -752,11 +754,14 @@ def foreign_sentence(theme: ForeignTheme, code: str) -> str:
 
 
 def foreign_evidence(
-    theme: ForeignTheme, banned: set[str], code: str = ""
+    theme: ForeignTheme, banned: set[str], code: str = "", messages: list[Any] | None = None
 ) -> tuple[list[dict[str, Any]], set[int]]:
     """The quotes that may back the theme's sentence: each request as written, one per
     conversation, cut before names and other words a quote must not hold; none from a
-    message pasting a secret."""
+    message pasting a secret. With the ``messages`` read, a request whose own message
+    gives no clean quote may be quoted by a later message of its conversation naming
+    its noun again (``hygiene.follow_up_quote``: "Factura para La Alacena Gourmet …",
+    then "En todas las facturas y pedidos")."""
     keep = frozenset([theme.noun, *theme.complement.replace("'", " ").split()])
     frame = language.FRAMES.get(code)
     words = content_words(foreign_sentence(theme, code)) if code else set()
@@ -772,10 +777,33 @@ def foreign_evidence(
             # of the same message that names it may ("Die Pflegehinweise braucht sie
             # dann auch."), as for an English request (``hygiene.request_quote``)
             quote = _other_sentence_quote(ask, banned, keep | {ask.noun}, words, frame) or quote
+        if (
+            words
+            and messages
+            and frame is not None
+            and _asked_for_someone(ask, frame)
+            and not (quote and share_a_word(quote, words))
+        ):
+            quote = (
+                follow_up_quote(
+                    ask, messages, banned, noun=ask.noun, words_of_text=words, frame=frame
+                )
+                or quote
+            )
         if quote:
             evidence.append({"quote": quote, "conversation": ask.message.conversation_label})
             people.add(ask.message.principal_id)
     return evidence, people
+
+
+def _asked_for_someone(ask: Ask, frame: language.Frame) -> bool:
+    """Whether the request asks for a piece of work for someone ("hazme la factura",
+    "Factura para La Alacena Gourmet"): its verb, or the frame's "for" right after it; a
+    label naming a particular ("Chambre Lavande, du 2 au 4 octobre") asks for no work a
+    later "chambres d'hôtes" could be evidence of."""
+    text = ask.message.text
+    after = tokens(text, ask.end, min(len(text), ask.end + 40))[:1]
+    return bool(ask.verb) or any(t.low in frame.purpose for t in after)
 
 
 def _other_sentence_quote(

@@ -526,7 +526,7 @@ class LocalProposer:
             if refusal:
                 left_out.append(f"{text!r}: {refusal}")
                 continue
-            evidence, people = foreign_evidence(theme, banned, lang)
+            evidence, people = foreign_evidence(theme, banned, lang, corpus.messages)
             evidence = verified_evidence(text, evidence, corpus)
             if len(evidence) < settings.min_conversations or (
                 min_users is not None and len(people) < min_users
