@@ -41,8 +41,7 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   person's beliefs and intentions with a date (``memory.context._with_event``); told
   with its own time ("before she heads off to Denmark in January"), it is looked for in
   that time, by its words on both sides of it, and when nothing there names it, it may
-  be any day of it; told as a clause in the past ("before he came to Portugal"), it
-  lies before now; a text that names it only in a relation clause of its own ("Must
+  be any day of it; a text that names it only in a relation clause of its own ("Must
   build a perch before her new hawk arrives") prepares for it and is not it
   (``event_date``);
 - "when" asks about time leading the question or a clause of its own ("If I text him at
@@ -203,16 +202,10 @@ _PAST_VERB = re.compile(
 _THING_LED = re.compile(r"^(?:anything|something|nothing)(?: (?P<a>[a-z]+))? (?P<v>[a-z]+)")
 
 
-def _verb_form(word: str) -> str | None:
-    """ "base" for a verb's base form ("happen"), "past" for its simple past ("came",
-    "moved"; not "put", which is both), None for a word that is no verb (lemminflect's
-    lexicon of English word forms)."""
-    lemmas = lemminflect.getAllLemmas(word).get("VERB", ())
-    if word in lemmas:
-        return "base"
-    if any(word in lemminflect.getInflection(lemma, tag="VBD") for lemma in lemmas):
-        return "past"
-    return None
+def _is_base_verb(word: str) -> bool:
+    """Whether ``word`` is a verb in its base form ("happen"; lemminflect's lexicon of
+    English word forms)."""
+    return word in lemminflect.getAllLemmas(word).get("VERB", ())
 
 
 def _did_dropped(text: str) -> bool:
@@ -221,10 +214,10 @@ def _did_dropped(text: str) -> bool:
     m = _THING_LED.match(text)
     if m is None:
         return False
-    if m["a"] is not None and _verb_form(m["a"]) == "base":
+    if m["a"] is not None and _is_base_verb(m["a"]):
         return True
     adjective = m["a"] is None or "ADJ" in lemminflect.getAllLemmas(m["a"])
-    return adjective and _verb_form(m["v"]) == "base"
+    return adjective and _is_base_verb(m["v"])
 
 
 #: words that make a question about time even when no span is named
@@ -597,8 +590,7 @@ def read_time(query: str, now: datetime) -> TimeAsk:
             span, named_word = _relate(kind, inner.span, now), inner.named
         else:
             event = _EVENT.match(rest)
-            clause = event is None and kind in _AHEAD
-            if clause:
+            if event is None and kind in _AHEAD:
                 event = _CLAUSE_EVENT.match(rest)
             if event is not None:
                 told = event["words"]
@@ -606,13 +598,8 @@ def read_time(query: str, now: datetime) -> TimeAsk:
                 # and the event's own words around it ("the big January ceremony in
                 # the orchard": a ceremony in the orchard)
                 when = _first_span(told, now, tense)
-                told_span = None if when is None else when.span
                 if when is not None:
                     told = " ".join((told[: when.start] + " " + told[when.end :]).split())
-                elif clause and _verb_form(told.split(" ")[0]) == "past":
-                    # "before he came to Portugal": the event is told in the past, so
-                    # it lies at some time before now
-                    told_span = (datetime.min.replace(tzinfo=now.tzinfo), now)
                 words = " ".join(told.split(" ")[:_MAX_EVENT_WORDS])
                 terms = frozenset(content_words(words))
                 if terms:
@@ -626,7 +613,7 @@ def read_time(query: str, now: datetime) -> TimeAsk:
                         terms,
                         named,
                         pure,
-                        event_span=told_span,
+                        event_span=None if when is None else when.span,
                     )
     around = False
     if span is None:

@@ -670,13 +670,6 @@ def test_a_text_naming_the_event_only_in_its_own_before_clause_prepares_for_it(a
     assert timed(perch) and timed(scales) and not timed(later)
 
 
-def test_an_event_told_in_the_past_lies_before_now():
-    came = read_time("What did he do before he came to Portugal?", NOW)
-    assert came.relation == "before" and came.event_span[1] == NOW
-    # told in the present, it may be any time: no time of its own
-    assert read_time("What must he do before he comes to Portugal?", NOW).event_span is None
-
-
 def test_an_events_words_are_its_own_on_both_sides_of_its_time():
     ceremony = read_time("What must she do before the big January ceremony in the orchard?", NOW)
     assert ceremony.event_terms == content_words("big ceremony orchard")
