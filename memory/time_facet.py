@@ -756,18 +756,22 @@ def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> date
 
     A text that names the event only in a clause of its own relation ("Must build a
     perch before her new hawk arrives") prepares for it and is not it: when no text is
-    the event, it comes just after the last of these (what is due before it is theirs)."""
+    the event, or none names it as fully as a preparation does ("a New Zealand Christmas
+    party" against "before the trip to New Zealand"), it comes just after the last of
+    these (what is due before it is theirs)."""
     best, best_share = None, EVENT_SHARE
     prepared: datetime | None = None
+    prepared_share = EVENT_SHARE
     for text, when in dated:
         share = len(terms & content_words(text)) / len(terms)
-        if share < best_share:
+        if share < EVENT_SHARE:
             continue
         if _preparation(terms, text):
             prepared = when if prepared is None else max(prepared, when)
+            prepared_share = max(prepared_share, share)
         elif share > best_share or best is None:
             best, best_share = when, share
-    if best is None and prepared is not None:
+    if prepared is not None and (best is None or prepared_share > best_share):
         return prepared + timedelta(seconds=1)
     return best
 
