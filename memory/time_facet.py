@@ -25,8 +25,8 @@ The grammar (on the normalised question; every span is ``[start, end]``):
 - a month, alone or with a day ("March 3", "the 3rd of March") or early/mid/late; "may"
   and "march" only with a preposition, a modifier or a day (they are verbs too); the
   month meant is the coming one, or the last one when the question is in the past tense;
-- a season after in/this/next/last/during/over, or after "the" where it qualifies no noun
-  ("How did she spend the summer?", not "the winter stoppage"): meteorological seasons
+- a season after in/this/next/last/during/over, or as a verb's object ("How did she
+  spend the summer?"; not "through the winter", "the winter stoppage"): meteorological seasons
   of the northern hemisphere (spring is March to May; where the person lives is not
   known to the ranking). With no year, a season is the most recent one that has begun
   in the past tense (the one under way, else the last), and otherwise (the present or
@@ -528,7 +528,7 @@ def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False)
     """The first time expression of ``text`` (in the order of ``_EXPRESSIONS``)."""
     for name, pattern in _EXPRESSIONS:
         m = pattern.match(text) if at_start else pattern.search(text)
-        if m is None or (name == "season" and m["m"] == "the" and _modifies(text, m.end())):
+        if m is None or (name == "season" and m["m"] == "the" and not _object(text, m)):
             continue
         span = _span_of(name, m, now, past)
         if span is not None:
@@ -544,11 +544,15 @@ def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False)
     return None
 
 
-def _modifies(text: str, at: int) -> bool:
-    """Whether the word at ``at`` (after a season named with "the") is a content word the
-    season qualifies ("the winter stoppage", "the summer menu"): then no time is named."""
-    following = text[at:].split(" ", 2)
-    return len(following) > 1 and bool(content_words(following[1]))
+def _object(text: str, m: re.Match[str]) -> bool:
+    """Whether a season named with "the" is a verb's object ("spend the summer"): a verb
+    (lemminflect's lexicon) before it, and no content word after it that it qualifies
+    ("enjoy the winter sun", "before the winter stoppage" name no time)."""
+    before = text[: m.start()].split()
+    following = text[m.end() :].split(" ", 2)
+    if len(following) > 1 and content_words(following[1]):
+        return False
+    return bool(before) and "VERB" in lemminflect.getAllLemmas(before[-1])
 
 
 def _relate(relation: str, span: Span, now: datetime) -> Span:
@@ -755,23 +759,22 @@ def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> date
     lists them in the order that puts the event first).
 
     A text that names the event only in a clause of its own relation ("Must build a
-    perch before her new hawk arrives") prepares for it and is not it: when no text is
-    the event, or none names it as fully as a preparation does ("a New Zealand Christmas
-    party" against "before the trip to New Zealand"), it comes just after the last of
-    these (what is due before it is theirs)."""
+    perch before her new hawk arrives") prepares for it and is not it, and the event is
+    not before what prepares for it: when no text is the event, or the one found is
+    dated before the last preparation ("a New Zealand Christmas party" in December, "… to
+    fetch her father for the wedding" against "… before the wedding" in January), the
+    event comes just after the last preparation (what is due before it is theirs)."""
     best, best_share = None, EVENT_SHARE
     prepared: datetime | None = None
-    prepared_share = EVENT_SHARE
     for text, when in dated:
         share = len(terms & content_words(text)) / len(terms)
         if share < EVENT_SHARE:
             continue
         if _preparation(terms, text):
             prepared = when if prepared is None else max(prepared, when)
-            prepared_share = max(prepared_share, share)
         elif share > best_share or best is None:
             best, best_share = when, share
-    if prepared is not None and (best is None or prepared_share > best_share):
+    if prepared is not None and (best is None or best <= prepared):
         return prepared + timedelta(seconds=1)
     return best
 

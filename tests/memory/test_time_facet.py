@@ -621,6 +621,8 @@ def test_a_present_question_stays_present_when_its_event_lies_in_the_past(agent,
 def test_a_season_after_a_verb_is_that_season_unless_it_qualifies_a_noun():
     summer = read_time("How did she spend the summer?", NOW)
     assert days(summer.span) == ("2026-06-01", "2026-09-01") and summer.past
+    # no verb before it: not its object
+    assert read_time("How does she keep fit through the winter?", NOW).span is None
     # "the winter stoppage" is an event named by its season, not the winter itself
     stoppage = read_time("What must she do before the winter stoppage?", NOW)
     assert stoppage.span is None and stoppage.event_terms == content_words("winter stoppage")
@@ -661,8 +663,8 @@ def test_a_text_naming_the_event_only_in_its_own_before_clause_prepares_for_it(a
     )
     scales = write(agent, "Must buy scales before she collects the new hawk", due=NOW + 45 * DAY)
     later = write(agent, "Flies to Rome for the falconry fair", due=NOW + 70 * DAY)
-    # a text naming less of the event in its own words is no better an event
-    write(agent, "Shows a new hawk hood at the club", due=NOW + 20 * DAY)
+    # a text naming the event dated before what prepares for it is not the event either
+    write(agent, "Shows her new hawk hood at the club", due=NOW + 20 * DAY)
 
     ranked, pack = ask(agent, "What must she get done before her new hawk arrives?")
 
