@@ -545,14 +545,16 @@ def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False)
 
 
 def _object(text: str, m: re.Match[str]) -> bool:
-    """Whether a season named with "the" is a verb's object ("spend the summer"): a verb
-    (lemminflect's lexicon) before it, and no content word after it that it qualifies
+    """Whether a season named with "the" is a verb's or a relation's object ("spend the
+    summer", "after the summer"): a verb (lemminflect's lexicon) or nothing before it in
+    ``text``, and no content word after it that it qualifies
     ("enjoy the winter sun", "before the winter stoppage" name no time)."""
     before = text[: m.start()].split()
     following = text[m.end() :].split(" ", 2)
     if len(following) > 1 and content_words(following[1]):
         return False
-    return bool(before) and "VERB" in lemminflect.getAllLemmas(before[-1])
+    # at the head of a relation's words ("after the summer is over") it is its object
+    return not before or "VERB" in lemminflect.getAllLemmas(before[-1])
 
 
 def _relate(relation: str, span: Span, now: datetime) -> Span:
