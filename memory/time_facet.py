@@ -25,13 +25,25 @@ The grammar (on the normalised question; every span is ``[start, end]``):
 - a month, alone or with a day ("March 3", "the 3rd of March") or early/mid/late; "may"
   and "march" only with a preposition, a modifier or a day (they are verbs too); the
   month meant is the coming one, or the last one when the question is in the past tense;
-- a season after in/this/next/last/during (northern seasons);
-- a relation (before, after, since, until, till, by) followed by one of the above, or by
+- a season after in/this/next/last/during/over, or as a verb's object ("How did she
+  spend the summer?"; not "through the winter", "the winter stoppage"): meteorological seasons
+  of the northern hemisphere (spring is March to May; where the person lives is not
+  known to the ranking). With no year, a season is the most recent one that has begun
+  in the past tense (the one under way, else the last), and otherwise (the present or
+  the future tense) the one under way, else the coming one;
+- "the new year": the moment the coming year begins (the last one, in the past tense);
+  "New Year" with no article is a feast of a calendar and is not read;
+- any of the above followed by "starts/begins" or "ends/finishes/is over": that moment;
+- a relation (before, after, since, until, till, by; "once" as "after") followed by one
+  of the above, or by
   an event named with a determiner ("before the renewal", "after my exam") or, ahead of
   it, told as a clause ("before she leaves for Spain"): the event is found among the
   person's beliefs and intentions with a date (``memory.context._with_event``); told
   with its own time ("before she heads off to Denmark in January"), it is looked for in
-  that time, and when nothing there names it, it may be any day of it;
+  that time, by its words on both sides of it, and when nothing there names it, it may
+  be any day of it; a text that names it only in a relation clause of its own ("Must
+  build a perch before her new hawk arrives") prepares for it and is not it
+  (``event_date``);
 - "when" asks about time leading the question or a clause of its own ("If I text him at
   eight, when will he see it?"), not joining a clause to a question led otherwise
   ("Should I make him a coffee when he comes round?"); "next" with no span after it
@@ -40,7 +52,9 @@ The grammar (on the normalised question; every span is ``[start, end]``):
 Tense: ``past`` when the question says so plainly ("used to", "ago", "previously", "no
 longer", "before" with nothing after it, a span that ended before ``now``) and
 ``soft_past`` when only an auxiliary is in the past ("did", "was", "were", "had"; "we're"
-is not "were") or a wh-question's verb is a regular past ("What happened in the summer?"): an
+is not "were"), a wh-question's verb is a regular past ("What happened in the summer?") or
+a question led by a thing drops its "did" ("Anything big happen in the spring?": a verb in
+its base form after anything/something/nothing, an adjective between at most): an
 ended belief may answer either, but only a plainly past question ranks it as a current
 one (a current belief outranks its ended near-twin otherwise).
 """
@@ -52,6 +66,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+import lemminflect
 import numpy as np
 
 from safety.text import content_words, normalize
@@ -146,16 +161,21 @@ _EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "season",
-            r"(?P<m>this|next|last|coming|in|in the|during|during the|over the) "
+            r"(?P<m>this|next|last|coming|in|in the|during|during the|over the|the) "
             r"(?P<s>spring|summer|autumn|fall|winter)",
         ),
+        ("new_year", r"the new year"),
     )
 )
+#: "the new year starts", "the summer is over": the point where the span begins or ends
+_SPAN_POINT = re.compile(r" (?:(?P<start>starts?|begins?)|(?P<end>ends?|finishes|is over))" + _E)
 _RELATION = re.compile(
-    _B + r"(?<!day )(?!(?<=week )after (?:next|this))(?P<r>before|after|since|until|till|by) "
+    _B + r"(?<!day )(?!(?<=week )after (?:next|this))(?P<r>before|after|since|until|till|by|once) "
     r"(?P<rest>.*)"
 )
-_RELATION_WORD = re.compile(_B + r"(?:before|after|since|until|till|by)" + _E)
+_RELATION_WORD = re.compile(_B + r"(?:before|after|since|until|till|by|once)" + _E)
+#: "once" joining a time ("once the new year starts") is "after" it
+_RELATION_AS = {"once": "after"}
 _EVENT = re.compile(r"^(?:the|my|her|his|their|our|your|its|this|that|next) (?P<words>.+)$")
 #: an event told as a clause ("before she leaves for Spain"): only ahead of it (before, by,
 #: until) is it an event to find; "since he gave up the restaurant" asks what holds now
@@ -177,6 +197,29 @@ _PAST_VERB = re.compile(
     r"^(?:what|who)(?: else)? [a-z]{3,}ed(?= (?:to|in|on|at|with|for|over|during|after|since|"
     r"last|this|that|the|a|an|her|him|his|them|their|me|my|you|your|us|our)\b|$)"
 )
+#: a question led by a thing as its subject and a verb in its base form ("Anything big
+#: happen for him in the spring?", "Something come up?"): the "did" before it was dropped
+_THING_LED = re.compile(r"^(?:anything|something|nothing)(?: (?P<a>[a-z]+))? (?P<v>[a-z]+)")
+
+
+def _is_base_verb(word: str) -> bool:
+    """Whether ``word`` is a verb in its base form ("happen"; lemminflect's lexicon of
+    English word forms)."""
+    return word in lemminflect.getAllLemmas(word).get("VERB", ())
+
+
+def _did_dropped(text: str) -> bool:
+    """Whether ``text`` is a question led by a thing and a verb in its base form, an
+    adjective between them at most (the "did" dropped: "Anything big happen ...?")."""
+    m = _THING_LED.match(text)
+    if m is None:
+        return False
+    if m["a"] is not None and _is_base_verb(m["a"]):
+        return True
+    adjective = m["a"] is None or "ADJ" in lemminflect.getAllLemmas(m["a"])
+    return adjective and _is_base_verb(m["v"])
+
+
 #: words that make a question about time even when no span is named
 _ABOUT_TIME = re.compile(
     _B + r"(?:due|deadline|deadlines|until|till|by when|what time|what date|which day|"
@@ -456,6 +499,11 @@ def _span_of(name: str, m: re.Match[str], now: datetime, past: bool) -> Span | N
         return _weekday_span(m, now, past)
     if name == "month":
         return _month_span(m, now, past)
+    if name == "new_year":
+        # the moment the coming year begins (the last one that began, in the past tense)
+        at = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+        at = at if past else at.replace(year=at.year + 1)
+        return at, at + DAY
     return _season_span(m, now, past)
 
 
@@ -469,6 +517,7 @@ class _Found:
     named: str
     start: int
     around: bool
+    end: int = 0
 
 
 #: the expressions that name a point give or take half their unit
@@ -479,14 +528,33 @@ def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False)
     """The first time expression of ``text`` (in the order of ``_EXPRESSIONS``)."""
     for name, pattern in _EXPRESSIONS:
         m = pattern.match(text) if at_start else pattern.search(text)
-        if m is None:
+        if m is None or (name == "season" and m["m"] == "the" and not _object(text, m)):
             continue
         span = _span_of(name, m, now, past)
         if span is not None:
             named = {"weekday": "w", "weekday_date": "w", "nth_weekday": "w"}.get(name)
             named = named or {"month": "mo", "season": "s"}.get(name)
-            return _Found(span, m[named] if named else "", m.start(), name in _AROUND)
+            end = m.end()
+            point = _SPAN_POINT.match(text, end)
+            if point is not None:
+                # "once the new year starts", "after the summer is over": that moment
+                at = span[0] if point["start"] else span[1]
+                span, end = (at, at), point.end()
+            return _Found(span, m[named] if named else "", m.start(), name in _AROUND, end)
     return None
+
+
+def _object(text: str, m: re.Match[str]) -> bool:
+    """Whether a season named with "the" is a verb's or a relation's object ("spend the
+    summer", "after the summer"): a verb (lemminflect's lexicon) or nothing before it in
+    ``text``, and no content word after it that it qualifies
+    ("enjoy the winter sun", "before the winter stoppage" name no time)."""
+    before = text[: m.start()].split()
+    following = text[m.end() :].split(" ", 2)
+    if len(following) > 1 and content_words(following[1]):
+        return False
+    # at the head of a relation's words ("after the summer is over") it is its object
+    return not before or "VERB" in lemminflect.getAllLemmas(before[-1])
 
 
 def _relate(relation: str, span: Span, now: datetime) -> Span:
@@ -510,7 +578,9 @@ def read_time(query: str, now: datetime) -> TimeAsk:
     named = next((f for f, pattern in _FIELDS if pattern.search(text)), None)
     pure = not _subject_terms(text)
     past = bool(_STRONG_PAST.search(text))
-    soft = not past and bool(_SOFT_PAST.search(text) or _PAST_VERB.match(text))
+    soft = not past and bool(
+        _SOFT_PAST.search(text) or _PAST_VERB.match(text) or _did_dropped(text)
+    )
     relation = _RELATION.search(text)
     span: tuple[datetime, datetime] | None = None
     named_word = ""
@@ -521,18 +591,21 @@ def read_time(query: str, now: datetime) -> TimeAsk:
         inner = None
         for head in (rest, rest[4:] if rest.startswith("the ") else "", relation.group(0)):
             inner = inner or (head and _first_span(head, now, tense, at_start=True)) or None
+        kind = _RELATION_AS.get(relation["r"], relation["r"])
         if inner is not None:
-            span, named_word = _relate(relation["r"], inner.span, now), inner.named
+            span, named_word = _relate(kind, inner.span, now), inner.named
         else:
             event = _EVENT.match(rest)
-            if event is None and relation["r"] in _AHEAD:
+            if event is None and kind in _AHEAD:
                 event = _CLAUSE_EVENT.match(rest)
             if event is not None:
                 told = event["words"]
-                # "before she heads off to Denmark in January": the event's own time
+                # "before she heads off to Denmark in January": the event's own time,
+                # and the event's own words around it ("the big January ceremony in
+                # the orchard": a ceremony in the orchard)
                 when = _first_span(told, now, tense)
                 if when is not None:
-                    told = told[: when.start]
+                    told = " ".join((told[: when.start] + " " + told[when.end :]).split())
                 words = " ".join(told.split(" ")[:_MAX_EVENT_WORDS])
                 terms = frozenset(content_words(words))
                 if terms:
@@ -542,7 +615,7 @@ def read_time(query: str, now: datetime) -> TimeAsk:
                         None,
                         past,
                         soft,
-                        relation["r"],
+                        kind,
                         terms,
                         named,
                         pure,
@@ -677,14 +750,42 @@ def time_match(
     return np.where(inside, hit, np.where(covers, COVERS * share, np.where(dated, ELSEWHERE, 0.0)))
 
 
+#: the share of an event's words a text must hold to name it
+EVENT_SHARE = 0.5
+
+
 def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> datetime | None:
     """The date of the event these words name: the dated text (a belief's statement with
     its due time or validity bound, an intention's action with its due time) that covers
     most of the words, at least half of them; the first listed breaks ties (the caller
-    lists them in the order that puts the event first)."""
-    best, best_share = None, 0.5
+    lists them in the order that puts the event first).
+
+    A text that names the event only in a clause of its own relation ("Must build a
+    perch before her new hawk arrives") prepares for it and is not it, and the event is
+    not before what prepares for it: when no text is the event, or the one found is
+    dated before the last preparation ("a New Zealand Christmas party" in December, "… to
+    fetch her father for the wedding" against "… before the wedding" in January), the
+    event comes just after the last preparation (what is due before it is theirs)."""
+    best, best_share = None, EVENT_SHARE
+    prepared: datetime | None = None
     for text, when in dated:
         share = len(terms & content_words(text)) / len(terms)
-        if share > best_share or (best is None and share >= best_share):
+        if share < EVENT_SHARE:
+            continue
+        if _preparation(terms, text):
+            prepared = when if prepared is None else max(prepared, when)
+        elif share > best_share or best is None:
             best, best_share = when, share
+    if prepared is not None and (best is None or best <= prepared):
+        return prepared + timedelta(seconds=1)
     return best
+
+
+def _preparation(terms: frozenset[str], text: str) -> bool:
+    """Whether ``text`` names the event ``terms`` name only after a relation word of its
+    own (before, by, until, after...): fewer than half of them before it."""
+    normal = normalize(text).text
+    relation = _RELATION_WORD.search(normal)
+    if relation is None:
+        return False
+    return len(terms & content_words(normal[: relation.start()])) / len(terms) < EVENT_SHARE

@@ -616,3 +616,65 @@ def test_a_present_question_stays_present_when_its_event_lies_in_the_past(agent,
     current = write(agent, "Lives in a cottage by the harbour", category="explicit_facts")
     ranked, _ = ask(agent, "Does she still live by the zoo?")
     assert old.pk not in ranked and current.pk in ranked
+
+
+def test_a_season_after_a_verb_is_that_season_unless_it_qualifies_a_noun():
+    summer = read_time("How did she spend the summer?", NOW)
+    assert days(summer.span) == ("2026-06-01", "2026-09-01") and summer.past
+    # no verb before it: not its object
+    assert read_time("How does she keep fit through the winter?", NOW).span is None
+    # "the winter stoppage" is an event named by its season, not the winter itself
+    stoppage = read_time("What must she do before the winter stoppage?", NOW)
+    assert stoppage.span is None and stoppage.event_terms == content_words("winter stoppage")
+
+
+def test_a_season_with_no_year_is_the_last_one_in_the_past_and_the_coming_one_otherwise():
+    # "did" dropped after a thing as the subject: the past, so last spring
+    happened = read_time("Anything big happen for her in the spring?", NOW)
+    assert days(happened.span) == ("2026-03-01", "2026-06-01") and happened.past
+    assert days(read_time("Where will she be in the spring?", NOW).span) == (
+        "2027-03-01",
+        "2027-06-01",
+    )
+    # a thing with no verb in its base form after it leaves the question as it was
+    assert not read_time("Anything due in the spring?", NOW).past
+    assert not read_time("Anything happening for her this weekend?", NOW).soft_past
+
+
+def test_once_the_new_year_starts_is_the_time_after_the_year_begins():
+    once = read_time("What's on her plate once the new year starts?", NOW)
+    assert once.span[0] == datetime(2027, 1, 1, tzinfo=UTC) and once.span[1] > once.span[0]
+    assert not once.past
+    before = read_time("What must she finish before the new year?", NOW)
+    assert before.span[1] == datetime(2027, 1, 1, tzinfo=UTC)
+    # "the summer is over" is the moment the summer ends
+    over = read_time("What will she do after the summer is over?", NOW)
+    assert over.span[0] == datetime(2027, 9, 1, tzinfo=UTC)
+    # "once" with no time after it, and New Year as a feast (no article), name no time
+    assert read_time("How does she unwind once she's back home?", NOW).span is None
+    assert read_time("Would she come skiing with us at New Year?", NOW).span is None
+
+
+def test_a_text_naming_the_event_only_in_its_own_before_clause_prepares_for_it(agent, fake_model):
+    # memory has no arrival, only what is to be done before it: the arrival comes after
+    # the last of these, so all of them are due before it
+    perch = write(
+        agent, "Must build a perch in the yard before her new hawk arrives", due=NOW + 40 * DAY
+    )
+    scales = write(agent, "Must buy scales before she collects the new hawk", due=NOW + 45 * DAY)
+    later = write(agent, "Flies to Rome for the falconry fair", due=NOW + 70 * DAY)
+    # a text naming the event dated before what prepares for it is not the event either
+    write(agent, "Shows her new hawk hood at the club", due=NOW + 20 * DAY)
+
+    ranked, pack = ask(agent, "What must she get done before her new hawk arrives?")
+
+    def timed(belief):
+        return "time facet" in pack.items[ranked.index(belief.pk)].why
+
+    assert timed(perch) and timed(scales) and not timed(later)
+
+
+def test_an_events_words_are_its_own_on_both_sides_of_its_time():
+    ceremony = read_time("What must she do before the big January ceremony in the orchard?", NOW)
+    assert ceremony.event_terms == content_words("big ceremony orchard")
+    assert days(ceremony.event_span) == ("2027-01-01", "2027-02-01")
