@@ -80,10 +80,10 @@ outside evaluator who read no product code, no results and not ``fresh34``'s dat
 entries, with its key, before any proposer ran on it; both were measured once on 2026-12-06 and
 are seen parts now. ``fresh36`` was written after that by another outside evaluator who read no
 product code, no results and not ``fresh34``'s or ``fresh35``'s data or key entries, with its key,
-before any proposer ran on it; it is a never-tuned part. ``fresh37`` was written after that by
+before any proposer ran on it. ``fresh37`` was written after that by
 another outside evaluator who read no product code, no results and not ``fresh34``'s,
 ``fresh35``'s or ``fresh36``'s data or key entries, with its key, before any proposer ran on
-it; it is a never-tuned part too. A new part goes in
+it. Both were measured once on 2026-12-06 (at 83b01b6) and are seen parts now. A new part goes in
 ``NEVER_TUNED`` until measured once, at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
@@ -201,10 +201,9 @@ PARTS = (
 # fresh28 and fresh29 were measured once on 2026-12-06 at 4bc5331, fresh30 and fresh31 at
 # 50cc2e6, fresh32 and fresh33 (written blind by outside evaluators) at e4c11f42: seen parts now;
 # fresh34 and fresh35 (each written blind by an outside evaluator on 2026-12-06) were measured
-# once on 2026-12-06: seen parts now; fresh36 (written blind by an outside evaluator on
-# 2026-12-06) is never-tuned until measured once, and so is fresh37 (written blind by another
-# outside evaluator on 2026-12-06, who did not open fresh34, fresh35 or fresh36)
-NEVER_TUNED: tuple[str, ...] = ("fresh36", "fresh37")
+# once on 2026-12-06: seen parts now; fresh36 and fresh37 (each written blind by an outside
+# evaluator on 2026-12-06) were measured once on 2026-12-06 at 83b01b6: seen parts now
+NEVER_TUNED: tuple[str, ...] = ()
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
