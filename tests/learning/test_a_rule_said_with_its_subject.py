@@ -26,3 +26,21 @@ def test_a_noun_phrase_after_we_is_still_a_thing_to_use():
         )
     )
     assert rule is None or not rule.startswith("Want"), rule
+
+
+def test_a_language_written_small_in_a_rule_gets_its_capital():
+    rule = rule_for(
+        correction_hits(
+            "plain english please, no jargon.",
+            "Plain english for householders, they don't know what a ledger is.",
+        )
+    )
+    assert rule is not None and "English" in rule and "english" not in rule, rule
+
+
+def test_a_wording_in_quotes_keeps_the_persons_spelling():
+    from learning.proposers.local.wording import names_with_capitals
+
+    assert names_with_capitals('say "english breakfast", not plain english') == (
+        'say "english breakfast", not plain English'
+    )

@@ -20,6 +20,7 @@ from learning.proposers.local.requests import (
     _noun_phrase,
 )
 from learning.proposers.local.tokens import _SENTENCE_END, _is_noun_word, _is_verb_here, tokens
+from learning.proposers.local.wording import names_with_capitals
 from learning.proposers.local.words import (
     DETERMINERS,
     DRAFT_PRONOUNS,
@@ -1060,6 +1061,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             other = others.pop()
             said_as = re.fullmatch(r'say "([^"]+)"', text)
             text = f'{text}, not "{_in_number_of(said_as.group(1), other) if said_as else other}"'
+    text = names_with_capitals(text)
     return text[:1].upper() + text[1:] + "."
 
 

@@ -182,7 +182,8 @@ def _work_sentence(theme: Theme) -> str:
 
 
 #: words of ``learning.policy.CAPITALISED_OK`` that are also common words written small
-_SMALL_TOO = frozenset(["i", "may", "march"])
+#: ("polish the wording")
+_SMALL_TOO = frozenset(["i", "may", "march", "polish"])
 
 
 def with_capital(word: str, code: str = "en") -> str:
@@ -196,10 +197,21 @@ def with_capital(word: str, code: str = "en") -> str:
     return word.capitalize() if word.isalpha() and word in names else word
 
 
+def names_with_capitals(text: str) -> str:
+    """``text`` with each name of a kind written small given its capital (``with_capital``:
+    "instagram posts" -> "Instagram posts", "plain english" -> "plain English"); a
+    wording in double quotes stays as the person writes it ('Say "english breakfast"')."""
+    pieces = text.split('"')
+    return '"'.join(
+        piece if i % 2 else " ".join(with_capital(w) for w in piece.split(" "))
+        for i, piece in enumerate(pieces)
+    )
+
+
 def _sentence(text: str) -> str:
     """The sentence: a capital first, a full stop last, and a name of a kind written small
-    with its capital (``with_capital``: "instagram posts" -> "Instagram posts")."""
-    text = " ".join(with_capital(w) for w in text.split(" "))
+    with its capital (``names_with_capitals``)."""
+    text = names_with_capitals(text)
     return text[:1].upper() + text[1:] + "."
 
 
