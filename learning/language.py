@@ -1,10 +1,11 @@
 """Words for persona learning: English parts of speech, lemmas and inflection, and
 which language a text is written in (``detect``, ``persona_language``).
 
-A thin layer over ``lemminflect`` (a lexicon of English word forms with their
-lemmas, shipped inside the package: no download, no model, no network), so the
-local proposer can tell a verb from a noun ("Review this diff" against "Weekend post
-please"), turn "replies" into "reply" and "draft" into "drafts", and the refusal
+Built on the English lexicon of ``safety.text`` (``lemmas``, ``can_be``,
+``is_english_word``, ``inflections``: the one wrapper of lemminflect, which memory reads
+too; ``can_be`` and ``is_english_word`` are named here as well, for learning's callers),
+so the local proposer can tell a verb from a noun ("Review this diff" against "Weekend
+post please"), turn "replies" into "reply" and "draft" into "drafts", and the refusal
 policy can tell an ordinary word ("Mills", "Rose") from a name ("Priya").
 
 The lexicon says what a word *can* be, not what it is in a given sentence; the
@@ -22,35 +23,19 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import lemminflect
-
-_UPOS = {"VERB", "NOUN", "ADJ", "ADV", "AUX", "PROPN"}
-
-
-@functools.lru_cache(maxsize=16384)
-def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
-    return dict(lemminflect.getAllLemmas(word.lower()))
-
-
-def is_english_word(word: str) -> bool:
-    """Whether the lexicon knows ``word`` (in any part of speech)."""
-    return bool(_lemmas(word))
-
-
-def can_be(word: str, pos: str) -> bool:
-    """Whether ``word`` can be a ``pos`` ("VERB", "NOUN", "ADJ", "ADV", "AUX")."""
-    assert pos in _UPOS
-    return pos in _lemmas(word)
+from safety.text import can_be as can_be
+from safety.text import inflections, lemmas, strip_accents
+from safety.text import is_english_word as is_english_word
 
 
 def lemma(word: str, pos: str) -> str:
     """The lemma of ``word`` as a ``pos``; an unknown word is its own lemma, except
     that a plausible plural noun loses its "s" ("rotas" -> "rota")."""
-    found = _lemmas(word).get(pos)
+    found = lemmas(word).get(pos)
     if found:
         return found[0]
     low = word.lower()
-    if pos == "NOUN" and not _lemmas(word) and low.endswith("s") and not low.endswith("ss"):
+    if pos == "NOUN" and not lemmas(word) and low.endswith("s") and not low.endswith("ss"):
         return low[:-1]
     return low
 
@@ -61,7 +46,7 @@ def third_person(verb: str) -> str:
     if " " in verb:
         first, rest = verb.split(" ", 1)
         return f"{third_person(first)} {rest}"
-    forms = [f for f in lemminflect.getInflection(verb, tag="VBZ") if f.isalpha()]
+    forms = [f for f in inflections(verb, "VBZ") if f.isalpha()]
     if forms:  # never "proof-reads" for "proofread"
         return forms[0]
     if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
@@ -83,7 +68,7 @@ def plural(noun: str) -> str:
             return noun  # an unknown word written as a plural: "docs", "rotas"
     if is_mass(noun):
         return noun  # "documentation", "aftercare", "research"
-    forms = lemminflect.getInflection(noun, tag="NNS")
+    forms = inflections(noun, "NNS")
     if forms and forms[0] != noun:
         return forms[0]
     if noun.endswith(("s", "sh", "ch", "x", "z")):
@@ -96,7 +81,7 @@ def plural(noun: str) -> str:
 def is_mass(noun: str) -> bool:
     """A noun the lexicon gives no plural of its own first: "documentation",
     "aftercare", "research" (not "quote", "explanation")."""
-    forms = lemminflect.getInflection(noun.lower(), tag="NNS")
+    forms = inflections(noun.lower(), "NNS")
     return bool(forms) and forms[0] == noun.lower() and can_be(noun, "NOUN")
 
 
@@ -105,7 +90,7 @@ def is_comparative(word: str) -> bool:
     low = word.lower()
     if not low.endswith("er"):
         return False
-    base = _lemmas(low).get("ADJ")
+    base = lemmas(low).get("ADJ")
     return base is not None and bool(base) and base[0] != low
 
 
@@ -125,10 +110,10 @@ def modifier_form(noun: str) -> str:
         return noun
     if len(noun) > 2 and noun[:-1].isupper():
         return noun[:-1]  # an acronym's plural: "PRs"
-    lemmas = _lemmas(low).get("NOUN")
-    if not lemmas or low in lemmas:
+    nouns = lemmas(low).get("NOUN")
+    if not nouns or low in nouns:
         return noun
-    single = lemmas[0]
+    single = nouns[0]
     if plural(single) != low:
         return noun
     if noun == low:
@@ -815,10 +800,7 @@ FRAMES: dict[str, Frame] = {
 
 def _plain(word: str) -> str:
     """``word`` without accents, lower case: how verb forms are looked up."""
-    import unicodedata
-
-    decomposed = unicodedata.normalize("NFD", word.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return strip_accents(word.lower())
 
 
 @functools.lru_cache(maxsize=8)

@@ -66,10 +66,9 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-import lemminflect
 import numpy as np
 
-from safety.text import content_words, normalize
+from safety.text import can_be, content_words, lemmas, normalize
 
 DAY = timedelta(days=1)
 _UNITS = {"day": DAY, "week": 7 * DAY, "fortnight": 14 * DAY, "month": 30 * DAY, "year": 365 * DAY}
@@ -203,9 +202,9 @@ _THING_LED = re.compile(r"^(?:anything|something|nothing)(?: (?P<a>[a-z]+))? (?P
 
 
 def _is_base_verb(word: str) -> bool:
-    """Whether ``word`` is a verb in its base form ("happen"; lemminflect's lexicon of
-    English word forms)."""
-    return word in lemminflect.getAllLemmas(word).get("VERB", ())
+    """Whether ``word`` (lower case) is a verb in its base form ("happen"; the English
+    lexicon of ``safety.text``)."""
+    return word in lemmas(word).get("VERB", ())
 
 
 def _did_dropped(text: str) -> bool:
@@ -216,7 +215,7 @@ def _did_dropped(text: str) -> bool:
         return False
     if m["a"] is not None and _is_base_verb(m["a"]):
         return True
-    adjective = m["a"] is None or "ADJ" in lemminflect.getAllLemmas(m["a"])
+    adjective = m["a"] is None or can_be(m["a"], "ADJ")
     return adjective and _is_base_verb(m["v"])
 
 
@@ -546,7 +545,7 @@ def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False)
 
 def _object(text: str, m: re.Match[str]) -> bool:
     """Whether a season named with "the" is a verb's or a relation's object ("spend the
-    summer", "after the summer"): a verb (lemminflect's lexicon) or nothing before it in
+    summer", "after the summer"): a verb (the English lexicon) or nothing before it in
     ``text``, and no content word after it that it qualifies
     ("enjoy the winter sun", "before the winter stoppage" name no time)."""
     before = text[: m.start()].split()
@@ -554,7 +553,7 @@ def _object(text: str, m: re.Match[str]) -> bool:
     if len(following) > 1 and content_words(following[1]):
         return False
     # at the head of a relation's words ("after the summer is over") it is its object
-    return not before or "VERB" in lemminflect.getAllLemmas(before[-1])
+    return not before or can_be(before[-1], "VERB")
 
 
 def _relate(relation: str, span: Span, now: datetime) -> Span:

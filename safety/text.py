@@ -1,4 +1,6 @@
-"""Text normalisation shared by quote verification and the refusal policy.
+"""Text normalisation shared by quote verification and the refusal policy, and the one
+wrapper of the English lexicon (``lemmas``, ``can_be``, ``is_english_word``,
+``inflections``: lemminflect, below every app that reads words).
 
 ``normalize_for_match`` turns a text into its words, lower-cased and separated by one
 space, and remembers where every kept character came from, so a quote found in the
@@ -28,7 +30,10 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+import lemminflect
 
 # --- invisible characters (one list for the whole project) ---------------------------------
 
@@ -269,14 +274,18 @@ _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ers", "er", "ed", "es", "
 _DOUBLE = re.compile(r"([b-df-hj-np-tv-z])\1$")
 
 
+def strip_accents(text: str) -> str:
+    """``text`` without its accents: decomposed (NFD), combining marks dropped ("é" ->
+    "e", "ü" -> "u"); case and everything else kept."""
+    return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
+
+
 def stem(word: str) -> str:
     """A small suffix-stripping stem, good enough to tell that two words share a root;
     accents folded, so a plural that moves the accent ("publicación", "publicaciones")
     shares its root."""
     if not word.isascii():
-        word = "".join(
-            ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch)
-        )
+        word = strip_accents(word)
     for _ in range(3):
         for suffix in _SUFFIXES:
             if word.endswith(suffix) and len(word) - len(suffix) >= 3:
@@ -435,3 +444,39 @@ def readable_text(text: str) -> str:
         text = pattern.sub(_blank, text)
     text = _CODE_RUN.sub(_blank_code_run, text)
     return _QUOTED_DOCUMENT.sub(_blank, text)
+
+
+# --- the English lexicon (the one wrapper of lemminflect for the whole project) ----------
+
+# lemminflect is a lexicon of English word forms with their lemmas, shipped inside the
+# package (no download, no model, no network). It says what a word *can* be, not what it
+# is in a given sentence; the callers decide with the words around it. Nothing else
+# imports it (``lint-imports``, contract "lexicon").
+
+_UPOS = frozenset({"VERB", "NOUN", "ADJ", "ADV", "AUX", "PROPN"})
+
+
+@functools.lru_cache(maxsize=16384)
+def lemmas(word: str) -> Mapping[str, tuple[str, ...]]:
+    """The lemmas of ``word``, lower-cased, by each part of speech it can be
+    ("replies" -> ``{"VERB": ("reply",), "NOUN": ("reply",)}``; an unknown word: none)."""
+    return dict(lemminflect.getAllLemmas(word.lower()))
+
+
+def is_english_word(word: str) -> bool:
+    """Whether the lexicon knows ``word`` (in any part of speech)."""
+    return bool(lemmas(word))
+
+
+def can_be(word: str, pos: str) -> bool:
+    """Whether ``word`` can be a ``pos`` ("VERB", "NOUN", "ADJ", "ADV", "AUX")."""
+    assert pos in _UPOS
+    return pos in lemmas(word)
+
+
+@functools.lru_cache(maxsize=8192)
+def inflections(word: str, tag: str) -> tuple[str, ...]:
+    """The lexicon's forms of ``word`` (as written, not lower-cased) for a Penn tag, the
+    usual one first ("VBZ": "draft" -> "drafts"; "NNS": "reply" -> "replies"); for a word
+    it lacks, its rules' guess ("qwzx" -> "qwzxes")."""
+    return tuple(lemminflect.getInflection(word, tag=tag))

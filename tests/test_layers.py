@@ -1,4 +1,4 @@
-"""The layers of docs/architecture.md hold, and the contract really catches a wrong-way
+"""The layers of docs/architecture.md hold, and the contracts really catch a wrong-way
 import (run on a temporary copy of the tree with one import added)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT = Path(sys.executable).with_name("lint-imports")
-PACKAGES = ("personaweb", "tenancy", "memory", "persona", "learning", "dashboard", "api")
+PACKAGES = ("personaweb", "safety", "tenancy", "memory", "persona", "learning", "dashboard", "api")
 
 pytestmark = pytest.mark.skipif(not LINT.exists(), reason="lint-imports is not installed")
 
@@ -91,3 +91,13 @@ def test_a_service_importing_a_view_fails_the_contract(tmp_path):
     assert (
         "Models, services, selectors and tasks never import views or pages BROKEN" in result.stdout
     )
+
+
+def test_reading_the_lexicon_outside_safety_text_fails_the_contract(tmp_path):
+    _copy_tree(tmp_path)
+    path = tmp_path / "memory/time_facet.py"
+    path.write_text(path.read_text() + "\nimport lemminflect  # noqa\n")
+    result = _lint(tmp_path)
+    assert result.returncode != 0
+    assert "read through safety.text only BROKEN" in result.stdout, result.stdout
+    assert "memory.time_facet -> lemminflect" in result.stdout
