@@ -10,16 +10,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from persona.models import AgentPersonaVersion, SourceType
+from safety.text import folded_spaces
 from tenancy.models import Agent
 
 SECTION_LABELS = {"goals": "goal", "background": "background", "standing_rules": "standing rule"}
 
 
+def statement_key(statement: str) -> str:
+    """The content key of a statement: its case-folded words, a closing "." or "!"
+    dropped (a nomination's decline follows the words, not the belief id)."""
+    return folded_spaces(statement).rstrip(".!")
+
+
 def text_key(text: str) -> str:
-    """The key a line or entry is matched by: its case-folded words (the way a
+    """The key a line or entry is matched by: its ``statement_key`` (the way a
     nomination's statement is matched), hashed to a fixed length."""
-    words = " ".join(str(text).casefold().split()).rstrip(".!")
-    return hashlib.sha256(words.encode("utf-8")).hexdigest()
+    return hashlib.sha256(statement_key(str(text)).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from memory.models import Belief, Message, Principal
 from memory.models_beliefs import SENSITIVITY_BY_NAME, Sensitivity
 from memory.redaction import is_redacted
 from persona.errors import PersonaError
-from persona.learned_lines import text_key
+from persona.learned_lines import statement_key, text_key
 from persona.models import (
     OwnerAccount,
     OwnerDocument,
@@ -55,7 +55,6 @@ from persona.mutes import muted_entry_text_keys
 from persona.tokens import count_tokens
 from safety.checks import SecretFound, UnsafeText, check_write
 from safety.never_store import never_auto_store
-from safety.text import folded_spaces
 
 logger = logging.getLogger(__name__)
 
@@ -672,12 +671,6 @@ def mark_dormant(*, now: datetime | None = None) -> int:
 
 
 # --- nominations -----------------------------------------------------------------------
-
-
-def statement_key(statement: str) -> str:
-    """The content key of a statement: case-folded words (decline follows the words,
-    not the belief id)."""
-    return folded_spaces(statement).rstrip(".!")
 
 
 def ineligible_reason(belief: Belief) -> str | None:

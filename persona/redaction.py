@@ -36,6 +36,7 @@ from memory.redaction import (
 )
 from memory.services import text_sha256
 from memory.signals import text_redacted
+from persona.learned_lines import statement_key
 from persona.models import (
     AgentPersonaVersion,
     OwnerDocument,
@@ -225,8 +226,6 @@ def _words_gone(
 def _entry_words_remove(*, doc: OwnerDocument, key: str, text: str) -> list[int]:
     """Blank these words of the entry ``key`` everywhere the document kept them; the ids
     of the entry rows changed (every version that carried them)."""
-    from persona.owner import statement_key
-
     rows = OwnerEntry.objects.filter(version__document=doc, key=key, text=text)
     ids = list(rows.values_list("pk", flat=True))
     rows.update(text=REDACTED)

@@ -116,7 +116,7 @@ def add_nomination(agent, statement: str, *, who: str = "ana", conversation: str
     quote it came from."""
     from django.utils import timezone
 
-    from persona import owner
+    from persona.learned_lines import statement_key
     from persona.models import OwnerNomination
 
     said = person_said(agent, statement, who=who, conversation=conversation)
@@ -126,7 +126,7 @@ def add_nomination(agent, statement: str, *, who: str = "ana", conversation: str
         principal_id=belief.principal_id,
         belief=belief,
         statement=belief.statement,
-        statement_key=owner.statement_key(belief.statement),
+        statement_key=statement_key(belief.statement),
         category=belief.category,
         confidence=0.9,
         corroboration_count=3,

@@ -83,7 +83,8 @@ rex.groups.add(Group.objects.get_or_create(name="reviewer")[0])
 Membership.objects.create(user=rex, tenant=acme)
 from memory.models import Belief, Principal
 from persona.models import OwnerNomination
-from persona.owner import owner_doc_write, statement_key
+from persona.learned_lines import statement_key
+from persona.owner import owner_doc_write
 ana = Principal.objects.get(tenant=acme, external_id="ana")
 owner_doc_write(principal=ana, expected_version=0,
                 entries=[{"text": "Prefers short answers.", "tier": "permanent"}])
