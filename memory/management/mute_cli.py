@@ -12,11 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import CommandError
-
 from memory.redaction import MAX_REASON_CHARS, MIN_REASON_CHARS
-
-EXIT_BAD_INPUT = 2
+from personaweb.cli import command_error
 
 
 def add_parsers(actions: Any) -> None:
@@ -50,10 +47,6 @@ def add_parsers(actions: Any) -> None:
     )
 
 
-def _fail(message: str) -> CommandError:
-    return CommandError(" ".join(str(message).split()), returncode=EXIT_BAD_INPUT)
-
-
 def run(out: Any, options: dict[str, Any]) -> None:
     from memory.models import Belief, Message
     from memory.redaction import belief_redact, message_redact
@@ -67,14 +60,18 @@ def run(out: Any, options: dict[str, Any]) -> None:
         if action == "redact" and options["what"] == "message":
             message = Message.objects.filter(pk=options["id"]).first()
             if message is None:
-                raise _fail(f"No message {options['id']}; the conversation page shows the ids.")
+                raise command_error(
+                    f"No message {options['id']}; the conversation page shows the ids."
+                )
             message_redact(actor=actor, message=message, reason=options["reason"])
             out.write(f"Message {message.pk} redacted; the reason is kept with the record.")
             return
         pk = options["id"] if action == "redact" else options["belief"]
         belief = Belief.objects.filter(pk=pk).first()
         if belief is None:
-            raise _fail(f"No belief {pk}; `memory beliefs list AGENT --principal P` shows the ids.")
+            raise command_error(
+                f"No belief {pk}; `memory beliefs list AGENT --principal P` shows the ids."
+            )
         if action == "mute":
             belief_mute(belief=belief, actor=actor, reason=options["reason"])
             out.write(f"Belief {pk} muted: no host is given it. `memory unmute {pk}` undoes it.")
@@ -85,4 +82,4 @@ def run(out: Any, options: dict[str, Any]) -> None:
             belief_redact(actor=actor, belief=belief, reason=options["reason"])
             out.write(f"Belief {pk} redacted; the reason is kept with the record.")
     except Refusal as exc:
-        raise _fail(str(exc)) from None
+        raise command_error(str(exc)) from None

@@ -12,10 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import CommandError
-
-EXIT_BAD_INPUT = 2
-EXIT_CONFLICT = 3
+from personaweb.cli import EXIT_CONFLICT, command_error
 
 
 def add_parser(sub: Any) -> None:
@@ -58,10 +55,6 @@ def add_parser(sub: Any) -> None:
         p.add_argument("--by", default="cli")
 
 
-def _fail(message: str, code: int = EXIT_BAD_INPUT) -> CommandError:
-    return CommandError(" ".join(str(message).split()), returncode=code)
-
-
 def entry_dict(e: Any) -> dict[str, Any]:
     from memory.models_beliefs import Sensitivity
 
@@ -102,7 +95,7 @@ def run(out: Any, options: dict[str, Any]) -> None:
         .first()
     )
     if principal is None:
-        raise _fail(
+        raise command_error(
             f"No person {options['principal']!r} in tenant {options['tenant']!r}; check both."
         )
     action = options["doc_action"]
@@ -127,9 +120,9 @@ def run(out: Any, options: dict[str, Any]) -> None:
             try:
                 entries = json.loads(Path(options["file"]).read_text(encoding="utf-8"))
             except OSError as exc:
-                raise _fail(f"Cannot read {options['file']}: {exc.strerror}.") from None
+                raise command_error(f"Cannot read {options['file']}: {exc.strerror}.") from None
             except ValueError as exc:
-                raise _fail(
+                raise command_error(
                     f"{options['file']} is not JSON ({exc}); nothing was written."
                 ) from None
             version = owner_doc_write(
@@ -213,6 +206,6 @@ def run(out: Any, options: dict[str, Any]) -> None:
             )
             write("Declined; this statement will not be nominated again.")
     except OwnerDocConflict as exc:
-        raise _fail(str(exc), EXIT_CONFLICT) from None
+        raise command_error(str(exc), EXIT_CONFLICT) from None
     except Refusal as exc:
-        raise _fail(str(exc)) from None
+        raise command_error(str(exc)) from None

@@ -20,12 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import CommandError
-
 from memory.redaction import MAX_REASON_CHARS, MIN_REASON_CHARS
 from persona.learned_lines import SECTION_LABELS
-
-EXIT_BAD_INPUT = 2
+from personaweb.cli import command_error
 
 
 def add_parsers(sub: Any) -> None:
@@ -91,16 +88,12 @@ def _person(p: Any) -> None:
     p.add_argument("--principal", required=True, help="the person's external id")
 
 
-def _fail(message: str) -> CommandError:
-    return CommandError(" ".join(str(message).split()), returncode=EXIT_BAD_INPUT)
-
-
 def _agent(slug: str) -> Any:
     from tenancy.models import Agent
 
     agent = Agent.objects.filter(slug=slug).first()
     if agent is None:
-        raise _fail(f"No agent with the slug {slug!r}; check the name.")
+        raise command_error(f"No agent with the slug {slug!r}; check the name.")
     return agent
 
 
@@ -109,7 +102,9 @@ def _principal(*, tenant_id: int, external_id: str, where: str) -> Any:
 
     principal = Principal.objects.filter(tenant_id=tenant_id, external_id=external_id).first()
     if principal is None:
-        raise _fail(f"No person {external_id!r} in {where}; check the id (the People page).")
+        raise command_error(
+            f"No person {external_id!r} in {where}; check the id (the People page)."
+        )
     return principal
 
 
@@ -118,7 +113,7 @@ def _person_of(options: dict[str, Any]) -> Any:
 
     tenant = Tenant.objects.filter(slug=options["tenant"]).first()
     if tenant is None:
-        raise _fail(f"No tenant with the slug {options['tenant']!r}.")
+        raise command_error(f"No tenant with the slug {options['tenant']!r}.")
     return _principal(
         tenant_id=tenant.pk,
         external_id=options["principal"],
@@ -131,7 +126,7 @@ def _entry(principal: Any, key: str) -> Any:
 
     entry = next((e for e in doc_head(principal.pk).entries if e.key == key), None)
     if entry is None:
-        raise _fail(
+        raise command_error(
             f"No entry {key!r} in the persona document of {principal.external_id!r}; "
             "`persona doc show` lists the keys."
         )
@@ -146,7 +141,7 @@ def run(out: Any, options: dict[str, Any]) -> None:
         actor = actor_for_username(options["by"])
         text = {"mute": _mute, "unmute": _unmute, "redact": _redact}[options["sub"]](actor, options)
     except Refusal as exc:
-        raise _fail(str(exc)) from None
+        raise command_error(str(exc)) from None
     out.write(text, ending="\n")
 
 
@@ -199,7 +194,7 @@ def _redact(actor: Any, options: dict[str, Any]) -> str:
             agent=agent, version=options["version"]
         ).first()
         if version is None:
-            raise _fail(
+            raise command_error(
                 f"Agent {agent.slug!r} has no version {options['version']}; "
                 "`persona history` lists them."
             )

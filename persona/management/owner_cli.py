@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import CommandError
-
-EXIT_BAD_INPUT = 2
+from personaweb.cli import command_error
 
 
 def add_parser(sub: Any) -> None:
@@ -29,16 +27,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--tenant", default="", help="tenant slug")
 
 
-def _fail(message: str) -> CommandError:
-    return CommandError(" ".join(str(message).split()), returncode=EXIT_BAD_INPUT)
-
-
 def _tenant(slug: str) -> Any:
     from tenancy.models import Tenant
 
     tenant = Tenant.objects.filter(slug=slug).first()
     if tenant is None:
-        raise _fail(f"No tenant with the slug {slug!r}.")
+        raise command_error(f"No tenant with the slug {slug!r}.")
     return tenant
 
 
@@ -67,7 +61,7 @@ def run(out: Any, options: dict[str, Any]) -> None:
     username = options["username"]
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
-        raise _fail(f"No login {username!r}; create it first (admin, Users).")
+        raise command_error(f"No login {username!r}; create it first (admin, Users).")
     if action == "unlink":
         if owner_account_unlink(user=user) is None:
             write(f"{username} was not linked to a person; nothing changed.")
@@ -77,7 +71,7 @@ def run(out: Any, options: dict[str, Any]) -> None:
     tenant = _tenant(options["tenant"])
     principal = tenant.principals.filter(external_id=options["principal"]).first()
     if principal is None:
-        raise _fail(
+        raise command_error(
             f"No person {options['principal']!r} in the tenant {tenant.slug!r}; "
             "check the external id (the People page lists them)."
         )

@@ -17,6 +17,7 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
+from personaweb.cli import EXIT_BAD_INPUT, EXIT_CONFLICT, command_error
 from personaweb.roles import is_operator
 from tenancy.access import visible_tenant_ids
 from tenancy.models import Membership
@@ -161,3 +162,10 @@ def test_runlocal_stops_everything_when_one_process_dies(local_run) -> None:
     assert proc.wait(timeout=60) != 0
     assert not [pid for pid in children if _alive(pid)]
     assert "web exited with code -9; stopping everything" in log.read_text()
+
+
+def test_a_command_line_refusal_is_one_line_with_its_exit_code():
+    error = command_error("No agent with\n   the slug 'x'.  ")
+    assert str(error) == "No agent with the slug 'x'."
+    assert error.returncode == EXIT_BAD_INPUT == 2
+    assert command_error("Stale.", EXIT_CONFLICT).returncode == 3

@@ -9,17 +9,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from api.models import SCOPES
 from api.services import EXPIRY_HELP
+from personaweb.cli import command_error
 from personaweb.errors import Refusal
-
-EXIT_INPUT = 2
-
-
-def _fail(message: str) -> CommandError:
-    return CommandError(" ".join(str(message).split()), returncode=EXIT_INPUT)
 
 
 class Command(BaseCommand):
@@ -68,14 +63,14 @@ class Command(BaseCommand):
         try:
             getattr(self, f"do_{opts['sub']}")(opts)
         except Refusal as exc:
-            raise _fail(str(exc)) from None
+            raise command_error(str(exc)) from None
 
     def _tenant(self, slug: str) -> Any:
         from tenancy.models import Tenant
 
         tenant = Tenant.objects.filter(slug=slug).first()
         if tenant is None:
-            raise _fail(f"No tenant with the slug {slug!r}.")
+            raise command_error(f"No tenant with the slug {slug!r}.")
         return tenant
 
     def do_create(self, opts: dict[str, Any]) -> None:
@@ -86,19 +81,19 @@ class Command(BaseCommand):
         if opts.get("agent"):
             agent = selectors.agent_in_tenant(tenant_id=tenant.pk, slug=opts["agent"])
             if agent is None:
-                raise _fail(f"No agent with the slug {opts['agent']!r} in {tenant.slug}.")
+                raise command_error(f"No agent with the slug {opts['agent']!r} in {tenant.slug}.")
         user = None
         if opts.get("user"):
             user = services.user_by_username(opts["user"])
             if user is None:
-                raise _fail(f"No account is called {opts['user']}.")
+                raise command_error(f"No account is called {opts['user']}.")
         principal = None
         if opts.get("principal"):
             principal = selectors.principal_in_tenant(
                 tenant_id=tenant.pk, external_id=opts["principal"].strip()
             )
             if principal is None:
-                raise _fail(
+                raise command_error(
                     f"No person with the id {opts['principal']!r} in {tenant.slug}; a person "
                     "exists once a host recorded a turn with them."
                 )
@@ -182,10 +177,12 @@ class Command(BaseCommand):
             qs = qs.filter(tenant=self._tenant(opts["tenant"]))
         found = list(qs[:10])
         if not found:
-            raise _fail(f"No live token called {opts['name']!r}; `api token list` shows them.")
+            raise command_error(
+                f"No live token called {opts['name']!r}; `api token list` shows them."
+            )
         if len(found) > 1:
             tenants = ", ".join(t.tenant.slug for t in found)
-            raise _fail(
+            raise command_error(
                 f"Several tenants have a token called {opts['name']!r} ({tenants}); add --tenant."
             )
         token = services.token_revoke(token=found[0], by=opts["by"])

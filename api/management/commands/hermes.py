@@ -6,11 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
+from personaweb.cli import command_error
 from personaweb.errors import Refusal
-
-EXIT_INPUT = 2
 
 
 class Command(BaseCommand):
@@ -55,7 +54,7 @@ class Command(BaseCommand):
                 timeout=opts["timeout"],
             )
         except Refusal as exc:
-            raise CommandError(" ".join(str(exc).split()), returncode=EXIT_INPUT) from None
+            raise command_error(exc) from None
         self.stdout.write(f"Copied the plugin to {done.plugin_dir}.")
         self.stdout.write(f"Wrote its settings to {done.settings_file} (readable by you only).")
         if done.previous_provider and done.previous_provider != PROVIDER:

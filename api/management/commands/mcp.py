@@ -23,7 +23,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-EXIT_INPUT = 2
+from personaweb.cli import EXIT_BAD_INPUT
+
 EXIT_CONFIG = 1
 _HOSTPORT = re.compile(r"^(?P<host>[^:\s]+):(?P<port>\d{1,5})$")
 
@@ -60,32 +61,32 @@ class Command(BaseCommand):
             raise CommandError(
                 "--env-file is read before the settings load: run `python manage.py mcp "
                 "--env-file PATH ...` (not django-admin or call_command).",
-                returncode=EXIT_INPUT,
+                returncode=EXIT_BAD_INPUT,
             )
         timeout = opts["timeout"]
         if timeout is not None and timeout <= 0:
             raise CommandError(
-                "--timeout must be a positive number of seconds.", returncode=EXIT_INPUT
+                "--timeout must be a positive number of seconds.", returncode=EXIT_BAD_INPUT
             )
         if opts["http"]:
             if opts["agent"] or opts["principal"] or opts["tenant_wide"]:
                 raise CommandError(
                     "--http serves what each caller's token reaches; leave out --agent, "
                     "--principal and --tenant-wide.",
-                    returncode=EXIT_INPUT,
+                    returncode=EXIT_BAD_INPUT,
                 )
             self._http(opts["http"], timeout)
             return
         if not opts["agent"]:
             raise CommandError(
                 "Say how to serve: --agent SLUG --principal P for stdio, or --http 127.0.0.1:PORT.",
-                returncode=EXIT_INPUT,
+                returncode=EXIT_BAD_INPUT,
             )
         if bool(opts["principal"]) == bool(opts["tenant_wide"]):
             raise CommandError(
                 "stdio serves one agent and one person: give --principal THEIR_ID (or, for a "
                 "host that keeps its people apart itself, --tenant-wide instead).",
-                returncode=EXIT_INPUT,
+                returncode=EXIT_BAD_INPUT,
             )
         self._stdio(opts["agent"], opts["principal"], opts["tenant_wide"], timeout)
 
@@ -107,7 +108,7 @@ class Command(BaseCommand):
         if not Agent.objects.filter(slug=slug).exists():
             raise CommandError(
                 f"No agent with the slug {slug!r}; `python manage.py persona show` lists them.",
-                returncode=EXIT_INPUT,
+                returncode=EXIT_BAD_INPUT,
             )
         server = build_server(
             agent_slug=slug, principal=principal, tenant_wide=tenant_wide, timeout=timeout
@@ -124,7 +125,7 @@ class Command(BaseCommand):
         if not match or not 0 < int(match["port"]) < 65536:
             raise CommandError(
                 f"--http takes HOST:PORT, e.g. 127.0.0.1:8765; {where!r} is not.",
-                returncode=EXIT_INPUT,
+                returncode=EXIT_BAD_INPUT,
             )
         host, port = match["host"], int(match["port"])
         app = build_http_app(host=host, port=port, timeout=timeout)

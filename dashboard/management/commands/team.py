@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from persona.models import OwnerAccount
 from persona.owner_accounts import team_add
 from personaweb.actors import Actor
+from personaweb.cli import EXIT_BAD_INPUT, command_error
 from personaweb.errors import Refusal
 from tenancy.models import Tenant
 from tenancy.team import (
@@ -23,8 +24,6 @@ from tenancy.team import (
     members_of,
     roles_of,
 )
-
-EXIT_BAD_INPUT = 2
 
 
 class Command(BaseCommand):
@@ -72,7 +71,7 @@ class Command(BaseCommand):
                 added_by="An operator",
             )
         except Refusal as exc:
-            raise CommandError(" ".join(str(exc).split()), returncode=EXIT_BAD_INPUT) from None
+            raise command_error(exc) from None
         self.stdout.write(
             self.style.SUCCESS(
                 f"Added {added.user.get_username()} to {tenant.name} as {added.role}."

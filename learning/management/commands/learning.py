@@ -9,16 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
+from personaweb.cli import EXIT_CONFLICT, command_error
 from personaweb.errors import Refusal
-
-EXIT_INPUT = 2
-EXIT_CONFLICT = 3
-
-
-def _fail(message: str, code: int = EXIT_INPUT) -> CommandError:
-    return CommandError(" ".join(str(message).split()), returncode=code)
 
 
 class Command(BaseCommand):
@@ -71,15 +65,15 @@ class Command(BaseCommand):
 
         agent = agent_get_by_slug(opts["agent"])
         if agent is None:
-            raise _fail(
+            raise command_error(
                 f"No agent with the slug {opts['agent']!r}; `python manage.py persona show` lists them."
             )
         try:
             getattr(self, f"do_{opts['sub']}")(agent, opts)
         except PersonaVersionConflict as exc:
-            raise _fail(str(exc), EXIT_CONFLICT) from None
+            raise command_error(str(exc), EXIT_CONFLICT) from None
         except Refusal as exc:
-            raise _fail(str(exc)) from None
+            raise command_error(str(exc)) from None
 
     def _print(self, data: Any) -> None:
         self.stdout.write(json.dumps(data, indent=2, default=str, ensure_ascii=False))
@@ -152,11 +146,11 @@ class Command(BaseCommand):
                 return None
             proposal = proposal_oldest_waiting(agent=agent)
             if proposal is None:
-                raise _fail(f"No proposal is waiting for {agent.slug}.")
+                raise command_error(f"No proposal is waiting for {agent.slug}.")
             return proposal
         proposal = proposal_get(agent=agent, proposal_id=opts["proposal"])
         if proposal is None:
-            raise _fail(
+            raise command_error(
                 f"Proposal {opts['proposal']} does not exist for {agent.slug}; see `learning status {agent.slug}`."
             )
         assert isinstance(proposal, Proposal)
@@ -199,7 +193,7 @@ class Command(BaseCommand):
         for item in opts["set"]:
             key, sep, value = item.partition("=")
             if not sep or not key.strip():
-                raise _fail(f"--set takes KEY=VALUE; {item!r} has no '='.")
+                raise command_error(f"--set takes KEY=VALUE; {item!r} has no '='.")
             values[key.strip()] = value.strip()
         settings = (
             learning_settings_update(agent=agent, values=values, by=opts["by"])
@@ -288,4 +282,4 @@ class Command(BaseCommand):
                 else:
                     w(f"  quote {i} rejected: {q['reason']}")
         if not ok:
-            raise _fail("The proposal would be refused; the reasons are above.")
+            raise command_error("The proposal would be refused; the reasons are above.")

@@ -34,8 +34,7 @@ from tqdm import tqdm
 
 from memory.management import mute_cli
 from memory.services import MemoryInputError
-
-EXIT_BAD_INPUT = 2
+from personaweb.cli import EXIT_BAD_INPUT
 
 
 def _memory_migrated() -> bool:

@@ -18,20 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from persona.management import doc_cli, mute_cli, owner_cli
 from persona.models import AgentPersonaVersion, SourceType
 from persona.selectors import persona_head
+from personaweb.cli import EXIT_CONFLICT, command_error
 from personaweb.errors import Refusal
 from tenancy.models import Agent
-
-EXIT_BAD_INPUT = 2
-EXIT_CONFLICT = 3
-
-
-def _fail(message: str, code: int = EXIT_BAD_INPUT) -> CommandError:
-    return CommandError(" ".join(str(message).split()), returncode=code)
 
 
 class Command(BaseCommand):
@@ -116,16 +110,18 @@ class Command(BaseCommand):
         try:
             handler(**options)
         except PersonaVersionConflict as exc:
-            raise _fail(str(exc), EXIT_CONFLICT) from exc
+            raise command_error(str(exc), EXIT_CONFLICT) from exc
         except Refusal as exc:
-            raise _fail(str(exc)) from exc
+            raise command_error(str(exc)) from exc
 
     # -- helpers ------------------------------------------------------------------
 
     def _agent(self, slug: str) -> Agent:
         agent = Agent.objects.select_related("tenant").filter(slug=slug).first()
         if agent is None:
-            raise _fail(f"No agent with the slug {slug!r}; `persona show` takes an agent slug.")
+            raise command_error(
+                f"No agent with the slug {slug!r}; `persona show` takes an agent slug."
+            )
         return agent
 
     def _principal(self, agent: Agent, external_id: str):
@@ -137,7 +133,7 @@ class Command(BaseCommand):
             tenant_id=agent.tenant_id, external_id=external_id
         ).first()
         if principal is None:
-            raise _fail(
+            raise command_error(
                 f"No person {external_id!r} in the tenant of agent {agent.slug!r}; check the id."
             )
         return principal
@@ -148,7 +144,7 @@ class Command(BaseCommand):
         try:
             return Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise _fail(
+            raise command_error(
                 f"Cannot read {path}: {exc.strerror if isinstance(exc, OSError) else exc}."
             ) from exc
 
@@ -286,7 +282,7 @@ class Command(BaseCommand):
                 trim=not no_trim,
             )
         except OSError as exc:
-            raise _fail(f"Cannot write into {out}: {exc.strerror}.") from exc
+            raise command_error(f"Cannot write into {out}: {exc.strerror}.") from exc
         for path in report.paths:
             self._out(f"wrote {path}")
         for sentence in report.sentences:
@@ -317,9 +313,9 @@ class Command(BaseCommand):
             try:
                 size = Path(file).stat().st_size
             except OSError as exc:
-                raise _fail(f"Cannot read {file}: {exc.strerror}.") from exc
+                raise command_error(f"Cannot read {file}: {exc.strerror}.") from exc
             if size > max_bytes:
-                raise _fail(
+                raise command_error(
                     f"{file} is {size:,} bytes; an import takes at most {max_bytes:,}. "
                     "Nothing was imported; shorten the file."
                 )
@@ -327,7 +323,9 @@ class Command(BaseCommand):
         person = self._principal(row, principal)
         if person is not None:
             if replace_guardrails:
-                raise _fail("--replace-guardrails is for MEMORY.md; USER.md holds no guardrails.")
+                raise command_error(
+                    "--replace-guardrails is for MEMORY.md; USER.md holds no guardrails."
+                )
             report = user_import(principal=person, text=text)
         else:
             try:
@@ -340,7 +338,7 @@ class Command(BaseCommand):
                 )
             except GuardrailImportRefused as exc:
                 self._out("the file would change the guardrails:\n" + "\n".join(exc.diff))
-                raise _fail(
+                raise command_error(
                     "Nothing was imported: the file's Guardrail: entries differ from the "
                     'guardrails (the difference is above); import again with --replace-guardrails --reason "why" '
                     "to replace them, or remove those entries to keep them."
@@ -386,7 +384,7 @@ class Command(BaseCommand):
                 self._out(f"line {r['line']}: {verdict}{secret}")
         bad = sum(1 for r in results if r["blocked"] or r["secret"])
         if bad:
-            raise _fail(
+            raise command_error(
                 f"{bad} of {len(results)} line(s) would be blocked or refused; see the report above."
             )
 
