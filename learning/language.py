@@ -24,6 +24,8 @@ from typing import Any
 
 import lemminflect
 
+from safety.text import COMPOUND_PART
+
 _UPOS = {"VERB", "NOUN", "ADJ", "ADV", "AUX", "PROPN"}
 
 
@@ -370,6 +372,9 @@ class Frame:
     # "ejeren", "gæsterne"): after the purpose word such a noun names whom the work goes to
     # ("rapport til bureauet"), not a kind of work ("tjekliste til slutrengøring")
     definite_endings: tuple[str, ...] = ()
+    # a language that writes a compound noun as one word ("kursbekreftelse",
+    # "reserveringsbevestiging"): a compound is a kind of the noun it ends in
+    compounds: bool = False
 
 
 def _words(text: str) -> frozenset[str]:
@@ -464,6 +469,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "de": Frame(
         code="de",
+        compounds=True,
         verbs={
             "schreiben": ("schreibt", "schreib", "schreibe"),
             "erstellen": (),
@@ -652,6 +658,7 @@ FRAMES: dict[str, Frame] = {
     # imperative ("schrijven": "schrijft", "schrijf"; "skriva": "skriver", "skriv")
     "nl": Frame(
         code="nl",
+        compounds=True,
         verbs={
             "schrijven": ("schrijft", "schrijf"),
             "maken": ("maakt", "maak"),
@@ -688,6 +695,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "sv": Frame(
         code="sv",
+        compounds=True,
         verbs={
             "skriva": ("skriver", "skriv"),
             "göra": ("gör",),
@@ -729,6 +737,7 @@ FRAMES: dict[str, Frame] = {
     # fakturaer"): "Skriver fakturaer.", "Svarer på henvendelser."
     "da": Frame(
         code="da",
+        compounds=True,
         verbs={
             "skrive": ("skriver", "skriv"),
             "lave": ("laver", "lav"),
@@ -770,6 +779,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "no": Frame(
         code="no",
+        compounds=True,
         verbs={
             "skrive": ("skriver", "skriv"),
             "lage": ("lager", "lag"),
@@ -908,8 +918,6 @@ _NOT_COMMON_NOUNS = frozenset(
         "Redewendung",
     ]
 )
-# the shortest last part, and the shortest part before it, a compound is split into
-_COMPOUND_PART = 3
 
 
 def german_nouns() -> dict[str, str]:
@@ -959,7 +967,7 @@ def german_last_noun(word: str) -> str:
     if low in FUNCTION_WORDS["de"] or low in FRAMES["de"].articles:
         return ""
     nouns, plurals = _german_lexicon()
-    for i in [0, *range(_COMPOUND_PART, len(low) - _COMPOUND_PART + 1)]:
+    for i in [0, *range(COMPOUND_PART, len(low) - COMPOUND_PART + 1)]:
         if low[i:] in nouns:
             return low[i:]
         if low[i:] in plurals:  # written in the plural: "Pflegehinweise" -> "hinweise"
