@@ -297,7 +297,7 @@ def test_an_undated_statement_naming_the_day_asked_answers_it(agent, fake_model)
     write(agent, "Plays the cello in an amateur orchestra", category="interests")
     dated = write(agent, "Sunday market stall rent", due=NOW + 30 * DAY)
 
-    ranked, pack = ask(agent, "What does she do on Sundays?")
+    ranked, pack = ask(agent, "What does she do on Sunday?")
 
     assert ranked[0] == sunday.pk and "time facet: names it" in pack.items[0].why
     # dated at another Sunday: judged by its date, not by the word
