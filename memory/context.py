@@ -1687,8 +1687,9 @@ def _with_event(
     if event is None and told is not None:
         # none of it names the event: it may be any day of the time it is told at, so
         # what comes before it may be due up to that time's end (after it: from its start)
+        # (what it is about is known only from a text that names it)
         when = told[1] - timedelta(seconds=1) if ahead else told[0]
-        event = Event(when, ask.event_terms)
+        event = Event(when, frozenset())
     if event is None:
         return ask
     if _by_place(ask, event, now):

@@ -23,7 +23,13 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   of a month ("the last week of November", "the first half of December");
 - a weekday, alone or after this/next/last/on (a span of up to three days, such as
   "tomorrow" or "this weekend", names its weekdays and the weekend: an undated "goes
-  to the sauna on Sundays" answers it, after what is dated inside the span);
+  to the sauna on Sundays" answers it, after what is dated inside the span); a weekday
+  in the plural or before a part of the day in the plural ("on Sundays", "Sunday
+  mornings") says when the person does something, and names no date;
+- Christmas ("Christmas", "Christmas Day", "the Christmas holidays"): the holidays of
+  late December (as "late December"), from the day before a trip to spend it to the new
+  year; after a relation ("after Christmas") the day itself, 25 December; "the Christmas
+  market" (qualifying a thing) names no time;
 - a month, alone or with a day ("March 3", "the 3rd of March") or early/mid/late; "may"
   and "march" only with a preposition, a modifier or a day (they are verbs too); the
   month meant is the coming one, or the last one when the question is in the past tense;
@@ -45,7 +51,12 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   that time, by its words on both sides of it, and when nothing there names it, it may
   be any day of it; a text that names it only in a relation clause of its own ("Must
   build a perch before her new hawk arrives") prepares for it and is not it
-  (``event_date``);
+  (``event_date``); ahead of the event, what shares a word with it (its text, the
+  question's words for it, the words a preparation names it with) comes before a date
+  that only falls in the span (``OFF_EVENT``); a question in the present or future
+  tense takes for "after"/"once" the event not yet past over one gone by that names it
+  as well, and its "by" is of place when the event it finds is past ("Is he still
+  living out by the airport?");
 - "when" asks about time leading the question or a clause of its own ("If I text him at
   eight, when will he see it?"), not joining a clause to a question led otherwise
   ("Should I make him a coffee when he comes round?"); "next" with no span after it
