@@ -123,12 +123,18 @@ def role_names(question: str, statements: list[str], own: frozenset[str]) -> lis
         role = m[1].lower()
         if role in STOP_WORDS:
             continue
+        # the relation is the noun the name is given to, the last of its phrase ("His
+        # younger brother Kees"): the question's first word or two after the possessive
+        # ("his brother", "her head teacher"; not "her favourite tipple" for "Her
+        # favourite beer is ...")
+        after = _WORD.match(question[m.end() :].lstrip())
+        nouns = {role, after[0].lower()} if after else {role}
         given: set[str] = set()
         for text in statements:
             ws = _WORD.findall(text)
             if ws and ws[0].lower() in POSSESSIVES and role in text.lower():
                 named = _someone_named(ws, own)
-                if named is not None and role in named[0]:
+                if named is not None and role in named[0] and named[0][-1] in nouns:
                     given.add(named[1])
         if len(given) == 1 and _bare(next(iter(given))) not in asked:
             found.append((m.end(), given.pop()))

@@ -130,6 +130,11 @@ def test_a_relation_asked_by_a_possessive_is_named_as_a_statement_names_it():
     # named two ways, or already named: none
     assert role_names("Where does his friend live?", statements, frozenset()) == []
     assert role_names("Is the person's mother Ngozi well?", statements, frozenset()) == []
+    # the name is given to the phrase's last noun: not "favourite", nor "head" of a
+    # "head falconer at Skyward"
+    others = ["Her favourite drink is Westmalle Tripel", "Her head falconer at Skyward is Gordon"]
+    assert role_names("What's the person's favourite tipple?", others, frozenset()) == []
+    assert role_names("Who is the person's head teacher?", others, frozenset()) == []
 
 
 def test_a_relation_asked_by_a_possessive_finds_the_statement_that_names_them(agent, fake_model):
