@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from safety.text import COMPOUND_PART, inflections, lemmas, strip_accents
 from safety.text import can_be as can_be
-from safety.text import inflections, lemmas, strip_accents
 from safety.text import is_english_word as is_english_word
 
 
@@ -355,6 +355,9 @@ class Frame:
     # "ejeren", "gæsterne"): after the purpose word such a noun names whom the work goes to
     # ("rapport til bureauet"), not a kind of work ("tjekliste til slutrengøring")
     definite_endings: tuple[str, ...] = ()
+    # a language that writes a compound noun as one word ("kursbekreftelse",
+    # "reserveringsbevestiging"): a compound is a kind of the noun it ends in
+    compounds: bool = False
 
 
 def _words(text: str) -> frozenset[str]:
@@ -449,6 +452,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "de": Frame(
         code="de",
+        compounds=True,
         verbs={
             "schreiben": ("schreibt", "schreib", "schreibe"),
             "erstellen": (),
@@ -637,6 +641,7 @@ FRAMES: dict[str, Frame] = {
     # imperative ("schrijven": "schrijft", "schrijf"; "skriva": "skriver", "skriv")
     "nl": Frame(
         code="nl",
+        compounds=True,
         verbs={
             "schrijven": ("schrijft", "schrijf"),
             "maken": ("maakt", "maak"),
@@ -673,6 +678,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "sv": Frame(
         code="sv",
+        compounds=True,
         verbs={
             "skriva": ("skriver", "skriv"),
             "göra": ("gör",),
@@ -714,6 +720,7 @@ FRAMES: dict[str, Frame] = {
     # fakturaer"): "Skriver fakturaer.", "Svarer på henvendelser."
     "da": Frame(
         code="da",
+        compounds=True,
         verbs={
             "skrive": ("skriver", "skriv"),
             "lave": ("laver", "lav"),
@@ -755,6 +762,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "no": Frame(
         code="no",
+        compounds=True,
         verbs={
             "skrive": ("skriver", "skriv"),
             "lage": ("lager", "lag"),
@@ -890,8 +898,6 @@ _NOT_COMMON_NOUNS = frozenset(
         "Redewendung",
     ]
 )
-# the shortest last part, and the shortest part before it, a compound is split into
-_COMPOUND_PART = 3
 
 
 def german_nouns() -> dict[str, str]:
@@ -941,7 +947,7 @@ def german_last_noun(word: str) -> str:
     if low in FUNCTION_WORDS["de"] or low in FRAMES["de"].articles:
         return ""
     nouns, plurals = _german_lexicon()
-    for i in [0, *range(_COMPOUND_PART, len(low) - _COMPOUND_PART + 1)]:
+    for i in [0, *range(COMPOUND_PART, len(low) - COMPOUND_PART + 1)]:
         if low[i:] in nouns:
             return low[i:]
         if low[i:] in plurals:  # written in the plural: "Pflegehinweise" -> "hinweise"

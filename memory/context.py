@@ -77,8 +77,17 @@ from memory import bank_topics
 from memory.candidates import Candidates, load_from_beliefs, read_person, successors
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
-from memory.subjects import about_the_person, other_subject, proper_words
-from memory.time_facet import COVERS, TimeAsk, event_date, read_time, time_match
+from memory.subjects import about_the_person, other_subject, proper_words, role_names
+from memory.time_facet import (
+    COVERS,
+    INSIDE,
+    OFF_EVENT,
+    Event,
+    TimeAsk,
+    event_date,
+    read_time,
+    time_match,
+)
 from safety.encoder import DIM
 from safety.text import STOP_WORDS, content_words, words
 
@@ -219,10 +228,34 @@ _ACCEPTABLE = re.compile(
 )
 
 
+#: ... or told in a clause of its own beside the question ("Is Des coeliac? I want to bake
+#: him a cake", "Is she free on Friday, we'd like to take her sailing"): the asker's own
+#: plan, "I" or "we" with a verb of intent before "to" or "will"
+_PLAN_TOLD = re.compile(
+    r"^\W*(?:i|we)\b\s*(?:(?:am|are|['\u2019]m|['\u2019]re)\s+)?(?:"
+    r"(?:want|wanted|would\s+like|['\u2019]d\s+like|plan|planning|intend|intending|mean|"
+    r"meaning|hope|hoping|going)\s+to|(?:will|['\u2019]ll)|thinking\s+(?:of|about))\b",
+    re.IGNORECASE,
+)
+#: where a question's clauses part: the end of a sentence, a semicolon, a comma
+_CLAUSE_END = re.compile(r"[.?!;,]+\s*")
+
+
 def offer_question(query: str) -> bool:
     """Whether the question puts an offer or a plan to the person: led by a modal or by
     "should"/"shall", after a leading condition or not, or a yes/no question whether
-    something is all right, a problem or matters (not a wh-question)."""
+    something is all right, a problem or matters (not a wh-question); or any of its
+    clauses does so, or tells the asker's plan (``_PLAN_TOLD``)."""
+    if _offer_led(query):
+        return True
+    clauses = [c for c in _CLAUSE_END.split(query) if c.strip()]
+    return any(_offer_led(c) or _PLAN_TOLD.match(c) for c in clauses[1:]) or bool(
+        clauses and _PLAN_TOLD.match(clauses[0])
+    )
+
+
+def _offer_led(query: str) -> bool:
+    """Whether ``query`` puts an offer or a plan at its head (see ``offer_question``)."""
     if modal_question(query) or advice_question(query):
         return True
     main = _CONDITION_LED.sub("", query, count=1)
@@ -316,7 +349,7 @@ def whether_statement(query: str) -> str:
     tune pianos?" -> "tune pianos", "Is she afraid of heights?" -> "is afraid of
     heights"); empty for any other question (a wh-question, an offer, a plan)."""
     main = _CONDITION_LED.sub("", query, count=1)
-    if main != query or offer_question(query):
+    if main != query or _offer_led(query):
         return ""
     led = _WHETHER_LED.match(query)
     if led is None:
@@ -1330,6 +1363,7 @@ def _build_context(
     names = sorted({*names, *short_names(query, names)}, key=lambda w: (-len(w), w))
     asked = without_names(query, names)
     unnamed = without_names(query, names, "", "")
+    asked, unnamed = _roles_named(asked, unnamed, cand, names, int(level), now)
     if READ_TIME_UNNAMED:
         ask = read_time(unnamed, now)  # "What was Farah doing in March?" asks nothing but time
         pack.time_intent = ask.about_time
@@ -1517,6 +1551,7 @@ def _build_context(
             if post is not None:
                 match[post] = np.where(match[post] == 0, COVERS, match[post])
         match = np.where(eligible, match, 0.0)
+        match = _off_event(match, ask, cand)
         if ask.pure:  # nothing but time asked: the dates decide, the words barely
             similarity = (1 - PURE_TIME_SHARE) * similarity + PURE_TIME_SHARE * np.maximum(
                 match, 0.0
@@ -1614,7 +1649,9 @@ def _with_event(
     it (one query for the intentions); unchanged when none does. Among texts covering
     the words alike, what is done before an event names it too and is dated earlier
     ("Must tell the landlord by 31 December whether he will renew the flat"): for
-    "before" / "by" / "until" the latest is the event, for "after" / "since" the earliest.
+    "before" / "by" / "until" the latest is the event, for "after" / "since" the earliest,
+    but for "after" in a question in the present or future tense the earliest not yet
+    past, before any gone by ("since" names a time that has begun).
     For a question in the present tense, a belief dated only by an end already past is
     no event (the ended belief answers only through its successor)."""
     dated: list[tuple[str, datetime]] = []
@@ -1634,17 +1671,71 @@ def _with_event(
         .values_list("action", "due_at")
     )
     ahead = ask.relation in ("before", "by", "until", "till")
-    dated.sort(key=lambda d: d[1], reverse=ahead)
+    if present and ask.relation == "after":
+        # "What will his nights be like once the goats start giving birth?": a question
+        # about now or the time to come takes the event not yet past ("due to start
+        # kidding in March") over one gone by that names it as well ("Moved in with his
+        # goats at the start of September"); the earliest of each first
+        dated.sort(key=lambda d: (d[1] < now, d[1]))
+    else:
+        dated.sort(key=lambda d: d[1], reverse=ahead)
     told = ask.event_span
     if told is not None:
         # "before she heads off to Denmark in January": the event is in January
         dated = [d for d in dated if told[0] <= d[1] < told[1]]
-    when = event_date(ask.event_terms, dated)
-    if when is None and told is not None:
+    event = event_date(ask.event_terms, dated)
+    if event is None and told is not None:
         # none of it names the event: it may be any day of the time it is told at, so
         # what comes before it may be due up to that time's end (after it: from its start)
+        # (what it is about is known only from a text that names it)
         when = told[1] - timedelta(seconds=1) if ahead else told[0]
-    return ask if when is None else ask.with_event(when, now)
+        event = Event(when, frozenset())
+    if event is None:
+        return ask
+    if _by_place(ask, event, now):
+        return TimeAsk(False, None, ask.past, ask.soft_past, field=ask.field)
+    return ask.with_event(event, now)
+
+
+def _by_place(ask: TimeAsk, event: Event, now: datetime) -> bool:
+    """Whether "by" is of place, not of time: a question in the present tense whose "by"
+    finds an event already past ("Is he still living out by the airport?" finds the move
+    to the old home) asks where, not by when."""
+    return ask.relation == "by" and not (ask.past or ask.soft_past) and event.when < now
+
+
+def _roles_named(
+    asked: str, unnamed: str, cand: Candidates, names: list[str], level: int, now: datetime
+) -> tuple[str, str]:
+    """The question (with a stand-in for the person, and without their names) naming
+    someone of theirs it asks for by relation as the person's current statements name
+    them (``subjects.role_names``): "Is the person's mother Ngozi still teaching?"."""
+    current = cand.readable(level) & ~(cand.valid_until_ts < now.timestamp())
+    statements = [r[2] for r, ok in zip(cand.rows, current, strict=True) if ok]
+    own = frozenset(n.lower() for n in names)
+    for end, name in reversed(role_names(asked, statements, own)):
+        asked = f"{asked[:end]} {name}{asked[end:]}"
+        unnamed = f"{unnamed} {name}"
+    return asked, unnamed
+
+
+def _off_event(match: np.ndarray, ask: TimeAsk, cand: Candidates) -> np.ndarray:
+    """``match`` with the dates inside the span ahead of a found event ("before her
+    training course in January") that share no word with it (``TimeAsk.event_words``)
+    kept at ``OFF_EVENT``: what is done for the event ("while she is in Luxembourg", "the
+    pre-course reading") comes before what only falls in the span. Unchanged when no
+    date inside shares one."""
+    if not ask.event_words:
+        return match
+    about = np.zeros(len(match), dtype=bool)
+    for t in ask.event_words:
+        post = cand.postings.get(t)
+        if post is not None:
+            about[post] = True
+    inside = match >= INSIDE
+    if not (inside & about).any():
+        return match
+    return np.where(inside & ~about, OFF_EVENT * match, match)
 
 
 #: Size of the session-open snapshot (seed 001: a forty-item core).

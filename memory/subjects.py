@@ -66,23 +66,9 @@ def other_subject(text: str, proper: frozenset[str], own: frozenset[str]) -> fro
     ws = _WORD.findall(text)
     if not ws or _TOGETHER.search(text):
         return frozenset()
-    first = ws[0].lower()
-    if first in POSSESSIVES:
-        phrase: list[str] = []
-        for k, w in enumerate(ws[1 : 1 + NOUN_PHRASE_WORDS + 1], start=1):
-            low = w.lower()
-            if low in _COPULA:
-                after = ws[k + 1] if k + 1 < len(ws) else ""
-                named = after[:1].isupper() and _bare(after) not in own
-                if named and phrase and not _NAMING & set(phrase):
-                    return frozenset([*phrase, _bare(after)])
-                return frozenset()
-            if w[0].isupper():
-                if not phrase or _NAMING & set(phrase) or _bare(w) in own:
-                    return frozenset()
-                return frozenset([*phrase, _bare(w)])
-            phrase.append(low)
-        return frozenset()
+    if ws[0].lower() in POSSESSIVES:
+        named = _someone_named(ws, own)
+        return frozenset() if named is None else frozenset([*named[0], _bare(named[1])])
     bare = _bare(ws[0])
     if ws[0][0].isupper() and bare in proper and bare not in own and bare not in STOP_WORDS:
         return frozenset({bare})
@@ -96,3 +82,60 @@ def about_the_person(question: str) -> bool:
     lead = _WORD.search(question)
     rest = question[lead.end() :] if lead else question  # "What's on ...": not a possessive
     return _WHO_LED.match(question) is None and _POSSESSIVE_IN.search(rest) is None
+
+
+def _someone_named(ws: list[str], own: frozenset[str]) -> tuple[list[str], str] | None:
+    """For the words of a statement that opens with a possessive, the noun phrase after it
+    and the name it is given, followed by it or equated with it ("His daughter Lotte ...":
+    (["daughter"], "Lotte"); "Her boss is Beatriz Orozco": (["boss"], "Beatriz")); None
+    when no name of someone else follows ("Her name is ...", "Her favourite food is ...")."""
+    phrase: list[str] = []
+    for k, w in enumerate(ws[1 : 1 + NOUN_PHRASE_WORDS + 1], start=1):
+        low = w.lower()
+        if low in _COPULA:
+            after = ws[k + 1] if k + 1 < len(ws) else ""
+            named = after[:1].isupper() and _bare(after) not in own
+            if named and phrase and not _NAMING & set(phrase):
+                return phrase, after
+            return None
+        if w[0].isupper():
+            if not phrase or _NAMING & set(phrase) or _bare(w) in own:
+                return None
+            return phrase, w
+        phrase.append(low)
+    return None
+
+
+#: someone of the person's asked for by their relation ("the person's mother", "his boss")
+_ROLE_ASKED = re.compile(r"\b(?:person|(?i:her|his|their))['\u2019]?s?\s+([^\W\d_]+)")
+
+
+def role_names(question: str, statements: list[str], own: frozenset[str]) -> list[tuple[int, str]]:
+    """For each relation a question asks for by a possessive ("Is the person's mother still
+    teaching?"; the person's names already replaced by a stand-in), the one name the
+    person's statements give that relation ("His mother Ngozi, eighty-four, ...": see
+    ``other_subject``), with where the relation word ends in ``question``: the question
+    may name her as the statement does. A relation no statement names, or names two ways,
+    gets none; nor does one the question names already."""
+    asked = {_bare(w) for w in _WORD.findall(question)}
+    found = []
+    for m in _ROLE_ASKED.finditer(question):
+        role = m[1].lower()
+        if role in STOP_WORDS:
+            continue
+        # the relation is the noun the name is given to, the last of its phrase ("His
+        # younger brother Kees"): the question's first word or two after the possessive
+        # ("his brother", "her head teacher"; not "her favourite tipple" for "Her
+        # favourite beer is ...")
+        after = _WORD.match(question[m.end() :].lstrip())
+        nouns = {role, after[0].lower()} if after else {role}
+        given: set[str] = set()
+        for text in statements:
+            ws = _WORD.findall(text)
+            if ws and ws[0].lower() in POSSESSIVES and role in text.lower():
+                named = _someone_named(ws, own)
+                if named is not None and role in named[0] and named[0][-1] in nouns:
+                    given.add(named[1])
+        if len(given) == 1 and _bare(next(iter(given))) not in asked:
+            found.append((m.end(), given.pop()))
+    return found

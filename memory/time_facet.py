@@ -10,9 +10,11 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   weekend; the end of the week/month/year; the week after this (one) / after next;
   this time next/last week, month or year (that one day);
 - a counted span: the next/coming/last/past N days/weeks/fortnights/months/years, within
-  N ..., in N ... (around then), N ... ago (N a number or a number word, "a", "a few",
-  "a couple of"); "in a fortnight" and "three months ago" name a point give or take half
-  their unit: a date at the point answers best, one at the edge as a covering window;
+  N ..., in N ... (around then), N ... from today/now/tomorrow (as "in N ...", counted
+  from that day), N ... ago (N a number or a number word, "a", "a few", "a couple of");
+  "in a fortnight", "a fortnight from today" and "three months ago" name a point give or
+  take half their unit: a date at the point answers best, one at the edge as a covering
+  window;
 - a day of the month with no month ("the 27th", "Friday the 27th"): the next such date
   (the last one in the past tense), on that weekday when one is named; a weekday with a
   date ("Friday 27 November"): that date;
@@ -21,7 +23,13 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   of a month ("the last week of November", "the first half of December");
 - a weekday, alone or after this/next/last/on (a span of up to three days, such as
   "tomorrow" or "this weekend", names its weekdays and the weekend: an undated "goes
-  to the sauna on Sundays" answers it, after what is dated inside the span);
+  to the sauna on Sundays" answers it, after what is dated inside the span); a weekday
+  in the plural or before a part of the day in the plural ("on Sundays", "Sunday
+  mornings") says when the person does something, and names no date;
+- Christmas ("Christmas", "Christmas Day", "the Christmas holidays"): the holidays of
+  late December (as "late December"), from the day before a trip to spend it to the new
+  year; after a relation ("after Christmas") the day itself, 25 December; "the Christmas
+  market" (qualifying a thing) names no time;
 - a month, alone or with a day ("March 3", "the 3rd of March") or early/mid/late; "may"
   and "march" only with a preposition, a modifier or a day (they are verbs too); the
   month meant is the coming one, or the last one when the question is in the past tense;
@@ -43,7 +51,12 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   that time, by its words on both sides of it, and when nothing there names it, it may
   be any day of it; a text that names it only in a relation clause of its own ("Must
   build a perch before her new hawk arrives") prepares for it and is not it
-  (``event_date``);
+  (``event_date``); ahead of the event, what shares a word with it (its text, the
+  question's words for it, the words a preparation names it with) comes before a date
+  that only falls in the span (``OFF_EVENT``); a question in the present or future
+  tense takes for "after"/"once" the event not yet past over one gone by that names it
+  as well, and its "by" is of place when the event it finds is past ("Is he still
+  living out by the airport?");
 - "when" asks about time leading the question or a clause of its own ("If I text him at
   eight, when will he see it?"), not joining a clause to a question led otherwise
   ("Should I make him a coffee when he comes round?"); "next" with no span after it
@@ -126,6 +139,7 @@ _EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("ago", rf"{_NUM} {_UNIT} ago"),
         ("within", rf"within (?:the next )?{_NUM} {_UNIT}"),
         ("in_n", rf"in {_NUM} {_UNIT}(?: time)?"),
+        ("from_n", rf"{_NUM} {_UNIT} from (?P<f>today|tonight|now|tomorrow)"),
         ("day_after", r"(?:the )?day after tomorrow"),
         ("day_before", r"(?:the )?day before yesterday"),
         ("today", r"today|tonight|this (?:morning|afternoon|evening)"),
@@ -134,6 +148,7 @@ _EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("end_of", r"(?:the )?end of (?:the |this )?(?P<u>week|month|year)"),
         ("week_after", r"(?:the )?week after (?P<m>next|this(?: one| week)?)"),
         ("this_time", r"this time (?P<m>next|last) (?P<u>week|month|year)"),
+        ("christmas", r"christmas(?: (?P<k>day|eve|holidays?|break|period|week|time))?"),
         (
             "part_of_month",
             rf"(?:the )?(?P<k>{'|'.join(_NTH)}|last) (?P<p>week|half) (?:of|in) "
@@ -187,6 +202,7 @@ _STRONG_PAST = re.compile(
     r"before (?:that|then|now)|before$)" + _E
 )
 _ARE = re.compile(r"\b(we|you|they)['\u2019]re\b", re.IGNORECASE)
+_WEEKDAY_OWNS = re.compile(rf"\b({_WEEKDAY})['\u2019]s\b", re.IGNORECASE)
 _SOFT_PAST = re.compile(_B + r"(?:did|was|were|had|went)" + _E)
 #: a wh-question whose verb is a regular past ("What happened to him last autumn?", "Who
 #: called her?"): the word after it is not an auxiliary ("What breed is her dog?" names a
@@ -274,17 +290,33 @@ class TimeAsk:
     around: bool = False
     #: the time the event itself is told at ("before she heads off to Denmark in January")
     event_span: Span | None = None
+    #: what the event found for "before <event>" is about (``Event.words``): a date in the
+    #: span that shares none of them is only in the span (``OFF_EVENT``)
+    event_words: frozenset[str] = frozenset()
 
-    def with_event(self, when: datetime, now: datetime) -> TimeAsk:
-        """This question with its event found at ``when``: the span the relation names.
-        "Before the renewal" ends just before it: the renewal is not before itself."""
+    def with_event(self, event: Event, now: datetime) -> TimeAsk:
+        """This question with its event found: the span the relation names. "Before the
+        renewal" ends just before it: the renewal is not before itself. Ahead of the event
+        (before, by, until) what is done is done for it: the span keeps the event's words."""
+        when = event.when
         if self.relation == "before":
             when -= timedelta(seconds=1)
         span = _relate(self.relation or "by", (when, when), now)
         # a question in the present tense stays in it, wherever its event lies ("Does he
         # still live by the zoo in Osaka?" is asked of now, though "by" finds a past event)
         past = self.past or (self.soft_past and span[1] <= now)
-        return TimeAsk(True, span, past, self.soft_past, None, frozenset(), self.field, self.pure)
+        about = event.words if self.relation in _AHEAD else frozenset()
+        return TimeAsk(
+            True,
+            span,
+            past,
+            self.soft_past,
+            None,
+            frozenset(),
+            self.field,
+            self.pure,
+            event_words=about,
+        )
 
 
 def _count(raw: str) -> int:
@@ -447,10 +479,25 @@ def _season_span(m: re.Match[str], now: datetime, past: bool) -> tuple[datetime,
 Span = tuple[datetime, datetime]
 
 
+def _christmas(now: datetime, past: bool, *, day: bool) -> Span:
+    """Christmas of this December (the last one in the past tense): the day itself after a
+    relation ("after Christmas", "before Christmas"), else the holidays of late December
+    around it, as the month grammar reads "late December" ("spending Christmas Day with
+    her family" from the 23rd, "over Christmas", "the Christmas holidays")."""
+    december = _which_month(12, None, now, past)
+    if day:
+        at = december.replace(day=25)
+        return at, at + DAY
+    end = _month_start(december.year, 13, now)
+    return end - (end - december) / 3, end
+
+
 def _span_of(name: str, m: re.Match[str], now: datetime, past: bool) -> Span | None:
     day = _midnight(now)
-    if name in ("next_n", "last_n", "ago", "within", "in_n"):
+    if name in ("next_n", "last_n", "ago", "within", "in_n", "from_n"):
         length = _count(m["n"]) * _UNITS[m["u"]]
+        if name == "from_n" and m["f"] == "tomorrow":
+            length += DAY  # "a week from tomorrow": counted from tomorrow
         if name in ("next_n", "within"):
             return now, now + length
         if name == "last_n":
@@ -520,16 +567,36 @@ class _Found:
 
 
 #: the expressions that name a point give or take half their unit
-_AROUND = ("in_n", "ago")
+_AROUND = ("in_n", "from_n", "ago")
+
+
+#: "Sunday mornings", "on Sundays": a habit, not a date
+_HABIT_PART = re.compile(r" (?:mornings|afternoons|evenings|nights)" + _E)
+#: "the Christmas market", "the Christmas party": Christmas qualifies a thing
+_QUALIFIES = re.compile(r" (?P<w>[a-z]+)")
+
+
+def _habit(text: str, m: re.Match[str]) -> bool:
+    """Whether a weekday names when the person does something, not a date: in the plural
+    ("on Sundays") or before a part of the day in the plural ("Sunday mornings")."""
+    return m[0].endswith("s") or _HABIT_PART.match(text, m.end()) is not None
 
 
 def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False) -> _Found | None:
-    """The first time expression of ``text`` (in the order of ``_EXPRESSIONS``)."""
+    """The first time expression of ``text`` (in the order of ``_EXPRESSIONS``); at the
+    start of ``text`` only with ``at_start`` (the words after a relation)."""
     for name, pattern in _EXPRESSIONS:
         m = pattern.match(text) if at_start else pattern.search(text)
         if m is None or (name == "season" and m["m"] == "the" and not _object(text, m)):
             continue
-        span = _span_of(name, m, now, past)
+        if name == "weekday" and _habit(text, m):
+            continue
+        if name == "christmas" and m["k"] is None:
+            after = _QUALIFIES.match(text, m.end())
+            if after is not None and content_words(after["w"]):
+                continue  # "the Christmas market" is a thing, not a time
+        span = _christmas(now, past, day=at_start) if name == "christmas" else None
+        span = span or _span_of(name, m, now, past)
         if span is not None:
             named = {"weekday": "w", "weekday_date": "w", "nth_weekday": "w"}.get(name)
             named = named or {"month": "mo", "season": "s"}.get(name)
@@ -573,7 +640,8 @@ def _relate(relation: str, span: Span, now: datetime) -> Span:
 def read_time(query: str, now: datetime) -> TimeAsk:
     """What ``query`` asks about time, relative to ``now`` (see the module docstring)."""
     # "we're" is not "were" once the apostrophe is folded away (a present question)
-    text = normalize(_ARE.sub(r"\1 are", query)).text
+    # ... nor is "Sunday's race" a habit of Sundays once the apostrophe is gone
+    text = normalize(_WEEKDAY_OWNS.sub(r"\1", _ARE.sub(r"\1 are", query))).text
     named = next((f for f, pattern in _FIELDS if pattern.search(text)), None)
     pure = not _subject_terms(text)
     past = bool(_STRONG_PAST.search(text))
@@ -751,13 +819,27 @@ def time_match(
 
 #: the share of an event's words a text must hold to name it
 EVENT_SHARE = 0.5
+#: Ahead of an event found ("before her training course in January"), a date in the span
+#: that shares no word with the event (its text outside its time, or the question's words
+#: for it) is only in the span, not done for the event: its match keeps this share, so the
+#: to-dos "while she is in Luxembourg" come before an unrelated medical in December.
+OFF_EVENT = 0.6
 
 
-def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> datetime | None:
-    """The date of the event these words name: the dated text (a belief's statement with
-    its due time or validity bound, an intention's action with its due time) that covers
-    most of the words, at least half of them; the first listed breaks ties (the caller
-    lists them in the order that puts the event first).
+@dataclass(frozen=True)
+class Event:
+    """An event found for a relation: when it is, and the words of what it is about (the
+    content words of its text outside its time, and the question's words for it)."""
+
+    when: datetime
+    words: frozenset[str]
+
+
+def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> Event | None:
+    """The event these words name: the dated text (a belief's statement with its due time
+    or validity bound, an intention's action with its due time) that covers most of the
+    words, at least half of them; the first listed breaks ties (the caller lists them in
+    the order that puts the event first).
 
     A text that names the event only in a clause of its own relation ("Must build a
     perch before her new hawk arrives") prepares for it and is not it, and the event is
@@ -765,26 +847,36 @@ def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> date
     dated before the last preparation ("a New Zealand Christmas party" in December, "… to
     fetch her father for the wedding" against "… before the wedding" in January), the
     event comes just after the last preparation (what is due before it is theirs)."""
-    best, best_share = None, EVENT_SHARE
+    best, best_share, best_text = None, EVENT_SHARE, ""
     prepared: datetime | None = None
+    # what the event is about: the question's words for it, the words the preparations
+    # name it with ("before she flies to Chile") and, below, those of its own text
+    about = set(terms)
     for text, when in dated:
         share = len(terms & content_words(text)) / len(terms)
         if share < EVENT_SHARE:
             continue
-        if _preparation(terms, text):
+        named = _preparation(terms, text)
+        if named is not None:
             prepared = when if prepared is None else max(prepared, when)
+            about |= named
         elif share > best_share or best is None:
-            best, best_share = when, share
+            best, best_share, best_text = when, share, text
     if prepared is not None and (best is None or best <= prepared):
-        return prepared + timedelta(seconds=1)
-    return best
+        return Event(prepared + timedelta(seconds=1), frozenset(about))
+    if best is None:
+        return None
+    return Event(best, frozenset(about | _subject_terms(normalize(best_text).text)))
 
 
-def _preparation(terms: frozenset[str], text: str) -> bool:
-    """Whether ``text`` names the event ``terms`` name only after a relation word of its
-    own (before, by, until, after...): fewer than half of them before it."""
+def _preparation(terms: frozenset[str], text: str) -> frozenset[str] | None:
+    """When ``text`` names the event ``terms`` name only after a relation word of its own
+    (before, by, until, after...: fewer than half of them before it), the words it names
+    the event with there (outside their time); None when it is no preparation."""
     normal = normalize(text).text
     relation = _RELATION_WORD.search(normal)
     if relation is None:
-        return False
-    return len(terms & content_words(normal[: relation.start()])) / len(terms) < EVENT_SHARE
+        return None
+    if len(terms & content_words(normal[: relation.start()])) / len(terms) >= EVENT_SHARE:
+        return None
+    return frozenset(_subject_terms(normal[relation.start() :]))

@@ -341,7 +341,8 @@ def share_a_word(quote: str, sentence_words: set[str]) -> bool:
     """Whether ``quote`` shares a content word with a sentence whose ``content_words`` are
     ``sentence_words``: one stem alike, alike but for a last vowel (``_root``), alike
     but for a plural ending in "-n" or "-en" (``_plural_in_n``) or for the last letters a
-    Portuguese plural changes (``_plural_by_last_letters``). The one test of "a quote
+    Portuguese plural changes (``_plural_by_last_letters``), or a sentence word that is a
+    compound of the quote's ("kursbekreftelser", "bekreftelse": ``_compound_of``). The one test of "a quote
     shares a word with what it proves", for the review's verifier and the proposers
     alike."""
     quoted = content_words(quote)
@@ -353,10 +354,31 @@ def share_a_word(quote: str, sentence_words: set[str]) -> bool:
         _plural_in_n(q, s) or _plural_by_last_letters(q, s) for q in quoted for s in sentence_words
     ):
         return True
+    if any(_compound_of(s, q) for q in quoted for s in sentence_words):
+        return True
     # a singular the English stem cuts ("bevestiging" -> "bevestig") beside its plural the
     # stem keeps whole ("bevestigingen"): the word as written
     written = {w for w in words(quote) if w not in STOP_WORDS and not w.isdigit()}
     return any(_plural_by_ending(q, s) for q in quoted | written for s in sentence_words)
+
+
+# the shortest part of a compound written as one word: before the noun it ends in, and
+# that noun (German, Dutch and Scandinavian "kursbekreftelse": "kurs" + "bekreftelse")
+COMPOUND_PART = 3
+# the shortest stem a compound may end in for a quote to share it (not "post", "note")
+COMPOUND_STEM = 6
+
+
+def _compound_of(compound: str, stem: str) -> bool:
+    """Whether ``compound`` (a stem) is a compound ending in ``stem``: "kursbekreftel" of
+    "kursbekreftelser" ends in "bekreftel" of "bekreftelse", so a quote asking for a
+    "bekreftelse" shares a word with "Lager kursbekreftelser."."""
+    stem = _root(stem)
+    return (
+        len(stem) >= COMPOUND_STEM
+        and len(compound) - len(stem) >= COMPOUND_PART
+        and compound.endswith(stem)
+    )
 
 
 # plural endings added to a singular, or to it without its last vowel: Dutch "-en", "-s"

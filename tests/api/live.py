@@ -128,12 +128,17 @@ def child_env(folder: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def _seed_into(folder: Path, env: dict[str, str]) -> dict[str, str]:
-    """Migrate and seed the file database ``env`` names; the tokens the seed made."""
+def _migrate(env: dict[str, str]) -> None:
+    """Migrate the file database ``env`` names."""
     run = {"cwd": ROOT, "env": env, "capture_output": True, "text": True, "timeout": 300}
     done = subprocess.run([sys.executable, MANAGE, "migrate", "--noinput"], **run)  # type: ignore[call-overload]
     if done.returncode:
         raise RuntimeError(f"migrate failed: {done.stderr[-2000:]}")
+
+
+def _seed(env: dict[str, str]) -> dict[str, str]:
+    """Seed the migrated file database ``env`` names; the tokens the seed made."""
+    run = {"cwd": ROOT, "env": env, "capture_output": True, "text": True, "timeout": 300}
     done = subprocess.run([sys.executable, MANAGE, "shell", "-c", SEED], **run)  # type: ignore[call-overload]
     line = next((x for x in done.stdout.splitlines() if x.startswith("SEEDED ")), None)
     if done.returncode or line is None:
@@ -149,6 +154,8 @@ def _seed_into(folder: Path, env: dict[str, str]) -> dict[str, str]:
 # source (every package, the templates, the labelled data and model files), this file,
 # pyproject.toml, the Python that runs them and the settings the environment gives.
 TEMPLATES = ROOT / "var" / "live-templates"
+# the template's file as migrate left it, before the seed (``migrated_db``)
+MIGRATED = "migrated.sqlite3"
 _SOURCE_SKIP = {"tests", "bench", "docs", "var", "static", "build", "screenshots"}
 # the product's settings (libraries' own variables, which imports set, are not)
 _ENV_PREFIXES = (
@@ -193,25 +200,23 @@ def _copy_database(source: Path, target: Path) -> None:
         dst.close()
 
 
-def prepare_db(folder: Path) -> LiveDb:
-    """A fresh migrated and seeded file database in ``folder``: a copy of the template
-    (built on the first call, about 10-20 s), or built in place when
-    ``PERSONAWEB_LIVE_TEMPLATE=0``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    env = child_env(folder)
-    if os.environ.get("PERSONAWEB_LIVE_TEMPLATE", "1") == "0":
-        return LiveDb(folder=folder, env=env, tokens=_seed_into(folder, env))
+@contextlib.contextmanager
+def _template() -> Iterator[Path]:
+    """This source's template folder, built on the first call (migrated, the empty file
+    kept as MIGRATED, then seeded), held under the lock: one builder at a time
+    (pytest-xdist workers, benches run side by side), and no copy of a half-built one."""
     TEMPLATES.mkdir(parents=True, exist_ok=True)
-    template = TEMPLATES / _template_key(env)
+    template = TEMPLATES / _template_key(child_env(TEMPLATES))
     ready = template / "tokens.json"
-    # one builder at a time (pytest-xdist workers, benches run side by side)
     with open(TEMPLATES / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not ready.exists():
             shutil.rmtree(template, ignore_errors=True)
             template.mkdir()
-            tokens = _seed_into(template, child_env(template))
-            ready.write_text(json.dumps(tokens))
+            env = child_env(template)
+            _migrate(env)
+            _copy_database(template / "live.sqlite3", template / MIGRATED)
+            ready.write_text(json.dumps(_seed(env)))
             for other in TEMPLATES.iterdir():  # keep var/ from filling with old ones
                 if (
                     other.is_dir()
@@ -219,12 +224,36 @@ def prepare_db(folder: Path) -> LiveDb:
                     and time.time() - other.stat().st_mtime > 86400
                 ):
                     shutil.rmtree(other, ignore_errors=True)
-        tokens = json.loads(ready.read_text())
+        yield template
+        os.utime(template)
+
+
+def prepare_db(folder: Path) -> LiveDb:
+    """A fresh migrated and seeded file database in ``folder``: a copy of the template
+    (built on the first call, about 10-20 s), or built in place when
+    ``PERSONAWEB_LIVE_TEMPLATE=0``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    env = child_env(folder)
+    if os.environ.get("PERSONAWEB_LIVE_TEMPLATE", "1") == "0":
+        _migrate(env)
+        return LiveDb(folder=folder, env=env, tokens=_seed(env))
+    with _template() as template:
+        tokens = json.loads((template / "tokens.json").read_text())
         _copy_database(template / "live.sqlite3", folder / "live.sqlite3")
         if (template / "var").exists():
             shutil.copytree(template / "var", folder / "var", dirs_exist_ok=True)
-        os.utime(template)
     return LiveDb(folder=folder, env=env, tokens=tokens)
+
+
+def migrated_db(path: Path) -> None:
+    """A migrated, empty SQLite file at ``path`` (for a server a test starts on its own
+    settings): a copy of the template's file from before its seed, or migrated in place
+    when ``PERSONAWEB_LIVE_TEMPLATE=0``. ``manage.py migrate`` costs about 5 s of CPU."""
+    if os.environ.get("PERSONAWEB_LIVE_TEMPLATE", "1") == "0":
+        _migrate({**child_env(path.parent), "SQLITE_PATH": str(path)})
+        return
+    with _template() as template:
+        _copy_database(template / MIGRATED, path)
 
 
 def free_port() -> int:

@@ -110,6 +110,7 @@ def live_db(tmp_path_factory):
 
 
 @pytest.mark.slow
+@pytest.mark.sqlite_enough  # the server runs on its own SQLite file in every leg
 def test_build_context_as_the_first_call_of_a_fresh_process_answers_within_the_timeout(
     live_db,
 ):
@@ -133,6 +134,7 @@ def test_build_context_as_the_first_call_of_a_fresh_process_answers_within_the_t
 
 
 @pytest.mark.slow
+@pytest.mark.sqlite_enough  # the server runs on its own SQLite file in every leg
 def test_a_server_closed_right_after_its_first_call_exits_cleanly(live_db):
     """A host that closes the server just after a first call (the model still loading
     in the background) sees it exit with 0, not abort inside ONNX Runtime."""

@@ -165,3 +165,21 @@ def test_an_offer_ranks_the_limit_nearest_its_plan_above_the_others(agent, guest
     assert bare and order()
     monkeypatch.setattr(memory.context, "LIMIT_PLAN_SHARE", 0.0)
     assert not order()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is Des coeliac? I want to bake him a cake",
+        "Is she free on Friday, we'd like to take her sailing",
+        "I'm going to cook for him, is he vegetarian?",
+        "What does he drink? Can I get him a pint?",
+    ],
+)
+def test_a_plan_told_in_a_clause_of_its_own_puts_an_offer(question):
+    assert offer_question(question)
+
+
+def test_a_statement_that_tells_no_plan_puts_no_offer():
+    assert not offer_question("What does she like? I think she likes tea")
+    assert not offer_question("Where does he live? I mean, which town?")

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import memory.context
-from memory.subjects import about_the_person, other_subject, proper_words
+from memory.subjects import about_the_person, other_subject, proper_words, role_names
 from tests.memory.beliefs_helpers import (
+    NOW,
     ask_as,
     fake_vector,
     first_ranked,
@@ -112,3 +113,44 @@ def test_a_question_the_bank_reads_as_after_the_persons_people_keeps_the_relativ
     monkeypatch.setattr(memory.context, "bank_categories", lambda qvec, bank: people)
 
     assert first_ranked(agent, "Does Bernard have any children?", who="bernard") == daughter
+
+
+def test_a_relation_asked_by_a_possessive_is_named_as_a_statement_names_it():
+    statements = [
+        "His mother Ngozi, eighty-four, lives in Enugu",
+        "Her boss is Beatriz Orozco, who hands out the cases",
+        "His friend Tom runs the pub",
+        "His friend Joe lends him a tractor",
+    ]
+    question = "Is the person's mother still teaching?"
+    assert role_names(question, statements, frozenset()) == [
+        (len("Is the person's mother"), "Ngozi")
+    ]
+    assert role_names("Is his boss strict?", statements, frozenset())[0][1] == "Beatriz"
+    # named two ways, or already named: none
+    assert role_names("Where does his friend live?", statements, frozenset()) == []
+    assert role_names("Is the person's mother Ngozi well?", statements, frozenset()) == []
+    # the name is given to the phrase's last noun: not "favourite", nor "head" of a
+    # "head falconer at Skyward"
+    others = ["Her favourite drink is Westmalle Tripel", "Her head falconer at Skyward is Gordon"]
+    assert role_names("What's the person's favourite tipple?", others, frozenset()) == []
+    assert role_names("Who is the person's head teacher?", others, frozenset()) == []
+
+
+def test_a_relation_asked_by_a_possessive_finds_the_statement_that_names_them(agent, fake_model):
+    # the class shares as many of the question's words as the mother does, is of the same
+    # kind and was written first: only her name, read from the statement, puts her first
+    write_belief(agent, "Gives an Irish class at the school", category="explicit_facts", who="des")
+    mother = write_belief(
+        agent, "His mother Ngozi lives in Enugu", category="explicit_facts", who="des"
+    )
+
+    pack = memory.context.build_context(
+        agent=agent,
+        principal_external_id="des",
+        query="Is Des's mother still teaching at the school?",
+        now=NOW,
+        use_embeddings=False,
+    )
+
+    assert pack.items[0].id == mother.id

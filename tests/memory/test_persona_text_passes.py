@@ -80,6 +80,7 @@ def test_collectors_find_the_persona_text():
 
 
 @pytest.mark.django_db
+@pytest.mark.sqlite_enough  # the database only keeps the vectors; the verdicts are the scans'
 @pytest.mark.parametrize("source", ["demo data", "tests"])
 def test_ordinary_persona_text_is_never_blocked(source):
     texts = _demo_texts() if source == "demo data" else _test_texts()

@@ -297,7 +297,7 @@ def test_an_undated_statement_naming_the_day_asked_answers_it(agent, fake_model)
     write(agent, "Plays the cello in an amateur orchestra", category="interests")
     dated = write(agent, "Sunday market stall rent", due=NOW + 30 * DAY)
 
-    ranked, pack = ask(agent, "What does she do on Sundays?")
+    ranked, pack = ask(agent, "What does she do on Sunday?")
 
     assert ranked[0] == sunday.pk and "time facet: names it" in pack.items[0].why
     # dated at another Sunday: judged by its date, not by the word
@@ -678,3 +678,98 @@ def test_an_events_words_are_its_own_on_both_sides_of_its_time():
     ceremony = read_time("What must she do before the big January ceremony in the orchard?", NOW)
     assert ceremony.event_terms == content_words("big ceremony orchard")
     assert days(ceremony.event_span) == ("2027-01-01", "2027-02-01")
+
+
+def test_a_question_about_the_time_to_come_takes_its_event_ahead_of_now(agent, fake_model):
+    # both name "goats" and "start": the move is gone by, the kidding to come
+    write(
+        agent,
+        "Moved into the farmhouse with his goats at the start of September",
+        valid_from=NOW - 77 * DAY,
+        valid_until=NOW - 74 * DAY,
+    )
+    kidding = write(agent, "The goats are due to start kidding in March", due=NOW + 105 * DAY)
+    roof = write(agent, "Must mend the barn roof", due=NOW + 115 * DAY)
+
+    ranked, pack = ask(agent, "What will his nights be like once the goats start giving birth?")
+
+    def timed(belief):
+        return "time facet" in pack.items[ranked.index(belief.pk)].why
+
+    assert timed(kidding) and timed(roof)
+
+
+def test_a_count_from_today_is_the_point_that_far_ahead():
+    def middle(query):
+        span = read_time(query, NOW).span
+        return span[0] + (span[1] - span[0]) / 2
+
+    assert middle("What's happening with her a fortnight from today?") == NOW + 14 * DAY
+    assert middle("What is on two weeks from now?") == NOW + 14 * DAY
+    assert middle("Anything a week from tomorrow?") == NOW + 8 * DAY
+    assert read_time("What's happening a fortnight from today?", NOW).around
+
+
+def test_ahead_of_an_event_what_is_done_for_it_comes_before_what_only_falls_before_it(
+    agent, fake_model
+):
+    medical = write(agent, "Has her medical renewal with a doctor in Dublin", due=NOW + 10 * DAY)
+    write(
+        agent,
+        "Starts a procedures course at the training centre in Luxembourg on 25 January",
+        due=NOW + 69 * DAY,
+    )
+    stay = write(
+        agent,
+        "Must arrange for Radu to stay with Oksana while she is in Luxembourg",
+        due=NOW + 60 * DAY,
+    )
+
+    ranked, _ = ask(agent, "What does she have to get done before her training course abroad?")
+
+    assert ranked.index(stay.pk) < ranked.index(medical.pk)
+
+
+def test_a_preparation_names_the_event_for_what_else_is_done_for_it(agent, fake_model):
+    race = write(agent, "Runs a night orienteering race in the forest", due=NOW + 5 * DAY)
+    write(agent, "Must renew her residence permit before she flies to Chile", due=NOW + 40 * DAY)
+    cat = write(
+        agent, "Must ask Farah to feed the cat while she is away in Chile", due=NOW + 52 * DAY
+    )
+    write(agent, "Flies to Valparaiso for her mother's eightieth", due=NOW + 56 * DAY)
+
+    ranked, _ = ask(agent, "What has she got to sort out before she flies out for her mum's party?")
+
+    assert ranked.index(cat.pk) < ranked.index(race.pk)
+
+
+def test_a_weekday_in_the_plural_or_before_mornings_names_a_habit_not_a_date():
+    assert read_time("Does he go orienteering on Sunday mornings?", NOW).span is None
+    assert read_time("Does she swim on Sundays?", NOW).span is None
+    # one Sunday (its race) is a date
+    assert days(read_time("What time is Sunday's race?", NOW).span) == ("2026-11-22", "2026-11-23")
+    assert days(read_time("Is he free on Sunday morning?", NOW).span) == (
+        "2026-11-22",
+        "2026-11-23",
+    )
+
+
+def test_christmas_is_the_late_december_holidays_and_after_a_relation_the_day():
+    holidays = ("2026-12-21", "2027-01-01")
+    assert days(read_time("Where is she spending Christmas Day this year?", NOW).span) == holidays
+    assert days(read_time("Where is she spending the Christmas holidays?", NOW).span) == holidays
+    assert read_time("What's he doing in the days after Christmas?", NOW).span[0] == datetime(
+        2026, 12, 26, tzinfo=UTC
+    )
+    # "the Christmas market" is a thing, not a time
+    assert read_time("Would he like a ride at the Christmas market?", NOW).span is None
+
+
+def test_by_in_a_present_question_whose_event_is_past_is_of_place(agent, fake_model):
+    write(agent, "Moved into a flat out by the airport", due=NOW - 400 * DAY)
+    write(agent, "Got his pilot licence", due=NOW - 420 * DAY)
+    write(agent, "Lives in a farmhouse in Galway", category="explicit_facts")
+
+    ranked, pack = ask(agent, "Is he still living out by the airport?")
+
+    assert ranked and not any("time facet" in item.why for item in pack.items)

@@ -18,6 +18,7 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 
+from tests.api import live
 from tests.builders import child_env
 
 WAIT_SECONDS = 90.0  # generous: the worker starts Django on a busy 2-core machine
@@ -85,15 +86,7 @@ def test_beat_runs_scheduled_task_on_the_embedded_default(tmp_path: Path) -> Non
     db_path = tmp_path / "embedded.sqlite3"
     var_dir = tmp_path / "var"
     env = child_env(SQLITE_PATH=str(db_path), PERSONAWEB_VAR_DIR=str(var_dir))
-    migrate = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=settings.BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert migrate.returncode == 0, migrate.stdout + migrate.stderr
+    live.migrated_db(db_path)
     assert sqlite_heartbeat_runs(db_path, "beat") == 0
 
     log = tmp_path / "worker.log"

@@ -21,6 +21,7 @@ from personaweb.cli import EXIT_BAD_INPUT, EXIT_CONFLICT, command_error
 from personaweb.roles import is_operator
 from tenancy.access import visible_tenant_ids
 from tenancy.models import Membership
+from tests.api import live
 from tests.builders import child_env
 
 LOGIN_LINE = re.compile(r"Log in at (http://\S+) as (\S+) / (\S+)")
@@ -95,13 +96,7 @@ def local_run(tmp_path: Path):
         SQLITE_PATH=str(tmp_path / "db.sqlite3"), PERSONAWEB_VAR_DIR=str(tmp_path / "var")
     )
     root = Path(__file__).resolve().parents[2]
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=root,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
+    live.migrated_db(tmp_path / "db.sqlite3")
     port = _free_port()
     log = tmp_path / "runlocal.log"
     with log.open("wb") as out:

@@ -47,7 +47,7 @@ from learning.proposers.local.hygiene import _paste_holds_secret, follow_up_quot
 from learning.proposers.local.requests import message_span
 from learning.proposers.local.tokens import Tok, clauses, tokens
 from learning.proposers.local.wording import with_capital
-from safety.text import content_words, readable_text, share_a_word
+from safety.text import COMPOUND_PART, content_words, readable_text, share_a_word
 
 # a sentence, or the label before a colon
 _SENTENCE_EDGE = re.compile(r"[.!?;:\n¿¡]")
@@ -465,6 +465,56 @@ def _key(noun: str, frame: language.Frame | None = None) -> str:
     return noun[:-1] if len(noun) > 4 and noun[-1] in letters else noun
 
 
+def _compound_kind(key: str, made: set[str], frame: language.Frame) -> str:
+    """The noun another request makes (``made``, keys) that ``key`` is a compound of, in
+    a language that writes compounds as one word (``Frame.compounds``): the longest such
+    key ``key`` ends in, with a part of its own before it ("kursbekreftels" ->
+    "bekreftels", "instagram-innlegg" -> "innlegg"); "" when there is none."""
+    if not frame.compounds:
+        return ""
+    return max(
+        (
+            other
+            for other in made
+            if len(other) >= COMPOUND_PART
+            and len(key) - len(other) >= COMPOUND_PART
+            and key.endswith(other)
+        ),
+        key=len,
+        default="",
+    )
+
+
+def _compound_named(key: str, asks: list[Ask], frame: language.Frame) -> str:
+    """The key a group of ``key`` that compounds joined is named by: the compound its
+    requests make most, when most of its messages write that compound's first part, which
+    then says what all of them are for ("kursbekreftelse" beside "en bekreftelse til de som
+    har meldt seg på strikkekurset": "Lager kursbekreftelser."); else ``key``."""
+    compounds = Counter(
+        own
+        for a in asks
+        if (own := _key(a.noun, frame)) != key and _compound_kind(own, {key}, frame) == key
+    )
+    if not compounds:
+        return key
+    compound = compounds.most_common(1)[0][0]
+    part = compound[: -len(key)].rstrip("-")
+    writing = sum(1 for a in asks if _writes_part(a.message, part, frame))
+    return compound if writing * 2 > len(asks) else key
+
+
+def _writes_part(message: Any, part: str, frame: language.Frame) -> bool:
+    """Whether a message writes ``part`` as a word or as the first or last part of one,
+    a definite ending left off ("kurset", "strikkekurset", "kursplass" write "kurs")."""
+    for t in tokens(readable_text(message.text)):
+        forms = {t.low} | {
+            t.low[: -len(end)] for end in frame.definite_endings if t.low.endswith(end)
+        }
+        if any(f.startswith(part) or f.endswith(part) for f in forms):
+            return True
+    return False
+
+
 def _singular(noun: str, frame: language.Frame, article: str = "") -> bool:
     """Whether ``noun`` is written in the singular: a German noun unless the noun it ends in
     is a plural of the lexicon ("Pflegehinweise"); elsewhere when it is its own key or has
@@ -529,13 +579,20 @@ def find_foreign_themes(
     about: dict[str, str] = {}  # a key that is what the requests are about -> as written
     asked = [(m, asks_of(m, code, banned)) for m in messages]
     # the words requests write as nouns: what they make, and complements after "de"
-    nouns = {_key(a.noun, frame) for _, asks in asked for a in asks} | {
-        k for _, asks in asked for a in asks for k, _w in _about(a, frame, bare=False)
-    }
+    made = {_key(a.noun, frame) for _, asks in asked for a in asks}
+    nouns = made | {k for _, asks in asked for a in asks for k, _w in _about(a, frame, bare=False)}
     for _m, asks in asked:
         seen: set[str] = set()
         for ask in asks:
-            for k, written in ((_key(ask.noun, frame), ""), *_about(ask, frame, as_nouns=nouns)):
+            own = _key(ask.noun, frame)
+            # a compound counts for the noun it ends in too ("kursbekreftelse" is a
+            # "bekreftelse"), as a request counts for what it is about
+            kind = _compound_kind(own, made, frame)
+            for k, written in (
+                (own, ""),
+                *(((kind, ""),) if kind else ()),
+                *_about(ask, frame, as_nouns=nouns),
+            ):
                 if k in seen:
                     continue
                 seen.add(k)
@@ -572,7 +629,7 @@ def find_foreign_themes(
         if code == "de":  # of nouns equally often made, one whose plural can be told
             ranked.sort(key=lambda x: not language.german_plural(x, seen_words))
             ranked.sort(key=lambda x: -keys[x])
-        top = k if k in keys else ranked[0]
+        top = _compound_named(k, list(by_conv.values()), frame) if k in keys else ranked[0]
         making = [a for a in by_conv.values() if _key(a.noun, frame) == top]
         singular = [a.noun for a in making if _singular(a.noun, frame, a.article)]
         noun = Counter(singular or [a.noun for a in making]).most_common(1)[0][0]
@@ -609,8 +666,10 @@ def find_foreign_themes(
             purpose = ""
         elif k in PLATFORMS:
             complement, purpose = "", ""  # the noun names it: "Erstellt Instagram-Beiträge."
-        elif _key(noun, frame) != k and not any(
-            _key(w, frame) == k for w in f"{complement} {purpose}".split()
+        elif (
+            _key(noun, frame) != k
+            and _compound_kind(_key(noun, frame), {k}, frame) != k
+            and not any(_key(w, frame) == k for w in f"{complement} {purpose}".split())
         ):
             # grouped by what they are about ("el texto de la tarjeta", "la tarjeta de
             # una corona"): the sentence names it as the complement of the work
