@@ -46,6 +46,11 @@ def test_a_thing_a_name_says_which_is_not_what_is_made():
     # "write it up" does not stand for the site a name says which
     read_as = objects_named_before(requests)
     assert "site" not in {r.head for r in read_as if r.message.conversation_id == 106}
+    # a name a tool gives a kind of thing: any one of them, or many
+    _, kinds = corpus_and_requests(
+        [(1, "need a Jenkins pipeline for the api", False), (1, "Write JUnit tests for it", False)]
+    )
+    assert [(r.head, r.named) for r in kinds] == [("pipeline", False), ("test", False)]
 
 
 def test_the_site_the_work_is_for_makes_no_theme_and_leaves_the_letters_open():

@@ -716,8 +716,6 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         # "make the reminder messages and stick them in a table …": a second instruction
         # (how to lay it out, where to put it) is not part of what is asked for
         span = (span[0], toks[j - 1].end)
-    from learning.policy import CAPITALISED_OK  # a month or language is no name: "January"
-
     at = toks.index(head_tok) if head_tok is not None else 0
     return Request(
         message=message,
@@ -729,10 +727,29 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         phrases=phrases,
         surface=surface,
         wholes=wholes,
-        named=at > 0
-        and _proper(toks[at - 1], first_tok)
-        and toks[at - 1].low not in CAPITALISED_OK,
+        named=_named(toks, at, first_tok),
     )
+
+
+#: determiners that say "one of a kind", not "that one": "a Flyway migration"
+_ANY_ONE = frozenset(["a", "an", "another", "any", "some", "each", "every"])
+
+
+def _named(toks: list[Tok], at: int, first_tok: Tok) -> bool:
+    """Whether the head at ``at`` is one particular thing a name says which: a name right
+    before it ("the Basford job", "Mrs Beardmore job again"), the head singular and the
+    phrase not opened by a word that picks any one ("a Flyway migration", "another
+    Airflow DAG": a kind of thing a tool names), nor the name a month or language."""
+    from learning.policy import CAPITALISED_OK
+
+    if at == 0 or not _proper(toks[at - 1], first_tok) or toks[at - 1].low in CAPITALISED_OK:
+        return False
+    if language.lemma(toks[at].low, "NOUN") != toks[at].low:
+        return False  # "JUnit tests": many of a kind
+    k = at - 1
+    while k > 0 and (_proper(toks[k - 1], first_tok) or _acronym(toks[k - 1].text)):
+        k -= 1
+    return not (k > 0 and toks[k - 1].low in _ANY_ONE)
 
 
 def _states(word: Tok, then: Tok | None) -> bool:
