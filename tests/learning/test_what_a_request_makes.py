@@ -46,6 +46,17 @@ def test_a_thing_a_name_says_which_is_not_what_is_made():
     # "write it up" does not stand for the site a name says which
     read_as = objects_named_before(requests)
     assert "site" not in {r.head for r in read_as if r.message.conversation_id == 106}
+    # a name inside a list of costs is a kind, not "the" one: "it" stands for the notice
+    _, costs = corpus_and_requests(
+        [
+            (1, "need a notice for the paper", False),
+            (2, "notice for the Friday paper please", False),
+            (1, "costs for the Hale job: flowers £40, Gazette notice £110. write it to Pat", False),
+        ]
+    )
+    assert "notice" in {
+        r.head for r in objects_named_before(costs) if r.message.conversation_id == 102
+    }
     # a name a tool gives a kind of thing: any one of them, or many
     _, kinds = corpus_and_requests(
         [(1, "need a Jenkins pipeline for the api", False), (1, "Write JUnit tests for it", False)]

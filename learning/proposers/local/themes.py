@@ -298,7 +298,7 @@ def objects_named_before(requests: list[Request]) -> list[Request]:
                 continue
             if _in_phrase(earlier, k):
                 continue  # where or what for, not the thing: "a credit on the sport show"
-            if k and _after_name(earlier[k - 1], readable):
+            if _the_named(earlier, k, readable):
                 continue  # a place or matter a name says which: "the Waterloo Road job"
             if heads_in[_lemma(t)] - {r.message.conversation_id}:
                 at = len(_SENTENCE_ENDS.findall(before))
@@ -319,6 +319,16 @@ def _after_name(before: Any, readable: str) -> bool:
     """Whether ``before`` is a name: capitalised where no sentence opens."""
     ahead = readable[: before.start].rstrip()
     return before.text[:1].isupper() and bool(ahead) and ahead[-1] not in ".!?:;\n"
+
+
+def _the_named(toks: list[Any], k: int, readable: str) -> bool:
+    """Whether the noun at ``k`` is one particular thing a name says which: "the" (or a
+    possessive) and a name before it ("the Waterloo Road job"), not a kind a name is
+    part of ("Gazette notice £110" in an estimate's list)."""
+    j = k
+    while j > 0 and _after_name(toks[j - 1], readable):
+        j -= 1
+    return j < k and j > 0 and (toks[j - 1].low == "the" or toks[j - 1].low.endswith("'s"))
 
 
 def _in_phrase(toks: list[Any], k: int) -> bool:
