@@ -82,6 +82,9 @@ class Request:
     # the span of the clause that names what a bare reply answers ("Someone's left us a
     # three-star review:" before "Can you write a reply?"), quoted beside the request
     topic_span: tuple[int, int] | None = None
+    # the head is one particular thing a name says which ("the Basford job", "Mrs
+    # Beardmore job"): the site or matter the work is for, not a kind of work
+    named: bool = False
 
 
 def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
@@ -680,6 +683,8 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     after = _read_phrases(toks, j, first_tok, made)
     if after is None:
         return None
+    if not had_verb and not (cue or noun_cue) and _subject_of_statement(readable, toks, after, b):
+        return None
     j, head, head_tok, mods = after, made.head, made.head_tok, made.mods
     surface, verb, phrases = made.surface, made.verb, made.phrases
     if (
@@ -711,6 +716,7 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         # "make the reminder messages and stick them in a table …": a second instruction
         # (how to lay it out, where to put it) is not part of what is asked for
         span = (span[0], toks[j - 1].end)
+    at = toks.index(head_tok) if head_tok is not None else 0
     return Request(
         message=message,
         start=span[0],
@@ -721,7 +727,84 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         phrases=phrases,
         surface=surface,
         wholes=wholes,
+        named=_named(toks, at, first_tok),
     )
+
+
+#: determiners that say "one of a kind", not "that one": "a Flyway migration"
+_ANY_ONE = frozenset(["a", "an", "another", "any", "some", "each", "every"])
+
+
+def _named(toks: list[Tok], at: int, first_tok: Tok) -> bool:
+    """Whether the head at ``at`` is one particular thing a name says which: a name right
+    before it ("the Basford job", "Mrs Beardmore job again"), the head singular and the
+    phrase not opened by a word that picks any one ("a Flyway migration", "another
+    Airflow DAG": a kind of thing a tool names), nor the name a month or language."""
+    from learning.policy import CAPITALISED_OK
+
+    if at == 0 or not _proper(toks[at - 1], first_tok) or toks[at - 1].low in CAPITALISED_OK:
+        return False
+    if language.lemma(toks[at].low, "NOUN") != toks[at].low:
+        return False  # "JUnit tests": many of a kind
+    k = at - 1
+    while k > 0 and (_proper(toks[k - 1], first_tok) or _acronym(toks[k - 1].text)):
+        k -= 1
+    return not (k > 0 and toks[k - 1].low in _ANY_ONE)
+
+
+def _states(word: Tok, then: Tok | None) -> bool:
+    """Whether ``word`` is a verb in its "-s" form with an object after it ("wants it",
+    "needs lots 3 and 4"): what one person or thing does, said of it. Not a verb followed
+    by "to", an "-ing" form ("needs to go out", "needs doing": the thing needs doing) or
+    no object ("the sync fails now": a problem reported)."""
+    verb = language.lemma(word.low, "VERB")
+    return (
+        word.low != verb
+        and language.can_be(word.low, "VERB")
+        and language.third_person(verb) == word.low
+        and then is not None
+        and (
+            then.low in ("it", "them", "him", "her", "me", "us")
+            or then.low in DETERMINERS
+            or then.low.isdigit()
+            or (_is_noun_word(then) and not language.can_be(then.low, "ADV"))
+        )
+        and not then.low.endswith("ing")
+    )
+
+
+def _subject_of_statement(readable: str, toks: list[Tok], j: int, b: int) -> bool:
+    """Whether the noun phrase a verbless clause ends with (``toks[:j]``) is the subject
+    of a verb of its own, so the clause states something rather than asks for it:
+    "Buyer in Aberdeen wants lots 318 and 319 posted" (the verb right after its phrases),
+    "buyer of lot 301, the oak dresser, wants it delivered" (after an appositive set off
+    by two commas). A verb after a single comma opens a clause of its own ("Quote for
+    the Smith job, customer wants it by Friday" still asks for the quote). Numbers and
+    names the reading left after the phrase ("lot 301", "in Aberdeen") are part of it."""
+    while j < len(toks) and (
+        toks[j].low.isdigit()
+        or _proper(toks[j], toks[0])
+        or (
+            toks[j].low in PREPOSITIONS
+            and j + 1 < len(toks)
+            and (_proper(toks[j + 1], toks[0]) or toks[j + 1].low.isdigit())
+        )
+    ):
+        j += 1
+    if j < len(toks):
+        return _states(toks[j], toks[j + 1] if j + 1 < len(toks) else None)
+    end = _SENTENCE_END.search(readable, b)
+    rest = readable[b : end.start() if end else len(readable)]
+    if not rest.startswith(",") or rest.count(",") < 2:
+        return False
+    aside, after = rest[1:].split(",", 1)
+    words = tokens(aside)
+    if not words or any(
+        not (t.low in DETERMINERS or t.low.isdigit() or _is_noun_word(t)) for t in words
+    ):
+        return False  # not a noun phrase: another clause
+    later = tokens(after)
+    return bool(later) and _states(later[0], later[1] if len(later) > 1 else None)
 
 
 def _wholes(

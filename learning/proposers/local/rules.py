@@ -905,6 +905,63 @@ def _verb_after_its_subject(c: Correction, toks: list[Tok]) -> bool:
     )
 
 
+def _kind_for(c: Correction, toks: list[Tok]) -> str | None:
+    """The instruction of a clause that says what kind a group of things always is: a
+    plural subject, "are", and a bare singular noun ("money fields are packed decimal"):
+    the noun names a kind, used with no article, and the subject is what it is for:
+    "use packed decimal for money fields". None for any other clause."""
+    for k in range(1, len(toks) - 1):
+        if toks[k].low != "are":
+            continue
+        subject, end = _noun_phrase(toks, 0)
+        kind, after = _noun_phrase(toks, k + 1)
+        last = subject[-1] if subject else None
+        if (
+            last is None
+            or end != k
+            or subject[0].low in DETERMINERS | POINTING_PRONOUNS
+            or not last.low.isalpha()
+            or language.lemma(last.low, "NOUN") == last.low  # not a plural
+            or not kind
+            or after != len(toks)
+            or kind[0].low in DETERMINERS
+            or language.lemma(kind[-1].low, "NOUN") != kind[-1].low  # a plural
+            or not language.can_be(kind[-1].low, "NOUN")
+            or _acronym(kind[-1].text)  # "prices are ex VAT": how they are written
+            # one word that can be an adjective says how they are: "dates are wrong"
+            or (len(kind) == 1 and language.can_be(kind[0].low, "ADJ"))
+        ):
+            return None
+        said = _words_as_written(c, [*kind, *subject])
+        return " ".join(["use", *said[: len(kind)], "for", *said[len(kind) :]])
+    return None
+
+
+def _said_missing(c: Correction, toks: list[Tok]) -> str | None:
+    """The instruction of a clause that says something is missing ("the order number is
+    missing", "order number's missing", "use strict and use warnings are missing
+    again"): "include the order number", "include use strict and use warnings". None
+    for any other clause, and for one whose missing thing is a pronoun ("it's missing")."""
+    for k in range(1, len(toks)):
+        if toks[k].low != "missing":
+            continue
+        before = toks[k - 1].low
+        if before in ("is", "are", "was", "were"):
+            subject = toks[: k - 1]
+        elif before.endswith(("'s", "\u2019s")) and len(before) > 2:
+            subject = toks[:k]
+        else:
+            return None
+        words = _words_as_written(c, subject)
+        if not words:
+            return None
+        words[-1] = re.sub(r"['\u2019]s$", "", words[-1], flags=re.IGNORECASE)
+        if any(w.lower() in POINTING_PRONOUNS | DRAFT_PRONOUNS for w in words):
+            return None
+        return " ".join(["include", *words])
+    return None
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -924,6 +981,22 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         negation, toks = _prohibition(c, toks)
         toks = _without_afterthought(toks)
         if len(toks) < 2:
+            continue
+        missing = None if negation else _said_missing(c, toks)
+        if missing:
+            # "use strict and use warnings are missing again", "order number's missing": a
+            # complaint about the draft, whose instruction is to include what is missing
+            # a bare noun phrase ("order number's missing") says less than one with its
+            # determiner ("the order number is missing")
+            bare = missing.split()[1].lower() not in DETERMINERS and _is_noun_word(toks[0])
+            variants.append(
+                (0, bare, False, False, False, False, True, len(toks), 0, missing, False)
+            )
+            continue
+        kind = None if negation else _kind_for(c, toks)
+        if kind:
+            # "money fields are packed decimal": 'Use packed decimal for money fields.'
+            variants.append((0, False, False, False, False, False, True, len(toks), 0, kind, False))
             continue
         verb_first = _is_verb_here(toks, 0) or _verb_after_its_subject(c, toks)
         # a wording against another: the rule is what to say, whatever else the same

@@ -292,12 +292,14 @@ def objects_named_before(requests: list[Request]) -> list[Request]:
         earlier = tokens(readable, 0, r.start)
         for k, t in enumerate(earlier):
             before = readable[: t.start].rstrip()
-            if t.text[:1].isupper() and before and before[-1] not in ".!?:;\n":
+            if _after_name(t, readable):
                 continue  # a name ("Harbour Fry", "Folk on the Esk")
             if not _is_noun_word(t) or not language.can_be(t.low, "NOUN"):
                 continue
             if _in_phrase(earlier, k):
                 continue  # where or what for, not the thing: "a credit on the sport show"
+            if _the_named(earlier, k, readable):
+                continue  # a place or matter a name says which: "the Waterloo Road job"
             if heads_in[_lemma(t)] - {r.message.conversation_id}:
                 at = len(_SENTENCE_ENDS.findall(before))
                 if at > sentence:
@@ -311,6 +313,22 @@ def objects_named_before(requests: list[Request]) -> list[Request]:
 
 
 _SENTENCE_ENDS = re.compile(r"[.!?\n]+(?=\s|$)")
+
+
+def _after_name(before: Any, readable: str) -> bool:
+    """Whether ``before`` is a name: capitalised where no sentence opens."""
+    ahead = readable[: before.start].rstrip()
+    return before.text[:1].isupper() and bool(ahead) and ahead[-1] not in ".!?:;\n"
+
+
+def _the_named(toks: list[Any], k: int, readable: str) -> bool:
+    """Whether the noun at ``k`` is one particular thing a name says which: "the" (or a
+    possessive) and a name before it ("the Waterloo Road job"), not a kind a name is
+    part of ("Gazette notice £110" in an estimate's list)."""
+    j = k
+    while j > 0 and _after_name(toks[j - 1], readable):
+        j -= 1
+    return j < k and j > 0 and (toks[j - 1].low == "the" or toks[j - 1].low.endswith("'s"))
 
 
 def _in_phrase(toks: list[Any], k: int) -> bool:
@@ -629,7 +647,7 @@ def _made_noun_themes(rd: _Reading) -> list[Theme]:
             if n and n not in rd.exclude:
                 by_noun[n].append(r)
     for noun, reqs in by_noun.items():
-        made = [r for r in reqs if r.head == noun]
+        made = [r for r in reqs if _makes(r, noun)]
         if len({r.message.conversation_id for r in made}) < 2 or len({r.head for r in reqs}) < 2:
             continue
         if noun in GENERIC_HEADS or noun in NON_TOPICS or not any(r.verb for r in made):
@@ -637,7 +655,7 @@ def _made_noun_themes(rd: _Reading) -> list[Theme]:
         theme = Theme(
             head="", qualifier=noun, kind="noun", requests=_theme_requests(reqs, lambda r: True)
         )
-        if rd.recurs(theme) and any(r.head == noun and r.verb for r in theme.requests.values()):
+        if rd.recurs(theme) and any(_makes(r, noun) and r.verb for r in theme.requests.values()):
             themes.append(theme)
     return themes
 
@@ -660,7 +678,7 @@ def _key_noun_themes(rd: _Reading) -> list[Theme]:
             continue
         if not language.can_be(noun, "NOUN"):
             continue
-        made_in = {r.message.conversation_id for r in reqs if r.head == noun}
+        made_in = {r.message.conversation_id for r in reqs if _makes(r, noun)}
         if not made_in:
             continue
         # a word that can be an adjective too is a noun where two requests make it: "draft
@@ -670,9 +688,15 @@ def _key_noun_themes(rd: _Reading) -> list[Theme]:
         theme = Theme(
             head="", qualifier=noun, kind="key", requests=_theme_requests(reqs, lambda r: True)
         )
-        if rd.recurs(theme) and any(r.head == noun for r in theme.requests.values()):
+        if rd.recurs(theme) and any(_makes(r, noun) for r in theme.requests.values()):
             themes.append(theme)
     return themes
+
+
+def _makes(request: Request, noun: str) -> bool:
+    """Whether ``request`` makes ``noun``: its object or label, not one particular thing a
+    name says which ("Mrs Beardmore job again.": the site the work is for)."""
+    return request.head == noun and not request.named
 
 
 def _verb_themes(rd: _Reading) -> list[Theme]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -178,7 +179,26 @@ def _work_sentence(theme: Theme) -> str:
         "verbnoun": _verb_object_sentence,
         "verbonly": _verb_sentence,
     }
-    return _sentence(by_kind.get(theme.kind, _head_sentence)(theme, reqs, surface))
+    text = by_kind.get(theme.kind, _head_sentence)(theme, reqs, surface)
+    return _sentence(_acronyms_as_written(text, reqs))
+
+
+def _acronyms_as_written(text: str, reqs: list[Request]) -> str:
+    """``text`` with an acronym in the plural only where the requests' messages count it:
+    write it in the plural ("these PRs") or singular after a word that counts ("a PR",
+    "this PR", "every API"). An acronym never counted names a mass of one kind ("the
+    JCL", "JCL to rerun the step"), so no plural "s" is added to it ("Writes the JCL.",
+    not "Writes the JCLs.")."""
+    texts = [r.message.text for r in reqs]
+
+    def counted(acronym: str) -> bool:
+        pattern = rf"\b(?:{acronym}s|(?:a|an|this|that|another|each|every|one|\d+) {acronym})\b"
+        return any(re.search(pattern, t, re.IGNORECASE) for t in texts)
+
+    return " ".join(
+        w[:-1] if re.fullmatch(r"[A-Z]{2,5}s", w) and not counted(w[:-1]) else w
+        for w in text.split(" ")
+    )
 
 
 #: words of ``learning.policy.CAPITALISED_OK`` that are also common words written small
@@ -454,8 +474,12 @@ def _phrase_object(theme: Theme, reqs: list[Request], surface: dict[str, str], h
     if not words[-1].endswith("ing") and not _names_a_kind(theme, reqs):
         words[-1] = language.plural(words[-1])
     as_mod = sum(1 for r in reqs if theme.qualifier in r.mods)
-    if len(lemmas) == 1 and as_mod * 2 >= len(reqs):
-        # "crew schedules": most requests write the noun before the head
+    if (len(lemmas) == 1 and as_mod * 2 >= len(reqs)) or (
+        len(lemmas) > 1 and lemmas[-1] in TIME_MODIFIERS
+    ):
+        # "crew schedules": most requests write the noun before the head; a phrase that
+        # ends in a time ("letters from Tuesday's valuation morning") says when, and the
+        # noun before the time is the kind of letters: "valuation letters"
         return f"{_mod(surface.get(theme.qualifier, theme.qualifier))} {head}"
     return f"{head} {theme.prep} {' '.join(words)}"
 
