@@ -82,6 +82,9 @@ class Request:
     # the span of the clause that names what a bare reply answers ("Someone's left us a
     # three-star review:" before "Can you write a reply?"), quoted beside the request
     topic_span: tuple[int, int] | None = None
+    # the second thing asked for with the same verb, joined by "and": "an invoice and a
+    # receipt for Mrs Hale" (``_coordinated``); ``requests_of`` reads it as a request
+    also: tuple[Request, ...] = ()
 
 
 def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
@@ -120,6 +123,15 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
             words.append(Tok(f"{tok.text}-{you.text}", "thank-you", tok.start, you.end))
             i += 2
             continue
+        if tok.qualified:
+            # a qualified name before a noun says which one: "Test::More tests", "a
+            # System.Text.Json converter"
+            k = i
+            while k < len(toks) and toks[k].qualified:
+                k += 1
+            if k < len(toks) and _is_noun_word(toks[k]):
+                i = k
+                continue
         if _code_label(tok) and i + 1 < len(toks) and _is_noun_word(toks[i + 1]):
             # a label with digits says which one, not what: "a Y9 lesson"
             i += 1
@@ -307,7 +319,13 @@ def _lemma(tok: Tok) -> str:
 
 def _proper(tok: Tok, first: Tok | None) -> bool:
     """A capitalised word that does not open its clause: a name (a brand, a person);
-    an acronym ("SQL", "PRs") is no name."""
+    an acronym ("SQL", "PRs") is no name. A piece of a qualified name is a name too
+    ("Booking.com", "Coquet::Billing"), but for a last piece that is an English noun
+    ("clojure.test", "Samples.Notes")."""
+    if tok.qualified:
+        return tok.qualified == "inner" or not (
+            language.is_english_word(tok.low) and language.can_be(tok.low, "NOUN")
+        )
     return tok.text[:1].isupper() and not _acronym(tok.text) and tok is not first
 
 
@@ -711,7 +729,7 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         # "make the reminder messages and stick them in a table …": a second instruction
         # (how to lay it out, where to put it) is not part of what is asked for
         span = (span[0], toks[j - 1].end)
-    return Request(
+    req = Request(
         message=message,
         start=span[0],
         end=span[1],
@@ -721,6 +739,48 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         phrases=phrases,
         surface=surface,
         wholes=wholes,
+    )
+    from learning.policy import WORK_VERBS
+
+    # asked for with a verb of work or "can you", "I need" (not "Hugo needs …", "want a
+    # known value and …", "pasting the dump and …": what is said, not asked)
+    asked_for = (
+        cue
+        or made_by in WORK_VERBS
+        or (noun_cue and opening.at > 0 and toks[opening.at - 1].low == "need")
+    )
+    second = _coordinated(req, toks, j, first_tok) if words and asked_for else None
+    return replace(req, also=(second,)) if second is not None else req
+
+
+def _coordinated(req: Request, toks: list[Tok], j: int, first_tok: Tok) -> Request | None:
+    """The second thing a request asks for with the same verb, joined to the first by
+    "and" ("do an invoice and a receipt for Mrs Hale", "draft the agenda and the minutes"):
+    a noun phrase opened by a determiner after "and", that ends the clause or runs into
+    its own phrases or "please"; None when "and" joins anything else ("and stick them in
+    a table", "and Mr Hale")."""
+    if not (j + 2 < len(toks) and toks[j].low == "and" and toks[j + 1].low in DETERMINERS):
+        return None
+    words, k = _noun_phrase(toks, j + 1)
+    kept = [t for t in words if not _proper(t, first_tok)]
+    if not kept or kept[-1] is not words[-1]:
+        return None
+    if k < len(toks) and toks[k].low not in PREPOSITIONS | REQUEST_TAILS:
+        return None
+    head = _lemma(kept[-1])
+    if head == req.head or head in META_HEADS or len(head) < 3 or not _wordlike(head):
+        return None
+    made = _Made(head, kept[-1], [_lemma(t) for t in kept[:-1]], {}, req.verb)
+    made.surface = {_lemma(t): _written(t) for t in kept}
+    if _read_phrases(toks, k, first_tok, made) is None:
+        return None
+    return replace(
+        req,
+        head=head,
+        mods=made.mods,
+        phrases=made.phrases,
+        surface=made.surface,
+        wholes=_wholes(head, made.mods, made.phrases),
     )
 
 
@@ -941,8 +1001,9 @@ _NEGATED_NO_FAULT = frozenset(
 
 # what people say of a thing that goes wrong besides failing: it complains ("report_cdc
 # is moaning", "synthesis is complaining"), stalls ("the shipper just hangs", "it's
-# crawling again"), is in a bad state ("query is slow", "dialyzer is unhappy", "two tests
-# are flaky", "the footer grid is a mess") or does its work too often ("reactive is
+# crawling again", "the portal times out"), is in a bad state ("query is slow", "dialyzer
+# is unhappy", "two tests are flaky", "the footer grid is a mess"), runs short of what it
+# needs ("output dataset ran out of space") or does its work too often ("reactive is
 # firing twice"); lemmas, read only as the predicate of a thing (``_states_a_problem``)
 PROBLEM_PREDICATES = frozenset(
     [
@@ -966,8 +1027,34 @@ PROBLEM_PREDICATES = frozenset(
         "twice",
         "blow up",
         "fall apart",
+        "time out",
+        "run out",
     ]
 )
+
+
+# the words that name a code a program or a system answers with, when a number follows
+# ("SQLCODE -811", "file status 35", "exit code 137", "status 500"): a word ending in one
+ERROR_CODE_ENDINGS = ("code", "status")
+
+
+def _names_an_error_code(readable: str, toks: list[Tok]) -> bool:
+    """Whether the clause ``toks`` names a code and its number, as a system reports a
+    fault ("getting SQLCODE -811 on the select", "file status 35 on the open"); a number
+    joined to others ("sort code 20-00-00") is an account's, not a fault's."""
+    for k, t in enumerate(toks[:-1]):
+        nxt = toks[k + 1]
+        gap = readable[t.end : nxt.start]
+        after = readable[nxt.end : nxt.end + 1]
+        if (
+            t.low.endswith(ERROR_CODE_ENDINGS)
+            and nxt.low.isdigit()
+            and gap.strip() in ("", "-")
+            and gap[:1].isspace()
+            and after not in ("-", ".", "/", ":")
+        ):
+            return True
+    return False
 
 
 # the words between a subject and what is said of it now: "is", "it's", "gets" (a past
@@ -1024,7 +1111,9 @@ def _states_a_problem(toks: list[Tok]) -> int | None:
             word != lemma.split()[0]
             and not word.endswith("ing")
             and toks[j].low not in _PERSONS
-            and (_is_noun_word(toks[j]) and language.can_be(toks[j].low, "NOUN"))
+            and _is_noun_word(toks[j])
+            # a noun, or a word no lexicon knows, the name of a thing ("dataset")
+            and (language.can_be(toks[j].low, "NOUN") or not language.is_english_word(toks[j].low))
         ):
             return k
     return None
@@ -1034,11 +1123,12 @@ def _says_it_misbehaves(readable: str, a: int, b: int) -> bool:
     """Whether the clause ``readable[a:b]`` says something fails (``_says_it_fails``),
     does not do what it should ("celery beat isn't firing the nightly task", "the
     GeoJSON won't load"), keeps doing what it should not ("celery task keeps retrying
-    forever") or is in some other trouble (``_states_a_problem``)."""
+    forever"), is in some other trouble (``_states_a_problem``) or answers with a code
+    (``_names_an_error_code``)."""
     if _says_it_fails(readable, a, b):
         return True
     toks = tokens(readable, a, b)
-    if _states_a_problem(toks) is not None:
+    if _states_a_problem(toks) is not None or _names_an_error_code(readable, toks):
         return True
     for k, t in enumerate(toks[:-1]):
         nxt = toks[k + 1]
@@ -1346,6 +1436,7 @@ def requests_of(message: Any) -> list[Request]:
                     req = _request_in(message, readable, toks[i + 1].start, b, fresh=False)
         if req is not None:
             found.append(req)
+            found.extend(req.also)
             if req.verb is None and not req.reported and readable[b:].lstrip().startswith(":"):
                 end = _SENTENCE_END.search(readable, b)
                 specified_until = end.start() if end else len(readable)
