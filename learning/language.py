@@ -370,6 +370,9 @@ class Frame:
     # "ejeren", "gæsterne"): after the purpose word such a noun names whom the work goes to
     # ("rapport til bureauet"), not a kind of work ("tjekliste til slutrengøring")
     definite_endings: tuple[str, ...] = ()
+    # the words that join two things asked for with one verb ("lag bekreftelse og
+    # faktura", "prépare le devis et la facture")
+    and_words: frozenset[str] = frozenset()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -379,6 +382,7 @@ def _words(text: str) -> frozenset[str]:
 FRAMES: dict[str, Frame] = {
     "fr": Frame(
         code="fr",
+        and_words=frozenset(["et"]),
         verbs={
             "écrire": ("écrit", "écris", "écrivez"),
             "rédiger": (),
@@ -422,6 +426,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "es": Frame(
         code="es",
+        and_words=frozenset(["y", "e"]),
         verbs={
             "escribir": (),
             "redactar": (),
@@ -464,6 +469,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "de": Frame(
         code="de",
+        and_words=frozenset(["und"]),
         verbs={
             "schreiben": ("schreibt", "schreib", "schreibe"),
             "erstellen": (),
@@ -505,6 +511,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "it": Frame(
         code="it",
+        and_words=frozenset(["e", "ed"]),
         verbs={
             "scrivere": (),
             "preparare": (),
@@ -572,6 +579,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "pt": Frame(
         code="pt",
+        and_words=frozenset(["e"]),
         # European and Brazilian spelling alike: "fazer", "atualizar"/"actualizar",
         # "planear"/"planejar"
         verbs={
@@ -652,6 +660,7 @@ FRAMES: dict[str, Frame] = {
     # imperative ("schrijven": "schrijft", "schrijf"; "skriva": "skriver", "skriv")
     "nl": Frame(
         code="nl",
+        and_words=frozenset(["en"]),
         verbs={
             "schrijven": ("schrijft", "schrijf"),
             "maken": ("maakt", "maak"),
@@ -688,6 +697,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "sv": Frame(
         code="sv",
+        and_words=frozenset(["och"]),
         verbs={
             "skriva": ("skriver", "skriv"),
             "göra": ("gör",),
@@ -729,6 +739,7 @@ FRAMES: dict[str, Frame] = {
     # fakturaer"): "Skriver fakturaer.", "Svarer på henvendelser."
     "da": Frame(
         code="da",
+        and_words=frozenset(["og"]),
         verbs={
             "skrive": ("skriver", "skriv"),
             "lave": ("laver", "lav"),
@@ -770,6 +781,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "no": Frame(
         code="no",
+        and_words=frozenset(["og"]),
         verbs={
             "skrive": ("skriver", "skriv"),
             "lage": ("lager", "lag"),
