@@ -50,3 +50,18 @@ def test_the_second_thing_asked_for_with_the_same_verb_is_a_request():
     assert len(read("make the reminder messages and stick them in a table")) == 1
     assert len(read("Hugo needs the rate card and the fuel surcharge")) <= 1
     assert len(read("Bring the family and the dog")) <= 1
+
+
+def test_write_these_up_asks_for_what_the_label_after_it_names():
+    text = (
+        "Can you write these up for the spring catalogue please, usual style. "
+        "Item 14: a brass carriage clock, 1890s. Item 15: an oak stool."
+    )
+    assert read(text)[:1] == [("write", "item", [])]
+    # with no label after it, the request keeps its phrases and names no thing
+    assert read("can you write this up for the board") == [("write", "", [])]
+
+
+def test_a_vague_word_with_its_number_names_one_thing_of_its_kind():
+    assert read("Write up lot 520 for the specialist sale.") == [("write", "lot", [])]
+    assert read("Write up a lot for the specialist sale.") == []

@@ -43,6 +43,7 @@ from learning.proposers.local.words import (
     PRONOUN_WORDS,
     QUESTION_STARTS,
     QUOTE_MIN_WORDS,
+    STAND_IN_OBJECTS,
     TIME_MODIFIERS,
     TURNING_VERBS,
     VAGUE_MODIFIERS,
@@ -445,6 +446,16 @@ def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, 
         # no "work the orders" ("Works out the orders.")
         verb = PHRASAL.get((verb, toks[i].low), f"{verb} {toks[i].low}")
         i += 1
+    elif (
+        i + 1 < len(toks)
+        and toks[i].low in STAND_IN_OBJECTS
+        and (verb, toks[i + 1].low) in PHRASAL
+        and verb not in EDIT_VERBS
+    ):
+        # the particle after a word standing for the thing: "write these up for the
+        # catalogue" is "write up these", its phrases read after it
+        verb = PHRASAL[(verb, toks[i + 1].low)]
+        return verb, made_by, verb_tok, i + 2
     core = verb.split(" ", 1)[0]  # what the verb is without its particle
     if core in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
         verb = None  # "start a terminology glossary": a new piece of work, named below
@@ -713,9 +724,12 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         mods, verb, made_by = [_lemma(verb_tok), *mods], None, ""
         surface[mods[0]] = _written(verb_tok)
     wholes = _wholes(head, mods, phrases)
-    if (head in META_HEADS and not wholes and not _made_meta(head, mods, made_by, toks, j)) or (
-        len(head) < 3 and not (head_tok and _acronym(head_tok.text))
-    ):
+    if (
+        head in META_HEADS
+        and not wholes
+        and not _made_meta(head, mods, made_by, toks, j)
+        and not _numbered(toks, head_tok)
+    ) or (len(head) < 3 and not (head_tok and _acronym(head_tok.text))):
         return None
     if not _wordlike(head):
         return None
@@ -797,6 +811,16 @@ def _wholes(
         found.append(mods[-1])
     found += [ph[1] for ph in phrases if ph[0] in WHOLE_PREPOSITIONS and ph[1] not in PEOPLE_WORDS]
     return tuple(w for w in dict.fromkeys(found) if w not in PART_HEADS and w not in META_HEADS)
+
+
+def _numbered(toks: list[Tok], tok: Tok | None) -> bool:
+    """Whether ``tok`` is a noun with a number after it, which names one thing of its
+    kind ("write up lot 520", "Lot 112:"): a word that is otherwise vague ("a lot") names
+    a thing there."""
+    if tok is None or tok not in toks:
+        return False
+    k = toks.index(tok)
+    return k + 1 < len(toks) and toks[k + 1].low.isdigit() and len(toks[k + 1].low) > 1
 
 
 # meta heads that are the work itself when asked to be made: "book club questions",
@@ -1445,8 +1469,38 @@ def requests_of(message: Any) -> list[Request]:
     if report is not None and _paste_is_material(report, found[1:], readable):
         found.remove(report)
     if opener:
+        found = [_object_named_next(r, readable) for r in found]
+    if opener:
         found = [_reply_to_paste(r, readable, found) for r in found]
     return found
+
+
+def _object_named_next(req: Request, readable: str) -> Request:
+    """A request whose object stands for the things its message lists next ("Can you
+    write these up for the October catalogue please, usual style. Lot 112: …") asks for
+    things of the kind the first label after it names: a noun, then a number, then a
+    colon ("Lot 112:"). Any other request stays as read."""
+    from learning.policy import WORK_VERBS
+
+    if req.head or req.reported or (req.verb or "") not in WORK_VERBS:
+        return req
+    toks = tokens(readable, req.start, req.end)
+    if not any(t.low in STAND_IN_OBJECTS for t in toks):
+        return req
+    for a, b in clauses(readable):
+        if a < req.end:
+            continue
+        label = tokens(readable, a, b)
+        if (
+            len(label) == 2
+            and readable[b : b + 1] == ":"
+            and label[1].low.isdigit()
+            and _wordlike(label[0].low)
+            and language.can_be(label[0].low, "NOUN")
+        ):
+            noun = _lemma(label[0])
+            return replace(req, head=noun, surface={**req.surface, noun: _written(label[0])})
+    return req
 
 
 def _reply_to_paste(req: Request, readable: str, found: list[Request]) -> Request:
