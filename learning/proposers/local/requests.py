@@ -1266,7 +1266,7 @@ def error_report(message: Any, readable: str) -> Request | None:
         return None
     pastes = list(PASTED.finditer(message.text))
     pasted = [m for m in pastes if _ERROR_IN_PASTE.search(m.group(0))]
-    spans = [message_span(readable, a, b) for a, b in clauses(readable)]
+    spans = [message_span(readable, a, b) for a, b in clauses(readable, names=True)]
     failing: tuple[int, int] | None = None
     if not pasted:
         # no error inside the paste, but the clause right before it says what fails:
@@ -1410,7 +1410,7 @@ def requests_of(message: Any) -> list[Request]:
     opener = not message.after_assistant
     after_opener = False
     specified_until = -1  # the end of the sentence that says what a label asks for
-    for k, (a, b) in enumerate(clauses(readable)):
+    for k, (a, b) in enumerate(clauses(readable, names=True)):
         if about_health and health_word(readable[a:b]):
             continue
         if a < specified_until and _bare_imperative(tokens(readable, a, b)):

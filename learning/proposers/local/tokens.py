@@ -77,10 +77,12 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     return out
 
 
-def clauses(readable: str) -> list[tuple[int, int]]:
-    """Spans of the clauses of ``readable`` (code and pasted text already blanked)."""
+def clauses(readable: str, *, names: bool = False) -> list[tuple[int, int]]:
+    """Spans of the clauses of ``readable`` (code and pasted text already blanked). With
+    ``names`` (the request reader) a qualified name ends no clause ("write Test::More
+    tests"); corrections and quotes keep their own edges."""
     spans, start = [], 0
-    inside = [(q.start(), q.end()) for q in _QUALIFIED.finditer(readable)]
+    inside = [(q.start(), q.end()) for q in _QUALIFIED.finditer(readable)] if names else []
     for m in _CLAUSE_EDGE.finditer(readable):
         if any(a < m.start() < b for a, b in inside):
             continue  # "write Test::More tests": one noun phrase
