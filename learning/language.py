@@ -358,6 +358,9 @@ class Frame:
     # a language that writes a compound noun as one word ("kursbekreftelse",
     # "reserveringsbevestiging"): a compound is a kind of the noun it ends in
     compounds: bool = False
+    # the words that join two things asked for with one verb ("lag bekreftelse og
+    # faktura", "prépare le devis et la facture")
+    and_words: frozenset[str] = frozenset()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -367,6 +370,7 @@ def _words(text: str) -> frozenset[str]:
 FRAMES: dict[str, Frame] = {
     "fr": Frame(
         code="fr",
+        and_words=frozenset(["et"]),
         verbs={
             "écrire": ("écrit", "écris", "écrivez"),
             "rédiger": (),
@@ -410,6 +414,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "es": Frame(
         code="es",
+        and_words=frozenset(["y", "e"]),
         verbs={
             "escribir": (),
             "redactar": (),
@@ -453,6 +458,7 @@ FRAMES: dict[str, Frame] = {
     "de": Frame(
         code="de",
         compounds=True,
+        and_words=frozenset(["und"]),
         verbs={
             "schreiben": ("schreibt", "schreib", "schreibe"),
             "erstellen": (),
@@ -494,6 +500,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "it": Frame(
         code="it",
+        and_words=frozenset(["e", "ed"]),
         verbs={
             "scrivere": (),
             "preparare": (),
@@ -561,6 +568,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "pt": Frame(
         code="pt",
+        and_words=frozenset(["e"]),
         # European and Brazilian spelling alike: "fazer", "atualizar"/"actualizar",
         # "planear"/"planejar"
         verbs={
@@ -642,6 +650,7 @@ FRAMES: dict[str, Frame] = {
     "nl": Frame(
         code="nl",
         compounds=True,
+        and_words=frozenset(["en"]),
         verbs={
             "schrijven": ("schrijft", "schrijf"),
             "maken": ("maakt", "maak"),
@@ -679,6 +688,7 @@ FRAMES: dict[str, Frame] = {
     "sv": Frame(
         code="sv",
         compounds=True,
+        and_words=frozenset(["och"]),
         verbs={
             "skriva": ("skriver", "skriv"),
             "göra": ("gör",),
@@ -721,6 +731,7 @@ FRAMES: dict[str, Frame] = {
     "da": Frame(
         code="da",
         compounds=True,
+        and_words=frozenset(["og"]),
         verbs={
             "skrive": ("skriver", "skriv"),
             "lave": ("laver", "lav"),
@@ -763,6 +774,7 @@ FRAMES: dict[str, Frame] = {
     "no": Frame(
         code="no",
         compounds=True,
+        and_words=frozenset(["og"]),
         verbs={
             "skrive": ("skriver", "skriv"),
             "lage": ("lager", "lag"),

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from learning import language
@@ -74,6 +74,8 @@ class Ask:
     # the platform it is for, as written: "publication Instagram", "Publication pour
     # Instagram", "Instagram-Beitrag" (``learning.policy.PLATFORMS``)
     platform: str = ""
+    # the second thing asked for with the same verb ("lag bekreftelse og faktura")
+    also: tuple[Ask, ...] = ()
 
 
 @dataclass
@@ -351,7 +353,7 @@ def _ask_in(
     end = ws[j - 1].end
     if purpose:
         end = ws[min(len(ws) - 1, j + len(purpose.split()) - 1)].end
-    return Ask(
+    ask = Ask(
         message=message,
         start=ws[0].start,
         end=end,
@@ -363,6 +365,32 @@ def _ask_in(
         to=to,
         platform=platform,
     )
+    if not purpose and j + 1 < len(ws) and ws[j].low in frame.and_words:
+        # "lag bekreftelse og faktura", "prépare le devis et la facture": the second noun
+        # is asked for with the same verb, when its phrase ends the clause or runs into
+        # what it is for
+        second = _noun_phrase(text, ws, j + 1, frame, banned)
+        if second is not None:
+            noun2, article2, complement2, k = second
+            if (k == len(ws) or ws[k].low in frame.purpose) and _key(noun2.low, frame) != _key(
+                noun.low, frame
+            ):
+                purpose2 = _purpose(text, ws, k, frame, banned)
+                end2 = ws[min(len(ws), k + len(purpose2.split())) - 1].end
+                also = Ask(
+                    message=message,
+                    start=ws[0].start,
+                    end=end2,
+                    verb=verb,
+                    noun=noun2.low,
+                    article=article2,
+                    complement=complement2,
+                    purpose=purpose2,
+                    to=to,
+                    platform=_platform_of(noun2, complement2, ws, k, frame),
+                )
+                ask = replace(ask, end=end2, also=(also,))
+    return ask
 
 
 def _infinitive_last(ws: list[Tok], frame: language.Frame) -> int:
@@ -410,10 +438,18 @@ def _contracted(frame: language.Frame) -> frozenset[str]:
     return frame.contracted_to
 
 
+# the most words a lead-in before a colon may have for what follows it after a reply to be
+# a new request ("da: instagram-innlegg om …", "ok alors : …")
+LEAD_IN_WORDS = 2
+
+
 def asks_of(message: Any, code: str, banned: set[str]) -> list[Ask]:
-    """The requests of an opening message, one per sentence at most."""
-    if message.after_assistant:
-        return []
+    """The requests of a message, one per sentence at most (and the second thing asked
+    for with the same verb). After a reply a sentence is read only when it asks with a
+    verb of work for a noun with its article ("propose l'expertise alors"), or is a label
+    a short lead-in's colon announces ("da: instagram-innlegg om …"); any other corrects
+    the draft at hand ("Scrivi olio extravergine"), and ``find_foreign_themes`` keeps
+    those read only for work opening messages ask for too."""
     frame = language.FRAMES[code]
     text = readable_text(message.text)
     out: list[Ask] = []
@@ -422,17 +458,31 @@ def asks_of(message: Any, code: str, banned: set[str]) -> list[Ask]:
     # request ("Facture pour l'école : sortie scolaire du 1er octobre"), not another one
     detail = False
     edges = [m for m in _SENTENCE_EDGE.finditer(text) if not _title_dot(text, m, frame)]
+    lead_in = False  # the sentence before ended on a short lead-in's colon ("da:")
     for m in [*edges, None]:
         b = m.start() if m else len(text)
-        asked = False
+        asked = read = False
         if b > a:
             ask = _ask_in(message, text, a, b, frame, banned)
+            read = ask is not None
+            if ask and message.after_assistant and not (ask.verb and ask.article or lead_in):
+                # "Facture : toujours en HT", or a verb and a bare noun ("Scrivi olio
+                # extravergine": the words to write) after a reply correct the draft
+                ask = None
             if ask and not (detail and not ask.verb):
                 out.append(ask)
+                out.extend(ask.also)
                 # a request with its verb or saying whom it is for ("Devis pour le
                 # CE :"); not a lead-in ("Última cosa: instrucciones de cuidado …")
                 asked = bool(ask.verb) or any(t.low in frame.purpose for t in tokens(text[a:b]))
         detail = asked and m is not None and m.group(0) == ":"
+        # a lead-in names nothing itself ("da:", not "Facture :")
+        lead_in = (
+            not read
+            and m is not None
+            and m.group(0) == ":"
+            and 0 < len(tokens(text, a, b)) <= LEAD_IN_WORDS
+        )
         a = m.end() if m else b
     return out
 
@@ -578,6 +628,13 @@ def find_foreign_themes(
     groups: dict[str, list[Ask]] = {}
     about: dict[str, str] = {}  # a key that is what the requests are about -> as written
     asked = [(m, asks_of(m, code, banned)) for m in messages]
+    # a request after a reply counts for work opening messages ask for too (as the English
+    # ``requests.counts_as_request``): any other asks to change the draft at hand
+    opening = {_key(a.noun, frame) for m, asks in asked if not m.after_assistant for a in asks}
+    asked = [
+        (m, [a for a in asks if not m.after_assistant or _key(a.noun, frame) in opening])
+        for m, asks in asked
+    ]
     # the words requests write as nouns: what they make, and complements after "de"
     made = {_key(a.noun, frame) for _, asks in asked for a in asks}
     nouns = made | {k for _, asks in asked for a in asks for k, _w in _about(a, frame, bare=False)}

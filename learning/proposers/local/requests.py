@@ -43,6 +43,7 @@ from learning.proposers.local.words import (
     PRONOUN_WORDS,
     QUESTION_STARTS,
     QUOTE_MIN_WORDS,
+    STAND_IN_OBJECTS,
     TIME_MODIFIERS,
     TURNING_VERBS,
     VAGUE_MODIFIERS,
@@ -85,6 +86,9 @@ class Request:
     # the head is one particular thing a name says which ("the Basford job", "Mrs
     # Beardmore job"): the site or matter the work is for, not a kind of work
     named: bool = False
+    # the second thing asked for with the same verb, joined by "and": "an invoice and a
+    # receipt for Mrs Hale" (``_coordinated``); ``requests_of`` reads it as a request
+    also: tuple[Request, ...] = ()
 
 
 def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
@@ -123,6 +127,15 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
             words.append(Tok(f"{tok.text}-{you.text}", "thank-you", tok.start, you.end))
             i += 2
             continue
+        if tok.qualified:
+            # a qualified name before a noun says which one: "Test::More tests", "a
+            # System.Text.Json converter"
+            k = i
+            while k < len(toks) and toks[k].qualified:
+                k += 1
+            if k < len(toks) and _is_noun_word(toks[k]):
+                i = k
+                continue
         if _code_label(tok) and i + 1 < len(toks) and _is_noun_word(toks[i + 1]):
             # a label with digits says which one, not what: "a Y9 lesson"
             i += 1
@@ -310,7 +323,13 @@ def _lemma(tok: Tok) -> str:
 
 def _proper(tok: Tok, first: Tok | None) -> bool:
     """A capitalised word that does not open its clause: a name (a brand, a person);
-    an acronym ("SQL", "PRs") is no name."""
+    an acronym ("SQL", "PRs") is no name. A piece of a qualified name is a name too
+    ("Booking.com", "Coquet::Billing"), but for a last piece that is an English noun
+    ("clojure.test", "Samples.Notes")."""
+    if tok.qualified:
+        return tok.qualified == "inner" or not (
+            language.is_english_word(tok.low) and language.can_be(tok.low, "NOUN")
+        )
     return tok.text[:1].isupper() and not _acronym(tok.text) and tok is not first
 
 
@@ -430,6 +449,16 @@ def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, 
         # no "work the orders" ("Works out the orders.")
         verb = PHRASAL.get((verb, toks[i].low), f"{verb} {toks[i].low}")
         i += 1
+    elif (
+        i + 1 < len(toks)
+        and toks[i].low in STAND_IN_OBJECTS
+        and (verb, toks[i + 1].low) in PHRASAL
+        and verb not in EDIT_VERBS
+    ):
+        # the particle after a word standing for the thing: "write these up for the
+        # catalogue" is "write up these", its phrases read after it
+        verb = PHRASAL[(verb, toks[i + 1].low)]
+        return verb, made_by, verb_tok, i + 2
     core = verb.split(" ", 1)[0]  # what the verb is without its particle
     if core in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
         verb = None  # "start a terminology glossary": a new piece of work, named below
@@ -700,9 +729,12 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         mods, verb, made_by = [_lemma(verb_tok), *mods], None, ""
         surface[mods[0]] = _written(verb_tok)
     wholes = _wholes(head, mods, phrases)
-    if (head in META_HEADS and not wholes and not _made_meta(head, mods, made_by, toks, j)) or (
-        len(head) < 3 and not (head_tok and _acronym(head_tok.text))
-    ):
+    if (
+        head in META_HEADS
+        and not wholes
+        and not _made_meta(head, mods, made_by, toks, j)
+        and not _numbered(toks, head_tok)
+    ) or (len(head) < 3 and not (head_tok and _acronym(head_tok.text))):
         return None
     if not _wordlike(head):
         return None
@@ -717,7 +749,7 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         # (how to lay it out, where to put it) is not part of what is asked for
         span = (span[0], toks[j - 1].end)
     at = toks.index(head_tok) if head_tok is not None else 0
-    return Request(
+    req = Request(
         message=message,
         start=span[0],
         end=span[1],
@@ -728,6 +760,49 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         surface=surface,
         wholes=wholes,
         named=_named(toks, at, first_tok),
+    )
+    from learning.policy import WORK_VERBS
+
+    # asked for with a verb of work or "can you", "I need" (not "Hugo needs …", "want a
+    # known value and …", "pasting the dump and …": what is said, not asked)
+    asked_for = (
+        cue
+        or made_by in WORK_VERBS
+        or (noun_cue and opening.at > 0 and toks[opening.at - 1].low == "need")
+    )
+    second = _coordinated(req, toks, j, first_tok) if words and asked_for else None
+    return replace(req, also=(second,)) if second is not None else req
+
+
+def _coordinated(req: Request, toks: list[Tok], j: int, first_tok: Tok) -> Request | None:
+    """The second thing a request asks for with the same verb, joined to the first by
+    "and" ("do an invoice and a receipt for Mrs Hale", "draft the agenda and the minutes"):
+    a noun phrase opened by a determiner after "and", that ends the clause or runs into
+    its own phrases or "please"; None when "and" joins anything else ("and stick them in
+    a table", "and Mr Hale")."""
+    if not (j + 2 < len(toks) and toks[j].low == "and" and toks[j + 1].low in DETERMINERS):
+        return None
+    words, k = _noun_phrase(toks, j + 1)
+    kept = [t for t in words if not _proper(t, first_tok)]
+    if not kept or kept[-1] is not words[-1]:
+        return None
+    if k < len(toks) and toks[k].low not in PREPOSITIONS | REQUEST_TAILS:
+        return None
+    head = _lemma(kept[-1])
+    if head == req.head or head in META_HEADS or len(head) < 3 or not _wordlike(head):
+        return None
+    made = _Made(head, kept[-1], [_lemma(t) for t in kept[:-1]], {}, req.verb)
+    made.surface = {_lemma(t): _written(t) for t in kept}
+    if _read_phrases(toks, k, first_tok, made) is None:
+        return None
+    return replace(
+        req,
+        head=head,
+        mods=made.mods,
+        phrases=made.phrases,
+        surface=made.surface,
+        wholes=_wholes(head, made.mods, made.phrases),
+        named=False,  # opened by its own determiner: a kind, whatever the first one was
     )
 
 
@@ -820,6 +895,16 @@ def _wholes(
         found.append(mods[-1])
     found += [ph[1] for ph in phrases if ph[0] in WHOLE_PREPOSITIONS and ph[1] not in PEOPLE_WORDS]
     return tuple(w for w in dict.fromkeys(found) if w not in PART_HEADS and w not in META_HEADS)
+
+
+def _numbered(toks: list[Tok], tok: Tok | None) -> bool:
+    """Whether ``tok`` is a noun with a number after it, which names one thing of its
+    kind ("write up lot 520", "Lot 112:"): a word that is otherwise vague ("a lot") names
+    a thing there."""
+    if tok is None or tok not in toks:
+        return False
+    k = toks.index(tok)
+    return k + 1 < len(toks) and toks[k + 1].low.isdigit() and len(toks[k + 1].low) > 1
 
 
 # meta heads that are the work itself when asked to be made: "book club questions",
@@ -1024,8 +1109,9 @@ _NEGATED_NO_FAULT = frozenset(
 
 # what people say of a thing that goes wrong besides failing: it complains ("report_cdc
 # is moaning", "synthesis is complaining"), stalls ("the shipper just hangs", "it's
-# crawling again"), is in a bad state ("query is slow", "dialyzer is unhappy", "two tests
-# are flaky", "the footer grid is a mess") or does its work too often ("reactive is
+# crawling again", "the portal times out"), is in a bad state ("query is slow", "dialyzer
+# is unhappy", "two tests are flaky", "the footer grid is a mess"), runs short of what it
+# needs ("output dataset ran out of space") or does its work too often ("reactive is
 # firing twice"); lemmas, read only as the predicate of a thing (``_states_a_problem``)
 PROBLEM_PREDICATES = frozenset(
     [
@@ -1049,8 +1135,34 @@ PROBLEM_PREDICATES = frozenset(
         "twice",
         "blow up",
         "fall apart",
+        "time out",
+        "run out",
     ]
 )
+
+
+# the words that name a code a program or a system answers with, when a number follows
+# ("SQLCODE -811", "file status 35", "exit code 137", "status 500"): a word ending in one
+ERROR_CODE_ENDINGS = ("code", "status")
+
+
+def _names_an_error_code(readable: str, toks: list[Tok]) -> bool:
+    """Whether the clause ``toks`` names a code and its number, as a system reports a
+    fault ("getting SQLCODE -811 on the select", "file status 35 on the open"); a number
+    joined to others ("sort code 20-00-00") is an account's, not a fault's."""
+    for k, t in enumerate(toks[:-1]):
+        nxt = toks[k + 1]
+        gap = readable[t.end : nxt.start]
+        after = readable[nxt.end : nxt.end + 1]
+        if (
+            t.low.endswith(ERROR_CODE_ENDINGS)
+            and nxt.low.isdigit()
+            and gap.strip() in ("", "-")
+            and gap[:1].isspace()
+            and after not in ("-", ".", "/", ":")
+        ):
+            return True
+    return False
 
 
 # the words between a subject and what is said of it now: "is", "it's", "gets" (a past
@@ -1107,7 +1219,9 @@ def _states_a_problem(toks: list[Tok]) -> int | None:
             word != lemma.split()[0]
             and not word.endswith("ing")
             and toks[j].low not in _PERSONS
-            and (_is_noun_word(toks[j]) and language.can_be(toks[j].low, "NOUN"))
+            and _is_noun_word(toks[j])
+            # a noun, or a word no lexicon knows, the name of a thing ("dataset")
+            and (language.can_be(toks[j].low, "NOUN") or not language.is_english_word(toks[j].low))
         ):
             return k
     return None
@@ -1117,11 +1231,12 @@ def _says_it_misbehaves(readable: str, a: int, b: int) -> bool:
     """Whether the clause ``readable[a:b]`` says something fails (``_says_it_fails``),
     does not do what it should ("celery beat isn't firing the nightly task", "the
     GeoJSON won't load"), keeps doing what it should not ("celery task keeps retrying
-    forever") or is in some other trouble (``_states_a_problem``)."""
+    forever"), is in some other trouble (``_states_a_problem``) or answers with a code
+    (``_names_an_error_code``)."""
     if _says_it_fails(readable, a, b):
         return True
     toks = tokens(readable, a, b)
-    if _states_a_problem(toks) is not None:
+    if _states_a_problem(toks) is not None or _names_an_error_code(readable, toks):
         return True
     for k, t in enumerate(toks[:-1]):
         nxt = toks[k + 1]
@@ -1235,7 +1350,7 @@ def error_report(message: Any, readable: str) -> Request | None:
         return None
     pastes = list(PASTED.finditer(message.text))
     pasted = [m for m in pastes if _ERROR_IN_PASTE.search(m.group(0))]
-    spans = [message_span(readable, a, b) for a, b in clauses(readable)]
+    spans = [message_span(readable, a, b) for a, b in clauses(readable, names=True)]
     failing: tuple[int, int] | None = None
     if not pasted:
         # no error inside the paste, but the clause right before it says what fails:
@@ -1379,7 +1494,7 @@ def requests_of(message: Any) -> list[Request]:
     opener = not message.after_assistant
     after_opener = False
     specified_until = -1  # the end of the sentence that says what a label asks for
-    for k, (a, b) in enumerate(clauses(readable)):
+    for k, (a, b) in enumerate(clauses(readable, names=True)):
         if about_health and health_word(readable[a:b]):
             continue
         if a < specified_until and _bare_imperative(tokens(readable, a, b)):
@@ -1429,6 +1544,7 @@ def requests_of(message: Any) -> list[Request]:
                     req = _request_in(message, readable, toks[i + 1].start, b, fresh=False)
         if req is not None:
             found.append(req)
+            found.extend(req.also)
             if req.verb is None and not req.reported and readable[b:].lstrip().startswith(":"):
                 end = _SENTENCE_END.search(readable, b)
                 specified_until = end.start() if end else len(readable)
@@ -1437,8 +1553,38 @@ def requests_of(message: Any) -> list[Request]:
     if report is not None and _paste_is_material(report, found[1:], readable):
         found.remove(report)
     if opener:
+        found = [_object_named_next(r, readable) for r in found]
+    if opener:
         found = [_reply_to_paste(r, readable, found) for r in found]
     return found
+
+
+def _object_named_next(req: Request, readable: str) -> Request:
+    """A request whose object stands for the things its message lists next ("Can you
+    write these up for the October catalogue please, usual style. Lot 112: …") asks for
+    things of the kind the first label after it names: a noun, then a number, then a
+    colon ("Lot 112:"). Any other request stays as read."""
+    from learning.policy import WORK_VERBS
+
+    if req.head or req.reported or (req.verb or "") not in WORK_VERBS:
+        return req
+    toks = tokens(readable, req.start, req.end)
+    if not any(t.low in STAND_IN_OBJECTS for t in toks):
+        return req
+    for a, b in clauses(readable):
+        if a < req.end:
+            continue
+        label = tokens(readable, a, b)
+        if (
+            len(label) == 2
+            and readable[b : b + 1] == ":"
+            and label[1].low.isdigit()
+            and _wordlike(label[0].low)
+            and language.can_be(label[0].low, "NOUN")
+        ):
+            noun = _lemma(label[0])
+            return replace(req, head=noun, surface={**req.surface, noun: _written(label[0])})
+    return req
 
 
 def _reply_to_paste(req: Request, readable: str, found: list[Request]) -> Request:

@@ -41,6 +41,12 @@ _CLAUSE_EDGE = re.compile(
     rf"|\s-\s|\s{{2,}}|{EMOJI}+"
 )
 
+# a qualified name: words joined by "::" or by a full stop with no space after it
+# ("Test::More", "Coquet::Billing::Suspend", "System.Text.Json"): a full stop that ends a
+# sentence has a space after it (``code_shaped``), so neither ends a clause inside one
+# (never a piece of an e-mail address: "s.ahmed@example.com")
+_QUALIFIED = re.compile(r"(?<![@.\w])[^\W_]+(?:(?:::|\.)[^\W\d_][^\W_]*)+(?![\w@])")
+
 # where a sentence ends: its punctuation or a new line
 _SENTENCE_END = re.compile(r"[.!?\n]")
 
@@ -54,19 +60,32 @@ class Tok:
     low: str  # case-folded, typographic apostrophe folded
     start: int
     end: int
+    # a piece of a qualified name: "inner" ("Test" of "Test::More", "Booking" of
+    # "Booking.com"), which says which one, as a name does, or its "last" piece
+    qualified: str = ""
 
 
 def tokens(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
+    stop = len(text) if end is None else end
+    names = [(q.start(), q.end()) for q in _QUALIFIED.finditer(text, start, stop)]
     out = []
-    for m in _WORD.finditer(text, start, len(text) if end is None else end):
-        out.append(Tok(m.group(), fold_case(m.group()).replace("\u2019", "'"), m.start(), m.end()))
+    for m in _WORD.finditer(text, start, stop):
+        within = [b for a, b in names if a <= m.start() < b]
+        qualified = ("last" if m.end() == within[0] else "inner") if within else ""
+        low = fold_case(m.group()).replace("\u2019", "'")
+        out.append(Tok(m.group(), low, m.start(), m.end(), qualified))
     return out
 
 
-def clauses(readable: str) -> list[tuple[int, int]]:
-    """Spans of the clauses of ``readable`` (code and pasted text already blanked)."""
+def clauses(readable: str, *, names: bool = False) -> list[tuple[int, int]]:
+    """Spans of the clauses of ``readable`` (code and pasted text already blanked). With
+    ``names`` (the request reader) a qualified name ends no clause ("write Test::More
+    tests"); corrections and quotes keep their own edges."""
     spans, start = [], 0
+    inside = [(q.start(), q.end()) for q in _QUALIFIED.finditer(readable)] if names else []
     for m in _CLAUSE_EDGE.finditer(readable):
+        if any(a < m.start() < b for a, b in inside):
+            continue  # "write Test::More tests": one noun phrase
         if m.start() > start:
             spans.append((start, m.start()))
         start = m.end()
