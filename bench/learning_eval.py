@@ -88,7 +88,7 @@ was written after that by another outside evaluator who read no product code, no
 not the data or key entries of ``fresh34`` to ``fresh37``, with its key, before any proposer
 ran on it, and ``fresh39`` after that by another outside evaluator who read no product code, no
 results and not ``fresh38``'s data or key entries, with its key, before any proposer ran on it;
-both are never-tuned parts. A new part goes in
+both were measured once on 2026-12-06 (at ab23e29) and are seen parts now. A new part goes in
 ``NEVER_TUNED`` until measured once, at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
@@ -210,9 +210,9 @@ PARTS = (
 # fresh34 and fresh35 (each written blind by an outside evaluator on 2026-12-06) were measured
 # once on 2026-12-06: seen parts now; fresh36 and fresh37 (each written blind by an outside
 # evaluator on 2026-12-06) were measured once on 2026-12-06 at 83b01b6: seen parts now;
-# fresh38 and fresh39 (each written blind by an outside evaluator on 2026-12-06) are the
-# never-tuned parts
-NEVER_TUNED: tuple[str, ...] = ("fresh38", "fresh39")
+# fresh38 and fresh39 (each written blind by an outside evaluator on 2026-12-06) were measured
+# once on 2026-12-06 at ab23e29: seen parts now
+NEVER_TUNED: tuple[str, ...] = ()
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
