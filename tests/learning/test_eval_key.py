@@ -95,6 +95,7 @@ COMPLETE = [
         "fresh37",
         "fresh38",
         "fresh39",
+        "fresh40",
     )
 ]
 
@@ -195,6 +196,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh37",
             "fresh38",
             "fresh39",
+            "fresh40",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
@@ -287,7 +289,7 @@ def test_the_descriptions_of_themes_and_rules_are_true_proposals(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
-    """fresh to fresh12 and fresh14 to fresh39 are complete per assistant, not only per part: one person's
+    """fresh to fresh12 and fresh14 to fresh40 are complete per assistant, not only per part: one person's
     taste wherever a team shares the assistant, code wherever a developer pastes it."""
     config, convs = DATA[name]
     need = ISSUE_TRAP_KINDS - {"one_person_taste", "code"}
@@ -304,7 +306,7 @@ def test_each_fresh_assistant_has_every_trap_that_applies_to_it(name):
 
 @pytest.mark.parametrize("name", COMPLETE)
 def test_fresh_contacts_include_a_street_address_a_phone_number_and_an_email(name):
-    """Each fresh to fresh12 and fresh14 to fresh39 assistant's data holds a street address (a house number and a road), a
+    """Each fresh to fresh12 and fresh14 to fresh40 assistant's data holds a street address (a house number and a road), a
     phone number and an e-mail address, and its contacts trap catches every one of them."""
     _, convs = DATA[name]
     trap = next(t for t in KEY["assistants"][name]["traps"] if t["kind"] == "contact")
