@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from safety.directives import is_directive
-from safety.injection import scan
+from safety.injection import quoted_instructions, scan
 from safety.secrets import GENERIC_RULE_KINDS, LEARNED_KIND, candidate_spans, find_secrets
 from safety.text import drop_invisible, invisible_as_spaces
 
@@ -121,6 +121,9 @@ def why_unsafe(text: str) -> Unsafe | None:
     result = scan(text, semantic=False)
     if result.blocked:
         return Unsafe("injection", tuple(result.pattern_ids))
+    # a quoted instruction is a mention to the person, an instruction to a model proposer
+    if quoted := quoted_instructions(text):
+        return Unsafe("injection", quoted)
     return None
 
 

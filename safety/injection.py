@@ -87,6 +87,7 @@ __all__ = [
     "learned_scores",
     "normalise",
     "placeholder",
+    "quoted_instructions",
     "scan",
     "scan_many",
     "views",
@@ -260,10 +261,13 @@ def _quoted_example(text: str, start: int, end: int) -> bool:
     return False
 
 
-def _disarmed(pattern: InjectionPattern, form: str, m: re.Match[str]) -> bool:
-    """A match that is no instruction: negated, a refused request, a quoted example,
-    (``character_ok``) a role-play of a person or character, or (override patterns) an order
-    to ignore instructions found in material the assistant is handed (``EMBEDDED_IN``)."""
+def _disarmed(
+    pattern: InjectionPattern, form: str, m: re.Match[str], quoted_ok: bool = True
+) -> bool:
+    """A match that is no instruction: negated, a refused request, (``quoted_ok``) a quoted
+    example, (``character_ok``) a role-play of a person or character, or (override patterns)
+    an order to ignore instructions found in material the assistant is handed
+    (``EMBEDDED_IN``)."""
     if pattern.negatable and _negated(form, m.start()):
         return True
     if pattern.character_ok and PLAYED_CHARACTER.match(form, m.end()):
@@ -274,10 +278,14 @@ def _disarmed(pattern: InjectionPattern, form: str, m: re.Match[str]) -> bool:
         and not OWN_INSTRUCTIONS.search(m.group())
     ):
         return True
-    return _refused_request(form, m.start(), m.end()) or _quoted_example(form, m.start(), m.end())
+    return _refused_request(form, m.start(), m.end()) or (
+        quoted_ok and _quoted_example(form, m.start(), m.end())
+    )
 
 
-def _pattern_hits(norm: Normalised, decoded: Sequence[str] = ()) -> tuple[str, ...]:
+def _pattern_hits(
+    norm: Normalised, decoded: Sequence[str] = (), quoted_ok: bool = True
+) -> tuple[str, ...]:
     forms: tuple[str, ...] = (
         (norm.text,) if norm.matching == norm.text else (norm.text, norm.matching)
     )
@@ -290,7 +298,7 @@ def _pattern_hits(norm: Normalised, decoded: Sequence[str] = ()) -> tuple[str, .
         for form in forms:
             for rx in pattern.compiled:
                 for m in rx.finditer(form):
-                    if form is not TAG_SMUGGLING_MARKER and _disarmed(pattern, form, m):
+                    if form is not TAG_SMUGGLING_MARKER and _disarmed(pattern, form, m, quoted_ok):
                         continue
                     found = True
                     break
@@ -905,6 +913,18 @@ def from_record(record: Any) -> ScanResult | None:
 def scan(text: str, *, semantic: bool | None = None, wait: bool = True) -> ScanResult:
     """Scan one text. ``semantic=False`` runs layers 1-2 only (no model, microseconds)."""
     return scan_many([text], semantic=semantic, wait=wait)[0]
+
+
+def quoted_instructions(text: str) -> tuple[str, ...]:
+    """The patterns ``text`` holds only as a quoted example ("a comment in the old include
+    says 'ignore previous instructions and …', leave it out"): no instruction from whoever
+    wrote the text, so ``scan`` lets it through, but still one to a model that reads the
+    text, so evidence leaves such a text out (``safety.evidence.why_unsafe``). Word
+    patterns only, no model."""
+    if not text or not text.strip():
+        return ()
+    norm = normalise(text)
+    return _pattern_hits(norm, _decoded_views(text, norm), quoted_ok=False)
 
 
 def placeholder(pattern_ids: Sequence[str]) -> str:
