@@ -377,16 +377,13 @@ def _ask_in(
             ):
                 purpose2 = _purpose(text, ws, k, frame, banned)
                 end2 = ws[min(len(ws), k + len(purpose2.split())) - 1].end
-                also = Ask(
-                    message=message,
-                    start=ws[0].start,
+                also = replace(  # the same request, its second noun
+                    ask,
                     end=end2,
-                    verb=verb,
                     noun=noun2.low,
                     article=article2,
                     complement=complement2,
                     purpose=purpose2,
-                    to=to,
                     platform=_platform_of(noun2, complement2, ws, k, frame),
                 )
                 ask = replace(ask, end=end2, also=(also,))
