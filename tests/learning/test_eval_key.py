@@ -96,6 +96,7 @@ COMPLETE = [
         "fresh38",
         "fresh39",
         "fresh40",
+        "fresh41",
     )
 ]
 
@@ -197,6 +198,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh38",
             "fresh39",
             "fresh40",
+            "fresh41",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
