@@ -1369,8 +1369,8 @@ def _build_context(
     if READ_TIME_UNNAMED:
         # "What was Farah doing in March?" asks nothing but time; "Farah's summer" is
         # "their summer" (a season of theirs: a possessive, not "summer" alone)
-        timed = without_names(query, names, "", TIME_POSSESSIVE) + unnamed[len(nameless) :]
-        ask = read_time(timed, now)
+        for_time = without_names(query, names, "", TIME_POSSESSIVE) + unnamed[len(nameless) :]
+        ask = read_time(for_time, now)
         pack.time_intent = ask.about_time
 
     n = cand.n
