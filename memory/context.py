@@ -497,6 +497,8 @@ def past_intent(query: str, now: datetime | None = None) -> bool:
 #: their name says nothing about which belief answers, yet it is a rare word (a high
 #: IDF) and pulls the query's vector towards the few statements that name them.
 READ_TIME_UNNAMED = True
+#: the person's possessive in the question read for time ("Dori's summer": "their summer")
+TIME_POSSESSIVE = "their "
 NAME_STANDIN = "the person"
 NAME_STANDIN_POSSESSIVE = "the person's"
 _POSSESSIVE = r"(?:['\u2019]s?)?"
@@ -1362,10 +1364,13 @@ def _build_context(
     names = _names_of(cand, names)
     names = sorted({*names, *short_names(query, names)}, key=lambda w: (-len(w), w))
     asked = without_names(query, names)
-    unnamed = without_names(query, names, "", "")
-    asked, unnamed = _roles_named(asked, unnamed, cand, names, int(level), now)
+    nameless = without_names(query, names, "", "")
+    asked, unnamed = _roles_named(asked, nameless, cand, names, int(level), now)
     if READ_TIME_UNNAMED:
-        ask = read_time(unnamed, now)  # "What was Farah doing in March?" asks nothing but time
+        # "What was Farah doing in March?" asks nothing but time; "Farah's summer" is
+        # "their summer" (a season of theirs: a possessive, not "summer" alone)
+        for_time = without_names(query, names, "", TIME_POSSESSIVE) + unnamed[len(nameless) :]
+        ask = read_time(for_time, now)
         pack.time_intent = ask.about_time
 
     n = cand.n
@@ -1690,11 +1695,18 @@ def _with_event(
         # (what it is about is known only from a text that names it)
         when = told[1] - timedelta(seconds=1) if ahead else told[0]
         event = Event(when, frozenset())
+    if event is None and ask.by_event_only and UNFOUND_EVENT_NOT_TIME:
+        # no text names the event and nothing else asks about time: the relation word is
+        # of another sense ("Who looks after my cat when I'm away?", "by the window")
+        return TimeAsk(False, None, ask.past, ask.soft_past, field=ask.field)
     if event is None:
         return ask
     if _by_place(ask, event, now):
         return TimeAsk(False, None, ask.past, ask.soft_past, field=ask.field)
     return ask.with_event(event, now)
+
+
+UNFOUND_EVENT_NOT_TIME = True
 
 
 def _by_place(ask: TimeAsk, event: Event, now: datetime) -> bool:

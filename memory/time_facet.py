@@ -175,10 +175,11 @@ _EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "season",
-            r"(?P<m>this|next|last|coming|in|in the|during|during the|over the|the) "
+            r"(?P<m>this|next|last|coming|in|in the|during|during the|over the|the|"
+            r"(?P<own>my|your|her|his|their|our)) "
             r"(?P<s>spring|summer|autumn|fall|winter)",
         ),
-        ("new_year", r"the new year"),
+        ("new_year", r"(?P<in>in )?the new year"),
     )
 )
 #: "the new year starts", "the summer is over": the point where the span begins or ends
@@ -187,6 +188,16 @@ _RELATION = re.compile(
     _B + r"(?<!day )(?!(?<=week )after (?:next|this))(?P<r>before|after|since|until|till|by|once) "
     r"(?P<rest>.*)"
 )
+#: "the day after her birthday", "two weeks before the move": a span of the unit counted
+#: from the event (or time), not all of the time before or after it
+_OFFSET = re.compile(
+    _B + rf"(?:the (?P<u1>day|week|fortnight|month|year)|{_NUM} {_UNIT}) (?P<r>before|after) "
+    r"(?!(?:tomorrow|yesterday|next|this|that)\b)(?P<rest>.*)"
+)
+#: "between the 1st and the 15th of December": from the first to the second
+_BETWEEN = re.compile(_B + r"between (?P<a>.+?) and (?P<b>.+)")
+_DAY_ONLY = re.compile(r"^(?:the )?(?P<d>\d{1,2})(?:st|nd|rd|th)?$")
+_MONTH_NAMED = re.compile(_B + rf"(?P<mo>{_MONTH})" + _E)
 _RELATION_WORD = re.compile(_B + r"(?:before|after|since|until|till|by|once)" + _E)
 #: "once" joining a time ("once the new year starts") is "after" it
 _RELATION_AS = {"once": "after"}
@@ -195,6 +206,9 @@ _EVENT = re.compile(r"^(?:the|my|her|his|their|our|your|its|this|that|next) (?P<
 #: until) is it an event to find; "since he gave up the restaurant" asks what holds now
 _CLAUSE_EVENT = re.compile(r"^(?:she|he|they|we|i|you) (?P<words>.+)$")
 _AHEAD = ("before", "by", "until", "till")
+#: the relation words that have another sense ("looks after her cat", "by the window"):
+#: with no event found and no other word of time, they ask nothing about time
+_OTHER_SENSE = ("after", "by")
 _MAX_EVENT_WORDS = 5
 _STRONG_PAST = re.compile(
     _B + r"(?:used to|previously|in the past|formerly|former|back then|back when|ago|earlier|"
@@ -202,6 +216,11 @@ _STRONG_PAST = re.compile(
     r"before (?:that|then|now)|before$)" + _E
 )
 _ARE = re.compile(r"\b(we|you|they)['\u2019]re\b", re.IGNORECASE)
+#: a name's possessive inside a sentence ("the day after Bence's birthday", "Tell me about
+#: Dori's summer"): the name, and a determiner as "their" is, before what it owns ("the
+#: Bence their birthday": an event; "their summer": a season of theirs); at the head of a
+#: sentence "What's", "It's" are contractions
+_NAME_OWNS = re.compile(r"(?<=[a-z,] )([A-Z][a-z]+)['\u2019]s\b")
 _WEEKDAY_OWNS = re.compile(rf"\b({_WEEKDAY})['\u2019]s\b", re.IGNORECASE)
 _SOFT_PAST = re.compile(_B + r"(?:did|was|were|had|went)" + _E)
 #: a wh-question whose verb is a regular past ("What happened to him last autumn?", "Who
@@ -293,6 +312,11 @@ class TimeAsk:
     #: what the event found for "before <event>" is about (``Event.words``): a date in the
     #: span that shares none of them is only in the span (``OFF_EVENT``)
     event_words: frozenset[str] = frozenset()
+    #: "the day after her birthday": the count and unit of the span from the event
+    offset: tuple[int, str] | None = None
+    #: the question asks about time only through its event (no other word of time): an
+    #: event no text names leaves a relation word of another sense ("looks after her cat")
+    by_event_only: bool = False
 
     def with_event(self, event: Event, now: datetime) -> TimeAsk:
         """This question with its event found: the span the relation names. "Before the
@@ -301,11 +325,14 @@ class TimeAsk:
         when = event.when
         if self.relation == "before":
             when -= timedelta(seconds=1)
-        span = _relate(self.relation or "by", (when, when), now)
+        if self.offset is not None:
+            span = _shift(self.relation or "after", (when, when), self.offset)
+        else:
+            span = _relate(self.relation or "by", (when, when), now)
         # a question in the present tense stays in it, wherever its event lies ("Does he
         # still live by the zoo in Osaka?" is asked of now, though "by" finds a past event)
         past = self.past or (self.soft_past and span[1] <= now)
-        about = event.words if self.relation in _AHEAD else frozenset()
+        about = event.words if self.relation in _AHEAD and self.offset is None else frozenset()
         return TimeAsk(
             True,
             span,
@@ -473,6 +500,9 @@ def _season_span(m: re.Match[str], now: datetime, past: bool) -> tuple[datetime,
         return coming if current is None else spans[spans.index(current) + 1]
     if mod == "last" or (past and current is None):
         return gone
+    if m["own"] and current is None and now - gone[1] < coming[0] - now:
+        # "her summer", "Dori's summer" in no tense of its own: the one nearest now
+        return gone
     return current or coming
 
 
@@ -546,10 +576,11 @@ def _span_of(name: str, m: re.Match[str], now: datetime, past: bool) -> Span | N
     if name == "month":
         return _month_span(m, now, past)
     if name == "new_year":
-        # the moment the coming year begins (the last one that began, in the past tense)
+        # the moment the coming year begins (the last one that began, in the past tense);
+        # "in the new year" is some time in that year
         at = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
         at = at if past else at.replace(year=at.year + 1)
-        return at, at + DAY
+        return (at, at.replace(year=at.year + 1)) if m["in"] else (at, at + DAY)
     return _season_span(m, now, past)
 
 
@@ -566,6 +597,9 @@ class _Found:
     end: int = 0
 
 
+#: "seeing the new year in" is done on its eve: the new year named as a time (not after a
+#: relation, not "in the new year") runs from the day before it
+NEW_YEAR_EVE = DAY
 #: the expressions that name a point give or take half their unit
 _AROUND = ("in_n", "from_n", "ago")
 
@@ -606,6 +640,9 @@ def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False)
                 # "once the new year starts", "after the summer is over": that moment
                 at = span[0] if point["start"] else span[1]
                 span, end = (at, at), point.end()
+            elif name == "new_year" and not (at_start or m["in"]):
+                # "seeing the new year in": its eve and its first day
+                span = (span[0] - NEW_YEAR_EVE, span[1])
             return _Found(span, m[named] if named else "", m.start(), name in _AROUND, end)
     return None
 
@@ -621,6 +658,44 @@ def _object(text: str, m: re.Match[str]) -> bool:
         return False
     # at the head of a relation's words ("after the summer is over") it is its object
     return not before or can_be(before[-1], "VERB")
+
+
+def _shift(relation: str, span: Span, offset: tuple[int, str]) -> Span:
+    """The span an offset from ``span`` names: "the day after" it is the day after its
+    last day, "two weeks before" it the seventh to fourteenth day before its first."""
+    count, unit = offset
+    length = _UNITS[unit]
+    if relation == "before":
+        first = _midnight(span[0])
+        return first - count * length, first - (count - 1) * length
+    last = _midnight(span[1])
+    after = last if last == span[1] and span[1] > span[0] else last + DAY
+    return after + (count - 1) * length, after + count * length
+
+
+def _between(text: str, now: datetime, past: bool) -> Span | None:
+    """The span "between <a time> and <a time>" names, from the first to the second ("the
+    1st" takes the month of the second: "between the 1st and the 15th of December");
+    None when either is no time ("between the bins and the fence")."""
+    m = _BETWEEN.search(text)
+    if m is None:
+        return None
+    first_text, last_text = m["a"], m["b"]
+    day, month = _DAY_ONLY.match(first_text), _MONTH_NAMED.search(last_text)
+    if day is not None and month is not None:
+        first_text = f"{day['d']} {month['mo']}"
+    if first_text in ("now", "today"):
+        first: Span | None = (now, now)
+    else:
+        found = _first_span(first_text, now, past, at_start=True)
+        first = None if found is None else found.span
+    if first is None:
+        return None
+    # the second is counted from the first ("between Monday and Wednesday" on a Tuesday)
+    last = _first_span(last_text, now if past else max(now, first[0]), past, at_start=True)
+    if last is None or _first_span(last_text[last.end :], now, past) is not None:
+        return None  # "between Monday and Friday next week": the week holds both
+    return min(first[0], last.span[0]), max(first[1], last.span[1])
 
 
 def _relate(relation: str, span: Span, now: datetime) -> Span:
@@ -641,16 +716,23 @@ def read_time(query: str, now: datetime) -> TimeAsk:
     """What ``query`` asks about time, relative to ``now`` (see the module docstring)."""
     # "we're" is not "were" once the apostrophe is folded away (a present question)
     # ... nor is "Sunday's race" a habit of Sundays once the apostrophe is gone
-    text = normalize(_WEEKDAY_OWNS.sub(r"\1", _ARE.sub(r"\1 are", query))).text
+    # ... and "after Bence's birthday" is after "the Bence their birthday" (see _NAME_OWNS)
+    query = _NAME_OWNS.sub(r"the \1 their", _WEEKDAY_OWNS.sub(r"\1", _ARE.sub(r"\1 are", query)))
+    text = normalize(query).text
     named = next((f for f, pattern in _FIELDS if pattern.search(text)), None)
     pure = not _subject_terms(text)
     past = bool(_STRONG_PAST.search(text))
     soft = not past and bool(
         _SOFT_PAST.search(text) or _PAST_VERB.match(text) or _did_dropped(text)
     )
-    relation = _RELATION.search(text)
-    span: tuple[datetime, datetime] | None = None
+    span = _between(text, now, past or soft)
     named_word = ""
+    offset: tuple[int, str] | None = None
+    shifted = None if span is not None else _OFFSET.search(text)
+    relation = shifted or (None if span is not None else _RELATION.search(text))
+    if shifted is not None:
+        unit = shifted["u1"] or shifted["u"]
+        offset = (1 if shifted["u1"] else _count(shifted["n"]), unit)
     if relation is not None:
         rest = relation["rest"]
         # "since March" is the last March; "before March", "by the weekend": as asked
@@ -660,7 +742,10 @@ def read_time(query: str, now: datetime) -> TimeAsk:
             inner = inner or (head and _first_span(head, now, tense, at_start=True)) or None
         kind = _RELATION_AS.get(relation["r"], relation["r"])
         if inner is not None:
-            span, named_word = _relate(kind, inner.span, now), inner.named
+            if offset is not None:
+                span, named_word = _shift(kind, inner.span, offset), inner.named
+            else:
+                span, named_word = _relate(kind, inner.span, now), inner.named
         else:
             event = _EVENT.match(rest)
             if event is None and kind in _AHEAD:
@@ -677,6 +762,8 @@ def read_time(query: str, now: datetime) -> TimeAsk:
                 terms = frozenset(content_words(words))
                 if terms:
                     pure = not (_subject_terms(text[: relation.start()]) - terms)
+                    besides = f"{text[: relation.start()]} {rest}"
+                    timed = _ABOUT_TIME.search(besides) or _WHEN_ASKED.search(text)
                     return TimeAsk(
                         True,
                         None,
@@ -687,6 +774,8 @@ def read_time(query: str, now: datetime) -> TimeAsk:
                         named,
                         pure,
                         event_span=None if when is None else when.span,
+                        offset=offset,
+                        by_event_only=kind in _OTHER_SENSE and not (timed or named or when),
                     )
     around = False
     if span is None:

@@ -773,3 +773,92 @@ def test_by_in_a_present_question_whose_event_is_past_is_of_place(agent, fake_mo
     ranked, pack = ask(agent, "Is he still living out by the airport?")
 
     assert ranked and not any("time facet" in item.why for item in pack.items)
+
+
+def test_the_day_after_an_event_is_the_one_day_after_it(agent, fake_model):
+    birthday = write(agent, "Cooks dinner for Bence's birthday", due=NOW + 8 * DAY)
+    doctor = write(agent, "Has her hands looked at by a dermatologist", due=NOW + 9 * DAY)
+    write(agent, "Takes the train to Szeged for the weekend", due=NOW + 11 * DAY)
+
+    ranked, pack = ask(agent, "What has she got on the day after Bence's birthday?")
+
+    assert ranked[0] == doctor.pk and ranked.index(birthday.pk) > 0
+    # from a time as from an event: the day, the week, a count of them
+    assert days(read_time("What is she doing the day after Christmas?", NOW).span) == (
+        "2026-12-26",
+        "2026-12-27",
+    )
+    assert days(read_time("Anything on the week before Christmas?", NOW).span) == (
+        "2026-12-18",
+        "2026-12-25",
+    )
+    assert days(read_time("What is on two days after the 3rd of December?", NOW).span) == (
+        "2026-12-05",
+        "2026-12-06",
+    )
+    # "the day after tomorrow" and "the week after next" are times of their own
+    assert read_time("plans for the day after tomorrow", NOW).offset is None
+
+
+def test_between_two_times_is_the_span_from_the_first_to_the_second():
+    assert days(
+        read_time("What's he got coming up between the 1st and the 15th of December?", NOW).span
+    ) == ("2026-12-01", "2026-12-16")
+    assert days(read_time("Anything on between Monday and Wednesday?", NOW).span) == (
+        "2026-11-23",
+        "2026-11-26",
+    )
+    now_to = read_time("What must she do between now and Christmas?", NOW).span
+    assert now_to[0] == NOW and now_to[1].date().isoformat() == "2026-12-26"
+    # a time after both holds them: read as a whole, not from here to there
+    assert days(read_time("Anything between Monday and Friday next week?", NOW).span) == (
+        "2026-11-23",
+        "2026-11-30",
+    )
+    # between two things is no time
+    assert read_time("Is the shed between the bins and the fence?", NOW).span is None
+
+
+def test_the_new_year_seen_in_is_its_eve_and_in_the_new_year_the_coming_year():
+    assert days(read_time("How is he seeing the new year in?", NOW).span) == (
+        "2026-12-31",
+        "2027-01-02",
+    )
+    assert days(read_time("What changes for her in the new year?", NOW).span) == (
+        "2027-01-01",
+        "2028-01-01",
+    )
+    # a relation to the new year is to its first moment
+    before = read_time("What must she finish before the new year?", NOW)
+    assert before.span[1] == datetime(2027, 1, 1, tzinfo=UTC)
+
+
+def test_a_season_of_theirs_in_no_tense_is_the_one_nearest_now(agent, fake_model):
+    # NOW is mid-November: the last summer ended eleven weeks ago, the next is months off
+    summer = read_time("Tell me about her summer.", NOW)
+    assert days(summer.span) == ("2026-06-01", "2026-09-01") and summer.past
+    assert days(read_time("Tell me about Dori's summer.", NOW).span)[0] == "2026-06-01"
+    # the next spring is nearer than the last
+    assert days(read_time("Tell me about her spring.", NOW).span)[0] == "2027-03-01"
+    lake = write(
+        agent,
+        "Stayed two weeks at her sister's house at the lake",
+        valid_from=NOW - 135 * DAY,
+        valid_until=NOW - 121 * DAY,
+    )
+    write(agent, "Swims in the river on winter mornings", category="interests")
+
+    ranked, _ = ask(agent, "Tell me about Ana's summer.")
+
+    assert ranked and ranked[0] == lake.pk
+
+
+def test_a_relation_word_whose_event_nothing_names_asks_no_time(agent, fake_model):
+    write(agent, "Has a filling at the dentist", due=NOW + 3 * DAY)
+    write(agent, "Her neighbour feeds the moggy when she is away", category="interpersonal")
+
+    _, pack = ask(agent, "Who looks after her moggy when she goes off?")
+
+    assert pack.items and not any("time facet" in item.why for item in pack.items)
+    # "before" an event nothing names still asks what is due before it
+    assert read_time("What must she do before her course kicks off?", NOW).by_event_only is False
