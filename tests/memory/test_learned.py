@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -240,11 +242,9 @@ def _fake_vectors(texts: list[str]) -> np.ndarray:
     return np.stack(out)
 
 
-@pytest.mark.slow  # fits the model twice (about a minute of CPU): handed out first under -n
-def test_retraining_is_deterministic_and_keeps_the_false_alarm_budget():
-    first, result = train(_fake_vectors)
-    second, _ = train(_fake_vectors)
-    assert first.to_json() == second.to_json()
+@pytest.mark.slow  # fits the model on the whole train split (half a minute of CPU)
+def test_retraining_keeps_the_false_alarm_budget():
+    model, result = train(_fake_vectors)
     assert result.false_alarm_rate <= learned.VALIDATION_FALSE_ALARMS <= learned.TARGET_FALSE_ALARMS
     assert result.ordinary == sum(1 for r in load_split("validation") if not r.hostile)
     # the budget also holds on each independent writer's set in validation on its own
@@ -255,16 +255,36 @@ def test_retraining_is_deterministic_and_keeps_the_false_alarm_budget():
     for path in sets:
         ordinary = [r for r in learned.load_file(path) if not r.hostile]
         scores = learned_scores(
-            [r.text for r in ordinary], model=first, vector_source=_fake_vectors
+            [r.text for r in ordinary], model=model, vector_source=_fake_vectors
         )
         alarms = 0
         for r, score in zip(ordinary, scores, strict=True):
             norm = normalise(r.text)
             hit = _pattern_hits(norm, _decoded_views(r.text, norm))
-            alarms += bool(hit or (score and score.probability >= first.threshold))
+            alarms += bool(hit or (score and score.probability >= model.threshold))
         assert alarms <= learned.allowed_false_alarms(
             len(ordinary), learned.VALIDATION_FALSE_ALARMS
         ), path.name
+
+
+def _every(step: int, src, dst) -> None:
+    """Every ``step``-th row of each labelled file under ``src``, written under ``dst`` by
+    the same name (each file, so each writer's set, keeps its share)."""
+    for path in sorted(src.glob("injection_*.jsonl")):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        (dst / path.name).write_text("".join(lines[::step]), encoding="utf-8")
+
+
+def test_retraining_is_deterministic(tmp_path, monkeypatch):
+    """Two fits of the same rows give the same model file, byte for byte: every stage of
+    ``train`` (views, features, neighbour rows, both regressions, the threshold per writer)
+    on every fourth row of each labelled file; the whole split's fit is the test above."""
+    _every(4, learned.DATA_DIR, tmp_path)
+    monkeypatch.setattr(learned, "DATA_DIR", tmp_path)
+    assert learned.independent_sets()
+    first, _ = train(_fake_vectors)
+    second, _ = train(_fake_vectors)
+    assert first.to_json() == second.to_json()
 
 
 def test_views_decode_what_text_hides():
@@ -284,32 +304,59 @@ def test_views_decode_what_text_hides():
     ]
 
 
-@pytest.fixture
-def encoder_backend(request):
-    """The encoder named by the test's parameter for this test, the setting's after it;
-    the scan's result cache is emptied both ways (it keys results by text only)."""
+@contextmanager
+def _encoder(name: str) -> Iterator[None]:
+    """The named encoder inside the block, the setting's after it. The scan's result cache
+    is emptied both ways and the vectors the block stores are rolled back with it: both
+    are keyed by text only, so the next encoder would be handed this one's."""
+    from django.db import transaction
+
     from safety import encoder, injection
 
-    def reset(name):
-        encoder.use_backend(name)
+    def reset(backend: str | None) -> None:
+        encoder.use_backend(backend)
         with injection._cache_lock:
             injection._cache.clear()
 
-    reset(request.param)
-    yield request.param
-    reset(None)
+    reset(name)
+    try:
+        with transaction.atomic():
+            yield
+            transaction.set_rollback(True)
+    finally:
+        reset(None)
+
+
+def _blocked(rows: list[learned.LabelledText]) -> list[bool]:
+    return [r.blocked for r in scan_many([r.text for r in rows], semantic=True)]
+
+
+#: The ONNX encoder is compared with torch on every ``ONNX_SAMPLE_STEP``-th row of each
+#: validation file (torch covers the whole split).
+ONNX_SAMPLE_STEP = 4
 
 
 @pytest.mark.django_db
-@pytest.mark.slow  # encodes the whole validation split with the model
+@pytest.mark.slow  # encodes the validation split with the torch model, a quarter with ONNX
 @pytest.mark.sqlite_enough  # the database only keeps the vectors; the figures are the model's
-@pytest.mark.parametrize("encoder_backend", ["torch"], indirect=True)
-def test_the_scan_reproduces_the_validation_figures_recorded_in_the_model(encoder_backend):
+def test_the_scan_gives_the_recorded_validation_figures_and_onnx_keeps_near_torch():
     """The threshold was chosen on the validation split with the torch encoder's vectors;
-    with that encoder the full scan (patterns, decoded views, stored vectors) gives back
-    the recorded figures and keeps false alarms <= 2 %."""
-    rows = load_split("validation")
-    result = rates(rows, [r.blocked for r in scan_many([r.text for r in rows], semantic=True)])
+    with that encoder the full scan (patterns, decoded views, stored vectors) of the whole
+    split gives back the recorded figures and keeps false alarms <= 2 %.
+
+    Web processes scan with the quantised ONNX encoder (vectors within 0.99 cosine of the
+    torch ones the model was fitted on). On every fourth row of each validation file (each
+    writer's set keeps its share; every family and language is in it) the ONNX scan
+    detects at most half a point less than the torch scan of the same rows, and raises no
+    more false alarms than torch does there or the 2 % budget allows. A quarter measures
+    how far the other encoder moves decisions; the torch scan already covers every row."""
+    from safety import encoder
+
+    by_file = [learned.load_file(path) for path in split_paths("validation")]
+    rows = [r for part in by_file for r in part]
+    with _encoder("torch"):
+        torch_blocked = _blocked(rows)
+    result = rates(rows, torch_blocked)
     recorded = get_model().meta["validation"]
     assert (result.detected, result.false_alarms) == (
         recorded["detected"],
@@ -317,23 +364,21 @@ def test_the_scan_reproduces_the_validation_figures_recorded_in_the_model(encode
     )
     assert result.false_alarm_rate <= 0.02
 
-
-@pytest.mark.django_db
-@pytest.mark.slow  # encodes the whole validation split with the model
-@pytest.mark.sqlite_enough  # the database only keeps the vectors; the figures are the model's
-@pytest.mark.parametrize("encoder_backend", ["onnx"], indirect=True)
-def test_the_onnx_encoder_keeps_the_scan_within_its_recorded_figures(encoder_backend):
-    """Web processes scan with the quantised ONNX encoder (vectors within 0.99 cosine of
-    the torch ones the model was fitted on): on the validation split it detects at most
-    half a point less than recorded and keeps false alarms <= 2 %."""
-    from safety import encoder
-
-    rows = load_split("validation")
-    result = rates(rows, [r.blocked for r in scan_many([r.text for r in rows], semantic=True)])
-    recorded = get_model().meta["validation"]
-    assert encoder.backend() == "onnx"
-    assert result.detected >= recorded["detected"] - 0.005 * result.hostile
-    assert result.false_alarm_rate <= 0.02
+    picked, start = [], 0
+    for part in by_file:
+        picked += range(start, start + len(part), ONNX_SAMPLE_STEP)
+        start += len(part)
+    sample = [rows[i] for i in picked]
+    assert {r.family for r in sample if r.hostile} >= FAMILIES
+    assert {r.lang for r in sample if r.hostile} >= LANGUAGES
+    assert {r.lang for r in sample if not r.hostile} >= LANGUAGES
+    with _encoder("onnx"):
+        onnx = rates(sample, _blocked(sample))
+        assert encoder.backend() == "onnx"
+    torch_here = rates(sample, [torch_blocked[i] for i in picked])
+    assert onnx.detected >= torch_here.detected - 0.005 * onnx.hostile, (onnx, torch_here)
+    budget = learned.allowed_false_alarms(onnx.ordinary, 0.02)
+    assert onnx.false_alarms <= max(torch_here.false_alarms, budget), (onnx, torch_here)
 
 
 @pytest.mark.django_db
