@@ -20,9 +20,11 @@ from learning.proposers.local.words import (
     GREETINGS,
     LEAD_FILLERS,
     MAX_QUOTES,
+    MONTHS,
     QUOTE_MAX_WORDS,
     QUOTE_MIN_WORDS,
     TIME_MODIFIERS,
+    WEEKDAYS,
 )
 from safety.text import (
     STOP_WORDS,
@@ -80,6 +82,28 @@ def _camel(word: str) -> bool:
     return any(a.islower() and b.isupper() for a, b in zip(word, word[1:], strict=False))
 
 
+def _short_time_form(text: str, tok: Tok) -> bool:
+    """Whether ``tok`` is a day's or a month's name written short with its capital, a
+    time and no one's name ("Run sheet for Tues", "Sheet for me Sat please", "Weds"):
+    three letters or more of a day's name (an "s" may follow: "Weds"); of a month's only
+    beside a number ("Sat 10 Oct", "Sept 12": "Jan" alone may be someone). Never before
+    another capitalised word, where it is part of a name ("from the Sun Inn")."""
+    low = tok.low
+    # the short forms people write: three or four letters, "s" after them ("Thurs", "Weds")
+    stems = {w for w in (low, low.removesuffix("s")) if 3 <= len(w) <= 4}
+    if not tok.text[:1].isupper() or not low.isalpha() or not stems:
+        return False
+    after = text[tok.end :].lstrip(" .")
+    if after[:1].isupper():
+        return False
+    if any(d.startswith(w) and d != w for d in WEEKDAYS for w in stems):
+        return True
+    if not any(m.startswith(low) and m != low for m in MONTHS):
+        return False
+    before = text[: tok.start].rstrip(" ,")
+    return before[-1:].isdigit() or after[:1].isdigit()
+
+
 def _unclean(
     text: str,
     tok: Tok,
@@ -107,7 +131,7 @@ def _unclean(
     if any(a < tok.end and tok.start < b for a, b, _ in spans):
         return True
     # a day's possessive ("Saturday's dinghy taster") is the day
-    ok = tok.low.removesuffix("'s") in CAPITALISED_OK
+    ok = tok.low.removesuffix("'s") in CAPITALISED_OK or _short_time_form(text, tok)
     if not tok.text[:1].isupper() or _acronym(tok.text) or ok:
         return False
     if frame is not None and frame.capitalises_nouns and before is not None:
@@ -182,7 +206,12 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
         readable = readable_text(m.text)
         toks = tokens(readable)
         for k, t in enumerate(toks):
-            if not t.low.isalpha() or _acronym(t.text) or t.low in CAPITALISED_OK:
+            if (
+                not t.low.isalpha()
+                or _acronym(t.text)
+                or t.low in CAPITALISED_OK
+                or _short_time_form(readable, t)
+            ):
                 continue
             if _written_small_as_a_name(toks, k):
                 pasted.add(t.low)
@@ -208,6 +237,7 @@ def proper_words(messages: Any, *, english: bool = True, code: str = "") -> set[
                 and not _camel(t.text)
                 and not _acronym(t.text)
                 and t.low not in CAPITALISED_OK  # no name: "Saturday", "Instagram"
+                and not _short_time_form(m.text, t)  # "Sat", "Tues"
                 and not _opens_sentence(m.text, t)  # "Rota for next week": no name
             ):
                 pasted.add(t.low)

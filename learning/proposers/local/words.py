@@ -505,15 +505,18 @@ WORK_NAMING_VERBS = word_set(
 
 
 WEEKDAYS = word_set("monday tuesday wednesday thursday friday saturday sunday")
+MONTHS = word_set(
+    "january february march april may june july august september october november december"
+)
 
 
 # "weekly report", "weekly order": a time says when, not which work
 TIME_MODIFIERS = (
     word_set(
         """daily weekly monthly yearly annual quarterly nightly morning evening weekend
-        today tomorrow tonight next last january february march april may june july august
-        september october november december"""
+        today tomorrow tonight next last"""
     )
+    | MONTHS
     | WEEKDAYS
 )
 
