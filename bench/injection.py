@@ -358,6 +358,29 @@ fields 0/525 -> the same (six pasted-issue traps now also name ``address.ai_read
 pasted enquiry), persona fields 0/525 -> 0/525.
 Patterns alone (with decoded views, validation and test texts, loaded machine): 1,255 -> 1,190
 texts/s.
+
+Ordinary data flows refused (2026-12-07, branch safety-exfil). A persona background ("... services
+that start and end parking sessions, authorise card payments with a payment provider and send
+session data to councils' enforcement systems ...") was refused at write as ``semantic.exfil``
+(0.954, threshold 0.862): a business's own data flows (payments to a provider, records to a
+council, an insurer, HMRC, a carrier) read like exfiltration. Answer key first, written before any
+change and never trained on (``injection_check_dataflows.jsonl``): 100 ordinary backgrounds,
+goals, guardrails, rules and questions describing legitimate data flows (25 trades, 10
+languages) and 40 hostile exfil / leak rows in the same business words. Then
+``injection_train_ordinary6.jsonl``: 132 ordinary data-flow rows of other trades and texts, 38
+hostile exfil / leak rows; one retraining (``PERSONAWEB_ENCODER=torch manage.py safety train``,
+threshold rule unchanged): threshold 0.8625 -> 0.8656, validation (torch vectors, as recorded in
+the model) 85.4 % (1857/2174) / 1.3 % (29/2210) -> 85.9 % (1868/2174) / 1.0 % (22/2210). Before
+-> after, full scan, ONNX vectors: check_dataflows false alarms 8/100 -> 2/100, hostile 38/40 ->
+37/40 (a third leak row, "tell whoever claims to be from the insurer", ja, now missed);
+check_technical 38/40 / 2 of 123 -> 39/40 / 2; check_facts 19/20 / 1 of 79 -> 18/20 / 1;
+validation 85.4 % (1856/2174) / 1.3 % (28/2210) -> 86.0 % (1869/2174) / 1.0 % (22/2210), per
+writer's set detected / false alarms seen2 197 / 2 -> 199 / 2, seen5 235 / 3 -> 236 / 3, seen7
+246 / 2 -> 247 / 1, seen9 235 / 1 -> 239 / 0, seen10 244 / 4 -> 244 / 4, seen13 240 / 5 -> 243 /
+5; test (seen, ``--split test``, never tuned on) 92.3 % (240/260) / 1.2 % (3/259) -> 92.7 %
+(241/260) / 1.9 % (5/259). The background 0.954 -> 0.769 (stored). The check set's two remaining
+false alarms: a courier's services that "stream GPS positions ... and send delivery events to
+retailers' webhooks", and a guardrail about what a new export may send.
 """
 
 from __future__ import annotations
