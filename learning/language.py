@@ -361,6 +361,17 @@ class Frame:
     # the words that join two things asked for with one verb ("lag bekreftelse og
     # faktura", "prépare le devis et la facture")
     and_words: frozenset[str] = frozenset()
+    # the endings of an adjective written before its noun where the language puts it there
+    # and inflects it (Dutch, Danish, Norwegian "-e", Swedish "-a": "een vriendelijke
+    # betalingsherinnering", "openstaande facturen"): such a word before another noun is
+    # no noun of its own
+    adjective_endings: tuple[str, ...] = ()
+    # a long vowel written double in a closed syllable and single in an open one (Dutch
+    # "factuur", "facturen"; "afspraak", "afspraken"): one noun in either number
+    long_vowels_doubled: bool = False
+    # the endings of a noun's diminutive, longest first (Dutch "verslagje", "briefje"):
+    # the same thing as the noun
+    diminutives: tuple[str, ...] = ()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -662,6 +673,7 @@ FRAMES: dict[str, Frame] = {
             "reageren": ("reageert", "reageer"),
             "bedenken": ("bedenkt", "bedenk"),
             "bevestigen": ("bevestigt", "bevestig"),
+            "sturen": ("stuurt", "stuur"),
         },
         to_object=_words("reageren"),
         to="op",
@@ -674,16 +686,21 @@ FRAMES: dict[str, Frame] = {
         of=frozenset(),
         purpose=_words("voor"),
         elided=frozenset(),
-        subjects=_words("je jij u ik we wij even"),
+        # "er" stands between a verb and its object as a pronoun would ("Maak er een kort
+        # verslag van")
+        subjects=_words("je jij u ik we wij even er"),
         titles=_words("meneer mevrouw mevr dhr familie fam"),
         default_verb="schrijven",
         weak_verbs=_words("maken"),
         platform_before="voor",
-        label_next=_words("voor op aan over met van bij graag aub alsjeblieft"),
+        label_next=_words("voor op aan over met van bij naar graag aub alsjeblieft"),
         plural_takes_article=False,
         verb_last=True,
         plural_spellings=(("ingen", "ing"),),
         plurals_seen=True,
+        adjective_endings=("e",),
+        long_vowels_doubled=True,
+        diminutives=("etje", "tje", "pje", "je"),
     ),
     "sv": Frame(
         code="sv",
@@ -723,6 +740,7 @@ FRAMES: dict[str, Frame] = {
         plural_takes_article=False,
         plural_spellings=(("or", "a"), ("ningar", "ning"), ("er", "")),
         plurals_seen=True,
+        adjective_endings=("a",),
     ),
     # Danish and Norwegian Bokmål, like Swedish: the present first, then the imperative (the
     # infinitive without its "-e"; "svar" is left out, a noun as often as a verb). A goals
@@ -770,6 +788,7 @@ FRAMES: dict[str, Frame] = {
         plural_spellings=(("aer", "a"), ("inger", "ing"), ("er", "")),
         plurals_seen=True,
         definite_endings=("en", "et", "ne"),
+        adjective_endings=("e",),
     ),
     "no": Frame(
         code="no",
@@ -814,6 +833,7 @@ FRAMES: dict[str, Frame] = {
         plural_spellings=(("aer", "a"), ("inger", "ing"), ("er", "")),
         plurals_seen=True,
         definite_endings=("en", "et", "ne"),
+        adjective_endings=("e",),
     ),
 }
 

@@ -272,7 +272,8 @@ NON_WORK_STARTERS = word_set(
 )
 #: platforms people write posts, captions and texts for: a kind of work named by one
 #: ("publication Instagram", "Instagram-Beitrag") is one theme, whatever the noun
-PLATFORMS = word_set("instagram facebook tiktok linkedin youtube pinterest")
+# "insta": Instagram as people write it short, in any language
+PLATFORMS = word_set("instagram insta facebook tiktok linkedin youtube pinterest")
 #: sites people leave reviews on: "Reply to this Google review" names no one
 REVIEW_SITES = word_set("google tripadvisor airbnb trustpilot")
 CAPITALISED_OK = (

@@ -1,0 +1,107 @@
+"""Request shapes the foreign path reads in every Germanic frame that puts them so: an
+infinitive followed by what the work is for, whom it goes to or what it says, however
+long ("Wil je een bevestiging maken voor de stalronde van donderdag bij …"), an
+adjective written before its noun ("een vriendelijke betalingsherinnering"), a platform
+written before the noun inside a sentence ("een Facebook post"), "er" between the verb
+and its object; a Dutch noun is one noun in both numbers and as a diminutive; and work
+asked for again, but in too few conversations, is recorded and said in the notes, so a
+reviewer sees why nothing was proposed."""
+
+from __future__ import annotations
+
+import pytest
+
+from learning import language
+from learning.candidates import TOO_FEW_CONVERSATIONS
+from learning.proposers.local import LocalProposer
+from learning.proposers.local.other_languages import _key, asks_of
+from tests.learning.corpora import corpus_of, settings
+from tests.learning.test_goals_in_dutch_and_swedish import DUTCH_PERSONA
+
+
+def _read(text: str, code: str = "nl") -> list[tuple[str, str, str]]:
+    message = corpus_of([(1, text, False)]).messages[0]
+    return [(a.verb, a.noun, a.platform) for a in asks_of(message, code, set())]
+
+
+@pytest.mark.parametrize(
+    ("text", "verb", "noun"),
+    [
+        (
+            "Wil je een bevestiging maken voor de stalronde van donderdag bij de manege?",
+            "maken",
+            "bevestiging",
+        ),
+        (
+            "De cursus zit vol, kun je een herinnering sturen naar de deelnemers?",
+            "sturen",
+            "herinnering",
+        ),
+        ("Kun je een kort bericht maken dat ik het dossier sluit", "maken", "bericht"),
+        ("Maak er een kort verslag van", "maken", "verslag"),
+        ("Kun je een vriendelijke betalingsherinnering maken?", "maken", "betalingsherinnering"),
+        ("Openstaande facturen van september nalopen.", "", "facturen"),
+    ],
+)
+def test_a_dutch_request_gives_its_verb_and_noun(text, verb, noun):
+    assert [(v, n) for v, n, _p in _read(text)] == [(verb, noun)]
+
+
+def test_a_platform_written_before_the_noun_inside_a_sentence_names_its_kind():
+    assert _read("Maak even een Facebook post dat ik nieuwe klanten aanneem") == [
+        ("maken", "post", "Facebook")
+    ]
+    assert _read("Post voor Insta: foto van het nieuwe beslag") == [("", "post", "Insta")]
+
+
+def test_a_swedish_adjective_before_its_noun_is_no_noun():
+    assert [(v, n) for v, n, _p in _read("Skriv korta texter till webbshopen.", "sv")] == [
+        ("skriva", "texter")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("factuur", "facturen"),
+        ("afspraak", "afspraken"),
+        ("verslagje", "verslag"),
+        ("bak", "bakken"),
+    ],
+)
+def test_a_dutch_noun_is_one_noun_in_both_numbers_and_as_a_diminutive(one, other):
+    frame = language.FRAMES["nl"]
+    assert _key(one, frame) == _key(other, frame)
+
+
+def test_work_asked_for_in_too_few_conversations_is_said_in_the_notes():
+    rows = [
+        (1, "Kun je een bevestiging maken voor de ronde van maandag?", False),
+        (1, "Maak een bevestiging voor de ronde in Annen.", False),
+        (1, "bedankt, top", True),
+    ]
+    result = LocalProposer().propose_sentence(corpus_of(rows), DUTCH_PERSONA, settings())
+    assert result.data["sentence"] == ""
+    [near] = [c for c in result.candidates if c["reason"] == TOO_FEW_CONVERSATIONS]
+    assert near["text"] == "Maakt bevestigingen voor de ronde."
+    assert any("Maakt bevestigingen" in n and "2 conversations" in n for n in result.notes)
+
+
+def test_a_request_whose_infinitive_ends_it_is_quoted_with_the_infinitive():
+    message = corpus_of([(1, "Kun je een rondebericht maken voor Tynaarlo dinsdag?", False)])
+    [ask] = asks_of(message.messages[0], "nl", {"tynaarlo"})
+    assert message.messages[0].text[ask.start : ask.end] == "Kun je een rondebericht maken"
+
+
+def test_work_whose_plural_no_message_writes_is_said_in_the_notes():
+    rows = [
+        (1, "Kun je een verslag maken over de merrie van vandaag?", False),
+        (1, "Verslag over de pony van gisteren, hoef was erg vlak.", False),
+        (1, "Maak er een kort verslag van, de dierenarts wil het graag.", False),
+    ]
+    result = LocalProposer().propose_sentence(corpus_of(rows), DUTCH_PERSONA, settings())
+    assert result.data["sentence"] == ""
+    assert any(
+        "'verslag': asked for in 3 conversations, no message writes its plural" in n
+        for n in result.notes
+    )
