@@ -372,6 +372,9 @@ class Frame:
     # the endings of a noun's diminutive, longest first (Dutch "verslagje", "briefje"):
     # the same thing as the noun
     diminutives: tuple[str, ...] = ()
+    # nouns that say only that a text is written, not which ("mensagem", "Nachricht",
+    # "bericht"), as English ``GENERIC_HEADS``: a theme of one needs what it is for
+    generic_nouns: frozenset[str] = frozenset()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -381,6 +384,9 @@ def _words(text: str) -> frozenset[str]:
 FRAMES: dict[str, Frame] = {
     "fr": Frame(
         code="fr",
+        generic_nouns=_words(
+            "message messages texte textes mail mails courriel courriels e-mail e-mails"
+        ),
         and_words=frozenset(["et"]),
         verbs={
             "écrire": ("écrit", "écris", "écrivez"),
@@ -425,6 +431,9 @@ FRAMES: dict[str, Frame] = {
     ),
     "es": Frame(
         code="es",
+        generic_nouns=_words(
+            "mensaje mensajes texto textos correo correos mail mails e-mail e-mails email emails"
+        ),
         and_words=frozenset(["y", "e"]),
         verbs={
             "escribir": (),
@@ -468,6 +477,9 @@ FRAMES: dict[str, Frame] = {
     ),
     "de": Frame(
         code="de",
+        generic_nouns=_words(
+            "nachricht nachrichten text texte mail mails e-mail e-mails mitteilung mitteilungen"
+        ),
         compounds=True,
         and_words=frozenset(["und"]),
         verbs={
@@ -511,6 +523,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "it": Frame(
         code="it",
+        generic_nouns=_words("messaggio messaggi testo testi mail e-mail email"),
         and_words=frozenset(["e", "ed"]),
         verbs={
             "scrivere": (),
@@ -579,6 +592,9 @@ FRAMES: dict[str, Frame] = {
     ),
     "pt": Frame(
         code="pt",
+        generic_nouns=_words(
+            "mensagem mensagens texto textos mail mails e-mail e-mails email emails"
+        ),
         and_words=frozenset(["e"]),
         # European and Brazilian spelling alike: "fazer", "atualizar"/"actualizar",
         # "planear"/"planejar"
@@ -660,6 +676,9 @@ FRAMES: dict[str, Frame] = {
     # imperative ("schrijven": "schrijft", "schrijf"; "skriva": "skriver", "skriv")
     "nl": Frame(
         code="nl",
+        generic_nouns=_words(
+            "bericht berichten tekst teksten mail mails e-mail e-mails mailtje mailtjes"
+        ),
         compounds=True,
         and_words=frozenset(["en"]),
         verbs={
@@ -704,6 +723,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "sv": Frame(
         code="sv",
+        generic_nouns=_words("meddelande meddelanden text texter mejl mail"),
         compounds=True,
         and_words=frozenset(["och"]),
         verbs={
@@ -748,6 +768,7 @@ FRAMES: dict[str, Frame] = {
     # fakturaer"): "Skriver fakturaer.", "Svarer på henvendelser."
     "da": Frame(
         code="da",
+        generic_nouns=_words("besked beskeder tekst tekster mail mails e-mail e-mails"),
         compounds=True,
         and_words=frozenset(["og"]),
         verbs={
@@ -792,6 +813,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "no": Frame(
         code="no",
+        generic_nouns=_words("melding meldinger tekst tekster mail e-post"),
         compounds=True,
         and_words=frozenset(["og"]),
         verbs={

@@ -105,3 +105,20 @@ def test_work_whose_plural_no_message_writes_is_said_in_the_notes():
         "'verslag': asked for in 3 conversations, no message writes its plural" in n
         for n in result.notes
     )
+
+
+def test_a_text_named_by_nothing_but_its_generic_noun_is_not_proposed():
+    from learning.proposers.local.other_languages import find_foreign_themes
+
+    rows = [
+        (1, "Podes escrever a mensagem de confirmação? Sábado às 10h.", False),
+        (1, "Mensagem para os inscritos: mudou a hora.", False),
+        (1, "escreve uma mensagem curta ao dono do prédio", False),
+    ]
+    corpus = corpus_of(rows)
+    unworded: list[str] = []
+    themes = find_foreign_themes(
+        corpus.messages, "pt", set(), min_conversations=3, min_users=None, unworded=unworded
+    )
+    assert themes == []
+    assert any("says only that a text is written" in u for u in unworded)

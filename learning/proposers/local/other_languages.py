@@ -808,6 +808,10 @@ def find_foreign_themes(
                 _say(unworded, by_conv, "no message writes its plural", about.get(k, k))
                 continue  # its plural or its article is not guessed
             complement, purpose = (f"{complement} {of}" if complement else of), ""
+        if noun.lower() in frame.generic_nouns and not (complement or purpose):
+            # "Escreve as mensagens." says only that texts are written, not which
+            _say(unworded, by_conv, "it says only that a text is written, not which", noun)
+            continue
         out.append(
             ForeignTheme(
                 key=k,
