@@ -122,3 +122,19 @@ def test_a_text_named_by_nothing_but_its_generic_noun_is_not_proposed():
     )
     assert themes == []
     assert any("says only that a text is written" in u for u in unworded)
+
+
+@pytest.mark.parametrize(
+    ("text", "noun"),
+    [
+        ("Nog een offerte, fietsclub uit de buurt, zaterdag 24 oktober.", "offerte"),
+        ("Factuur 2026-047 voor de fietsclub, betaald per pin.", "factuur"),
+    ],
+)
+def test_a_label_ends_at_another_ones_comma_and_skips_its_number(text, noun):
+    assert [n for _v, n, _p in _read(text)] == [noun]
+
+
+def test_a_list_after_a_comma_is_no_complement():
+    message = corpus_of([(1, "Laarzen, werkhandschoenen.", False)]).messages[0]
+    assert all(a.complement == "" for a in asks_of(message, "nl", set()))

@@ -223,6 +223,7 @@ def _noun_phrase(
         and _content(ws[j], frame, banned)
         and not _capitalised_inside(text, ws[j], frame)
         and ws[j].low not in frame.purpose
+        and not text[noun.end : ws[j].start].strip()  # "Laarzen, werkhandschoenen": a list
     ):
         complement = ws[j].low
         j += 1
@@ -380,8 +381,12 @@ def _ask_in(
         # bedrijfsuitje", "instagram post maken"
         verb, to, label = ws[j].low, ws[j].low in frame.to_object, False
         j += 1
+    while label and j < len(ws) and any(c.isdigit() for c in ws[j].text):
+        j += 1  # a document's number after its noun ("Factuur 2026-047 voor …")
     if label and j < len(ws) and ws[j].low not in frame.label_next:
-        if not _named(text, ws, j, b, banned):
+        if ws[0].low in frame.openers and "," in text[ws[j - 1].end : ws[j].start]:
+            pass  # "Nog een offerte, fietsclub …": another one asked for, its details after
+        elif not _named(text, ws, j, b, banned):
             return None  # "Une dame m'a écrit": a subject, not a label
         if complement and complement.split()[0] not in frame.of:
             complement = ""  # "Familie" of "Rechnung Familie Huber:" is whom, not what
