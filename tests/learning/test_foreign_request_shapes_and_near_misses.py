@@ -138,3 +138,16 @@ def test_a_label_ends_at_another_ones_comma_and_skips_its_number(text, noun):
 def test_a_list_after_a_comma_is_no_complement():
     message = corpus_of([(1, "Laarzen, werkhandschoenen.", False)]).messages[0]
     assert all(a.complement == "" for a in asks_of(message, "nl", set()))
+
+
+def test_an_emoji_ends_a_request_sentence_and_insta_is_instagram():
+    from learning.proposers.local.other_languages import find_foreign_themes, foreign_sentence
+
+    rows = [
+        (1, "Publicação para o Instagram: acabei o painel da entrada.", False),
+        (1, "Fico parada 2 semanas 😩 Escreve uma publicação para o Insta a dizer isso", False),
+        (1, "legenda para o Instagram: reel do painel de limões, curto", False),
+    ]
+    corpus = corpus_of(rows)
+    themes = find_foreign_themes(corpus.messages, "pt", set(), min_conversations=3, min_users=None)
+    assert [foreign_sentence(t, "pt") for t in themes] == ["Escreve as publicações do Instagram."]

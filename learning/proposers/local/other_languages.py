@@ -45,12 +45,13 @@ from learning import language
 from learning.policy import PLATFORMS
 from learning.proposers.local.hygiene import _paste_holds_secret, follow_up_quote, quote_for
 from learning.proposers.local.requests import message_span
-from learning.proposers.local.tokens import Tok, clauses, tokens
+from learning.proposers.local.tokens import EMOJI, Tok, clauses, tokens
 from learning.proposers.local.wording import with_capital
 from safety.text import COMPOUND_PART, content_words, readable_text, share_a_word
 
-# a sentence, or the label before a colon
-_SENTENCE_EDGE = re.compile(r"[.!?;:\n¿¡]")
+# a sentence, or the label before a colon; an emoji ends a sentence as a full stop does
+# ("… parar 2 semanas 😩 Escreve uma publicação para o Insta")
+_SENTENCE_EDGE = re.compile(rf"[.!?;:\n¿¡]|{EMOJI}+")
 # words of a purpose: "pour la boutique en ligne" (at most this many after "pour")
 PURPOSE_WORDS = 5
 # the noun a request opens with may be preceded by this many asking words and pronouns
@@ -261,6 +262,15 @@ def _adjective_before_noun(
         and not _capitalised_inside(text, after, frame)
         and after.low not in PLATFORMS
     )
+
+
+def _platform_key(platform: str) -> str:
+    """What groups a platform's names: the name in full, of which a short form people
+    write is the beginning ("insta": "instagram")."""
+    low = platform.lower()
+    if low not in PLATFORMS:
+        return low
+    return min((p for p in PLATFORMS if p.startswith(low) and p != low), default=low, key=len)
 
 
 def _platform(tok: Tok) -> bool:
@@ -782,7 +792,7 @@ def find_foreign_themes(
             continue  # nor the article of a noun whose gender nothing tells
         # the platform most requests name beside the noun ("Post per Instagram"), when
         # they agree on nothing else written after it
-        platform = _agreed([a.platform.lower() for a in by_conv.values()], n)
+        platform = _agreed([_platform_key(a.platform) for a in by_conv.values()], n)
         if (
             platform
             and not (complement or purpose)
@@ -869,7 +879,9 @@ def _about(
         if nouns and len(nouns[0]) >= 3:
             out.append((_key(nouns[0], frame), nouns[0]))
     if ask.platform:  # a post, a caption, a text for Instagram: one kind of work
-        out.append((ask.platform.lower(), ask.platform))
+        key = _platform_key(ask.platform)
+        # a short form is named in full ("Insta": "Instagram")
+        out.append((key, ask.platform if ask.platform.lower() == key else key))
     return out
 
 
