@@ -42,13 +42,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from learning import language
-from learning.policy import PLATFORMS
+from learning.policy import PLATFORM_SHORT_FORMS
+from learning.policy import PLATFORMS as NAMED_PLATFORMS
 from learning.proposers.local.hygiene import _paste_holds_secret, follow_up_quote, quote_for
 from learning.proposers.local.requests import message_span
 from learning.proposers.local.tokens import EMOJI, Tok, clauses, tokens
 from learning.proposers.local.wording import with_capital
 from safety.text import COMPOUND_PART, content_words, readable_text, share_a_word
 
+# the platforms a request may name, with the short forms people write ("Post voor Insta")
+PLATFORMS = NAMED_PLATFORMS | PLATFORM_SHORT_FORMS
 # a sentence, or the label before a colon; an emoji ends a sentence as a full stop does
 # ("… parar 2 semanas 😩 Escreve uma publicação para o Insta")
 _SENTENCE_EDGE = re.compile(rf"[.!?;:\n¿¡]|{EMOJI}+")
@@ -469,8 +472,6 @@ def _platform_of(noun: Tok, complement: str, ws: list[Tok], j: int, frame: langu
     ("publication Instagram"), the first part of a compound ("Instagram-Beitrag") or the
     one word after the purpose word or the complement's preposition ("Publication pour
     Instagram", "Post de Instagram"); "" when none."""
-    from learning.policy import PLATFORMS
-
     first = noun.text.split("-")[0]
     if "-" in noun.text and first.lower() in PLATFORMS:
         return first
