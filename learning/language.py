@@ -361,6 +361,20 @@ class Frame:
     # the words that join two things asked for with one verb ("lag bekreftelse og
     # faktura", "prépare le devis et la facture")
     and_words: frozenset[str] = frozenset()
+    # the endings of an adjective written before its noun where the language puts it there
+    # and inflects it (Dutch, Danish, Norwegian "-e", Swedish "-a": "een vriendelijke
+    # betalingsherinnering", "openstaande facturen"): such a word before another noun is
+    # no noun of its own
+    adjective_endings: tuple[str, ...] = ()
+    # a long vowel written double in a closed syllable and single in an open one (Dutch
+    # "factuur", "facturen"; "afspraak", "afspraken"): one noun in either number
+    long_vowels_doubled: bool = False
+    # the endings of a noun's diminutive, longest first (Dutch "verslagje", "briefje"):
+    # the same thing as the noun
+    diminutives: tuple[str, ...] = ()
+    # nouns that say only that a text is written, not which ("mensagem", "Nachricht",
+    # "bericht"), as English ``GENERIC_HEADS``: a theme of one needs what it is for
+    generic_nouns: frozenset[str] = frozenset()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -370,6 +384,9 @@ def _words(text: str) -> frozenset[str]:
 FRAMES: dict[str, Frame] = {
     "fr": Frame(
         code="fr",
+        generic_nouns=_words(
+            "message messages texte textes mail mails courriel courriels e-mail e-mails"
+        ),
         and_words=frozenset(["et"]),
         verbs={
             "écrire": ("écrit", "écris", "écrivez"),
@@ -414,6 +431,9 @@ FRAMES: dict[str, Frame] = {
     ),
     "es": Frame(
         code="es",
+        generic_nouns=_words(
+            "mensaje mensajes texto textos correo correos mail mails e-mail e-mails email emails"
+        ),
         and_words=frozenset(["y", "e"]),
         verbs={
             "escribir": (),
@@ -457,6 +477,9 @@ FRAMES: dict[str, Frame] = {
     ),
     "de": Frame(
         code="de",
+        generic_nouns=_words(
+            "nachricht nachrichten text texte mail mails e-mail e-mails mitteilung mitteilungen"
+        ),
         compounds=True,
         and_words=frozenset(["und"]),
         verbs={
@@ -500,6 +523,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "it": Frame(
         code="it",
+        generic_nouns=_words("messaggio messaggi testo testi mail e-mail email"),
         and_words=frozenset(["e", "ed"]),
         verbs={
             "scrivere": (),
@@ -568,6 +592,9 @@ FRAMES: dict[str, Frame] = {
     ),
     "pt": Frame(
         code="pt",
+        generic_nouns=_words(
+            "mensagem mensagens texto textos mail mails e-mail e-mails email emails"
+        ),
         and_words=frozenset(["e"]),
         # European and Brazilian spelling alike: "fazer", "atualizar"/"actualizar",
         # "planear"/"planejar"
@@ -649,6 +676,9 @@ FRAMES: dict[str, Frame] = {
     # imperative ("schrijven": "schrijft", "schrijf"; "skriva": "skriver", "skriv")
     "nl": Frame(
         code="nl",
+        generic_nouns=_words(
+            "bericht berichten tekst teksten mail mails e-mail e-mails mailtje mailtjes"
+        ),
         compounds=True,
         and_words=frozenset(["en"]),
         verbs={
@@ -662,6 +692,7 @@ FRAMES: dict[str, Frame] = {
             "reageren": ("reageert", "reageer"),
             "bedenken": ("bedenkt", "bedenk"),
             "bevestigen": ("bevestigt", "bevestig"),
+            "sturen": ("stuurt", "stuur"),
         },
         to_object=_words("reageren"),
         to="op",
@@ -674,19 +705,25 @@ FRAMES: dict[str, Frame] = {
         of=frozenset(),
         purpose=_words("voor"),
         elided=frozenset(),
-        subjects=_words("je jij u ik we wij even"),
+        # "er" stands between a verb and its object as a pronoun would ("Maak er een kort
+        # verslag van")
+        subjects=_words("je jij u ik we wij even er"),
         titles=_words("meneer mevrouw mevr dhr familie fam"),
         default_verb="schrijven",
         weak_verbs=_words("maken"),
         platform_before="voor",
-        label_next=_words("voor op aan over met van bij graag aub alsjeblieft"),
+        label_next=_words("voor op aan over met van bij naar graag aub alsjeblieft"),
         plural_takes_article=False,
         verb_last=True,
         plural_spellings=(("ingen", "ing"),),
         plurals_seen=True,
+        adjective_endings=("e",),
+        long_vowels_doubled=True,
+        diminutives=("etje", "tje", "pje", "je"),
     ),
     "sv": Frame(
         code="sv",
+        generic_nouns=_words("meddelande meddelanden text texter mejl mail"),
         compounds=True,
         and_words=frozenset(["och"]),
         verbs={
@@ -723,6 +760,7 @@ FRAMES: dict[str, Frame] = {
         plural_takes_article=False,
         plural_spellings=(("or", "a"), ("ningar", "ning"), ("er", "")),
         plurals_seen=True,
+        adjective_endings=("a",),
     ),
     # Danish and Norwegian Bokmål, like Swedish: the present first, then the imperative (the
     # infinitive without its "-e"; "svar" is left out, a noun as often as a verb). A goals
@@ -730,6 +768,7 @@ FRAMES: dict[str, Frame] = {
     # fakturaer"): "Skriver fakturaer.", "Svarer på henvendelser."
     "da": Frame(
         code="da",
+        generic_nouns=_words("besked beskeder tekst tekster mail mails e-mail e-mails"),
         compounds=True,
         and_words=frozenset(["og"]),
         verbs={
@@ -770,9 +809,11 @@ FRAMES: dict[str, Frame] = {
         plural_spellings=(("aer", "a"), ("inger", "ing"), ("er", "")),
         plurals_seen=True,
         definite_endings=("en", "et", "ne"),
+        adjective_endings=("e",),
     ),
     "no": Frame(
         code="no",
+        generic_nouns=_words("melding meldinger tekst tekster mail e-post"),
         compounds=True,
         and_words=frozenset(["og"]),
         verbs={
@@ -814,6 +855,7 @@ FRAMES: dict[str, Frame] = {
         plural_spellings=(("aer", "a"), ("inger", "ing"), ("er", "")),
         plurals_seen=True,
         definite_endings=("en", "et", "ne"),
+        adjective_endings=("e",),
     ),
 }
 

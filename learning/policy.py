@@ -273,6 +273,9 @@ NON_WORK_STARTERS = word_set(
 #: platforms people write posts, captions and texts for: a kind of work named by one
 #: ("publication Instagram", "Instagram-Beitrag") is one theme, whatever the noun
 PLATFORMS = word_set("instagram facebook tiktok linkedin youtube pinterest")
+#: short forms of a platform people write, the beginning of its name ("insta"): read as the
+#: platform by the proposer's foreign path (the English reading keeps them as words)
+PLATFORM_SHORT_FORMS = word_set("insta")
 #: sites people leave reviews on: "Reply to this Google review" names no one
 REVIEW_SITES = word_set("google tripadvisor airbnb trustpilot")
 CAPITALISED_OK = (

@@ -42,15 +42,19 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from learning import language
-from learning.policy import PLATFORMS
+from learning.policy import PLATFORM_SHORT_FORMS
+from learning.policy import PLATFORMS as NAMED_PLATFORMS
 from learning.proposers.local.hygiene import _paste_holds_secret, follow_up_quote, quote_for
 from learning.proposers.local.requests import message_span
-from learning.proposers.local.tokens import Tok, clauses, tokens
+from learning.proposers.local.tokens import EMOJI, Tok, clauses, tokens
 from learning.proposers.local.wording import with_capital
 from safety.text import COMPOUND_PART, content_words, readable_text, share_a_word
 
-# a sentence, or the label before a colon
-_SENTENCE_EDGE = re.compile(r"[.!?;:\n¿¡]")
+# the platforms a request may name, with the short forms people write ("Post voor Insta")
+PLATFORMS = NAMED_PLATFORMS | PLATFORM_SHORT_FORMS
+# a sentence, or the label before a colon; an emoji ends a sentence as a full stop does
+# ("… parar 2 semanas 😩 Escreve uma publicação para o Insta")
+_SENTENCE_EDGE = re.compile(rf"[.!?;:\n¿¡]|{EMOJI}+")
 # words of a purpose: "pour la boutique en ligne" (at most this many after "pour")
 PURPOSE_WORDS = 5
 # the noun a request opens with may be preceded by this many asking words and pronouns
@@ -173,10 +177,12 @@ def _noun_phrase(
             k += 1
         if k > j and ws[k].text[:1].isupper():
             j = k
+    while _adjective_before_noun(text, ws, j, frame, banned):
+        j += 1  # "een vriendelijke betalingsherinnering": the noun is the word after it
     if (
         j >= len(ws)
         or not _content(ws[j], frame, banned)
-        or _capitalised_inside(text, ws[j], frame)
+        or (_capitalised_inside(text, ws[j], frame) and not _platform_before_noun(text, ws, j))
     ):
         return None
     noun, j = ws[j], j + 1
@@ -221,10 +227,53 @@ def _noun_phrase(
         and _content(ws[j], frame, banned)
         and not _capitalised_inside(text, ws[j], frame)
         and ws[j].low not in frame.purpose
+        and not text[noun.end : ws[j].start].strip()  # "Laarzen, werkhandschoenen": a list
     ):
         complement = ws[j].low
         j += 1
     return noun, article, complement, j
+
+
+def _platform_before_noun(text: str, ws: list[Tok], j: int) -> bool:
+    """Whether ``ws[j]`` is a platform written with its capital before the noun it names
+    the kind of, inside a sentence ("Maak even een Facebook post"): no name."""
+    return (
+        ws[j].low in PLATFORMS
+        and j + 1 < len(ws)
+        and ws[j + 1].low.isalpha()
+        and not text[ws[j].end : ws[j + 1].start].strip()
+    )
+
+
+def _adjective_before_noun(
+    text: str, ws: list[Tok], j: int, frame: language.Frame, banned: set[str]
+) -> bool:
+    """Whether ``ws[j]`` is an adjective written before its noun, in a language that puts
+    it there with an ending (``Frame.adjective_endings``: "vriendelijke
+    betalingsherinnering", "openstaande facturen"): it has the ending and a word that may
+    be a noun follows it, with nothing written between them."""
+    if not frame.adjective_endings or j + 1 >= len(ws):
+        return False
+    word, after = ws[j], ws[j + 1]
+    return (
+        word.low.endswith(frame.adjective_endings)
+        and _content(word, frame, banned)
+        and not _capitalised_inside(text, word, frame)
+        and word.low not in PLATFORMS
+        and not text[word.end : after.start].strip()
+        and _content(after, frame, banned)
+        and not _capitalised_inside(text, after, frame)
+        and after.low not in PLATFORMS
+    )
+
+
+def _platform_key(platform: str) -> str:
+    """What groups a platform's names: the name in full, of which a short form people
+    write is the beginning ("insta": "instagram")."""
+    low = platform.lower()
+    if low not in PLATFORMS:
+        return low
+    return min((p for p in PLATFORMS if p.startswith(low) and p != low), default=low, key=len)
 
 
 def _platform(tok: Tok) -> bool:
@@ -266,6 +315,7 @@ def _ask_in(
     if not ws:
         return None
     verb, j, to = "", 0, False
+    verb_end = 0  # the end of an infinitive read out of the words (``_infinitive_last``)
     # the first word of the clause after a comma ("Deze kwam binnen, kun je een
     # bevestiging schrijven", "Me llegó este correo, hazme la factura")
     q = next((k for k in range(1, len(ws)) if "," in text[ws[k - 1].end : ws[k].start]), 0)
@@ -286,8 +336,9 @@ def _ask_in(
         # a modal question or a "bitte" with the infinitive at its end is a request:
         # "Kannst du mir einen Kostenvoranschlag schreiben?", or before what it is for
         # (Dutch: "Kun je een bevestiging maken voor een reservering?")
-        k = _infinitive_last(ws, frame)
+        k = _infinitive_last(ws, frame, opens[0] + 2)
         if k:
+            verb_end = ws[k].end  # the quote holds the infinitive: "… maken"
             verb, j, ws = ws[k].low, opens[0] + 1, ws[:k] + ws[k + 1 :]
     if not verb:
         for k, w in enumerate(ws[:-1]):  # "le café veut un devis", "necesito un presupuesto"
@@ -343,8 +394,12 @@ def _ask_in(
         # bedrijfsuitje", "instagram post maken"
         verb, to, label = ws[j].low, ws[j].low in frame.to_object, False
         j += 1
+    while label and j < len(ws) and any(c.isdigit() for c in ws[j].text):
+        j += 1  # a document's number after its noun ("Factuur 2026-047 voor …")
     if label and j < len(ws) and ws[j].low not in frame.label_next:
-        if not _named(text, ws, j, b, banned):
+        if ws[0].low in frame.openers and "," in text[ws[j - 1].end : ws[j].start]:
+            pass  # "Nog een offerte, fietsclub …": another one asked for, its details after
+        elif not _named(text, ws, j, b, banned):
             return None  # "Une dame m'a écrit": a subject, not a label
         if complement and complement.split()[0] not in frame.of:
             complement = ""  # "Familie" of "Rechnung Familie Huber:" is whom, not what
@@ -353,6 +408,7 @@ def _ask_in(
     end = ws[j - 1].end
     if purpose:
         end = ws[min(len(ws) - 1, j + len(purpose.split()) - 1)].end
+    end = max(end, verb_end)
     ask = Ask(
         message=message,
         start=ws[0].start,
@@ -390,14 +446,15 @@ def _ask_in(
     return ask
 
 
-def _infinitive_last(ws: list[Tok], frame: language.Frame) -> int:
-    """Where the infinitive of a work verb ends the request (0 when none does): the last
-    word, or the word before the frame's purpose word and what follows it ("maken voor
-    een reservering")."""
-    for k in range(len(ws) - 1, 1, -1):
-        if len(ws) - 1 - k > PURPOSE_WORDS + 1:
-            break
-        last = k == len(ws) - 1 or ws[k + 1].low in frame.purpose | {frame.to}
+def _infinitive_last(ws: list[Tok], frame: language.Frame, start: int) -> int:
+    """Where the infinitive of a work verb ends the request (0 when none does): the first
+    from ``start`` that is the last word or is followed by a preposition, what the work
+    is for, whom it goes to or another function word that opens what it says ("maken
+    voor de stalronde van donderdag bij …", "sturen naar de deelnemers", "maken dat ik
+    het dossier sluit")."""
+    after = frame.purpose | frame.label_next | {frame.to} | language.FUNCTION_WORDS[frame.code]
+    for k in range(max(start, 2), len(ws)):
+        last = k == len(ws) - 1 or ws[k + 1].low in after
         if last and language.work_verb(ws[k].low, frame.code) == ws[k].low:
             return k
     return 0
@@ -415,8 +472,6 @@ def _platform_of(noun: Tok, complement: str, ws: list[Tok], j: int, frame: langu
     ("publication Instagram"), the first part of a compound ("Instagram-Beitrag") or the
     one word after the purpose word or the complement's preposition ("Publication pour
     Instagram", "Post de Instagram"); "" when none."""
-    from learning.policy import PLATFORMS
-
     first = noun.text.split("-")[0]
     if "-" in noun.text and first.lower() in PLATFORMS:
         return first
@@ -505,11 +560,40 @@ def _key(noun: str, frame: language.Frame | None = None) -> str:
         kind = language.german_kind(noun)
         if kind:
             return kind
+    if frame is not None and frame.long_vowels_doubled:
+        return _open_syllable_key(noun, frame)
     letters = frame.key_letters if frame is not None else "sx"
     for plural, single in frame.plural_spellings if frame is not None else ():
         if noun.endswith(plural) and len(noun) > len(plural) + 2:
             return noun[: -len(plural)] + single  # "publicações" -> "publicação"
     return noun[:-1] if len(noun) > 4 and noun[-1] in letters else noun
+
+
+_DOUBLED = re.compile(r"([aeiou])\1([^aeiou])$")
+_DOUBLED_CONSONANT = re.compile(r"([^aeiou])\1$")
+
+
+def _open_syllable_key(noun: str, frame: language.Frame) -> str:
+    """The key of a Dutch noun, one for both numbers: the plural ending off ("-s",
+    "-en", ``Frame.plural_spellings``), a long vowel written double before the last
+    consonant and a doubled last consonant written once, a diminutive's ending off
+    (``Frame.diminutives``): "factuur" and "facturen" -> "factur", "afspraak" and
+    "afspraken" -> "afsprak", "bak" and "bakken" -> "bak", "verslagje" -> "verslag"."""
+    for plural, single in frame.plural_spellings:
+        if noun.endswith(plural) and len(noun) > len(plural) + 2:
+            noun = noun[: -len(plural)] + single
+            break
+    else:
+        if len(noun) > 4 and noun.endswith("en"):
+            noun = noun[:-2]
+        elif len(noun) > 4 and noun[-1] == "s":
+            noun = noun[:-1]
+    for small in frame.diminutives:  # "verslagje" is a "verslag"
+        if noun.endswith(small) and len(noun) - len(small) >= COMPOUND_PART:
+            noun = noun[: -len(small)]
+            break
+    noun = _DOUBLED.sub(r"\1\2", noun)
+    return _DOUBLED_CONSONANT.sub(r"\1", noun)
 
 
 def _compound_kind(key: str, made: set[str], frame: language.Frame) -> str:
@@ -610,9 +694,12 @@ def find_foreign_themes(
     min_conversations: int,
     min_users: int | None,
     persona: dict[str, Any] | None = None,
+    unworded: list[str] | None = None,
 ) -> list[ForeignTheme]:
     """The themes of the messages (``code``: a language of ``language.FRAMES``), the
-    most recurrent first (ties by noun, so every run gives the same answer)."""
+    most recurrent first (ties by noun, so every run gives the same answer). Work that
+    recurs enough but that the frame cannot word is said in ``unworded`` (the noun as
+    written and why), for the proposer's notes."""
     frame = language.FRAMES[code]
     messages = list(messages)
     # the words the messages and the persona's role, goals and background write, where a
@@ -666,6 +753,7 @@ def find_foreign_themes(
             continue
         verbs = Counter(a.verb for a in by_conv.values() if a.verb)
         if not verbs and not frame.default_verb:
+            _say(unworded, by_conv, "no request says what is done with it")
             continue  # nobody said what is done with it
         # every request a label ("Confirmación de pedido para …"): the work is prepared
         # of verbs used equally often, one that says what is done before "make" ("Scrive
@@ -696,14 +784,16 @@ def find_foreign_themes(
         else:
             plural = language.plural_noun(noun, code, article_seen=article, seen=seen_words)
         if not plural:
+            _say(unworded, by_conv, "no message writes its plural", noun)
             continue  # a plural no message shows and no ending settles is not guessed
         if frame.plural_takes_article and not language.plural_article(
             noun, code, article_seen=article
         ):
+            _say(unworded, by_conv, "nothing tells its gender", noun)
             continue  # nor the article of a noun whose gender nothing tells
         # the platform most requests name beside the noun ("Post per Instagram"), when
         # they agree on nothing else written after it
-        platform = _agreed([a.platform.lower() for a in by_conv.values()], n)
+        platform = _agreed([_platform_key(a.platform) for a in by_conv.values()], n)
         if (
             platform
             and not (complement or purpose)
@@ -731,8 +821,13 @@ def find_foreign_themes(
             # matériel des sorties")
             of = _of_plural(about.get(k, k), frame, seen_words)
             if not of:
+                _say(unworded, by_conv, "no message writes its plural", about.get(k, k))
                 continue  # its plural or its article is not guessed
             complement, purpose = (f"{complement} {of}" if complement else of), ""
+        if noun.lower() in frame.generic_nouns and not (complement or purpose):
+            # "Escreve as mensagens." says only that texts are written, not which
+            _say(unworded, by_conv, "it says only that a text is written, not which", noun)
+            continue
         out.append(
             ForeignTheme(
                 key=k,
@@ -750,6 +845,13 @@ def find_foreign_themes(
     out.sort(key=lambda t: (-len(t.asks), t.noun != t.key and _key(t.noun, frame) != t.key, t.key))
     quotable = {t.key: _quotable(t, banned, code) for t in out}
     return _one_per_work(out, quotable, min_conversations)
+
+
+def _say(unworded: list[str] | None, asks: dict[str, Ask], why: str, noun: str = "") -> None:
+    """Note in ``unworded`` work asked for in ``asks`` that is not worded, and why."""
+    if unworded is not None:
+        noun = noun or Counter(a.noun for a in asks.values()).most_common(1)[0][0]
+        unworded.append(f"{noun!r}: asked for in {len(asks)} conversations, {why}")
 
 
 def _about(
@@ -778,7 +880,9 @@ def _about(
         if nouns and len(nouns[0]) >= 3:
             out.append((_key(nouns[0], frame), nouns[0]))
     if ask.platform:  # a post, a caption, a text for Instagram: one kind of work
-        out.append((ask.platform.lower(), ask.platform))
+        key = _platform_key(ask.platform)
+        # a short form is named in full ("Insta": "Instagram")
+        out.append((key, ask.platform if ask.platform.lower() == key else key))
     return out
 
 

@@ -110,6 +110,42 @@ TOO_FEW_CLEAN = "too few conversations with a clean quote"
 TOO_FEW_CLEAN_DETAIL = "Too few of its conversations hold a quote that may be shown."
 
 
+def _foreign_near_misses(
+    corpus: ReviewCorpus,
+    persona: dict[str, Any],
+    settings: LearningSettings,
+    lang: str,
+    banned: set[str],
+) -> list[dict[str, Any]]:
+    """The foreign path's themes that recur (in two conversations or more) but in fewer
+    conversations, or said by fewer people, than the settings ask, as the English
+    ``_near_misses`` finds them: "too few conversations", "too few people"."""
+    from learning import policy
+
+    min_users = settings.min_users if settings.across_users else None
+    floor = min(2, settings.min_conversations)
+    if settings.min_conversations <= floor and min_users is None:
+        return []
+    names: set[str] = getattr(corpus, "known_names", set())
+    out: list[dict[str, Any]] = []
+    for theme in find_foreign_themes(
+        corpus.messages, lang, banned, min_conversations=floor, min_users=None, persona=persona
+    )[:MAX_CANDIDATES]:
+        n = len(theme.asks)
+        if n >= settings.min_conversations and (min_users is None or theme.people >= min_users):
+            continue  # recurs enough: weighed as a theme
+        text = foreign_sentence(theme, lang)
+        if policy.sentence_refusal(
+            sentence=text, field="goals", persona=persona, known_names=names
+        ):
+            continue  # what the policy refuses is not shown in the log
+        reason = TOO_FEW_CONVERSATIONS if n < settings.min_conversations else TOO_FEW_PEOPLE
+        out.append(_seen(theme, text, reason, key=policy.content_key(text)))
+        if len(out) >= MAX_RECORDED:
+            break
+    return out
+
+
 def _note_left_out(result: ProposerResult, left_out: list[str]) -> None:
     """Say in the result's notes the first five candidates left out, and why."""
     if left_out:
@@ -501,6 +537,7 @@ class LocalProposer:
         min_users = settings.min_users if settings.across_users else None
         covered = persona_statements(persona)
         left_out: list[str] = []
+        unworded: list[str] = []
         for theme in find_foreign_themes(
             corpus.messages,
             lang,
@@ -508,6 +545,7 @@ class LocalProposer:
             min_conversations=settings.min_conversations,
             min_users=min_users,
             persona=persona,
+            unworded=unworded,
         )[:MAX_CANDIDATES]:
             text = foreign_sentence(theme, lang)
             key = policy.content_key(text)
@@ -549,6 +587,18 @@ class LocalProposer:
                 continue
             result.data = {"field": "goals", "sentence": text, "evidence": evidence[:MAX_QUOTES]}
             break
+        near = _foreign_near_misses(corpus, persona, settings, lang, banned)
+        result.candidates.extend(near)
+        if not (result.data or {}).get("sentence"):
+            # a reviewer sees why nothing was proposed: the work asked for again, but not
+            # often enough, as the English path records it
+            left_out += unworded
+            left_out += [
+                f"{c['text']!r}: asked for in {c['conversations']} conversations, by "
+                f"{c['people']} {'person' if c['people'] == 1 else 'people'} "
+                f"({c['reason'].replace('_', ' ')})"
+                for c in near
+            ]
         _note_left_out(result, left_out)
         return result
 
