@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh41}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh42}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -93,7 +93,9 @@ written after that by another outside evaluator who read no product code, no res
 ``fresh38``'s or ``fresh39``'s data or key entries, with its key, before any proposer ran on it;
 it is the never-tuned part. ``fresh41`` was written after that by another outside evaluator who
 read no product code, no results and no ``fresh40`` data, with its key, before any proposer ran
-on it; it is never-tuned too. A new part goes in
+on it; it is never-tuned too. ``fresh42`` was written after that by another outside evaluator
+who read no product code, no results and no ``fresh40`` or ``fresh41`` data, with its key, before
+any proposer ran on it; it is never-tuned too. A new part goes in
 ``NEVER_TUNED`` until measured once, at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
@@ -208,6 +210,7 @@ PARTS = (
     "fresh39",
     "fresh40",
     "fresh41",
+    "fresh42",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
@@ -221,7 +224,8 @@ PARTS = (
 # once on 2026-12-06 at ab23e29: seen parts now
 # fresh40 (written blind by an outside evaluator on 2026-12-06) is the never-tuned part
 # fresh41 (written blind by another outside evaluator on 2026-12-07) is never-tuned too
-NEVER_TUNED: tuple[str, ...] = ("fresh40", "fresh41")
+# fresh42 (written blind by another outside evaluator on 2026-12-07) is never-tuned too
+NEVER_TUNED: tuple[str, ...] = ("fresh40", "fresh41", "fresh42")
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8

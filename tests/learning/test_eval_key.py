@@ -97,6 +97,7 @@ COMPLETE = [
         "fresh39",
         "fresh40",
         "fresh41",
+        "fresh42",
     )
 ]
 
@@ -199,6 +200,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh39",
             "fresh40",
             "fresh41",
+            "fresh42",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
