@@ -90,12 +90,12 @@ ran on it, and ``fresh39`` after that by another outside evaluator who read no p
 results and not ``fresh38``'s data or key entries, with its key, before any proposer ran on it;
 both were measured once on 2026-12-06 (at ab23e29) and are seen parts now. ``fresh40`` was
 written after that by another outside evaluator who read no product code, no results and not
-``fresh38``'s or ``fresh39``'s data or key entries, with its key, before any proposer ran on it;
-it is the never-tuned part. ``fresh41`` was written after that by another outside evaluator who
-read no product code, no results and no ``fresh40`` data, with its key, before any proposer ran
-on it; it is never-tuned too. ``fresh42`` was written after that by another outside evaluator
-who read no product code, no results and no ``fresh40`` or ``fresh41`` data, with its key, before
-any proposer ran on it; it is never-tuned too. A new part goes in
+``fresh38``'s or ``fresh39``'s data or key entries, with its key, before any proposer ran on it,
+and ``fresh41`` after that by another outside evaluator who read no product code, no results
+and no ``fresh40`` data, with its key, before any proposer ran on it; both were measured once on
+2026-12-07 (at d33f397) and are seen parts now. ``fresh42`` was written after that by another
+outside evaluator who read no product code, no results and no ``fresh40`` or ``fresh41`` data,
+with its key, before any proposer ran on it; it is the never-tuned part. A new part goes in
 ``NEVER_TUNED`` until measured once, at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
@@ -221,11 +221,10 @@ PARTS = (
 # once on 2026-12-06: seen parts now; fresh36 and fresh37 (each written blind by an outside
 # evaluator on 2026-12-06) were measured once on 2026-12-06 at 83b01b6: seen parts now;
 # fresh38 and fresh39 (each written blind by an outside evaluator on 2026-12-06) were measured
-# once on 2026-12-06 at ab23e29: seen parts now
-# fresh40 (written blind by an outside evaluator on 2026-12-06) is the never-tuned part
-# fresh41 (written blind by another outside evaluator on 2026-12-07) is never-tuned too
-# fresh42 (written blind by another outside evaluator on 2026-12-07) is never-tuned too
-NEVER_TUNED: tuple[str, ...] = ("fresh40", "fresh41", "fresh42")
+# once on 2026-12-06 at ab23e29; fresh40 and fresh41 (written blind on 2026-12-06 and
+# 2026-12-07) were measured once on 2026-12-07 at d33f397: seen parts now
+# fresh42 (written blind by another outside evaluator on 2026-12-07) is the never-tuned part
+NEVER_TUNED: tuple[str, ...] = ("fresh42",)
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
