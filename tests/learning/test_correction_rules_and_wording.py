@@ -48,6 +48,19 @@ def test_a_negated_noun_phrase_gives_no_rule():
     assert rule_for(correction_hits("no floating tags", "no floating tags please")) is None
 
 
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ("No end dates to customers, ever", "no end dates to customers please"),
+        ("no use clauses please, we write names in full", "no use clauses in the packages"),
+    ],
+)
+def test_a_noun_after_no_is_never_read_as_an_imperative_verb(texts):
+    """ "no end dates", "no use clauses": a noun phrase ("end", "use" can be verbs), so
+    never "Do not end dates …" or "Do not use clauses." (the refused thing loses a word)."""
+    assert rule_for(correction_hits(*texts)) is None
+
+
 def test_the_items_of_a_refused_list_never_become_a_use_rule():
     """ "never miles, feet or acres" refuses feet and acres too: no "Use feet or acres"."""
     texts = (

@@ -211,6 +211,12 @@ _SENTENCE_START = re.compile(r"[.!?:;\n]")
 _WORD = re.compile(r"[\w'’]+")
 
 
+def _after_no(c: Correction, toks: list[Tok]) -> bool:
+    """Whether the word right before the instruction is the determiner "no"."""
+    before = [t.low for t in c.toks if t.end <= toks[0].start]
+    return bool(before) and before[-1] == "no"
+
+
 def _negation_before(c: Correction, toks: list[Tok]) -> bool:
     """Whether a negation stands among the ``NEGATION_REACH`` words before the
     instruction in its sentence of the message, across the commas of a list: "never
@@ -998,7 +1004,11 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             # "money fields are packed decimal": 'Use packed decimal for money fields.'
             variants.append((0, False, False, False, False, False, True, len(toks), 0, kind, False))
             continue
-        verb_first = _is_verb_here(toks, 0) or _verb_after_its_subject(c, toks)
+        # after the determiner "no" a noun phrase follows, never an imperative: "no end
+        # dates to customers", "no use clauses" ("end", "use" can be verbs elsewhere)
+        verb_first = not _after_no(c, toks) and (
+            _is_verb_here(toks, 0) or _verb_after_its_subject(c, toks)
+        )
         # a wording against another: the rule is what to say, whatever else the same
         # correction says in other clauses ("home grown in the top field")
         against = None if negation else _set_against(c, toks)
