@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh42}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh43}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -95,8 +95,11 @@ and ``fresh41`` after that by another outside evaluator who read no product code
 and no ``fresh40`` data, with its key, before any proposer ran on it; both were measured once on
 2026-12-07 (at d33f397) and are seen parts now. ``fresh42`` was written after that by another
 outside evaluator who read no product code, no results and no ``fresh40`` or ``fresh41`` data,
-with its key, before any proposer ran on it; it is the never-tuned part. A new part goes in
-``NEVER_TUNED`` until measured once, at the end of a round of work.
+with its key, before any proposer ran on it. ``fresh43`` was written after that by another
+outside evaluator who read no product code, no results and no ``fresh40``, ``fresh41`` or
+``fresh42`` data, with its key, before any proposer ran on it; ``fresh42`` and ``fresh43`` are
+the never-tuned parts. A new part goes in ``NEVER_TUNED`` until measured once, at the end of a
+round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
 While tuning, run ``--part tune``.
@@ -211,6 +214,7 @@ PARTS = (
     "fresh40",
     "fresh41",
     "fresh42",
+    "fresh43",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
@@ -223,8 +227,9 @@ PARTS = (
 # fresh38 and fresh39 (each written blind by an outside evaluator on 2026-12-06) were measured
 # once on 2026-12-06 at ab23e29; fresh40 and fresh41 (written blind on 2026-12-06 and
 # 2026-12-07) were measured once on 2026-12-07 at d33f397: seen parts now
-# fresh42 (written blind by another outside evaluator on 2026-12-07) is the never-tuned part
-NEVER_TUNED: tuple[str, ...] = ("fresh42",)
+# fresh42 and fresh43 (each written blind by an outside evaluator on 2026-12-07) are the
+# never-tuned parts
+NEVER_TUNED: tuple[str, ...] = ("fresh42", "fresh43")
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8

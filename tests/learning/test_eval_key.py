@@ -98,6 +98,7 @@ COMPLETE = [
         "fresh40",
         "fresh41",
         "fresh42",
+        "fresh43",
     )
 ]
 
@@ -201,6 +202,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh40",
             "fresh41",
             "fresh42",
+            "fresh43",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
