@@ -65,6 +65,7 @@ import math
 import os
 import re
 import threading
+import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -117,6 +118,37 @@ DATED_UNTIMED = 0.8
 #: out salad" for "What should I leave out of her salad?"): the function words of a
 #: question pull its vector towards any question about a person.
 CONTENT_QUERY_SHARE = 0.5
+#: Share, in the cosine, of the thing the question names as the person's own by their name
+#: ("How old is Thandi's dachshund?": "dachshund"; "How is Chi's sailing course going?":
+#: "sailing course"), encoded on its own: the rest of the question ("how old", "going")
+#: asks about that thing, and would otherwise pull up the statements that answer it of the
+#: person (their birthday). The person's nearest thing of the kind (their parrot) then
+#: ranks by what the thing is. A pronoun's possessive is left alone: "make up her mind",
+#: "his right hand", "feedback on his work" are rarely the thing asked about. 0 turns it off.
+POSSESSED_SHARE = 0.3
+_POSSESSED = re.compile(
+    r"\bthe person['\u2019]s\s+([^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){0,3})",
+    re.IGNORECASE,
+)
+
+
+def possessed_phrase(asked: str) -> str:
+    """The words naming what the question asks about as the person's own (after the
+    possessive of their name, which ``without_names`` made "the person's"), up to the first
+    function word or a verb's -ing form after the first word ("the person's sign language
+    lessons going" -> "sign language lessons"; "the person's sailing course" keeps "sailing");
+    empty when the question has no such possessive or only a function word follows it."""
+    found = []
+    for match in _POSSESSED.finditer(asked):
+        kept: list[str] = []
+        for word in match.group(1).split():
+            if word.lower() in STOP_WORDS or (kept and word.lower().endswith("ing")):
+                break
+            kept.append(word)
+        found.extend(kept)
+    return " ".join(found)
+
+
 #: Share of the category prior (the query's cosine with a description of each category,
 #: min-max normalised over the categories) in the similarity; 0 turns it off.
 CATEGORY_SHARE = 0.3
@@ -533,22 +565,29 @@ def _bare_name(word: str) -> str:
 NAMING_WORDS = frozenset({"name", "named", "nickname", "call", "calls", "called"})
 
 
+def _unaccented(word: str) -> str:
+    """``word`` without its accents ("joaquín" -> "joaquin"): an id is often written in
+    plain letters while the name it stands for is not."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
 def names_in_beliefs(statements: list[str], names: list[str]) -> list[str]:
     """The names a person goes by, as their identity beliefs state them: in an identity
     statement that names them and says what they are called ("Her name is Fenella
     Garside but everyone calls her Nell", for a person known as Nell), every capitalised
     word but the first (the sentence's), a function word never. A statement that does
     not say what they are called ("Nell grew up in Swindon") gives nothing, so a place
-    is not taken for a name."""
-    known = set(names)
+    is not taken for a name. A name is known with or without its accents (the id
+    ``joaquin`` is the "Joaquín" a statement names)."""
+    known = {_unaccented(n) for n in names}
     found: set[str] = set()
     for text in statements:
         ws = _NAME_WORD.findall(text)
-        bare = {_bare_name(w) for w in ws}
+        bare = {_unaccented(_bare_name(w)) for w in ws}
         if not known & bare or not NAMING_WORDS & bare:
             continue
         found.update(_bare_name(w) for w in ws[1:] if w[0].isupper() and len(w) > 1)
-    return sorted((found | known) - STOP_WORDS, key=lambda w: (-len(w), w))
+    return sorted((found | known | set(names)) - STOP_WORDS, key=lambda w: (-len(w), w))
 
 
 def short_names(query: str, names: list[str]) -> list[str]:
@@ -1432,6 +1471,9 @@ def _build_context(
                 # the mean of the two views' cosines is the cosine with their mean: one
                 # product over the person's matrix instead of two
                 mixed = (1 - CONTENT_QUERY_SHARE) * qvec + CONTENT_QUERY_SHARE * _query_vector(bare)
+            owned = possessed_phrase(asked) if POSSESSED_SHARE > 0 else ""
+            if owned:
+                mixed = (1 - POSSESSED_SHARE) * mixed + POSSESSED_SHARE * _query_vector(owned)
             # an everyday question: the answer prototype of its nearest bank questions
             on = BANK_ANSWER_SHARE > 0 or BANK_TOPIC_SHARE > 0
             bank = bank_if_ready(wait_for_model) if on else None
