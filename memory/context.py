@@ -118,37 +118,6 @@ DATED_UNTIMED = 0.8
 #: out salad" for "What should I leave out of her salad?"): the function words of a
 #: question pull its vector towards any question about a person.
 CONTENT_QUERY_SHARE = 0.5
-#: Share, in the cosine, of the thing the question names as the person's own by their name
-#: ("How old is Thandi's dachshund?": "dachshund"; "How is Chi's sailing course going?":
-#: "sailing course"), encoded on its own: the rest of the question ("how old", "going")
-#: asks about that thing, and would otherwise pull up the statements that answer it of the
-#: person (their birthday). The person's nearest thing of the kind (their parrot) then
-#: ranks by what the thing is. A pronoun's possessive is left alone: "make up her mind",
-#: "his right hand", "feedback on his work" are rarely the thing asked about. 0 turns it off.
-POSSESSED_SHARE = 0.3
-_POSSESSED = re.compile(
-    r"\bthe person['\u2019]s\s+([^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){0,3})",
-    re.IGNORECASE,
-)
-
-
-def possessed_phrase(asked: str) -> str:
-    """The words naming what the question asks about as the person's own (after the
-    possessive of their name, which ``without_names`` made "the person's"), up to the first
-    function word or a verb's -ing form after the first word ("the person's sign language
-    lessons going" -> "sign language lessons"; "the person's sailing course" keeps "sailing");
-    empty when the question has no such possessive or only a function word follows it."""
-    found = []
-    for match in _POSSESSED.finditer(asked):
-        kept: list[str] = []
-        for word in match.group(1).split():
-            if word.lower() in STOP_WORDS or (kept and word.lower().endswith("ing")):
-                break
-            kept.append(word)
-        found.extend(kept)
-    return " ".join(found)
-
-
 #: Share of the category prior (the query's cosine with a description of each category,
 #: min-max normalised over the categories) in the similarity; 0 turns it off.
 CATEGORY_SHARE = 0.3
@@ -1471,9 +1440,6 @@ def _build_context(
                 # the mean of the two views' cosines is the cosine with their mean: one
                 # product over the person's matrix instead of two
                 mixed = (1 - CONTENT_QUERY_SHARE) * qvec + CONTENT_QUERY_SHARE * _query_vector(bare)
-            owned = possessed_phrase(asked) if POSSESSED_SHARE > 0 else ""
-            if owned:
-                mixed = (1 - POSSESSED_SHARE) * mixed + POSSESSED_SHARE * _query_vector(owned)
             # an everyday question: the answer prototype of its nearest bank questions
             on = BANK_ANSWER_SHARE > 0 or BANK_TOPIC_SHARE > 0
             bank = bank_if_ready(wait_for_model) if on else None
