@@ -65,6 +65,7 @@ import math
 import os
 import re
 import threading
+import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -533,22 +534,29 @@ def _bare_name(word: str) -> str:
 NAMING_WORDS = frozenset({"name", "named", "nickname", "call", "calls", "called"})
 
 
+def _unaccented(word: str) -> str:
+    """``word`` without its accents ("joaquín" -> "joaquin"): an id is often written in
+    plain letters while the name it stands for is not."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
 def names_in_beliefs(statements: list[str], names: list[str]) -> list[str]:
     """The names a person goes by, as their identity beliefs state them: in an identity
     statement that names them and says what they are called ("Her name is Fenella
     Garside but everyone calls her Nell", for a person known as Nell), every capitalised
     word but the first (the sentence's), a function word never. A statement that does
     not say what they are called ("Nell grew up in Swindon") gives nothing, so a place
-    is not taken for a name."""
-    known = set(names)
+    is not taken for a name. A name is known with or without its accents (the id
+    ``joaquin`` is the "Joaquín" a statement names)."""
+    known = {_unaccented(n) for n in names}
     found: set[str] = set()
     for text in statements:
         ws = _NAME_WORD.findall(text)
-        bare = {_bare_name(w) for w in ws}
+        bare = {_unaccented(_bare_name(w)) for w in ws}
         if not known & bare or not NAMING_WORDS & bare:
             continue
         found.update(_bare_name(w) for w in ws[1:] if w[0].isupper() and len(w) > 1)
-    return sorted((found | known) - STOP_WORDS, key=lambda w: (-len(w), w))
+    return sorted((found | known | set(names)) - STOP_WORDS, key=lambda w: (-len(w), w))
 
 
 def short_names(query: str, names: list[str]) -> list[str]:

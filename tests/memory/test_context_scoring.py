@@ -147,6 +147,17 @@ def test_only_a_statement_of_what_the_person_is_called_gives_names():
     assert names_in_beliefs(["His name is Otto Lindqvist"], ["nell"]) == ["nell"]
 
 
+def test_a_plain_letter_id_finds_the_accented_name_its_statement_gives():
+    stated = ["His name is Joaquín Ferreyra; his friends call him Quino"]
+
+    names = names_in_beliefs(stated, ["joaquin"])
+    assert {"joaquín", "ferreyra", "quino", "joaquin"} <= set(names)
+    assert without_names("Is Joaquín with anyone?", names) == "Is the person with anyone?"
+    assert without_names("How does Quino make a living?", names) == (
+        "How does the person make a living?"
+    )
+
+
 def test_a_short_form_of_a_name_is_the_name_but_not_a_word_opening_the_question():
     names = ["marisol", "ibarra"]
 
