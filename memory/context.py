@@ -65,7 +65,6 @@ import math
 import os
 import re
 import threading
-import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -90,7 +89,7 @@ from memory.time_facet import (
     time_match,
 )
 from safety.encoder import DIM
-from safety.text import STOP_WORDS, content_words, words
+from safety.text import STOP_WORDS, content_words, strip_accents, words
 
 #: The seed's score: similarity floor and weight, retention floor and weight.
 SIM_FLOOR, SIM_WEIGHT = 0.15, 0.85
@@ -534,12 +533,6 @@ def _bare_name(word: str) -> str:
 NAMING_WORDS = frozenset({"name", "named", "nickname", "call", "calls", "called"})
 
 
-def _unaccented(word: str) -> str:
-    """``word`` without its accents ("joaquín" -> "joaquin"): an id is often written in
-    plain letters while the name it stands for is not."""
-    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-
-
 def names_in_beliefs(statements: list[str], names: list[str]) -> list[str]:
     """The names a person goes by, as their identity beliefs state them: in an identity
     statement that names them and says what they are called ("Her name is Fenella
@@ -548,11 +541,11 @@ def names_in_beliefs(statements: list[str], names: list[str]) -> list[str]:
     not say what they are called ("Nell grew up in Swindon") gives nothing, so a place
     is not taken for a name. A name is known with or without its accents (the id
     ``joaquin`` is the "Joaquín" a statement names)."""
-    known = {_unaccented(n) for n in names}
+    known = {strip_accents(n) for n in names}
     found: set[str] = set()
     for text in statements:
         ws = _NAME_WORD.findall(text)
-        bare = {_unaccented(_bare_name(w)) for w in ws}
+        bare = {strip_accents(_bare_name(w)) for w in ws}
         if not known & bare or not NAMING_WORDS & bare:
             continue
         found.update(_bare_name(w) for w in ws[1:] if w[0].isupper() and len(w) > 1)
