@@ -824,6 +824,10 @@ def find_foreign_themes(
                 _say(unworded, by_conv, "no message writes its plural", about.get(k, k))
                 continue  # its plural or its article is not guessed
             complement, purpose = (f"{complement} {of}" if complement else of), ""
+        if any(_key(w, frame) == _key(noun, frame) for w in purpose.split()[1:]):
+            # "Vorschlag für die Inschrift", "Inschrift für ein Kindergrab": the work
+            # named for itself says nothing of what it is for ("Macht Inschriften.")
+            purpose = ""
         if noun.lower() in frame.generic_nouns and not (complement or purpose):
             # "Escreve as mensagens." says only that texts are written, not which
             _say(unworded, by_conv, "it says only that a text is written, not which", noun)
@@ -954,6 +958,19 @@ def _one_per_work(
     return kept
 
 
+def _capitalised_words(theme: ForeignTheme) -> dict[str, str]:
+    """The words the messages of ``theme``'s requests write with a capital inside a
+    sentence, lower case -> as written (German writes every noun so: "Inschrift")."""
+    out: dict[str, str] = {}
+    for ask in theme.asks.values():
+        text = ask.message.text
+        for t in tokens(text):
+            before = text[: t.start].rstrip()
+            if t.text[:1].isupper() and before and before[-1] not in ".!?:;\n":
+                out.setdefault(t.low, t.text)
+    return out
+
+
 def foreign_sentence(theme: ForeignTheme, code: str) -> str:
     """ "Écrit les fiches produit pour la boutique en ligne.", "Répond aux demandes
     d'inscription.", "Prepara los presupuestos."."""
@@ -965,7 +982,15 @@ def foreign_sentence(theme: ForeignTheme, code: str) -> str:
     if code == "de":  # German writes every noun with a capital, each part of a compound too
         noun = "-".join(part[:1].upper() + part[1:] for part in noun.split("-"))
     parts = [p for p in (verb.capitalize(), article, noun) if p]
-    parts += [p for p in (theme.complement, theme.purpose) if p]
+    after = [p for p in (theme.complement, theme.purpose) if p]
+    if code == "de":  # "für die Inschrift": a noun after the work keeps its capital
+        grammar = language.FRAMES[code].articles | language.FUNCTION_WORDS[code]
+        capitalised = _capitalised_words(theme)
+        after = [
+            " ".join(w if w in grammar else capitalised.get(w, w) for w in p.split(" "))
+            for p in after
+        ]
+    parts += after
     # a brand written small gets its capital: "Prépare les posts Instagram."
     return " ".join(with_capital(w, code) for w in " ".join(parts).split(" ")) + "."
 

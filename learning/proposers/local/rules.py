@@ -279,7 +279,37 @@ def _wording(c: Correction, toks: list[Tok], words: list[str], negative: bool) -
         # a clause with a verb of its own is what to say, no term to quote: "Say that dogs
         # have to stay on a lead on the yard."
         return [words[0], "that", *words[1:]]
+    k = _said_where(toks)
+    if k:
+        # 'say week commencing for the start': the wording is the words before the
+        # phrase that says what it is said for, 'Say "week commencing" for the start.'
+        said = " ".join(_words_as_written(c, toks[1:k]))
+        return [words[0], f'"{said}"', *_words_as_written(c, toks[k:])]
     return [words[0], '"' + " ".join(words[1:]) + '"']
+
+
+# determiners that open a noun phrase of the instruction's own, never of a wording to say
+# to someone ("for the start", "on every invoice"; a wording says "your order")
+FRAMING_DETERMINERS = frozenset(["the", "every", "each", "all", "any"])
+
+
+def _said_where(toks: list[Tok]) -> int:
+    """Where the phrase that says what a wording is said for or where it goes starts in
+    an unquoted "say …" instruction: a preposition (not "of", which joins a noun to the
+    wording) followed by a noun phrase with "the", "every", "each", "all" or "any" that runs
+    to the end ("say week commencing for the start" -> 3). 0 when there is none, or when
+    the wording before it speaks to someone ("say thank you for the order": a pronoun
+    keeps the wording whole)."""
+    for k in range(2, len(toks) - 2):
+        if toks[k].low not in PREPOSITIONS or toks[k].low == "of":
+            continue
+        if toks[k + 1].low not in FRAMING_DETERMINERS:
+            continue
+        if any(t.low in PRONOUN_WORDS or t.low in DETERMINERS for t in toks[1:k]):
+            return 0
+        _, end = _noun_phrase(toks, k + 1)
+        return k if end == len(toks) else 0
+    return 0
 
 
 # verbs that put one wording in place of another: "change log burner to wood-burning stove"
@@ -968,6 +998,28 @@ def _said_missing(c: Correction, toks: list[Tok]) -> str | None:
     return None
 
 
+# verbs that say what a draft lacks when their subject, the draft, is left out: "needs
+# the hazard log reference", "it needs a closing line"
+LACKING_VERBS = frozenset(["needs", "wants", "lacks"])
+
+
+def _said_needed(c: Correction, toks: list[Tok]) -> str | None:
+    """The instruction of a clause that says what the draft needs, its subject left out
+    or a pronoun for the draft ("needs the hazard log reference", "it needs a closing
+    line"): "include the hazard log reference". None for any other clause: a verb after
+    "needs" ("needs to go", "needs doing"), a pronoun or a bare noun after it, or a noun
+    phrase that does not run to the end of the clause ("needs the date checked")."""
+    k = 1 if toks and toks[0].low in DRAFT_PRONOUNS | POINTING_PRONOUNS else 0
+    if k + 2 > len(toks) or toks[k].low not in LACKING_VERBS:
+        return None
+    if toks[k + 1].low not in DETERMINERS or toks[k + 1].low in POINTING_PRONOUNS:
+        return None
+    words, end = _noun_phrase(toks, k + 1)
+    if not words or end != len(toks):
+        return None
+    return " ".join(["include", *_words_as_written(c, toks[k + 1 :])])
+
+
 def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
     """The clearest wording of the instruction: no pronoun pointing at the draft at hand
     or at one person, no telegraphic phrase ("Greet with first name"), verb first,
@@ -988,7 +1040,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         toks = _without_afterthought(toks)
         if len(toks) < 2:
             continue
-        missing = None if negation else _said_missing(c, toks)
+        missing = None if negation else (_said_missing(c, toks) or _said_needed(c, toks))
         if missing:
             # "use strict and use warnings are missing again", "order number's missing": a
             # complaint about the draft, whose instruction is to include what is missing
