@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from learning import language
@@ -17,6 +18,7 @@ from learning.proposers.local.tokens import (
 )
 from learning.proposers.local.words import (
     EDIT_VERBS,
+    GENERIC_HEADS,
     GREETINGS,
     LEAD_FILLERS,
     MAX_QUOTES,
@@ -82,21 +84,31 @@ def _camel(word: str) -> bool:
     return any(a.islower() and b.isupper() for a, b in zip(word, word[1:], strict=False))
 
 
+# the words that say when, right before a day's name: what follows the day is no part of it
+_BEFORE_A_DAY = frozenset(
+    ["on", "for", "by", "from", "till", "until", "this", "next", "last", "since", "before", "after"]
+)
+
+
 def _short_time_form(text: str, tok: Tok) -> bool:
     """Whether ``tok`` is a day's or a month's name written short with its capital, a
     time and no one's name ("Run sheet for Tues", "Sheet for me Sat please", "Weds"):
     three letters or more of a day's name (an "s" may follow: "Weds"); of a month's only
-    beside a number ("Sat 10 Oct", "Sept 12": "Jan" alone may be someone). Never before
-    another capitalised word, where it is part of a name ("from the Sun Inn")."""
+    beside a number ("Sat 10 Oct", "Sept 12": "Jan" alone may be someone). Before
+    another capitalised word it is part of a name ("from the Sun Inn"), unless a word
+    that says when stands right before the day ("job sheet for Sat Ryedale autumn show",
+    "on Weds Castle Howard": the day, then the place)."""
     low = tok.low
     # the short forms people write: three or four letters, "s" after them ("Thurs", "Weds")
     stems = {w for w in (low, low.removesuffix("s")) if 3 <= len(w) <= 4}
     if not tok.text[:1].isupper() or not low.isalpha() or not stems:
         return False
     after = text[tok.end :].lstrip(" .")
+    day = any(d.startswith(w) and d != w for d in WEEKDAYS for w in stems)
     if after[:1].isupper():
-        return False
-    if any(d.startswith(w) and d != w for d in WEEKDAYS for w in stems):
+        said = text[: tok.start].split()
+        return day and bool(said) and said[-1].lower() in _BEFORE_A_DAY
+    if day:
         return True
     if not any(m.startswith(low) and m != low for m in MONTHS):
         return False
@@ -573,9 +585,12 @@ def theme_evidence(
     words_of_text = content_words(text)
     # the nouns the sentence writes: a follow-up names the noun its request made
     nouns = {language.lemma(t.low, "NOUN") for t in tokens(text)}
+    kind = _kind_named(theme)
     for req in theme.requests.values():
         if _paste_holds_secret(req.message):
             continue
+        if kind and kind not in req.mods:
+            continue  # "a letter to HMRC" is no proof of "Writes reminder letters."
         quote = request_quote(req, banned, keep=keep, words_of_text=words_of_text)
         if quote is None and messages and req.head in nouns:
             quote = follow_up_quote(
@@ -590,6 +605,19 @@ def theme_evidence(
             # review") beside the request: together they prove the sentence
             evidence.append({"quote": named, "conversation": req.message.conversation_label})
     return evidence, people
+
+
+def _kind_named(theme: Theme) -> str:
+    """The modifier a theme of a generic head is named by when no modifier recurs alone
+    ("reminder" of "Writes reminder letters.", ``themes._named_by_most``): the one more
+    than half of its requests write. Only a request that writes it says the letter it
+    asks for is of that kind: a letter to the tax office is not a reminder letter."""
+    if theme.kind or theme.head not in GENERIC_HEADS:
+        return ""
+    reqs = list(theme.requests.values())
+    mods = Counter(m for r in reqs for m in set(r.mods))
+    best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
+    return best[0] if best else ""
 
 
 def _topic_quote(
