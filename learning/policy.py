@@ -128,11 +128,8 @@ ADDRESSED = _words_re(
 )
 # reminders as what the work makes, not one addressed to the assistant: a verb in the
 # third person, at most two words saying which, then the noun ("Writes service
-# reminders.", "Sends payment reminders."), or "reminder" naming the kind of the noun
-# after it ("Writes reminder letters.", "Sends reminder texts.")
-_MAKES_REMINDERS = re.compile(
-    r"(?!remember)[a-z]+s (?:[a-z][a-z-]* ){0,2}(?:reminders|reminder [a-z][a-z-]*s)\.?"
-)
+# reminders.", "Sends payment reminders.")
+_MAKES_REMINDERS = re.compile(r"(?!remember)[a-z]+s (?:[a-z][a-z-]* ){0,2}reminders\.?")
 # a goals/background sentence is about the assistant's work, in the third person
 PERSON_WORDS = _words_re(
     """

@@ -1,6 +1,4 @@
-"""A generic head named by the modifier most of its requests write ("Writes reminder
-letters.") is proved only by the requests that write that modifier: a letter to the tax
-office asking for time to pay is no reminder letter. A modifier that is itself a kind of
+"""A modifier that is itself a kind of
 text ("update email": an update sent by e-mail) names the work, though "update" alone as a
 topic says nothing. A short day's name after a word saying when is a time, even before a
 place ("job sheet for Sat Ryedale autumn show")."""
@@ -8,7 +6,7 @@ place ("job sheet for Sat Ryedale autumn show")."""
 from __future__ import annotations
 
 from learning.proposers.local import find_themes, requests_of, sentence_for
-from learning.proposers.local.hygiene import proper_words, quote_for, theme_evidence
+from learning.proposers.local.hygiene import proper_words, quote_for
 from tests.learning.corpora import corpus_of, same_vectors
 
 
@@ -17,22 +15,6 @@ def _themes(rows: list[tuple[int, str, bool]]):
     requests = [r for m in corpus.messages for r in requests_of(m)]
     themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
     return corpus, themes
-
-
-def test_a_letter_of_another_kind_gives_no_quote_for_the_kind_most_write():
-    corpus, themes = _themes(
-        [
-            (1, "Reminder letter for this one too please, ridge due next year.", False),
-            (2, "Need a letter to the tax office asking for time to pay on the bill.", False),
-            (1, "Reminder letters for the village lot please, ridges due.", False),
-        ]
-    )
-    named = [t for t in themes if sentence_for(t) == "Writes reminder letters."]
-    assert named, [sentence_for(t) for t in themes]
-    evidence, _people = theme_evidence(named[0], "Writes reminder letters.", set())
-    quotes = [e["quote"] for e in evidence]
-    assert len(quotes) == 2
-    assert all("reminder" in q.lower() for q in quotes)
 
 
 def test_update_emails_are_a_kind_of_work():

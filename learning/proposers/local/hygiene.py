@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from learning import language
@@ -18,7 +17,6 @@ from learning.proposers.local.tokens import (
 )
 from learning.proposers.local.words import (
     EDIT_VERBS,
-    GENERIC_HEADS,
     GREETINGS,
     LEAD_FILLERS,
     MAX_QUOTES,
@@ -585,12 +583,9 @@ def theme_evidence(
     words_of_text = content_words(text)
     # the nouns the sentence writes: a follow-up names the noun its request made
     nouns = {language.lemma(t.low, "NOUN") for t in tokens(text)}
-    kind = _kind_named(theme)
     for req in theme.requests.values():
         if _paste_holds_secret(req.message):
             continue
-        if kind and kind not in req.mods:
-            continue  # "a letter to HMRC" is no proof of "Writes reminder letters."
         quote = request_quote(req, banned, keep=keep, words_of_text=words_of_text)
         if quote is None and messages and req.head in nouns:
             quote = follow_up_quote(
@@ -605,19 +600,6 @@ def theme_evidence(
             # review") beside the request: together they prove the sentence
             evidence.append({"quote": named, "conversation": req.message.conversation_label})
     return evidence, people
-
-
-def _kind_named(theme: Theme) -> str:
-    """The modifier a theme of a generic head is named by when no modifier recurs alone
-    ("reminder" of "Writes reminder letters.", ``themes._named_by_most``): the one more
-    than half of its requests write. Only a request that writes it says the letter it
-    asks for is of that kind: a letter to the tax office is not a reminder letter."""
-    if theme.kind or theme.head not in GENERIC_HEADS:
-        return ""
-    reqs = list(theme.requests.values())
-    mods = Counter(m for r in reqs for m in set(r.mods))
-    best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
-    return best[0] if best else ""
 
 
 def _topic_quote(
