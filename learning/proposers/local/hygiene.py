@@ -82,21 +82,31 @@ def _camel(word: str) -> bool:
     return any(a.islower() and b.isupper() for a, b in zip(word, word[1:], strict=False))
 
 
+# the words that say when, right before a day's name: what follows the day is no part of it
+_BEFORE_A_DAY = frozenset(
+    ["on", "for", "by", "from", "till", "until", "this", "next", "last", "since", "before", "after"]
+)
+
+
 def _short_time_form(text: str, tok: Tok) -> bool:
     """Whether ``tok`` is a day's or a month's name written short with its capital, a
     time and no one's name ("Run sheet for Tues", "Sheet for me Sat please", "Weds"):
     three letters or more of a day's name (an "s" may follow: "Weds"); of a month's only
-    beside a number ("Sat 10 Oct", "Sept 12": "Jan" alone may be someone). Never before
-    another capitalised word, where it is part of a name ("from the Sun Inn")."""
+    beside a number ("Sat 10 Oct", "Sept 12": "Jan" alone may be someone). Before
+    another capitalised word it is part of a name ("from the Sun Inn"), unless a word
+    that says when stands right before the day ("job sheet for Sat Ryedale autumn show",
+    "on Weds Castle Howard": the day, then the place)."""
     low = tok.low
     # the short forms people write: three or four letters, "s" after them ("Thurs", "Weds")
     stems = {w for w in (low, low.removesuffix("s")) if 3 <= len(w) <= 4}
     if not tok.text[:1].isupper() or not low.isalpha() or not stems:
         return False
     after = text[tok.end :].lstrip(" .")
+    day = any(d.startswith(w) and d != w for d in WEEKDAYS for w in stems)
     if after[:1].isupper():
-        return False
-    if any(d.startswith(w) and d != w for d in WEEKDAYS for w in stems):
+        said = text[: tok.start].split()
+        return day and bool(said) and said[-1].lower() in _BEFORE_A_DAY
+    if day:
         return True
     if not any(m.startswith(low) and m != low for m in MONTHS):
         return False

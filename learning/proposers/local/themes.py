@@ -401,7 +401,7 @@ def _head_themes(rd: _Reading) -> list[Theme]:
             if theme.kind in ("mod", "topic"):
                 theme.prefix = _prefix(theme, rd.before, rd.nouns, rd.exclude)
                 theme.prefix_written = rd.written_as.get(theme.prefix, theme.prefix)
-                if theme.qualifier in VAGUE_TOPICS and not theme.prefix:
+                if theme.qualifier in VAGUE_TOPICS and not theme.prefix and not _text_kind(theme):
                     continue  # "replies about changes": changes to what?
             if theme.kind == "mod":
                 recurring_mods.add(theme.qualifier)
@@ -412,6 +412,13 @@ def _head_themes(rd: _Reading) -> list[Theme]:
             if named is not None:
                 themes.append(named)
     return themes
+
+
+def _text_kind(theme: Theme) -> bool:
+    """Whether a modifier is itself a kind of text that a head of the medium is sent as:
+    an "update email" is an update, sent by e-mail (not "changes" or "details": of
+    what?)."""
+    return theme.kind == "mod" and theme.qualifier in GENERIC_HEADS and theme.head in GENERIC_HEADS
 
 
 def _named_by_most(
