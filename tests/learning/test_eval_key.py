@@ -99,6 +99,7 @@ COMPLETE = [
         "fresh41",
         "fresh42",
         "fresh43",
+        "fresh44",
     )
 ]
 
@@ -203,6 +204,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh41",
             "fresh42",
             "fresh43",
+            "fresh44",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
