@@ -2,7 +2,12 @@
 
 Actions:
   train            rebuild safety/data/injection_model.json from the labelled files
-                   (fit on every train file, threshold from the validation files)
+                   (fit on every train file, threshold from the validation files), then
+                   record-scan
+  record-scan      scan every validation row with the shipped model and the torch encoder
+                   and record each row's verdict next to the model file
+                   (safety/data/injection_model_validation_scan.json, safety.scan_record:
+                   the suite checks a sample of rows against it instead of the full scan)
   train-secrets    rebuild safety/data/secrets_model.json (the secret scan's learned
                    layer) from every labelled secrets_<part>.jsonl but the test part
   eval [--split S] detection and false-alarm rates of the full scan (patterns + learned
@@ -33,6 +38,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: ArgumentParser) -> None:
         actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
         actions.add_parser("train", help="Rebuild the shipped model from the labelled files.")
+        actions.add_parser(
+            "record-scan", help="Record the full scan's verdict of every validation row."
+        )
         actions.add_parser("train-secrets", help="Rebuild the secret scan's learned layer.")
         ev = actions.add_parser("eval", help="Rates of the full scan on the labelled splits.")
         ev.add_argument("--split", choices=SPLITS, default=None)
@@ -42,6 +50,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["action"] == "train":
             self.train()
+            self.record_scan()
+        elif options["action"] == "record-scan":
+            self.record_scan()
         elif options["action"] == "train-secrets":
             self.train_secrets()
         elif options["action"] == "export-encoder":
@@ -73,6 +84,27 @@ class Command(BaseCommand):
             f"{result.detection:.1%} ({result.detected}/{result.hostile}), false alarms "
             f"{result.false_alarm_rate:.1%} ({result.false_alarms}/{result.ordinary})."
         )
+
+    def record_scan(self) -> None:
+        from safety import scan_record
+        from safety.learned import get_model, load_split, rates
+
+        record = scan_record.write_with_torch()
+        flags = "".join(f["verdicts"] for f in record["files"].values())
+        result = rates(load_split("validation"), [v != scan_record.PASSES for v in flags])
+        recorded = get_model().meta["validation"]
+        self.stdout.write(
+            f"Wrote {scan_record.RECORD_PATH.name}: the full scan detects {result.detected}/"
+            f"{result.hostile}, false alarms {result.false_alarms}/{result.ordinary}."
+        )
+        if (result.detected, result.false_alarms) != (
+            recorded["detected"],
+            recorded["false_alarms"],
+        ):
+            self.stderr.write(
+                f"The full scan's figures differ from the model's recorded ones "
+                f"({recorded['detected']} detected, {recorded['false_alarms']} false alarms)."
+            )
 
     def train_secrets(self) -> None:
         from safety import secret_scorer
