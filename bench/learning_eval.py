@@ -99,8 +99,8 @@ with its key, before any proposer ran on it. ``fresh43`` was written after that 
 outside evaluator who read no product code, no results and no ``fresh40``, ``fresh41`` or
 ``fresh42`` data, with its key, before any proposer ran on it. ``fresh44`` was written after
 that by another outside evaluator who read no product code, no results and no ``fresh40`` to
-``fresh43`` data, with its key, before any proposer ran on it; ``fresh42``, ``fresh43`` and
-``fresh44`` are the never-tuned parts. A new part goes in ``NEVER_TUNED`` until measured once,
+``fresh43`` data, with its key, before any proposer ran on it. ``fresh42`` and ``fresh43`` were measured
+once on 2026-12-07 (at 3b74b7b) and are seen parts now; ``fresh44`` is the never-tuned part. A new part goes in ``NEVER_TUNED`` until measured once,
 at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
@@ -230,9 +230,10 @@ PARTS = (
 # fresh38 and fresh39 (each written blind by an outside evaluator on 2026-12-06) were measured
 # once on 2026-12-06 at ab23e29; fresh40 and fresh41 (written blind on 2026-12-06 and
 # 2026-12-07) were measured once on 2026-12-07 at d33f397: seen parts now
-# fresh42 and fresh43 (each written blind by an outside evaluator on 2026-12-07) are the
-# never-tuned parts
-NEVER_TUNED: tuple[str, ...] = ("fresh42", "fresh43", "fresh44")
+# fresh42 and fresh43 (each written blind by an outside evaluator on 2026-12-07) were measured
+# once on 2026-12-07 at 3b74b7b: seen parts now; fresh44 (written blind on 2026-12-07) is the
+# never-tuned part
+NEVER_TUNED: tuple[str, ...] = ("fresh44",)
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
