@@ -101,6 +101,9 @@ EMBEDDING_SHARE = 0.7
 #: time loses this share of |m| of its similarity.
 TIME_WEIGHT = 0.6
 ELSEWHERE_WEIGHT = 1.0
+#: a dated statement naming the day or holiday asked, dated at most this long before the
+#: span, leads into it ("arrives on 20 December and spends Christmas", "over Christmas")
+LEAD_IN = timedelta(days=7)
 #: ... and when the question asks nothing but time ("what is due next week?"), the
 #: match is this share of the similarity.
 PURE_TIME_SHARE = 0.8
@@ -1548,14 +1551,25 @@ def _build_context(
         match = time_match(
             ask, cand.due_ts, cand.valid_from_ts, cand.valid_until_ts, cand.reinforced
         )
+        leads_in = np.zeros(n, dtype=bool)
+        if ask.named_terms and ask.span is not None:
+            # a statement dated in the days just before the span that names the day or
+            # holiday asked leads into it ("arrives on 20 December and spends Christmas in
+            # the new house", for "over Christmas"): its date is when it starts
+            start = np.where(np.isnan(cand.due_ts), cand.valid_from_ts, cand.due_ts)
+            lo = ask.span[0].timestamp()
+            with np.errstate(invalid="ignore"):
+                leads_in = (start < lo) & (start >= lo - LEAD_IN.total_seconds())
         for t in ask.named_terms:
             # an undated statement naming the day, month or season asked is true then, as a
             # window covering the span is ("calls her mother every Sunday"), not dated
             # inside it: a belief dated inside ("visits her parents on Saturday") comes
-            # first for "this weekend"; a dated one is judged by its date
+            # first for "this weekend"; a dated one is judged by its date, or as a window
+            # covering the span when it leads into it (above)
             post = cand.postings.get(t)
             if post is not None:
-                match[post] = np.where(match[post] == 0, COVERS, match[post])
+                covering = (match[post] == 0) | ((match[post] < 0) & leads_in[post])
+                match[post] = np.where(covering, COVERS, match[post])
         match = np.where(eligible, match, 0.0)
         match = _off_event(match, ask, cand)
         if ask.pure:  # nothing but time asked: the dates decide, the words barely

@@ -643,7 +643,10 @@ def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False)
             elif name == "new_year" and not (at_start or m["in"]):
                 # "seeing the new year in": its eve and its first day
                 span = (span[0] - NEW_YEAR_EVE, span[1])
-            return _Found(span, m[named] if named else "", m.start(), name in _AROUND, end)
+            # the word the span is named by: a weekday's, a month's or a season's, or the
+            # holiday's own ("over Christmas": a statement naming Christmas is about it)
+            word = m[named] if named else ("christmas" if name == "christmas" else "")
+            return _Found(span, word, m.start(), name in _AROUND, end)
     return None
 
 

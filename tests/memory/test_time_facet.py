@@ -304,6 +304,23 @@ def test_an_undated_statement_naming_the_day_asked_answers_it(agent, fake_model)
     assert "time facet" not in pack.items[ranked.index(dated.pk)].why
 
 
+def test_a_dated_statement_naming_the_holiday_asked_leads_into_it_from_the_days_before(
+    agent, fake_model
+):
+    # arrives two days before the Christmas holidays begin and stays for them
+    brother = write(
+        agent, "Her brother flies in on 19 December to stay for Christmas", due=NOW + 32 * DAY
+    )
+    write(agent, "Plays the cello in an amateur orchestra", category="interests")
+    cards = write(agent, "Posts her Christmas cards to Porto", due=NOW + 2 * DAY)
+
+    ranked, pack = ask(agent, "Who is coming over Christmas?")
+
+    assert ranked[0] == brother.pk and "time facet" in pack.items[0].why
+    # naming Christmas, but dated a month before it: judged by its date, as before
+    assert "time facet" not in pack.items[ranked.index(cards.pk)].why
+
+
 def test_a_window_with_only_an_end_starts_when_the_belief_was_known(agent, fake_model):
     tired = write(
         agent, "Feeling tired this week", category="state", valid_until=NOW + 5 * DAY, now=NOW
