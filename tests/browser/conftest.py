@@ -9,16 +9,51 @@ to ``var/screenshots`` (``screenshot_dir`` fixture).
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.core.servers.basehttp import ThreadedWSGIServer
+from django.test.testcases import LiveServerThread
 
 # pytest-django's live_server runs in a thread while Playwright's sync API keeps an
 # event loop in the test thread; Django's async-safety check would refuse the ORM.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+class _OneRequestAtATime(ThreadedWSGIServer):
+    """The live server with its app behind a lock. On SQLite the live server's threads
+    share the test's in-memory database connection (Django's LiveServerThread hands them
+    the test thread's connection, so both see the same data), and one connection must not
+    run two transactions at once: two requests in flight (a save while an htmx preview of
+    the same page loads) broke its savepoint stack ("pop from empty list") and left the
+    database locked for every later test of the process. Connections (keep-alive) still
+    get a thread each; only the app runs one request at a time, as a process of a real
+    server with its own connection would not need to."""
+
+    def set_app(self, application: Any) -> None:
+        lock = threading.Lock()
+
+        def one_at_a_time(environ: Any, start_response: Any) -> Any:
+            with lock:
+                response = application(environ, start_response)
+                # read and close the body inside the lock: a streamed one may still use
+                # the database, and closing sends request_finished
+                try:
+                    body = b"".join(response)
+                finally:
+                    close = getattr(response, "close", None)
+                    if close is not None:
+                        close()
+                return [body]
+
+        super().set_app(one_at_a_time)
+
+
+LiveServerThread.server_class = _OneRequestAtATime
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
