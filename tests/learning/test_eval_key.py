@@ -100,6 +100,7 @@ COMPLETE = [
         "fresh42",
         "fresh43",
         "fresh44",
+        "fresh45",
     )
 ]
 
@@ -205,6 +206,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh42",
             "fresh43",
             "fresh44",
+            "fresh45",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
