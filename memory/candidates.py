@@ -483,6 +483,9 @@ SUCCESSION_NEAREST = 8
 #: gaps between an old job and the next ("Tunes pianos for Harbour & Keys", a year after
 #: "Drove an articulated lorry" ended: an injury, then retraining); 0 turns it off
 SUCCESSION_GAP_DAYS = 540.0
+#: a successor of another category has no end of its own (an episode, "Took a course in
+#: June", takes over nothing of another kind)
+EPISODE_NO_HEIR = True
 
 
 def _nearest_starts(run: np.ndarray, starts: np.ndarray, end: float) -> np.ndarray:
@@ -544,6 +547,11 @@ def successors(
                 & (near != e)
                 & ~(ends[near] <= ends[e])
             ]
+            if run is by_time and EPISODE_NO_HEIR:
+                # of another category, only what holds on: "Took a sauna-building course in
+                # June", begun five days after "Taught chemistry" ended, did not take over
+                # his work (an episode of its own, over in a fortnight)
+                near = near[np.isnan(ends[near])]
             if len(near):
                 closeness = np.zeros(len(near))
                 if cand.has_vec[e]:
