@@ -483,6 +483,9 @@ SUCCESSION_NEAREST = 8
 #: gaps between an old job and the next ("Tunes pianos for Harbour & Keys", a year after
 #: "Drove an articulated lorry" ended: an injury, then retraining); 0 turns it off
 SUCCESSION_GAP_DAYS = 540.0
+#: a successor of another category has no end of its own (an episode, "Took a course in
+#: June", takes over nothing of another kind)
+EPISODE_NO_HEIR = True
 
 
 def _nearest_starts(run: np.ndarray, starts: np.ndarray, end: float) -> np.ndarray:
@@ -500,15 +503,16 @@ def successors(
     """For each row whose validity ended, the row that took over from it, else -1; for
     a superseded row, the active belief that replaced it.
 
-    A successor starts (``valid_from``) within ``SUCCESSION_SAME_KIND_DAYS`` of the
-    row's end and is of its category (``codes``), else within ``SUCCESSION_DAYS`` and of
-    any category, else after the end, within ``SUCCESSION_GAP_DAYS``, of its category and
-    with no end (a gap between an old job and the next: there the latest to start, then
-    the nearest in meaning); it is not itself ended by then; among several, the highest
-    in cosine of the stored vectors plus, with ``topics`` (each row's topic votes of the
-    question bank, ``memory.bank_topics``, and its cosine with the bank's nearest example
-    statement of each topic, ``memory.context.topic_likeness``), its likeness to the
-    topics the ended row is read as, weighed by its votes: "Went spearfishing off Cabo de
+    A successor starts (``valid_from``) within ``SUCCESSION_SAME_KIND_DAYS`` of the row's
+    end and is of its category (``codes``), else within ``SUCCESSION_DAYS``, of any category
+    and with no end of its own (``EPISODE_NO_HEIR``), else after the end, within
+    ``SUCCESSION_GAP_DAYS``, of its category and with no end (a gap between an old job and
+    the next: there the latest to start, then the nearest in meaning); it is not itself
+    ended by then; among several, the highest in cosine of the stored vectors plus, with
+    ``topics`` (each row's topic votes of the question bank, ``memory.bank_topics``, and its
+    cosine with the bank's nearest example statement of each topic,
+    ``memory.context.topic_likeness``), its likeness to the topics the ended row is read as,
+    weighed by its votes: "Went spearfishing off Cabo de
     Palos" was taken over by the padel begun that month, not by the Portuguese lessons a
     little nearer in the whole sentence. An episode (a row with a start of its own as
     well as an end:
@@ -544,6 +548,11 @@ def successors(
                 & (near != e)
                 & ~(ends[near] <= ends[e])
             ]
+            if run is by_time and EPISODE_NO_HEIR:
+                # of another category, only what holds on: "Took a sauna-building course in
+                # June", begun five days after "Taught chemistry" ended, did not take over
+                # his work (an episode of its own, over in a fortnight)
+                near = near[np.isnan(ends[near])]
             if len(near):
                 closeness = np.zeros(len(near))
                 if cand.has_vec[e]:

@@ -714,6 +714,11 @@ def _relate(relation: str, span: Span, now: datetime) -> Span:
     return (end, end + _UNITS["month"]) if end >= now else (end, now)
 
 
+#: a question asking why asks no time (the tense it is asked in still counts)
+REASON_ASKS_NO_TIME = True
+_REASON_ASKED = re.compile(r"^\W*why\b")
+
+
 @functools.lru_cache(maxsize=4096)
 def read_time(query: str, now: datetime) -> TimeAsk:
     """What ``query`` asks about time, relative to ``now`` (see the module docstring)."""
@@ -728,6 +733,11 @@ def read_time(query: str, now: datetime) -> TimeAsk:
     soft = not past and bool(
         _SOFT_PAST.search(text) or _PAST_VERB.match(text) or _did_dropped(text)
     )
+    if REASON_ASKS_NO_TIME and _REASON_ASKED.match(text):
+        # "Why does he prick his finger before he eats?", "Why won't she take on more than
+        # a handful of jobs in one day?": a reason is asked; the time words set the
+        # circumstance of a habit or a rate, they name no time to look in
+        return TimeAsk(False, None, past, soft, field=named, pure=False)
     span = _between(text, now, past or soft)
     named_word = ""
     offset: tuple[int, str] | None = None

@@ -337,3 +337,36 @@ def test_a_present_question_before_an_event_an_ended_belief_names_ranks_its_succ
 
     assert old.pk not in ids
     assert ids[0] == new.pk
+
+
+def test_an_episode_of_another_category_begun_that_week_does_not_take_over(agent, fake_model):
+    old = write(
+        agent,
+        "Taught chemistry at an upper secondary school",
+        category="identity",
+        valid_until=NOW - 160 * DAY,
+        now=NOW - 700 * DAY,
+    )
+    course = write(
+        agent,
+        "Took a two-week sauna-building course",
+        category="projects",
+        valid_from=NOW - 155 * DAY,
+        valid_until=NOW - 142 * DAY,
+        now=NOW - 142 * DAY,
+    )
+    job = write(
+        agent,
+        "Builds and repairs wood-fired saunas with his own small firm",
+        category="identity",
+        valid_from=NOW - 90 * DAY,
+        now=NOW - 85 * DAY,
+    )
+    cand = load_from_beliefs(Principal.objects.get(external_id="farah").pk)
+    row = {int(i): k for k, i in enumerate(cand.ids)}
+    codes = np.array([0 if r[1] == "identity" else 1 for r in cand.rows])
+    cand.matrix[row[course.pk]] = cand.matrix[row[old.pk]]  # as near as can be
+
+    heirs = successors(cand, codes)
+
+    assert heirs[row[old.pk]] == row[job.pk]

@@ -136,6 +136,17 @@ def test_a_question_without_time_is_not_about_time():
     assert not plain.about_time and plain.span is None and not plain.past
 
 
+def test_a_question_asking_why_asks_no_time_but_keeps_its_tense():
+    for habit in (
+        "Why does he prick his finger before he eats?",
+        "Why won't she take on more than a handful of jobs in one day?",
+        "Why do I have to be up early on a Saturday when I'm home?",
+    ):
+        reason = read_time(habit, NOW)
+        assert not reason.about_time and reason.span is None and reason.relation is None
+    assert read_time("Why did she leave her job in Lincoln?", NOW).soft_past
+
+
 # --- ranking by the dates ---------------------------------------------------------------
 
 
