@@ -305,16 +305,33 @@ def _unnamed_verb(head: str, reqs: list[Request]) -> str:
 
 
 def _named_verb(reqs: list[Request]) -> str | None:
-    """The verb the requests name for their work: the one most of them name, when more
-    than one request names it. A verb only one request of several names is that
-    request's, not the work's ("work sheet for friday" beside "job sheet for monday",
-    "can you do me a job sheet": no one *works* job sheets); None then, and the verb is
-    the one no request names (``_unnamed_verb``)."""
+    """The verb the requests name for their work: the one most of them name. When only
+    one request of several names a verb at all, and writes it right before the noun of
+    the work with nothing between, where it can be a noun too, it is the first word of a
+    compound that request writes, not the work's verb ("work sheet for friday" beside
+    "job sheet for monday", "can you do me a job sheet": no one *works* job sheets);
+    None then, and the verb is the one no request names (``_unnamed_verb``). A verb with
+    its object after it ("write a widget test") names the work however few write it."""
     verbs = Counter(r.verb for r in reqs if r.verb)
     if not verbs:
         return None
-    verb, n = verbs.most_common(1)[0]
-    return verb if n >= 2 or len(reqs) == 1 else None
+    if verbs.total() == 1 and len(reqs) > 1:
+        only = next(r for r in reqs if r.verb)
+        if _compound_first_word(only):
+            return None
+    return verbs.most_common(1)[0][0]
+
+
+def _compound_first_word(req: Request) -> bool:
+    """Whether ``req``'s verb is a word written right before the noun of its work that
+    can be a noun as well ("work sheet", "run sheet"): the compound's first word."""
+    toks = tokens(req.message.text[req.start : req.end])
+    return any(
+        language.can_be(a.low, "NOUN")
+        and language.lemma(a.low, "VERB") == req.verb
+        and language.lemma(b.low, "NOUN") == req.head
+        for a, b in zip(toks, toks[1:], strict=False)
+    )
 
 
 def _modifier_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
