@@ -273,9 +273,21 @@ NON_WORK_STARTERS = word_set(
 #: platforms people write posts, captions and texts for: a kind of work named by one
 #: ("publication Instagram", "Instagram-Beitrag") is one theme, whatever the noun
 PLATFORMS = word_set("instagram facebook tiktok linkedin youtube pinterest")
-#: short forms of a platform people write, the beginning of its name ("insta"): read as the
-#: platform by the proposer's foreign path (the English reading keeps them as words)
-PLATFORM_SHORT_FORMS = word_set("insta")
+#: short forms of a platform's name people type, each with the name it stands for: read as
+#: the platform by the proposer's foreign path, and written out in full in a proposal
+#: ("fb posts" -> "Facebook posts"; a reviewer writes the name, not the texting form)
+PLATFORM_SHORT_FORMS = {"insta": "instagram", "ig": "instagram", "fb": "facebook"}
+#: texting forms of a word, by the language they are typed in, and the word written out: a
+#: proposal the assistant keeps says "que", not the "q" of a hurried message ("pon q va
+#: galvanizada" -> "pon que va galvanizada"). Only forms that stand for one word alone (the
+#: common SMS abbreviations of each language); a form that may be a word of its own ("d",
+#: "x", "k") is left as written.
+TEXTING_FORMS = {
+    "es": {"q": "que", "xq": "porque", "pq": "porque", "tb": "también", "tmb": "también"},
+    "pt": {"q": "que", "vc": "você", "pq": "porque", "tb": "também", "tbm": "também"},
+    "it": {"cmq": "comunque", "nn": "non", "xché": "perché", "ke": "che"},
+    "fr": {"tjs": "toujours", "bcp": "beaucoup", "qd": "quand", "pr": "pour"},
+}
 #: sites people leave reviews on: "Reply to this Google review" names no one
 REVIEW_SITES = word_set("google tripadvisor airbnb trustpilot")
 CAPITALISED_OK = (

@@ -17,6 +17,20 @@ _WORD = re.compile(r"\S+")
 _NEXT_CLAUSE = re.compile(r"\s*,\s*([^,.;:!?\n]+)")
 
 
+def written_out(word: str, code: str) -> str:
+    """``word`` with a texting form of the language ``code`` written out, its punctuation
+    and capital kept ("q" -> "que", "Pq," -> "Porque,"; ``learning.policy.TEXTING_FORMS``)."""
+    from learning.policy import TEXTING_FORMS
+
+    m = re.fullmatch(r"(\W*)(\w+)(\W*)", word)
+    full = TEXTING_FORMS.get(code, {}).get(m.group(2).lower()) if m else None
+    if not m or full is None:
+        return word
+    if m.group(2)[:1].isupper():
+        full = full[:1].upper() + full[1:]
+    return f"{m.group(1)}{full}{m.group(3)}"
+
+
 def foreign_rule(hits: dict[int, tuple[Correction, int]], code: str) -> str | None:
     """The shortest correction of ``hits`` that is an instruction in ``code`` ("pon
     siempre los precios con el IVA incluido" -> "Pon siempre los precios con el IVA
@@ -34,7 +48,7 @@ def foreign_rule(hits: dict[int, tuple[Correction, int]], code: str) -> str | No
             words[-1] = words[-1].rstrip(",;:")
         if not language.instruction_in(words, code):
             continue
-        text = " ".join(words)
+        text = " ".join(written_out(w, code) for w in words)
         after = _NEXT_CLAUSE.match(c.message.text, c.end)
         if after and words[0].lower() in frame.before_verb:
             # a prohibition and, after its comma, what to do instead: "nunca pongas una

@@ -51,7 +51,7 @@ from learning.proposers.local.wording import with_capital
 from safety.text import COMPOUND_PART, content_words, readable_text, share_a_word
 
 # the platforms a request may name, with the short forms people write ("Post voor Insta")
-PLATFORMS = NAMED_PLATFORMS | PLATFORM_SHORT_FORMS
+PLATFORMS = NAMED_PLATFORMS | frozenset(PLATFORM_SHORT_FORMS)
 # a sentence, or the label before a colon; an emoji ends a sentence as a full stop does
 # ("… parar 2 semanas 😩 Escreve uma publicação para o Insta")
 _SENTENCE_EDGE = re.compile(rf"[.!?;:\n¿¡]|{EMOJI}+")
@@ -268,12 +268,10 @@ def _adjective_before_noun(
 
 
 def _platform_key(platform: str) -> str:
-    """What groups a platform's names: the name in full, of which a short form people
-    write is the beginning ("insta": "instagram")."""
+    """What groups a platform's names: the name in full a short form people write
+    stands for ("insta": "instagram", ``learning.policy.PLATFORM_SHORT_FORMS``)."""
     low = platform.lower()
-    if low not in PLATFORMS:
-        return low
-    return min((p for p in PLATFORMS if p.startswith(low) and p != low), default=low, key=len)
+    return PLATFORM_SHORT_FORMS.get(low, low)
 
 
 def _platform(tok: Tok) -> bool:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from learning import language
@@ -24,11 +25,13 @@ from learning.proposers.local.wording import names_with_capitals
 from learning.proposers.local.words import (
     DETERMINERS,
     DRAFT_PRONOUNS,
+    FREQUENCY_NOUNS,
     MAX_CANDIDATES,
     PARTICLES,
     PREPOSITIONS,
     PRONOUN_WORDS,
     QUESTION_STARTS,
+    TEXT_PARTS,
 )
 from safety.text import (
     content_words,
@@ -168,14 +171,45 @@ def _one_countable_thing(toks: list[Tok]) -> bool:
     )
 
 
-def _verbless_rule(toks: list[Tok], words: list[str]) -> str:
+def _verbless_rule(toks: list[Tok], words: list[str], texts: list[str]) -> str:
     """A verbless instruction made a sentence: "Show" when it says where something goes
     or what it goes with ("VAT on its own line", "the day of the week with the date"),
-    "Use" otherwise ("British spelling"); "the" before a singular noun that needs one
-    ("Use the first name", not before "VAT", "spelling")."""
-    verb = "show" if _shown_at(toks, _thing_end(toks)) else "use"
+    "Include" for a part of a text alone ("the deposit line"), with the text it is part
+    of when the corrections say it (``_every_text``); "Use" otherwise ("British
+    spelling"); "the" before a singular noun that needs one ("Use the first name", not
+    before "VAT", "spelling")."""
+    j = _thing_end(toks)
     article = "the " if _one_countable_thing(toks) else ""
+    if j >= len(toks) and article and toks[j - 1].low in TEXT_PARTS:
+        # "the deposit line, as always" beside "Every quote: 50% deposit …": 'Include the
+        # deposit line in every quote.', never "Use the deposit line." (says not on what)
+        whole = _every_text(texts)
+        return " ".join(["include", f"{article}{' '.join(words)}", *([whole] if whole else [])])
+    verb = "show" if _shown_at(toks, j) else "use"
     return f"{verb} {article}{' '.join(words)}"
+
+
+# "on every quote", "Every quote:": the text a correction says a rule holds for
+_EVERY_TEXT = re.compile(r"\b(?:(on|in) )?(?:every|each) ([a-z]+)\b", re.IGNORECASE)
+
+
+def _every_text(texts: list[str]) -> str | None:
+    """The text every one of which a rule's corrections say it holds for, most often
+    named ("It needs to be on every quote", "Every quote: …" -> "in every quote"; "on" as
+    the person writes it when they do): a singular noun after "every" or "each"."""
+    found = [
+        ((m.group(1) or "in").lower(), m.group(2).lower())
+        for t in texts
+        for m in _EVERY_TEXT.finditer(t)
+        if language.can_be(m.group(2).lower(), "NOUN")
+        and language.lemma(m.group(2).lower(), "NOUN") == m.group(2).lower()
+        and m.group(2).lower() not in FREQUENCY_NOUNS
+    ]
+    if not found:
+        return None
+    noun = Counter(n for _, n in found).most_common(1)[0][0]
+    prep = Counter(p for p, n in found if n == noun).most_common(1)[0][0]
+    return f"{prep} every {noun}"
 
 
 # verbs that take a part out of a text: with "the", "this" or a possessive after them
@@ -1138,7 +1172,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             # "It's the simple funeral" after "we never say budget": what to call it, never
             # "Use the simple funeral"
             quoted = _name_to_say(toks, words)
-        text = quoted or (" ".join(words) if verb_first else _verbless_rule(toks, words))
+        text = quoted or (" ".join(words) if verb_first else _verbless_rule(toks, words, texts))
         if negation:
             text = f"{negation} {text}"  # "Never deploy floating tags.", "Do not use …"
         contrast = None if negation else _contrast(_sentence_of(c), text)

@@ -208,11 +208,13 @@ _SMALL_TOO = frozenset(["i", "may", "march", "polish"])
 
 def with_capital(word: str, code: str = "en") -> str:
     """A platform, day or language written small in the requests, with its capital
-    ("instagram" -> "Instagram"): a name of a kind, which people type in lower case. In
+    ("instagram" -> "Instagram"): a name of a kind, which people type in lower case; a
+    platform's short form written out ("fb" -> "Facebook", ``PLATFORM_SHORT_FORMS``). In
     another language only a brand (a platform, a review site: "les posts Instagram"); its
     days and languages are written small ("lundi", "le latin")."""
-    from learning.policy import CAPITALISED_OK, PLATFORMS, REVIEW_SITES
+    from learning.policy import CAPITALISED_OK, PLATFORM_SHORT_FORMS, PLATFORMS, REVIEW_SITES
 
+    word = PLATFORM_SHORT_FORMS.get(word.lower(), word)
     names = CAPITALISED_OK - _SMALL_TOO if code == "en" else PLATFORMS | REVIEW_SITES
     return word.capitalize() if word.isalpha() and word in names else word
 
@@ -302,13 +304,40 @@ def _unnamed_verb(head: str, reqs: list[Request]) -> str:
     return FIX_VERB if reported >= 2 and reported * 2 > len(pasting) else WRITTEN_VERB
 
 
+def _named_verb(reqs: list[Request]) -> str | None:
+    """The verb the requests name for their work: the one most of them name. When only
+    one request of several names a verb at all, and writes it right before the noun of
+    the work with nothing between, where it can be a noun too, it is the first word of a
+    compound that request writes, not the work's verb ("work sheet for friday" beside
+    "job sheet for monday", "can you do me a job sheet": no one *works* job sheets);
+    None then, and the verb is the one no request names (``_unnamed_verb``). A verb with
+    its object after it ("write a widget test") names the work however few write it."""
+    verbs = Counter(r.verb for r in reqs if r.verb)
+    if not verbs:
+        return None
+    if verbs.total() == 1 and len(reqs) > 1:
+        only = next(r for r in reqs if r.verb)
+        if _compound_first_word(only):
+            return None
+    return verbs.most_common(1)[0][0]
+
+
+def _compound_first_word(req: Request) -> bool:
+    """Whether ``req``'s verb is a word written right before the noun of its work that
+    can be a noun as well ("work sheet", "run sheet"): the compound's first word."""
+    toks = tokens(req.message.text[req.start : req.end])
+    return any(
+        language.can_be(a.low, "NOUN")
+        and language.lemma(a.low, "VERB") == req.verb
+        and language.lemma(b.low, "NOUN") == req.head
+        for a, b in zip(toks, toks[1:], strict=False)
+    )
+
+
 def _modifier_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
     heads = Counter(r.head for r in reqs if r.head)
     head_lemma = heads.most_common(1)[0][0]
-    verbs_used = [r.verb for r in reqs if r.verb]
-    verb = (
-        Counter(verbs_used).most_common(1)[0][0] if verbs_used else _unnamed_verb(head_lemma, reqs)
-    )
+    verb = _named_verb(reqs) or _unnamed_verb(head_lemma, reqs)
     noun = language.plural(surface.get(head_lemma, head_lemma))
     qualifier = " ".join(
         _mod(w) for w in [surface.get(theme.qualifier, theme.qualifier), theme.then] if w
@@ -319,7 +348,6 @@ def _modifier_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str
 def _key_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
     made = [r for r in reqs if r.head == theme.qualifier]
     used = [r for r in reqs if theme.qualifier in (r.head, *r.mods)]
-    verb_counts = Counter(r.verb for r in used if r.verb)
     made_mods = Counter(
         m
         for r in made
@@ -330,7 +358,7 @@ def _key_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str
         and not language.is_comparative(m)
     )
     best = [_mod(surface.get(m, m)) for m, n in made_mods.most_common(1) if n * 2 > len(made)]
-    verb = verb_counts.most_common(1)[0][0] if verb_counts else _unnamed_verb(theme.qualifier, reqs)
+    verb = _named_verb(used) or _unnamed_verb(theme.qualifier, reqs)
     obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
     modified = Counter(r.head for r in used if theme.qualifier in r.mods and r.head)
     if (
@@ -373,8 +401,7 @@ def _verb_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -
 def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
     """A theme of what is made (a head; or a verb with a phrase noun): its verb, and the
     head with what qualifies it."""
-    verbs = Counter(r.verb for r in reqs if r.verb)
-    verb = verbs.most_common(1)[0][0] if verbs else _unnamed_verb(theme.head or "", reqs)
+    verb = _named_verb(reqs) or _unnamed_verb(theme.head or "", reqs)
     prefix = [theme.prefix_written or theme.prefix] if theme.prefix else []
     then = [theme.then] if theme.then else []
     qualifier = " ".join(

@@ -535,6 +535,13 @@ OF_HEADS = frozenset(
 # section for the report"): the kind of work is the whole it is part of (``Request.wholes``)
 PART_HEADS = frozenset(["item", "section", "bit", "paragraph", "blurb", "segment"])
 
+# what "every" counts when it says how often, not which things ("every time", "each week")
+FREQUENCY_NOUNS = frozenset(["time", "day", "week", "month", "year", "one"])
+
+# a part of a text a rule asks for ("the deposit line", "the FENSA bit"): included in
+# the text, never "used"
+TEXT_PARTS = PART_HEADS | frozenset(["line", "part", "sentence"])
+
 # the prepositions that name the whole a part belongs to ("a bit for the newsletter")
 WHOLE_PREPOSITIONS = frozenset(["for", "of", "in"])
 
