@@ -281,12 +281,13 @@ PLATFORM_SHORT_FORMS = {"insta": "instagram", "ig": "instagram", "fb": "facebook
 #: proposal the assistant keeps says "que", not the "q" of a hurried message ("pon q va
 #: galvanizada" -> "pon que va galvanizada"). Only forms that stand for one word alone (the
 #: common SMS abbreviations of each language); a form that may be a word of its own ("d",
-#: "x", "k") is left as written.
+#: "x", "k") is left as written, and so is one that is also a common abbreviation at work ("pr":
+#: "pour", but "la PR" of a developer), as is any form typed in capitals (an acronym).
 TEXTING_FORMS = {
     "es": {"q": "que", "xq": "porque", "pq": "porque", "tb": "también", "tmb": "también"},
     "pt": {"q": "que", "vc": "você", "pq": "porque", "tb": "também", "tbm": "também"},
     "it": {"cmq": "comunque", "nn": "non", "xché": "perché", "ke": "che"},
-    "fr": {"tjs": "toujours", "bcp": "beaucoup", "qd": "quand", "pr": "pour"},
+    "fr": {"tjs": "toujours", "bcp": "beaucoup", "qd": "quand"},
 }
 #: sites people leave reviews on: "Reply to this Google review" names no one
 REVIEW_SITES = word_set("google tripadvisor airbnb trustpilot")

@@ -8,7 +8,7 @@ one *works* job sheets)."""
 from __future__ import annotations
 
 from learning.proposers.local import find_themes, requests_of, rule_for, sentence_for
-from learning.proposers.local.foreign_rules import foreign_rule
+from learning.proposers.local.foreign_rules import foreign_rule, written_out
 from learning.proposers.local.wording import _sentence
 from tests.learning.corpora import corpus_of, correction_hits, same_vectors
 
@@ -24,6 +24,14 @@ def test_a_texting_form_in_a_rule_is_written_out_in_its_language():
         "pon q va galvanizada en caliente, q se te olvido otra vez",
     )
     assert foreign_rule(hits, "es") == "Pon que va galvanizada en caliente."
+
+
+def test_an_acronym_is_never_taken_for_a_texting_form():
+    assert written_out("q", "es") == "que"
+    assert written_out("Pq,", "es") == "Porque,"
+    assert written_out("TB", "es") == "TB"  # terabytes, not "también"
+    assert written_out("PR", "fr") == "PR"  # a developer's pull request
+    assert written_out("pr", "fr") == "pr"  # "pour" too, but "la pr" is the same request
 
 
 def test_a_rule_asking_for_a_part_of_a_text_says_to_include_it_where():

@@ -24,8 +24,8 @@ def written_out(word: str, code: str) -> str:
 
     m = re.fullmatch(r"(\W*)(\w+)(\W*)", word)
     full = TEXTING_FORMS.get(code, {}).get(m.group(2).lower()) if m else None
-    if not m or full is None:
-        return word
+    if not m or full is None or (len(m.group(2)) > 1 and m.group(2).isupper()):
+        return word  # "TB", "PQ": an acronym, not a hurried word
     if m.group(2)[:1].isupper():
         full = full[:1].upper() + full[1:]
     return f"{m.group(1)}{full}{m.group(3)}"
