@@ -27,7 +27,10 @@ from tests.factories import make_agent
 from tests.learning.helpers import learning_on, seed_work
 
 AGENTS = 30
-MODEL_SECONDS = 0.5  # each review waits this long for the (fake) model: w2 dies mid-review
+# each review waits this long for the (fake) model: w2 dies mid-review. The window between
+# seeing w2's second review running and killing w2; at 0.5 s a loaded machine (load 15)
+# let that review finish first, and nothing was left for w1 to take over
+MODEL_SECONDS = 1.5
 VISIBILITY, LEASE = 3, 3  # seconds; production: 1800 and 900 (docs/deployment.md)
 WAIT_SECONDS = 90.0  # a ceiling on a busy 2-core machine, not a timing the test asserts
 
