@@ -1551,6 +1551,12 @@ def _build_context(
         match = time_match(
             ask, cand.due_ts, cand.valid_from_ts, cand.valid_until_ts, cand.reinforced
         )
+        if ask.span is None and ask.relation is None and (ask.past or ask.soft_past):
+            # "When was she last back in Kenya?": a past question with no span asks what has
+            # happened; a belief dated only ahead of now is dated, but not then
+            with np.errstate(invalid="ignore"):
+                first = np.fmin(np.fmin(cand.due_ts, cand.valid_from_ts), cand.valid_until_ts)
+                match = np.where(first > now.timestamp(), 0.0, match)
         leads_in = np.zeros(n, dtype=bool)
         if ask.named_terms and ask.span is not None:
             # a statement dated in the days just before the span that names the day or

@@ -215,6 +215,11 @@ _STRONG_PAST = re.compile(
     r"originally|no longer|anymore|any more|history|last (?:week|weekend|month|year)(?! (?:of|in) )|"
     r"before (?:that|then|now)|before$)" + _E
 )
+#: "When was she last back in Kenya?", "When did you last see him?": "last" after the
+#: subject of a when-question in the past (or after its auxiliary, the name taken out)
+#: asks for the latest time it happened, plainly gone by ("When was the last time ..."
+#: names it as a thing, and is past by its verb)
+_LAST_TIME_ASKED = re.compile(r"^whens? (?:did|was|were|had) (?!the )(?:[a-z]+ ){0,3}last" + _E)
 _ARE = re.compile(r"\b(we|you|they)['\u2019]re\b", re.IGNORECASE)
 #: a name's possessive inside a sentence ("the day after Bence's birthday", "Tell me about
 #: Dori's summer"): the name, and a determiner as "their" is, before what it owns ("the
@@ -616,6 +621,19 @@ def _habit(text: str, m: re.Match[str]) -> bool:
     return m[0].endswith("s") or _HABIT_PART.match(text, m.end()) is not None
 
 
+#: the present simple asked with "do"/"does" ("Where does he swim in the winter?")
+_PRESENT_SIMPLE = re.compile(_B + r"(?:do|does|doesnt|dont)" + _E)
+
+
+def _seasonal_habit(text: str, m: re.Match[str]) -> bool:
+    """Whether a season names when the person does something, not a stretch of dates:
+    asked in the present simple with "in"/"in the" ("What does he like doing in autumn?",
+    "How does she start her day in winter?") it is a habit of every such season, as
+    "on Sundays" is of every Sunday; "this autumn", "over the summer" and the other tenses
+    ("What is she doing in the spring?") still name the dates."""
+    return m["m"] in ("in", "in the") and _PRESENT_SIMPLE.search(text) is not None
+
+
 def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False) -> _Found | None:
     """The first time expression of ``text`` (in the order of ``_EXPRESSIONS``); at the
     start of ``text`` only with ``at_start`` (the words after a relation)."""
@@ -624,6 +642,8 @@ def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False)
         if m is None or (name == "season" and m["m"] == "the" and not _object(text, m)):
             continue
         if name == "weekday" and _habit(text, m):
+            continue
+        if name == "season" and not (at_start or past) and _seasonal_habit(text, m):
             continue
         if name == "christmas" and m["k"] is None:
             after = _QUALIFIES.match(text, m.end())
@@ -729,7 +749,7 @@ def read_time(query: str, now: datetime) -> TimeAsk:
     text = normalize(query).text
     named = next((f for f, pattern in _FIELDS if pattern.search(text)), None)
     pure = not _subject_terms(text)
-    past = bool(_STRONG_PAST.search(text))
+    past = bool(_STRONG_PAST.search(text) or _LAST_TIME_ASKED.search(text))
     soft = not past and bool(
         _SOFT_PAST.search(text) or _PAST_VERB.match(text) or _did_dropped(text)
     )

@@ -147,6 +147,39 @@ def test_a_question_asking_why_asks_no_time_but_keeps_its_tense():
     assert read_time("Why did she leave her job in Lincoln?", NOW).soft_past
 
 
+def test_a_season_asked_in_the_present_simple_is_a_habit_not_a_span():
+    for habit in (
+        "What does he like doing in the woods in autumn?",
+        "Where does she swim in the winter?",
+    ):
+        assert read_time(habit, NOW).span is None
+    for dated in ("What is she doing in the spring?", "What did he do back in the spring?"):
+        assert read_time(dated, NOW).span is not None
+    assert read_time("What does she have to sort before the summer?", NOW).span is not None
+
+
+def test_when_was_she_last_asks_plainly_in_the_past():
+    assert read_time("When was Ana last back in Kenya?", NOW).past
+    assert read_time("When was last back in Kenya?", NOW).past  # the name taken out
+    assert not read_time("When was the last time she rang?", NOW).past
+
+
+def test_a_past_question_with_no_span_ranks_what_has_happened_over_a_plan(agent, fake_model):
+    plan = write(
+        agent, "Must find a neighbour to feed the goats while she is in Kenya", due=NOW + 70 * DAY
+    )
+    trip = write(
+        agent,
+        "Flew back to Nakuru for two weeks in October",
+        valid_from=NOW - 40 * DAY,
+        valid_until=NOW - 26 * DAY,
+    )
+
+    ranked, _ = ask(agent, "When did she go back to Kenya?")
+
+    assert ranked.index(trip.pk) < ranked.index(plan.pk)
+
+
 # --- ranking by the dates ---------------------------------------------------------------
 
 
