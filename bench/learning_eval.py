@@ -102,8 +102,9 @@ that by another outside evaluator who read no product code, no results and no ``
 ``fresh43`` data, with its key, before any proposer ran on it. ``fresh42`` and ``fresh43`` were measured
 once on 2026-12-07 (at 3b74b7b) and are seen parts now. ``fresh45`` was written after that by
 another outside evaluator who read no product code, no results and no ``fresh40`` to ``fresh44``
-data, with its key, before any proposer ran on it; ``fresh44`` and ``fresh45`` are the never-tuned
-parts. A new part goes in ``NEVER_TUNED`` until measured once,
+data, with its key, before any proposer ran on it; ``fresh44`` and ``fresh45`` were measured once on
+2026-12-07 (at 84d7b0c) and are seen parts now (no part is never-tuned until the next is written).
+A new part goes in ``NEVER_TUNED`` until measured once,
 at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
 when asked for by name or with ``--part all``.
@@ -236,8 +237,8 @@ PARTS = (
 # 2026-12-07) were measured once on 2026-12-07 at d33f397: seen parts now
 # fresh42 and fresh43 (each written blind by an outside evaluator on 2026-12-07) were measured
 # once on 2026-12-07 at 3b74b7b: seen parts now; fresh44 and fresh45 (each written blind on
-# 2026-12-07) are the never-tuned parts
-NEVER_TUNED: tuple[str, ...] = ("fresh44", "fresh45")
+# 2026-12-07) were measured once on 2026-12-07 at 84d7b0c: seen parts now
+NEVER_TUNED: tuple[str, ...] = ()
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8

@@ -71,3 +71,17 @@ def test_a_verb_only_one_request_names_does_not_name_the_work():
         ]
     )
     assert found == ["Writes job sheets."], found
+
+
+def test_verbs_named_once_each_do_not_name_the_work():
+    # three requests, three verbs, none agreeing: not the first met ("Skips the tests.")
+    found = _sentences(
+        [
+            "rewrite it and the tests",
+            "skip the flaky test for now",
+            "qcheck property test for the due date function",
+            "test for the notice text formatter pls",
+            "can you write alcotest tests",
+        ]
+    )
+    assert found == ["Writes the tests."], found

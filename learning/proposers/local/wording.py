@@ -305,7 +305,9 @@ def _unnamed_verb(head: str, reqs: list[Request]) -> str:
 
 
 def _named_verb(reqs: list[Request]) -> str | None:
-    """The verb the requests name for their work: the one most of them name. When only
+    """The verb the requests name for their work: the one most of them name. When
+    several verbs are named once each (no request agrees with another), none of them, but
+    for ``WRITTEN_VERB`` if one request names it. When only
     one request of several names a verb at all, and writes it right before the noun of
     the work with nothing between, where it can be a noun too, it is the first word of a
     compound that request writes, not the work's verb ("work sheet for friday" beside
@@ -315,11 +317,34 @@ def _named_verb(reqs: list[Request]) -> str | None:
     verbs = Counter(r.verb for r in reqs if r.verb)
     if not verbs:
         return None
+    if len(verbs) > 1 and verbs.most_common(1)[0][1] == 1:
+        # every request that names a verb names another, once each: the one their
+        # messages write most ("summarise" of "Summarise this for engineering, it's an
+        # escalation" beside "Write up the escalation"); where that ties too ("rewrite it
+        # and the tests", "skip the flaky test", "write alcotest tests") none is the work's
+        # verb, least of all the first one met ("Skips the tests."), but for the verb that
+        # makes a text when one of them names it ("Writes the tests.")
+        return _verb_most_written(verbs, reqs) or (WRITTEN_VERB if WRITTEN_VERB in verbs else None)
     if verbs.total() == 1 and len(reqs) > 1:
         only = next(r for r in reqs if r.verb)
         if _compound_first_word(only):
             return None
     return verbs.most_common(1)[0][0]
+
+
+def _verb_most_written(verbs: Counter[str], reqs: list[Request]) -> str | None:
+    """Of ``verbs``, the one the messages of ``reqs`` write most often as a verb, whatever
+    it works on; None on a tie."""
+    messages = {r.message.id: r.message for r in reqs}.values()
+    written = Counter(
+        v
+        for m in messages
+        for v in {language.lemma(t.low, "VERB") for t in tokens(m.text)} & set(verbs)
+    )
+    top = written.most_common(2)
+    if top and (len(top) == 1 or top[0][1] > top[1][1]):
+        return top[0][0]
+    return None
 
 
 def _compound_first_word(req: Request) -> bool:
