@@ -223,6 +223,7 @@ PARTS = (
     "fresh43",
     "fresh44",
     "fresh45",
+    "fresh46",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
@@ -238,7 +239,8 @@ PARTS = (
 # fresh42 and fresh43 (each written blind by an outside evaluator on 2026-12-07) were measured
 # once on 2026-12-07 at 3b74b7b: seen parts now; fresh44 and fresh45 (each written blind on
 # 2026-12-07) were measured once on 2026-12-07 at 84d7b0c: seen parts now
-NEVER_TUNED: tuple[str, ...] = ()
+# fresh46 (written blind by an outside evaluator on 2026-12-07) is never-tuned until measured once
+NEVER_TUNED: tuple[str, ...] = ("fresh46",)
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
