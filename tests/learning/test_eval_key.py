@@ -101,6 +101,7 @@ COMPLETE = [
         "fresh43",
         "fresh44",
         "fresh45",
+        "fresh46",
     )
 ]
 
@@ -207,6 +208,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh43",
             "fresh44",
             "fresh45",
+            "fresh46",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
