@@ -113,7 +113,12 @@ def test_an_owner_demotes_removes_and_previews_an_unsaved_edit(
         "Please keep answers short, with the summary first.",
     ]
 
-    # the preview follows an unsaved edit as it is typed; nothing is saved
+    # the preview follows an unsaved edit as it is typed; nothing is saved. Typed once htmx
+    # has settled the swap above: the listener that follows the form is bound as the new
+    # workspace settles, and an edit typed before that went unseen (one CI run here)
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    )
     page.locator("#doc-form textarea[name=text]").nth(0).fill("I am a bridge engineer in Lisbon.")
     page.wait_for_selector("#preview[data-unsaved='1']")
     row = page.inner_text("[data-testid=row]")
