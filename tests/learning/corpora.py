@@ -74,3 +74,14 @@ def correction_hits(*texts):
 def read(text: str) -> list[tuple[str | None, str, list[str]]]:
     message = corpus_of([(1, text, False)]).messages[0]
     return [(r.verb, r.head, r.mods) for r in requests_of(message)]
+
+
+def theme_sentences(texts: list[str]) -> list[str]:
+    """The sentences of the themes found in ``texts``, one message each from one person, every
+    message in a conversation of its own (three conversations make a theme)."""
+    from learning.proposers.local import find_themes, requests_of, sentence_for
+
+    corpus = corpus_of([(1, t, False) for t in texts])
+    requests = [r for m in corpus.messages for r in requests_of(m)]
+    themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
+    return [sentence_for(t) for t in themes]

@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-from learning.proposers.local import find_themes, requests_of, sentence_for
-from tests.learning.corpora import corpus_of, same_vectors
-
-
-def sentences(texts: list[str]) -> list[str]:
-    corpus = corpus_of([(1, t, False) for t in texts])
-    requests = [r for m in corpus.messages for r in requests_of(m)]
-    themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
-    return [sentence_for(t) for t in themes]
+from tests.learning.corpora import theme_sentences as sentences
 
 
 def test_most_requests_saying_who_the_work_is_for_add_it_to_the_sentence():

@@ -7,10 +7,10 @@ one *works* job sheets)."""
 
 from __future__ import annotations
 
-from learning.proposers.local import find_themes, requests_of, rule_for, sentence_for
+from learning.proposers.local import rule_for
 from learning.proposers.local.foreign_rules import foreign_rule, written_out
 from learning.proposers.local.wording import _sentence
-from tests.learning.corpora import corpus_of, correction_hits, same_vectors
+from tests.learning.corpora import correction_hits, theme_sentences
 
 
 def test_a_platforms_short_form_is_written_in_full():
@@ -46,11 +46,7 @@ def test_a_rule_asking_for_a_part_of_a_text_says_to_include_it_where():
     )
 
 
-def _sentences(lines: list[str]) -> list[str]:
-    corpus = corpus_of([(1, line, False) for line in lines])
-    requests = [r for m in corpus.messages for r in requests_of(m)]
-    themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
-    return [sentence_for(t) for t in themes]
+_sentences = theme_sentences
 
 
 def test_a_verb_only_one_request_names_does_not_name_the_work():
