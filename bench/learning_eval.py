@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh46}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh47}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -105,7 +105,9 @@ another outside evaluator who read no product code, no results and no ``fresh40`
 data, with its key, before any proposer ran on it; ``fresh44`` and ``fresh45`` were measured once on
 2026-12-07 (at 84d7b0c) and are seen parts now. ``fresh46`` was written after that by another
 outside evaluator who read no product code, no results and no ``fresh34`` to ``fresh45`` data, with
-its key, before any proposer ran on it; it is the never-tuned part.
+its key, before any proposer ran on it; it is a never-tuned part. ``fresh47`` was written after
+that by another outside evaluator who read no product code, no results and no ``fresh34`` to
+``fresh46`` data, with its key, before any proposer ran on it; it is a never-tuned part too.
 A new part goes in ``NEVER_TUNED`` until measured once,
 at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
@@ -226,6 +228,7 @@ PARTS = (
     "fresh44",
     "fresh45",
     "fresh46",
+    "fresh47",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
@@ -241,8 +244,9 @@ PARTS = (
 # fresh42 and fresh43 (each written blind by an outside evaluator on 2026-12-07) were measured
 # once on 2026-12-07 at 3b74b7b: seen parts now; fresh44 and fresh45 (each written blind on
 # 2026-12-07) were measured once on 2026-12-07 at 84d7b0c: seen parts now
-# fresh46 (written blind by an outside evaluator on 2026-12-07) is never-tuned until measured once
-NEVER_TUNED: tuple[str, ...] = ("fresh46",)
+# fresh46 and fresh47 (each written blind by an outside evaluator on 2026-12-07) are never-tuned
+# until measured once
+NEVER_TUNED: tuple[str, ...] = ("fresh46", "fresh47")
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8

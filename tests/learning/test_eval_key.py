@@ -102,6 +102,7 @@ COMPLETE = [
         "fresh44",
         "fresh45",
         "fresh46",
+        "fresh47",
     )
 ]
 
@@ -209,6 +210,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh44",
             "fresh45",
             "fresh46",
+            "fresh47",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
