@@ -486,6 +486,20 @@ SUCCESSION_GAP_DAYS = 540.0
 #: a successor of another category has no end of its own (an episode, "Took a course in
 #: June", takes over nothing of another kind)
 EPISODE_NO_HEIR = True
+#: across a gap, the nearest in meaning of the open-ended beliefs of its category to
+#: start (the latest to start only among equals): interests and habits are taken up side
+#: by side, and the last of them to start ("Is learning British Sign Language") is no
+#: nearer the sevillanas she danced than the choir she sings in; False: the latest first
+GAP_HEIR_NEAREST = True
+#: a successor of the ended belief's own category across a gap comes before one of
+#: another category begun that week: "Teaches music at a primary school", begun two
+#: months after the teacher training ended, took it over, not "Has had qualified teacher
+#: status since July", begun five days after it
+SAME_KIND_BEFORE_OTHER = True
+#: a belief with a start and an end that held at least this many days was a way of life
+#: ("Rented a room in a shared student house", for a year), not an episode: it has a
+#: successor as a belief with no start has; 0 gives every ended row one, inf none
+WAY_OF_LIFE_DAYS = 180.0
 
 
 def _nearest_starts(run: np.ndarray, starts: np.ndarray, end: float) -> np.ndarray:
@@ -529,18 +543,23 @@ def successors(
     # the same starts by category, then time: one sorted run per category
     by_kind = started[np.lexsort((starts[started], codes[started]))]
     kinds = codes[by_kind]
-    ended = np.flatnonzero(~np.isnan(ends) & np.isnan(starts) & cand.active)
+    with np.errstate(invalid="ignore"):
+        lasting = np.isnan(starts) | (ends - starts >= WAY_OF_LIFE_DAYS * 86_400)
+    ended = np.flatnonzero(~np.isnan(ends) & lasting & cand.active)
     for e in ended:
         kind = by_kind[np.searchsorted(kinds, codes[e]) : np.searchsorted(kinds, codes[e], "right")]
         # the first of its category to start after it ended with no end in sight (not
         # a passing state: "Has a cold until Friday"), for a gap
         later = kind[np.searchsorted(starts[kind], ends[e], "right") :]
         later = later[np.isnan(ends[later])][:SUCCESSION_NEAREST]
-        for run, days in (
+        runs = [
             (kind, SUCCESSION_SAME_KIND_DAYS),
             (by_time, SUCCESSION_DAYS),
             (later, SUCCESSION_GAP_DAYS),
-        ):
+        ]
+        if SAME_KIND_BEFORE_OTHER:
+            runs[1], runs[2] = runs[2], runs[1]
+        for run, days in runs:
             near = run if run is later else _nearest_starts(run, starts, ends[e])
             # within the window, not itself, not ended by then (an open end is NaN: kept)
             near = near[
@@ -563,8 +582,10 @@ def successors(
                         closeness += likeness[near] @ weights
                 # across a gap, what holds now is the latest to start ("Tunes pianos from
                 # eight till one" rather than the swimming taken up in between)
-                if run is later:
+                if run is later and not GAP_HEIR_NEAREST:
                     out[e] = near[int(np.lexsort((closeness, starts[near]))[-1])]
+                elif run is later:
+                    out[e] = near[int(np.lexsort((starts[near], closeness))[-1])]
                 else:
                     out[e] = near[int(np.argmax(closeness))]
                 break

@@ -858,6 +858,26 @@ def _successors_of(cand: Candidates) -> np.ndarray:
     return cand.successor[1]
 
 
+#: An heir that ended too hands on to its own heir ("Lived in a flat above her workshop"
+#: -> "Rented a room in a student house", ended -> "Rents a house in Chapel Allerton"), up
+#: to this many steps; 0 stops at the first heir.
+SUCCESSION_CHAIN = 3
+
+
+def _current_heirs(heir: np.ndarray, gone: np.ndarray) -> np.ndarray:
+    """``heir`` with each heir that cannot answer (``gone``: ended, or superseded) replaced
+    by its own heir, up to ``SUCCESSION_CHAIN`` steps (a copy; ``heir`` is cached)."""
+    out = heir
+    for _ in range(SUCCESSION_CHAIN):
+        has = out >= 0
+        step = has & gone[np.where(has, out, 0)] & (heir[np.where(has, out, 0)] >= 0)
+        if not step.any():
+            break
+        out = out.copy() if out is heir else out
+        out[step] = heir[out[step]]
+    return out
+
+
 def seed_score(similarity: float, retention: float) -> float:
     return (SIM_FLOOR + SIM_WEIGHT * similarity) * (RET_FLOOR + RET_WEIGHT * retention)
 
@@ -1399,6 +1419,7 @@ def _build_context(
         handing = ~cand.active
         if not is_past:
             handing = handing | (cand.valid_until_ts < now.timestamp())
+        heir = _current_heirs(heir, handing & ~eligible)
         handed = handing & (heir >= 0) & (cand.sensitivity <= int(level))
         handed[handed] = eligible[heir[handed]]
 
