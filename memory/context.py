@@ -654,6 +654,21 @@ def _content_phrase(query: str) -> str:
     return " ".join(kept) if 0 < len(kept) < len(all_words) else ""
 
 
+#: "a living" is a noun, the person's livelihood ("What does she do
+#: for a living?", "How does he earn a living?"), not the verb "live": its stem is that of
+#: "Lives in ..." and "Lived in a flat ...", so the question's words matched the person's
+#: homes, ended ones handing the match to the current home; the words leave it out (the
+#: encoder reads the question as asked). False turns it off.
+LIVING_AS_NOUN = True
+_A_LIVING = re.compile(r"\b(?:a|an)\s+living\b(?!\s+room)", re.IGNORECASE)
+
+
+def _word_reading(question: str) -> str:
+    """The question as its words are matched: without "living" where it is the noun of
+    "for a living" (``LIVING_AS_NOUN``)."""
+    return _A_LIVING.sub("a", question) if LIVING_AS_NOUN else question
+
+
 @functools.lru_cache(maxsize=65_536)
 def _terms(text: str) -> frozenset[str]:
     """Content-word stems of a statement (cached: statements repeat across queries)."""
@@ -1423,7 +1438,7 @@ def _build_context(
         handed = handing & (heir >= 0) & (cand.sensitivity <= int(level))
         handed[handed] = eligible[heir[handed]]
 
-    query_terms = _terms(unnamed)
+    query_terms = _terms(_word_reading(unnamed))
     lexical = np.zeros(n, dtype=np.float64)
     if m and query_terms:
         # IDF over the eligible candidates, from the cached postings (term -> rows)
