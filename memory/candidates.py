@@ -478,7 +478,7 @@ SUCCESSION_DAYS = 7.0
 SUCCESSION_SAME_KIND_DAYS = 30.0
 #: ... among this many starts on either side of the end, nearest in time first
 SUCCESSION_NEAREST = 8
-#: ... else the latest to start of its own category, open-ended, among the first
+#: ... else one of its own category, open-ended, among the first
 #: ``SUCCESSION_NEAREST`` to start after it ended, up to this many days later: a life has
 #: gaps between an old job and the next ("Tunes pianos for Harbour & Keys", a year after
 #: "Drove an articulated lorry" ended: an injury, then retraining); 0 turns it off
@@ -518,10 +518,11 @@ def successors(
     a superseded row, the active belief that replaced it.
 
     A successor starts (``valid_from``) within ``SUCCESSION_SAME_KIND_DAYS`` of the row's
-    end and is of its category (``codes``), else within ``SUCCESSION_DAYS``, of any category
-    and with no end of its own (``EPISODE_NO_HEIR``), else after the end, within
+    end and is of its category (``codes``), else after the end, within
     ``SUCCESSION_GAP_DAYS``, of its category and with no end (a gap between an old job and
-    the next: there the latest to start, then the nearest in meaning); it is not itself
+    the next: there the nearest in meaning, then the latest to start), else within
+    ``SUCCESSION_DAYS``, of any category and with no end of its own (``EPISODE_NO_HEIR``;
+    ``SAME_KIND_BEFORE_OTHER`` orders these two); it is not itself
     ended by then; among several, the highest in cosine of the stored vectors plus, with
     ``topics`` (each row's topic votes of the question bank, ``memory.bank_topics``, and its
     cosine with the bank's nearest example statement of each topic,
@@ -529,10 +530,11 @@ def successors(
     weighed by its votes: "Went spearfishing off Cabo de
     Palos" was taken over by the padel begun that month, not by the Portuguese lessons a
     little nearer in the whole sentence. An episode (a row with a start of its own as
-    well as an end:
+    well as an end, shorter than ``WAY_OF_LIFE_DAYS``:
     "Drove the van over on the ferry") was not replaced when it ended, it was over: it
     has no successor. Independent of the question and of the time of asking: computed
-    once per candidate set."""
+    once per candidate set (an heir that ended too hands on at the time of asking:
+    ``memory.context.SUCCESSION_CHAIN``)."""
     # a superseded row's heir is known: the belief that replaced it
     out = np.where(cand.active, -1, cand.heir).astype(np.int64)
     ends, starts = cand.valid_until_ts, cand.valid_from_ts
@@ -580,8 +582,8 @@ def successors(
                         votes, likeness = topics
                         weights = topic_weights(votes[e : e + 1], likeness.shape[1])[0]
                         closeness += likeness[near] @ weights
-                # across a gap, what holds now is the latest to start ("Tunes pianos from
-                # eight till one" rather than the swimming taken up in between)
+                # across a gap, the nearest in meaning (the choir she sings in, not the
+                # sign-language class begun after it), the latest to start among equals
                 if run is later and not GAP_HEIR_NEAREST:
                     out[e] = near[int(np.lexsort((closeness, starts[near]))[-1])]
                 elif run is later:

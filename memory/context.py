@@ -140,7 +140,8 @@ HUB_SHARE = 1.0
 #: Succession: a belief whose validity ended never answers a question in the present
 #: tense, but the belief that took over from it (``memory.candidates.successors``: it
 #: started when the ended one ended, or within a month if of its category, or later
-#: across a gap, if of its category and the latest to start) answers what it answered,
+#: across a gap, if of its category and the nearest in meaning; an heir that ended too
+#: hands on, ``SUCCESSION_CHAIN``) answers what it answered,
 #: with this share of its similarity ("Does she cycle to work?" -> "Drives a Yaris", from the day "Cycled to
 #: work" ended); a superseded belief's replacement likewise; 0 turns both off.
 SUCCESSION_SHARE = 1.0
