@@ -478,7 +478,7 @@ SUCCESSION_DAYS = 7.0
 SUCCESSION_SAME_KIND_DAYS = 30.0
 #: ... among this many starts on either side of the end, nearest in time first
 SUCCESSION_NEAREST = 8
-#: ... else the latest to start of its own category, open-ended, among the first
+#: ... else one of its own category, open-ended, among the first
 #: ``SUCCESSION_NEAREST`` to start after it ended, up to this many days later: a life has
 #: gaps between an old job and the next ("Tunes pianos for Harbour & Keys", a year after
 #: "Drove an articulated lorry" ended: an injury, then retraining); 0 turns it off
@@ -486,6 +486,20 @@ SUCCESSION_GAP_DAYS = 540.0
 #: a successor of another category has no end of its own (an episode, "Took a course in
 #: June", takes over nothing of another kind)
 EPISODE_NO_HEIR = True
+#: across a gap, the nearest in meaning of the open-ended beliefs of its category to
+#: start (the latest to start only among equals): interests and habits are taken up side
+#: by side, and the last of them to start ("Is learning British Sign Language") is no
+#: nearer the sevillanas she danced than the choir she sings in; False: the latest first
+GAP_HEIR_NEAREST = True
+#: a successor of the ended belief's own category across a gap comes before one of
+#: another category begun that week: "Teaches music at a primary school", begun two
+#: months after the teacher training ended, took it over, not "Has had qualified teacher
+#: status since July", begun five days after it
+SAME_KIND_BEFORE_OTHER = True
+#: a belief with a start and an end that held at least this many days was a way of life
+#: ("Rented a room in a shared student house", for a year), not an episode: it has a
+#: successor as a belief with no start has; 0 gives every ended row one, inf none
+WAY_OF_LIFE_DAYS = 180.0
 
 
 def _nearest_starts(run: np.ndarray, starts: np.ndarray, end: float) -> np.ndarray:
@@ -504,10 +518,11 @@ def successors(
     a superseded row, the active belief that replaced it.
 
     A successor starts (``valid_from``) within ``SUCCESSION_SAME_KIND_DAYS`` of the row's
-    end and is of its category (``codes``), else within ``SUCCESSION_DAYS``, of any category
-    and with no end of its own (``EPISODE_NO_HEIR``), else after the end, within
+    end and is of its category (``codes``), else after the end, within
     ``SUCCESSION_GAP_DAYS``, of its category and with no end (a gap between an old job and
-    the next: there the latest to start, then the nearest in meaning); it is not itself
+    the next: there the nearest in meaning, then the latest to start), else within
+    ``SUCCESSION_DAYS``, of any category and with no end of its own (``EPISODE_NO_HEIR``;
+    ``SAME_KIND_BEFORE_OTHER`` orders these two); it is not itself
     ended by then; among several, the highest in cosine of the stored vectors plus, with
     ``topics`` (each row's topic votes of the question bank, ``memory.bank_topics``, and its
     cosine with the bank's nearest example statement of each topic,
@@ -515,10 +530,11 @@ def successors(
     weighed by its votes: "Went spearfishing off Cabo de
     Palos" was taken over by the padel begun that month, not by the Portuguese lessons a
     little nearer in the whole sentence. An episode (a row with a start of its own as
-    well as an end:
+    well as an end, shorter than ``WAY_OF_LIFE_DAYS``:
     "Drove the van over on the ferry") was not replaced when it ended, it was over: it
     has no successor. Independent of the question and of the time of asking: computed
-    once per candidate set."""
+    once per candidate set (an heir that ended too hands on at the time of asking:
+    ``memory.context.SUCCESSION_CHAIN``)."""
     # a superseded row's heir is known: the belief that replaced it
     out = np.where(cand.active, -1, cand.heir).astype(np.int64)
     ends, starts = cand.valid_until_ts, cand.valid_from_ts
@@ -529,18 +545,23 @@ def successors(
     # the same starts by category, then time: one sorted run per category
     by_kind = started[np.lexsort((starts[started], codes[started]))]
     kinds = codes[by_kind]
-    ended = np.flatnonzero(~np.isnan(ends) & np.isnan(starts) & cand.active)
+    with np.errstate(invalid="ignore"):
+        lasting = np.isnan(starts) | (ends - starts >= WAY_OF_LIFE_DAYS * 86_400)
+    ended = np.flatnonzero(~np.isnan(ends) & lasting & cand.active)
     for e in ended:
         kind = by_kind[np.searchsorted(kinds, codes[e]) : np.searchsorted(kinds, codes[e], "right")]
         # the first of its category to start after it ended with no end in sight (not
         # a passing state: "Has a cold until Friday"), for a gap
         later = kind[np.searchsorted(starts[kind], ends[e], "right") :]
         later = later[np.isnan(ends[later])][:SUCCESSION_NEAREST]
-        for run, days in (
+        runs = [
             (kind, SUCCESSION_SAME_KIND_DAYS),
             (by_time, SUCCESSION_DAYS),
             (later, SUCCESSION_GAP_DAYS),
-        ):
+        ]
+        if SAME_KIND_BEFORE_OTHER:
+            runs[1], runs[2] = runs[2], runs[1]
+        for run, days in runs:
             near = run if run is later else _nearest_starts(run, starts, ends[e])
             # within the window, not itself, not ended by then (an open end is NaN: kept)
             near = near[
@@ -561,10 +582,12 @@ def successors(
                         votes, likeness = topics
                         weights = topic_weights(votes[e : e + 1], likeness.shape[1])[0]
                         closeness += likeness[near] @ weights
-                # across a gap, what holds now is the latest to start ("Tunes pianos from
-                # eight till one" rather than the swimming taken up in between)
-                if run is later:
+                # across a gap, the nearest in meaning (the choir she sings in, not the
+                # sign-language class begun after it), the latest to start among equals
+                if run is later and not GAP_HEIR_NEAREST:
                     out[e] = near[int(np.lexsort((closeness, starts[near]))[-1])]
+                elif run is later:
+                    out[e] = near[int(np.lexsort((starts[near], closeness))[-1])]
                 else:
                     out[e] = near[int(np.argmax(closeness))]
                 break

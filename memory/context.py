@@ -140,7 +140,8 @@ HUB_SHARE = 1.0
 #: Succession: a belief whose validity ended never answers a question in the present
 #: tense, but the belief that took over from it (``memory.candidates.successors``: it
 #: started when the ended one ended, or within a month if of its category, or later
-#: across a gap, if of its category and the latest to start) answers what it answered,
+#: across a gap, if of its category and the nearest in meaning; an heir that ended too
+#: hands on, ``SUCCESSION_CHAIN``) answers what it answered,
 #: with this share of its similarity ("Does she cycle to work?" -> "Drives a Yaris", from the day "Cycled to
 #: work" ended); a superseded belief's replacement likewise; 0 turns both off.
 SUCCESSION_SHARE = 1.0
@@ -654,6 +655,21 @@ def _content_phrase(query: str) -> str:
     return " ".join(kept) if 0 < len(kept) < len(all_words) else ""
 
 
+#: "a living" is a noun, the person's livelihood ("What does she do
+#: for a living?", "How does he earn a living?"), not the verb "live": its stem is that of
+#: "Lives in ..." and "Lived in a flat ...", so the question's words matched the person's
+#: homes, ended ones handing the match to the current home; the words leave it out (the
+#: encoder reads the question as asked). False turns it off.
+LIVING_AS_NOUN = True
+_A_LIVING = re.compile(r"\b(?:a|an)\s+living\b(?!\s+room)", re.IGNORECASE)
+
+
+def _word_reading(question: str) -> str:
+    """The question as its words are matched: without "living" where it is the noun of
+    "for a living" (``LIVING_AS_NOUN``)."""
+    return _A_LIVING.sub("a", question) if LIVING_AS_NOUN else question
+
+
 @functools.lru_cache(maxsize=65_536)
 def _terms(text: str) -> frozenset[str]:
     """Content-word stems of a statement (cached: statements repeat across queries)."""
@@ -856,6 +872,26 @@ def _successors_of(cand: Candidates) -> np.ndarray:
             topics = (_statement_votes(cand, bank), _likeness_of(cand, bank))
         cand.successor = (digest, successors(cand, _category_codes(cand), topics))
     return cand.successor[1]
+
+
+#: An heir that ended too hands on to its own heir ("Lived in a flat above her workshop"
+#: -> "Rented a room in a student house", ended -> "Rents a house in Chapel Allerton"), up
+#: to this many steps; 0 stops at the first heir.
+SUCCESSION_CHAIN = 3
+
+
+def _current_heirs(heir: np.ndarray, gone: np.ndarray) -> np.ndarray:
+    """``heir`` with each heir that cannot answer (``gone``: ended, or superseded) replaced
+    by its own heir, up to ``SUCCESSION_CHAIN`` steps (a copy; ``heir`` is cached)."""
+    out = heir
+    for _ in range(SUCCESSION_CHAIN):
+        has = out >= 0
+        step = has & gone[np.where(has, out, 0)] & (heir[np.where(has, out, 0)] >= 0)
+        if not step.any():
+            break
+        out = out.copy() if out is heir else out
+        out[step] = heir[out[step]]
+    return out
 
 
 def seed_score(similarity: float, retention: float) -> float:
@@ -1399,10 +1435,11 @@ def _build_context(
         handing = ~cand.active
         if not is_past:
             handing = handing | (cand.valid_until_ts < now.timestamp())
+        heir = _current_heirs(heir, handing & ~eligible)
         handed = handing & (heir >= 0) & (cand.sensitivity <= int(level))
         handed[handed] = eligible[heir[handed]]
 
-    query_terms = _terms(unnamed)
+    query_terms = _terms(_word_reading(unnamed))
     lexical = np.zeros(n, dtype=np.float64)
     if m and query_terms:
         # IDF over the eligible candidates, from the cached postings (term -> rows)

@@ -106,6 +106,31 @@ def _someone_named(ws: list[str], own: frozenset[str]) -> tuple[list[str], str] 
     return None
 
 
+#: the words for the one a person lives with as a couple: a question may ask for "his
+#: partner" where the person's memory says "His wife Halina" (a closed class, as the
+#: possessives are); empty turns the reading off
+PARTNER_WORDS = frozenset(
+    {
+        "partner",
+        "wife",
+        "husband",
+        "spouse",
+        "girlfriend",
+        "boyfriend",
+        "fiance",
+        "fiancee",
+        "fiancé",
+        "fiancée",
+    }
+)
+
+
+def _same_relation(asked: str, stated: str) -> bool:
+    """Whether a relation word of a question names the relation a statement gives as two
+    words for a partner ("partner" for "wife"; the same word is matched as any other)."""
+    return asked != stated and asked in PARTNER_WORDS and stated in PARTNER_WORDS
+
+
 #: someone of the person's asked for by their relation ("the person's mother", "his boss")
 _ROLE_ASKED = re.compile(r"\b(?:person|(?i:her|his|their))['\u2019]?s?\s+([^\W\d_]+)")
 
@@ -115,8 +140,9 @@ def role_names(question: str, statements: list[str], own: frozenset[str]) -> lis
     teaching?"; the person's names already replaced by a stand-in), the one name the
     person's statements give that relation ("His mother Ngozi, eighty-four, ...": see
     ``other_subject``), with where the relation word ends in ``question``: the question
-    may name her as the statement does. A relation no statement names, or names two ways,
-    gets none; nor does one the question names already."""
+    may name her as the statement does; a partner asked for by another word for one finds
+    the statement's ("his partner": "His wife Halina ..."). A relation no statement names,
+    or names two ways, gets none; nor does one the question names already."""
     asked = {_bare(w) for w in _WORD.findall(question)}
     found = []
     for m in _ROLE_ASKED.finditer(question):
@@ -132,9 +158,12 @@ def role_names(question: str, statements: list[str], own: frozenset[str]) -> lis
         given: set[str] = set()
         for text in statements:
             ws = _WORD.findall(text)
-            if ws and ws[0].lower() in POSSESSIVES and role in text.lower():
+            if ws and ws[0].lower() in POSSESSIVES:
                 named = _someone_named(ws, own)
-                if named is not None and role in named[0] and named[0][-1] in nouns:
+                if named is None:
+                    continue
+                stated = named[0][-1]
+                if (role in named[0] and stated in nouns) or _same_relation(role, stated):
                     given.add(named[1])
         if len(given) == 1 and _bare(next(iter(given))) not in asked:
             found.append((m.end(), given.pop()))

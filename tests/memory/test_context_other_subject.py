@@ -137,6 +137,26 @@ def test_a_relation_asked_by_a_possessive_is_named_as_a_statement_names_it():
     assert role_names("Who is the person's head teacher?", others, frozenset()) == []
 
 
+def test_a_partner_asked_for_by_another_word_for_one_is_named_as_the_statement_names_them():
+    statements = [
+        "His wife Halina teaches chemistry at a secondary school",
+        "His brother Marek grows strawberries on a plot",
+    ]
+
+    asked = "Where does the person's partner farm sheep?"
+    assert role_names(asked, statements, frozenset()) == [
+        (len("Where does the person's partner"), "Halina")
+    ]
+    assert (
+        role_names(
+            "Is her husband still at the bank?", ["Her partner Owain keeps sheep"], frozenset()
+        )[0][1]
+        == "Owain"
+    )
+    # a relation of another kind is not a partner
+    assert role_names("Where does his sister live?", statements, frozenset()) == []
+
+
 def test_a_relation_asked_by_a_possessive_finds_the_statement_that_names_them(agent, fake_model):
     # the class shares as many of the question's words as the mother does, is of the same
     # kind and was written first: only her name, read from the statement, puts her first

@@ -304,3 +304,23 @@ def test_a_question_plainly_of_one_category_keeps_its_prior(agent, fake_model, m
     son, birthday = _son_and_birthday(agent, monkeypatch, lean=0.7)
 
     assert ranked_by_meaning(agent, "How old is her little boy?")[:2] == [birthday.pk, son.pk]
+
+
+def test_for_a_living_is_not_matched_with_where_the_person_lives(agent, fake_model):
+    # "a living" is the noun of earning one: its stem is that of "Lives in ...", which
+    # does not answer what the person does for work
+    home = write(agent, "Lives in a terraced house in Canton", category="explicit_facts")
+    job = write(agent, "Tastes and blends tea for a harbourside company", category="identity")
+
+    pack = memory.context.build_context(
+        agent=agent,
+        principal_external_id="farah",
+        query="What does Farah do for a living these days?",
+        now=NOW,
+        use_embeddings=False,
+    )
+
+    lexical = {item.id: item.lexical for item in pack.items}
+    assert lexical[home.pk] == 0.0 == lexical[job.pk]
+    # still a word of its own where it is the verb
+    assert memory.context._word_reading("Is she living in Leeds?") == "Is she living in Leeds?"

@@ -78,7 +78,9 @@ def test_a_belief_of_its_category_starting_a_year_after_another_ended_took_over(
     assert heir == new
 
 
-def test_across_a_gap_the_latest_of_its_category_to_start_took_over(agent, fake_model):
+def gap_of_habits(agent):
+    """A habit that ended 500 days ago, and two of its category begun across the gap: one
+    taken up in between, and the latest to start."""
     old = write(
         agent,
         "Drove overnight runs to the ferry and slept in his cab",
@@ -102,11 +104,108 @@ def test_across_a_gap_the_latest_of_its_category_to_start_took_over(agent, fake_
     )
     cand = load_from_beliefs(Principal.objects.get(external_id="farah").pk)
     row = {int(i): k for k, i in enumerate(cand.ids)}
-    cand.matrix[row[between.pk]] = cand.matrix[row[old.pk]]  # as near as can be
+    return cand, row[old.pk], row[between.pk], row[latest.pk]
+
+
+def test_across_a_gap_the_nearest_in_meaning_of_its_category_took_over(agent, fake_model):
+    # habits and interests are taken up side by side: the last to start is no nearer
+    cand, old, between, latest = gap_of_habits(agent)
+    cand.matrix[between] = cand.matrix[old]  # as near as can be
 
     heirs = successors(cand, np.zeros(cand.n, dtype=np.int64))
 
-    assert heirs[row[old.pk]] == row[latest.pk]
+    assert heirs[old] == between
+
+
+def test_across_a_gap_of_those_as_near_in_meaning_the_latest_to_start_took_over(agent, fake_model):
+    cand, old, between, latest = gap_of_habits(agent)
+    cand.matrix[between] = cand.matrix[latest] = cand.matrix[old]
+
+    heirs = successors(cand, np.zeros(cand.n, dtype=np.int64))
+
+    assert heirs[old] == latest
+
+
+def test_one_of_its_category_across_a_gap_takes_over_before_another_category_that_week(
+    agent, fake_model
+):
+    old = write(
+        agent,
+        "Was training as a primary school teacher on a teacher-training course",
+        category="identity",
+        valid_until=NOW - 130 * DAY,
+        now=NOW - 300 * DAY,
+    )
+    status = write(
+        agent,
+        "Has had qualified teacher status since July",
+        category="expertise",
+        valid_from=NOW - 125 * DAY,
+        now=NOW - 120 * DAY,
+    )
+    job = write(
+        agent,
+        "Teaches music to all the classes at a primary school",
+        category="identity",
+        valid_from=NOW - 76 * DAY,
+        now=NOW - 70 * DAY,
+    )
+    cand = load_from_beliefs(Principal.objects.get(external_id="farah").pk)
+    row = {int(i): k for k, i in enumerate(cand.ids)}
+    codes = np.array([0 if r[1] == "identity" else 1 for r in cand.rows])
+    cand.matrix[row[status.pk]] = cand.matrix[row[old.pk]]  # as near as can be
+
+    heirs = successors(cand, codes)
+
+    assert heirs[row[old.pk]] == row[job.pk]
+
+
+def flat_room_and_house(agent):
+    """A home that ended, a student room lived in for a year after it (a start and an end
+    of its own), and the house moved into the day after the room was given up."""
+    flat = write(
+        agent,
+        "Lived in a whitewashed flat above her workshop in Granada",
+        valid_until=NOW - 470 * DAY,
+        now=NOW - 700 * DAY,
+    )
+    room = write(
+        agent,
+        "Rented a room in a shared student house in Hyde Park, Leeds",
+        valid_from=NOW - 450 * DAY,
+        valid_until=NOW - 86 * DAY,
+        now=NOW - 400 * DAY,
+    )
+    house = write(
+        agent,
+        "Rents a red-brick back-to-back house in Chapel Allerton",
+        valid_from=NOW - 85 * DAY,
+        now=NOW - 80 * DAY,
+    )
+    return flat, room, house
+
+
+def test_a_way_of_life_with_a_start_and_an_end_was_taken_over(agent, fake_model):
+    # a year in a student room was no episode: the house moved into the next day took over
+    flat, room, house = flat_room_and_house(agent)
+    cand = load_from_beliefs(Principal.objects.get(external_id="farah").pk)
+    row = {int(i): k for k, i in enumerate(cand.ids)}
+
+    heirs = successors(cand, np.zeros(cand.n, dtype=np.int64))
+
+    assert heirs[row[room.pk]] == row[house.pk]
+    assert heirs[row[flat.pk]] == row[room.pk]
+
+
+def test_an_heir_that_ended_too_hands_on_to_its_own_heir(agent, fake_model):
+    flat, room, house = flat_room_and_house(agent)
+    write(agent, "Packs a lunch the night before every working day", category="habit")
+
+    pack, ids = ranked(agent, "Is Farah still in her flat above the workshop in Granada?")
+
+    assert ids[0] == house.pk
+    assert flat.pk not in ids and room.pk not in ids
+    assert "answers for the belief it took over from" in pack.items[0].why
 
 
 def test_a_belief_of_another_category_starting_months_later_did_not_take_over(agent, fake_model):
