@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from learning import language
 from learning.proposers.local.requests import PROBLEM_NOUNS, _lemma, _message_nouns, _surface
 from learning.proposers.local.tokens import _is_noun_word, _wordlike, tokens
-from learning.proposers.local.wording import sentence_for
+from learning.proposers.local.wording import platforms_named, sentence_for
 from learning.proposers.local.words import (
     ABOUT_PREPOSITIONS,
     DETERMINERS,
@@ -438,6 +438,8 @@ def _named_by_most(
     if not mods:
         return None
     mod, n = mods.most_common(1)[0]
+    if n * 2 <= len(kept) and platforms_named(kept):
+        return theme  # each names a platform, none most: "Writes Facebook and Instagram posts."
     if n * 2 <= len(kept) or n == len(kept) or mod in recurring_mods:
         return None  # no modifier most write, or every one: the modifier's own theme
     if (

@@ -51,6 +51,24 @@ def _mod(word: str) -> str:
 _VAGUE_FOR = frozenset(["person", "people", "everyone", "anyone", "someone", "guy", "thing"])
 
 
+def platforms_named(reqs: list[Request]) -> list[str]:
+    """The platforms a kind of work is for when each request names one before what it makes
+    and they name more than one ("Facebook post", "insta post", "FB post for October"): the
+    two named most (short forms as the platform, ``learning.policy.PLATFORM_SHORT_FORMS``;
+    ties alphabetically). Empty when a request names none, or all name the same one."""
+    from learning.policy import PLATFORM_SHORT_FORMS, PLATFORMS
+
+    named: Counter[str] = Counter()
+    for r in reqs:
+        mods = {PLATFORM_SHORT_FORMS.get(m, m) for m in r.mods} & PLATFORMS
+        if not mods:
+            return []
+        named.update(mods)
+    if len(named) < 2:
+        return []
+    return sorted(sorted(named), key=lambda p: -named[p])[:2]
+
+
 def _purpose(reqs: list[Request], text: str) -> str:
     """What the work is for, as the requests write it: "for engineering", "for
     volunteers", "for weddings", when at least half of the requests (two or more) say it
@@ -458,6 +476,8 @@ def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -
         )
         best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
         obj = " ".join([_mod(surface.get(m, m)) for m in best] + [head])
+        if not best and (platforms := platforms_named(reqs)):
+            obj = f"{' and '.join(platforms)} {head}"  # "Writes Facebook and Instagram posts."
         answered = "" if best or head_lemma != REPLY_HEAD else _replied_to(reqs)
         if answered:
             obj = f"{head} to {language.plural(answered)}"  # "Writes replies to reviews."
