@@ -129,7 +129,7 @@ def test_of_one_kind_of_work_the_wording_that_names_it_comes_before_the_noun_alo
 REVIEW_REPLIES_AND_INVOICES = [
     (1, "Reply to this Google review please, 5 stars from a customer: lovely quick job.", False),
     (2, "There's a 2 star on the website, says we charged too much. Can you draft a reply", False),
-    (3, "reply to a review pls, 5 stars on Google: sorted my door in 20 mins.", False),
+    (3, "Can you reply to this one? 5 stars on Google, sorted my door in 20 mins.", False),
     (1, "Feedback to answer, 4 stars: good job but the van blocked the drive.", False),
     (2, "Can you write an invoice for the new front door lock, 2 hours labour.", False),
     (3, "Write an invoice for the garage padlock job please, paid on the day.", False),

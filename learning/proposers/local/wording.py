@@ -492,9 +492,10 @@ _REPLIED_REACH = 4
 
 def _replied_to(reqs: list[Request]) -> str:
     """What the messages of a reply theme ask replies to, when its sentence would name
-    nothing ("Writes the replies."): the noun that two or more of the messages, and more
-    than half, write right before "reply" ("review reply please") or as the last noun
-    after "reply to" ("reply to this google review"); "" when none."""
+    nothing ("Writes the replies."): the noun that two or more of the messages, and at
+    least half, write right before "reply" ("review reply please") or as the last noun
+    after "reply to" ("reply to this google review"), and no other noun as many (the others
+    may say "draft a reply" without naming it again); "" when none."""
     messages = list({r.message.id: r.message for r in reqs}.values())
     counts: Counter[str] = Counter()
     for m in messages:
@@ -519,10 +520,9 @@ def _replied_to(reqs: list[Request]) -> str:
                 if run:
                     named.add(language.lemma(run[-1], "NOUN"))  # "reply to this google review"
         counts.update(n for n in named if n != REPLY_HEAD and n not in PEOPLE_WORDS)
-    for noun, n in counts.most_common(1):
-        if n >= 2 and n * 2 > len(messages):
-            return noun
-    return ""
+    top = counts.most_common(2) + [("", 0)]
+    noun, n = top[0]
+    return noun if n >= 2 and n * 2 >= len(messages) and top[1][1] < n else ""
 
 
 def _noun_only(word: str) -> bool:
