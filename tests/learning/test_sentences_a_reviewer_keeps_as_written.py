@@ -161,3 +161,16 @@ def test_a_wording_said_next_keeps_its_hyphens():
         )
     )
     assert rule == 'Say "wood-burning stove", not "log burner".'
+
+
+def test_replies_are_named_by_what_a_message_says_they_answer_not_by_a_rating_they_count():
+    from tests.learning.corpora import theme_sentences
+
+    sentences = theme_sentences(
+        [
+            "Reply to this google review please, 5 stars: came out in the rain, fair price",
+            "2 star google review this morning, fitter turned up late. Reply, say sorry",
+            "someone left us a review on the website, 1 star, says we scratched his alloy. reply pls",
+        ]
+    )
+    assert sentences[0] == "Writes replies to reviews.", sentences

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from learning import language
 from learning.proposers.local.hygiene import CHAT_WORDS
@@ -499,30 +499,37 @@ def _replied_to(reqs: list[Request]) -> str:
     messages = list({r.message.id: r.message for r in reqs}.values())
     counts: Counter[str] = Counter()
     for m in messages:
-        toks = tokens(m.text)
-        named: set[str] = set()
-        for k, t in enumerate(toks):
-            if language.lemma(t.low, "NOUN") != REPLY_HEAD:
-                continue
-            before = toks[k - 1].low if k else ""
-            if before.isalpha() and before not in DETERMINERS and _noun_only(before):
-                named.add(language.lemma(before, "NOUN"))  # "review reply"
-            if k + 1 < len(toks) and toks[k + 1].low == "to":
-                nouns = [
-                    u.low for u in toks[k + 2 : k + 2 + _REPLIED_REACH] if u.low not in DETERMINERS
-                ]
-                run = []
-                for w in nouns:
-                    # a name of a kind stands before the noun: "this google review"
-                    if not (w.isalpha() and (language.can_be(w, "NOUN") or with_capital(w) != w)):
-                        break
-                    run.append(w)
-                if run:
-                    named.add(language.lemma(run[-1], "NOUN"))  # "reply to this google review"
-        counts.update(n for n in named if n != REPLY_HEAD and n not in PEOPLE_WORDS)
+        counts.update(nouns_replied_to(m))
     top = counts.most_common(2) + [("", 0)]
     noun, n = top[0]
     return noun if n >= 2 and n * 2 >= len(messages) and top[1][1] < n else ""
+
+
+def nouns_replied_to(message: Any) -> set[str]:
+    """The nouns a message names as what a reply answers: written right before "reply"
+    ("review reply please") or as the last noun after "reply to" ("reply to this google
+    review"); never "reply" itself or people."""
+    toks = tokens(message.text)
+    named: set[str] = set()
+    for k, t in enumerate(toks):
+        if language.lemma(t.low, "NOUN") != REPLY_HEAD:
+            continue
+        before = toks[k - 1].low if k else ""
+        if before.isalpha() and before not in DETERMINERS and _noun_only(before):
+            named.add(language.lemma(before, "NOUN"))  # "review reply"
+        if k + 1 < len(toks) and toks[k + 1].low == "to":
+            nouns = [
+                u.low for u in toks[k + 2 : k + 2 + _REPLIED_REACH] if u.low not in DETERMINERS
+            ]
+            run = []
+            for w in nouns:
+                # a name of a kind stands before the noun: "this google review"
+                if not (w.isalpha() and (language.can_be(w, "NOUN") or with_capital(w) != w)):
+                    break
+                run.append(w)
+            if run:
+                named.add(language.lemma(run[-1], "NOUN"))  # "reply to this google review"
+    return {n for n in named if n != REPLY_HEAD and n not in PEOPLE_WORDS}
 
 
 def _noun_only(word: str) -> bool:
