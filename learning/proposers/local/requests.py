@@ -953,13 +953,17 @@ def requests_asking_work(requests: list[Request]) -> list[Request]:
     ("Should have the crem fee shown separate, like the full estimates"), asks for that
     work without naming it by its verb: it is read without the verb, so the work is named
     as the requests that ask for it name it ("Prepares the estimates.", never "Likes the
-    estimates.")."""
+    estimates.") A problem is asked about after a reply only by pasting one: the errors an
+    instruction names ("collect the errors per branch and give back Error with the list")
+    are a change to the code at hand, not a problem to debug."""
     from learning.policy import WORK_VERBS
 
     opening = {r.head or r.verb or "" for r in requests if not r.message.after_assistant}
     out = []
     for r in requests:
         if not counts_as_request(r, opening):
+            continue
+        if r.message.after_assistant and r.head in PROBLEM_NOUNS and not r.reported:
             continue
         if r.message.after_assistant and r.verb and r.verb not in WORK_VERBS | opening:
             r = replace(r, verb=None)
