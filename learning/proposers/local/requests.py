@@ -460,7 +460,9 @@ def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, 
         verb = PHRASAL[(verb, toks[i + 1].low)]
         return verb, made_by, verb_tok, i + 2
     core = verb.split(" ", 1)[0]  # what the verb is without its particle
-    if core in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
+    # "start me a vignette": whom it is for may stand before the article
+    at = i + 1 if i < len(toks) and toks[i].low in ("me", "us") else i
+    if core in CREATE_VERBS and at < len(toks) and toks[at].low in ("a", "an"):
         verb = None  # "start a terminology glossary": a new piece of work, named below
     elif (
         core in TURNING_VERBS
