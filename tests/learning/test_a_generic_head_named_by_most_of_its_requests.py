@@ -48,3 +48,15 @@ def test_a_modifier_every_request_writes_stays_its_own_theme():
         ]
     )
     assert themes.count("Writes Facebook posts.") == 1
+
+
+def test_posts_each_for_a_platform_none_most_are_named_by_the_two_platforms():
+    themes = _themes(
+        [
+            (1, "Facebook post please: two new ponies have joined the yard.", False),
+            (2, "Instagram post for Sunday's open day: pony rides and a tack sale.", False),
+            (3, "FB post for the winter livery offer, three stables left.", False),
+            (1, "insta post - the farrier's visit this morning, all shod.", False),
+        ]
+    )
+    assert "Writes Facebook and Instagram posts." in themes

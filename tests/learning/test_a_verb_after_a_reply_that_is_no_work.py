@@ -33,3 +33,16 @@ def test_work_is_named_by_the_requests_that_ask_for_it_not_by_a_comparison(bag_o
         corpus_of(ROWS), {"goals": "", "background": ""}, settings()
     )
     assert result.data["sentence"] == "Prepares the estimates."
+
+
+def test_errors_an_instruction_names_after_a_reply_are_no_problem_to_debug():
+    trace = '```\nFile "lib/fines.ml", line 14:\nError: This expression has type float\n```'
+    corpus = corpus_of(
+        [
+            (1, f"compile error, no idea\n\n{trace}", False),
+            (1, f"what does this type error mean\n\n{trace}", False),
+            (1, "return a result. collect the errors per branch and give back the list", True),
+        ]
+    )
+    read = requests_asking_work([r for m in corpus.messages for r in requests_of(m)])
+    assert [r.head for r in read if r.message.after_assistant] == []

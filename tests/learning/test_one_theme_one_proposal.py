@@ -122,3 +122,27 @@ def test_of_one_kind_of_work_the_wording_that_names_it_comes_before_the_noun_alo
     )
     assert _named_first([bare, other, named]) == [named, bare, other]
     assert _named_first([bare, other]) == [bare, other]
+
+
+# replies to reviews, each message counting stars: found as replies about stars, which most
+# quotes never say, so proposed as "Drafts the replies."; and invoices, a second kind of work
+REVIEW_REPLIES_AND_INVOICES = [
+    (1, "Reply to this Google review please, 5 stars from a customer: lovely quick job.", False),
+    (2, "There's a 2 star on the website, says we charged too much. Can you draft a reply", False),
+    (3, "Can you reply to this one? 5 stars on Google, sorted my door in 20 mins.", False),
+    (1, "Feedback to answer, 4 stars: good job but the van blocked the drive.", False),
+    (2, "Can you write an invoice for the new front door lock, 2 hours labour.", False),
+    (3, "Write an invoice for the garage padlock job please, paid on the day.", False),
+    (1, "Could you write an invoice for the safe we fitted at the shop?", False),
+]
+
+
+def test_a_sentence_its_quotes_reworded_is_not_proposed_again_once_turned_down(bag_of_words):
+    corpus = corpus_of(REVIEW_REPLIES_AND_INVOICES)
+    first = LocalProposer().propose_sentence(corpus, {"goals": ""}, settings())
+    assert first.data["sentence"] == "Drafts the replies."
+    avoid = frozenset({content_key("Drafts the replies.")})
+    again = LocalProposer().propose_sentence(corpus, {"goals": ""}, settings(), avoid=avoid)
+    # the review would refuse it as turned down, and the work after it never be reached
+    assert again.data["sentence"] not in ("Drafts the replies.", "")
+    assert "invoice" in again.data["sentence"]

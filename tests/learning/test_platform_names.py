@@ -130,3 +130,17 @@ def test_a_platform_is_written_as_the_language_joins_it_to_a_noun():
     assert [foreign_sentence(t, "es") for t in themes] == [
         "Prepara las publicaciones de Instagram."
     ]
+
+
+def test_a_two_letter_short_form_before_a_noun_is_read_as_its_platform():
+    from learning.proposers.local.other_languages import asks_of
+
+    corpus = corpus_of(
+        [
+            (1, "fb innlegg: vi tar imot båter til vinterlagring nå", False),
+            (1, "insta innlegg: ny kjøl på plass", False),
+        ]
+    )
+    fb, insta = ([(a.noun, a.platform) for a in asks_of(m, "no", set())] for m in corpus.messages)
+    assert fb == [("innlegg", "fb")]
+    assert insta[0] == ("innlegg", "insta")

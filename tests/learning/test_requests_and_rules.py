@@ -214,3 +214,10 @@ def test_errors_pasted_in_several_conversations_are_a_theme(bag_of_words):
     assert result.data["sentence"] == "Debugs errors and traces."
     assert len(result.data["evidence"]) == 3
     assert sentence_check(corpus, result.data).ok
+
+
+def test_a_new_piece_of_work_started_for_the_person_is_a_request_for_it():
+    from tests.learning.corpora import read
+
+    assert read("start me a vignette on getting started. uses the dataset")[0][1] == "vignette"
+    assert read("open us a ticket for the outage")[0][1] == "ticket"

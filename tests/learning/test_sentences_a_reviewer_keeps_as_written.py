@@ -120,6 +120,36 @@ def test_replies_to_nothing_most_messages_name_stay_the_replies():
     assert _replied_to(reqs) == ""
 
 
+def test_replies_half_the_messages_ask_for_a_noun_and_the_rest_name_nothing_are_replies_to_it():
+    from learning.proposers.local.wording import _replied_to
+
+    corpus = corpus_of(
+        [
+            (1, "Reply to this Google review please, 5 stars from a customer", False),
+            (2, "there's a 2 star on the website, can you draft a reply", False),
+            (3, "reply to a review pls, 5 stars: sorted my door", False),
+            (1, "feedback to answer, 4 stars, the van blocked the drive", False),
+        ]
+    )
+    reqs = [r for m in corpus.messages for r in requests_of(m)]
+    assert _replied_to(reqs) == "review"
+
+
+def test_replies_half_to_one_noun_and_half_to_another_name_neither():
+    from learning.proposers.local.wording import _replied_to
+
+    corpus = corpus_of(
+        [
+            (1, "Reply to this Google review please, 5 stars", False),
+            (2, "reply to the complaint email from the landlord", False),
+            (3, "reply to a review pls, 5 stars: sorted my door", False),
+            (1, "can you reply to this email from the tenant", False),
+        ]
+    )
+    reqs = [r for m in corpus.messages for r in requests_of(m)]
+    assert _replied_to(reqs) == ""
+
+
 def test_a_wording_said_next_keeps_its_hyphens():
     from learning.proposers.local import rule_for
     from tests.learning.corpora import correction_hits
@@ -131,3 +161,16 @@ def test_a_wording_said_next_keeps_its_hyphens():
         )
     )
     assert rule == 'Say "wood-burning stove", not "log burner".'
+
+
+def test_replies_are_named_by_what_a_message_says_they_answer_not_by_a_rating_they_count():
+    from tests.learning.corpora import theme_sentences
+
+    sentences = theme_sentences(
+        [
+            "Reply to this google review please, 5 stars: came out in the rain, fair price",
+            "2 star google review this morning, fitter turned up late. Reply, say sorry",
+            "someone left us a review on the website, 1 star, says we scratched his alloy. reply pls",
+        ]
+    )
+    assert sentences[0] == "Writes replies to reviews.", sentences

@@ -181,7 +181,7 @@ def _noun_phrase(
         j += 1  # "een vriendelijke betalingsherinnering": the noun is the word after it
     if (
         j >= len(ws)
-        or not _content(ws[j], frame, banned)
+        or not (_content(ws[j], frame, banned) or _short_platform(ws, j, frame, banned))
         or (_capitalised_inside(text, ws[j], frame) and not _platform_before_noun(text, ws, j))
     ):
         return None
@@ -232,6 +232,13 @@ def _noun_phrase(
         complement = ws[j].low
         j += 1
     return noun, article, complement, j
+
+
+def _short_platform(ws: list[Tok], j: int, frame: language.Frame, banned: set[str]) -> bool:
+    """Whether ``ws[j]`` is a platform's short form of two letters written before the noun
+    it names the kind of ("fb innlegg: …", as "insta innlegg"): shorter than a noun may be,
+    it is read as the platform of the word after it."""
+    return ws[j].low in PLATFORMS and j + 1 < len(ws) and _content(ws[j + 1], frame, banned)
 
 
 def _platform_before_noun(text: str, ws: list[Tok], j: int) -> bool:

@@ -481,6 +481,13 @@ class LocalProposer:
             if key in tried:
                 continue
             tried.add(key)
+            if key in avoid:
+                # worded by its quotes, the theme may read as a sentence turned down before
+                # ("Drafts replies about stars." -> "Drafts the replies."): the review would
+                # refuse it again, and every theme after it would never be reached
+                left_out.append(f"{text!r} was turned down, undone or is in the persona")
+                result.candidates.append(_seen(theme, text, AVOIDED, key=key))
+                continue
             refusal = policy.sentence_refusal(
                 sentence=text, field="goals", persona=persona, known_names=names
             )

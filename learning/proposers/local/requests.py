@@ -460,7 +460,9 @@ def _asking_verb(toks: list[Tok], i: int) -> tuple[str | None, str, Tok | None, 
         verb = PHRASAL[(verb, toks[i + 1].low)]
         return verb, made_by, verb_tok, i + 2
     core = verb.split(" ", 1)[0]  # what the verb is without its particle
-    if core in CREATE_VERBS and i < len(toks) and toks[i].low in ("a", "an"):
+    # "start me a vignette": whom it is for may stand before the article
+    at = i + 1 if i < len(toks) and toks[i].low in ("me", "us") else i
+    if core in CREATE_VERBS and at < len(toks) and toks[at].low in ("a", "an"):
         verb = None  # "start a terminology glossary": a new piece of work, named below
     elif (
         core in TURNING_VERBS
@@ -953,13 +955,17 @@ def requests_asking_work(requests: list[Request]) -> list[Request]:
     ("Should have the crem fee shown separate, like the full estimates"), asks for that
     work without naming it by its verb: it is read without the verb, so the work is named
     as the requests that ask for it name it ("Prepares the estimates.", never "Likes the
-    estimates.")."""
+    estimates.") A problem is asked about after a reply only by pasting one: the errors an
+    instruction names ("collect the errors per branch and give back Error with the list")
+    are a change to the code at hand, not a problem to debug."""
     from learning.policy import WORK_VERBS
 
     opening = {r.head or r.verb or "" for r in requests if not r.message.after_assistant}
     out = []
     for r in requests:
         if not counts_as_request(r, opening):
+            continue
+        if r.message.after_assistant and r.head in PROBLEM_NOUNS and not r.reported:
             continue
         if r.message.after_assistant and r.verb and r.verb not in WORK_VERBS | opening:
             r = replace(r, verb=None)

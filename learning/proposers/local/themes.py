@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING, Any
 from learning import language
 from learning.proposers.local.requests import PROBLEM_NOUNS, _lemma, _message_nouns, _surface
 from learning.proposers.local.tokens import _is_noun_word, _wordlike, tokens
-from learning.proposers.local.wording import sentence_for
+from learning.proposers.local.wording import (
+    REPLY_HEAD,
+    nouns_replied_to,
+    platforms_named,
+    sentence_for,
+)
 from learning.proposers.local.words import (
     ABOUT_PREPOSITIONS,
     DETERMINERS,
@@ -438,6 +443,8 @@ def _named_by_most(
     if not mods:
         return None
     mod, n = mods.most_common(1)[0]
+    if n * 2 <= len(kept) and platforms_named(kept):
+        return theme  # each names a platform, none most: "Writes Facebook and Instagram posts."
     if n * 2 <= len(kept) or n == len(kept) or mod in recurring_mods:
         return None  # no modifier most write, or every one: the modifier's own theme
     if (
@@ -833,6 +840,7 @@ def _ranked(themes: list[Theme]) -> list[Theme]:
             len(t.requests),
             t.people,
             _KIND_RANK[t.kind],
+            _answered_topic(t),
             t.compound,
             # over the same requests "book club questions" names more than "book questions"
             bool(t.prefix),
@@ -841,6 +849,17 @@ def _ranked(themes: list[Theme]) -> list[Theme]:
         reverse=True,
     )
     return themes
+
+
+def _answered_topic(theme: Theme) -> bool:
+    """Whether a topic of replies is what a message of the theme names the reply as
+    answering ("Reply to this google review"): that names the work better than a topic
+    as often written that the messages only mention ("5 stars", "the old tyre")."""
+    return (
+        theme.kind == "topic"
+        and theme.head == REPLY_HEAD
+        and any(theme.qualifier in nouns_replied_to(r.message) for r in theme.requests.values())
+    )
 
 
 def _one_per_work(themes: list[Theme]) -> list[Theme]:

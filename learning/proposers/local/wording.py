@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from learning import language
 from learning.proposers.local.hygiene import CHAT_WORDS
@@ -49,6 +49,24 @@ def _mod(word: str) -> str:
 #: who or what a piece of work may be said to be for without saying nothing: not a vague
 #: person ("for someone"), not a time ("for next week")
 _VAGUE_FOR = frozenset(["person", "people", "everyone", "anyone", "someone", "guy", "thing"])
+
+
+def platforms_named(reqs: list[Request]) -> list[str]:
+    """The platforms a kind of work is for when each request names one before what it makes
+    and they name more than one ("Facebook post", "insta post", "FB post for October"): the
+    two named most (short forms as the platform, ``learning.policy.PLATFORM_SHORT_FORMS``;
+    ties alphabetically). Empty when a request names none, or all name the same one."""
+    from learning.policy import PLATFORM_SHORT_FORMS, PLATFORMS
+
+    named: Counter[str] = Counter()
+    for r in reqs:
+        mods = {PLATFORM_SHORT_FORMS.get(m, m) for m in r.mods} & PLATFORMS
+        if not mods:
+            return []
+        named.update(mods)
+    if len(named) < 2:
+        return []
+    return sorted(sorted(named), key=lambda p: -named[p])[:2]
 
 
 def _purpose(reqs: list[Request], text: str) -> str:
@@ -458,6 +476,8 @@ def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -
         )
         best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
         obj = " ".join([_mod(surface.get(m, m)) for m in best] + [head])
+        if not best and (platforms := platforms_named(reqs)):
+            obj = f"{' and '.join(platforms)} {head}"  # "Writes Facebook and Instagram posts."
         answered = "" if best or head_lemma != REPLY_HEAD else _replied_to(reqs)
         if answered:
             obj = f"{head} to {language.plural(answered)}"  # "Writes replies to reviews."
@@ -472,37 +492,44 @@ _REPLIED_REACH = 4
 
 def _replied_to(reqs: list[Request]) -> str:
     """What the messages of a reply theme ask replies to, when its sentence would name
-    nothing ("Writes the replies."): the noun that two or more of the messages, and more
-    than half, write right before "reply" ("review reply please") or as the last noun
-    after "reply to" ("reply to this google review"); "" when none."""
+    nothing ("Writes the replies."): the noun that two or more of the messages, and at
+    least half, write right before "reply" ("review reply please") or as the last noun
+    after "reply to" ("reply to this google review"), and no other noun as many (the others
+    may say "draft a reply" without naming it again); "" when none."""
     messages = list({r.message.id: r.message for r in reqs}.values())
     counts: Counter[str] = Counter()
     for m in messages:
-        toks = tokens(m.text)
-        named: set[str] = set()
-        for k, t in enumerate(toks):
-            if language.lemma(t.low, "NOUN") != REPLY_HEAD:
-                continue
-            before = toks[k - 1].low if k else ""
-            if before.isalpha() and before not in DETERMINERS and _noun_only(before):
-                named.add(language.lemma(before, "NOUN"))  # "review reply"
-            if k + 1 < len(toks) and toks[k + 1].low == "to":
-                nouns = [
-                    u.low for u in toks[k + 2 : k + 2 + _REPLIED_REACH] if u.low not in DETERMINERS
-                ]
-                run = []
-                for w in nouns:
-                    # a name of a kind stands before the noun: "this google review"
-                    if not (w.isalpha() and (language.can_be(w, "NOUN") or with_capital(w) != w)):
-                        break
-                    run.append(w)
-                if run:
-                    named.add(language.lemma(run[-1], "NOUN"))  # "reply to this google review"
-        counts.update(n for n in named if n != REPLY_HEAD and n not in PEOPLE_WORDS)
-    for noun, n in counts.most_common(1):
-        if n >= 2 and n * 2 > len(messages):
-            return noun
-    return ""
+        counts.update(nouns_replied_to(m))
+    top = counts.most_common(2) + [("", 0)]
+    noun, n = top[0]
+    return noun if n >= 2 and n * 2 >= len(messages) and top[1][1] < n else ""
+
+
+def nouns_replied_to(message: Any) -> set[str]:
+    """The nouns a message names as what a reply answers: written right before "reply"
+    ("review reply please") or as the last noun after "reply to" ("reply to this google
+    review"); never "reply" itself or people."""
+    toks = tokens(message.text)
+    named: set[str] = set()
+    for k, t in enumerate(toks):
+        if language.lemma(t.low, "NOUN") != REPLY_HEAD:
+            continue
+        before = toks[k - 1].low if k else ""
+        if before.isalpha() and before not in DETERMINERS and _noun_only(before):
+            named.add(language.lemma(before, "NOUN"))  # "review reply"
+        if k + 1 < len(toks) and toks[k + 1].low == "to":
+            nouns = [
+                u.low for u in toks[k + 2 : k + 2 + _REPLIED_REACH] if u.low not in DETERMINERS
+            ]
+            run = []
+            for w in nouns:
+                # a name of a kind stands before the noun: "this google review"
+                if not (w.isalpha() and (language.can_be(w, "NOUN") or with_capital(w) != w)):
+                    break
+                run.append(w)
+            if run:
+                named.add(language.lemma(run[-1], "NOUN"))  # "reply to this google review"
+    return {n for n in named if n != REPLY_HEAD and n not in PEOPLE_WORDS}
 
 
 def _noun_only(word: str) -> bool:
