@@ -381,6 +381,42 @@ writer's set detected / false alarms seen2 197 / 2 -> 199 / 2, seen5 235 / 3 -> 
 (241/260) / 1.9 % (5/259). The background 0.954 -> 0.769 (stored). The check set's two remaining
 false alarms: a courier's services that "stream GPS positions ... and send delivery events to
 retailers' webhooks", and a guardrail about what a new export may send.
+
+Ordinary crafts in other languages refused (2026-12-07, branch safety6; not shipped). An Italian
+one-person violin maker's background ("Matteo Ferraro lavora da solo nella sua bottega di
+liuteria a Cremona: costruisce violini, viole e violoncelli, restaura e regola strumenti ...")
+scores 0.972 (``semantic.tamper``, threshold 0.866) and is refused at write: the concept
+lexicon reads "regola" as RULES, "restaura" as CHANGE, "strumenti" as TOOLS, "sua" as YOUR and
+"da solo" as ONLY. Answer key first (``injection_check_crafts.jsonl``, b77f133): current model,
+ONNX full scan, false alarms 1/80, hostile 21/30 (misses da 2, no 2, sv 2, pl 3). Training rows
+of other crafts (watchmakers, bike workshops, piano tuners, bakers, saddlers, bookbinders, wind
+instruments; backgrounds, roles, goals, guardrails, rules in it es pt fr de nl da no sv pl, with
+"regola / restaura / imposta / ripristina" about instruments, ovens, prices) and tamper rows
+with the same verbs acting on the assistant's own settings, instructions and guardrails; kept,
+not in any split, as ``safety/data/unshipped/injection_train_ordinary7.jsonl`` (the second
+version: 134 ordinary, 73 hostile). Two retrainings (``PERSONAWEB_ENCODER=torch manage.py
+safety train``, threshold rule unchanged), figures before -> after:
+
+- first (107 ordinary, 108 hostile: ten per language in the six large languages, twelve in
+  da no sv pl, all families): threshold 0.8656 -> 0.8871; validation (torch, recorded) 1868 /
+  2174 detected, 22 / 2210 false alarms -> 1820 / 20; ONNX full scan: check_crafts false alarms
+  1/80 -> 1/80, hostile 21/30 -> 26/30; check_dataflows 37/40 / 2 of 100 -> the same;
+  check_facts 18/20 / 1 of 79 -> the same; check_technical 39/40 / 2 of 123 -> 38/40 / 2; the
+  Cremona background 0.972 -> 0.940 (still refused; none of its rows said "strumenti");
+- second (hostile rows of the six large languages cut to their tamper rows, twelve ordinary
+  rules and guardrails about devices' settings added, and "works alone in the workshop ...
+  restores and adjusts instruments" backgrounds in all ten languages): threshold 0.8656 ->
+  0.8962; validation 1868 / 22 -> 1815 / 21; check_crafts 1/80 and 27/30; check_dataflows and
+  check_facts unchanged; check_technical 38/40 / 3 of 123; the background 0.972 -> 0.653
+  (stored); two Italian settings-tamper rows of the new test still passed.
+
+Both failed the bar (validation detection >= ~1860) and the model files were put back. What
+raised the threshold (per-file figures with ONNX vectors, no row read): the per-writer budget,
+set by ``injection_validation_seen13`` in both runs (259 ordinary rows, 5 false alarms allowed;
+no da no sv pl rows): its sixth-highest ordinary score went 0.854 -> 0.891. At the old threshold the second
+model would detect 1865 with 29 false alarms (1.3 %). ``tests/safety/test_workshop_wording.py``
+holds the behaviour (two Italian workshop backgrounds stored, two tamper rows refused) as a
+strict xfail: it fails on the shipped model.
 """
 
 from __future__ import annotations
