@@ -47,8 +47,9 @@ something (an amount, a time, an outcome) is refused; so is a one-off edit reque
 value (``corrections_disagree``: "max 3 hashtags" against "use 5").
 Besides, a capitalised word after the first word of the sentence is taken for a
 proper noun (a name, a company, a brand) unless it is in ``CAPITALISED_OK`` (days,
-months, languages, "I", the platforms people post on: "Instagram", "Facebook") or is an
-acronym of at most five capitals ("VAT", "PDF").
+months, languages, "I", the platforms people post on: "Instagram", "Facebook"), is an
+acronym of at most five capitals ("VAT", "PDF") or is an ordinary noun right after a
+nationality, the kind it names ("the British Standard").
 """
 
 from __future__ import annotations
@@ -291,16 +292,22 @@ TEXTING_FORMS = {
 }
 #: sites people leave reviews on: "Reply to this Google review" names no one
 REVIEW_SITES = word_set("google tripadvisor airbnb trustpilot")
+#: the adjectives of a nation, a language or a continent, capitalised in English
+NATIONALITIES = word_set(
+    """
+    english french german spanish italian portuguese dutch chinese japanese korean arabic
+    hindi russian polish welsh irish scottish british european american african asian latin
+    greek roman
+    """
+)
 CAPITALISED_OK = (
     word_set(
         """
     i monday tuesday wednesday thursday friday saturday sunday january february march
-    april may june july august september october november december english french german
-    spanish italian portuguese dutch chinese japanese korean arabic hindi russian polish
-    welsh irish scottish british european american african asian latin greek roman
-    christmas easter
+    april may june july august september october november december christmas easter
     """
     )
+    | NATIONALITIES
     | PLATFORMS
     | REVIEW_SITES
 )
@@ -350,6 +357,19 @@ def _safety(text: str, *, kind: str) -> str | None:
 def _first(pattern: re.Pattern[str], norm: str) -> str | None:
     m = pattern.search(norm)
     return m.group(0) if m else None
+
+
+#: what opens a clause saying when a rule holds: "every time we recommend a lock"
+_WHEN_CLAUSE = re.compile(r"\b(?:when|whenever|every time|each time|if)\s+(?:\w+\s+){0,2}$")
+
+
+def _recommends(norm: str) -> str | None:
+    """The first recommending words of a rule outside a clause that says when it holds:
+    "every time we recommend a lock" is the occasion of the rule, no recommendation."""
+    for m in RECOMMEND_WORDS.finditer(norm):
+        if not _WHEN_CLAUSE.search(norm[: m.start()]):
+            return m.group(0)
+    return None
 
 
 class _PhoneFinder:
@@ -434,10 +454,27 @@ def product_name(word: str) -> bool:
     return len(m.group(1)) == 1 or not language.is_english_word(m.group(1))
 
 
+def _kind_named_by_a_nationality(before: str, tok: str) -> bool:
+    """Whether a capitalised word is the ordinary noun of a kind a nationality adjective
+    names before it ("the British Standard", "a French Polish finish"): English writes such a
+    kind with capitals. A surname is no noun of the lexicon ("Halliwell"), and one that is
+    ("Mills", "Brown") is still refused wherever no nationality stands right before it."""
+    return (
+        before[:1].isupper()
+        and before.casefold() in NATIONALITIES
+        and tok[:1].isupper()
+        and tok[1:].islower()
+        and tok.isalpha()
+        and language.can_be(tok.casefold(), "NOUN")
+    )
+
+
 def _proper_noun(text: str) -> str | None:
     """A capitalised word after the first one, not a known-ordinary one (see module doc)."""
     tokens = re.findall(r"[^\W\d_][\w'’-]*", text)
-    for tok in tokens[1:]:
+    for k, tok in enumerate(tokens[1:], start=1):
+        if _kind_named_by_a_nationality(tokens[k - 1], tok):
+            continue
         for part in tok.split("-"):
             if not any(ch.isupper() for ch in part) or product_name(part):
                 continue  # no capital, or a tool written as its makers write it: "xUnit"
@@ -704,7 +741,7 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
     health = health_word(r)
     if health:
         return f'The rule is about someone\'s health ("{health}").'
-    sells = _first(SELL_WORDS, norm) or _first(RECOMMEND_WORDS, norm)
+    sells = _first(SELL_WORDS, norm) or _recommends(norm)
     if sells:
         return f'The rule sells or recommends something ("{sells}").'
     send = _sending(norm)

@@ -239,3 +239,23 @@ def test_a_sending_verb_is_still_refused(rule, settings):
     # the policy's own check, not the learned injection scan (which may refuse it first)
     settings.PERSONA_INJECTION_SEMANTIC = False
     assert "sends or reveals information" in (refuse_rule(rule) or "")
+
+
+def test_a_kind_a_nationality_names_is_no_name_but_a_surname_still_is():
+    kind = "Name the British Standard on every quote for a lock."
+    assert rule_refusal(rule=kind, persona=PERSONA, known_names=NAMES) is None
+    for rule in (
+        "Name the Standard every time we recommend a lock.",
+        "Send the quote to Mills every time we recommend a lock.",
+        "Name the British Halliwell every time we recommend a lock.",
+    ):
+        refusal = rule_refusal(rule=rule, persona=PERSONA, known_names=NAMES)
+        assert refusal and "seems to name a person" in refusal, rule
+
+
+def test_recommending_in_a_clause_that_says_when_a_rule_holds_is_no_recommendation():
+    rule = "Name the lock standard every time we recommend a lock."
+    assert rule_refusal(rule=rule, persona=PERSONA, known_names=NAMES) is None
+    for selling in ("Say we recommend the premium lock.", "Recommend the premium lock on quotes."):
+        refusal = rule_refusal(rule=selling, persona=PERSONA, known_names=NAMES)
+        assert refusal and "recommends something" in refusal, selling

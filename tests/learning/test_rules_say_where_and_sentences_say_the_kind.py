@@ -57,6 +57,28 @@ def test_a_thing_named_with_no_word_of_naming_is_still_used():
     assert got == "Use the simple funeral."
 
 
+def test_reports_of_what_someone_or_a_text_said_are_no_talk_of_what_to_call_a_thing():
+    got = rule_for(
+        correction_hits(
+            "Full size please, Kyle says this keeps happening.",
+            "Full size please, same as Kyle has been saying.",
+            "Full size please. If it just says 225/45 R17 they buy the wrong tyre.",
+        )
+    )
+    assert got == "Use the full size."
+
+
+def test_a_plural_noun_after_a_preposition_is_no_verb_so_the_thing_keeps_its_place():
+    got = rule_for(
+        correction_hits(
+            "Always the full size on quotes, vans especially.",
+            "Full size please.",
+            "Always the full size.",
+        )
+    )
+    assert got == "Show the full size on quotes."
+
+
 # --- a sentence keeps the one kind its quotes name -------------------------------------------
 
 

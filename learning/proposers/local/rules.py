@@ -566,6 +566,17 @@ def _finite_verb(word: str) -> bool:
     return language.can_be(word, "VERB") and language.lemma(word, "VERB") != word
 
 
+def _has_finite_verb(toks: list[Tok]) -> bool:
+    """Whether a finite verb stands among the words ("the invoice ends with …"): a word
+    right after a preposition or determiner is a noun there, whatever else it can be ("the
+    full size on quotes")."""
+    return any(
+        _finite_verb(t.low)
+        and not (k and (toks[k - 1].low in PREPOSITIONS or toks[k - 1].low in DETERMINERS))
+        for k, t in enumerate(toks)
+    )
+
+
 def _reports_what_was_done(c: Correction, toks: list[Tok], verb_first: bool) -> bool:
     """Whether the instruction is a report on the draft, not an order: its first word is
     a finite verb ("did", "fits") that is no noun, or one said after a subject or praise
@@ -672,16 +683,13 @@ NAMING_VERBS = frozenset(["say", "call"])
 
 def _about_naming(hits: dict[int, tuple[Correction, int]]) -> bool:
     """Whether the messages of the corrections speak of what to call a thing: a verb of
-    naming in the messages of two of them or more, and of more than half ("We never say
-    budget … It's the simple funeral", "It's our simple funeral, that's all you need to
-    say")."""
+    naming in its plain form (an order, or after "we", "you", a modal) in the messages of
+    two of them or more, and of more than half ("We never say budget … It's the simple
+    funeral", "It's our simple funeral, that's all you need to say"). A report of what
+    someone or a text said is no talk of naming ("Kyle says this keeps happening", "if
+    it just says 225/45 R17", "as they have been saying")."""
     said = sum(
-        1
-        for c, _ in hits.values()
-        if any(
-            t.low.isalpha() and language.lemma(t.low, "VERB") in NAMING_VERBS
-            for t in tokens(c.message.text)
-        )
+        1 for c, _ in hits.values() if any(t.low in NAMING_VERBS for t in tokens(c.message.text))
     )
     return said >= 2 and said * 2 > len(hits)
 
@@ -1117,7 +1125,7 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             and len(toks) > 2
             and toks[0].low == "the"
             and toks[1].text[:1].islower()  # "The Lantern team": a name, kept as written
-            and not any(_finite_verb(t.low) for t in toks)
+            and not _has_finite_verb(toks)
         ):
             toks = toks[1:]  # "the job reference at the top": the rule puts "the" back
         words = _words_as_written(c, toks)
