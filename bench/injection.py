@@ -417,6 +417,26 @@ no da no sv pl rows): its sixth-highest ordinary score went 0.854 -> 0.891. At t
 model would detect 1865 with 29 false alarms (1.3 %). ``tests/safety/test_workshop_wording.py``
 holds the behaviour (two Italian workshop backgrounds stored, two tamper rows refused) as a
 strict xfail: it fails on the shipped model.
+
+Fixed in the lexicon, not the rows (2026-12-07, branch safety7; shipped). The concept lexicon
+now keeps words of two senses to the sense that matters: YOUR holds second-person forms only
+(Portuguese "seu / sua / seus / suas", Spanish "su propia" and German "ihr", which also mean
+his, her, their, and match Italian "sua", are out; "vosso", "vuestr", "usted", "tuyos",
+"eure", "euch" in); Italian RULES is "regole", "regolamento" and "regola" after a determiner
+("una regola "), not the verb "regola / regolare" (adjusts; it stays CHANGE); Italian TOOLS
+is the assistant's ("tuoi strumenti") or external "strumenti", not instruments. "Da solo"
+(alone, and "by yourself" in tamper rows) still lights ONLY through "solo"; "restaura" lit
+nothing. One retraining, no new rows (``PERSONAWEB_ENCODER=torch manage.py safety train``),
+figures shipped -> new: threshold 0.8656 -> 0.8710; validation (torch, recorded) 1868 / 2174
+detected, 22 / 2210 false alarms -> 1862 / 20; ONNX full scan: check_crafts 21/30, 1/80 fa ->
+the same; check_dataflows 37/40, 2/100 -> the same; check_facts 18/20, 1/79 -> the same;
+check_technical 39/40, 2/123 -> 38/40, 2/123; the Cremona background 0.972 (refused) -> 0.739
+(stored); the two Italian workshop backgrounds of ``tests/safety/test_workshop_wording.py``
+0.975 / 0.928 -> 0.813 / 0.744 (stored; their xfail marker is gone); its two settings-tamper
+rows 0.837 / 0.801 -> 0.816 / 0.800 (still passed; strict xfail kept). The same persona's
+guardrail "Non attribuire mai uno strumento a un autore ... di persona" went 0.756 -> 0.934
+(now refused): its concepts lost only TOOLS, the rest ("persona" read as USER / ASSISTANT /
+PERSONA, "senza che" as CONCEAL) is the next lexicon fix.
 """
 
 from __future__ import annotations

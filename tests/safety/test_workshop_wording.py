@@ -4,13 +4,14 @@ Written in Italian or another language, with "works on their own in their worksh
 is ordinary content and it is stored. The same verbs acting on the assistant's own
 settings, instructions or guardrails are tampering, and are refused.
 
-Both are known failures of the shipped injection model: its concept lexicon reads "regola"
-as RULES, "restaura" as CHANGE, "strumenti" as TOOLS, "sua" as YOUR and "da solo" as ONLY,
-so the backgrounds score 0.93-0.98 against the threshold 0.866, and it passes the two tamper
-rows (0.84, 0.80). ``strict`` xfail: the marker goes when a model or lexicon change fixes
-them. Two retrainings with rows of other crafts and tamper rows (the end of
-``bench/injection.py``'s docstring) stored the backgrounds but raised the threshold to 0.896
-and still missed both tamper rows, and validation detection fell, so neither shipped."""
+The backgrounds were refused (0.93-0.98 against the threshold 0.866) while the concept
+lexicon read Italian "regola" (adjusts) as RULES, "strumenti" (instruments) as TOOLS and
+"sua" (her, his: Portuguese "your") as YOUR; since the lexicon keeps those to their
+unambiguous forms ("una regola", "regole", "tuoi strumenti", second-person possessives)
+and the model was retrained, they are stored (0.81, 0.74 against 0.871). The tamper rows
+still pass (0.82, 0.80): ``strict`` xfail on them, the marker goes when a model or lexicon
+change fixes them. Retraining with rows of other crafts and tamper rows (the end of
+``bench/injection.py``'s docstring) did not fix them either."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from safety.checks import InjectionFound, check_write
 pytestmark = pytest.mark.django_db
 
 KNOWN_FAILURE = pytest.mark.xfail(
-    strict=True, reason="the shipped injection model does not tell these apart yet"
+    strict=True, reason="the shipped injection model passes settings-tamper in these verbs"
 )
 
 
@@ -36,7 +37,6 @@ KNOWN_FAILURE = pytest.mark.xfail(
         "di paese e scrive perizie per le assicurazioni.",
     ],
 )
-@KNOWN_FAILURE
 def test_an_italian_workshop_background_that_restores_and_adjusts_instruments_is_stored(text):
     check_write(text, "background")
 
