@@ -307,13 +307,26 @@ def nearest_limit_lift(
 OFFERED_THING = True
 
 
+#: ... only an offer the person is asked to carry out ("Can the person give me a lift in
+#: his Volvo?", up to a condition or a mark of punctuation): in "Can I make her a cake for
+#: her birthday?" or "Would she mind if we did a tasting for her birthday?" the asker acts,
+#: and "her birthday" is no thing of hers the plan rests on
+_PERSON_ACTS = re.compile(
+    r"^\W*(?:can|could|would|will|might)(?:n['\u2019]t|\s+not)?\s+(?:the\s+person|he|she|they)\b"
+    r"([^?.,;!]*?)(?:\b(?:if|when|because|so|unless)\b|[?.,;!]|$)",
+    re.IGNORECASE,
+)
+
+
 def offered_thing_rows(cand: Candidates, asked: str) -> np.ndarray | None:
-    """The rows naming a thing of the person's an offer rests on (the last word of each
-    phrase ``subjects.possessed_things`` reads in ``asked``); None when none does."""
-    if not OFFERED_THING:
+    """The rows naming a thing of the person's an offer they are asked to carry out rests
+    on (``_PERSON_ACTS``; the last word of each phrase ``subjects.possessed_things``
+    reads in it); None when none does."""
+    acts = _PERSON_ACTS.match(asked) if OFFERED_THING else None
+    if acts is None:
         return None
     mask = np.zeros(cand.n, dtype=bool)
-    for phrase in possessed_things(asked):
+    for phrase in possessed_things(acts[1]):
         for term in content_words(phrase[-1]):
             post = cand.postings.get(term)
             if post is not None:
