@@ -149,3 +149,12 @@ def test_without_the_rule_her_limits_come_before_the_car_that_took_over_from_the
     monkeypatch.setattr(memory.context, "OFFERED_THING", False)
 
     assert first_ranked(agent, "Could Dagny bring her van to help me move?", who="dagny") == limit
+
+
+def test_a_thing_of_theirs_in_a_plan_the_asker_carries_out_is_not_lifted(agent, dagny):
+    limit, car = dagny
+
+    assert first_ranked(agent, "Could I get a new tyre for her van?", who="dagny") == limit
+    assert (
+        first_ranked(agent, "Would she mind if I parked in her van's spot?", who="dagny") == limit
+    )
