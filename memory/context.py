@@ -77,7 +77,14 @@ from memory import bank_topics
 from memory.candidates import Candidates, load_from_beliefs, read_person, successors
 from memory.models import Belief, Intention, Message, Principal, Routine
 from memory.models_beliefs import PINNED_CATEGORIES, SENSITIVITY_BY_NAME, Sensitivity
-from memory.subjects import about_the_person, other_subject, proper_words, role_names
+from memory.subjects import (
+    about_the_person,
+    asks_the_name_of_a_thing_of_theirs,
+    other_subject,
+    possessed_things,
+    proper_words,
+    role_names,
+)
 from memory.time_facet import (
     COVERS,
     INSIDE,
@@ -288,6 +295,43 @@ def nearest_limit_lift(
     if plan_cosine is not None:
         standing = (1 - LIMIT_PLAN_SHARE) * ranked_cosine + LIMIT_PLAN_SHARE * plan_cosine
     return NEAREST_LIMIT_SHARE * nearest_limits(standing, limits)
+
+
+#: An offer that rests on a thing of the person's ("Could she bring her van to help me
+#: move?", "Can he give me a lift on his motorbike?": ``subjects.possessed_things``) is
+#: answered first by whether they have it: the statement that names the thing (the head
+#: of the possessed phrase, "van", "motorbike") bears on the offer as their limits do, and
+#: gains as they do (``LIMITS_SHARE``, ``nearest_limit_lift``); ended ("Drove a farrier's
+#: van"), it hands what it gains to the belief that took over from it ("Drives a Skoda").
+#: False leaves the limits alone in the lift.
+OFFERED_THING = True
+
+
+#: ... only an offer the person is asked to carry out ("Can the person give me a lift in
+#: his Volvo?", up to a condition or a mark of punctuation): in "Can I make her a cake for
+#: her birthday?" or "Would she mind if we did a tasting for her birthday?" the asker acts,
+#: and "her birthday" is no thing of hers the plan rests on
+_PERSON_ACTS = re.compile(
+    r"^\W*(?:can|could|would|will|might)(?:n['\u2019]t|\s+not)?\s+(?:the\s+person|he|she|they)\b"
+    r"([^?.,;!]*?)(?:\b(?:if|when|because|so|unless)\b|[?.,;!]|$)",
+    re.IGNORECASE,
+)
+
+
+def offered_thing_rows(cand: Candidates, asked: str) -> np.ndarray | None:
+    """The rows naming a thing of the person's an offer they are asked to carry out rests
+    on (``_PERSON_ACTS``; the last word of each phrase ``subjects.possessed_things``
+    reads in it); None when none does."""
+    acts = _PERSON_ACTS.match(asked) if OFFERED_THING else None
+    if acts is None:
+        return None
+    mask = np.zeros(cand.n, dtype=bool)
+    for phrase in possessed_things(acts[1]):
+        for term in content_words(phrase[-1]):
+            post = cand.postings.get(term)
+            if post is not None:
+                mask[post] = True
+    return mask if mask.any() else None
 
 
 #: A passing state written days ago ("Is snowed under with alterations", "Has a bad
@@ -545,15 +589,21 @@ def names_in_beliefs(statements: list[str], names: list[str]) -> list[str]:
     not say what they are called ("Nell grew up in Swindon") gives nothing, so a place
     is not taken for a name. A name is known with or without its accents (the id
     ``joaquin`` is the "Joaquín" a statement names)."""
-    known = {strip_accents(n) for n in names}
     found: set[str] = set()
     for text in statements:
-        ws = _NAME_WORD.findall(text)
-        bare = {strip_accents(_bare_name(w)) for w in ws}
-        if not known & bare or not NAMING_WORDS & bare:
+        if not states_the_name(text, names):
             continue
+        ws = _NAME_WORD.findall(text)
         found.update(_bare_name(w) for w in ws[1:] if w[0].isupper() and len(w) > 1)
+    known = {strip_accents(n) for n in names}
     return sorted((found | known | set(names)) - STOP_WORDS, key=lambda w: (-len(w), w))
+
+
+def states_the_name(statement: str, names: list[str]) -> bool:
+    """Whether a statement names the person and says what they are called ("His name is
+    Rimantas Kairys; everyone calls him Rimas"), with or without a name's accents."""
+    bare = {strip_accents(_bare_name(w)) for w in _NAME_WORD.findall(statement)}
+    return bool(NAMING_WORDS & bare) and bool({strip_accents(n) for n in names} & bare)
 
 
 def short_names(query: str, names: list[str]) -> list[str]:
@@ -583,6 +633,26 @@ def _names_of(cand: Candidates, names: list[str]) -> list[str]:
         ]
         cand.names = (key, names_in_beliefs(identity, names))
     return cand.names[1]
+
+
+#: A question asking what something of the person's is called ("What's Rimas's hawk
+#: called?", "What's the name of her cat?": ``subjects.asks_the_name_of_a_thing_of_theirs``)
+#: is not answered by the identity statement that says what the person is called ("His
+#: name is Rimantas Kairys; everyone calls him Rimas": ``states_the_name``), though the
+#: encoder reads the two as near (both say what someone is called, and the question's
+#: stand-in for the person is what the statement is about): that statement keeps 1 - this
+#: share of its similarity. A question about the person's own name ("What's his
+#: nickname?", "What do his friends call him?") is left alone; 0 turns it off.
+OWN_NAME_SHARE = 0.5
+
+
+def own_name_rows(cand: Candidates, names: list[str]) -> np.ndarray:
+    """The person's identity statements that say what they are called (``states_the_name``)."""
+    return np.fromiter(
+        (r[1] == "identity" and states_the_name(r[2], names) for r in cand.rows),
+        bool,
+        cand.n,
+    )
 
 
 #: For a question about the person themself (``subjects.about_the_person``: no "who", no
@@ -1529,17 +1599,23 @@ def _build_context(
             if like is not None:
                 kinds = np.isin(_category_codes(cand), _limit_codes(BANK_CATEGORIES))
                 similarity = similarity + BANK_LIKENESS_SHARE * like * kinds * cos_norm
-        if LIMITS_SHARE > 0 and offer_question(unnamed) and not advice_question(unnamed):
+        offer = offer_question(unnamed)
+        # "Could she bring her van?": whether she has it bears on it as her limits do
+        thing = offered_thing_rows(cand, asked) if offer else None
+        if thing is None:
+            thing = np.zeros(n, dtype=bool)
+        if LIMITS_SHARE > 0 and offer and not advice_question(unnamed):
             # "Can I get him a pint?": what he cannot or will not do bears on it
-            limits = np.isin(_category_codes(cand), _limit_codes())
+            limits = np.isin(_category_codes(cand), _limit_codes()) | thing
             similarity = similarity + LIMITS_SHARE * limits * cos_norm
         elif ADVICE_SHARE > 0 and advice_question(unnamed):
             # "Shall I bring a bottle of red?": what she will not do, or how she wants it
-            advised = np.isin(_category_codes(cand), _limit_codes(ADVICE_CATEGORIES))
+            advised = np.isin(_category_codes(cand), _limit_codes(ADVICE_CATEGORIES)) | thing
             similarity = similarity + ADVICE_SHARE * advised * cos_norm
         if ranked_cosine is not None:
             # "Shall I bring a bottle of red?": the nearest of her limits bears on it
-            limits = np.isin(_category_codes(cand), _limit_codes()) & cand.has_vec & eligible
+            limits = np.isin(_category_codes(cand), _limit_codes()) & eligible
+            limits = (limits | (thing & (eligible | handed))) & cand.has_vec
             plan = None
             if LIMIT_PLAN_SHARE > 0 and bare:
                 # the plan's own words, over the limits only (a handful of rows)
@@ -1569,6 +1645,10 @@ def _build_context(
         others = other_subject_mask(cand, names, asked, query_terms)
         if others is not None:
             similarity = np.where(others, (1 - OTHER_SUBJECT_SHARE) * similarity, similarity)
+    if OWN_NAME_SHARE > 0 and asks_the_name_of_a_thing_of_theirs(asked):
+        # "What's Rimas's hawk called?": not "... everyone calls him Rimas"
+        own_name = own_name_rows(cand, names)
+        similarity = np.where(own_name, (1 - OWN_NAME_SHARE) * similarity, similarity)
     inherited = np.zeros(n, dtype=bool)
     if handed.any():
         # the successor answers what its ended predecessor answered

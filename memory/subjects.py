@@ -106,6 +106,73 @@ def _someone_named(ws: list[str], own: frozenset[str]) -> tuple[list[str], str] 
     return None
 
 
+#: a possessive of the person's in a question (their names already replaced by a stand-in:
+#: "the person's hawk", "her farrier's van", "his Jawa motorbike")
+_OWN_POSSESSIVE = re.compile(r"\b(?:person['\u2019]s|(?i:her|his|their))\s+")
+#: where a question's noun phrase ends at the latest: a mark of punctuation
+_PHRASE_STOP = re.compile(r"[.,;:!?()\u2014\u2013]|\s-\s")
+#: the verbs that say what something is called: they end the noun phrase they follow
+#: ("What's the person's hawk called?")
+_NAMING_VERBS = frozenset({"called", "named", "call", "calls"})
+
+
+def possessed_things(question: str) -> list[list[str]]:
+    """The noun phrases a question puts in question as the person's (the person's names
+    already replaced by a stand-in): the words after each possessive of theirs, in lower
+    case ("the person's hawk" -> ["hawk"], "in her farrier's van to help me" ->
+    ["farrier's", "van"]), up to ``NOUN_PHRASE_WORDS``, ending before a function word, a
+    naming verb or a mark of punctuation; none for a possessive nothing of that kind
+    follows ("take her out", "give her a lift")."""
+    found = []
+    for m in _OWN_POSSESSIVE.finditer(question):
+        rest = _PHRASE_STOP.split(question[m.end() :], maxsplit=1)[0]
+        phrase: list[str] = []
+        for w in _WORD.findall(rest)[:NOUN_PHRASE_WORDS]:
+            low = w.lower().replace("\u2019", "'")
+            if low in STOP_WORDS or low in _NAMING_VERBS:
+                break
+            phrase.append(low)
+        if phrase:
+            found.append(phrase)
+    return found
+
+
+#: "What do his friends call him?", "Does everyone call her Mena?": the person is the one
+#: called (not "What did she name her goats?": "her" before a thing is a possessive)
+_CALLED_THEMSELF = re.compile(
+    r"\b(?:call|calls|called|name|names|named)\s+(?:him|them|the\s+person\b(?!['\u2019])|(her))\b"
+    r"(?:\s+(\w+))?",
+    re.IGNORECASE,
+)
+#: the words of a question that ask what something is called
+NAME_ASKED = frozenset({"name", "names", "named", "nickname", "surname", "call", "calls", "called"})
+
+
+def _called_themself(question: str) -> bool:
+    """Whether the question asks what the person is called, as the object of a naming verb
+    ("call him", "call her Mena", "call her at work"; not "name her two goats")."""
+    for m in _CALLED_THEMSELF.finditer(question):
+        after = m[2] or ""
+        if not m[1] or not after or after[0].isupper() or after.lower() in STOP_WORDS:
+            return True
+    return False
+
+
+def asks_the_name_of_a_thing_of_theirs(question: str) -> bool:
+    """Whether a question (the person's names already replaced by a stand-in) asks what
+    something of the person's is called, not the person: it asks for a name ("called",
+    "the name of", "did she name") and puts in question a thing of theirs by a possessive
+    ("What's the person's hawk called?", "What's the name of his cat?", "What did the
+    person name her two goats?"), not their own name ("What's the person's nickname?",
+    "What's his full name?") nor the person as the one called ("What do his friends call
+    him?")."""
+    if not NAME_ASKED & {w.lower() for w in _WORD.findall(question)}:
+        return False
+    if _called_themself(question):
+        return False
+    return any(not _NAMING & set(phrase) for phrase in possessed_things(question))
+
+
 #: the words for the one a person lives with as a couple: a question may ask for "his
 #: partner" where the person's memory says "His wife Halina" (a closed class, as the
 #: possessives are); empty turns the reading off
