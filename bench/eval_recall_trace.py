@@ -7,8 +7,10 @@ Builds one fold (``root`` for ``bench/eval_recall``, else ``freshN``) as the har
 with their score, similarity, word score, cosine and the pack's ``why``; ``--kinds`` and
 ``--ids`` filter the queries, ``--heirs`` prints every ended belief's heir
 (``memory.candidates.successors``), ``--quiet`` only the fold's totals (they equal the
-harness's). Never run it on a never-tuned fold: it shows the answers. Figures printed, never
-asserted.
+harness's). ``--smoke`` (CI) traces the root fold's first query of each kind over a tenth of
+its beliefs (and those the queries expect), as ``bench/eval_recall.py --smoke`` does: the same
+code, figures meaningless. Never run it on a never-tuned fold: it shows the answers. Figures
+printed, never asserted.
 """
 
 from __future__ import annotations
@@ -43,14 +45,19 @@ def _line(rank: int, item: Any, key: str, wanted: bool) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("fold", help="root or freshN (a seen fold)")
+    ap.add_argument("fold", nargs="?", help="root or freshN (a seen fold)")
     ap.add_argument("--kinds", default="", help="comma-separated query kinds")
     ap.add_argument("--ids", default="", help="comma-separated query ids (printed whatever)")
     ap.add_argument("--all", action="store_true", help="every query, hit or not")
     ap.add_argument("--top", type=int, default=5)
     ap.add_argument("--heirs", action="store_true", help="every ended belief's heir")
     ap.add_argument("--quiet", action="store_true", help="only the fold's totals")
+    ap.add_argument("--smoke", action="store_true", help="CI: root fold, one query per kind")
     args = ap.parse_args()
+    if args.smoke:
+        args.fold, args.all = args.fold or "root", True
+    elif not args.fold:
+        ap.error("name a seen fold: root or freshN")
     kinds = set(filter(None, args.kinds.split(",")))
     only = set(filter(None, args.ids.split(",")))
     data = ev.DATA if args.fold == "root" else ev.DATA / args.fold
@@ -62,6 +69,10 @@ def main() -> int:
 
         beliefs = ev.load_beliefs(data)
         queries = ev.load_queries({b.key for b in beliefs}, data)
+        if args.smoke:
+            queries = [next(q for q in queries if q.kind == k) for k in ev.KINDS]
+            wanted_keys = {k for q in queries for k in q.expected}
+            beliefs = [b for i, b in enumerate(beliefs) if b.key in wanted_keys or i % 10 == 0]
         ids, _ = ev.build(beliefs, embed=True)
         key_of = {v: k for k, v in ids.items()}
         agent = Agent.objects.get(slug=ev.AGENT)
