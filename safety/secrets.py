@@ -866,6 +866,14 @@ def _redacted(value: str) -> bool:
     return bool(_REDACTION.fullmatch(value.strip(".,;:!?\"'`")))
 
 
+#: words of letters joined as a name joins them ("ops_admin", "Ulivo.Verde", "camelCaseName"):
+#: each after the first starts with a capital or follows a "-", "_" or "."; written so that
+#: a string has one way to match (the nested form "(?:[A-Z]?[a-z]+[-_.]?)+" tried every split
+#: of a long lower-case run before failing: exponential, a review stalled for minutes on one
+#: pasted line)
+_WORDS_JOINED = re.compile(r"[A-Z]?[a-z]+(?:(?:[-_.][A-Z]?|[A-Z])[a-z]+)*[-_.]?")
+
+
 def _looks_random(value: str, *, pw: bool) -> bool:
     """A value that can only be a credential, judged by its shape alone.
 
@@ -921,7 +929,7 @@ def _looks_random(value: str, *, pw: bool) -> bool:
             len(v) >= 20
             and upper
             and lower
-            and not re.fullmatch(r"(?:[A-Z]?[a-z]+[-_.]?)+", v)
+            and not _WORDS_JOINED.fullmatch(v)
             and _entropy(v) >= 3.5
         )
     if len(v) >= 16 and _entropy(v) >= 3.5 and (upper + lower + bool(symbols) + 1) >= 2:
