@@ -105,9 +105,11 @@ another outside evaluator who read no product code, no results and no ``fresh40`
 data, with its key, before any proposer ran on it; ``fresh44`` and ``fresh45`` were measured once on
 2026-12-07 (at 84d7b0c) and are seen parts now. ``fresh46`` was written after that by another
 outside evaluator who read no product code, no results and no ``fresh34`` to ``fresh45`` data, with
-its key, before any proposer ran on it; it is a never-tuned part. ``fresh47`` was written after
+its key, before any proposer ran on it. ``fresh47`` was written after
 that by another outside evaluator who read no product code, no results and no ``fresh34`` to
-``fresh46`` data, with its key, before any proposer ran on it; it is a never-tuned part too.
+``fresh46`` data, with its key, before any proposer ran on it. Both were measured once on
+2026-12-07 (at d5ba653; fresh47's first run stalled in the secret scan and was re-run once the
+scan's pattern was fixed, 39466bb, no figure having been printed) and are seen parts now.
 A new part goes in ``NEVER_TUNED`` until measured once,
 at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
@@ -244,9 +246,9 @@ PARTS = (
 # fresh42 and fresh43 (each written blind by an outside evaluator on 2026-12-07) were measured
 # once on 2026-12-07 at 3b74b7b: seen parts now; fresh44 and fresh45 (each written blind on
 # 2026-12-07) were measured once on 2026-12-07 at 84d7b0c: seen parts now
-# fresh46 and fresh47 (each written blind by an outside evaluator on 2026-12-07) are never-tuned
-# until measured once
-NEVER_TUNED: tuple[str, ...] = ("fresh46", "fresh47")
+# fresh46 and fresh47 (each written blind by an outside evaluator on 2026-12-07) were measured
+# once on 2026-12-07 at d5ba653: seen parts now. No part is never-tuned until the next is written.
+NEVER_TUNED: tuple[str, ...] = ()
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
