@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh47}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh48}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -110,6 +110,9 @@ that by another outside evaluator who read no product code, no results and no ``
 ``fresh46`` data, with its key, before any proposer ran on it. Both were measured once on
 2026-12-07 (at d5ba653; fresh47's first run stalled in the secret scan and was re-run once the
 scan's pattern was fixed, 39466bb, no figure having been printed) and are seen parts now.
+``fresh48`` was written after that by another outside evaluator who read no product code, no
+results and no ``fresh34`` to ``fresh47`` data, with its key, before any proposer ran on it; it
+has not been run yet, so it is in ``NEVER_TUNED``.
 A new part goes in ``NEVER_TUNED`` until measured once,
 at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
@@ -231,6 +234,7 @@ PARTS = (
     "fresh45",
     "fresh46",
     "fresh47",
+    "fresh48",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
@@ -247,8 +251,9 @@ PARTS = (
 # once on 2026-12-07 at 3b74b7b: seen parts now; fresh44 and fresh45 (each written blind on
 # 2026-12-07) were measured once on 2026-12-07 at 84d7b0c: seen parts now
 # fresh46 and fresh47 (each written blind by an outside evaluator on 2026-12-07) were measured
-# once on 2026-12-07 at d5ba653: seen parts now. No part is never-tuned until the next is written.
-NEVER_TUNED: tuple[str, ...] = ()
+# once on 2026-12-07 at d5ba653: seen parts now.
+# fresh48 (written blind by an outside evaluator on 2026-12-07) has not been run: never-tuned.
+NEVER_TUNED: tuple[str, ...] = ("fresh48",)
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8

@@ -103,6 +103,7 @@ COMPLETE = [
         "fresh45",
         "fresh46",
         "fresh47",
+        "fresh48",
     )
 ]
 
@@ -211,6 +212,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh45",
             "fresh46",
             "fresh47",
+            "fresh48",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
