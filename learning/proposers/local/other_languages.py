@@ -447,7 +447,7 @@ def _ask_in(
         if ws[0].low in frame.openers and "," in text[ws[j - 1].end : ws[j].start]:
             # "Nog een offerte, fietsclub …": another one asked for, its details after
             listed = True
-        elif _details_follow(text, ws, j):
+        elif not article and _details_follow(text, ws, j, noun.end):
             # "angebot hochzeit 100 gäste, 4 stöckig, …", "salgsannonse, sjekte 20 fot …":
             # the label opens the message and its details follow, a comma after them
             weak = True
@@ -513,13 +513,15 @@ def _infinitive_last(ws: list[Tok], frame: language.Frame, start: int) -> int:
     return 0
 
 
-def _details_follow(text: str, ws: list[Tok], j: int) -> bool:
+def _details_follow(text: str, ws: list[Tok], j: int, noun_end: int) -> bool:
     """Whether the label before ``ws[j]`` opens its message and what follows it are its
-    details, listed after a comma ("salgsannonse, sjekte 20 fot fra 1978, …", "angebot
-    hochzeit 100 gäste, 4 stöckig, …"): the shape of a request written in haste, and of
-    a list of things too ("Laarzen, werkhandschoenen"), so it is read as weak (``Ask.weak``)."""
-    return not text[: ws[0].start].strip() and any(
-        "," in text[ws[k - 1].end : ws[k].start] for k in range(j, min(len(ws), j + 4))
+    details, listed after a comma at most a word after where the label was read to
+    ("salgsannonse, sjekte 20 fot fra 1978, …", "angebot hochzeit 100 gäste, 4 stöckig,
+    …"; a label has no article: "As publicações de ontem tiveram …, obrigada" is a
+    sentence): the shape of a request written in haste, and of a list of things too
+    ("Laarzen, werkhandschoenen"), so it is read as weak (``Ask.weak``)."""
+    return (
+        not text[: ws[0].start].strip() and "," in text[noun_end : ws[min(len(ws), j + 2) - 1].end]
     )
 
 
