@@ -138,7 +138,7 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
             mais ou donc être avoir fait très plus""",
         "de": """der die das den dem des ein eine einen einem einer und ist sind nicht mit
             für auf von zu im ins zum zur bei aus nach wir sie ihr ich es auch oder aber
-            wird werden kein keine über unter""",
+            wird werden kein keine über unter was""",
         "es": """el la los las un una unos unas y es son en de del al con por para que no
             se su sus lo le les como pero más muy este esta estos estas nuestro nuestra""",
         "it": """il lo la gli le un uno una e è sono di del della dei delle in con per che
@@ -355,6 +355,10 @@ class Frame:
     # "ejeren", "gæsterne"): after the purpose word such a noun names whom the work goes to
     # ("rapport til bureauet"), not a kind of work ("tjekliste til slutrengøring")
     definite_endings: tuple[str, ...] = ()
+    # the words after which a noun is written in the plural ("alle tilbud", "alla förslag"):
+    # a plural the spelling does not settle is seen there even when it is the singular's
+    # spelling (a neuter noun that takes no ending: "et tilbud", "alle tilbud")
+    plural_quantifiers: frozenset[str] = frozenset()
     # a language that writes a compound noun as one word ("kursbekreftelse",
     # "reserveringsbevestiging"): a compound is a kind of the noun it ends in
     compounds: bool = False
@@ -500,9 +504,10 @@ FRAMES: dict[str, Frame] = {
         verb_nouns={},
         asking=_words("kannst könntest kannste können könnten bitte brauche brauch"),
         relayed=_words("will möchte braucht brauchen wollen hätte hätten"),
+        # "ne", "nen": "eine", "einen" as people say and write them ("brauch ne rechnung")
         articles=_words(
             "der die das den dem des ein eine einen einem einer eines mein meine meinen "
-            "meinem unser unsere unseren deine dein"
+            "meinem unser unsere unseren deine dein ne nen"
         ),
         openers=_words("neue neuen neues neuer noch weitere weiteren weiteres"),
         pronouns=_words("mir uns ihm ihr ihnen dir mich"),
@@ -723,6 +728,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "sv": Frame(
         code="sv",
+        plural_quantifiers=_words("alla många flera"),
         generic_nouns=_words("meddelande meddelanden text texter mejl mail"),
         compounds=True,
         and_words=frozenset(["och"]),
@@ -768,6 +774,7 @@ FRAMES: dict[str, Frame] = {
     # fakturaer"): "Skriver fakturaer.", "Svarer på henvendelser."
     "da": Frame(
         code="da",
+        plural_quantifiers=_words("alle mange flere"),
         generic_nouns=_words("besked beskeder tekst tekster mail mails e-mail e-mails"),
         compounds=True,
         and_words=frozenset(["og"]),
@@ -813,6 +820,7 @@ FRAMES: dict[str, Frame] = {
     ),
     "no": Frame(
         code="no",
+        plural_quantifiers=_words("alle mange flere"),
         generic_nouns=_words("melding meldinger tekst tekster mail e-post"),
         compounds=True,
         and_words=frozenset(["og"]),
@@ -1238,7 +1246,8 @@ def _seen_plural(
     noun: str, code: str, seen: frozenset[str] | set[str], article_seen: str = ""
 ) -> str:
     """The plural of a Dutch, Swedish, Danish or Norwegian noun: by its ending where that settles it
-    (``_PLURAL_ENDINGS``), else the form of it the messages write (``seen``), else "". A
+    (``_PLURAL_ENDINGS``), else the form of it the messages write (``seen``; a word after a
+    plural quantifier is seen as "alle tilbud", ``Frame.plural_quantifiers``), else "". A
     Swedish neuter noun ending in a consonant (written with "ett") is its own plural, a
     common one ending in "-a" (written with "en") takes "-or"."""
     low = noun.lower()
@@ -1260,6 +1269,8 @@ def _seen_plural(
         stems += [noun[:-1] + {"f": "v", "s": "z"}.get(noun[-1], noun[-1])]
     if code == "sv" and low.endswith(("a", "e")):
         stems.append(noun[:-1])  # "faktura" -> "faktur-or", "pojke" -> "pojk-ar"
+    if any(f"{q} {low}" in seen for q in FRAMES[code].plural_quantifiers):
+        return noun  # "alle tilbud": the plural written as the singular is
     for stem in dict.fromkeys(stems):
         for ending in endings:
             if (stem + ending).lower() in seen:

@@ -276,7 +276,8 @@ def _after_titles(messages: Any, frame: language.Frame | None) -> set[str]:
 
 def _names_where_nouns_are_capitalised(messages: Any, frame: language.Frame) -> set[str]:
     """The names of messages in a language that writes every noun with a capital (German):
-    a capitalised word after a title ("Herrn Krüger", "Familie Yilmaz") or after a
+    a word after a title ("Herrn Krüger", "Familie Yilmaz"; written small too, after a title
+    no article stands before: "frau kowalski"), a capitalised word after a
     preposition with no article ("bei Yilmaz"), unless the messages also write it after an
     article or where a sentence opens ("mit Angebot" beside "Angebot für …": a noun), and
     camel case; never a word of ``CAPITALISED_OK`` ("für Instagram": a platform)."""
@@ -284,11 +285,24 @@ def _names_where_nouns_are_capitalised(messages: Any, frame: language.Frame) -> 
 
     after_name_word: set[str] = set()
     as_noun: set[str] = set()
+    skip = frame.articles | frame.pronouns | frame.purpose | language.FUNCTION_WORDS[frame.code]
     for m in messages:
         readable = readable_text(m.text)
         toks = tokens(readable)
         for k, t in enumerate(toks):
             if _camel(t.text):
+                after_name_word.add(t.low)
+            if (
+                t.text.islower()
+                and t.low.isalpha()
+                and k
+                and toks[k - 1].low in frame.titles
+                and (k < 2 or toks[k - 2].low not in frame.articles)
+                and t.low not in skip | frame.titles
+            ):
+                # written small, as a hasty writer writes every word: a title with no
+                # article before it is followed by a name ("rechnung für frau kowalski",
+                # not "die frau von nebenan")
                 after_name_word.add(t.low)
             if not t.text[:1].isupper() or _acronym(t.text):
                 continue

@@ -80,6 +80,10 @@ class Ask:
     platform: str = ""
     # the second thing asked for with the same verb ("lag bekreftelse og faktura")
     also: tuple[Ask, ...] = ()
+    # read from a shape that may name other things than work (a label its details follow
+    # after a comma: "salgsannonse, sjekte 20 fot …"): it counts only for work that
+    # requests read otherwise make (``find_foreign_themes``)
+    weak: bool = False
 
 
 @dataclass
@@ -102,7 +106,8 @@ class ForeignTheme:
 
 def _words(text: str, a: int, b: int, frame: language.Frame) -> list[Tok]:
     """The words of ``text[a:b]``, an elided word split off its noun ("d'inscription" ->
-    "d'", "inscription")."""
+    "d'", "inscription"); an asking word written with a letter dropped is read as the
+    word ("kanst du mir …" is "kannst", ``slip_of``)."""
     out: list[Tok] = []
     for t in tokens(text, a, b):
         head, sep, rest = t.low.partition("'")
@@ -110,9 +115,31 @@ def _words(text: str, a: int, b: int, frame: language.Frame) -> list[Tok]:
             cut = t.start + len(head) + 1
             out.append(Tok(t.text[: len(head) + 1], head + "'", t.start, cut))
             out.append(Tok(t.text[len(head) + 1 :], rest, cut, t.end))
+        elif t.low not in frame.asking and (meant := slip_of(t.low, frame.asking)):
+            out.append(replace(t, low=meant))
         else:
             out.append(t)
     return out
+
+
+# the shortest word a slip of typing is read in (the word as meant is a letter longer):
+# shorter words are too often other words a letter apart ("post", "poste")
+SLIP_LENGTH = 5
+
+
+def slip_of(word: str, meant: Any) -> str:
+    """The word of ``meant`` that ``word`` is with one letter dropped, the commonest slip
+    in a message typed in haste ("kanst" for "kannst", "rechnug" for "rechnung", "tilbd"
+    for "tilbud"); "" when none is, or ``word`` is shorter than ``SLIP_LENGTH``. Only a
+    dropped letter: a letter changed often makes another word ("kunde", "kunne")."""
+    if len(word) < SLIP_LENGTH or not word.isalpha():
+        return ""
+    for full in meant:
+        if len(full) == len(word) + 1 and any(
+            full[:i] + full[i + 1 :] == word for i in range(len(full))
+        ):
+            return str(full)
+    return ""
 
 
 def _content(tok: Tok, frame: language.Frame, banned: set[str]) -> bool:
@@ -179,6 +206,16 @@ def _noun_phrase(
             j = k
     while _adjective_before_noun(text, ws, j, frame, banned):
         j += 1  # "een vriendelijke betalingsherinnering": the noun is the word after it
+    if (
+        frame.compounds
+        and j + 1 < len(ws)
+        and ws[j].low in banned
+        and _content(ws[j + 1], frame, banned)
+        and not text[ws[j].end : ws[j + 1].start].strip()
+    ):
+        # a name written before a noun where a language joins the two in a compound says
+        # which one or where ("ny finn annonse" of a site named Finn.no): the noun follows
+        j += 1
     if (
         j >= len(ws)
         or not (_content(ws[j], frame, banned) or _short_platform(ws, j, frame, banned))
@@ -354,6 +391,10 @@ def _ask_in(
             if ws[at].low in frame.articles:
                 verb, j = "", at
                 break
+        if j and _noun_phrase(text, ws, j, frame, banned) is None:
+            # "zutatenliste für die rüblitorte …, die brauchen das für die theke": a
+            # wanting word later in the sentence names no work; the label it opens with does
+            j = 0
     label = not verb and j == 0
     # "to" joined to an article ("aux", "al", "alla"): the noun follows it, and it says
     # the noun's gender as an article would
@@ -401,12 +442,18 @@ def _ask_in(
         j += 1
     while label and j < len(ws) and any(c.isdigit() for c in ws[j].text):
         j += 1  # a document's number after its noun ("Factuur 2026-047 voor …")
+    weak = listed = False
     if label and j < len(ws) and ws[j].low not in frame.label_next:
         if ws[0].low in frame.openers and "," in text[ws[j - 1].end : ws[j].start]:
-            pass  # "Nog een offerte, fietsclub …": another one asked for, its details after
+            # "Nog een offerte, fietsclub …": another one asked for, its details after
+            listed = True
+        elif not article and _details_follow(text, ws, j, noun.end):
+            # "angebot hochzeit 100 gäste, 4 stöckig, …", "salgsannonse, sjekte 20 fot …":
+            # the label opens the message and its details follow, a comma after them
+            weak = True
         elif not _named(text, ws, j, b, banned):
             return None  # "Une dame m'a écrit": a subject, not a label
-        if complement and complement.split()[0] not in frame.of:
+        if complement and complement.split()[0] not in frame.of and not (weak or listed):
             complement = ""  # "Familie" of "Rechnung Familie Huber:" is whom, not what
     platform = _platform_of(noun, complement, ws, j, frame)
     purpose = _purpose(text, ws, j, frame, banned)
@@ -425,6 +472,7 @@ def _ask_in(
         purpose=purpose,
         to=to,
         platform=platform,
+        weak=weak,
     )
     if not purpose and j + 1 < len(ws) and ws[j].low in frame.and_words:
         # "lag bekreftelse og faktura", "prépare le devis et la facture": the second noun
@@ -463,6 +511,18 @@ def _infinitive_last(ws: list[Tok], frame: language.Frame, start: int) -> int:
         if last and language.work_verb(ws[k].low, frame.code) == ws[k].low:
             return k
     return 0
+
+
+def _details_follow(text: str, ws: list[Tok], j: int, noun_end: int) -> bool:
+    """Whether the label before ``ws[j]`` opens its message and what follows it are its
+    details, listed after a comma at most a word after where the label was read to
+    ("salgsannonse, sjekte 20 fot fra 1978, …", "angebot hochzeit 100 gäste, 4 stöckig,
+    …"; a label has no article: "As publicações de ontem tiveram …, obrigada" is a
+    sentence): the shape of a request written in haste, and of a list of things too
+    ("Laarzen, werkhandschoenen"), so it is read as weak (``Ask.weak``)."""
+    return (
+        not text[: ws[0].start].strip() and "," in text[noun_end : ws[min(len(ws), j + 2) - 1].end]
+    )
 
 
 def _named(text: str, ws: list[Tok], j: int, b: int, banned: set[str]) -> bool:
@@ -714,14 +774,40 @@ def find_foreign_themes(
     texts = [readable_text(m.text) for m in messages]
     texts += [str((persona or {}).get(f) or "") for f in ("role", "goals", "background")]
     seen_words = {t.low for w in texts for t in tokens(w)} if frame.plurals_seen else set()
+    if frame.plurals_seen and frame.plural_quantifiers:
+        # a word after a plural quantifier, as "alle tilbud" (``Frame.plural_quantifiers``)
+        for w in texts:
+            toks = tokens(w)
+            seen_words |= {
+                f"{a.low} {b.low}"
+                for a, b in zip(toks, toks[1:], strict=False)
+                if a.low in frame.plural_quantifiers and not w[a.end : b.start].strip()
+            }
     groups: dict[str, list[Ask]] = {}
     about: dict[str, str] = {}  # a key that is what the requests are about -> as written
-    asked = [(m, asks_of(m, code, banned)) for m in messages]
+    asked = _slips_read_as_meant([(m, asks_of(m, code, banned)) for m in messages], frame)
     # a request after a reply counts for work opening messages ask for too (as the English
     # ``requests.counts_as_request``): any other asks to change the draft at hand
-    opening = {_key(a.noun, frame) for m, asks in asked if not m.after_assistant for a in asks}
+    # (and a weak request, ``Ask.weak``, for work requests read otherwise make)
+    asked = [(m, [_split_compound(a, asked, frame) for a in asks]) for m, asks in asked]
+    opening = {
+        _key(a.noun, frame)
+        for m, asks in asked
+        if not m.after_assistant
+        for a in asks
+        if not a.weak
+    }
     asked = [
-        (m, [a for a in asks if not m.after_assistant or _key(a.noun, frame) in opening])
+        (
+            m,
+            [
+                a
+                for a in asks
+                if not (m.after_assistant or a.weak)
+                or _key(a.noun, frame) in opening
+                or (a.weak and _compound_kind(_key(a.noun, frame), opening, frame))
+            ],
+        )
         for m, asks in asked
     ]
     # the words requests write as nouns: what they make, and complements after "de"
@@ -737,7 +823,8 @@ def find_foreign_themes(
             for k, written in (
                 (own, ""),
                 *(((kind, ""),) if kind else ()),
-                *_about(ask, frame, as_nouns=nouns),
+                # a weak request counts for its noun alone, never for what it is about
+                *(() if ask.weak else _about(ask, frame, as_nouns=nouns)),
             ):
                 if k in seen:
                     continue
@@ -854,6 +941,50 @@ def find_foreign_themes(
     out.sort(key=lambda t: (-len(t.asks), t.noun != t.key and _key(t.noun, frame) != t.key, t.key))
     quotable = {t.key: _quotable(t, banned, code) for t in out}
     return _one_per_work(out, quotable, min_conversations)
+
+
+def _split_compound(ask: Ask, asked: list[tuple[Any, list[Ask]]], frame: language.Frame) -> Ask:
+    """``ask`` read as a compound written in two words where a language writes compounds
+    as one (``Frame.compounds``): the second word is the noun when other requests make it
+    and none makes the first ("ny finn annonse" beside "annonse til finn" is an
+    "annonse"), as a platform before a noun names its kind ("insta innlegg")."""
+    if not frame.compounds or not ask.complement or " " in ask.complement:
+        return ask
+    if ask.complement in frame.of or ask.complement in PLATFORMS:
+        return ask
+    second, first = _key(ask.complement, frame), _key(ask.noun, frame)
+    made = {
+        _key(a.noun, frame)
+        for m, asks in asked
+        for a in asks
+        if a is not ask and not a.weak and not m.after_assistant
+    }
+    if second not in made or first in made:
+        return ask
+    return replace(ask, noun=ask.complement, complement=ask.noun)
+
+
+def _slips_read_as_meant(
+    asked: list[tuple[Any, list[Ask]]], frame: language.Frame
+) -> list[tuple[Any, list[Ask]]]:
+    """The requests, a noun written with a letter dropped read as the noun meant
+    (``slip_of``): one that requests in more conversations make ("rechnug" beside
+    "rechnung" asked for three times is a "rechnung")."""
+    conversations: dict[str, set[str]] = {}
+    written: dict[str, Counter[str]] = {}
+    for m, asks in asked:
+        for a in asks:
+            conversations.setdefault(_key(a.noun, frame), set()).add(m.conversation_label)
+            written.setdefault(_key(a.noun, frame), Counter())[a.noun] += 1
+
+    def meant(ask: Ask) -> Ask:
+        own = _key(ask.noun, frame)
+        full = slip_of(
+            own, [k for k, c in conversations.items() if len(c) > len(conversations[own])]
+        )
+        return replace(ask, noun=written[full].most_common(1)[0][0]) if full else ask
+
+    return [(m, [meant(a) for a in asks]) for m, asks in asked]
 
 
 def _say(unworded: list[str] | None, asks: dict[str, Ask], why: str, noun: str = "") -> None:
@@ -1050,7 +1181,8 @@ def _asked_for_someone(ask: Ask, frame: language.Frame) -> bool:
     later "chambres d'hôtes" could be evidence of."""
     text = ask.message.text
     after = tokens(text, ask.end, min(len(text), ask.end + 40))[:1]
-    return bool(ask.verb) or any(t.low in frame.purpose for t in after)
+    # a purpose read with the request ("rechnug für hochzeit …") is the frame's "for" too
+    return bool(ask.verb or ask.purpose) or any(t.low in frame.purpose for t in after)
 
 
 def _other_sentence_quote(
