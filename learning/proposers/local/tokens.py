@@ -148,17 +148,62 @@ def _is_noun_word(tok: Tok) -> bool:
     return not language.is_english_word(w)  # an unknown word: a name of a thing
 
 
+# finite forms of "be", "have" and "do" that agree with a subject: the word right before
+# one is that subject ("Create isn't an approved verb", "Delete is not allowed"), never an
+# imperative verb, which no finite verb follows
+SUBJECT_AGREEING = frozenset(
+    f"{w}{n}" for w in ("is", "are", "was", "were", "has", "does") for n in ("", "n't", "n\u2019t")
+)
+
+
+# what opens the object of an imperative verb ("refactor this module", "dedupe the rows");
+# not "that" (a relative: "middleware that rejects …"), nor a quantity ("every 15 min")
+OBJECT_DETERMINERS = frozenset(
+    ["the", "this", "these", "those", "my", "our", "your", "his", "her", "their", "its"]
+)
+# subordinating conjunctions the lexicon of inflected words does not hold
+SUBORDINATORS = frozenset(
+    ["unless", "whilst", "although", "whereas", "whether", "until", "till", "once"]
+)
+
+
+def _unknown_verb(toks: list[Tok], i: int) -> bool:
+    """Whether a word the lexicon does not know, opening a clause, is its verb: written in
+    small letters (a name has a capital), five letters or more (no texting form: "pls",
+    "thx"), no function word ("because", "unless", nor "thats" for "that's"), and right
+    after it a determiner that opens an object, which no noun is followed by ("refactor
+    this module", "dedupe the rows"; not "facebook this time", a time)."""
+    tok = toks[i]
+    w = tok.low
+    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    then = toks[i + 2].low if i + 2 < len(toks) else ""
+    return (
+        tok.text.isalpha()
+        and tok.text.islower()
+        and len(w) >= 5
+        and not language.is_english_word(w)
+        and w not in STOP_WORDS
+        and w.removesuffix("s") not in STOP_WORDS
+        and w not in SUBORDINATORS
+        and nxt in OBJECT_DETERMINERS
+        and then not in ("time", "week", "month", "year", "morning", "evening", "weekend")
+    )
+
+
 def _is_verb_here(toks: list[Tok], i: int) -> bool:
     """Whether ``toks[i]`` is the verb of an imperative clause starting at ``i``: it can
     be a verb, and a determiner or pronoun follows, or it is a verb of work ("Write
     pytest tests"), or it can be nothing else and no noun follows ("Commit message for"
-    is a noun phrase)."""
+    is a noun phrase). A word a finite "is"/"isn't"/"has" follows is its subject, named
+    as a thing ("Create isn't an approved verb"), whatever verb it can be."""
     from learning.policy import WORK_VERBS
 
     w = toks[i].low
-    if not language.can_be(w, "VERB"):
-        return False
     nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    if not language.can_be(w, "VERB"):
+        return _unknown_verb(toks, i)
+    if nxt in SUBJECT_AGREEING:
+        return False
     if nxt in DETERMINERS or nxt in PRONOUN_WORDS or nxt in PARTICLES or nxt.endswith("'s"):
         return True
     if w in WORK_VERBS or w in EDIT_VERBS:
