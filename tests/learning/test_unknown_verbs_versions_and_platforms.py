@@ -36,3 +36,7 @@ def test_posts_each_for_a_platform_named_before_or_after_are_named_by_the_platfo
         ]
     )
     assert "Writes Instagram and Facebook posts." in got
+
+
+def test_a_request_after_anyway_is_read_as_after_any_other_filler():
+    assert read("anyway do an insta post for the open day") == [(None, "post", ["insta"])]
