@@ -27,7 +27,7 @@ def test_a_platform_written_with_its_capital_names_where_the_work_goes():
     ]
 
 
-def test_posts_each_for_a_platform_named_before_or_after_are_named_by_the_platforms():
+def test_a_platforms_short_form_is_the_platform_most_posts_are_named_by():
     got = theme_sentences(
         [
             "insta post about the new window display",
@@ -35,7 +35,18 @@ def test_posts_each_for_a_platform_named_before_or_after_are_named_by_the_platfo
             "Instagram post please: late opening on Thursdays",
         ]
     )
-    assert "Writes Instagram and Facebook posts." in got
+    assert "Writes Instagram posts." in got
+
+
+def test_posts_each_for_a_platform_named_before_or_after_are_named_by_the_platforms():
+    got = theme_sentences(
+        [
+            "insta post about the new window display",
+            "Post for Facebook please, the sale starts on the first",
+            "post on TikTok for the late opening on Thursdays",
+        ]
+    )
+    assert "Writes Facebook and Instagram posts." in got
 
 
 def test_a_request_after_anyway_is_read_as_after_any_other_filler():

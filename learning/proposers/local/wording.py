@@ -488,11 +488,8 @@ def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -
         )
         best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
         obj = " ".join([_mod(surface.get(m, m)) for m in best] + [head])
-        platforms = platforms_named(reqs)
-        if platforms and (not best or best[0] in platforms):
-            # "Writes Facebook and Instagram posts.": each request names a platform, and
-            # not all the one most name ("insta post", "Instagram post", "post for Facebook")
-            obj = f"{' and '.join(platforms)} {head}"
+        if not best and (platforms := platforms_named(reqs)):
+            obj = f"{' and '.join(platforms)} {head}"  # "Writes Facebook and Instagram posts."
         answered = "" if best or head_lemma != REPLY_HEAD else _replied_to(reqs)
         if answered:
             obj = f"{head} to {language.plural(answered)}"  # "Writes replies to reviews."
