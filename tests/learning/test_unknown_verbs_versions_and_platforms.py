@@ -1,20 +1,10 @@
-"""Requests read as people write them: a verb the lexicon lacks before the object it takes
-("refactor this module"), a name with its version before the thing made ("Jest 29 tests"),
+"""Requests read as people write them: a name with its version before the thing made ("Jest 29 tests"),
 and a platform written with its capital anywhere in the request ("a Facebook post", "a post
 for Facebook"), posts each for a platform named by the platforms."""
 
 from __future__ import annotations
 
 from tests.learning.corpora import read, theme_sentences
-
-
-def test_a_verb_the_lexicon_lacks_is_read_before_the_object_it_takes_and_no_other_word_is():
-    assert read("refactor this module so it works for staging too") == [("refactor", "module", [])]
-    assert read("dedupe the customer list before Friday") == [("dedupe", "list", ["customer"])]
-    # an unknown word that is no verb: a conjunction, a contraction typed without its
-    # apostrophe, a platform before a time
-    for text in ("because the summer was quiet", "thats the one", "facebook this time"):
-        assert all(verb is None for verb, _, _ in read(text)), text
 
 
 def test_a_name_with_its_version_says_which_one_before_the_thing_made():

@@ -156,40 +156,6 @@ SUBJECT_AGREEING = frozenset(
 )
 
 
-# what opens the object of an imperative verb ("refactor this module", "dedupe the rows");
-# not "that" (a relative: "middleware that rejects …"), nor a quantity ("every 15 min")
-OBJECT_DETERMINERS = frozenset(
-    ["the", "this", "these", "those", "my", "our", "your", "his", "her", "their", "its"]
-)
-# subordinating conjunctions the lexicon of inflected words does not hold
-SUBORDINATORS = frozenset(
-    ["unless", "whilst", "although", "whereas", "whether", "until", "till", "once"]
-)
-
-
-def _unknown_verb(toks: list[Tok], i: int) -> bool:
-    """Whether a word the lexicon does not know, opening a clause, is its verb: written in
-    small letters (a name has a capital), five letters or more (no texting form: "pls",
-    "thx"), no function word ("because", "unless", nor "thats" for "that's"), and right
-    after it a determiner that opens an object, which no noun is followed by ("refactor
-    this module", "dedupe the rows"; not "facebook this time", a time)."""
-    tok = toks[i]
-    w = tok.low
-    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
-    then = toks[i + 2].low if i + 2 < len(toks) else ""
-    return (
-        tok.text.isalpha()
-        and tok.text.islower()
-        and len(w) >= 5
-        and not language.is_english_word(w)
-        and w not in STOP_WORDS
-        and w.removesuffix("s") not in STOP_WORDS
-        and w not in SUBORDINATORS
-        and nxt in OBJECT_DETERMINERS
-        and then not in ("time", "week", "month", "year", "morning", "evening", "weekend")
-    )
-
-
 def _is_verb_here(toks: list[Tok], i: int) -> bool:
     """Whether ``toks[i]`` is the verb of an imperative clause starting at ``i``: it can
     be a verb, and a determiner or pronoun follows, or it is a verb of work ("Write
@@ -199,9 +165,9 @@ def _is_verb_here(toks: list[Tok], i: int) -> bool:
     from learning.policy import WORK_VERBS
 
     w = toks[i].low
-    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
     if not language.can_be(w, "VERB"):
-        return _unknown_verb(toks, i)
+        return False
+    nxt = toks[i + 1].low if i + 1 < len(toks) else ""
     if nxt in SUBJECT_AGREEING:
         return False
     if nxt in DETERMINERS or nxt in PRONOUN_WORDS or nxt in PARTICLES or nxt.endswith("'s"):
