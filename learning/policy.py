@@ -469,12 +469,24 @@ def _kind_named_by_a_nationality(before: str, tok: str) -> bool:
     )
 
 
-def _proper_noun(text: str) -> str | None:
-    """A capitalised word after the first one, not a known-ordinary one (see module doc)."""
+def own_name_words(persona: dict[str, Any]) -> frozenset[str]:
+    """The capitalised words of the assistant's own name in its persona ("Brushwood
+    Grooming office assistant"): the business it works for, which its persona already
+    names. A rule or sentence saying them ("Sign off as the Brushwood team.") names no
+    brand or company from the conversations."""
+    name = str(persona.get("name") or "")
+    return frozenset(w.casefold() for w in re.findall(r"[^\W\d_][\w'’-]*", name) if w[:1].isupper())
+
+
+def _proper_noun(text: str, own: frozenset[str] = frozenset()) -> str | None:
+    """A capitalised word after the first one, not a known-ordinary one (see module doc),
+    nor one of the assistant's own name (``own``, from ``own_name_words``)."""
     tokens = re.findall(r"[^\W\d_][\w'’-]*", text)
     for k, tok in enumerate(tokens[1:], start=1):
         if _kind_named_by_a_nationality(tokens[k - 1], tok):
             continue
+        if tok.casefold() in own or tok.casefold().removesuffix("'s") in own:
+            continue  # "the Brushwood team" of "Brushwood Grooming office assistant"
         for part in tok.split("-"):
             if not any(ch.isupper() for ch in part) or product_name(part):
                 continue  # no capital, or a tool written as its makers write it: "xUnit"
@@ -623,7 +635,9 @@ def sentence_refusal(
     name = _known_name(s, known_names)
     if name:
         return f'The sentence names a person or company known to memory ("{name}").'
-    proper = _proper_noun(s) if lang not in language.CAPITALISES_NOUNS else None
+    proper = (
+        _proper_noun(s, own_name_words(persona)) if lang not in language.CAPITALISES_NOUNS else None
+    )
     if proper:
         return f'The sentence seems to name a person, company or brand ("{proper}").'
     if lang == "en" and not _work_first(words(s)):
@@ -709,7 +723,9 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
     if name:
         return f'The rule names a person or company known to memory ("{name}").'
     lang = language.persona_language(persona) or language.detect(r)
-    proper = _proper_noun(r) if lang not in language.CAPITALISES_NOUNS else None
+    proper = (
+        _proper_noun(r, own_name_words(persona)) if lang not in language.CAPITALISES_NOUNS else None
+    )
     if proper:
         return f'The rule seems to name a person, company or brand ("{proper}").'
     guardrails = list(persona.get("guardrails") or [])

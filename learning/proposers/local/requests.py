@@ -143,11 +143,11 @@ def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
         if (
             i + 2 < len(toks)
             and toks[i + 1].low.isdigit()
-            and _is_noun_word(tok)
+            and (_is_noun_word(tok) or (tok.text[:1].isupper() and _wordlike(tok.low)))
             and _is_noun_word(toks[i + 2])
         ):
             # a word and a number say which one, as a label does: "grade 1 exam prep
-            # note", "year 9 reports"
+            # note", "year 9 reports"; so does a name and its version ("Pester 5 tests")
             i += 2
             continue
         if not words and _paired_adjectives(toks, i):
@@ -322,7 +322,8 @@ def _lemma(tok: Tok) -> str:
 
 
 def _proper(tok: Tok, first: Tok | None) -> bool:
-    """A capitalised word that does not open its clause: a name (a brand, a person);
+    """A capitalised word that does not open its clause: a name (a brand, a person), but
+    for a platform (``learning.policy.PLATFORMS``);
     an acronym ("SQL", "PRs") is no name. A piece of a qualified name is a name too
     ("Booking.com", "Coquet::Billing"), but for a last piece that is an English noun
     ("clojure.test", "Samples.Notes")."""
@@ -330,7 +331,16 @@ def _proper(tok: Tok, first: Tok | None) -> bool:
         return tok.qualified == "inner" or not (
             language.is_english_word(tok.low) and language.can_be(tok.low, "NOUN")
         )
-    return tok.text[:1].isupper() and not _acronym(tok.text) and tok is not first
+    from learning.policy import PLATFORMS
+
+    return (
+        tok.text[:1].isupper()
+        and not _acronym(tok.text)
+        and tok is not first
+        # a platform is where the work goes, as "email" is: "an Instagram post", "a post
+        # for Facebook" name no one
+        and tok.low not in PLATFORMS
+    )
 
 
 def _acronym(word: str) -> bool:

@@ -262,6 +262,44 @@ def _negation_before(c: Correction, toks: list[Tok]) -> bool:
     return any(w in NEGATIONS for w in words[-NEGATION_REACH:])
 
 
+# words of praise that make a clause alone a verdict on what was offered: "perfect",
+# "ok fair", "great"; "ok" and "yes" alone only acknowledge, and a correction often follows
+PRAISE = frozenset(
+    ["perfect", "great", "fair", "lovely", "brilliant", "excellent", "ideal", "nice", "good"]
+    + ["fine", "cool", "sorted", "spot-on", "fab", "superb"]
+)
+ACKNOWLEDGING = PRAISE | frozenset(["ok", "okay", "yes", "yep", "yeah", "sure", "thanks"])
+# words that make what a sentence names hold beyond the draft at hand ("always", "every")
+# or set it against what was there ("but", "though", "instead")
+STANDING_OR_CONTRAST = frozenset(
+    ["always", "every", "each", "never", "only", "future", "anywhere", "everywhere"]
+    + ["but", "though", "instead", "rather", "not"]
+)
+
+
+def _accepts_a_choice(c: Correction, toks: list[Tok]) -> bool:
+    """Whether a verbless noun phrase accepts one of the choices a reply offered rather
+    than asking for a thing from now on: "X it is" (the idiom of choosing), or the phrase
+    set beside a clause that only praises ("X, perfect", "ok fair, X again"), with no
+    word in its sentence saying it holds every time or setting it against something
+    else. Said three times, it is still three choices, not a standing rule."""
+    lows = [t.low.replace("’", "'") for t in toks]
+    if lows[-1:] == ["it's"] or lows[-2:] == ["it", "is"]:
+        return True
+    text = c.message.text
+    start = max((m.end() for m in _SENTENCE_START.finditer(text, 0, c.start)), default=0)
+    after = _SENTENCE_START.search(text, c.end)
+    sentence = text[start : after.start() if after else len(text)]
+    words = [w.lower().replace("’", "'") for w in _WORD.findall(sentence)]
+    if any(w in STANDING_OR_CONTRAST for w in words):
+        return False
+    for clause in re.split(r"[,\u2014\u2013]| - ", sentence):
+        said = [w.lower() for w in _WORD.findall(clause)]
+        if said and all(w in ACKNOWLEDGING for w in said) and any(w in PRAISE for w in said):
+            return True
+    return False
+
+
 # how a prohibition opens: "never deploy floating tags", "don't use latest", "do not …"
 PROHIBITIONS = {"never": "never", "don't": "do not", "dont": "do not", "do": "do not"}
 
@@ -545,10 +583,11 @@ def _contrast(message_text: str, rule: str) -> str | None:
         # "I say client, not patient" for 'Say "clients"'; not for another instruction
         # sharing the sentence ("Type hints please, and plain pytest functions, not
         # classes" says nothing against type hints)
+        # ("... team please, not blank": "please" is no word to set "blank" against)
         found = {
             m.group(2)
             for m in _NOT_WORD_AT_END.finditer(message_text)
-            if content_words(m.group(1)) <= content_words(rule)
+            if (said := content_words(m.group(1))) and said <= content_words(rule)
         }
     if len(found) != 1:
         return None
@@ -930,7 +969,9 @@ def _refused_wording(text: str) -> str | None:
 
 # words that close an instruction by pointing back at the draft at hand: "put the day of the
 # week in as well", "type hints again"; a standing rule holds without them
-AFTERTHOUGHTS = frozenset(["too", "again", "also"])
+# "though" closing a clause sets it against the draft at hand ("strings in double quotes
+# though"): it points back, as "too" does
+AFTERTHOUGHTS = frozenset(["too", "again", "also", "though"])
 
 
 def _without_afterthought(toks: list[Tok]) -> list[Tok]:
@@ -1133,6 +1174,8 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             words[1] = words[1].lower()  # "Commit messages start …": the capital opened it
         if negation:
             refusals |= content_words(" ".join(t.text for t in toks))
+        if not verb_first and not negation and _accepts_a_choice(c, toks):
+            continue  # "managed identity, perfect": one of the choices offered, taken
         if not verb_first and (negation or _negation_before(c, toks)):
             # "no weekly figure", "never floating tags", "never miles, feet or acres": never
             # "Use the weekly figure", "Use feet or acres"
@@ -1153,9 +1196,12 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
             continue  # "to the current standard": a modifier whose matter the clause lost
         if verb_first and _says_of_someone_unnamed(toks):
             continue  # "say they must be kept on a lead": who "they" are is in another clause
-        if not verb_first and _thing_is_a_description(toks):
+        # "approved verbs only", "cash only": a last "only" restricts the thing before it
+        # and describes nothing, so the thing is what the checks below read
+        thing = toks[:-1] if len(toks) > 2 and toks[-1].low == "only" else toks
+        if not verb_first and _thing_is_a_description(thing):
             continue  # "home grown in the top field": "Use the home grown" names nothing
-        if not verb_first and _ends_in_a_description(toks):
+        if not verb_first and _ends_in_a_description(thing):
             continue  # "table driven", "prices included": says how a thing is, no thing to use
         if verb_first and len(toks) > 1 and toks[1].low in DRAFT_PRONOUNS and not _says_that(toks):
             continue  # "Write it in German", "Make it shorter": an edit of the draft at hand

@@ -12,6 +12,7 @@ from learning.proposers.local.requests import PROBLEM_NOUNS, _lemma, _message_no
 from learning.proposers.local.tokens import _is_noun_word, _wordlike, tokens
 from learning.proposers.local.wording import (
     REPLY_HEAD,
+    as_platform,
     nouns_replied_to,
     platforms_named,
     sentence_for,
@@ -439,7 +440,7 @@ def _named_by_most(
     if not rd.recurs(theme):
         return None
     kept = list(theme.requests.values())
-    mods = Counter(m for r in kept for m in sorted(set(r.mods)))
+    mods = Counter(m for r in kept for m in sorted({as_platform(x) for x in r.mods}))
     if not mods:
         return None
     mod, n = mods.most_common(1)[0]

@@ -148,17 +148,28 @@ def _is_noun_word(tok: Tok) -> bool:
     return not language.is_english_word(w)  # an unknown word: a name of a thing
 
 
+# finite forms of "be", "have" and "do" that agree with a subject: the word right before
+# one is that subject ("Create isn't an approved verb", "Delete is not allowed"), never an
+# imperative verb, which no finite verb follows
+SUBJECT_AGREEING = frozenset(
+    f"{w}{n}" for w in ("is", "are", "was", "were", "has", "does") for n in ("", "n't", "n\u2019t")
+)
+
+
 def _is_verb_here(toks: list[Tok], i: int) -> bool:
     """Whether ``toks[i]`` is the verb of an imperative clause starting at ``i``: it can
     be a verb, and a determiner or pronoun follows, or it is a verb of work ("Write
     pytest tests"), or it can be nothing else and no noun follows ("Commit message for"
-    is a noun phrase)."""
+    is a noun phrase). A word a finite "is"/"isn't"/"has" follows is its subject, named
+    as a thing ("Create isn't an approved verb"), whatever verb it can be."""
     from learning.policy import WORK_VERBS
 
     w = toks[i].low
     if not language.can_be(w, "VERB"):
         return False
     nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+    if nxt in SUBJECT_AGREEING:
+        return False
     if nxt in DETERMINERS or nxt in PRONOUN_WORDS or nxt in PARTICLES or nxt.endswith("'s"):
         return True
     if w in WORK_VERBS or w in EDIT_VERBS:

@@ -51,16 +51,28 @@ def _mod(word: str) -> str:
 _VAGUE_FOR = frozenset(["person", "people", "everyone", "anyone", "someone", "guy", "thing"])
 
 
+def as_platform(word: str) -> str:
+    """A modifier as the sentence names it: a platform's short form as the platform
+    ("insta" -> "instagram", ``learning.policy.PLATFORM_SHORT_FORMS``), any other as it is:
+    "insta post" and "Instagram post" name one kind of work."""
+    from learning.policy import PLATFORM_SHORT_FORMS
+
+    return PLATFORM_SHORT_FORMS.get(word, word)
+
+
 def platforms_named(reqs: list[Request]) -> list[str]:
     """The platforms a kind of work is for when each request names one before what it makes
-    and they name more than one ("Facebook post", "insta post", "FB post for October"): the
-    two named most (short forms as the platform, ``learning.policy.PLATFORM_SHORT_FORMS``;
+    or after "for"/"on" ("Facebook post", "insta post", "post for Facebook") and they name
+    more than one: the two named most (short forms as the platform, ``as_platform``;
     ties alphabetically). Empty when a request names none, or all name the same one."""
-    from learning.policy import PLATFORM_SHORT_FORMS, PLATFORMS
+    from learning.policy import PLATFORMS
 
     named: Counter[str] = Counter()
     for r in reqs:
-        mods = {PLATFORM_SHORT_FORMS.get(m, m) for m in r.mods} & PLATFORMS
+        mods = {as_platform(m) for m in r.mods} | {
+            as_platform(noun) for prep, noun, _ in r.phrases if prep in ("for", "on")
+        }
+        mods &= PLATFORMS
         if not mods:
             return []
         named.update(mods)
@@ -471,7 +483,7 @@ def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -
         mods = Counter(
             m
             for r in reqs
-            for m in sorted(set(r.mods))
+            for m in sorted({as_platform(x) for x in r.mods})
             if m not in VAGUE_MODIFIERS and m not in PEOPLE_WORDS and not language.is_comparative(m)
         )
         best = [m for m, n in mods.most_common(1) if n * 2 > len(reqs)]
