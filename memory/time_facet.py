@@ -734,6 +734,19 @@ def _relate(relation: str, span: Span, now: datetime) -> Span:
     return (end, end + _UNITS["month"]) if end >= now else (end, now)
 
 
+#: "start", "begin", "stop" or "end" before a verb ("if she starts wheezing", "when he
+#: stops coughing", "begins to shake") is an aspect of that verb, not the date a thing
+#: starts or ends: it makes a question about time no more than the verb alone would (a
+#: span, a relation or "when" still do); False reads it as the date asked for
+ASPECT_IS_NO_DATE = True
+_ASPECT = re.compile(
+    _B
+    + r"(?:start|starts|started|starting|begin|begins|began|stop|stops|stopped|end|ends)"
+    + r" (?:(?!(?:some|any|no|every)thing\b)[a-z]+ing|to [a-z]+)"
+    + _E
+)
+
+
 #: a question asking why asks no time (the tense it is asked in still counts)
 REASON_ASKS_NO_TIME = True
 _REASON_ASKED = re.compile(r"^\W*why\b")
@@ -826,7 +839,10 @@ def read_time(query: str, now: datetime) -> TimeAsk:
             named_terms=frozenset(content_words(named_word)) | _days_named(span),
             around=around,
         )
-    about = bool(_ABOUT_TIME.search(text) or _WHEN_ASKED.search(text))
+    bare = _ASPECT.sub(" ", text) if ASPECT_IS_NO_DATE else text
+    about = bool(_ABOUT_TIME.search(bare) or _WHEN_ASKED.search(text))
+    if named and bare != text:
+        named = next((f for f, pattern in _FIELDS if pattern.search(bare)), None)
     if about and not (past or soft) and _NEXT.search(text):
         # "When is she next back at her parents'?": the coming date, not one gone by
         ahead = (now, now + _UNITS["year"])

@@ -40,10 +40,13 @@ def partner_example() -> str:
 def bank_model(monkeypatch, settings):
     """The stand-in encoder, which reads the partner statement as one of the bank's
     partner examples and relates nothing else; the bank's reading of a statement by its
-    three nearest examples of any topic (``BANK_TOPIC_SHARE``) is off, so that only the
-    likeness to the asked topic's examples tells the partner from the son."""
+    three nearest examples of any topic (``BANK_TOPIC_SHARE``) is off, and so is the lift
+    of a question for a person (``WHO_PERSON_SHARE``: both are people in his life, and it
+    lifts the nearer in meaning more), so that only the likeness to the asked topic's
+    examples tells the partner from the son."""
     model = use_stand_in_encoder(monkeypatch, settings, same_as={PARTNER: partner_example()})
     monkeypatch.setattr(memory.context, "BANK_TOPIC_SHARE", 0.0)
+    monkeypatch.setattr(memory.context, "WHO_PERSON_SHARE", 0.0)
     return model
 
 
