@@ -33,6 +33,13 @@ accents dropped):
   (Portuguese "publica |publicar|publicou", not "public", which lit English "public";
   "guarda", not "guard" with "guardrail"; Italian "menti |mentir", not "menti" with
   "mention").
+* Words of two senses are kept to the one that matters, in the data: an "other sense"
+  phrase (``other_senses``: "di persona", "en personne", "persönlich", "in modo",
+  "linee guida", "la voce") lights nothing and drops every match that starts inside it
+  but a phrase of at least its length that starts with it ("di persona" VERIFY); a short
+  word that is another language's common word is marked ("je@": Dutch "je" lights YOUR
+  only in a sentence holding a Dutch marker word, ``markers``, not in French "je ...";
+  Portuguese "voce@" not in Italian "voce", voice).
 * Chinese, Japanese and Arabic entries match as substrings (no spaces between Chinese or
   Japanese words; Arabic glues articles and prepositions to the word).
 * A negation word ("never", "nicht", "不要"; Japanese "ないで" after the verb) turns the
