@@ -33,6 +33,13 @@ accents dropped):
   (Portuguese "publica |publicar|publicou", not "public", which lit English "public";
   "guarda", not "guard" with "guardrail"; Italian "menti |mentir", not "menti" with
   "mention").
+* Words of two senses are kept to the one that matters, in the data: an "other sense"
+  phrase (``other_senses``: "di persona", "en personne", "persönlich", "in modo",
+  "linee guida", "la voce") lights nothing and drops every match that starts inside it
+  but a phrase of at least its length that starts with it ("di persona" VERIFY); a short
+  word that is another language's common word is marked ("je@": Dutch "je" lights YOUR
+  only in a sentence holding a Dutch marker word, ``markers``, not in French "je ...";
+  Portuguese "voce@" not in Italian "voce", voice).
 * Chinese, Japanese and Arabic entries match as substrings (no spaces between Chinese or
   Japanese words; Arabic glues articles and prepositions to the word).
 * A negation word ("never", "nicht", "不要"; Japanese "ないで" after the verb) turns the
@@ -110,10 +117,15 @@ _FOLD = str.maketrans(
 _Item = tuple[str, bool]  # (text, whole word)
 
 
+#: The concept number of an "other sense" phrase: it lights nothing and takes its words.
+OTHER_SENSE = -3
+
+
 @dataclass(frozen=True)
 class _Phrase:
     items: tuple[_Item, ...]
-    concept: int  # index into Lexicon.names; -1 for a negation
+    concept: int  # index into Lexicon.names; -1 for a negation; OTHER_SENSE
+    marked: str = ""  # a language whose marker word the sentence must hold ("" for none)
 
 
 @dataclass(frozen=True)
@@ -148,6 +160,14 @@ class Lexicon:
             concept = -2 if lang.endswith("_after") else -1
             for entry in entries.split("|"):
                 self._add(entry, concept, lang.split("_")[0], whole=True)
+        for lang, entries in doc.get("other_senses", {}).items():
+            for entry in entries.split("|"):
+                self._add(entry, OTHER_SENSE, lang)
+        #: Words of a language that no other language of the lexicon uses as a word: a
+        #: marked entry ("je@") lights only in a sentence that holds one of its language's.
+        self.markers: dict[str, frozenset[str]] = {
+            lang: frozenset(words.split("|")) for lang, words in doc.get("markers", {}).items()
+        }
         self.patterns = [
             (re.compile(rx), index[name]) for name, rx in doc.get("patterns", {}).items()
         ]
@@ -168,6 +188,8 @@ class Lexicon:
     def _add(self, entry: str, concept: int, lang: str, *, whole: bool = False) -> None:
         from safety.injection import normalise
 
+        marked = lang if entry.endswith("@") else ""
+        entry = entry.removesuffix("@")
         last_whole = entry.endswith(" ")
         forced_prefix = entry.endswith("*")
         text = normalise(entry.rstrip("*")).text.translate(_FOLD)
@@ -191,27 +213,35 @@ class Lexicon:
             )
             for k, t in enumerate(tokens)
         )
-        phrase = _Phrase(items, concept)
+        phrase = _Phrase(items, concept, marked)
         first, exact = items[0]
         if exact:
             self._first_exact.setdefault(first, []).append(phrase)
         else:
             self._first_prefix.setdefault(first, []).append(phrase)
             self._prefix_lengths.add(len(first))
-        if lang in _COMPOUNDING and len(items) == 1 and not exact and len(first) >= _INFIX_MIN:
+        if (
+            lang in _COMPOUNDING
+            and len(items) == 1
+            and not exact
+            and len(first) >= _INFIX_MIN
+            and concept != OTHER_SENSE
+            and not marked
+        ):
             self._infix.setdefault(first, set()).add(concept)
             self._infix_lengths.add(len(first))
 
-    def _entries_of(self, token: str) -> tuple[tuple[int, ...], tuple[_Phrase, ...]]:
-        """What may start at an ASCII ``token``: the concepts found by the token alone
-        (one-word phrases: exact, then stem prefixes by length; then the compound parts
-        inside it), and the phrases whose next words must follow it."""
+    def _entries_of(self, token: str) -> tuple[tuple[tuple[int, str], ...], tuple[_Phrase, ...]]:
+        """What may start at an ASCII ``token``: the concepts found by the token alone, each
+        with the language whose marker it needs ("" for none) (one-word phrases: exact, then
+        stem prefixes by length; then the compound parts inside it), and the phrases whose
+        next words must follow it."""
         candidates = list(self._first_exact.get(token, ()))
         for k in self._prefix_sorted:
             if k > len(token):
                 break
             candidates.extend(self._first_prefix.get(token[:k], ()))
-        alone = [p.concept for p in candidates if len(p.items) == 1]
+        alone = [(p.concept, p.marked) for p in candidates if len(p.items) == 1]
         if len(token) > _INFIX_MIN and self._infix:
             seen: set[int] = set()
             for s in range(1, len(token) - _INFIX_MIN + 1):
@@ -221,20 +251,40 @@ class Lexicon:
                     for concept in self._infix.get(token[s : s + k], ()):
                         if concept not in seen:
                             seen.add(concept)
-                            alone.append(concept)
+                            alone.append((concept, ""))
         return tuple(alone), tuple(p for p in candidates if len(p.items) > 1)
 
     def matches(self, text: str) -> list[Match]:
-        """Every concept and negation found in normalised ``text``, in text order."""
+        """Every concept and negation found in normalised ``text``, in text order.
+
+        A marked entry counts only in a sentence holding a marker word of its language; an
+        "other sense" phrase ("di persona": in person) lights nothing, and drops every match
+        that starts inside it but one that starts with it and reaches at least as far (its
+        own sense, as a concept phrase: "di persona" VERIFY)."""
         text = text.translate(_FOLD)
         found: list[Match] = []
         tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+        words_of: dict[int, frozenset[str]] = {}
+        breaks = [m.start() for m in _SENTENCE_BREAK.finditer(text)]
+
+        def has_marker(position: int, lang: str) -> bool:
+            sentence = bisect.bisect_left(breaks, position)
+            if sentence not in words_of:
+                lo = breaks[sentence - 1] if sentence else 0
+                hi = breaks[sentence] if sentence < len(breaks) else len(text)
+                words_of[sentence] = frozenset(t for t, s, _ in tokens if lo <= s < hi)
+            return not words_of[sentence].isdisjoint(self.markers.get(lang, ()))
+
         for i, (tok, start, end) in enumerate(tokens):
             if not tok.isascii():
                 continue
             alone, phrases = self._token_entries(tok)
             # (a phrase ends after the token, so the sort below puts it after these)
-            found.extend(Match(start, end, concept, False) for concept in alone)
+            found.extend(
+                Match(start, end, concept, False)
+                for concept, marked in alone
+                if not marked or has_marker(start, marked)
+            )
             for phrase in phrases:
                 n = len(phrase.items)
                 if i + n > len(tokens):
@@ -242,7 +292,7 @@ class Lexicon:
                 if all(
                     (tokens[i + j][0] == item) if whole else tokens[i + j][0].startswith(item)
                     for j, (item, whole) in enumerate(phrase.items[1:], start=1)
-                ):
+                ) and (not phrase.marked or has_marker(start, phrase.marked)):
                     found.append(Match(start, tokens[i + n - 1][2], phrase.concept, False))
         if _NON_LATIN.search(text):
             by_first = self._by_first
@@ -253,6 +303,17 @@ class Lexicon:
                         found.append(Match(pos, pos + n, concept, True))
         for rx, concept in self.patterns:
             found.extend(Match(m.start(), m.end(), concept, False) for m in rx.finditer(text))
+        others = [m for m in found if m.concept == OTHER_SENSE]
+        if others:
+            found = [
+                m
+                for m in found
+                if m.concept != OTHER_SENSE
+                and not any(
+                    o.start <= m.start < o.end and not (m.start == o.start and m.end >= o.end)
+                    for o in others
+                )
+            ]
         found.sort(key=lambda m: (m.start, -m.end))
         return found
 
