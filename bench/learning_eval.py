@@ -112,7 +112,7 @@ that by another outside evaluator who read no product code, no results and no ``
 scan's pattern was fixed, 39466bb, no figure having been printed) and are seen parts now.
 ``fresh48`` was written after that by another outside evaluator who read no product code, no
 results and no ``fresh34`` to ``fresh47`` data, with its key, before any proposer ran on it; it
-has not been run yet, so it is in ``NEVER_TUNED``.
+was measured once on 2026-12-07 (at 86c5cec) and is a seen part now.
 A new part goes in ``NEVER_TUNED`` until measured once,
 at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
@@ -252,8 +252,9 @@ PARTS = (
 # 2026-12-07) were measured once on 2026-12-07 at 84d7b0c: seen parts now
 # fresh46 and fresh47 (each written blind by an outside evaluator on 2026-12-07) were measured
 # once on 2026-12-07 at d5ba653: seen parts now.
-# fresh48 (written blind by an outside evaluator on 2026-12-07) has not been run: never-tuned.
-NEVER_TUNED: tuple[str, ...] = ("fresh48",)
+# fresh48 (written blind by an outside evaluator on 2026-12-07) was measured once on
+# 2026-12-07 at 86c5cec: a seen part now.
+NEVER_TUNED: tuple[str, ...] = ()
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
