@@ -104,6 +104,7 @@ COMPLETE = [
         "fresh46",
         "fresh47",
         "fresh48",
+        "fresh49",
     )
 ]
 
@@ -213,6 +214,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh46",
             "fresh47",
             "fresh48",
+            "fresh49",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
