@@ -337,42 +337,6 @@ def _plural_by_last_letters(a: str, b: str) -> bool:
     return short[:-1] == long_[:-1] and bool(pairs & {("m", "n"), ("l", "i")})
 
 
-# the work on problems, as a sentence names it when it names nothing else ("Debugs the
-# errors.", "Fixes the bugs.")
-_PROBLEM_WORK = frozenset(
-    stem(w) for w in word_set("debug debugs fix fixes error errors bug bugs exception exceptions")
-)
-# the stems of English words saying that something goes wrong ("the script fails", "it
-# breaks", "this blows up", "why does this throw", "it crashed", "an error")
-_GOES_WRONG = frozenset(
-    stem(w)
-    for w in word_set(
-        """
-        fail fails failing failed failure failures break breaks breaking broke broken crash
-        crashes crashing crashed throw throws throwing threw blow blows blew blown error errors
-        bug bugs exception exceptions
-        """
-    )
-)
-# "it won't even run", "the script doesn't work", "can't connect": a negated verb of running
-_WONT_RUN = re.compile(
-    r"(?i)\b(?:won'?t|wont|doesn'?t|does not|didn'?t|can'?t|cannot|isn'?t|not)\s+(?:even\s+)?"
-    r"(?:run|running|work|working|load|loading|start|starting|compile|compiling|connect|connecting)\b"
-)
-
-
-def _says_what_goes_wrong(quote: str, quoted: set[str], sentence_words: set[str]) -> bool:
-    """Whether ``quote`` says in the person's own words that something goes wrong ("this
-    blows up on the second run", "the export fails since Monday", "it won't even run") and
-    the sentence names the work on problems and nothing else ("Debugs the errors."): people
-    reporting a failure seldom write "error", and the general sentence says only that. A
-    sentence naming more ("Debugs CI errors.", "Debugs errors and instances.") needs its
-    own words."""
-    if not sentence_words or not sentence_words <= _PROBLEM_WORK:
-        return False
-    return bool(quoted & _GOES_WRONG) or _WONT_RUN.search(quote) is not None
-
-
 def share_a_word(quote: str, sentence_words: set[str]) -> bool:
     """Whether ``quote`` shares a content word with a sentence whose ``content_words`` are
     ``sentence_words``: one stem alike, alike but for a last vowel (``_root``), alike
@@ -383,8 +347,6 @@ def share_a_word(quote: str, sentence_words: set[str]) -> bool:
     alike."""
     quoted = content_words(quote)
     if quoted & sentence_words:
-        return True
-    if _says_what_goes_wrong(quote, quoted, sentence_words):
         return True
     if {_root(w) for w in quoted} & {_root(w) for w in sentence_words}:
         return True
