@@ -654,6 +654,11 @@ def sentence_refusal(
             f"The {field} would be {len(combined):,} characters long with this sentence; "
             f"learning stops adding at {MAX_LEARNED_FIELD_CHARS:,}."
         )
+    # the field as it would be written: a sentence safe alone may tip the whole field
+    # into the injection scan, which would refuse the write at approval
+    problem = _safety(combined, kind=field) if current.strip() else None
+    if problem:
+        return f"With this sentence, the {field} would be refused at write: {problem}"
     return None
 
 
