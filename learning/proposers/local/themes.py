@@ -402,6 +402,7 @@ def _head_themes(rd: _Reading) -> list[Theme]:
         options += _phrase_options(rd, head, reqs)
         options += _topic_options(rd, head, reqs)
         recurring_mods: set[str] = set()
+        found_before = len(themes)
         for theme in options:
             if not rd.recurs(theme):
                 continue
@@ -416,7 +417,8 @@ def _head_themes(rd: _Reading) -> list[Theme]:
             themes.append(theme)
         if head in GENERIC_HEADS:
             named = _named_by_most(rd, head, reqs, recurring_mods)
-            if named is None:
+            if named is None and len(themes) == found_before:
+                # no modifier, phrase or topic of the replies recurs: what they answer
                 named = _named_by_what_it_answers(rd, head, reqs, recurring_mods)
             if named is not None:
                 themes.append(named)
@@ -432,7 +434,8 @@ def _named_by_what_it_answers(
     is a kind of work by the message it answers, as a review reply or a complaint reply
     is. None for any other head, when the replies do not recur, when no one noun is
     replied to in most of them, or when a modifier recurs alone (its own theme names the
-    work)."""
+    work); the caller asks only when no theme of the replies recurs ("replies to reviews"
+    and "replies about booking changes" stay two kinds of work)."""
     if head != REPLY_HEAD or recurring_mods:
         return None
     theme = Theme(head=head, requests=_theme_requests(reqs, lambda r: True))
