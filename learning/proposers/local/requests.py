@@ -18,6 +18,7 @@ from learning.proposers.local.tokens import (
     tokens,
 )
 from learning.proposers.local.words import (
+    ACKNOWLEDGEMENTS,
     ANSWER_VERBS,
     CREATE_VERBS,
     CUES,
@@ -622,6 +623,8 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     """The request in the clause ``readable[a:b]``, if it is one. ``fresh``: the clause
     opens a message not written after a reply, or follows "Last thing," / "Also:"."""
     toks = tokens(readable, a, b)
+    if toks and all(t.low in ACKNOWLEDGEMENTS for t in toks):
+        return None  # "lovely, cheers", "spot on": a thanks, no request for "cheers"
     opening = _opening(toks, readable, b)
     if opening is None:
         return None
@@ -638,7 +641,9 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     # after "can you" a word is a verb if it can be: "can u do reminder texts" ("do" with
     # no article is no noun here)
     asked_verb = opening.asks_you and toks[i].low in WEAK_VERBS
-    if not noun_cue and (
+    if not (cue or noun_cue) and _part_of_a_period(toks, i):
+        i += 2  # "end of term reports please": the period says which reports
+    elif not noun_cue and (
         asked_verb or (_is_verb_here(toks, i) and not _coordinated_modifier(toks, i))
     ):
         had_verb = True
@@ -784,6 +789,24 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     )
     second = _coordinated(req, toks, j, first_tok) if words and asked_for else None
     return replace(req, also=(second,)) if second is not None else req
+
+
+def _part_of_a_period(toks: list[Tok], i: int) -> bool:
+    """Whether ``toks[i]`` opens a label of the form "<noun> of <noun> <noun>": "end of
+    term reports", "start of season letter", "close of play scores". A verb is followed by
+    its object, so a word that can be a noun, then "of" and a bare compound (no article,
+    at least two nouns: what the label qualifies comes last) is the first word of a noun
+    phrase, not an imperative ("think of a name", "dispose of the files" keep their
+    article, and stay verbs). The request is the compound after "of"."""
+    return (
+        i + 3 < len(toks)
+        and toks[i + 1].low == "of"
+        and _wordlike(toks[i].low)
+        and language.can_be(toks[i].low, "NOUN")
+        and _is_noun_word(toks[i + 2])
+        and _is_noun_word(toks[i + 3])
+        and toks[i + 2].low not in DETERMINERS
+    )
 
 
 def _coordinated(req: Request, toks: list[Tok], j: int, first_tok: Tok) -> Request | None:

@@ -12,6 +12,7 @@ from learning.proposers.local.requests import PROBLEM_NOUNS, _lemma, _message_no
 from learning.proposers.local.tokens import _is_noun_word, _wordlike, tokens
 from learning.proposers.local.wording import (
     REPLY_HEAD,
+    _replied_to,
     as_platform,
     nouns_replied_to,
     platforms_named,
@@ -401,6 +402,7 @@ def _head_themes(rd: _Reading) -> list[Theme]:
         options += _phrase_options(rd, head, reqs)
         options += _topic_options(rd, head, reqs)
         recurring_mods: set[str] = set()
+        found_before = len(themes)
         for theme in options:
             if not rd.recurs(theme):
                 continue
@@ -415,9 +417,34 @@ def _head_themes(rd: _Reading) -> list[Theme]:
             themes.append(theme)
         if head in GENERIC_HEADS:
             named = _named_by_most(rd, head, reqs, recurring_mods)
+            if named is None and len(themes) == found_before:
+                # no modifier, phrase or topic of the replies recurs: what they answer
+                named = _named_by_what_it_answers(rd, head, reqs, recurring_mods)
             if named is not None:
                 themes.append(named)
     return themes
+
+
+def _named_by_what_it_answers(
+    rd: _Reading, head: str, reqs: list[Request], recurring_mods: set[str]
+) -> Theme | None:
+    """Replies that recur though no modifier names them, named by what most of their
+    messages ask a reply to ("reply to this enquiry", "Reply to an enquiry from a dad",
+    "write her a reply": "Writes replies to enquiries.", ``wording._replied_to``): a reply
+    is a kind of work by the message it answers, as a review reply or a complaint reply
+    is. None for any other head, when the replies do not recur, when no one noun is
+    replied to in most of them, or when a modifier recurs alone (its own theme names the
+    work); the caller asks only when no theme of the replies recurs ("replies to reviews"
+    and "replies about booking changes" stay two kinds of work)."""
+    if head != REPLY_HEAD or recurring_mods:
+        return None
+    theme = Theme(head=head, requests=_theme_requests(reqs, lambda r: True))
+    if not rd.recurs(theme):
+        return None
+    answered = _replied_to(list(theme.requests.values()))
+    if not answered or answered in rd.exclude or not rd.qualifier_ok(answered):
+        return None
+    return theme
 
 
 def _text_kind(theme: Theme) -> bool:

@@ -128,7 +128,7 @@ NOUN_STOP_WORDS = frozenset(
 
 
 # words that close a verbless request: "Flour order time", "Refund reply needed"
-REQUEST_TAILS = frozenset(["time", "please", "pls", "needed", "again", "asap"])
+REQUEST_TAILS = frozenset(["time", "please", "pls", "plz", "needed", "again", "asap"])
 
 
 def _wordlike(word: str) -> bool:

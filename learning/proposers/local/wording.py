@@ -501,6 +501,9 @@ def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -
 #: how many words after "reply to" may name what is replied to ("reply to this google review")
 _REPLIED_REACH = 4
 
+#: what ends the sentence that names what a reply answers
+_SENTENCE_BREAK = re.compile(r"[.?!:;\n]")
+
 
 def _replied_to(reqs: list[Request]) -> str:
     """What the messages of a reply theme ask replies to, when its sentence would name
@@ -530,9 +533,18 @@ def nouns_replied_to(message: Any) -> set[str]:
         if before.isalpha() and before not in DETERMINERS and _noun_only(before):
             named.add(language.lemma(before, "NOUN"))  # "review reply"
         if k + 1 < len(toks) and toks[k + 1].low == "to":
-            nouns = [
-                u.low for u in toks[k + 2 : k + 2 + _REPLIED_REACH] if u.low not in DETERMINERS
-            ]
+            # the words after "reply to" in its sentence: "Can you reply to this enquiry?
+            # A mum asking …" replies to the enquiry, not to the mum of the next sentence
+            nouns = []
+            for u, prev in zip(
+                toks[k + 2 : k + 2 + _REPLIED_REACH],
+                toks[k + 1 : k + 1 + _REPLIED_REACH],
+                strict=False,
+            ):
+                if _SENTENCE_BREAK.search(message.text[prev.end : u.start]):
+                    break
+                if u.low not in DETERMINERS:
+                    nouns.append(u.low)
             run = []
             for w in nouns:
                 # a name of a kind stands before the noun: "this google review"

@@ -617,11 +617,22 @@ NEW_REQUEST_OPENERS = frozenset(["also", "and", "another", "next", "last"])
 GREETINGS = frozenset(["hi", "hiya", "hey", "hello", "morning", "evening", "afternoon", "yo"])
 
 
+# the words of a thanks or an acknowledgement ("perfect, thanks", "lovely, cheers", "ta"):
+# a clause made of them alone says the work is done, it asks for none
+ACKNOWLEDGEMENTS = frozenset(
+    ["thanks", "thank", "you", "thx", "ta", "ty", "cheers", "much", "many", "so"]
+    + ["good", "great", "perfect", "lovely", "nice", "brilliant", "cool", "fab", "ace"]
+    + ["ok", "okay", "fine", "sound", "spot", "on", "sorted", "done", "that's", "it"]
+)
+
+
 OPENER_CLAUSE_WORDS = frozenset(
     ["last", "thing", "one", "more", "also", "and", "next", "finally", "oh"]
     # an acknowledgement closes the last piece of work: "Good. Aftercare note for …"
     + ["good", "great", "perfect", "lovely", "nice", "thanks", "thank", "you", "cheers"]
     + ["ok", "okay", "fine", "brilliant", "cool"]
+    # after a joke or a test, the request meant: "ok real one: rota for Sunday"
+    + ["real", "actual", "proper"]
     # a greeting of its own: "hi. practice notes for Freya", "hiya, can you …"
     + list(GREETINGS)
 )
