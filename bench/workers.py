@@ -109,6 +109,8 @@ def set_environment(args: argparse.Namespace, var_dir: Path) -> dict[str, str]:
         "PERSONAWEB_VAR_DIR": str(var_dir),
         "PERSONAWEB_BROKER_VISIBILITY_SECONDS": str(VISIBILITY),
         "PERSONAWEB_BROKER_RESTORE_SECONDS": str(RESTORE_EVERY),
+        # a killed worker may die holding the scan's lock (kombu keeps it 300 s)
+        "PERSONAWEB_BROKER_RESTORE_LOCK_SECONDS": "2",
         "LEARNING_REVIEW_STALE_SECONDS": str(LEASE),
         "LEARNING_MODEL_ALLOWED_URLS": args.model_url,
         # the reviews ask the (fake) model; no process needs the embedding model

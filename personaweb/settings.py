@@ -346,6 +346,10 @@ if REDIS_URL:
         "visibility_timeout": env_int("PERSONAWEB_BROKER_VISIBILITY_SECONDS", 1800),
         "unacked_restore_interval": env_int("PERSONAWEB_BROKER_RESTORE_SECONDS", 10),
         "unacked_restore_throttle": 1,
+        # the scan takes a lock in Redis that a worker killed during its scan never
+        # releases: every other worker's scan is refused until the lock expires (kombu's
+        # default 300 s), so a dead worker's messages wait that long on top of the timeout
+        "unacked_mutex_expire": env_int("PERSONAWEB_BROKER_RESTORE_LOCK_SECONDS", 300),
     }
 else:
     # kombu's filesystem transport: a real broker in a folder, no server to run.

@@ -32,6 +32,7 @@ AGENTS = 30
 # let that review finish first, and nothing was left for w1 to take over
 MODEL_SECONDS = 1.5
 VISIBILITY, LEASE = 3, 3  # seconds; production: 1800 and 900 (docs/deployment.md)
+RESTORE_LOCK = 2  # seconds; production 300: a scan holds the lock for milliseconds
 WAIT_SECONDS = 90.0  # a ceiling on a busy 2-core machine, not a timing the test asserts
 
 
@@ -114,6 +115,8 @@ def test_a_worker_killed_mid_review_loses_no_review_and_runs_none_twice(
         PERSONAWEB_VAR_DIR=str(tmp_path / "var"),
         PERSONAWEB_BROKER_VISIBILITY_SECONDS=str(VISIBILITY),
         PERSONAWEB_BROKER_RESTORE_SECONDS="1",
+        # w2 may die holding the lock of its restore scan (it scans every second)
+        PERSONAWEB_BROKER_RESTORE_LOCK_SECONDS=str(RESTORE_LOCK),
         LEARNING_REVIEW_STALE_SECONDS=str(LEASE),
         LEARNING_MODEL_ALLOWED_URLS=fake.base_url,
         PERSONAWEB_WARM_UP="0",
