@@ -98,3 +98,25 @@ def ranked(agent, query: str, *, who: str) -> list:
 def first_ranked(agent, query: str, *, who: str) -> int:
     """The id of the item ``build_context`` ranks first for ``who``."""
     return ranked(agent, query, who=who)[0].id
+
+
+def two_beliefs_asked_between(
+    agent,
+    monkeypatch,
+    settings,
+    *,
+    who: str,
+    first: tuple[str, str],
+    second: tuple[str, str],
+    lean: tuple[float, float],
+    home: str,
+) -> tuple[int, int]:
+    """Two of ``who``'s beliefs (statement, category) and where they live, with the
+    stand-in encoder; every question reads as ``lean`` of the first and the second.
+    Returns the ids of the two."""
+    use_stand_in_encoder(monkeypatch, settings)
+    one = write_belief(agent, first[0], category=first[1], who=who)
+    two = write_belief(agent, second[0], category=second[1], who=who)
+    write_belief(agent, home, category="explicit_facts", who=who)
+    ask_as(monkeypatch, unit(lean[0] * fake_vector(first[0]) + lean[1] * fake_vector(second[0])))
+    return one.id, two.id

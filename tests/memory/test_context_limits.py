@@ -9,12 +9,8 @@ import pytest
 import memory.context
 from memory.context import advice_question, modal_question
 from tests.memory.beliefs_helpers import (
-    ask_as,
-    fake_vector,
     first_ranked,
-    unit,
-    use_stand_in_encoder,
-    write_belief,
+    two_beliefs_asked_between,
 )
 
 LIKE = "Loves real ale from the Bristol Beer Factory"
@@ -25,12 +21,16 @@ LIMIT = "Has signed the pledge and never touches alcohol"
 def drinker(agent, monkeypatch, settings):
     """A like and a limit of ben's; every question reads (to the stand-in encoder) a
     little nearer the like than the limit."""
-    use_stand_in_encoder(monkeypatch, settings)
-    like = write_belief(agent, LIKE, category="likes", who="ben")
-    limit = write_belief(agent, LIMIT, category="constraints", who="ben")
-    write_belief(agent, "Lives on Gloucester Road in Bristol", category="explicit_facts", who="ben")
-    ask_as(monkeypatch, unit(0.6 * fake_vector(LIKE) + 0.5 * fake_vector(LIMIT)))
-    return like.id, limit.id
+    return two_beliefs_asked_between(
+        agent,
+        monkeypatch,
+        settings,
+        who="ben",
+        first=(LIKE, "likes"),
+        second=(LIMIT, "constraints"),
+        lean=(0.6, 0.5),
+        home="Lives on Gloucester Road in Bristol",
+    )
 
 
 def first(agent, query):

@@ -13,11 +13,8 @@ import memory.context
 from memory.subjects import about_the_person, other_subject, proper_words, role_names
 from tests.memory.beliefs_helpers import (
     NOW,
-    ask_as,
-    fake_vector,
     first_ranked,
-    unit,
-    use_stand_in_encoder,
+    two_beliefs_asked_between,
     write_belief,
 )
 
@@ -40,14 +37,16 @@ STATEMENTS = [
 def bernard(agent, monkeypatch, settings):
     """Bernard's hens and his daughter the vet; every question reads a little nearer the
     daughter than the hens."""
-    use_stand_in_encoder(monkeypatch, settings)
-    daughter = write_belief(agent, DAUGHTER, category="explicit_facts", who="bernard")
-    hens = write_belief(agent, HENS, category="explicit_facts", who="bernard")
-    write_belief(
-        agent, "Lives in a terraced house in Acomb", category="explicit_facts", who="bernard"
+    return two_beliefs_asked_between(
+        agent,
+        monkeypatch,
+        settings,
+        who="bernard",
+        first=(DAUGHTER, "explicit_facts"),
+        second=(HENS, "explicit_facts"),
+        lean=(0.55, 0.45),
+        home="Lives in a terraced house in Acomb",
     )
-    ask_as(monkeypatch, unit(0.55 * fake_vector(DAUGHTER) + 0.45 * fake_vector(HENS)))
-    return daughter.id, hens.id
 
 
 def test_a_question_about_the_person_ranks_their_own_statement_over_a_relatives(agent, bernard):

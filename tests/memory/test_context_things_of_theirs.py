@@ -14,6 +14,7 @@ from tests.memory.beliefs_helpers import (
     ask_as,
     fake_vector,
     first_ranked,
+    two_beliefs_asked_between,
     unit,
     use_stand_in_encoder,
     write_belief,
@@ -26,14 +27,16 @@ CAT = "Has an old ginger cat, Bulve, who sleeps on the boiler"
 @pytest.fixture
 def rimas(agent, monkeypatch, settings):
     """Rimas's name statement and his cat; every question reads nearer the name."""
-    use_stand_in_encoder(monkeypatch, settings)
-    name = write_belief(agent, NAME, category="identity", who="rimas")
-    cat = write_belief(agent, CAT, category="explicit_facts", who="rimas")
-    write_belief(
-        agent, "Lives in Bedminster in south Bristol", category="explicit_facts", who="rimas"
+    return two_beliefs_asked_between(
+        agent,
+        monkeypatch,
+        settings,
+        who="rimas",
+        first=(NAME, "identity"),
+        second=(CAT, "explicit_facts"),
+        lean=(0.65, 0.35),
+        home="Lives in Bedminster in south Bristol",
     )
-    ask_as(monkeypatch, unit(0.65 * fake_vector(NAME) + 0.35 * fake_vector(CAT)))
-    return name.id, cat.id
 
 
 def test_a_question_asking_what_a_thing_of_theirs_is_called_is_not_answered_by_their_name(

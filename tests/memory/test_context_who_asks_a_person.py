@@ -9,12 +9,8 @@ import pytest
 import memory.context
 from memory.context import asks_for_a_person
 from tests.memory.beliefs_helpers import (
-    ask_as,
-    fake_vector,
     first_ranked,
-    unit,
-    use_stand_in_encoder,
-    write_belief,
+    two_beliefs_asked_between,
 )
 
 COURSE = "Is training as a surveyor on a day-release course at the college"
@@ -25,14 +21,16 @@ MENTOR = "Her site manager Pat Quinlan checks her logbook every Friday"
 def trainee(agent, monkeypatch, settings):
     """Her course and the one who checks her logbook; every question reads (to the
     stand-in encoder) a little nearer the course."""
-    use_stand_in_encoder(monkeypatch, settings)
-    course = write_belief(agent, COURSE, category="goals", who="dee")
-    mentor = write_belief(agent, MENTOR, category="interpersonal", who="dee")
-    write_belief(
-        agent, "Lives in a terrace in Ormeau in Belfast", category="explicit_facts", who="dee"
+    return two_beliefs_asked_between(
+        agent,
+        monkeypatch,
+        settings,
+        who="dee",
+        first=(COURSE, "goals"),
+        second=(MENTOR, "interpersonal"),
+        lean=(0.6, 0.5),
+        home="Lives in a terrace in Ormeau in Belfast",
     )
-    ask_as(monkeypatch, unit(0.6 * fake_vector(COURSE) + 0.5 * fake_vector(MENTOR)))
-    return course.id, mentor.id
 
 
 def first(agent, query):
