@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh49}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh50}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -116,6 +116,9 @@ was measured once on 2026-12-07 (at 86c5cec) and is a seen part now.
 ``fresh49`` was written after that by another outside evaluator who read no product code, no
 results and no ``fresh34`` to ``fresh48`` data, with its key, before any proposer ran on it; it
 was measured once on 2026-12-07 (at b70a570) and is a seen part now.
+``fresh50`` was written after that by another outside evaluator who read no product code, no
+results and no ``fresh34`` to ``fresh49`` data, with its key, before any proposer ran on it; it
+is the never-tuned part until measured once.
 A new part goes in ``NEVER_TUNED`` until measured once,
 at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
@@ -239,6 +242,7 @@ PARTS = (
     "fresh47",
     "fresh48",
     "fresh49",
+    "fresh50",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
@@ -260,7 +264,8 @@ PARTS = (
 # 2026-12-07 at 86c5cec: a seen part now.
 # fresh49 (written blind by an outside evaluator on 2026-12-07) was measured once on
 # 2026-12-07 at b70a570: a seen part now.
-NEVER_TUNED: tuple[str, ...] = ()
+# fresh50 (written blind by an outside evaluator on 2026-12-07) is never-tuned until measured once.
+NEVER_TUNED: tuple[str, ...] = ("fresh50",)
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8

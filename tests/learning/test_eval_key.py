@@ -105,6 +105,7 @@ COMPLETE = [
         "fresh47",
         "fresh48",
         "fresh49",
+        "fresh50",
     )
 ]
 
@@ -215,6 +216,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh47",
             "fresh48",
             "fresh49",
+            "fresh50",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
