@@ -437,6 +437,14 @@ _NEGATIONS = frozenset(
         "aldri",
         "uten",
         "unngå",
+        # Croatian ("ne", "bez" are above); "don't" is a verb of its own ("nemoj tikati")
+        "nikad",
+        "nikada",
+        "nemoj",
+        "nemojte",
+        "umjesto",
+        "izbjegavaj",
+        "izbjegavajte",
     ]
 )
 # two words that refuse what follows them ("metres instead of feet")
@@ -497,6 +505,12 @@ _UNREFUSE = frozenset(
         "aina",
         "kun",
         "altid",
+        # Croatian ("uvik" is how Dalmatia says "uvijek")
+        "ali",
+        "nego",
+        "samo",
+        "uvijek",
+        "uvik",
     ]
 )
 # words that open a condition: a negation after one, in the same stretch between commas,
@@ -518,6 +532,7 @@ _CONDITIONS = frozenset(
         "jestli",
         "jos",
         "hvis",
+        "ako",
     ]
 )
 # a refusal reaches across a comma only when this many words or fewer stand between it and

@@ -549,6 +549,16 @@ def test_a_norwegian_negation_refuses_what_follows_it():
     assert not refused("skriv kroner", "kroner")
 
 
+def test_a_croatian_negation_refuses_what_follows_it():
+    assert refused("nemoj tikati klijente", "tikati")
+    assert refused("nikad na ti", "ti")
+    assert refused("pisi eure umjesto kuna", "kuna")
+    assert refused("pisi bez usklicnika", "usklicnika")
+    assert not refused("nikad kn, uvijek eure", "eure")
+    assert not refused("ako ne mogu doci javim sutra", "javim")
+    assert not refused("pisi eure", "eure")
+
+
 def test_a_negation_inside_a_condition_does_not_refuse_the_instruction_after_it():
     assert not refused("if the sea is not right we reschedule the lesson", "reschedule")
     assert not refused("se o mar não estiver bom a gente remarca a aula", "remarca")
