@@ -554,6 +554,10 @@ BANK_PATH = Path(__file__).resolve().parent / "data" / "asked_about_a_person.jso
 #: her" the ones on how to reach her, ``style_notes``) and the rest the descriptions'; 0
 #: turns it off.
 CATEGORY_BANK_SHARE = 0.5
+#: ... for a question about time too ("When is her next gig?"); False leaves such a question
+#: to the descriptions (its dates decide, and the bank's questions of plans and routines
+#: are near any "when")
+CATEGORY_BANK_FOR_TIME = True
 MAX_PINNED = 6
 #: the longest message a host may ask about (the /v1 route and the MCP tool refuse longer)
 MAX_QUERY_CHARS = 2_000
@@ -1053,6 +1057,9 @@ def clear_candidate_cache() -> None:
 #: descriptions (hubness keeps to the main ones); empty turns it off.
 CATEGORY_SECOND_HINTS: dict[str, str] = {
     "constraints": "health conditions, illnesses, injuries and allergies the person has",
+    # how the person wants to be reached is kept with how they want answers written
+    # ("Prefers a phone call after the evening milking"), which the first line names not
+    "style_notes": "how and when to get in touch with the person: calls, texts and messages",
 }
 _category_vectors: tuple[object, np.ndarray] | None = None
 _second_vectors: tuple[object, tuple[tuple[str, str], ...], np.ndarray] | None = None
@@ -1680,7 +1687,10 @@ def _build_context(
     if pack.used_embeddings:
         similarity = words_and_meaning(lexical, cos_norm, cand.has_vec)
         if CATEGORY_SHARE > 0:
-            prior, spread = _category_prior(qvec, bank)
+            # a question about time is ranked by its dates; the everyday reading of its
+            # kind is left out (CATEGORY_BANK_FOR_TIME)
+            reader = bank if CATEGORY_BANK_FOR_TIME or not is_time else None
+            prior, spread = _category_prior(qvec, reader)
             pvec = np.fromiter(prior.values(), dtype=np.float64, count=len(prior))
             cat = pvec[_category_codes(cand)]
             if spread < CATEGORY_SURE_SPREAD:
