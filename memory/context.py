@@ -545,19 +545,16 @@ BANK_LIKENESS_SHARE = 0.3
 BANK_PATH = Path(__file__).resolve().parent / "data" / "asked_about_a_person.jsonl"
 #: The category descriptions (``CATEGORY_HINTS``) say what a category holds in the words of
 #: the one filing it ("who the person is: name, job, …"); a question says what it needs in
-#: everyday words ("What does he do to earn a crust?", "What's the best way to get hold of
-#: her?"), which the encoder puts as near hobbies or routines as the description of the
-#: category that answers. The bank's questions are the everyday words: the category prior
-#: is this share the question's reading against the bank's topics filed under each category
-#: (``bank_category_reading``: its nearest topic of the category, a topic being the mean of
-#: its questions; "earn a crust" is nearest the job questions, ``identity``; "get hold of
-#: her" the ones on how to reach her, ``style_notes``) and the rest the descriptions'; 0
-#: turns it off.
+#: everyday words ("What does he do to earn a crust?", "What's the easiest way to get in
+#: touch with her?"), which the encoder puts as near hobbies or routines as the description
+#: of the category that answers. The bank's questions are the everyday words: this share of
+#: the category prior is the question's reading against the bank's topics filed under each
+#: category (``bank_category_reading``: its nearest topic of the category, a topic being the
+#: mean of its questions; "earn a crust" is nearest the job questions, ``identity``; "get in
+#: touch" the ones on how to write to her, ``style_notes``), the rest the descriptions'; 0
+#: turns it off. Over the 39 seen recall folds 0.3, 0.5 and 0.7 gain alike (0.5 most;
+#: bench/eval_recall/README.md, recall39).
 CATEGORY_BANK_SHARE = 0.5
-#: ... for a question about time too ("When is her next gig?"); False leaves such a question
-#: to the descriptions (its dates decide, and the bank's questions of plans and routines
-#: are near any "when")
-CATEGORY_BANK_FOR_TIME = True
 MAX_PINNED = 6
 #: the longest message a host may ask about (the /v1 route and the MCP tool refuse longer)
 MAX_QUERY_CHARS = 2_000
@@ -1687,10 +1684,7 @@ def _build_context(
     if pack.used_embeddings:
         similarity = words_and_meaning(lexical, cos_norm, cand.has_vec)
         if CATEGORY_SHARE > 0:
-            # a question about time is ranked by its dates; the everyday reading of its
-            # kind is left out (CATEGORY_BANK_FOR_TIME)
-            reader = bank if CATEGORY_BANK_FOR_TIME or not is_time else None
-            prior, spread = _category_prior(qvec, reader)
+            prior, spread = _category_prior(qvec, bank)
             pvec = np.fromiter(prior.values(), dtype=np.float64, count=len(prior))
             cat = pvec[_category_codes(cand)]
             if spread < CATEGORY_SURE_SPREAD:
