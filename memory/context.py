@@ -552,8 +552,8 @@ BANK_PATH = Path(__file__).resolve().parent / "data" / "asked_about_a_person.jso
 #: category (``bank_category_reading``: its nearest topic of the category, a topic being the
 #: mean of its questions; "earn a crust" is nearest the job questions, ``identity``; "get in
 #: touch" the ones on how to write to her, ``style_notes``), the rest the descriptions'; 0
-#: turns it off. Over the 39 seen recall folds 0.3, 0.5 and 0.7 gain alike (0.5 most;
-#: bench/eval_recall/README.md, recall39).
+#: turns it off. Over the 39 seen recall folds 0.3, 0.5 and 0.7 all gain; 0.7 as much as
+#: 0.5 with more folds down (bench/eval_recall/README.md, recall39).
 CATEGORY_BANK_SHARE = 0.5
 MAX_PINNED = 6
 #: the longest message a host may ask about (the /v1 route and the MCP tool refuse longer)
