@@ -17,3 +17,12 @@ def fake_model(monkeypatch, settings):
     model = FakeModel()
     monkeypatch.setattr(safety.encoder, "get_model", lambda: model)
     return model
+
+
+@pytest.fixture
+def stand_in_bank(monkeypatch, settings):
+    """The stand-in encoder for the ranking tests, the question bank read afresh with it;
+    returns the model."""
+    from tests.memory.beliefs_helpers import use_stand_in_encoder
+
+    return use_stand_in_encoder(monkeypatch, settings)

@@ -39,6 +39,8 @@ def bank_model(monkeypatch, settings):
 def tuner(agent, bank_model, monkeypatch):
     """Shiv's job (filed as who she is) and a habit of her work; the question reads (to
     the stand-in encoder) as the bank's job question, a little nearer the habit."""
+    # the category prior's everyday reading would lift the job as well (isolated here)
+    monkeypatch.setattr(memory.context, "CATEGORY_BANK_SHARE", 0.0)
     job = write_belief(agent, JOB, category="identity", who="shiv")
     notebook = write_belief(agent, NOTEBOOK, category="behavior_patterns", who="shiv")
     write_belief(

@@ -183,3 +183,11 @@ def test_a_plan_told_in_a_clause_of_its_own_puts_an_offer(question):
 def test_a_statement_that_tells_no_plan_puts_no_offer():
     assert not offer_question("What does she like? I think she likes tea")
     assert not offer_question("Where does he live? I mean, which town?")
+
+
+def test_a_plan_after_a_spaced_dash_puts_an_offer(monkeypatch):
+    question = "I run a bakery - would a sourdough loaf be a nice present for her?"
+
+    assert offer_question(question)
+    monkeypatch.setattr(memory.context, "DASH_PARTS_CLAUSES", False)
+    assert not offer_question(question)

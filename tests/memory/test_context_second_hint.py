@@ -59,3 +59,11 @@ def test_a_question_about_a_health_condition_finds_the_limit_of_the_body(
 def test_the_second_descriptions_name_categories_memory_has():
     assert set(CATEGORY_SECOND_HINTS) <= set(memory.context.CATEGORY_HINTS)
     assert all(isinstance(text, str) and text for text in CATEGORY_SECOND_HINTS.values())
+
+
+def test_a_question_on_how_to_reach_the_person_leans_to_their_style_notes(monkeypatch, settings):
+    use_stand_in_encoder(monkeypatch, settings)
+
+    prior, _ = _category_prior(fake_vector(CATEGORY_SECOND_HINTS["style_notes"]))
+
+    assert prior["style_notes"] == 1.0

@@ -109,10 +109,12 @@ CAR = "Drives a grey Skoda estate with a hawk box in the boot"
 def dagny(agent, monkeypatch, settings):
     """Dagny's limit, her van (ended) and the car that took over from it; every question
     reads nearest the limit. The stand-in encoder's descriptions are random: the second one
-    of limits (``CATEGORY_SECOND_HINTS``, of health) is left out, its random cosine with the
+    of limits (``CATEGORY_SECOND_HINTS``, of health) and the bank's everyday reading of the
+    categories (``CATEGORY_BANK_SHARE``) are left out, their random cosines with the
     question would only move the limits' prior."""
     use_stand_in_encoder(monkeypatch, settings)
     monkeypatch.setattr(memory.context, "CATEGORY_SECOND_HINTS", {})
+    monkeypatch.setattr(memory.context, "CATEGORY_BANK_SHARE", 0.0)
     limit = write_belief(agent, LIMIT, category="constraints", who="dagny")
     write_belief(
         agent, "Cannot lift anything heavy with her left wrist", category="constraints", who="dagny"
