@@ -48,7 +48,13 @@ from learning.proposers.local.hygiene import _paste_holds_secret, follow_up_quot
 from learning.proposers.local.requests import message_span
 from learning.proposers.local.tokens import EMOJI, Tok, clauses, tokens
 from learning.proposers.local.wording import with_capital
-from safety.text import COMPOUND_PART, content_words, readable_text, share_a_word
+from safety.text import (
+    COMPOUND_PART,
+    content_words,
+    readable_text,
+    share_a_word,
+    strip_accents,
+)
 
 # the platforms a request may name, with the short forms people write ("Post voor Insta")
 PLATFORMS = NAMED_PLATFORMS | frozenset(PLATFORM_SHORT_FORMS)
@@ -107,11 +113,17 @@ class ForeignTheme:
 def _words(text: str, a: int, b: int, frame: language.Frame) -> list[Tok]:
     """The words of ``text[a:b]``, an elided word split off its noun ("d'inscription" ->
     "d'", "inscription"); an asking word written with a letter dropped is read as the
-    word ("kanst du mir …" is "kannst", ``slip_of``)."""
+    word ("kanst du mir …" is "kannst", ``slip_of``); a short form typed on a phone is
+    read as the words it stands for (``Frame.short_forms``: "pal" is "para" and "el",
+    the second an empty word at its end, so a quote still ends where the word does)."""
     out: list[Tok] = []
     for t in tokens(text, a, b):
         head, sep, rest = t.low.partition("'")
-        if sep and rest and head in frame.elided:
+        if t.low in frame.short_forms:
+            first, *more = frame.short_forms[t.low]
+            out.append(replace(t, low=first))
+            out.extend(Tok("", word, t.end, t.end) for word in more)
+        elif sep and rest and head in frame.elided:
             cut = t.start + len(head) + 1
             out.append(Tok(t.text[: len(head) + 1], head + "'", t.start, cut))
             out.append(Tok(t.text[len(head) + 1 :], rest, cut, t.end))
@@ -338,6 +350,8 @@ def _purpose(text: str, ws: list[Tok], j: int, frame: language.Frame, banned: se
             break
         if t.low in frame.titles:
             break  # "für Herrn …": who it is for, not what
+        if t.low in frame.subjects and t.low in frame.label_next:
+            break  # "para el grupo porfa", "für den Verein bitte": a please ends it
         if _capitalised_inside(text, t, frame):
             break
         kept.append(t)
@@ -354,6 +368,10 @@ def _ask_in(
     message: Any, text: str, a: int, b: int, frame: language.Frame, banned: set[str]
 ) -> Ask | None:
     ws = _words(text, a, b, frame)
+    # a word that opens the message and asks nothing ("che me armás un aviso"): the request
+    # opens after it
+    while ws and ws[0].low in frame.fillers:
+        ws = ws[1:]
     if not ws:
         return None
     verb, j, to = "", 0, False
@@ -620,7 +638,10 @@ def _key(noun: str, frame: language.Frame | None = None) -> str:
     """What groups requests for one noun: singular and plural alike (the last letter
     they differ by, ``Frame.key_letters``: "fiche"/"fiches", "preventivo"/"preventivi").
     A German compound the lexicon does not list is the kind of the noun it ends in
-    ("Kursanfrage" -> "anfrage", "Pflegehinweise" -> "hinweis", ``language.german_kind``)."""
+    ("Kursanfrage" -> "anfrage", "Pflegehinweise" -> "hinweis", ``language.german_kind``).
+    A noun typed without its accents is the noun ("orcamento", "orçamento"; "cobranca",
+    "cobrança"): a phone's keyboard makes them a long press, so people in haste leave them
+    off; the key has none."""
     if frame is not None and frame.capitalises_nouns:
         kind = language.german_kind(noun)
         if kind:
@@ -628,10 +649,20 @@ def _key(noun: str, frame: language.Frame | None = None) -> str:
     if frame is not None and frame.long_vowels_doubled:
         return _open_syllable_key(noun, frame)
     letters = frame.key_letters if frame is not None else "sx"
+    # (not where compounds are written as one word: their parts are matched as written)
+    bare = strip_accents if frame is not None and not frame.compounds else str
     for plural, single in frame.plural_spellings if frame is not None else ():
         if noun.endswith(plural) and len(noun) > len(plural) + 2:
-            return noun[: -len(plural)] + single  # "publicações" -> "publicação"
-    return noun[:-1] if len(noun) > 4 and noun[-1] in letters else noun
+            return bare(noun[: -len(plural)] + single)  # "publicações" -> "publicacao"
+    return bare(noun[:-1] if len(noun) > 4 and noun[-1] in letters else noun)
+
+
+def _spelt_in_full(noun: str, written: list[str]) -> str:
+    """``noun`` as a request writes it with its accents, when one does ("orçamento" for
+    "orcamento"): accents are left off in haste, never added where none belong."""
+    bare = strip_accents(noun)
+    accented = [w for w in written if w != bare and strip_accents(w) == bare]
+    return Counter(accented).most_common(1)[0][0] if accented else noun
 
 
 _DOUBLED = re.compile(r"([aeiou])\1([^aeiou])$")
@@ -867,6 +898,7 @@ def find_foreign_themes(
         making = [a for a in by_conv.values() if _key(a.noun, frame) == top]
         singular = [a.noun for a in making if _singular(a.noun, frame, a.article)]
         noun = Counter(singular or [a.noun for a in making]).most_common(1)[0][0]
+        noun = _spelt_in_full(noun, singular or [a.noun for a in making])
         articles = [a.article for a in making if a.article]
         complement = _agreed([a.complement for a in by_conv.values()], n)
         purpose = _agreed([a.purpose for a in by_conv.values()], n, frame=frame)
