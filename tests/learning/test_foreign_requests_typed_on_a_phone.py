@@ -8,6 +8,7 @@ from learning import language
 from learning.proposers.local.other_languages import (
     asks_of,
     find_foreign_themes,
+    foreign_evidence,
     foreign_sentence,
 )
 from tests.learning.corpora import corpus_of
@@ -71,3 +72,35 @@ def test_a_noun_typed_without_its_accents_is_the_noun_and_the_sentence_writes_th
         "faz um orcamento pra dona Rita, grama e cerca viva",
     ]
     assert _sentences(texts, "pt") == ["Faz os orçamentos."]
+
+
+def _themes(texts: list[str], code: str):
+    corpus = corpus_of([(1, t, False) for t in texts])
+    return find_foreign_themes(corpus.messages, code, set(), min_conversations=3, min_users=None)
+
+
+POSTS = [
+    "posteo pal insta: torta de chocolate nueva, sale el viernes a la mañana",
+    "posteo pa insta: este domingo abrimos tarde porque hay una boda en el salón",
+    "historia pal insta: quedan medialunas y pan casero",
+]
+
+
+def test_work_for_a_platform_is_named_by_both_nouns_when_one_leaves_a_request_unproved():
+    assert [foreign_sentence(t, "es") for t in _themes(POSTS, "es")] == [
+        "Prepara los posteos y las historias de Instagram."
+    ]
+    # when the first noun proves enough conversations alone, it alone names the work
+    assert [foreign_sentence(t, "es") for t in _themes([*POSTS, POSTS[0]], "es")] == [
+        "Prepara los posteos de Instagram."
+    ]
+
+
+def test_a_label_is_quoted_with_no_more_of_the_details_after_its_colon_than_a_quote_needs():
+    [theme] = _themes(POSTS, "es")
+    quotes = [e["quote"] for e in foreign_evidence(theme, set(), "es")[0]]
+    assert quotes == [
+        "posteo pal insta: torta",
+        "posteo pa insta: este domingo",
+        "historia pal insta: quedan",
+    ]

@@ -48,6 +48,7 @@ from learning.proposers.local.hygiene import _paste_holds_secret, follow_up_quot
 from learning.proposers.local.requests import message_span
 from learning.proposers.local.tokens import EMOJI, Tok, clauses, tokens
 from learning.proposers.local.wording import with_capital
+from learning.proposers.local.words import QUOTE_MIN_WORDS
 from safety.text import (
     COMPOUND_PART,
     content_words,
@@ -104,6 +105,10 @@ class ForeignTheme:
     asks: dict[str, Ask] = field(default_factory=dict)  # conversation -> first request
     people: int = 0
     plural: str = ""  # the noun's plural, where the language's rule needs the messages
+    # a second noun the requests make, named after the first with its plural article ("los
+    # posteos y las historias de Instagram"), and as written in the singular
+    also: str = ""
+    also_noun: str = ""
 
     @property
     def requests(self) -> dict[str, Ask]:  # the name the review log's helpers read
@@ -971,8 +976,39 @@ def find_foreign_themes(
             )
         )
     out.sort(key=lambda t: (-len(t.asks), t.noun != t.key and _key(t.noun, frame) != t.key, t.key))
+    out = [_with_second_noun(t, banned, code, seen_words, min_conversations) for t in out]
     quotable = {t.key: _quotable(t, banned, code) for t in out}
     return _one_per_work(out, quotable, min_conversations)
+
+
+def _with_second_noun(
+    theme: ForeignTheme, banned: set[str], code: str, seen: set[str], floor: int
+) -> ForeignTheme:
+    """A theme of the work for one platform ("posteo pal insta", "historia pal insta")
+    named by its two nouns most made ("Prepara los posteos y las historias de Instagram.")
+    when its first noun alone leaves fewer than ``floor`` conversations whose quote shares
+    a word with its sentence: the second noun is then what the other requests ask for,
+    and the sentence says it. German is left as it is (its plurals are told apart)."""
+    frame = language.FRAMES[code]
+    if theme.key not in PLATFORMS or code == "de" or not frame.and_words:
+        return theme
+    own = _key(theme.noun, frame)
+    others = Counter(_key(a.noun, frame) for a in theme.asks.values() if _key(a.noun, frame) != own)
+    if not others or _quotable(theme, banned, code) >= floor:
+        return theme
+    second = others.most_common(1)[0][0]
+    noun = Counter(a.noun for a in theme.asks.values() if _key(a.noun, frame) == second)
+    noun2 = noun.most_common(1)[0][0]
+    plural = language.plural_noun(noun2, code, seen=seen)
+    article = language.plural_article(noun2, code) if frame.plural_takes_article else ""
+    if not plural or (frame.plural_takes_article and not article):
+        return theme
+    # Spanish "e" stands for "y" only before an "i" sound
+    joiner = "y" if "y" in frame.and_words else min(frame.and_words, key=len)
+    named = replace(
+        theme, also=" ".join(w for w in (joiner, article, plural) if w), also_noun=noun2
+    )
+    return named if _quotable(named, banned, code) > _quotable(theme, banned, code) else theme
 
 
 def _split_compound(ask: Ask, asked: list[tuple[Any, list[Ask]]], frame: language.Frame) -> Ask:
@@ -1149,7 +1185,7 @@ def foreign_sentence(theme: ForeignTheme, code: str) -> str:
     noun = theme.plural or language.plural_noun(theme.noun, code)
     if code == "de":  # German writes every noun with a capital, each part of a compound too
         noun = "-".join(part[:1].upper() + part[1:] for part in noun.split("-"))
-    parts = [p for p in (verb.capitalize(), article, noun) if p]
+    parts = [p for p in (verb.capitalize(), article, noun, theme.also) if p]
     after = [p for p in (theme.complement, theme.purpose) if p]
     if code == "de":  # "für die Inschrift": a noun after the work keeps its capital
         grammar = language.FRAMES[code].articles | language.FUNCTION_WORDS[code]
@@ -1172,7 +1208,13 @@ def foreign_evidence(
     gives no clean quote may be quoted by a later message of its conversation naming
     its noun again (``hygiene.follow_up_quote``: "Factura para La Alacena Gourmet …",
     then "En todas las facturas y pedidos")."""
-    keep = frozenset([theme.noun, *theme.complement.replace("'", " ").split()])
+    keep = frozenset(
+        [
+            theme.noun,
+            *([theme.also_noun] if theme.also_noun else []),
+            *theme.complement.replace("'", " ").split(),
+        ]
+    )
     frame = language.FRAMES.get(code)
     words = content_words(foreign_sentence(theme, code)) if code else set()
     evidence = []
@@ -1200,10 +1242,35 @@ def foreign_evidence(
                 )
                 or quote
             )
+        if quote and words and frame is not None:
+            quote = _few_of_its_details(ask, quote, words, frame)
         if quote:
             evidence.append({"quote": quote, "conversation": ask.message.conversation_label})
             people.add(ask.message.principal_id)
     return evidence, people
+
+
+def _few_of_its_details(ask: Ask, quote: str, words: set[str], frame: language.Frame) -> str:
+    """The quote of a label its colon announces the details of ("posteo pa insta: este
+    sábado estoy con un puesto en la feria"), widened past the colon only as far as a
+    quote's four words need: those details are of the one piece asked for (a date, a
+    place, what happens just this once), no evidence of the kind of work; the quote
+    still shares a word with the sentence (``words``), else it is left whole."""
+    text = ask.message.text
+    colon = text.find(":", ask.end, ask.end + 2)
+    at = text.find(quote, max(0, ask.start - len(quote)))
+    if colon < 0 or at < 0 or at + len(quote) <= colon + 1:
+        return quote
+    toks = tokens(text, at, at + len(quote))
+    grammar = language.FUNCTION_WORDS[frame.code] | frame.articles
+    for n in range(QUOTE_MIN_WORDS, len(toks)):
+        last = toks[n - 1]
+        if last.end <= colon or last.low in grammar or not last.low.isalpha():
+            continue
+        short = text[at : last.end]
+        if share_a_word(short, words):
+            return short
+    return quote
 
 
 def _asked_for_someone(ask: Ask, frame: language.Frame) -> bool:
