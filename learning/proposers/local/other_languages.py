@@ -1262,10 +1262,17 @@ def _few_of_its_details(ask: Ask, quote: str, words: set[str], frame: language.F
     if colon < 0 or at < 0 or at + len(quote) <= colon + 1:
         return quote
     toks = tokens(text, at, at + len(quote))
-    grammar = language.FUNCTION_WORDS[frame.code] | frame.articles
+    # it ends on a word that says something: no article, preposition or short word ("ya")
+    grammar = (
+        language.FUNCTION_WORDS[frame.code]
+        | frame.articles
+        | frame.label_next
+        | frame.purpose
+        | frame.of
+    )
     for n in range(QUOTE_MIN_WORDS, len(toks)):
         last = toks[n - 1]
-        if last.end <= colon or last.low in grammar or not last.low.isalpha():
+        if last.end <= colon or last.low in grammar or len(last.low) < 3 or not last.low.isalpha():
             continue
         short = text[at : last.end]
         if share_a_word(short, words):
