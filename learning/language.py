@@ -379,6 +379,13 @@ class Frame:
     # nouns that say only that a text is written, not which ("mensagem", "Nachricht",
     # "bericht"), as English ``GENERIC_HEADS``: a theme of one needs what it is for
     generic_nouns: frozenset[str] = frozenset()
+    # the short forms people type on a phone for words of the frame, -> the words meant
+    # ("pal" is "para el", "q" is "que", "x" is "por"; Portuguese "vc" is "você"): read as
+    # the words they stand for, so a label "posteo pal insta" is followed by its purpose
+    short_forms: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # words that open a message and ask nothing themselves ("che", "oye", "bueno"): the
+    # request follows them as it would open the message ("che me armás un aviso")
+    fillers: frozenset[str] = frozenset()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -456,11 +463,13 @@ FRAMES: dict[str, Frame] = {
             "organizar": (),
             "planificar": (),
             "proponer": ("propone", "propón"),
+            "armar": (),
         },
         to_object=_words("responder contestar"),
         to="a",
         verb_nouns={"respuesta": "responder"},
-        asking=_words("puedes podrías puede podría ayúdame hay necesito quiero tengo"),
+        # "podés": the voseo of Argentina, Uruguay and Central America ("me podés armar …")
+        asking=_words("puedes podés podrías puede podría ayúdame hay necesito quiero tengo"),
         relayed=_words("quiere quieren querría pide piden necesita necesitan"),
         articles=_words(
             "el la los las un una unos unas del al este esta estos estas ese esa esos esas "
@@ -468,15 +477,26 @@ FRAMES: dict[str, Frame] = {
         ),
         openers=_words("nuevo nueva nuevos nuevas otro otra otros otras pequeño pequeña"),
         pronouns=_words("me te le les nos os se lo"),
-        of=_words("de"),
+        # "del" is "de el": "info del retiro" as "el texto de la tarjeta"
+        of=_words("de del"),
         purpose=_words("para"),
         elided=frozenset(),
         enclitics=("melo", "noslo", "me", "nos", "le", "les", "lo", "la", "los", "las"),
-        subjects=_words("yo tú usted"),
+        short_forms={
+            "pa": ("para",),
+            "pal": ("para", "el"),
+            "pala": ("para", "la"),
+            "q": ("que",),
+            "x": ("por",),
+            "xq": ("porque",),
+        },
+        fillers=_words("che oye mirá mira bueno dale hola ey ok okey buenas"),
+        # "porfa", "xfa": "por favor" as typed in haste, which may stand where German "bitte" does
+        subjects=_words("yo tú vos usted porfa xfa"),
         default_verb="preparar",
         weak_verbs=_words("hacer"),
         platform_before="de",
-        label_next=_words("para de del al a sobre en con"),
+        label_next=_words("para de del al a sobre en con porfa xfa"),
         contracted_to=_words("al"),
     ),
     "de": Frame(
@@ -897,14 +917,31 @@ def _verb_forms(code: str) -> dict[str, str]:
             forms += [stem + vowel, stem + end[0] + "d", stem + vowel + "s"]
             # the subjunctive a passed-on request takes: "me pide que le escriba …"
             forms += [stem + {"ar": "e", "er": "a", "ir": "a"}[end]]
+            # the voseo, looked up without accents: its imperative and present of "-ar" and
+            # "-er" verbs are written as the tú forms are ("armá"/"arma", "hacés"/"haces"),
+            # of "-ir" verbs with an "i": "escribís" (its imperative "escribí" is the past
+            # "I wrote" too, so it is read only with a pronoun after it: ``_enclitic_forms``)
+            if end == "ir":
+                forms.append(stem + "is")
         for form in forms:
             out.setdefault(_plain(form), inf)
     return out
 
 
+@functools.lru_cache(maxsize=8)
+def _enclitic_forms(code: str) -> dict[str, str]:
+    """The forms of the frame's verbs read only with a pronoun written after them, ->
+    the infinitive: the Spanish voseo imperative of an "-ir" verb ("escribime",
+    "resumile"), which without one is the past "escribí" ("I wrote")."""
+    if code != "es":
+        return {}
+    return {_plain(inf[:-2] + "i"): inf for inf in FRAMES[code].verbs if inf.endswith("ir")}
+
+
 def work_verb(word: str, code: str) -> str:
     """The infinitive of the frame's verb ``word`` is a form of ("Écris" -> "écrire",
-    "prepárame" -> "preparar", "écris-moi" -> "écrire"), or ""."""
+    "prepárame" -> "preparar", "écris-moi" -> "écrire", the voseo "armame",
+    "escribime"), or ""."""
     frame = FRAMES[code]
     low = _plain(word)
     forms = _verb_forms(code)
@@ -912,8 +949,9 @@ def work_verb(word: str, code: str) -> str:
         return forms[low]
     for clitic in frame.enclitics:
         plain = _plain(clitic)
-        if low.endswith(plain) and low[: -len(plain)] in forms:
-            return forms[low[: -len(plain)]]
+        stem = low[: -len(plain)]
+        if low.endswith(plain) and (stem in forms or stem in _enclitic_forms(code)):
+            return forms.get(stem) or _enclitic_forms(code)[stem]
     return ""
 
 

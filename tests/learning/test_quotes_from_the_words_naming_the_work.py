@@ -86,5 +86,6 @@ def test_a_label_naming_a_particular_is_not_quoted_by_a_follow_up():
     theme = SimpleNamespace(asks={a.message.conversation_label: a for a in asks}, noun="chambre")
     theme.complement, theme.verb, theme.article, theme.plural = "", "préparer", "les", ""
     theme.to, theme.purpose = False, ""
+    theme.also, theme.also_noun = "", ""
     quotes = [e["quote"] for e in foreign_evidence(theme, names, "fr", [first, later, other])[0]]
     assert not any("hôtes" in q for q in quotes)

@@ -48,7 +48,14 @@ from learning.proposers.local.hygiene import _paste_holds_secret, follow_up_quot
 from learning.proposers.local.requests import message_span
 from learning.proposers.local.tokens import EMOJI, Tok, clauses, tokens
 from learning.proposers.local.wording import with_capital
-from safety.text import COMPOUND_PART, content_words, readable_text, share_a_word
+from learning.proposers.local.words import QUOTE_MIN_WORDS
+from safety.text import (
+    COMPOUND_PART,
+    content_words,
+    readable_text,
+    share_a_word,
+    strip_accents,
+)
 
 # the platforms a request may name, with the short forms people write ("Post voor Insta")
 PLATFORMS = NAMED_PLATFORMS | frozenset(PLATFORM_SHORT_FORMS)
@@ -98,6 +105,10 @@ class ForeignTheme:
     asks: dict[str, Ask] = field(default_factory=dict)  # conversation -> first request
     people: int = 0
     plural: str = ""  # the noun's plural, where the language's rule needs the messages
+    # a second noun the requests make, named after the first with its plural article ("los
+    # posteos y las historias de Instagram"), and as written in the singular
+    also: str = ""
+    also_noun: str = ""
 
     @property
     def requests(self) -> dict[str, Ask]:  # the name the review log's helpers read
@@ -107,11 +118,17 @@ class ForeignTheme:
 def _words(text: str, a: int, b: int, frame: language.Frame) -> list[Tok]:
     """The words of ``text[a:b]``, an elided word split off its noun ("d'inscription" ->
     "d'", "inscription"); an asking word written with a letter dropped is read as the
-    word ("kanst du mir …" is "kannst", ``slip_of``)."""
+    word ("kanst du mir …" is "kannst", ``slip_of``); a short form typed on a phone is
+    read as the words it stands for (``Frame.short_forms``: "pal" is "para" and "el",
+    the second an empty word at its end, so a quote still ends where the word does)."""
     out: list[Tok] = []
     for t in tokens(text, a, b):
         head, sep, rest = t.low.partition("'")
-        if sep and rest and head in frame.elided:
+        if t.low in frame.short_forms:
+            first, *more = frame.short_forms[t.low]
+            out.append(replace(t, low=first))
+            out.extend(Tok("", word, t.end, t.end) for word in more)
+        elif sep and rest and head in frame.elided:
             cut = t.start + len(head) + 1
             out.append(Tok(t.text[: len(head) + 1], head + "'", t.start, cut))
             out.append(Tok(t.text[len(head) + 1 :], rest, cut, t.end))
@@ -338,6 +355,8 @@ def _purpose(text: str, ws: list[Tok], j: int, frame: language.Frame, banned: se
             break
         if t.low in frame.titles:
             break  # "für Herrn …": who it is for, not what
+        if t.low in frame.subjects and t.low in frame.label_next:
+            break  # "para el grupo porfa", "für den Verein bitte": a please ends it
         if _capitalised_inside(text, t, frame):
             break
         kept.append(t)
@@ -354,6 +373,10 @@ def _ask_in(
     message: Any, text: str, a: int, b: int, frame: language.Frame, banned: set[str]
 ) -> Ask | None:
     ws = _words(text, a, b, frame)
+    # a word that opens the message and asks nothing ("che me armás un aviso"): the request
+    # opens after it
+    while ws and ws[0].low in frame.fillers:
+        ws = ws[1:]
     if not ws:
         return None
     verb, j, to = "", 0, False
@@ -620,7 +643,10 @@ def _key(noun: str, frame: language.Frame | None = None) -> str:
     """What groups requests for one noun: singular and plural alike (the last letter
     they differ by, ``Frame.key_letters``: "fiche"/"fiches", "preventivo"/"preventivi").
     A German compound the lexicon does not list is the kind of the noun it ends in
-    ("Kursanfrage" -> "anfrage", "Pflegehinweise" -> "hinweis", ``language.german_kind``)."""
+    ("Kursanfrage" -> "anfrage", "Pflegehinweise" -> "hinweis", ``language.german_kind``).
+    A noun typed without its accents is the noun ("orcamento", "orçamento"; "cobranca",
+    "cobrança"): a phone's keyboard makes them a long press, so people in haste leave them
+    off; the key has none."""
     if frame is not None and frame.capitalises_nouns:
         kind = language.german_kind(noun)
         if kind:
@@ -628,10 +654,20 @@ def _key(noun: str, frame: language.Frame | None = None) -> str:
     if frame is not None and frame.long_vowels_doubled:
         return _open_syllable_key(noun, frame)
     letters = frame.key_letters if frame is not None else "sx"
+    # (not where compounds are written as one word: their parts are matched as written)
+    bare = strip_accents if frame is not None and not frame.compounds else str
     for plural, single in frame.plural_spellings if frame is not None else ():
         if noun.endswith(plural) and len(noun) > len(plural) + 2:
-            return noun[: -len(plural)] + single  # "publicações" -> "publicação"
-    return noun[:-1] if len(noun) > 4 and noun[-1] in letters else noun
+            return bare(noun[: -len(plural)] + single)  # "publicações" -> "publicacao"
+    return bare(noun[:-1] if len(noun) > 4 and noun[-1] in letters else noun)
+
+
+def _spelt_in_full(noun: str, written: list[str]) -> str:
+    """``noun`` as a request writes it with its accents, when one does ("orçamento" for
+    "orcamento"): accents are left off in haste, never added where none belong."""
+    bare = strip_accents(noun)
+    accented = [w for w in written if w != bare and strip_accents(w) == bare]
+    return Counter(accented).most_common(1)[0][0] if accented else noun
 
 
 _DOUBLED = re.compile(r"([aeiou])\1([^aeiou])$")
@@ -867,6 +903,7 @@ def find_foreign_themes(
         making = [a for a in by_conv.values() if _key(a.noun, frame) == top]
         singular = [a.noun for a in making if _singular(a.noun, frame, a.article)]
         noun = Counter(singular or [a.noun for a in making]).most_common(1)[0][0]
+        noun = _spelt_in_full(noun, singular or [a.noun for a in making])
         articles = [a.article for a in making if a.article]
         complement = _agreed([a.complement for a in by_conv.values()], n)
         purpose = _agreed([a.purpose for a in by_conv.values()], n, frame=frame)
@@ -939,8 +976,39 @@ def find_foreign_themes(
             )
         )
     out.sort(key=lambda t: (-len(t.asks), t.noun != t.key and _key(t.noun, frame) != t.key, t.key))
+    out = [_with_second_noun(t, banned, code, seen_words, min_conversations) for t in out]
     quotable = {t.key: _quotable(t, banned, code) for t in out}
     return _one_per_work(out, quotable, min_conversations)
+
+
+def _with_second_noun(
+    theme: ForeignTheme, banned: set[str], code: str, seen: set[str], floor: int
+) -> ForeignTheme:
+    """A theme of the work for one platform ("posteo pal insta", "historia pal insta")
+    named by its two nouns most made ("Prepara los posteos y las historias de Instagram.")
+    when its first noun alone leaves fewer than ``floor`` conversations whose quote shares
+    a word with its sentence: the second noun is then what the other requests ask for,
+    and the sentence says it. German is left as it is (its plurals are told apart)."""
+    frame = language.FRAMES[code]
+    if theme.key not in PLATFORMS or code == "de" or not frame.and_words:
+        return theme
+    own = _key(theme.noun, frame)
+    others = Counter(_key(a.noun, frame) for a in theme.asks.values() if _key(a.noun, frame) != own)
+    if not others or _quotable(theme, banned, code) >= floor:
+        return theme
+    second = others.most_common(1)[0][0]
+    noun = Counter(a.noun for a in theme.asks.values() if _key(a.noun, frame) == second)
+    noun2 = noun.most_common(1)[0][0]
+    plural = language.plural_noun(noun2, code, seen=seen)
+    article = language.plural_article(noun2, code) if frame.plural_takes_article else ""
+    if not plural or (frame.plural_takes_article and not article):
+        return theme
+    # Spanish "e" stands for "y" only before an "i" sound
+    joiner = "y" if "y" in frame.and_words else min(frame.and_words, key=len)
+    named = replace(
+        theme, also=" ".join(w for w in (joiner, article, plural) if w), also_noun=noun2
+    )
+    return named if _quotable(named, banned, code) > _quotable(theme, banned, code) else theme
 
 
 def _split_compound(ask: Ask, asked: list[tuple[Any, list[Ask]]], frame: language.Frame) -> Ask:
@@ -1117,7 +1185,7 @@ def foreign_sentence(theme: ForeignTheme, code: str) -> str:
     noun = theme.plural or language.plural_noun(theme.noun, code)
     if code == "de":  # German writes every noun with a capital, each part of a compound too
         noun = "-".join(part[:1].upper() + part[1:] for part in noun.split("-"))
-    parts = [p for p in (verb.capitalize(), article, noun) if p]
+    parts = [p for p in (verb.capitalize(), article, noun, theme.also) if p]
     after = [p for p in (theme.complement, theme.purpose) if p]
     if code == "de":  # "für die Inschrift": a noun after the work keeps its capital
         grammar = language.FRAMES[code].articles | language.FUNCTION_WORDS[code]
@@ -1140,7 +1208,13 @@ def foreign_evidence(
     gives no clean quote may be quoted by a later message of its conversation naming
     its noun again (``hygiene.follow_up_quote``: "Factura para La Alacena Gourmet …",
     then "En todas las facturas y pedidos")."""
-    keep = frozenset([theme.noun, *theme.complement.replace("'", " ").split()])
+    keep = frozenset(
+        [
+            theme.noun,
+            *([theme.also_noun] if theme.also_noun else []),
+            *theme.complement.replace("'", " ").split(),
+        ]
+    )
     frame = language.FRAMES.get(code)
     words = content_words(foreign_sentence(theme, code)) if code else set()
     evidence = []
@@ -1168,10 +1242,42 @@ def foreign_evidence(
                 )
                 or quote
             )
+        if quote and words and frame is not None:
+            quote = _few_of_its_details(ask, quote, words, frame)
         if quote:
             evidence.append({"quote": quote, "conversation": ask.message.conversation_label})
             people.add(ask.message.principal_id)
     return evidence, people
+
+
+def _few_of_its_details(ask: Ask, quote: str, words: set[str], frame: language.Frame) -> str:
+    """The quote of a label its colon announces the details of ("posteo pa insta: este
+    sábado estoy con un puesto en la feria"), widened past the colon only as far as a
+    quote's four words need: those details are of the one piece asked for (a date, a
+    place, what happens just this once), no evidence of the kind of work; the quote
+    still shares a word with the sentence (``words``), else it is left whole."""
+    text = ask.message.text
+    colon = text.find(":", ask.end, ask.end + 2)
+    at = text.find(quote, max(0, ask.start - len(quote)))
+    if colon < 0 or at < 0 or at + len(quote) <= colon + 1:
+        return quote
+    toks = tokens(text, at, at + len(quote))
+    # it ends on a word that says something: no article, preposition or short word ("ya")
+    grammar = (
+        language.FUNCTION_WORDS[frame.code]
+        | frame.articles
+        | frame.label_next
+        | frame.purpose
+        | frame.of
+    )
+    for n in range(QUOTE_MIN_WORDS, len(toks)):
+        last = toks[n - 1]
+        if last.end <= colon or last.low in grammar or len(last.low) < 3 or not last.low.isalpha():
+            continue
+        short = text[at : last.end]
+        if share_a_word(short, words):
+            return short
+    return quote
 
 
 def _asked_for_someone(ask: Ask, frame: language.Frame) -> bool:
