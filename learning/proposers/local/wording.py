@@ -293,15 +293,17 @@ REPLY_HEAD = "reply"
 
 def _unnamed_verb(head: str, reqs: list[Request]) -> str:
     """The verb of work no request names ("Quote for a client", "Overflow in the badge
-    grid"): "write" for a written text (``WRITTEN_HEADS``) or for work whose requests
-    mostly paste code or output (a component, a device tree: what is made is written);
+    grid"): "write" for a written text (``WRITTEN_HEADS``: the theme's head, or what
+    most of its requests make: "appointment reminders" asked for as "reminder texts" and
+    "confirmation email") or for work whose requests mostly paste code or output (a
+    component, a device tree: what is made is written);
     "fix" when the pastes of most of those requests write the head as a verb that
     happened ("overflowed": the head names what goes wrong, no thing to prepare), or
     when most of those messages report what they paste as failing (``error_report``);
     "reply to" when most of the messages ask for a reply; ``DEFAULT_VERB`` otherwise."""
     from learning.proposers.local.requests import PASTED, requests_of
 
-    if head in WRITTEN_HEADS:
+    if head in WRITTEN_HEADS or sum(r.head in WRITTEN_HEADS for r in reqs) * 2 > len(reqs):
         return WRITTEN_VERB
     messages = list({r.message.id: r.message for r in reqs}.values())
     answered = sum(1 for m in messages if any(r.head == REPLY_HEAD for r in requests_of(m)))
