@@ -681,8 +681,9 @@ def _audience_themes(rd: _Reading) -> list[Theme]:
 def _kind_nouns(rd: _Reading, r: Request, kinds: set[str]) -> list[str]:
     """The nouns that say which kind of work ``r`` asks for, in the order the sentence
     writes them: the noun of a phrase of a generic head first, when other requests write
-    it before a head or as one (``kinds``: "reminder texts for tomorrow's appointments"
-    beside "appointment confirmation email"; not "for tomorrow's dogs"), then the
+    it before a head (``kinds``: "reminder texts for tomorrow's appointments" beside
+    "appointment confirmation email"; not "for tomorrow's dogs", not "label text for a
+    linen shirt": what the text is about), then the
     modifiers as written, then the head ("booking confirmation"). Not a generic head
     ("text", "email"), nor a word that says how, when or for whom: those name no kind;
     nothing of a reply, whose nouns name what it answers ("reply to a 3 star review")."""
@@ -733,7 +734,7 @@ def _joined_noun_themes(rd: _Reading) -> list[Theme]:
     (``_kinds_made``)."""
     convs: dict[str, set[int]] = defaultdict(set)
     named: dict[int, list[str]] = {}
-    kinds = {n for r in rd.requests if r.head != REPLY_HEAD for n in (r.head, *r.mods) if n}
+    kinds = {m for r in rd.requests if r.head != REPLY_HEAD for m in r.mods}
     made: dict[int, list[str]] = {}
     for k, r in enumerate(rd.requests):
         named[k] = _kind_nouns(rd, r, kinds)
@@ -755,7 +756,12 @@ def _joined_noun_themes(rd: _Reading) -> list[Theme]:
     for (qualifier, head), _ in sorted(pairs.items(), key=lambda p: (-p[1], p[0])):
         if qualifier in used or head in used:
             continue
-        reqs = [r for k, r in enumerate(rd.requests) if {qualifier, head} & set(made[k])]
+        # "Test class for …" names the thing made, no verb: "Writes test classes."
+        reqs = [
+            replace(r, verb=None) if r.verb in (qualifier, head) else r
+            for k, r in enumerate(rd.requests)
+            if {qualifier, head} & set(made[k])
+        ]
         theme = Theme(
             head=head,
             qualifier=qualifier,
