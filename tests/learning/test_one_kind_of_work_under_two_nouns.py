@@ -57,3 +57,15 @@ def test_a_noun_further_before_a_head_or_what_a_reply_answers_joins_nothing():
             "write the delivery details for the Ellis job",
         ]
     )
+
+
+def test_reminders_for_a_kind_of_appointment_are_work_not_a_note_to_self():
+    from learning.policy import sentence_refusal
+
+    def refuse(sentence: str) -> str | None:
+        return sentence_refusal(sentence=sentence, field="goals", persona={}, known_names=set())
+
+    assert refuse("Prepares appointment reminders for fittings.") is None
+    assert refuse("Writes reminders for the Saturday classes.") is None
+    assert refuse("Writes reminders to check the date.")
+    assert refuse("Writes reminders for yourself.")
