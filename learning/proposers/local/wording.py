@@ -303,7 +303,7 @@ def _unnamed_verb(head: str, reqs: list[Request]) -> str:
     "reply to" when most of the messages ask for a reply; ``DEFAULT_VERB`` otherwise."""
     from learning.proposers.local.requests import PASTED, requests_of
 
-    if head in WRITTEN_HEADS or sum(r.head in WRITTEN_HEADS for r in reqs) * 2 > len(reqs):
+    if head in WRITTEN_HEADS:
         return WRITTEN_VERB
     messages = list({r.message.id: r.message for r in reqs}.values())
     answered = sum(1 for m in messages if any(r.head == REPLY_HEAD for r in requests_of(m)))
@@ -312,6 +312,8 @@ def _unnamed_verb(head: str, reqs: list[Request]) -> str:
         # messages ask replies for is replied to, "Replies to Google reviews." (never
         # "Prepares google reviews.")
         return f"{REPLY_HEAD} to"
+    if sum(r.head in WRITTEN_HEADS for r in reqs) * 2 > len(reqs):
+        return WRITTEN_VERB  # most requests make a text: "reminder texts", "confirmation email"
     pastes = {m.id: [p.group(0) for p in PASTED.finditer(m.text)] for m in messages}
     pasting = [m for m in messages if pastes[m.id]]
     if len(pasting) < 2 or len(pasting) * 2 < len(messages):
