@@ -129,8 +129,11 @@ ADDRESSED = _words_re(
 )
 # reminders as what the work makes, not one addressed to the assistant: a verb in the
 # third person, at most two words saying which, then the noun ("Writes service
-# reminders.", "Sends payment reminders.")
-_MAKES_REMINDERS = re.compile(r"(?!remember)[a-z]+s (?:[a-z][a-z-]* ){0,2}reminders\.?")
+# reminders.", "Sends payment reminders."), and what they are for ("Prepares appointment
+# reminders for fittings."; never "to" and a verb: "Writes reminders to check the date.")
+_MAKES_REMINDERS = re.compile(
+    r"(?!remember)[a-z]+s (?:[a-z][a-z-]* ){0,2}reminders(?: for(?: [a-z][a-z-]*){1,3})?\.?"
+)
 # a goals/background sentence is about the assistant's work, in the third person
 PERSON_WORDS = _words_re(
     """

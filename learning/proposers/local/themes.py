@@ -210,6 +210,7 @@ def find_themes(
         *_key_noun_themes(rd),
         *_verb_themes(rd),
         *_audience_themes(rd),
+        *_joined_noun_themes(rd),
     ]
     if clause_vectors is not None:
         for theme in meaning_themes(
@@ -673,6 +674,102 @@ def _audience_themes(rd: _Reading) -> list[Theme]:
             requests=_theme_requests(reqs, lambda r: True),
         )
         if rd.recurs(theme):
+            themes.append(theme)
+    return themes
+
+
+def _kind_nouns(rd: _Reading, r: Request, kinds: set[str]) -> list[str]:
+    """The nouns that say which kind of work ``r`` asks for, in the order the sentence
+    writes them: the noun of a phrase of a generic head first, when other requests write
+    it before a head (``kinds``: "reminder texts for tomorrow's appointments" beside
+    "appointment confirmation email"; not "for tomorrow's dogs", not "label text for a
+    linen shirt": what the text is about), then the
+    modifiers as written, then the head ("booking confirmation"). Not a generic head
+    ("text", "email"), nor a word that says how, when or for whom: those name no kind;
+    nothing of a reply, whose nouns name what it answers ("reply to a 3 star review")."""
+    if not r.head or r.reported or r.named or r.head == REPLY_HEAD:
+        return []
+    about = [p[1] for p in r.phrases if p[1] in kinds] if r.head in GENERIC_HEADS else []
+    out: list[str] = []
+    for noun in [*about, *r.mods, r.head]:
+        if (
+            noun in out
+            or noun in rd.exclude
+            or noun in GENERIC_HEADS
+            or noun in NON_TOPICS
+            or noun in VAGUE_MODIFIERS
+            or noun in TIME_MODIFIERS
+            or noun in VAGUE_TOPICS
+            or not rd.qualifier_ok(noun)
+            or not language.can_be(noun, "NOUN")
+        ):
+            continue
+        out.append(noun)
+    return out
+
+
+def _kinds_made(r: Request, nouns: list[str]) -> list[str]:
+    """Of the nouns ``r`` writes (``_kind_nouns``), the ones it asks for as its kind of
+    work: every one when the head says only that a text is made ("confirmation email",
+    "reminder texts for …") or is vague ("booking details"); else the head and the noun
+    right before it, the compound it names ("shop listing", "appointment confirmation").
+    A noun further before names something else: "scaffold licence application" is an
+    application for a licence, no kind of scaffold."""
+    if r.head in GENERIC_HEADS or r.head in VAGUE_TOPICS:
+        return nouns
+    return [n for n in (r.mods[-1] if r.mods else "", r.head) if n in nouns]
+
+
+def _joined_noun_themes(rd: _Reading) -> list[Theme]:
+    """One kind of work asked for under two nouns, each in too few conversations alone,
+    that one request writes together as one compound: "Booking confirmation for the
+    Hargreaves", "welcome + booking details", "Confirmation email please" -> "Writes
+    booking confirmations."; "reminder texts for tomorrow's appointments", "appointment
+    confirmation email", "clinic reminders" -> "Writes appointment reminders.". The
+    compound is the evidence that both nouns name one kind (no chain through a third
+    noun, no generic head such as "text" between them), and the sentence writes both, so
+    every quote shares a word with it. A noun that recurs enough alone is a theme of its
+    own and is joined to nothing; each noun joins one other at most (the pair in the
+    most conversations). A request counts for the nouns it asks for as its kind
+    (``_kinds_made``)."""
+    convs: dict[str, set[int]] = defaultdict(set)
+    named: dict[int, list[str]] = {}
+    kinds = {m for r in rd.requests if r.head != REPLY_HEAD for m in r.mods}
+    made: dict[int, list[str]] = {}
+    for k, r in enumerate(rd.requests):
+        named[k] = _kind_nouns(rd, r, kinds)
+        made[k] = _kinds_made(r, named[k])
+        for noun in made[k]:
+            convs[noun].add(r.message.conversation_id)
+    few = {n for n, c in convs.items() if NAMING_CONVERSATIONS <= len(c) < rd.min_conversations}
+    pairs: dict[tuple[str, str], int] = {}
+    for nouns in named.values():
+        joined = [n for n in nouns if n in few]
+        for a, b in zip(joined, joined[1:], strict=False):
+            # each noun brings a conversation of its own: else one names the other's work
+            if convs[a] <= convs[b] or convs[b] <= convs[a]:
+                continue
+            if (a, b) not in pairs and (b, a) not in pairs:
+                pairs[(a, b)] = len(convs[a] | convs[b])
+    themes: list[Theme] = []
+    used: set[str] = set()
+    for (qualifier, head), _ in sorted(pairs.items(), key=lambda p: (-p[1], p[0])):
+        if qualifier in used or head in used:
+            continue
+        # "Test class for …" names the thing made, no verb: "Writes test classes."
+        reqs = [
+            replace(r, verb=None) if r.verb in (qualifier, head) else r
+            for k, r in enumerate(rd.requests)
+            if {qualifier, head} & set(made[k])
+        ]
+        theme = Theme(
+            head=head,
+            qualifier=qualifier,
+            kind="mod",
+            requests=_theme_requests(reqs, lambda r: True),
+        )
+        if rd.recurs(theme):
+            used |= {qualifier, head}
             themes.append(theme)
     return themes
 

@@ -293,8 +293,10 @@ REPLY_HEAD = "reply"
 
 def _unnamed_verb(head: str, reqs: list[Request]) -> str:
     """The verb of work no request names ("Quote for a client", "Overflow in the badge
-    grid"): "write" for a written text (``WRITTEN_HEADS``) or for work whose requests
-    mostly paste code or output (a component, a device tree: what is made is written);
+    grid"): "write" for a written text (``WRITTEN_HEADS``: the theme's head, or what
+    most of its requests make: "appointment reminders" asked for as "reminder texts" and
+    "confirmation email") or for work whose requests mostly paste code or output (a
+    component, a device tree: what is made is written);
     "fix" when the pastes of most of those requests write the head as a verb that
     happened ("overflowed": the head names what goes wrong, no thing to prepare), or
     when most of those messages report what they paste as failing (``error_report``);
@@ -310,6 +312,8 @@ def _unnamed_verb(head: str, reqs: list[Request]) -> str:
         # messages ask replies for is replied to, "Replies to Google reviews." (never
         # "Prepares google reviews.")
         return f"{REPLY_HEAD} to"
+    if sum(r.head in WRITTEN_HEADS for r in reqs) * 2 > len(reqs):
+        return WRITTEN_VERB  # most requests make a text: "reminder texts", "confirmation email"
     pastes = {m.id: [p.group(0) for p in PASTED.finditer(m.text)] for m in messages}
     pasting = [m for m in messages if pastes[m.id]]
     if len(pasting) < 2 or len(pasting) * 2 < len(messages):
