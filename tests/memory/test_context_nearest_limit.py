@@ -196,8 +196,9 @@ def test_a_plan_after_a_spaced_dash_puts_an_offer(monkeypatch):
 def test_an_offer_near_getting_in_touch_still_ranks_the_nearest_of_his_limits_first(
     agent, guest, monkeypatch
 ):
-    """An offer like "Would he come up the mountain with us?" reads near getting in touch (the second
-    description of style notes), not how to write to him: his limits still answer it."""
+    """An offer like "Would he come up the mountain with us?" reads near getting in
+    touch (the second description of style notes), not how to write to him: his limits
+    still answer it."""
     like, nearest = guest
     touch = fake_vector(memory.context.CATEGORY_SECOND_HINTS["style_notes"])
     ask_as(
