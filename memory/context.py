@@ -217,6 +217,11 @@ _ADVICE_LED = re.compile(r"^\W*(?:should|shall)\b", re.IGNORECASE)
 #: he answer if I just drop him a line?") is left out: a style note answers it.
 NEAREST_LIMIT_SHARE = 0.3
 NEAREST_LIMIT_POWER = 3.0
+#: ... and that check reads the first description of ``style_notes`` only (how answers are
+#: to be written to the person), not its second (``CATEGORY_SECOND_HINTS``: getting in
+#: touch by calls and texts): "Would he come up Mount Kenya with us at New Year?" is near
+#: "with us" ~ getting in touch, yet asks whether his limits allow it. False reads both.
+LIMIT_APPROACH_FIRST_LINE = True
 #: ... and the limits are told apart by the plan as well as by the whole question: the
 #: ranked cosine carries the frame of the offer ("Would she enjoy …", "Could he help me
 #: …") and the bank's answer prototype for it, and put a limit the plan does not touch
@@ -1412,17 +1417,20 @@ def bank_categories(qvec: np.ndarray, bank: QuestionBank) -> np.ndarray | None:
 
 
 def _category_prior(
-    qvec: np.ndarray, bank: QuestionBank | None = None
+    qvec: np.ndarray, bank: QuestionBank | None = None, first_lines: tuple[str, ...] = ()
 ) -> tuple[dict[str, float], float]:
     """The query's similarity to each category's description, min-max normalised, and
     the spread of the cosines it was normalised from (max - min); with ``bank``, mixed
     with how near the question is to what people ask about each category
-    (``bank_category_reading``, ``CATEGORY_BANK_SHARE``)."""
+    (``bank_category_reading``, ``CATEGORY_BANK_SHARE``). The categories in
+    ``first_lines`` are read by their first description only."""
     names = list(CATEGORY_HINTS)
     sims = _description_vectors() @ qvec
     if CATEGORY_SECOND_HINTS:
         sims = sims.copy()
         for c, v in zip(CATEGORY_SECOND_HINTS, _second_vectors_of() @ qvec, strict=True):
+            if c in first_lines:
+                continue
             k = names.index(c)
             sims[k] = max(sims[k], v)
     low, high = float(sims.min()), float(sims.max())
@@ -1731,7 +1739,8 @@ def _build_context(
                 # the plan's own words, over the limits only (a handful of rows)
                 plan = np.zeros(n, dtype=np.float64)
                 plan[limits] = cand.matrix[limits] @ _query_vector(bare)
-            prior = _category_prior(qvec)[0]
+            first = ("style_notes",) if LIMIT_APPROACH_FIRST_LINE else ()
+            prior = _category_prior(qvec, first_lines=first)[0]
             lift = nearest_limit_lift(unnamed, ranked_cosine, limits, prior, plan)
             if lift is not None:
                 similarity = similarity + lift

@@ -191,3 +191,27 @@ def test_a_plan_after_a_spaced_dash_puts_an_offer(monkeypatch):
     assert offer_question(question)
     monkeypatch.setattr(memory.context, "DASH_PARTS_CLAUSES", False)
     assert not offer_question(question)
+
+
+def test_an_offer_near_getting_in_touch_still_ranks_the_nearest_of_his_limits_first(
+    agent, guest, monkeypatch
+):
+    """An offer like "Would he come up the mountain with us?" reads near getting in
+    touch (the second description of style notes), not how to write to him: his limits
+    still answer it."""
+    like, nearest = guest
+    touch = fake_vector(memory.context.CATEGORY_SECOND_HINTS["style_notes"])
+    ask_as(
+        monkeypatch,
+        unit(
+            0.6 * fake_vector(LIKE)
+            + 0.3 * fake_vector(NEAREST)
+            + 0.1 * fake_vector(OTHER)
+            + 0.9 * touch
+        ),
+    )
+    offer = "Would he come up the mountain with us at New Year?"
+
+    assert first(agent, offer) == nearest
+    monkeypatch.setattr(memory.context, "LIMIT_APPROACH_FIRST_LINE", False)
+    assert first(agent, offer) == like
