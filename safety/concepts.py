@@ -40,9 +40,6 @@ accents dropped):
   word that is another language's common word is marked ("je@": Dutch "je" lights YOUR
   only in a sentence holding a Dutch marker word, ``markers``, not in French "je ...";
   Portuguese "voce@" not in Italian "voce", voice).
-  A word of another sense that begins with a shorter stem (``not_stems``: "personal",
-  "personnel" begin with "persona", "person") is lit by no stem shorter than it, only
-  by entries at least as long ("personal" DATA).
 * Chinese, Japanese and Arabic entries match as substrings (no spaces between Chinese or
   Japanese words; Arabic glues articles and prepositions to the word).
 * A negation word ("never", "nicht", "不要"; Japanese "ないで" after the verb) turns the
@@ -171,18 +168,6 @@ class Lexicon:
         self.markers: dict[str, frozenset[str]] = {
             lang: frozenset(words.split("|")) for lang, words in doc.get("markers", {}).items()
         }
-        #: Words that begin with a shorter stem of another sense ("personal", "personnel"
-        #: begin with "persona", "person"): a stem shorter than the word does not light it.
-        from safety.injection import normalise
-
-        self._not_stems: dict[int, frozenset[str]] = {}
-        for entries in doc.get("not_stems", {}).values():
-            for entry in entries.split("|"):
-                word = normalise(entry).text.translate(_FOLD).strip()
-                if word:
-                    self._not_stems[len(word)] = self._not_stems.get(len(word), frozenset()) | {
-                        word
-                    }
         self.patterns = [
             (re.compile(rx), index[name]) for name, rx in doc.get("patterns", {}).items()
         ]
@@ -252,13 +237,10 @@ class Lexicon:
         stem prefixes by length; then the compound parts inside it), and the phrases whose
         next words must follow it."""
         candidates = list(self._first_exact.get(token, ()))
-        # a stem reaches no further than the longest other-sense word the token starts with
-        reach = max((n for n, words in self._not_stems.items() if token[:n] in words), default=0)
         for k in self._prefix_sorted:
             if k > len(token):
                 break
-            if k >= reach:
-                candidates.extend(self._first_prefix.get(token[:k], ()))
+            candidates.extend(self._first_prefix.get(token[:k], ()))
         alone = [(p.concept, p.marked) for p in candidates if len(p.items) == 1]
         if len(token) > _INFIX_MIN and self._infix:
             seen: set[int] = set()
