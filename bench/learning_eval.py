@@ -118,7 +118,7 @@ results and no ``fresh34`` to ``fresh48`` data, with its key, before any propose
 was measured once on 2026-12-07 (at b70a570) and is a seen part now.
 ``fresh50`` was written after that by another outside evaluator who read no product code, no
 results and no ``fresh34`` to ``fresh49`` data, with its key, before any proposer ran on it; it
-is the never-tuned part until measured once.
+was measured once on 2026-12-07 (at 4699822) and is a seen part now.
 A new part goes in ``NEVER_TUNED`` until measured once,
 at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
@@ -264,8 +264,9 @@ PARTS = (
 # 2026-12-07 at 86c5cec: a seen part now.
 # fresh49 (written blind by an outside evaluator on 2026-12-07) was measured once on
 # 2026-12-07 at b70a570: a seen part now.
-# fresh50 (written blind by an outside evaluator on 2026-12-07) is never-tuned until measured once.
-NEVER_TUNED: tuple[str, ...] = ("fresh50",)
+# fresh50 (written blind by an outside evaluator on 2026-12-07) was measured once on
+# 2026-12-07 at 4699822: a seen part now.
+NEVER_TUNED: tuple[str, ...] = ()
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
