@@ -500,6 +500,11 @@ SAME_KIND_BEFORE_OTHER = True
 #: ("Rented a room in a shared student house", for a year), not an episode: it has a
 #: successor as a belief with no start has; 0 gives every ended row one, inf none
 WAY_OF_LIFE_DAYS = 180.0
+#: within the same-category window, closeness loses this much per window's width of
+#: delay between the end and the start: "Swims in the sea every Saturday", begun twelve
+#: days after "Went to spin classes" ended, took it over, not "Is learning Irish at an
+#: evening class" begun three weeks after (a class too, nearer in words only); 0 off
+SUCCESSION_DELAY_WEIGHT = 0.6
 
 
 def _nearest_starts(run: np.ndarray, starts: np.ndarray, end: float) -> np.ndarray:
@@ -576,6 +581,9 @@ def successors(
                 near = near[np.isnan(ends[near])]
             if len(near):
                 closeness = np.zeros(len(near))
+                if run is kind and SUCCESSION_DELAY_WEIGHT:
+                    delay = np.abs(starts[near] - ends[e]) / (days * 86_400)
+                    closeness -= SUCCESSION_DELAY_WEIGHT * delay
                 if cand.has_vec[e]:
                     closeness += cand.matrix[near] @ cand.matrix[e]
                     if topics is not None:

@@ -634,6 +634,13 @@ def _seasonal_habit(text: str, m: re.Match[str]) -> bool:
     return m["m"] in ("in", "in the") and _PRESENT_SIMPLE.search(text) is not None
 
 
+#: "home for a weekend", "away for a week": a span with the indefinite article is a length
+#: of time, not a time (the weekend, this weekend: the coming one); False reads it as the
+#: coming weekend
+INDEFINITE_IS_LENGTH = True
+_INDEFINITE = re.compile(r"(?:^|\s)an? $")
+
+
 def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False) -> _Found | None:
     """The first time expression of ``text`` (in the order of ``_EXPRESSIONS``); at the
     start of ``text`` only with ``at_start`` (the words after a relation)."""
@@ -642,6 +649,8 @@ def _first_span(text: str, now: datetime, past: bool, *, at_start: bool = False)
         if m is None or (name == "season" and m["m"] == "the" and not _object(text, m)):
             continue
         if name == "weekday" and _habit(text, m):
+            continue
+        if name == "weekend" and INDEFINITE_IS_LENGTH and _INDEFINITE.search(text[: m.start()]):
             continue
         if name == "season" and not (at_start or past) and _seasonal_habit(text, m):
             continue

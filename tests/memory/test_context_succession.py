@@ -342,6 +342,41 @@ def test_of_several_starting_together_the_one_of_the_ended_beliefs_topic_took_ov
     assert successors(cand, codes, (votes, likeness))[row[old.pk]] == row[sport.pk]
 
 
+def test_of_two_of_its_category_the_one_begun_soon_after_the_end_took_over_a_little_nearer_one(
+    agent, fake_model
+):
+    old = write(
+        agent,
+        "Went to spin classes at a gym after her early shifts",
+        category="interests",
+        valid_until=NOW - 80 * DAY,
+        now=NOW - 500 * DAY,
+    )
+    soon = write(
+        agent,
+        "Swims in the sea with a women's group every Saturday morning",
+        category="interests",
+        valid_from=NOW - 70 * DAY,
+        now=NOW - 60 * DAY,
+    )
+    later = write(
+        agent,
+        "Is learning Irish at an evening class on Wednesdays",
+        category="interests",
+        valid_from=NOW - 58 * DAY,
+        now=NOW - 50 * DAY,
+    )
+    cand = load_from_beliefs(Principal.objects.get(external_id="farah").pk)
+    row = {int(i): k for k, i in enumerate(cand.ids)}
+    axes = np.eye(cand.matrix.shape[1], dtype=cand.matrix.dtype)
+    cand.matrix[row[old.pk]] = axes[0]
+    # the class begun three weeks after the end is a little nearer in words ("classes")
+    cand.matrix[row[later.pk]] = 0.15 * axes[0] + np.sqrt(1 - 0.15**2) * axes[1]
+    cand.matrix[row[soon.pk]] = axes[2]
+
+    assert successors(cand, np.zeros(cand.n, dtype=np.int64))[row[old.pk]] == row[soon.pk]
+
+
 def corrected_way_to_work(agent):
     """A belief an operator corrected: the old one is superseded, the correction active."""
     from memory.services_beliefs import belief_correct

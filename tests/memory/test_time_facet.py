@@ -466,6 +466,13 @@ def test_a_weekend_names_its_days_and_a_week_names_none():
     assert read_time("What is on next week?", NOW).named_terms == frozenset()
 
 
+def test_a_weekend_with_the_indefinite_article_is_a_length_not_the_coming_weekend():
+    coming = ("2026-11-21", "2026-11-23")
+
+    assert days(read_time("When is her son next home for a weekend?", NOW).span) != coming
+    assert days(read_time("Is she home at the weekend?", NOW).span) == coming
+
+
 def test_a_habit_on_a_day_of_the_weekend_answers_a_question_about_the_weekend(agent, fake_model):
     sauna = write(agent, "Goes to the sauna on Sunday evenings", category="habit")
     write(agent, "Plays the cello in an amateur orchestra", category="interests")
