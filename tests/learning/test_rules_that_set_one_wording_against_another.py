@@ -127,3 +127,26 @@ def test_a_rule_never_asks_for_what_another_correction_of_it_refuses():
     )
     assert rule is None or not rule.lower().startswith(("use", "show", "put", "add")), rule
     assert rule is None or "never" in rule.lower() or "not" in rule.lower(), rule
+
+
+def test_a_wording_asked_for_names_the_wording_refused_beside_it_in_the_same_messages():
+    # the refusal and the wording asked for stand in separate clauses of the same messages:
+    # one rule says both, never 'Say "cork fabric".' now and "Do not say leather." later
+    rule = rule_for(
+        correction_hits(
+            "Please don't say leather. A buyer complained. Say cork fabric, or just "
+            "'made from cork'.",
+            "And not leather, Tom keeps writing it, it isn't true, say cork fabric.",
+        )
+    )
+    assert rule == 'Say "cork fabric", not "leather".'
+
+
+def test_a_refused_wording_beside_a_wording_asked_for_joins_its_rule():
+    rule = rule_for(
+        correction_hits(
+            "Say cork fabric on the tags. Please don't say leather, a buyer complained.",
+            "say cork fabric on the tags. And not leather, Tom keeps writing it, it isn't true.",
+        )
+    )
+    assert rule == 'Say "cork fabric" on the tags, not "leather".'

@@ -903,6 +903,74 @@ def _said_instead(hits: dict[int, tuple[Correction, int]], refused: str) -> str 
 _REFUSING = r"\b(?:never|not|don'?t|do\s+not)\b[^.!?\n]*?\b(?:say|write|call(?:\s+it)?|put)\s+"
 
 
+_REFUSED_PHRASE = re.compile(
+    _REFUSING + r"['\"\u2018\u201c]?([\w' -]+?)['\"\u2019\u201d]?\s*[.!?,;\n]", re.I
+)
+
+
+_SAY_PHRASE = re.compile(
+    r"\bsay\s+['\"\u2018\u201c]?([\w' -]+?)['\"\u2019\u201d]?\s*(?:[.!?,;\n]|$)", re.I
+)
+_NEGATION_BEFORE = re.compile(r"\b(?:never|not|no|don'?t)\b[^.!?,;\n]*$", re.I)
+
+
+def _a_wording(lows: list[str], other: str) -> bool:
+    """Whether words are a wording of one to four nouns and describing words sharing no
+    word with ``other`` ("zero tailpipe emissions" beside "carbon neutral")."""
+    return (
+        1 <= len(lows) <= 4
+        and bool(content_words(" ".join(lows)))
+        and not {w.lower() for w in _WORD.findall(other)} & set(lows)
+        and not any(w in DETERMINERS | PRONOUN_WORDS | NOT_WORDS | CONJUNCTIONS for w in lows)
+        and all(language.can_be(w, "NOUN") or language.can_be(w, "ADJ") for w in lows)
+    )
+
+
+def _named_in_two(hits: dict[int, tuple[Correction, int]], wording: str) -> bool:
+    """Whether two or more of the corrections' messages name the wording: the same
+    corrections behind a rule asking for one wording and one refusing another."""
+    pattern = re.compile(r"\b" + re.escape(wording) + r"\b", re.IGNORECASE)
+    return sum(1 for c, _ in hits.values() if pattern.search(c.message.text)) >= 2
+
+
+def _said_beside(hits: dict[int, tuple[Correction, int]], refused: str) -> str | None:
+    """The one wording the messages refusing a wording ask for in a "say" clause of their
+    own ("Please don't say handmade. ... Say hand finished, or ..."): what a rule against
+    the refused wording says to write instead. None when they ask for none, or several."""
+    found: set[str] = set()
+    for c, _ in hits.values():
+        text = c.message.text
+        for m in _SAY_PHRASE.finditer(text):
+            if _NEGATION_BEFORE.search(text[: m.start()]):
+                continue  # "don't say handmade": the refusal, not what to say
+            lows = [w.lower() for w in _HYPHENED.findall(m.group(1))]
+            if _a_wording(lows, refused):
+                found.add(" ".join(lows))
+    if len(found) != 1:
+        return None
+    said = found.pop()
+    return said if _named_in_two(hits, said) else None
+
+
+def _refused_beside(hits: dict[int, tuple[Correction, int]], said: str) -> str | None:
+    """The one wording the messages of a "say" instruction refuse beside it ("Please don't
+    say carbon neutral. ... Say zero tailpipe emissions" and "not carbon neutral, ... say
+    zero tailpipe emissions" -> "carbon neutral"): what the wording asked for replaces, so
+    one rule says both, never 'Say "zero tailpipe emissions".' and later "Do not say carbon
+    neutral." as two. Refused in so many words in one message and named in another: the
+    same corrections behind both. None when they refuse none, or several."""
+    found: set[str] = set()
+    for c, _ in hits.values():
+        for m in _REFUSED_PHRASE.finditer(c.message.text):
+            lows = [w.lower() for w in _HYPHENED.findall(m.group(1))]
+            if _a_wording(lows, said):
+                found.add(" ".join(lows))
+    if len(found) != 1:
+        return None
+    refused = found.pop()
+    return refused if _named_in_two(hits, refused) else None
+
+
 _HYPHENED = re.compile(r"[\w'’]+(?:-[\w'’]+)*")
 
 
@@ -1270,7 +1338,11 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         # wood-burning stove": 'Say "wood-burning stove", not "log burner".'
         said, refused = replaced.pop()
         return f'Say "{said}", not "{_in_number_of(said, refused)}".'
-    instead = _said_instead(hits, refused_word) if refused_word else None
+    instead = (
+        (_said_instead(hits, refused_word) or _said_beside(hits, refused_word))
+        if refused_word
+        else None
+    )
     if instead and refused_word and instead.lower() != refused_word.lower():
         # "dont put gluten free" beside "made without gluten, not gluten free": the rule
         # says what to write instead, 'Say "made without gluten", not "gluten free".'
@@ -1280,10 +1352,18 @@ def rule_for(hits: dict[int, tuple[Correction, int]]) -> str | None:
         # replaces: "I say clients." and "I say client, not patient" -> 'Say "clients",
         # not "patients".'
         others = {o for c, _ in hits.values() if (o := _contrast(_sentence_of(c), text))}
+        said_as = re.fullmatch(r'say "([^"]+)"', text)
         if len(others) == 1:
             other = others.pop()
-            said_as = re.fullmatch(r'say "([^"]+)"', text)
             text = f'{text}, not "{_in_number_of(said_as.group(1), other) if said_as else other}"'
+        elif (
+            not others
+            and (asked := re.match(r'say "([^"]+)"', text))
+            and (beside := _refused_beside(hits, asked.group(1)))
+        ):
+            # "Please don't say carbon neutral. … Say zero tailpipe emissions": the
+            # refusal beside it is what the wording replaces, one rule for both
+            text = f'{text}, not "{beside}"'
     text = names_with_capitals(text)
     return text[:1].upper() + text[1:] + "."
 
