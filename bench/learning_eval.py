@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh50}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh51}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -243,6 +243,7 @@ PARTS = (
     "fresh48",
     "fresh49",
     "fresh50",
+    "fresh51",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
@@ -266,7 +267,8 @@ PARTS = (
 # 2026-12-07 at b70a570: a seen part now.
 # fresh50 (written blind by an outside evaluator on 2026-12-07) was measured once on
 # 2026-12-07 at 4699822: a seen part now.
-NEVER_TUNED: tuple[str, ...] = ()
+# fresh51 was written blind by an outside evaluator on 2026-12-07.
+NEVER_TUNED: tuple[str, ...] = ("fresh51",)
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8

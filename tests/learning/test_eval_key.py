@@ -106,6 +106,7 @@ COMPLETE = [
         "fresh48",
         "fresh49",
         "fresh50",
+        "fresh51",
     )
 ]
 
@@ -217,6 +218,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh48",
             "fresh49",
             "fresh50",
+            "fresh51",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
