@@ -587,9 +587,29 @@ def _in_condition(before: list[str]) -> bool:
     return False
 
 
+# French as spoken (and typed) drops the "ne": the refusal follows the verb ("on tutoie pas
+# les clients", "tutoie-les jamais"); "pas mal" is "quite a lot", not a refusal
+_AFTER_VERB = frozenset(["pas", "jamais"])
+_WORD_REST = re.compile(r"[^\W_]*(?:-[^\W_]+)?")
+
+
+def _negated_after(text: str, end: int) -> bool:
+    """Whether a dropped-"ne" refusal follows the word ending at or after ``end`` in the
+    folded ``text``: "pas" or "jamais" next to it (after a hyphened pronoun at most), in
+    its clause, and not "pas mal"."""
+    rest = text[end:]
+    rest = rest[_WORD_REST.match(rest).end() :]  # type: ignore[union-attr]
+    words = _WORD.findall(_CLAUSE_END.split(rest)[0])[:2]
+    return bool(words) and words[0] in _AFTER_VERB and words[1:2] != ["mal"]
+
+
 def _occurrences(alts: Iterable[str], text: str) -> list[bool]:
     """For every occurrence of any of ``alts`` in the folded ``text``: whether it is refused."""
-    return [_negated_at(text, m.start()) for alt in alts for m in _alternative(alt).finditer(text)]
+    return [
+        _negated_at(text, m.start()) or _negated_after(text, m.end())
+        for alt in alts
+        for m in _alternative(alt).finditer(text)
+    ]
 
 
 def inverts(rule: dict[str, Any], text: str) -> bool:

@@ -570,3 +570,21 @@ def test_a_negation_inside_a_condition_does_not_refuse_the_instruction_after_it(
     assert refused("if the sea is rough, never reschedule by email", "reschedule")
     assert refused("never reschedule if the sea is fine", "reschedule")
     assert refused("if the sea is rough, do not promise a new date", "promise")
+
+
+def refused_after(text: str, word: str) -> bool:
+    """Whether the judge reads ``word`` in ``text`` as refused by a "pas" after it."""
+    return ev._negated_after(text, text.index(word) + len(word))
+
+
+def test_french_without_ne_refuses_the_verb_before_pas_or_jamais():
+    assert refused_after("on tutoie pas les clients", "tutoie")
+    assert refused_after("tutoie-les jamais", "tutoi")
+    assert refused_after("on tutoie jamais", "tutoie")
+    assert not refused_after("on tutoie pas mal de monde", "tutoie")
+    assert not refused_after("vouvoie les clients, pas de tutoiement", "vouvoie")
+    assert not refused_after("on tutoie les clients", "tutoie")
+    # a rule worded the Québec way is not judged the opposite of the key's
+    rule = {"refuses": ["tutoi*"], "match": {"all_of": [["tutoi*", "vouvoi*"]]}}
+    assert not ev.inverts(rule, "On tutoie pas les clients.")
+    assert ev.inverts(rule, "On tutoie les clients.")
