@@ -1263,6 +1263,8 @@ def foreign_evidence(
                 )
                 or quote
             )
+        if words and not (quote and share_a_word(quote, words)):
+            quote = _with_the_words_before(ask, banned, keep | {ask.noun}, words, frame) or quote
         if quote and words and frame is not None:
             quote = _few_of_its_details(ask, quote, words, frame)
         if quote:
@@ -1310,6 +1312,33 @@ def _asked_for_someone(ask: Ask, frame: language.Frame) -> bool:
     after = tokens(text, ask.end, min(len(text), ask.end + 40))[:1]
     # a purpose read with the request ("rechnug für hochzeit …") is the frame's "for" too
     return bool(ask.verb or ask.purpose) or any(t.low in frame.purpose for t in after)
+
+
+def _with_the_words_before(
+    ask: Ask,
+    banned: set[str],
+    keep: frozenset[str],
+    words: set[str],
+    frame: language.Frame | None,
+) -> str | None:
+    """A request with its verb too short to quote that ends its message ("… Cena cca 9
+    800 Kč. Napiš nabídku."), quoted with the clause before it, which says what the work
+    is for: a clean quote sharing a word with the sentence (``words``), or None. Not a
+    label: two words that end a message without a verb ("… for volunteers? March
+    edition.") are a detail of what came before as often as a request."""
+    text = ask.message.text
+    if (
+        not ask.verb
+        or len(tokens(text, ask.start, ask.end)) >= QUOTE_MIN_WORDS
+        or tokens(text, ask.end)
+    ):
+        return None
+    spans = [message_span(text, a, b) for a, b in clauses(readable_text(text))]
+    before = [a for a, b in spans if b <= ask.start and tokens(text, a, b)]
+    if not before:
+        return None
+    quote = quote_for(ask.message, before[-1], ask.end, banned, keep=keep, frame=frame)
+    return quote if quote and share_a_word(quote, words) else None
 
 
 def _other_sentence_quote(
