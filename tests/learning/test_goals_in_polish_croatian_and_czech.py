@@ -127,3 +127,23 @@ def test_a_polish_croatian_or_czech_persona_is_read_not_declined():
     result = LocalProposer().propose_sentence(corpus, polish, settings())
     assert not result.declined
     assert result.data["sentence"] == "Pisze oferty."
+
+
+def test_a_short_request_ending_its_message_is_quoted_with_the_clause_before_it():
+    from learning.proposers.local.hygiene import proper_words
+    from learning.proposers.local.other_languages import foreign_evidence
+
+    corpus = corpus_of(
+        [
+            (1, "Svatební kniha hostů, lněné plátno, cena 4 500 Kč. Napiš nabídku.", False),
+            (1, "Napiš mi nabídku na vazbu kroniky pro obec, prosím.", False),
+            (1, "Potřebuju nabídku na opravu starého atlasu, do každé nabídky dej lhůtu.", False),
+        ]
+    )
+    banned = proper_words(corpus.messages, english=False, code="cs")
+    assert "kč" not in banned  # the koruna written short is a price, no one's name
+    [theme] = find_foreign_themes(
+        corpus.messages, "cs", banned, min_conversations=3, min_users=None
+    )
+    quotes = [e["quote"] for e in foreign_evidence(theme, banned, "cs")[0]]
+    assert "cena 4 500 Kč. Napiš nabídku" in quotes
