@@ -1,5 +1,5 @@
 """Goals sentences for a persona written in French, Spanish, German, Italian, Portuguese,
-Dutch, Swedish, Danish or Norwegian (``language.FRAMES``).
+Dutch, Swedish, Danish, Norwegian, Polish, Croatian or Czech (``language.FRAMES``).
 
 The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
 in another language the proposer reads less, and says only what it can judge:
