@@ -123,6 +123,25 @@ def modifier_form(noun: str) -> str:
 
 # --- which language a text is written in ------------------------------------------------------
 
+# letters that are no accent to Unicode but that people leave off all the same when they type
+# in haste: Polish "ł" as "l" ("wysłać" typed "wyslac"), Croatian "đ" as "dj" ("gđa" typed
+# "gdja")
+_LETTERS_TYPED_PLAIN = str.maketrans({"ł": "l", "Ł": "L", "đ": "dj", "Đ": "Dj"})
+
+
+def typed_plain(word: str) -> str:
+    """``word`` as it is typed without its diacritics ("ofertę" -> "oferte", "wyślij" ->
+    "wyslij", "gđa" -> "gdja", "pošalji" -> "posalji"); case kept."""
+    return strip_accents(word.translate(_LETTERS_TYPED_PLAIN))
+
+
+def _with_plain(text: str) -> frozenset[str]:
+    """The words of ``text`` and each as it is typed without its diacritics: Polish, Croatian
+    and Czech are typed so on a phone as often as not ("potrzebuje", "posalji", "muzes")."""
+    words = text.split()
+    return frozenset(words) | {typed_plain(w) for w in words}
+
+
 # The most frequent function words of the languages the proposer reads: articles, pronouns,
 # prepositions, conjunctions and the commonest verb forms. They are no way to tell a language
 # (``detect`` asks a trained identifier); the proposer uses them as the stop words of a
@@ -162,12 +181,32 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
             hun han men eller fra ved så kan skal var seg sin sitt sine min mitt mine deg
             meg oss hennes hans vil også etter uten under over noen noe der her hvor når
             hvis enn""",
+        # Polish, Croatian and Czech have no articles; "coś", "nešto", "něco" ("something")
+        # name no work ("napisz coś na insta")
+        "pl": """i a w we z ze na do od o u po za przez dla że czy nie to ten ta te jest są
+            się jak co coś ale lub albo bo też już tylko jeszcze tak tu tam ja ty on ona ono
+            my wy oni one sobie przy pod nad przed bez by być ma mam mi mnie mu jej ich go
+            je nam wam im ile kiedy gdzie który która które""",
+        "hr": """i a u na od do o s sa za iz po pri kod je su se da ne to taj ta ti mi mu joj
+            im ga ih li ili ali pa kao što već samo još tako sam si smo ste bi bih biti ovo
+            ono ova ovaj nije koji koja koje tko ko sve kad kada gdje koliko nešto evo imam
+            ima imaš""",
+        "cs": """a i v ve z ze na do od o u po za pro s se je jsou to ten ta ty že ale nebo
+            jak co už jen ještě tak mi mě mu jí jim ho ji si bych by byl být jsem nic něco
+            kolik kde kdy který která které aby ať mám má máš""",
     }.items()
 }
-# the words ``function_word`` knows. Swedish, Danish and Norwegian ones serve their own
-# frames only: several are English words ("men", "hon", "under", "hun", "at")
+for _code in ("pl", "hr", "cs"):  # typed without diacritics as often as with them
+    FUNCTION_WORDS[_code] = _with_plain(" ".join(FUNCTION_WORDS[_code]))
+# the words ``function_word`` knows. Swedish, Danish, Norwegian, Polish, Croatian and Czech
+# ones serve their own frames only: several are English words ("men", "hon", "under", "hun",
+# "at", "to", "do", "on")
 _ANY_FUNCTION_WORD = frozenset().union(
-    *(words for code, words in FUNCTION_WORDS.items() if code not in ("sv", "da", "no"))
+    *(
+        words
+        for code, words in FUNCTION_WORDS.items()
+        if code not in ("sv", "da", "no", "pl", "hr", "cs")
+    )
 )
 
 
@@ -195,6 +234,9 @@ LANGUAGE_NAMES = {
     "da": "Danish",
     "no": "Norwegian",
     "pl": "Polish",
+    "hr": "Croatian",
+    "cs": "Czech",
+    "sk": "Slovak",
     UNREAD: "a language other than English",
 }
 # languages that write every noun with a capital: a capital there is no sign of a name
@@ -204,7 +246,13 @@ CAPITALISES_NOUNS = frozenset({"de"})
 # spelling ("Kan du skrive et tilbud til …" is either), and a sentence of four words is told
 # one or the other by chance. A text told the sibling of the persona's language is written
 # in a language the persona's frame reads, never "another language".
-READ_ALIKE: tuple[frozenset[str], ...] = (frozenset({"da", "no"}),)
+READ_ALIKE: tuple[frozenset[str], ...] = (frozenset({"da", "no"}), frozenset({"cs", "sk"}))
+# Bosnian, Croatian and Serbian written in Latin letters share their grammar and the words a
+# frame lists; the identifier tells them apart by a word or two of dialect ("triba", "lipo")
+# or a text typed without diacritics, by chance. Such a text is read as Croatian (the frame
+# of the three); Serbian in Cyrillic letters is another script, never read.
+_READ_AS = {"bs": "hr", "sr": "hr"}
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
 def written_alike(a: str, b: str) -> bool:
@@ -250,6 +298,8 @@ def detect(text: str, confidence: float = CONFIDENCE) -> str:
     code, probability = _identifier().classify(text)
     if probability < confidence or code == _NO_LANGUAGE:
         return ""
+    if code in _READ_AS and not _CYRILLIC.search(text):
+        code = _READ_AS[code]
     return code if code in LANGUAGE_NAMES else UNREAD
 
 
@@ -386,6 +436,13 @@ class Frame:
     # words that open a message and ask nothing themselves ("che", "oye", "bueno"): the
     # request follows them as it would open the message ("che me armás un aviso")
     fillers: frozenset[str] = frozenset()
+    # a language with no articles (Polish, Croatian, Czech): a noun phrase after an asking
+    # word opens with its noun or an adjective ("potrzebuję fakturę", "triba mi ponuda",
+    # "potřebuju cenovou nabídku"); ``articles`` holds its demonstratives and possessives
+    has_articles: bool = True
+    # the endings of an infinitive, in a language without articles: after a wanting word
+    # such a word is the work wanted ("chca malowac kubki", "chce opravit"), not a noun
+    infinitive_endings: tuple[str, ...] = ()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -887,10 +944,202 @@ FRAMES: dict[str, Frame] = {
     ),
 }
 
+# Polish, Croatian and Czech: no articles, nouns in cases. A request asks with the imperative
+# (mostly of the perfective verb: "napisz", "napravi", "napiš") or with an asking word and
+# the infinitive or the noun ("potrzebuję fakturę", "triba mi ponuda", "potřebuju nabídku");
+# a goals sentence opens with the third person of the imperfective verb, the work done again
+# and again ("Pisze oferty.", "Priprema ponude.", "Píše nabídky."). Each verb is listed as
+# Dutch and Swedish ones are: the imperfective infinitive -> its third person first, then the
+# forms people ask with (imperatives, both infinitives; Croatian also the infinitive without
+# its "-i" as spoken: "pomozi mi napisat"). Every word is read typed without its diacritics
+# too (``_with_plain``, ``typed_plain``). The sentence names the work in the accusative plural
+# (no article), taken from the forms the messages write (``_slavic_plural``).
+_SLAVIC_FRAMES: dict[str, Frame] = {
+    "pl": Frame(
+        code="pl",
+        has_articles=False,
+        generic_nouns=_with_plain(
+            "wiadomość wiadomości tekst teksty tekstu mail maila maile e-mail email sms"
+        ),
+        and_words=_words("i oraz"),
+        verbs={
+            "pisać": ("pisze", "napisz", "napiszcie", "napisać", "pisz", "piszcie"),
+            "przygotowywać": (
+                "przygotowuje",
+                "przygotuj",
+                "przygotujcie",
+                "przygotować",
+                "przygotowuj",
+            ),
+            "robić": ("robi", "zrób", "zróbcie", "zrobić", "rób"),
+            "wysyłać": ("wysyła", "wyślij", "wyślijcie", "wysłać", "wysyłaj"),
+            "odpowiadać": ("odpowiada", "odpowiedz", "odpowiedzcie", "odpowiedzieć"),
+            "opisywać": ("opisuje", "opisz", "opiszcie", "opisać"),
+            "tłumaczyć": ("tłumaczy", "przetłumacz", "przetłumaczyć", "tłumacz"),
+            "redagować": ("redaguje", "zredaguj", "zredagować", "redaguj"),
+            "tworzyć": ("tworzy", "stwórz", "stworzyć", "twórz"),
+            "sprawdzać": ("sprawdza", "sprawdź", "sprawdzić", "sprawdzaj"),
+            "planować": ("planuje", "zaplanuj", "zaplanować", "planuj"),
+            "układać": ("układa", "ułóż", "ułożyć"),
+        },
+        to_object=_words("odpowiadać"),
+        to="na",
+        verb_nouns={},
+        asking=_with_plain(
+            "możesz możecie mógłbyś mogłabyś może potrzebuję potrzebuje potrzeba trzeba "
+            "proszę chcę chciałabym chciałbym pomóż daj"
+        ),
+        relayed=_with_plain("chce chcą prosi proszą potrzebują potrzebuje pyta pytają"),
+        articles=_with_plain(
+            "ten ta to te tę tego tej tych mój moja moje moją mojego nasz nasza nasze naszą "
+            "naszego twój twoja twoje jakiś jakąś jakieś każdy każdą każde kilka parę"
+        ),
+        openers=_with_plain(
+            "nowy nowa nowe nową nowego nowych kolejny kolejna kolejne kolejną kolejnego "
+            "krótki krótka krótkie krótką krótkiego inny inna inne inną innego jeszcze"
+        ),
+        pronouns=_with_plain("mi mnie nam im jej mu go ją ci wam je"),
+        of=frozenset(),
+        purpose=_with_plain("dla do na"),
+        elided=frozenset(),
+        # dative pronouns and "please" between the verb and its object ("napisz mi proszę …")
+        subjects=_with_plain("mi mnie nam im jej mu ci wam ty wy proszę"),
+        titles=_with_plain("pan pani pana panu panią panem państwo państwa"),
+        default_verb="przygotowywać",
+        weak_verbs=_words("robić"),
+        platform_before="na",
+        label_next=_with_plain("dla do na o od z ze za w po proszę"),
+        fillers=_with_plain("hej cześć ok okej dobra słuchaj witam"),
+        infinitive_endings=("ać", "ić", "yć", "eć", "ąć", "uć", "ac", "ic", "yc", "ec", "ąc"),
+        plural_takes_article=False,
+        plurals_seen=True,
+        key_letters="aeiouyąęó",
+    ),
+    "hr": Frame(
+        code="hr",
+        has_articles=False,
+        generic_nouns=_with_plain("poruka poruku poruke tekst teksta mail maila e-mail sms"),
+        and_words=_words("i te"),
+        verbs={
+            "pisati": ("piše", "napiši", "napišite", "napisati", "napisat", "piši", "pišite"),
+            "pripremati": (
+                "priprema",
+                "pripremi",
+                "pripremite",
+                "pripremiti",
+                "pripremit",
+                "pripremaj",
+            ),
+            # "napraviti" (make) of a text is "izrađivati" in the third person of work done
+            # again and again ("Izrađuje ponude.")
+            "izrađivati": (
+                "izrađuje",
+                "napravi",
+                "napravite",
+                "napraviti",
+                "napravit",
+                "izradi",
+                "izradite",
+                "izraditi",
+            ),
+            "slati": ("šalje", "pošalji", "pošaljite", "poslati", "poslat"),
+            "odgovarati": ("odgovara", "odgovori", "odgovorite", "odgovoriti", "odgovorit"),
+            "prevoditi": ("prevodi", "prevedi", "prevedite", "prevesti"),
+            "sastavljati": ("sastavlja", "sastavi", "sastavite", "sastaviti", "sastavit"),
+            "provjeravati": ("provjerava", "provjeri", "provjerite", "provjeriti"),
+        },
+        to_object=_words("odgovarati"),
+        to="na",
+        verb_nouns={},
+        # "triba", "tribam": the ikavian "treba" of Dalmatia; "moreš": "možeš" there
+        asking=_with_plain(
+            "možeš možete moreš morete treba trebam triba tribam trebao trebala molim "
+            "pomozi pomozite daj dajte"
+        ),
+        relayed=_with_plain("hoće želi traži pita treba triba trebaju tribaju"),
+        articles=_with_plain(
+            "taj ta to ti te tu tog toga toj ovaj ova ovo ove ovu ovog moj moja moju moje "
+            "naš naša našu naše svaki svaka svaku neki neka neku par"
+        ),
+        openers=_with_plain(
+            "novi nova novu novo nove novog novoj još jedan jednu jedna kratak kratku kratka "
+            "kratko drugi drugu druga"
+        ),
+        pronouns=_with_plain("mi mu joj im nam ga ih ju je ti vam"),
+        of=frozenset(),
+        purpose=_with_plain("za na"),
+        elided=frozenset(),
+        subjects=_with_plain("mi mu joj im nam ti vam molim"),
+        titles=_with_plain(
+            "g gosp gospodin gospodina gospodinu gospođa gospođu gospođi gđa gđu gđi gđo gđica"
+        ),
+        default_verb="pripremati",
+        weak_verbs=_words("izrađivati"),
+        platform_before="za",
+        label_next=_with_plain("za na od do o u s sa iz po kod molim"),
+        fillers=_with_plain("bok hej ej e evo ajde ok pozdrav"),
+        infinitive_endings=("ati", "iti", "eti", "uti", "ći"),
+        plural_takes_article=False,
+        plurals_seen=True,
+        key_letters="aeiou",
+    ),
+    "cs": Frame(
+        code="cs",
+        has_articles=False,
+        generic_nouns=_with_plain("zpráva zprávu zprávy text texty textu mail mailu e-mail sms"),
+        and_words=_words("a i"),
+        verbs={
+            "psát": ("píše", "napiš", "napište", "napsat", "piš", "pište"),
+            "připravovat": ("připravuje", "připrav", "připravte", "připravit"),
+            "dělat": ("dělá", "udělej", "udělejte", "udělat", "dělej"),
+            "posílat": ("posílá", "pošli", "pošlete", "poslat", "posílej"),
+            "odpovídat": ("odpovídá", "odpověz", "odpovězte", "odpovědět"),
+            "překládat": ("překládá", "přelož", "přeložte", "přeložit"),
+            "vytvářet": ("vytváří", "vytvoř", "vytvořte", "vytvořit"),
+            "kontrolovat": ("kontroluje", "zkontroluj", "zkontrolujte", "zkontrolovat"),
+            "sestavovat": ("sestavuje", "sestav", "sestavte", "sestavit"),
+        },
+        to_object=_words("odpovídat"),
+        to="na",
+        verb_nouns={},
+        asking=_with_plain(
+            "můžeš můžete mohla mohl potřebuju potřebuji potřeba prosím chci chtěla chtěl "
+            "pomoz pomozte"
+        ),
+        relayed=_with_plain("chce chtějí potřebuje potřebují prosí ptá ptají"),
+        articles=_with_plain(
+            "ten ta to ty tu toho té tom tu ten tento tato toto tuto tyto můj moje moji mou "
+            "naše náš naši naši každý každou nějaký nějakou nějaké pár"
+        ),
+        openers=_with_plain(
+            "nový nová novou nové nového další krátký krátkou krátké jiný jinou jiné ještě"
+        ),
+        pronouns=_with_plain("mi mně nám jim jí mu ho ji ti vám je"),
+        of=frozenset(),
+        purpose=_with_plain("pro na do"),
+        elided=frozenset(),
+        subjects=_with_plain("mi mně nám jim jí mu ti vám prosím"),
+        titles=_with_plain("pan pana panu panem paní slečna slečnu ing mudr"),
+        default_verb="připravovat",
+        weak_verbs=_words("dělat"),
+        platform_before="na",
+        label_next=_with_plain("pro na do o od z ze za v ve po k ke prosím"),
+        fillers=_with_plain("ahoj čau hele ok dobrý zdravím"),
+        infinitive_endings=("ovat", "at", "át", "it", "ít", "ět", "out", "nout"),
+        plural_takes_article=False,
+        plurals_seen=True,
+        # adjectives before their noun in the endings no noun takes ("cenovou nabídku",
+        # "slušnou upomínku", "nového zákazníka")
+        adjective_endings=("ou", "ého", "ých", "ým", "ému", "eho", "ych"),
+        key_letters="aeiouyáéíóúýě",
+    ),
+}
+FRAMES.update(_SLAVIC_FRAMES)
+
 
 def _plain(word: str) -> str:
     """``word`` without accents, lower case: how verb forms are looked up."""
-    return strip_accents(word.lower())
+    return typed_plain(word.lower())
 
 
 @functools.lru_cache(maxsize=8)
@@ -1205,6 +1454,8 @@ def plural_noun(
         return _italian_plural(noun, italian_gender(noun, article_seen))
     if code == "pt":
         return _portuguese_plural(noun, seen)
+    if code in _SLAVIC_PLURALS:
+        return _slavic_plural(noun, code, seen)
     if code in _PLURAL_ENDINGS:
         return _seen_plural(noun, code, seen, article_seen)
     low = noun.lower()
@@ -1315,6 +1566,64 @@ def _seen_plural(
                 return stem + ending
             if code == "da" and ending == "er" and f"{stem}er{_DEFINITE_PLURAL}".lower() in seen:
                 return stem + ending  # "rapporterne" -> "rapporter"
+    return ""
+
+
+# Polish, Croatian, Czech: the endings of the accusative plural a goals sentence names the
+# work in ("Pisze oferty.", "Priprema račune.", "Píše nabídky."), added to the noun's stem
+# (the noun without its last vowel). For a noun of a masculine or neuter class they are
+# looked for among the words the messages write, never guessed: a Polish and Czech
+# inanimate plural ("opisy", "kurzy") is written as its nominative, a Croatian masculine
+# takes "-e" ("račune", not the nominative "računi"), a neuter "-a". The genitive singular
+# of a feminine noun is spelt as its plural ("do každé nabídky", "svake ponude"), so seen
+# there too. Only a feminine noun in "-a", written so, has a plural its spelling settles:
+# Croatian "-e" ("ponuda" -> "ponude", "objava" -> "objave"); Polish "-y", "-i" after "k" and
+# "g", "-e" after a soft consonant ("oferta" -> "oferty", "ulotka" -> "ulotki"); Czech "-y",
+# "-e" after a soft one ("faktura" -> "faktury"); and a Polish verbal noun in "-nie" or
+# "-cie" takes "-a" ("ogłoszenie" -> "ogłoszenia").
+_SLAVIC_PLURALS: dict[str, tuple[str, ...]] = {
+    "pl": ("y", "i", "e"),
+    "hr": ("e",),
+    "cs": ("y", "e"),
+}
+_SLAVIC_VOWELS = "aeiouyąęóáéíúůýě"
+# the consonants after which a feminine "-a" takes "-e" (Polish "c", "cz", "sz", "rz", "ż",
+# "dz", "l", "j"; Czech "c", "č", "ř", "š", "ž", "j", "ď", "ť", "ň"): its other plural ending
+_SOFT_BEFORE_A = {
+    "pl": ("c", "z", "ż", "l", "j", "i"),
+    "cs": ("c", "č", "ř", "š", "ž", "j", "ď", "ť", "ň"),
+}
+
+
+def _slavic_plural(noun: str, code: str, seen: frozenset[str] | set[str]) -> str:
+    """The accusative plural of a Polish, Croatian or Czech noun for a goals sentence
+    (``_SLAVIC_PLURALS``), spelt with the diacritics ``noun`` is written with; "" when
+    neither its spelling settles it nor the messages (``seen``, compared without
+    diacritics) write it."""
+    low = noun.lower()
+    if len(low) < 3:
+        return ""
+    stem = noun[:-1] if low[-1] in _SLAVIC_VOWELS else noun
+    if low.endswith("a") and low[-2] not in _SLAVIC_VOWELS:
+        if code == "hr":
+            return stem + "e"
+        soft = low[:-1].endswith(_SOFT_BEFORE_A[code])
+        if code == "pl" and low.endswith(("ka", "ga")):
+            return stem + "i"
+        return stem + ("e" if soft else "y")
+    if code == "pl" and low.endswith(("nie", "cie")):
+        return stem + "a"
+    plain_seen = {typed_plain(w) for w in seen}
+    endings = _SLAVIC_PLURALS[code]
+    if code != "hr" and not stem.lower().endswith(_SOFT_BEFORE_A[code]):
+        # a Polish or Czech "-e" after a hard consonant is no plural: the accusative
+        # "ofertę" typed "oferte", the Czech locative "faktuře" typed "fakture"
+        endings = tuple(e for e in endings if e != "e")
+    if low.endswith("o"):  # a neuter noun: Croatian "pismo" -> "pisma"
+        endings = ("a",)
+    for ending in endings:
+        if typed_plain(stem + ending).lower() in plain_seen:
+            return stem + ending
     return ""
 
 

@@ -303,6 +303,9 @@ NATIONALITIES = word_set(
     greek roman
     """
 )
+#: currencies written short with a capital where the language writes them so (the Czech
+#: koruna "Kč", the Polish złoty "Zł" opening a line): a price, no one's name
+CURRENCIES = word_set("kč zł")
 CAPITALISED_OK = (
     word_set(
         """
@@ -313,6 +316,7 @@ CAPITALISED_OK = (
     | NATIONALITIES
     | PLATFORMS
     | REVIEW_SITES
+    | CURRENCIES
 )
 
 

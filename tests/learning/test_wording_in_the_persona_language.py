@@ -56,6 +56,14 @@ POLISH = {
     "guardrails": [],
     "standing_rules": [],
 }
+HUNGARIAN = {
+    "name": "Kata",
+    "role": "Segít Katának az árajánlatokkal, számlákkal és az Instagram-posztokkal",
+    "goals": "Időt spórolni Katának a papírmunkán, hogy többet lehessen a műhelyben.",
+    "background": "Nagy Kata egyedül viszi kis kerámiaműhelyét Pécsen.",
+    "guardrails": [],
+    "standing_rules": [],
+}
 ENGLISH = {
     "name": "Zed",
     "role": "Studio assistant",
@@ -207,7 +215,8 @@ def test_the_local_proposer_proposes_no_english_to_a_french_assistant(bag_of_wor
     assert not LocalProposer().propose_sentence(corpus, ITALIAN, settings()).declined
     assert not LocalProposer().propose_sentence(corpus, PORTUGUESE, settings()).declined
     assert not LocalProposer().propose_sentence(corpus, DUTCH, settings()).declined
-    declined = LocalProposer().propose_sentence(corpus, POLISH, settings()).declined
+    assert not LocalProposer().propose_sentence(corpus, POLISH, settings()).declined
+    declined = LocalProposer().propose_sentence(corpus, HUNGARIAN, settings()).declined
     assert "Polish" in declined and "Dutch" in declined
     # standing rules are worded in French for a French assistant (``foreign_rules``):
     # no English correction becomes one
@@ -234,11 +243,11 @@ def test_a_review_of_an_assistant_in_a_language_without_a_frame_says_why_nothing
 
     persona_version_create(
         agent=agent,
-        changes={k: POLISH[k] for k in ("role", "goals", "background")},
+        changes={k: HUNGARIAN[k] for k in ("role", "goals", "background")},
         trigger=ChangeTrigger(source_type=SourceType.UI_FORM, reason="setup", approved_by="o"),
     )
     learning_on(agent)
     seed_work(agent, n=4)
     review = review_run(agent=agent, trigger=Review.Trigger.MANUAL)
     assert not Proposal.objects.filter(agent=agent).exists()
-    assert "written in Polish" in review.reason
+    assert "written in a language other than English" in review.reason

@@ -90,8 +90,8 @@ after 'Put "riding hat first" on the list.') is that rule in other words
 (``rules.same_matter``).
 
 **Another language.** For a persona written in French, Spanish, German, Italian,
-Portuguese, Dutch, Swedish, Danish or Norwegian (``learning.language.persona_language``) a
-goals sentence is read and worded by
+Portuguese, Dutch, Swedish, Danish, Norwegian, Polish, Croatian or Czech
+(``learning.language.persona_language``) a goals sentence is read and worded by
 ``other_languages`` with a small frame per language (``learning.language.FRAMES``: the
 verbs people ask with, articles, the complement and purpose of a noun): "Tu peux me
 préparer un devis ?", "Devis pour un restaurant" and "Le café veut un devis pour …" give
@@ -128,9 +128,12 @@ guessed; a noun made definite after "til" ("til bureauet") is whom the work goes
 groups no theme. Their standing rules are kept as written when they open with an
 imperative ("Skriv altid ugedagen med …", "Brug husnummeret …"). The identifier tells
 the two apart by chance in a few words, so the review reads a sentence told the sibling
-language as the persona's (``language.written_alike``). A persona in any other language
-(Polish, or any language the identifier behind ``language.detect`` tells that the proposer
-does not name: ``language.UNREAD``, Czech, Finnish, Icelandic, ...) is declined with the reason
+language as the persona's (``language.written_alike``). Polish, Croatian and Czech goals are
+read without articles, typed with or without diacritics, and worded in the third person and
+the accusative plural the messages write ("Priprema ponude.", "Píše nabídky."); their standing
+rules are declined. A persona in any other language (one the identifier behind
+``language.detect`` tells that the proposer does not name: ``language.UNREAD``, Finnish,
+Hungarian, Icelandic, ...) is declined with the reason
 (the review log says it), never read with a neighbour's frames or answered in English.
 
 It proposes; the review still verifies every quote and applies the policy. It makes

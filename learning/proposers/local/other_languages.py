@@ -1,5 +1,5 @@
 """Goals sentences for a persona written in French, Spanish, German, Italian, Portuguese,
-Dutch, Swedish, Danish or Norwegian (``language.FRAMES``).
+Dutch, Swedish, Danish, Norwegian, Polish, Croatian or Czech (``language.FRAMES``).
 
 The English reading (``requests``, ``themes``, ``wording``) leans on an English lexicon;
 in another language the proposer reads less, and says only what it can judge:
@@ -54,7 +54,6 @@ from safety.text import (
     content_words,
     readable_text,
     share_a_word,
-    strip_accents,
 )
 
 # the platforms a request may name, with the short forms people write ("Post voor Insta")
@@ -279,6 +278,8 @@ def _noun_phrase(
     elif (
         j < len(ws)
         and _content(ws[j], frame, banned)
+        # a title after the noun opens whom it is for ("racun gdji Tadić"), as a name does
+        and not (not frame.has_articles and ws[j].low in frame.titles)
         and not _capitalised_inside(text, ws[j], frame)
         and ws[j].low not in frame.purpose
         and not text[noun.end : ws[j].start].strip()  # "Laarzen, werkhandschoenen": a list
@@ -414,6 +415,16 @@ def _ask_in(
             if ws[at].low in frame.articles:
                 verb, j = "", at
                 break
+            if not frame.has_articles:
+                # no article to open the noun phrase: the noun, or an adjective, follows
+                # the asking word and the pronouns after it ("potrzebuję fakturę", "triba
+                # mi ponuda", "potřebuju cenovou nabídku")
+                while at < len(ws) - 1 and ws[at].low in frame.pronouns:
+                    at += 1
+                infinitive = ws[at].low.endswith(frame.infinitive_endings)
+                if not infinitive and _noun_phrase(text, ws, at, frame, banned) is not None:
+                    verb, j = "", at
+                    break
         if j and _noun_phrase(text, ws, j, frame, banned) is None:
             # "zutatenliste für die rüblitorte …, die brauchen das für die theke": a
             # wanting word later in the sentence names no work; the label it opens with does
@@ -466,7 +477,17 @@ def _ask_in(
     while label and j < len(ws) and any(c.isdigit() for c in ws[j].text):
         j += 1  # a document's number after its noun ("Factuur 2026-047 voor …")
     weak = listed = False
-    if label and j < len(ws) and ws[j].low not in frame.label_next:
+    # a title and a name right after a label's noun, in a language without articles, say
+    # whom it is for ("racun gdji Tadić, 558,50 e"), as a purpose would: the label ends at
+    # its noun
+    for_someone = (
+        label
+        and not frame.has_articles
+        and j + 1 < len(ws)
+        and ws[j].low in frame.titles
+        and ws[j + 1].low in banned
+    )
+    if label and not for_someone and j < len(ws) and ws[j].low not in frame.label_next:
         if ws[0].low in frame.openers and "," in text[ws[j - 1].end : ws[j].start]:
             # "Nog een offerte, fietsclub …": another one asked for, its details after
             listed = True
@@ -655,7 +676,7 @@ def _key(noun: str, frame: language.Frame | None = None) -> str:
         return _open_syllable_key(noun, frame)
     letters = frame.key_letters if frame is not None else "sx"
     # (not where compounds are written as one word: their parts are matched as written)
-    bare = strip_accents if frame is not None and not frame.compounds else str
+    bare = language.typed_plain if frame is not None and not frame.compounds else str
     for plural, single in frame.plural_spellings if frame is not None else ():
         if noun.endswith(plural) and len(noun) > len(plural) + 2:
             return bare(noun[: -len(plural)] + single)  # "publicações" -> "publicacao"
@@ -665,8 +686,8 @@ def _key(noun: str, frame: language.Frame | None = None) -> str:
 def _spelt_in_full(noun: str, written: list[str]) -> str:
     """``noun`` as a request writes it with its accents, when one does ("orçamento" for
     "orcamento"): accents are left off in haste, never added where none belong."""
-    bare = strip_accents(noun)
-    accented = [w for w in written if w != bare and strip_accents(w) == bare]
+    bare = language.typed_plain(noun)
+    accented = [w for w in written if w != bare and language.typed_plain(w) == bare]
     return Counter(accented).most_common(1)[0][0] if accented else noun
 
 
@@ -1242,6 +1263,8 @@ def foreign_evidence(
                 )
                 or quote
             )
+        if words and not (quote and share_a_word(quote, words)):
+            quote = _with_the_words_before(ask, banned, keep | {ask.noun}, words, frame) or quote
         if quote and words and frame is not None:
             quote = _few_of_its_details(ask, quote, words, frame)
         if quote:
@@ -1289,6 +1312,33 @@ def _asked_for_someone(ask: Ask, frame: language.Frame) -> bool:
     after = tokens(text, ask.end, min(len(text), ask.end + 40))[:1]
     # a purpose read with the request ("rechnug für hochzeit …") is the frame's "for" too
     return bool(ask.verb or ask.purpose) or any(t.low in frame.purpose for t in after)
+
+
+def _with_the_words_before(
+    ask: Ask,
+    banned: set[str],
+    keep: frozenset[str],
+    words: set[str],
+    frame: language.Frame | None,
+) -> str | None:
+    """A request with its verb too short to quote that ends its message ("… Cena cca 9
+    800 Kč. Napiš nabídku."), quoted with the clause before it, which says what the work
+    is for: a clean quote sharing a word with the sentence (``words``), or None. Not a
+    label: two words that end a message without a verb ("… for volunteers? March
+    edition.") are a detail of what came before as often as a request."""
+    text = ask.message.text
+    if (
+        not ask.verb
+        or len(tokens(text, ask.start, ask.end)) >= QUOTE_MIN_WORDS
+        or tokens(text, ask.end)
+    ):
+        return None
+    spans = [message_span(text, a, b) for a, b in clauses(readable_text(text))]
+    before = [a for a, b in spans if b <= ask.start and tokens(text, a, b)]
+    if not before:
+        return None
+    quote = quote_for(ask.message, before[-1], ask.end, banned, keep=keep, frame=frame)
+    return quote if quote and share_a_word(quote, words) else None
 
 
 def _other_sentence_quote(
