@@ -53,7 +53,7 @@ from learning.proposers.local.themes import (
     parts_as_wholes,
     theme_families,
 )
-from learning.proposers.local.tokens import tokens
+from learning.proposers.local.tokens import Tok, _is_noun_word, tokens
 from learning.proposers.local.wording import (
     problem_named_by_quotes,
     qualified_by_quotes,
@@ -61,7 +61,13 @@ from learning.proposers.local.wording import (
     topic_unquoted,
     without_topic,
 )
-from learning.proposers.local.words import MAX_CANDIDATES, MAX_QUOTES
+from learning.proposers.local.words import (
+    DETERMINERS,
+    INSTRUMENT_PREPOSITIONS,
+    MAX_CANDIDATES,
+    MAX_QUOTES,
+    PREPOSITIONS,
+)
 from safety.text import (
     content_words,
 )
@@ -168,13 +174,49 @@ def _in_persona(theme: Theme, text: str, covered: list[tuple[str, set[str]]]) ->
 
 def _names_as_noun(statement: str, head: str) -> bool:
     """Whether ``statement`` writes ``head`` (a noun's lemma; "" for work a verb names)
-    as a noun: "tests" or "test", not only "tested"."""
+    as a noun: "tests" or "test", not only "tested"; and writes it once at least as a
+    thing worked on, not only among the tools something is built or run with
+    (``_among_tools``: "with utPLSQL tests run in Jenkins" tells how the schemas are kept,
+    not that the assistant writes the tests)."""
     if not head or " " in head:
         return True
+    toks = tokens(statement)
     return any(
-        t.low == head or (language.can_be(t.low, "NOUN") and language.lemma(t.low, "NOUN") == head)
-        for t in tokens(statement)
+        (
+            t.low == head
+            or (language.can_be(t.low, "NOUN") and language.lemma(t.low, "NOUN") == head)
+        )
+        and not _among_tools(statement, toks, k)
+        for k, t in enumerate(toks)
     )
+
+
+def _among_tools(statement: str, toks: list[Tok], k: int) -> bool:
+    """Whether the noun at ``toks[k]`` stands in a phrase that names what something is
+    built, tested or run with (``INSTRUMENT_PREPOSITIONS``): back from it over the noun
+    phrase and the list it is part of ("with testthat, roxygen2, vignettes and a pkgdown
+    site", "with netCDF input and output and pFUnit tests") to the word that opens it,
+    within its clause. A list after "help" ("Help the clerk with agendas, minutes and
+    letters") is the work itself."""
+    j = k - 1
+    while j >= 0:
+        gap = statement[toks[j].end : toks[j + 1].start]
+        if any(c in gap for c in ".;:()"):
+            return False  # the clause opens with the noun phrase
+        word = toks[j].low
+        if word in PREPOSITIONS:
+            return word in INSTRUMENT_PREPOSITIONS and not any(
+                t.low in ("help", "helps", "helping", "helped") for t in toks[:j]
+            )
+        if not (
+            word in ("and", "or")
+            or word in DETERMINERS
+            or not toks[j].low.replace("-", "").isalpha()  # "roxygen2", "C#"
+            or _is_noun_word(toks[j])
+        ):
+            return False  # a verb: "writes PowerShell scripts and modules"
+        j -= 1
+    return False
 
 
 def _open_themes(

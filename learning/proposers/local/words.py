@@ -329,6 +329,11 @@ PREPOSITIONS = frozenset(
     ["for", "to", "about", "on", "with", "of", "from", "in", "into", "at", "by"]
 )
 
+# the prepositions that name what a thing is built, tested or run with ("tested with
+# xUnit", "with pytest tests run in CI"): a noun after one names a tool of the trade,
+# not a piece of work (``PREPOSITIONS`` holds every one the reading stops at)
+INSTRUMENT_PREPOSITIONS = frozenset(["with"])
+
 
 QUESTION_STARTS = frozenset(
     [
