@@ -1949,7 +1949,9 @@ def _with_event(
         # "before she heads off to Denmark in January": the event is in January
         dated = [d for d in dated if told[0] <= d[1] < told[1]]
     event = event_date(ask.event_terms, dated)
-    if event is None and EVENT_BY_MEANING and ask.event_text:
+    if event is None and EVENT_BY_MEANING and ask.event_text and not ask.by_event_only:
+        # (a relation word that may be of another sense, "looks after", "by the window",
+        # is taken for time only when a text names its event in its words)
         event = _event_by_meaning(ask.event_text, dated, at, cand)
     if event is None and told is not None:
         # none of it names the event: it may be any day of the time it is told at, so

@@ -964,3 +964,16 @@ def test_what_a_todo_is_done_before_is_the_dated_text_its_clause_names():
     ]
 
     assert prepared_for(dated) == {1: frozenset(content_words("the excise visit"))}
+
+
+def test_a_relation_word_of_another_sense_finds_no_event_by_meaning(agent, fake_model):
+    show = "Shows his canaries at the winter bird fair"
+    fake_model.same_as["window"] = show
+    write(agent, show, due=NOW + 20 * DAY)
+    write(agent, "Must clean the cages before the bird fair", due=NOW + 15 * DAY)
+    write(agent, "Keeps songbirds in cages in the front room", category="interests")
+
+    ranked, pack = ask(agent, "Does he keep songbirds by the window?")
+
+    # "by the window" is of place: no text names it in its words, so it is no event
+    assert all("time facet" not in item.why for item in pack.items)
