@@ -1952,7 +1952,9 @@ def _with_event(
     if event is None and EVENT_BY_MEANING and ask.event_text and not ask.by_event_only:
         # (a relation word that may be of another sense, "looks after", "by the window",
         # is taken for time only when a text names its event in its words)
-        event = _event_by_meaning(ask.event_text, dated, at, cand)
+        # a question about now or the time to come asks of an event not yet past
+        ahead_of_now = dated if ask.past else [d for d in dated if d[1] >= now]
+        event = _event_by_meaning(ask.event_text, ahead_of_now, at, cand)
     if event is None and told is not None:
         # none of it names the event: it may be any day of the time it is told at, so
         # what comes before it may be due up to that time's end (after it: from its start)
