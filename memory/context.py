@@ -92,6 +92,7 @@ from memory.time_facet import (
     Event,
     TimeAsk,
     event_date,
+    prepared_for,
     read_time,
     time_match,
 )
@@ -1917,8 +1918,9 @@ def _with_event(
     For a question in the present tense, a belief dated only by an end already past is
     no event (the ended belief answers only through its successor)."""
     dated: list[tuple[str, datetime]] = []
+    at: dict[tuple[str, datetime], int] = {}  # a belief's row, by its text and date
     present = not (ask.past or ask.soft_past)
-    for r, ok in zip(cand.rows, readable, strict=True):
+    for i, (r, ok) in enumerate(zip(cand.rows, readable, strict=True)):
         when = r[7] or r[5] or r[6]  # due, else the validity start, else its end
         if present and when is r[6] and when is not None and when < now:
             # a way of life that ended is no event of a question in the present tense
@@ -1927,6 +1929,7 @@ def _with_event(
             continue
         if ok and when is not None:
             dated.append((r[2], when))
+            at[(r[2], when)] = i
     dated += list(
         Intention.objects.filter(principal_id=principal_id, state=Intention.State.OPEN)
         .order_by()
@@ -1946,6 +1949,12 @@ def _with_event(
         # "before she heads off to Denmark in January": the event is in January
         dated = [d for d in dated if told[0] <= d[1] < told[1]]
     event = event_date(ask.event_terms, dated)
+    if event is None and EVENT_BY_MEANING and ask.event_text and not ask.by_event_only:
+        # (a relation word that may be of another sense, "looks after", "by the window",
+        # is taken for time only when a text names its event in its words)
+        # a question about now or the time to come asks of an event not yet past
+        ahead_of_now = dated if ask.past else [d for d in dated if d[1] >= now]
+        event = _event_by_meaning(ask.event_text, ahead_of_now, at, cand)
     if event is None and told is not None:
         # none of it names the event: it may be any day of the time it is told at, so
         # what comes before it may be due up to that time's end (after it: from its start)
@@ -1964,6 +1973,36 @@ def _with_event(
 
 
 UNFOUND_EVENT_NOT_TIME = True
+#: An event no dated text names in the question's words ("before the taxman comes round")
+#: is, of the dated beliefs the person's to-dos are done before by their own words ("...
+#: before the HMRC excise visit"), the one nearest the event's words in meaning ("An HMRC
+#: excise officer inspects the duty records on 10 December"), at least this near
+#: (``_event_by_meaning``; the encoder's cosine of the event's words and the belief).
+EVENT_BY_MEANING = True
+EVENT_MEANING_MIN = 0.15
+
+
+def _event_by_meaning(
+    told: str,
+    dated: list[tuple[str, datetime]],
+    at: dict[tuple[str, datetime], int],
+    cand: Candidates,
+) -> Event | None:
+    """The event ``told`` names in other words than its text's: of the dated beliefs
+    something else is done before (``prepared_for``: the to-dos' own words for them, the
+    cross-check), the one nearest ``told`` in meaning (its stored vector; one short
+    query), at least ``EVENT_MEANING_MIN`` near; None when none is."""
+    events = prepared_for(dated)
+    rows = [(k, at[dated[k]]) for k in events if dated[k] in at and cand.has_vec[at[dated[k]]]]
+    if not rows:
+        return None
+    cos = cand.matrix[[r for _, r in rows]] @ _query_vector(told)
+    best = int(np.argmax(cos))
+    if cos[best] < EVENT_MEANING_MIN:
+        return None
+    k = rows[best][0]
+    text, when = dated[k]
+    return Event(when, events[k] | frozenset(content_words(text)))
 
 
 def _by_place(ask: TimeAsk, event: Event, now: datetime) -> bool:

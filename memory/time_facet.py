@@ -322,6 +322,9 @@ class TimeAsk:
     #: the question asks about time only through its event (no other word of time): an
     #: event no text names leaves a relation word of another sense ("looks after her cat")
     by_event_only: bool = False
+    #: the question's words for the event, outside its time ("he goes home to hokkaido"):
+    #: read by meaning when no dated text shares its words (``memory.context``)
+    event_text: str = ""
 
     def with_event(self, event: Event, now: datetime) -> TimeAsk:
         """This question with its event found: the span the relation names. "Before the
@@ -826,8 +829,9 @@ def read_time(query: str, now: datetime) -> TimeAsk:
                         soft,
                         kind,
                         terms,
-                        named,
-                        pure,
+                        event_text=told,
+                        field=named,
+                        pure=pure,
                         event_span=None if when is None else when.span,
                         offset=offset,
                         by_event_only=kind in _OTHER_SENSE and not (timed or named or when),
@@ -1014,6 +1018,34 @@ def event_date(terms: frozenset[str], dated: list[tuple[str, datetime]]) -> Even
     if best is None:
         return None
     return Event(best, frozenset(about | _subject_terms(normalize(best_text).text)))
+
+
+def prepared_for(dated: list[tuple[str, datetime]]) -> dict[int, frozenset[str]]:
+    """The dated texts something else is done before, by words: for each text naming an
+    event after a relation word of its own ("Must do a stocktake before the HMRC excise
+    visit"), the text (not itself one such) its words there name (``event_date``: "An
+    HMRC excise officer inspects the duty records on 10 December"), by its index in
+    ``dated``, with the words the preparations name it with."""
+    plain = [
+        i for i, (text, _) in enumerate(dated) if not _RELATION_WORD.search(normalize(text).text)
+    ]
+    found: dict[int, frozenset[str]] = {}
+    for text, _ in dated:
+        normal = normalize(text).text
+        relation = _RELATION_WORD.search(normal)
+        if relation is None:
+            continue
+        clause = frozenset(_subject_terms(normal[relation.end() :]))
+        if not clause:
+            continue
+        best, best_share = -1, EVENT_SHARE
+        for i in plain:
+            share = len(clause & content_words(dated[i][0])) / len(clause)
+            if share >= best_share and (best < 0 or share > best_share):
+                best, best_share = i, share
+        if best >= 0:
+            found[best] = found.get(best, frozenset()) | clause
+    return found
 
 
 def _preparation(terms: frozenset[str], text: str) -> frozenset[str] | None:

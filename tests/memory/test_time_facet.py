@@ -930,3 +930,50 @@ def test_a_relation_word_whose_event_nothing_names_asks_no_time(agent, fake_mode
     assert pack.items and not any("time facet" in item.why for item in pack.items)
     # "before" an event nothing names still asks what is due before it
     assert read_time("What must she do before her course kicks off?", NOW).by_event_only is False
+
+
+def test_an_event_named_in_other_words_is_the_prepared_for_belief_nearest_in_meaning(
+    agent, fake_model
+):
+    inspection = "An excise officer inspects the distillery's duty records"
+    fake_model.same_as["taxman comes round"] = inspection
+    write(agent, inspection, due=NOW + 20 * DAY)
+    ledger = write(
+        agent,
+        "Must bring the spirits ledger up to date before the excise visit",
+        due=NOW + 15 * DAY,
+    )
+    later = write(agent, "Must sort out the winter rota at the bottling plant", due=NOW + 40 * DAY)
+
+    ranked, pack = ask(agent, "What does he have to get sorted before the taxman comes round?")
+
+    # no text shares the event's words: by meaning, the inspection the ledger is brought up
+    # to date for is the event, and what is due before it answers first
+    assert pack.time_intent
+    assert ranked.index(ledger.pk) < ranked.index(later.pk)
+    assert "time facet" not in pack.items[ranked.index(later.pk)].why
+
+
+def test_what_a_todo_is_done_before_is_the_dated_text_its_clause_names():
+    from memory.time_facet import prepared_for
+
+    dated = [
+        ("Must do a stocktake of the warehouse before the excise visit", NOW + 10 * DAY),
+        ("An excise officer inspects the duty records", NOW + 20 * DAY),
+        ("Takes the dog to the vet", NOW + 12 * DAY),
+    ]
+
+    assert prepared_for(dated) == {1: frozenset(content_words("the excise visit"))}
+
+
+def test_a_relation_word_of_another_sense_finds_no_event_by_meaning(agent, fake_model):
+    show = "Shows his canaries at the winter bird fair"
+    fake_model.same_as["window"] = show
+    write(agent, show, due=NOW + 20 * DAY)
+    write(agent, "Must clean the cages before the bird fair", due=NOW + 15 * DAY)
+    write(agent, "Keeps songbirds in cages in the front room", category="interests")
+
+    ranked, pack = ask(agent, "Does he keep songbirds by the window?")
+
+    # "by the window" is of place: no text names it in its words, so it is no event
+    assert all("time facet" not in item.why for item in pack.items)
