@@ -267,8 +267,9 @@ PARTS = (
 # 2026-12-07 at b70a570: a seen part now.
 # fresh50 (written blind by an outside evaluator on 2026-12-07) was measured once on
 # 2026-12-07 at 4699822: a seen part now.
-# fresh51 was written blind by an outside evaluator on 2026-12-07.
-NEVER_TUNED: tuple[str, ...] = ("fresh51",)
+# fresh51 (written blind by an outside evaluator on 2026-12-07) was measured once on
+# 2026-12-07 at 66e94a2: a seen part now.
+NEVER_TUNED: tuple[str, ...] = ()
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
