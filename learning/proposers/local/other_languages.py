@@ -398,7 +398,7 @@ def _ask_in(
             verb, j = inf, k + 1
             break
     # an object pronoun typed after the imperative as a word of its own, the hyphen left
-    # out ("fais moi un contrat", "ecris lui un message", "envoie nous la facture", Dutch
+    # out ("fais moi un contrat", "ecris lui un message", "prepare nous la facture", Dutch
     # "schrijf me een mail", Danish "lav mig et tilbud"): the noun phrase follows it
     while (
         verb
