@@ -189,3 +189,35 @@ def test_the_frame_inflects_verb_noun_and_article():
     assert language.plural_noun("inscripción", "es") == "inscripciones"
     assert language.plural_article("ficha", "es", article_seen="una") == "las"
     assert language.plural_article("demande", "fr", after_to=True) == "aux"
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "verb", "noun"),
+    [
+        ("salut, fais moi un contrat de deneigement pour mme Belanger", "fr", "faire", "contrat"),
+        ("ecris lui un message pour son gazon", "fr", "écrire", "message"),
+        ("prepare nous la facture de mars", "fr", "préparer", "facture"),
+        ("Schrijf me een offerte voor de verbouwing", "nl", "schrijven", "offerte"),
+        ("Lav mig et tilbud på en renovering", "da", "lave", "tilbud"),
+        ("Faz me um orçamento para a cozinha", "pt", "fazer", "orçamento"),
+    ],
+)
+def test_an_object_pronoun_typed_after_the_imperative_without_its_hyphen_is_no_noun(
+    text, code, verb, noun
+):
+    # "fais moi" is "fais-moi" typed on a phone: the noun asked for follows the pronoun
+    ask = asks_of(corpus_of([(1, text, False)]).messages[0], code, set())[0]
+    assert (ask.verb, ask.noun) == (verb, noun)
+
+
+def test_a_pronoun_is_never_grouped_with_a_noun_of_its_spelling():
+    # "moi" is no noun, so never the singular of "mois" ("Fait les mois.")
+    corpus = corpus_of(
+        [
+            (1, "fais moi le calendrier des mois d'hiver", False),
+            (1, "fais moi la liste des mois de la saison", False),
+            (1, "fais moi un plan pour les mois qui viennent", False),
+        ]
+    )
+    themes = find_foreign_themes(corpus.messages, "fr", set(), min_conversations=3, min_users=None)
+    assert all(t.noun not in ("moi", "mois") for t in themes)

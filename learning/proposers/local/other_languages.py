@@ -168,6 +168,7 @@ def _content(tok: Tok, frame: language.Frame, banned: set[str]) -> bool:
         and low not in language.FUNCTION_WORDS[frame.code]
         and low not in frame.articles
         and low not in frame.asking
+        and low not in frame.pronouns  # "fais moi un contrat": "moi" is never a noun
         and low not in banned
         and not language.work_verb(low, frame.code)
     )
@@ -396,6 +397,17 @@ def _ask_in(
         if k in (0, q) or before & (frame.asking | frame.relayed) or before <= frame.pronouns:
             verb, j = inf, k + 1
             break
+    # an object pronoun typed after the imperative as a word of its own, the hyphen left
+    # out ("fais moi un contrat", "ecris lui un message", "prepare nous la facture", Dutch
+    # "schrijf me een mail", Danish "lav mig et tilbud"): the noun phrase follows it
+    while (
+        verb
+        and j + 1 < len(ws)
+        and ws[j].low in frame.pronouns
+        and ws[j].low not in frame.articles
+        and (ws[j + 1].low in frame.articles | frame.openers or not frame.has_articles)
+    ):
+        j += 1
     # the asking word opens the sentence, or the clause after a comma
     opens = [k for k in (0, q) if k < len(ws) and ws[k].low in frame.asking]
     if not verb and frame.verb_last and opens and len(ws) > opens[0] + 2:
