@@ -144,3 +144,30 @@ def test_a_two_letter_short_form_before_a_noun_is_read_as_its_platform():
     fb, insta = ([(a.noun, a.platform) for a in asks_of(m, "no", set())] for m in corpus.messages)
     assert fb == [("innlegg", "fb")]
     assert insta[0] == ("innlegg", "insta")
+
+
+def test_a_short_form_typed_small_after_a_labels_noun_is_its_platform():
+    from learning.proposers.local.other_languages import asks_of, foreign_sentence
+
+    corpus = corpus_of(
+        [
+            (1, "publication fb pour le groupe du quartier: il me reste des places", False),
+            (1, "post insta: je serai au marché samedi avec les tasses", False),
+            (1, "posteo ig para la feria del sábado", False),
+        ]
+    )
+    fr, post, es = (
+        [(a.noun, a.platform) for a in asks_of(m, code, set())]
+        for m, code in zip(corpus.messages, ["fr", "fr", "es"], strict=True)
+    )
+    assert fr == [("publication", "fb")]
+    assert post == [("post", "insta")]
+    assert es == [("posteo", "ig")]
+    themes, _banned = _themes(
+        [
+            "publication fb pour le groupe du quartier: il me reste des places",
+            "fais moi une publication facebook pour dire qu'il me reste 3 places",
+            "publication facebook pour remercier tout le monde après la tempête",
+        ]
+    )
+    assert [foreign_sentence(t, "fr") for t in themes] == ["Fait les publications Facebook."]

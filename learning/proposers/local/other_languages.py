@@ -270,8 +270,10 @@ def _noun_phrase(
                 # de la table d'hôtes"): "de la table" alone names another thing
                 complement = f"{complement} {ws[j].low}{ws[j + 1].low}"
                 j += 2
-    elif j < len(ws) and _platform(ws[j]):
-        # a platform after the noun says which kind ("légende Instagram"), as written
+    elif j < len(ws) and (_platform(ws[j]) or ws[j].low in PLATFORM_SHORT_FORMS):
+        # a platform after the noun says which kind ("légende Instagram"), as written; its
+        # short form typed small too ("publication fb pour le groupe", "post insta: …"),
+        # too short to be read as a noun of its own
         complement = ws[j].text
         j += 1
     elif j < len(ws) and ws[j].low in banned:
