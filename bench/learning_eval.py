@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh51}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh52}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -244,6 +244,7 @@ PARTS = (
     "fresh49",
     "fresh50",
     "fresh51",
+    "fresh52",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
@@ -269,7 +270,9 @@ PARTS = (
 # 2026-12-07 at 4699822: a seen part now.
 # fresh51 (written blind by an outside evaluator on 2026-12-07) was measured once on
 # 2026-12-07 at 66e94a2: a seen part now.
-NEVER_TUNED: tuple[str, ...] = ()
+# fresh52 was written blind by an outside evaluator on 2026-12-07 (no product code, no results
+# read); it must be measured once, at the end of a round of work.
+NEVER_TUNED: tuple[str, ...] = ("fresh52",)
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8

@@ -107,6 +107,7 @@ COMPLETE = [
         "fresh49",
         "fresh50",
         "fresh51",
+        "fresh52",
     )
 ]
 
@@ -219,6 +220,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh49",
             "fresh50",
             "fresh51",
+            "fresh52",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
