@@ -468,6 +468,8 @@ _NEGATION_PAIRS = frozenset(
         ("plaats", "van"),
         ("stället", "för"),
         ("stedet", "for"),
+        # Spanish and Portuguese "nada de X" ("usa toneladas, nada de BTU"): no X
+        ("nada", "de"),
     }
 )
 # words after which a refusal no longer holds ("never feet, always metres")

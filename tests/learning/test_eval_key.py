@@ -563,6 +563,16 @@ def test_a_croatian_negation_refuses_what_follows_it():
     assert not refused("pisi eure", "eure")
 
 
+def test_nada_de_refuses_what_follows_it_in_spanish_and_portuguese():
+    assert refused("usa toneladas, nada de btu", "btu")
+    assert refused("nada de emojis nos orcamentos", "emojis")
+    assert not refused("usa toneladas", "toneladas")
+    # a rule worded that way is not judged the opposite of the key's
+    rule = {"refuses": ["btu"], "match": {"all_of": [["tonelada*", "btu"]]}}
+    assert not ev.inverts(rule, "Usa toneladas, nada de BTU.")
+    assert ev.inverts(rule, "Usa BTU.")
+
+
 def test_a_negation_inside_a_condition_does_not_refuse_the_instruction_after_it():
     assert not refused("if the sea is not right we reschedule the lesson", "reschedule")
     assert not refused("se o mar não estiver bom a gente remarca a aula", "remarca")
