@@ -61,9 +61,9 @@ RUNS = [
 ]
 
 
-def test_recurring_slowness_is_proposed_as_speeding_up_slow_things(bag_of_words):
+def test_recurring_slowness_is_proposed_as_making_slow_things_faster(bag_of_words):
     result = LocalProposer().propose_sentence(
         corpus_of(RUNS), {"goals": "Help the developer.", "background": ""}, settings()
     )
     sentence = (result.data or {}).get("sentence", "")
-    assert sentence.startswith("Speeds up slow "), sentence
+    assert sentence.startswith("Makes slow ") and sentence.endswith(" faster."), sentence

@@ -862,8 +862,8 @@ def _verb_themes(rd: _Reading) -> list[Theme]:
                     lambda r, v=verb: (
                         bool(r.head)
                         and r.head not in rd.exclude
-                        # what is said slow is named whatever it is: "Speeds up slow
-                        # reports." (a generic head says nothing of what is reviewed)
+                        # what is said slow is named whatever it is: "Makes slow
+                        # reports faster." (a generic head says nothing of what is reviewed)
                         and (r.head not in GENERIC_HEADS or v == SPEED_VERB)
                         and r.head not in PEOPLE_WORDS
                     ),

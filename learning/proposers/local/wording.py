@@ -19,6 +19,7 @@ from learning.proposers.local.words import (
     PRONOUN_WORDS,
     SLOW_WORD,
     SPEED_VERB,
+    SPEED_WORDING,
     TIME_MODIFIERS,
     VAGUE_MODIFIERS,
     WRITTEN_HEADS,
@@ -472,11 +473,13 @@ def _slow_thing(noun: str) -> str:
 
 
 def _said_slow(verb: str, obj: str) -> str:
-    """The work of making things faster, its object said slow as the requests said it
-    ("Speeds up slow reports and loops.", ``slowness.slowness_request``): a reviewer
-    keeps what was slow, not only what was sped up."""
+    """The work of making things faster (``verb``: ``SPEED_VERB``), its object said slow
+    as the requests said it and made faster as they ask it ("Makes slow reports and
+    loops faster.", ``slowness.slowness_request``): a reviewer keeps what was slow, and
+    the quotes share "slow" or "faster" with it ("why so slow?", "can we make this
+    faster?"), which "speeds up" shares with neither."""
     obj = obj.removeprefix("the ")
-    return f"{language.third_person(verb)} {SLOW_WORD} {obj}"
+    return f"{language.third_person(SPEED_WORDING[0])} {SLOW_WORD} {obj} {SPEED_WORDING[1]}"
 
 
 def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:

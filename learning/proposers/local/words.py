@@ -516,9 +516,11 @@ LONG_TIMES = word_set("ages forever long")
 WANTING_VERBS = word_set("want need make get")
 
 # the work slowness asks for, what a sentence calls the thing said slow, and the thing
-# when the person names none ("can we speed it up?"): "Speeds up slow code."
+# when the person names none ("can we speed it up?"): "Makes slow code faster."
 SPEED_VERB = "speed up"
 SLOW_WORD = "slow"
+# how a sentence words that work: "Makes slow reports faster."
+SPEED_WORDING = ("make", "faster")
 DEFAULT_SLOW_THING = "code"
 
 
