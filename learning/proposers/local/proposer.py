@@ -38,7 +38,11 @@ from learning.proposers.local.other_languages import (
     foreign_evidence,
     foreign_sentence,
 )
-from learning.proposers.local.requests import requests_asking_work, requests_of
+from learning.proposers.local.requests import (
+    compounds_as_nouns,
+    requests_asking_work,
+    requests_of,
+)
 from learning.proposers.local.rules import (
     _CONTRAST_TAIL,
     _rule_near_misses,
@@ -356,7 +360,9 @@ class LocalProposer:
         banned = _name_words(names) | proper_words(corpus.messages)
         requests = objects_named_before(
             parts_as_wholes(
-                requests_asking_work([r for m in corpus.messages for r in requests_of(m)])
+                compounds_as_nouns(
+                    requests_asking_work([r for m in corpus.messages for r in requests_of(m)])
+                )
             )
         )
         if not requests:

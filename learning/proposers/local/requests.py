@@ -90,6 +90,10 @@ class Request:
     # the second thing asked for with the same verb, joined by "and": "an invoice and a
     # receipt for Mrs Hale" (``_coordinated``); ``requests_of`` reads it as a request
     also: tuple[Request, ...] = ()
+    # the word read as the verb when it may be the first noun of a compound: a word that
+    # can be a noun, then a bare singular noun and a preposition ("test case for the
+    # lookup", "test fixture for the loader"); ``compounds_as_nouns`` settles which
+    compound: str = ""
 
 
 def _noun_phrase(toks: list[Tok], i: int) -> tuple[list[Tok], int]:
@@ -656,6 +660,8 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         # further into a message is a detail or a list ("rye flour, wheat flour")
         return None
     words, j = _noun_phrase(toks, i)
+    if _subject_doing(toks, verb_tok, words, j):
+        return None
     if not words and verb and not language.can_be(verb, "NOUN"):
         # "Summarise this for engineering", "Summarise for the dev team": the verb and
         # its phrases, no object
@@ -777,6 +783,7 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         surface=surface,
         wholes=wholes,
         named=_named(toks, at, first_tok),
+        compound=_compound_first(toks, verb_tok, words, j) if not cue else "",
     )
     from learning.policy import WORK_VERBS
 
@@ -789,6 +796,82 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
     )
     second = _coordinated(req, toks, j, first_tok) if words and asked_for else None
     return replace(req, also=(second,)) if second is not None else req
+
+
+def _subject_doing(toks: list[Tok], verb_tok: Tok | None, words: list[Tok], j: int) -> bool:
+    """Whether the word read as the verb is a noun and the "-ing" form after it what it
+    is doing: "test failing after I changed …", "build failing on CI" (a word that can
+    be a noun, in its base form, then only the "-ing" form of a verb before a
+    preposition or the clause's end; not "fix failing tests", where a noun follows)."""
+    if verb_tok is None or len(words) != 1 or verb_tok not in toks:
+        return False
+    doing = words[0]
+    return (
+        toks.index(doing) == toks.index(verb_tok) + 1
+        and doing.low.endswith("ing")
+        and language.can_be(doing.low, "VERB")
+        and language.lemma(doing.low, "VERB") != doing.low
+        and language.can_be(verb_tok.low, "NOUN")
+        and language.lemma(verb_tok.low, "VERB") == verb_tok.low
+        and (j >= len(toks) or toks[j].low in PREPOSITIONS or toks[j].low in WHEN_CLAUSE_WORDS)
+    )
+
+
+# words that open a clause saying when: "test failing after I changed …"
+WHEN_CLAUSE_WORDS = frozenset(["after", "since", "when", "again", "now"])
+
+
+def _compound_first(toks: list[Tok], verb_tok: Tok | None, words: list[Tok], j: int) -> str:
+    """The noun the word read as the verb may be, when it may open a compound instead:
+    it can be a noun in its base form, and one bare singular noun the lexicon knows
+    follows it right away, then a preposition, "please" or the clause's end ("test case
+    for the lookup", "test fixture for the loader"; not "test the login flow", a
+    determiner, nor "update readme for …", a word the lexicon does not know). "" when not."""
+    if verb_tok is None or len(words) != 1 or verb_tok not in toks:
+        return ""
+    noun = words[0]
+    if toks.index(noun) != toks.index(verb_tok) + 1:
+        return ""
+    if j < len(toks) and toks[j].low not in PREPOSITIONS | REQUEST_TAILS:
+        return ""
+    first = verb_tok.low
+    return (
+        language.lemma(first, "NOUN")
+        if (
+            language.can_be(first, "NOUN")
+            and language.lemma(first, "VERB") == first
+            and noun.text.islower()
+            and language.can_be(noun.low, "NOUN")
+            and language.lemma(noun.low, "NOUN") == noun.low
+            and not noun.low.endswith("s")
+        )
+        else ""
+    )
+
+
+def compounds_as_nouns(requests: list[Request]) -> list[Request]:
+    """A request whose verb may be the first noun of a compound (``Request.compound``:
+    "test case for the engineer-contact lookup") asks for that noun when another
+    conversation asks for it as what is made (its word is the head there: "write tests
+    for …"), as ``themes.parts_as_wholes`` reads a part as its whole: a test case is a
+    test. Otherwise ("update readme for …" where nobody asks for updates) the verb stays."""
+    heads_in: dict[str, set[Any]] = {}
+    for r in requests:
+        if r.head and not r.reported:
+            heads_in.setdefault(r.head, set()).add(r.message.conversation_id)
+    read = []
+    for r in requests:
+        if r.compound and heads_in.get(r.compound, set()) - {r.message.conversation_id}:
+            r = replace(
+                r,
+                verb=None,
+                head=r.compound,
+                mods=[],
+                surface={**r.surface, r.compound: r.compound},
+                compound="",
+            )
+        read.append(r)
+    return read
 
 
 def _part_of_a_period(toks: list[Tok], i: int) -> bool:
@@ -1520,6 +1603,7 @@ def error_report(message: Any, readable: str) -> Request | None:
 
 def requests_of(message: Any) -> list[Request]:
     from learning.policy import WORK_VERBS, health_word
+    from learning.proposers.local.slowness import slowness_request
 
     # what a message says about someone's health is never evidence: its clauses that say
     # it are not read (a funeral director's "collect Mr Hale from the hospital, and can
@@ -1528,6 +1612,10 @@ def requests_of(message: Any) -> list[Request]:
     readable = readable_text(message.text)
     found = []
     report = None if about_health else error_report(message, readable)
+    slow = None if about_health else slowness_request(message, readable)
+    if slow is not None:
+        # slowness said with no error pasted: the thing is to be made faster, not debugged
+        report = None
     if report is not None:
         found.append(report)
     opener = not message.after_assistant
@@ -1591,6 +1679,11 @@ def requests_of(message: Any) -> list[Request]:
         after_opener = bool(words) and words <= OPENER_CLAUSE_WORDS
     if report is not None and _paste_is_material(report, found[1:], readable):
         found.remove(report)
+    if slow is not None:
+        # a clause that says the thing is slow asks for no other work: "This report takes
+        # ages" is no request for "ages", "bulk import … takes 4 min" none for an import
+        found = [r for r in found if r.verb or r.end <= slow.start or r.start >= slow.end]
+        found.insert(0, slow)
     if opener:
         found = [_object_named_next(r, readable) for r in found]
     if opener:

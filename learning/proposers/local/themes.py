@@ -33,6 +33,7 @@ from learning.proposers.local.words import (
     PRONOUN_WORDS,
     SAME_HEAD,
     SAME_WORK,
+    SPEED_VERB,
     STAND_IN_OBJECTS,
     TIME_MODIFIERS,
     VAGUE_MODIFIERS,
@@ -858,10 +859,12 @@ def _verb_themes(rd: _Reading) -> list[Theme]:
                 kind="verbonly",
                 requests=_theme_requests(
                     reqs,
-                    lambda r: (
+                    lambda r, v=verb: (
                         bool(r.head)
                         and r.head not in rd.exclude
-                        and r.head not in GENERIC_HEADS
+                        # what is said slow is named whatever it is: "Makes slow
+                        # reports faster." (a generic head says nothing of what is reviewed)
+                        and (r.head not in GENERIC_HEADS or v == SPEED_VERB)
                         and r.head not in PEOPLE_WORDS
                     ),
                 ),

@@ -11,11 +11,15 @@ from learning import language
 from learning.proposers.local.hygiene import CHAT_WORDS
 from learning.proposers.local.tokens import tokens
 from learning.proposers.local.words import (
+    DEFAULT_SLOW_THING,
     DEFAULT_VERB,
     DETERMINERS,
     NON_TOPICS,
     PEOPLE_WORDS,
     PRONOUN_WORDS,
+    SLOW_WORD,
+    SPEED_VERB,
+    SPEED_WORDING,
     TIME_MODIFIERS,
     VAGUE_MODIFIERS,
     WRITTEN_HEADS,
@@ -447,14 +451,35 @@ def _key_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str
 
 def _verb_object_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
     noun = surface.get(theme.qualifier, theme.qualifier)
+    if theme.verb == SPEED_VERB:
+        return _said_slow(theme.verb, _slow_thing(noun))
     noun = noun if language.is_mass(noun) else f"the {language.plural(noun)}"
     return f"{language.third_person(theme.verb)} {noun}"
 
 
 def _verb_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
     heads = Counter(r.head for r in reqs if r.head)
+    if theme.verb == SPEED_VERB:
+        things = [_slow_thing(surface.get(h, h)) for h, _ in heads.most_common(2)]
+        return _said_slow(theme.verb, " and ".join(things))
     named = [language.plural(surface.get(h, h)) for h, _ in heads.most_common(2)]
     return f"{language.third_person(theme.verb)} {' and '.join(named)}"
+
+
+def _slow_thing(noun: str) -> str:
+    """A thing said slow as the sentence names it: in the plural, but the code (the thing
+    when no request names one, ``DEFAULT_SLOW_THING``) as a mass ("slow code")."""
+    return noun if noun == DEFAULT_SLOW_THING else language.plural(noun)
+
+
+def _said_slow(verb: str, obj: str) -> str:
+    """The work of making things faster (``verb``: ``SPEED_VERB``), its object said slow
+    as the requests said it and made faster as they ask it ("Makes slow reports and
+    loops faster.", ``slowness.slowness_request``): a reviewer keeps what was slow, and
+    the quotes share "slow" or "faster" with it ("why so slow?", "can we make this
+    faster?"), which "speeds up" shares with neither."""
+    obj = obj.removeprefix("the ")
+    return f"{language.third_person(SPEED_WORDING[0])} {SLOW_WORD} {obj} {SPEED_WORDING[1]}"
 
 
 def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:
@@ -497,6 +522,8 @@ def _head_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -
         answered = "" if best or head_lemma != REPLY_HEAD else _replied_to(reqs)
         if answered:
             obj = f"{head} to {language.plural(answered)}"  # "Writes replies to reviews."
+    if verb == SPEED_VERB:
+        return _said_slow(verb, DEFAULT_SLOW_THING if head_lemma == DEFAULT_SLOW_THING else obj)
     if " " not in obj and not language.is_mass(obj):
         obj = f"the {obj}"  # "Prepares the rotas.": a kind of work, not a bare noun
     return f"{language.third_person(verb)} {obj}"

@@ -503,13 +503,34 @@ VAGUE_MODIFIERS = word_set(
 )
 
 
+# slowness said of a thing, read as a request to make it faster (``requests.slowness_request``):
+# what the thing is or does ("the report is slow as hell", "it's crawling again", "the
+# game lags"), the comparative asked for ("can we make this faster?", "is X faster than
+# Y?") and how long it takes ("takes ages", "takes forever", "takes too long"); general
+# English, lemmas
+SLOW_WORDS = word_set("slow slower sluggish laggy crawl lag")
+FASTER_WORDS = word_set("faster quicker")
+LONG_TIMES = word_set("ages forever long")
+# the verbs that ask for the comparative outside a question: "want the upload faster",
+# "can we make it quicker"
+WANTING_VERBS = word_set("want need make get")
+
+# the work slowness asks for, what a sentence calls the thing said slow, and the thing
+# when the person names none ("can we speed it up?"): "Makes slow code faster."
+SPEED_VERB = "speed up"
+SLOW_WORD = "slow"
+# how a sentence words that work: "Makes slow reports faster."
+SPEED_WORDING = ("make", "faster")
+DEFAULT_SLOW_THING = "code"
+
+
 # verbs that name the work whatever the object ("Reviews PRs and diffs."); a verb of
 # making ("write", "draft", "prepare") needs what is made to name it
 WORK_NAMING_VERBS = word_set(
     """review summarise summarize translate proofread debug refactor analyse analyze
     research calculate estimate price schedule reconcile chase document explain
     audit triage"""
-)
+) | frozenset([SPEED_VERB])
 
 
 WEEKDAYS = word_set("monday tuesday wednesday thursday friday saturday sunday")
