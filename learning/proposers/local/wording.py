@@ -428,8 +428,7 @@ def _key_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str
         and modified
         and (
             language.can_be(theme.qualifier, "ADJ")
-            or modified.most_common(1)[0][1]
-            > len({r.message.conversation_id for r in made_itself})
+            or modified.most_common(1)[0][1] > len({r.message.conversation_id for r in made_itself})
         )
     ):
         # "the welcomes" reads oddly, and "the appointments" says less than most
