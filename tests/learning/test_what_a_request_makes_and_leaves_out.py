@@ -72,3 +72,29 @@ def test_a_thing_written_up_is_made_into_the_text_the_others_make_of_it():
     )
     assert "Writes survey reports." in sentences
     assert "Writes the surveys." not in sentences
+
+
+def _foreign(lines: list[str], code: str) -> list[str]:
+    from learning.proposers.local.other_languages import find_foreign_themes, foreign_sentence
+
+    corpus = corpus_of([(1, line, False) for line in lines])
+    themes = find_foreign_themes(corpus.messages, code, set(), min_conversations=3, min_users=None)
+    return [foreign_sentence(t, code) for t in themes]
+
+
+def test_the_verb_of_making_names_no_work_where_the_language_has_a_verb_for_it():
+    # "faire", "hacer": the work is prepared, as "do the quote" is in English
+    french = [
+        "fais moi un devis pour la cuisine de Mme Roy",
+        "salut, fais moi un devis pour le chalet",
+        "peux-tu faire un devis pour la terrasse ?",
+    ]
+    assert _foreign(french, "fr") == ["Prépare les devis."]
+    spanish = [
+        "hazme la ficha de los verbos para el lunes",
+        "¿me haces una ficha de vocabulario para los pequeños?",
+        "haz una ficha de repaso para el examen",
+    ]
+    assert _foreign(spanish, "es")[0].startswith("Prepara las fichas")
+    # Norwegian writes documents with "lage", and keeps it: "Lager sjekklister." (see
+    # test_goals_and_rules_in_danish_and_norwegian)
