@@ -394,6 +394,11 @@ class Frame:
     # verbs that say only that something is made ("faire", "hacer", "fare"): of verbs
     # requests use equally often, another names the work better
     weak_verbs: frozenset[str] = frozenset()
+    # whether the weak verb is also the language's usual verb for making a document
+    # ("een offerte maken", "lave et tilbud", "lage et tilbud"): then a goals sentence may
+    # open with it when no request names another ("Lager tilbud."); where it is not
+    # ("faire", "hacer", "machen"), the sentence takes ``default_verb`` ("Prépare les devis.")
+    weak_verb_makes: bool = False
     # plural endings the frame's spelling changes the singular's last letters by, undone
     # to group a noun's two numbers (Portuguese "publicações" with "publicação",
     # "mensagens" with "mensagem"): (plural ending, singular ending)
@@ -793,6 +798,7 @@ FRAMES: dict[str, Frame] = {
         titles=_words("meneer mevrouw mevr dhr familie fam"),
         default_verb="schrijven",
         weak_verbs=_words("maken"),
+        weak_verb_makes=True,
         platform_before="voor",
         label_next=_words("voor op aan over met van bij naar graag aub alsjeblieft"),
         plural_takes_article=False,
@@ -886,6 +892,7 @@ FRAMES: dict[str, Frame] = {
         titles=_words("hr fru"),
         default_verb="skrive",
         weak_verbs=_words("lave"),
+        weak_verb_makes=True,
         platform_before="til",
         label_next=_words("til for om på med fra efter ved"),
         plural_takes_article=False,
@@ -933,6 +940,7 @@ FRAMES: dict[str, Frame] = {
         titles=_words("herr fru"),
         default_verb="skrive",
         weak_verbs=_words("lage"),
+        weak_verb_makes=True,
         platform_before="til",
         label_next=_words("til for om på med fra etter ved"),
         plural_takes_article=False,

@@ -71,7 +71,7 @@ def test_a_noun_typed_without_its_accents_is_the_noun_and_the_sentence_writes_th
         "orçamento pra limpeza do quintal da escola",
         "faz um orcamento pra dona Rita, grama e cerca viva",
     ]
-    assert _sentences(texts, "pt") == ["Faz os orçamentos."]
+    assert _sentences(texts, "pt") == ["Prepara os orçamentos."]
 
 
 def _themes(texts: list[str], code: str):

@@ -96,7 +96,7 @@ def test_a_brazilian_request_is_worded_in_the_third_person_with_its_purpose():
     corpus = corpus_of(rows)
     themes = find_foreign_themes(corpus.messages, "pt", set(), min_conversations=3, min_users=None)
     assert [foreign_sentence(t, "pt") for t in themes] == [
-        "Faz os orçamentos pra festa de aniversário."
+        "Prepara os orçamentos pra festa de aniversário."
     ]
 
 
@@ -123,7 +123,7 @@ def test_a_plural_the_spelling_does_not_settle_is_not_guessed():
     rows = [(1, f"Faz-me o programa para a festa de {day}.", False) for day in days]
     corpus = corpus_of(rows)
     [theme] = find_foreign_themes(corpus.messages, "pt", set(), min_conversations=3, min_users=None)
-    assert foreign_sentence(theme, "pt") == "Faz os programas."
+    assert foreign_sentence(theme, "pt") == "Prepara os programas."
 
 
 @pytest.mark.parametrize(

@@ -170,4 +170,4 @@ def test_a_short_form_typed_small_after_a_labels_noun_is_its_platform():
             "publication facebook pour remercier tout le monde après la tempête",
         ]
     )
-    assert [foreign_sentence(t, "fr") for t in themes] == ["Fait les publications Facebook."]
+    assert [foreign_sentence(t, "fr") for t in themes] == ["Prépare les publications Facebook."]

@@ -56,7 +56,7 @@ def test_a_purpose_that_names_the_work_itself_is_left_out():
             "Kannst du mir drei Varianten für die Inschrift machen?",
         ]
     )
-    assert "für die" not in sentence and sentence.startswith("Macht Inschriften"), sentence
+    assert "für die" not in sentence and sentence.startswith("Erstellt Inschriften"), sentence
 
 
 def test_a_german_noun_after_the_work_keeps_its_capital():

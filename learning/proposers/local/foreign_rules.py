@@ -5,14 +5,20 @@ language's frame (``language.RULE_FRAMES``)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from learning import language
+from safety.text import strip_accents
 
 if TYPE_CHECKING:
     from learning.proposers.local.corrections import Correction
 
 _WORD = re.compile(r"\S+")
+_LETTERS = re.compile(r"[^\W\d_]+")
+#: the shortest word given its accents back: a short one may be another word plain ("a"
+#: and "à", "ou" and "où")
+_ACCENTED_MIN = 4
 # the clause after a comma, to the end of its sentence or a colon
 _NEXT_CLAUSE = re.compile(r"\s*,\s*([^,.;:!?\n]+)")
 
@@ -61,3 +67,29 @@ def foreign_rule(hits: dict[int, tuple[Correction, int]], code: str) -> str | No
         return None
     text = min(variants)[1]
     return text[:1].upper() + text[1:] + "."
+
+
+def accented_as_written(text: str, written: Iterable[str], code: str) -> str:
+    """``text`` with each word typed without its accents (on a phone: "numeros") spelled
+    as the same person or persona writes it elsewhere ("numéros"): one spelling with
+    accents, of the same letters, at least ``_ACCENTED_MIN`` long and no function word of
+    ``code``; a word written with two accented spellings, or never with one, as it is."""
+    spellings: dict[str, set[str]] = {}
+    for source in written:
+        for w in _LETTERS.findall(source):
+            low = w.lower()
+            plain = strip_accents(low)
+            if plain != low:
+                spellings.setdefault(plain, set()).add(low)
+    function_words = language.FUNCTION_WORDS.get(code, frozenset())
+
+    def accented(m: re.Match[str]) -> str:
+        word = m.group(0)
+        low = word.lower()
+        forms = spellings.get(low, set())
+        if len(forms) != 1 or len(low) < _ACCENTED_MIN or low in function_words:
+            return word
+        form = next(iter(forms))
+        return form[:1].upper() + form[1:] if word[:1].isupper() else form
+
+    return _LETTERS.sub(accented, text)

@@ -918,11 +918,16 @@ def find_foreign_themes(
         if not verbs and not frame.default_verb:
             _say(unworded, by_conv, "no request says what is done with it")
             continue  # nobody said what is done with it
-        # every request a label ("Confirmación de pedido para …"): the work is prepared
-        # of verbs used equally often, one that says what is done before "make" ("Scrive
-        # le conferme", not "Fa le conferme")
+        # every request a label ("Confirmación de pedido para …"): the work is prepared;
+        # the frame's verb of making ("fais moi une publication", "hazme las fichas") says
+        # no work, as "do" does in English: the verb another request names ("Scrive le
+        # conferme", not "Fa le conferme"), else the work is prepared ("Prépare les
+        # publications Facebook.", not "Fait les publications Facebook."), unless it is
+        # the language's usual verb for making a document (``weak_verb_makes``: "Lager
+        # tilbud."), which then only yields to a verb as often named
+        named = [v for v in verbs if frame.weak_verb_makes or v not in frame.weak_verbs]
         verb = max(
-            verbs,
+            named,
             key=lambda v: (verbs[v], v not in frame.weak_verbs, -list(verbs).index(v)),
             default=frame.default_verb,
         )

@@ -25,7 +25,7 @@ from learning.proposers.local.corrections import (
     recurring_instructions,
     rule_evidence,
 )
-from learning.proposers.local.foreign_rules import foreign_rule
+from learning.proposers.local.foreign_rules import accented_as_written, foreign_rule
 from learning.proposers.local.hygiene import (
     _name_words,
     proper_words,
@@ -99,6 +99,18 @@ def _statements(persona: dict[str, Any]) -> list[tuple[str, set[str]]]:
     """Each sentence of the persona's goals and background with its content words."""
     text = "\n".join(str(persona.get(f) or "") for f in ("goals", "background"))
     return [(part, words) for part in _STATEMENT_END.split(text) if (words := content_words(part))]
+
+
+def _persona_texts(persona: dict[str, Any]) -> list[str]:
+    """Every text the persona writes: its name, role, goals, background, guardrails and
+    standing rules."""
+    out: list[str] = []
+    for value in persona.values():
+        if isinstance(value, str):
+            out.append(value)
+        elif isinstance(value, list | tuple):
+            out.extend(str(v) for v in value)
+    return out
 
 
 def _seen(
@@ -689,8 +701,16 @@ class LocalProposer:
         min_users = settings.min_users if settings.across_users else None
         left_out: list[str] = []
         tried: set[str] = set()
+        # the person's own spelling, accents and all, of a word typed plain in the rule
+        written = [m.text for m in corpus.messages] + _persona_texts(persona)
         found = [
-            (phrase, hits, foreign_rule(hits, lang) if lang else rule_for(hits))
+            (
+                phrase,
+                hits,
+                accented_as_written(foreign_rule(hits, lang) or "", written, lang)
+                if lang
+                else rule_for(hits),
+            )
             for phrase, hits in recurring_instructions(
                 corrections,
                 min_conversations=settings.min_corrections,

@@ -31,6 +31,7 @@ from learning.proposers.local.words import (
     MESSAGE_HEADS,
     META_HEADS,
     MID_CUE_MODALS,
+    NEGATIONS,
     NEW_REQUEST_OPENERS,
     NOUN_CUES,
     OBJECT_AFTER_PREPOSITION,
@@ -576,6 +577,9 @@ class _Made:
     surface: dict[str, str]
     verb: str | None
     phrases: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
+    # asked for with a verb of turning a thing into another ("turn the notes into a
+    # report"): what follows "into" is what is made
+    turning: bool = False
 
 
 def _read_phrases(toks: list[Tok], j: int, first_tok: Tok, made: _Made) -> int | None:
@@ -609,9 +613,18 @@ def _read_phrases(toks: list[Tok], j: int, first_tok: Tok, made: _Made) -> int |
         pwords = [t for t in pwords if not _proper(t, first_tok)]
         if not pwords:
             break
-        if made.head in OF_HEADS and prep == "of" and not made.phrases:
+        if (made.head in OF_HEADS and prep == "of" and not made.phrases) or (
+            made.turning and prep == "into"
+        ):
+            was = made.mods if made.turning else []
+            if made.turning:
+                # "turn Tom's survey notes into a proper survey report": the report is
+                # made, the notes are what it is made from; turning is no verb of the work
+                made.verb, made.turning = None, False
             made.head_tok = pwords[-1]
-            made.head, made.mods = _lemma(pwords[-1]), [_lemma(t) for t in pwords[:-1]]
+            # a bare thing made is of the kind of what it is made from: "turn the survey
+            # notes into a report" makes a survey report
+            made.head, made.mods = _lemma(pwords[-1]), [_lemma(t) for t in pwords[:-1]] or was
             made.surface[made.head] = _written(pwords[-1])
         else:
             # "to the refund request": the request is meta, the refund is what it is about
@@ -731,7 +744,7 @@ def _request_in(message: Any, readable: str, a: int, b: int, *, fresh: bool) -> 
         head_tok, head, mods = None, HEAD_SYNONYMS.get(verb or "", verb or ""), []
         surface = {head: head}
         verb = None
-    made = _Made(head, head_tok, mods, surface, verb)
+    made = _Made(head, head_tok, mods, surface, verb, turning=made_by in TURNING_VERBS)
     after = _read_phrases(toks, j, first_tok, made)
     if after is None:
         return None
@@ -1669,6 +1682,16 @@ def requests_of(message: Any) -> list[Request]:
                     break
                 if toks[i].low == "and" and toks[i + 1].low in WORK_VERBS - EDIT_VERBS:
                     req = _request_in(message, readable, toks[i + 1].start, b, fresh=False)
+        if req is not None and _turns_label_into(found, req, readable, a, b):
+            # "survey notes from this morning, turn into report": the label names what
+            # the made thing is made from; the request is the report of those notes
+            label = found.pop()
+            req = replace(
+                label,
+                head=req.head,
+                mods=req.mods or label.mods,
+                surface={**label.surface, **req.surface},
+            )
         if req is not None:
             found.append(req)
             found.extend(req.also)
@@ -1689,6 +1712,24 @@ def requests_of(message: Any) -> list[Request]:
     if opener:
         found = [_reply_to_paste(r, readable, found) for r in found]
     return found
+
+
+def _turns_label_into(found: list[Request], req: Request, readable: str, a: int, b: int) -> bool:
+    """Whether the clause ``readable[a:b]`` (read as ``req``) is a verb of turning with
+    no object before "into" ("turn into report") right after a verbless label of the
+    same message ("survey notes from this morning"): the label is what is turned."""
+    toks = tokens(readable, a, b)
+    return (
+        len(toks) > 2
+        and language.lemma(toks[0].low, "VERB") in TURNING_VERBS
+        and toks[1].low == "into"
+        and bool(found)
+        and found[-1].verb is None
+        and not found[-1].reported
+        and bool(found[-1].head)
+        and found[-1].end <= a
+        and found[-1].head != req.head
+    )
 
 
 def _object_named_next(req: Request, readable: str) -> Request:
@@ -1860,17 +1901,45 @@ def _ends_like_a_request(readable: str, req: Request) -> bool:
 
 def _message_nouns(message: Any) -> set[str]:
     """Lemmas of the nouns of a message's readable text (names left out: a capitalised
-    word that does not open a sentence or a clause)."""
+    word that does not open a sentence or a clause), but for a noun the message says is
+    absent (``_negated_noun``: "no scaffold needed"): what the work is without is no
+    topic of it."""
     readable = readable_text(message.text)
+    toks = tokens(readable)
     out = set()
-    for t in tokens(readable):
+    for k, t in enumerate(toks):
         before = readable[: t.start].rstrip()
         opens = not before or before[-1] in ".!?:;\n"
         if t.text[:1].isupper() and not opens:
             continue
+        if _negated_noun(readable, toks, k):
+            continue
         if _is_noun_word(t) and (language.can_be(t.low, "NOUN") or _plural_gerund(t.low)):
             out.add(_lemma(t))
     return out
+
+
+def _negated_noun(readable: str, toks: list[Tok], k: int) -> bool:
+    """Whether the message says the thing ``toks[k]`` names is absent or not wanted: a
+    negation right before it ("no scaffold needed", "without a battery", "not the
+    battery"), or "not" and a participle right after it ("scaffold not needed")."""
+    j = k - 1
+    if (
+        j >= 0
+        and toks[j].low in ("a", "an", "the", "any")
+        and readable[toks[j].end : toks[k].start] == " "
+    ):
+        j -= 1  # "without a battery", "not the battery"
+    if j >= 0 and toks[j].low in NEGATIONS and readable[toks[j].end : toks[j + 1].start] == " ":
+        return True
+    # "scaffold not needed", "battery not included"; "inverter not working" is about it
+    return (
+        k + 2 < len(toks)
+        and toks[k + 1].low == "not"
+        and readable[toks[k].end : toks[k + 2].start] == " not "
+        and toks[k + 2].low.endswith("ed")
+        and language.can_be(toks[k + 2].low, "VERB")
+    )
 
 
 def _plural_gerund(word: str) -> bool:

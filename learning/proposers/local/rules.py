@@ -27,6 +27,7 @@ from learning.proposers.local.words import (
     DRAFT_PRONOUNS,
     FREQUENCY_NOUNS,
     MAX_CANDIDATES,
+    NEGATIONS,
     PARTICLES,
     PREPOSITIONS,
     PRONOUN_WORDS,
@@ -215,9 +216,6 @@ def _every_text(texts: list[str]) -> str | None:
 # verbs that take a part out of a text: with "the", "this" or a possessive after them
 # they point at a part of the draft at hand ("drop the weekly figure", "cut the intro")
 REMOVING_VERBS = frozenset(["drop", "cut", "lose", "remove", "delete", "strip", "omit", "take"])
-
-
-NEGATIONS = frozenset(["no", "not", "never", "don't", "dont", "without"])
 
 
 def _removes_from_draft(toks: list[Tok]) -> bool:

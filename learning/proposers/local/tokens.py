@@ -13,6 +13,7 @@ from learning.proposers.local.words import (
     PARTICLES,
     PREPOSITIONS,
     PRONOUN_WORDS,
+    TURNING_VERBS,
 )
 from safety.text import (
     STOP_WORDS,
@@ -174,6 +175,8 @@ def _is_verb_here(toks: list[Tok], i: int) -> bool:
         return True
     if w in WORK_VERBS or w in EDIT_VERBS:
         return True
+    if nxt == "into" and language.lemma(w, "VERB") in TURNING_VERBS:
+        return True  # "turn into report": what it becomes follows
     if language.can_be(w, "NOUN") or language.can_be(w, "ADJ"):
         return False
     return not (i + 1 < len(toks) and _is_noun_word(toks[i + 1]))

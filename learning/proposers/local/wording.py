@@ -424,12 +424,15 @@ def _key_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str
     verb = _named_verb(used) or _unnamed_verb(theme.qualifier, reqs)
     obj = " ".join([*best, language.plural(surface.get(theme.qualifier, theme.qualifier))])
     modified = Counter(r.head for r in used if theme.qualifier in r.mods and r.head)
+    # "write up the survey" beside "a survey report": what is made of the thing written
+    # up is the text the other requests make of it, not the thing itself
+    made_itself = [r for r in made if not _written_up(r.message)]
     if (
         not best
         and modified
         and (
             language.can_be(theme.qualifier, "ADJ")
-            or modified.most_common(1)[0][1] > len({r.message.conversation_id for r in made})
+            or modified.most_common(1)[0][1] > len({r.message.conversation_id for r in made_itself})
         )
     ):
         # "the welcomes" reads oddly, and "the appointments" says less than most
@@ -447,6 +450,21 @@ def _key_noun_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str
     if " " not in obj and not language.is_mass(obj):
         obj = f"the {obj}"
     return f"{language.third_person(verb)} {obj}"
+
+
+#: how many words may stand between "write" and "up" ("write it up", "write the notes up")
+_UP_REACH = 3
+
+
+def _written_up(message: Any) -> bool:
+    """Whether a message asks for a thing to be written up ("write up the survey",
+    "write it up"): a write-up is a text made of the thing, not the thing."""
+    toks = tokens(message.text)
+    return any(
+        language.lemma(t.low, "VERB") == WRITTEN_VERB
+        and any(u.low == "up" for u in toks[k + 1 : k + 1 + _UP_REACH])
+        for k, t in enumerate(toks)
+    )
 
 
 def _verb_object_sentence(theme: Theme, reqs: list[Request], surface: dict[str, str]) -> str:

@@ -325,6 +325,11 @@ DETERMINERS = frozenset(
 )
 
 
+#: the words that say a thing is not there or not wanted: "no scaffold needed", "without
+#: the battery", "never miles"
+NEGATIONS = frozenset(["no", "not", "never", "don't", "dont", "without"])
+
+
 PREPOSITIONS = frozenset(
     ["for", "to", "about", "on", "with", "of", "from", "in", "into", "at", "by"]
 )
