@@ -764,14 +764,39 @@ def _agent_model():
     return Agent
 
 
+def without_field(persona: dict[str, Any], field: str) -> dict[str, Any] | None:
+    """``persona`` without the text a refusal names by ``field`` ("goals", "guardrail 2"),
+    or None when the field names no text of it (nothing left to leave out)."""
+    from safety.checks import KINDS
+
+    label, _, number = field.rpartition(" ")
+    for kind, key in (("guardrail", "guardrails"), ("standing_rule", "standing_rules")):
+        items = persona.get(key)
+        if label == KINDS[kind].label and number.isdigit() and isinstance(items, list):
+            i = int(number) - 1
+            if 0 <= i < len(items):
+                return {**persona, key: items[:i] + items[i + 1 :]}
+    for key in persona:
+        if key in KINDS and KINDS[key].label == field:
+            return {k: v for k, v in persona.items() if k != key}
+    return None
+
+
 def build(
-    key: dict[str, Any], names: list[str], log, left_out: dict[str, str] | None = None
+    key: dict[str, Any],
+    names: list[str],
+    log,
+    left_out: dict[str, str] | None = None,
+    fields_left_out: dict[str, list[str]] | None = None,
 ) -> dict[str, float]:
     """Import, persona, settings, names known to memory, embeddings. Returns timings.
 
-    An assistant whose starting persona the write checks refuse (a false alarm of the
-    injection scan is a finding, not a crash) is left out of the run: its name and the
-    refusal go into ``left_out`` and the log, and ``names`` loses it."""
+    A text of a starting persona the write checks refuse (a false alarm of the injection
+    scan is a finding, not a crash) is left out, as the refusal tells an operator to do
+    ("Rewrite it or leave it out"), and the rest written: the refusals go into
+    ``fields_left_out`` and the log. An assistant none of whose persona can be written
+    is left out of the run: its name and the refusal go into ``left_out``, and ``names``
+    loses it."""
     from django.core.management import call_command
     from django.db import transaction
 
@@ -796,23 +821,45 @@ def build(
         path = DATA / key["assistants"][name]["config"].rsplit("/", 1)[0] / config["file"]
         result = import_file(path=path, tenant_slug=config["tenant"])
         agent = Agent.objects.get(slug=config["agent"])
-        try:
-            with transaction.atomic():
-                persona_version_create(
-                    agent=agent,
-                    changes=dict(config["persona"]),
-                    trigger=ChangeTrigger(
-                        source_type=SourceType.MANUAL,
-                        reason="Starting persona of the learning evaluation",
-                        approved_by="eval",
-                    ),
-                )
-        except (UnsafeText, PersonaError) as exc:
+        persona = dict(config["persona"])
+        refused: list[str] = []
+        while True:
+            try:
+                with transaction.atomic():
+                    persona_version_create(
+                        agent=agent,
+                        changes=persona,
+                        trigger=ChangeTrigger(
+                            source_type=SourceType.MANUAL,
+                            reason="Starting persona of the learning evaluation",
+                            approved_by="eval",
+                        ),
+                    )
+                break
+            except UnsafeText as exc:
+                # what the refusal tells an operator to do: leave the refused text out
+                rest = without_field(persona, exc.field)
+                if rest is None:
+                    persona = {}
+                    refused.append(str(exc))
+                    break
+                persona = rest
+                refused.append(str(exc))
+            except PersonaError as exc:
+                persona = {}
+                refused.append(str(exc))
+                break
+        if not persona:
             names.remove(name)
             if left_out is not None:
-                left_out[name] = str(exc)
-            log(f"  LEFT OUT {name}: its starting persona was refused at write: {exc}")
+                left_out[name] = " ".join(refused)
+            log(f"  LEFT OUT {name}: its starting persona was refused at write: {refused[-1]}")
             continue
+        if refused:
+            if fields_left_out is not None:
+                fields_left_out[name] = refused
+            for why in refused:
+                log(f"  {name}: a text of its starting persona left out (refused at write): {why}")
         with transaction.atomic():
             # what an operator types in the admin: no service writes these yet
             for external_id, display in (config.get("people") or {}).items():
@@ -1172,7 +1219,8 @@ def main(argv: list[str] | None = None) -> int:
     _setup(tmp)
     log(f"database: {tmp / 'eval.sqlite3'} (fresh); assistants: {', '.join(names)}")
     left_out: dict[str, str] = {}
-    timings = build(key, names, log, left_out)
+    fields_left_out: dict[str, list[str]] = {}
+    timings = build(key, names, log, left_out, fields_left_out)
     if not names:
         print("no assistant could be built: every starting persona was refused", file=sys.stderr)
         return 1
@@ -1189,6 +1237,7 @@ def main(argv: list[str] | None = None) -> int:
         "rounds": args.rounds,
         "timings": {k: round(v, 2) for k, v in timings.items()},
         "left_out": left_out,
+        "persona_texts_left_out": fields_left_out,
         "modes": {},
     }
     if args.whole_history:
@@ -1217,6 +1266,9 @@ def main(argv: list[str] | None = None) -> int:
             print_report(mode, summary)
             for name, why in left_out.items():
                 print(f"  LEFT OUT {name} (not in the figures): {why}")
+            for name, refusals in fields_left_out.items():
+                for why in refusals:
+                    print(f"  {name}: a starting persona text left out (refused at write): {why}")
     if args.json:
         print(json.dumps(report, indent=1, ensure_ascii=False))
     elif report["modes"].get("whole-history") == "not available":

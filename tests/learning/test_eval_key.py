@@ -600,3 +600,32 @@ def test_french_without_ne_refuses_the_verb_before_pas_or_jamais():
     rule = {"refuses": ["tutoi*"], "match": {"all_of": [["tutoi*", "vouvoi*"]]}}
     assert not ev.inverts(rule, "On tutoie pas les clients.")
     assert ev.inverts(rule, "On tutoie les clients.")
+
+
+# the learning evaluation leaves out only the starting persona's text a write check refuses,
+# as the refusal tells an operator to do, and keeps the rest
+PERSONA = {
+    "name": "Helper",
+    "goals": "Keep the paperwork off the owner.",
+    "guardrails": ["Never share addresses.", "Never promise savings.", "Never name clients."],
+}
+
+
+def test_a_refused_guardrail_is_left_out_by_its_number():
+    rest = ev.without_field(PERSONA, "guardrail 2")
+    assert rest is not None
+    assert rest["guardrails"] == ["Never share addresses.", "Never name clients."]
+    assert rest["goals"] == PERSONA["goals"]
+
+
+def test_a_refused_text_field_is_left_out_by_its_label():
+    rest = ev.without_field(PERSONA, "goals")
+    assert rest is not None
+    assert "goals" not in rest
+    assert rest["guardrails"] == PERSONA["guardrails"]
+
+
+def test_a_field_naming_no_text_of_the_persona_leaves_nothing_out():
+    assert ev.without_field(PERSONA, "guardrail 4") is None
+    assert ev.without_field(PERSONA, "background") is None
+    assert ev.without_field(PERSONA, "reason") is None
