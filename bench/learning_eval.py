@@ -270,9 +270,10 @@ PARTS = (
 # 2026-12-07 at 4699822: a seen part now.
 # fresh51 (written blind by an outside evaluator on 2026-12-07) was measured once on
 # 2026-12-07 at 66e94a2: a seen part now.
-# fresh52 was written blind by an outside evaluator on 2026-12-07 (no product code, no results
-# read); it must be measured once, at the end of a round of work.
-NEVER_TUNED: tuple[str, ...] = ("fresh52",)
+# fresh52 (written blind by an outside evaluator on 2026-12-07) was measured once on
+# 2026-12-07 at a8e8ec0 (brimlane-allotments) and, after the harness learnt to leave out only a
+# refused persona text, at 74a3c2c (climas-chan, lockerline-zig): a seen part now.
+NEVER_TUNED: tuple[str, ...] = ()
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
