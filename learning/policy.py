@@ -427,7 +427,11 @@ def contact_kind(text: str) -> str | None:
     return None
 
 
-def _known_name(text: str, known_names: set[str]) -> str | None:
+def _known_name(text: str, known_names: set[str], lang: str = "en") -> str | None:
+    """A name of ``known_names`` that ``text`` (written in ``lang``) names, or None. The
+    function words of the language are no part of a name: "Los" of "Restaurante Los
+    Almendros" is no name in "Prepara los whatsapps."."""
+    function_words = STOP_WORDS | language.FUNCTION_WORDS.get(lang, frozenset())
     hay = f" {normalize(text).text} "
     capitalised = {
         normalize(w).text for w in re.findall(r"[^\W\d_][\w'’]*", text) if w[0].isupper()
@@ -443,7 +447,7 @@ def _known_name(text: str, known_names: set[str]) -> str | None:
         # a part of a multi-word name: "priya" of "Priya Shah" in any case; a part that
         # is an English word ("Mills" of "Millbrook Mills") only with its capital
         for part in needle.split(" "):
-            if len(part) < 3 or part in STOP_WORDS:
+            if len(part) < 3 or part in function_words:
                 continue
             if part in capitalised or (not language.is_english_word(part) and f" {part} " in hay):
                 return name
@@ -639,7 +643,7 @@ def sentence_refusal(
     against = guardrail_contradiction(s, list(persona.get("guardrails") or []))
     if against:
         return f"The sentence {against}."
-    name = _known_name(s, known_names)
+    name = _known_name(s, known_names, lang)
     if name:
         return f'The sentence names a person or company known to memory ("{name}").'
     proper = (
@@ -731,10 +735,10 @@ def rule_refusal(*, rule: str, persona: dict[str, Any], known_names: set[str]) -
     contact = contact_kind(r)
     if contact:
         return f"The rule holds contact details ({contact})."
-    name = _known_name(r, known_names)
+    lang = language.persona_language(persona) or language.detect(r)
+    name = _known_name(r, known_names, lang or "en")
     if name:
         return f'The rule names a person or company known to memory ("{name}").'
-    lang = language.persona_language(persona) or language.detect(r)
     proper = (
         _proper_noun(r, own_name_words(persona)) if lang not in language.CAPITALISES_NOUNS else None
     )
