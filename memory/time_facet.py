@@ -63,7 +63,8 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   ("When does he next see the doctor?") asks for the coming year, not a date gone by.
 
 Tense: ``past`` when the question says so plainly ("used to", "ago", "previously", "no
-longer", "before" with nothing after it, a span that ended before ``now``) and
+longer", "before" with nothing after it, "before" and a clause in the past tense, "before he
+left the city", which then names no event ahead; a span that ended before ``now``) and
 ``soft_past`` when only an auxiliary is in the past ("did", "was", "were", "had"; "we're"
 is not "were"), a wh-question's verb is a regular past ("What happened in the summer?") or
 a question led by a thing drops its "did" ("Anything big happen in the spring?": a verb in
