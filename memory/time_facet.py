@@ -63,7 +63,8 @@ The grammar (on the normalised question; every span is ``[start, end]``):
   ("When does he next see the doctor?") asks for the coming year, not a date gone by.
 
 Tense: ``past`` when the question says so plainly ("used to", "ago", "previously", "no
-longer", "before" with nothing after it, a span that ended before ``now``) and
+longer", "before" with nothing after it, "before" and a clause in the past tense, "before he
+left the city", which then names no event ahead; a span that ended before ``now``) and
 ``soft_past`` when only an auxiliary is in the past ("did", "was", "were", "had"; "we're"
 is not "were"), a wh-question's verb is a regular past ("What happened in the summer?") or
 a question led by a thing drops its "did" ("Anything big happen in the spring?": a verb in
@@ -81,7 +82,7 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from safety.text import can_be, content_words, lemmas, normalize
+from safety.text import can_be, content_words, inflections, lemmas, normalize
 
 DAY = timedelta(days=1)
 _UNITS = {"day": DAY, "week": 7 * DAY, "fortnight": 14 * DAY, "month": 30 * DAY, "year": 365 * DAY}
@@ -206,6 +207,11 @@ _EVENT = re.compile(r"^(?:the|my|her|his|their|our|your|its|this|that|next) (?P<
 #: until) is it an event to find; "since he gave up the restaurant" asks what holds now
 _CLAUSE_EVENT = re.compile(r"^(?:she|he|they|we|i|you) (?P<words>.+)$")
 _AHEAD = ("before", "by", "until", "till")
+#: the subject of a clause after a relation ("before he left the city"), and the same with
+#: "'d" once the apostrophe is folded away ("before she'd moved": "shed moved")
+_SUBJECTS = ("she", "he", "it", "they", "we", "i", "you")
+_SUBJECTS_HAD = tuple(f"{s}d" for s in _SUBJECTS if s != "it")
+_THIRD_PERSON = ("she", "he", "it")
 #: the relation words that have another sense ("looks after her cat", "by the window"):
 #: with no event found and no other word of time, they ask nothing about time
 _OTHER_SENSE = ("after", "by")
@@ -239,6 +245,38 @@ _PAST_VERB = re.compile(
 #: a question led by a thing as its subject and a verb in its base form ("Anything big
 #: happen for him in the spring?", "Something come up?"): the "did" before it was dropped
 _THING_LED = re.compile(r"^(?:anything|something|nothing)(?: (?P<a>[a-z]+))? (?P<v>[a-z]+)")
+
+
+def _is_past_form(word: str, subject: str | None, *, perfect: bool) -> bool:
+    """Whether ``word`` is a verb's simple past (its participle too after "had" or "'d",
+    ``perfect``) by the English lexicon ("left", "moved", "had", "was"); a past equal to
+    the base form ("quit") only after a subject whose present would end in -s."""
+    tags = ("VBD", "VBN") if perfect else ("VBD",)
+    forms = lemmas(word)
+    for lemma in (*forms.get("VERB", ()), *forms.get("AUX", ())):
+        if any(word in inflections(lemma, tag) for tag in tags):
+            return word != lemma or subject in _THIRD_PERSON
+    return False
+
+
+def past_clause(rest: str) -> bool:
+    """Whether ``rest``, the words after a relation, is a clause in the past tense ("he
+    left the city", "she'd moved", "they had the baby", "he finally quit"; with no subject
+    where a name was taken out for time, "left the city"): a subject, one adverb at most,
+    then a verb in the past. It names a time gone by, not an event ahead to do things
+    before."""
+    words = rest.split()
+    subject, perfect = None, False
+    if words and words[0] in _SUBJECTS:
+        subject, words = words[0], words[1:]
+    elif words and words[0] in _SUBJECTS_HAD:
+        subject, perfect, words = words[0][:-1], True, words[1:]
+    if subject is not None and words[:1] == ["had"]:
+        # "they had the baby", "he had left": "had" is the past either way
+        return True
+    if len(words) > 1 and can_be(words[0], "ADV") and not can_be(words[0], "VERB"):
+        words = words[1:]
+    return bool(words) and _is_past_form(words[0], subject, perfect=perfect)
 
 
 def _is_base_verb(word: str) -> bool:
@@ -759,6 +797,13 @@ _ASPECT = re.compile(
 )
 
 
+#: "before" (by, until) and a clause in the past tense ("before he left the city", "before
+#: she'd moved") names a time gone by: the question is plainly past (an ended belief
+#: answers as a current one) and no event ahead is looked for; False reads the clause as
+#: an event to do things before, as one in the present tense is
+PAST_CLAUSE_IS_PAST = True
+
+
 #: a question asking why asks no time (the tense it is asked in still counts)
 REASON_ASKS_NO_TIME = True
 _REASON_ASKED = re.compile(r"^\W*why\b")
@@ -806,7 +851,11 @@ def read_time(query: str, now: datetime) -> TimeAsk:
                 span, named_word = _relate(kind, inner.span, now), inner.named
         else:
             event = _EVENT.match(rest)
-            if event is None and kind in _AHEAD:
+            if kind in _AHEAD and PAST_CLAUSE_IS_PAST and past_clause(rest):
+                # "What was he in before he left the city?": a time gone by, asked in
+                # the past as plainly as "before then" is; no event ahead to find
+                past, soft, event = True, False, None
+            elif event is None and kind in _AHEAD:
                 event = _CLAUSE_EVENT.match(rest)
             if event is not None:
                 told = event["words"]

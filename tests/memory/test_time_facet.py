@@ -131,6 +131,40 @@ def test_an_event_told_as_a_clause_with_a_pronoun_is_an_event_to_find():
     assert read_time("What keeps him busy since he gave up the shop?", NOW).relation is None
 
 
+def test_before_a_clause_in_the_past_tense_is_a_time_gone_by_not_an_event_ahead():
+    for question in (
+        "What line of work was he in before he left the city?",
+        "Where did she live before she'd moved?",  # "'d" and a regular past
+        "What did they do at weekends before they had the baby?",
+        "What sport did he play before he finally quit?",  # a past equal to its base form
+        "What was his job before left the city?",  # the name taken out for time
+    ):
+        past = read_time(question, NOW)
+        assert past.relation is None and past.past and not past.soft_past, question
+    # the present tense (and "quit" after "they", which may be the present) is an event ahead
+    for question in (
+        "What must he do before he leaves the city?",
+        "What must they sort out before they quit?",
+    ):
+        assert read_time(question, NOW).relation == "before", question
+
+
+def test_before_a_past_clause_an_ended_belief_answers_over_the_todos_ahead(agent, fake_model):
+    old_job = write(
+        agent,
+        "Worked nights as a nurse at the city hospital",
+        category="identity",
+        valid_until=NOW - 100 * DAY,
+    )
+    write(agent, "Works days as a ranger in the coastal park", category="identity")
+    write(agent, "Moves to a flat nearer the park in the spring", due=NOW + 40 * DAY)
+    write(agent, "Must pack the boxes for the move", due=NOW + 10 * DAY)
+
+    ranked, pack = ask(agent, "What work did she do before she moved?")
+
+    assert ranked[0] == old_job.pk and "ended" in pack.items[0].why
+
+
 def test_a_question_without_time_is_not_about_time():
     plain = read_time("What tea does she like?", NOW)
     assert not plain.about_time and plain.span is None and not plain.past
