@@ -1,7 +1,7 @@
 """Persona learning, measured: ``python bench/learning_eval.py [--whole-history] [--json]``.
 
 Builds a throwaway SQLite database (a temporary file; ``DATABASE_URL`` and ``REDIS_URL``
-are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh52}/*.jsonl``
+are ignored), imports the conversations of ``bench/learning_eval/{tune,heldout,fresh,fresh2,...,fresh53}/*.jsonl``
 with the importer, gives each assistant the starting persona and learning settings of
 its ``*.json`` through the services, embeds every message with the packaged model, then
 runs reviews per assistant the way production does (``review_run`` with the configured
@@ -119,6 +119,9 @@ was measured once on 2026-12-07 (at b70a570) and is a seen part now.
 ``fresh50`` was written after that by another outside evaluator who read no product code, no
 results and no ``fresh34`` to ``fresh49`` data, with its key, before any proposer ran on it; it
 was measured once on 2026-12-07 (at 4699822) and is a seen part now.
+``fresh53`` was written after that by another outside evaluator who read no product code, no
+results and no other part's data (only fresh33's files and key entries, for format), with its
+key, before any proposer ran on it; it is a never-tuned part until measured once.
 A new part goes in ``NEVER_TUNED`` until measured once,
 at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
@@ -245,6 +248,7 @@ PARTS = (
     "fresh50",
     "fresh51",
     "fresh52",
+    "fresh53",
 )
 # looked at (fresh12 to fresh18, fresh20 and fresh21 measured once, then seen; fresh19 seen);
 # (fresh22 and fresh23 were measured once on 2026-12-05, fresh24 and fresh25 on 2026-12-06:
@@ -273,7 +277,9 @@ PARTS = (
 # fresh52 (written blind by an outside evaluator on 2026-12-07) was measured once on
 # 2026-12-07 at a8e8ec0 (brimlane-allotments) and, after the harness learnt to leave out only a
 # refused persona text, at 74a3c2c (climas-chan, lockerline-zig): a seen part now.
-NEVER_TUNED: tuple[str, ...] = ()
+# fresh53 (written blind by an outside evaluator on 2026-12-07, who read no product code, no
+# results and no other part's data) has not been measured: it runs only when asked for by name.
+NEVER_TUNED: tuple[str, ...] = ("fresh53",)
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8

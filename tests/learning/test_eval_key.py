@@ -108,6 +108,7 @@ COMPLETE = [
         "fresh50",
         "fresh51",
         "fresh52",
+        "fresh53",
     )
 ]
 
@@ -221,6 +222,7 @@ def test_the_set_is_big_enough_and_split_in_its_parts():
             "fresh50",
             "fresh51",
             "fresh52",
+            "fresh53",
         }
     )
     assert all(len(names) >= 3 for names in parts.values())
