@@ -212,6 +212,8 @@ _AHEAD = ("before", "by", "until", "till")
 _SUBJECTS = ("she", "he", "it", "they", "we", "i", "you")
 _SUBJECTS_HAD = tuple(f"{s}d" for s in _SUBJECTS if s != "it")
 _THIRD_PERSON = ("she", "he", "it")
+#: the words opening a noun phrase that is a clause's subject ("before the kids went back")
+_DETERMINERS = ("the", "my", "her", "his", "their", "our", "your")
 #: the relation words that have another sense ("looks after her cat", "by the window"):
 #: with no event found and no other word of time, they ask nothing about time
 _OTHER_SENSE = ("after", "by")
@@ -261,9 +263,9 @@ def _is_past_form(word: str, subject: str | None, *, perfect: bool) -> bool:
 
 def past_clause(rest: str) -> bool:
     """Whether ``rest``, the words after a relation, is a clause in the past tense ("he
-    left the city", "she'd moved", "they had the baby", "he finally quit"; with no subject
-    where a name was taken out for time, "left the city"): a subject, one adverb at most,
-    then a verb in the past. It names a time gone by, not an event ahead to do things
+    left the city", "she'd moved", "they had the baby", "he finally quit", "the kids went
+    back"; with no subject where a name was taken out for time, "left the city"): a subject
+    (a pronoun or a short noun phrase), one adverb at most, then a verb in the past. It names a time gone by, not an event ahead to do things
     before."""
     words = rest.split()
     subject, perfect = None, False
@@ -271,6 +273,14 @@ def past_clause(rest: str) -> bool:
         subject, words = words[0], words[1:]
     elif words and words[0] in _SUBJECTS_HAD:
         subject, perfect, words = words[0][:-1], True, words[1:]
+    elif len(words) > 2 and words[0] in _DETERMINERS:
+        # "before the kids went back", "before her dad retired": a noun phrase (a noun, and
+        # one word before it at most) as the subject; its number is not known, so a past
+        # equal to the base form ("the kids quit") is not read as past
+        nouns = 2 if len(words) > 3 and can_be(words[2], "NOUN") else 1
+        if not can_be(words[nouns], "NOUN") or _is_past_form(words[nouns], None, perfect=False):
+            return False
+        subject, words = words[0], words[nouns + 1 :]
     if subject is not None and words[:1] == ["had"]:
         # "they had the baby", "he had left": "had" is the past either way
         return True

@@ -138,6 +138,8 @@ def test_before_a_clause_in_the_past_tense_is_a_time_gone_by_not_an_event_ahead(
         "What did they do at weekends before they had the baby?",
         "What sport did he play before he finally quit?",  # a past equal to its base form
         "What was his job before left the city?",  # the name taken out for time
+        "What did she do in the mornings before the kids went back?",  # a noun subject
+        "Where did he work before the new year started?",
     ):
         past = read_time(question, NOW)
         assert past.relation is None and past.past and not past.soft_past, question
@@ -145,6 +147,9 @@ def test_before_a_clause_in_the_past_tense_is_a_time_gone_by_not_an_event_ahead(
     for question in (
         "What must he do before he leaves the city?",
         "What must they sort out before they quit?",
+        "What has she got to do before the kids go back?",
+        "What does he need before the renewal is due?",
+        "What must they sort before the kids quit?",  # a noun's number is not known
     ):
         assert read_time(question, NOW).relation == "before", question
 
