@@ -676,6 +676,9 @@ FRAMES: dict[str, Frame] = {
         },
         complement_of="di",
         key_letters="aeio",
+        # "x" is "per" as typed on a phone (the sign of multiplication, read "per": "fattura
+        # x una studentessa", "post x insta"), as Spanish "x" is "por"
+        short_forms={"x": ("per",)},
     ),
     "pt": Frame(
         code="pt",

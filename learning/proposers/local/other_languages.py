@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from learning import language
@@ -119,14 +120,30 @@ def _words(text: str, a: int, b: int, frame: language.Frame) -> list[Tok]:
     "d'", "inscription"); an asking word written with a letter dropped is read as the
     word ("kanst du mir …" is "kannst", ``slip_of``); a short form typed on a phone is
     read as the words it stands for (``Frame.short_forms``: "pal" is "para" and "el",
-    the second an empty word at its end, so a quote still ends where the word does)."""
+    the second an empty word at its end, so a quote still ends where the word does); a
+    word of the frame typed without its accents is the word ("podrias" is "podrías",
+    "voce" is "você", ``_typed_plain_words``); an asking word written with a hyphen is
+    read when typed with a space ("aide moi")."""
     out: list[Tok] = []
-    for t in tokens(text, a, b):
+    plain = _typed_plain_words(frame.code)
+    toks = tokens(text, a, b)
+    for k, t in enumerate(toks):
         head, sep, rest = t.low.partition("'")
-        if t.low in frame.short_forms:
+        if k and f"{toks[k - 1].low}-{t.low}" in frame.asking and out and out[-1] == toks[k - 1]:
+            # an asking word written with a hyphen, typed with a space ("aide moi a faire
+            # ma tournée" is "aide-moi"): the two words are the one
+            out[-1] = Tok(
+                text[toks[k - 1].start : t.end],
+                f"{toks[k - 1].low}-{t.low}",
+                toks[k - 1].start,
+                t.end,
+            )
+        elif t.low in frame.short_forms:
             first, *more = frame.short_forms[t.low]
             out.append(replace(t, low=first))
             out.extend(Tok("", word, t.end, t.end) for word in more)
+        elif t.low in plain:
+            out.append(replace(t, low=plain[t.low]))
         elif sep and rest and head in frame.elided:
             cut = t.start + len(head) + 1
             out.append(Tok(t.text[: len(head) + 1], head + "'", t.start, cut))
@@ -136,6 +153,47 @@ def _words(text: str, a: int, b: int, frame: language.Frame) -> list[Tok]:
         else:
             out.append(t)
     return out
+
+
+@cache
+def _typed_plain_words(code: str) -> dict[str, str]:
+    """The words of the frame that are written with accents (asking words, articles,
+    prepositions …), by their spelling typed without them, as people type on a phone,
+    where an accent is a long press: "podrias" -> "podrías", "ayudame" -> "ayúdame",
+    "voce" -> "você", "puo" -> "può". Only where the accents mark a vowel and the words
+    are not joined into compounds (the languages whose nouns ``_key`` folds so too):
+    German, Dutch and Scandinavian letters with dots or rings are other letters, and a
+    word typed without them is often another word ("hatte" and "hätte", "vara" and
+    "våra"). Not a spelling that is a word of the language itself or a single letter
+    (French "a", "la", "ou"; Spanish "tu", "esta"), nor one two words of the frame
+    share."""
+    frame = language.FRAMES[code]
+    if frame.compounds:
+        return {}
+    listed = (
+        frame.asking
+        | frame.relayed
+        | frame.articles
+        | frame.openers
+        | frame.pronouns
+        | frame.of
+        | frame.purpose
+        | frame.subjects
+        | frame.titles
+        | frame.label_next
+        | frame.fillers
+        | frame.contracted_to
+        | frame.and_words
+        | frame.plural_quantifiers
+        | {frame.to}
+    )
+    taken = listed | language.FUNCTION_WORDS[code]
+    spellings: dict[str, set[str]] = {}
+    for word in listed:
+        bare = language.typed_plain(word)
+        if bare != word and len(bare) > 1 and bare not in taken:
+            spellings.setdefault(bare, set()).add(word)
+    return {bare: next(iter(words)) for bare, words in spellings.items() if len(words) == 1}
 
 
 # the shortest word a slip of typing is read in (the word as meant is a letter longer):
@@ -947,7 +1005,7 @@ def find_foreign_themes(
         articles = [a.article for a in making if a.article]
         complement = _agreed([a.complement for a in by_conv.values()], n)
         purpose = _agreed([a.purpose for a in by_conv.values()], n, frame=frame)
-        article = articles[0] if articles else ""
+        article = articles[0] if articles else _determiner_seen(noun, code, texts)
         if code == "de":
             plural = language.german_plural(noun, seen_words)
         else:
@@ -1009,7 +1067,7 @@ def find_foreign_themes(
                 to=verb in frame.to_object,
                 complement=complement,
                 purpose=purpose,
-                article=articles[0] if articles else "",
+                article=article,
                 asks=by_conv,
                 people=people,
                 plural=plural,
@@ -1019,6 +1077,30 @@ def find_foreign_themes(
     out = [_with_second_noun(t, banned, code, seen_words, min_conversations) for t in out]
     quotable = {t.key: _quotable(t, banned, code) for t in out}
     return _one_per_work(out, quotable, min_conversations)
+
+
+def _determiner_seen(noun: str, code: str, texts: list[str]) -> str:
+    """The article or determiner a message writes right before ``noun`` ("questo post",
+    "un post"), for a noun no request writes with one ("post per Instagram: …") and whose
+    gender its spelling does not tell (a borrowed word, "post", "reel"): the gender the
+    person gives it, which the plural's article needs; "" when no message writes one, or
+    when the spelling tells the gender already (nothing then changes)."""
+    frame = language.FRAMES[code]
+    if not frame.plural_takes_article or language.plural_article(noun, code):
+        return ""
+    low = noun.lower()
+    seen: Counter[str] = Counter()
+    for text in texts:
+        toks = tokens(text)
+        seen.update(
+            a.low
+            for a, b in zip(toks, toks[1:], strict=False)
+            if b.low == low and a.low in frame.articles and not text[a.end : b.start].strip()
+        )
+    for determiner, _count in seen.most_common():
+        if language.plural_article(noun, code, article_seen=determiner):
+            return determiner
+    return ""
 
 
 def _with_second_noun(
