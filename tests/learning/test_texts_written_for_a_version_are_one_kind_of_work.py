@@ -43,6 +43,15 @@ def test_a_time_or_an_amount_after_for_is_no_version():
         ]
     )
     assert not any(" and " in s for s in themes)
+    # a date written with dots ends on its year
+    themes = theme_sentences(
+        [
+            "handout for 12.03.2025 please",
+            "session sheet for 14.03.2025",
+            "handout for 19.03.2025, the stage 2s",
+        ]
+    )
+    assert not any(" and " in s for s in themes)
     # the same kinds asked for versions are one theme
     themes = theme_sentences(
         [

@@ -42,9 +42,12 @@ def written_for_a_version(text: str) -> bool:
     """Whether the clause ``text`` asks for something for a version number. A number with
     one dot is a time or an amount as often ("for my thursday 5.30 group", "for 2.5 metres
     of fence"): it is a version only with a "v" before it or a pre-release after it, or
-    when no word of time stands right before it and no noun it counts follows it."""
+    when no word of time stands right before it and no noun it counts follows it. A date
+    written with dots ends on a year of four digits."""
     for m in _FOR_VERSION.finditer(text):
         before, v, number, pre = m.group(1).split(), m.group(2), m.group(3), m.group(4)
+        if len(number.rsplit(".", 1)[1]) == 4:
+            continue  # a date ends on its year: "for 12.03.2025"
         if v or pre or number.count(".") >= 2:
             return True
         if before and before[-1].lower() in TIME_MODIFIERS:
