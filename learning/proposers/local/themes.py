@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from learning import language
 from learning.proposers.local.requests import PROBLEM_NOUNS, _lemma, _message_nouns, _surface
 from learning.proposers.local.tokens import _is_noun_word, _wordlike, tokens
+from learning.proposers.local.versions import version_themes
 from learning.proposers.local.wording import (
     REPLY_HEAD,
     _replied_to,
@@ -212,6 +213,7 @@ def find_themes(
         *_verb_themes(rd),
         *_audience_themes(rd),
         *_joined_noun_themes(rd),
+        *version_themes(rd),
     ]
     if clause_vectors is not None:
         for theme in meaning_themes(
