@@ -121,7 +121,8 @@ results and no ``fresh34`` to ``fresh49`` data, with its key, before any propose
 was measured once on 2026-12-07 (at 4699822) and is a seen part now.
 ``fresh53`` was written after that by another outside evaluator who read no product code, no
 results and no other part's data (only fresh33's files and key entries, for format), with its
-key, before any proposer ran on it; it is a never-tuned part until measured once.
+key, before any proposer ran on it; it was measured once on 2026-12-08 (at dd72598) and is a
+seen part now.
 A new part goes in ``NEVER_TUNED`` until measured once,
 at the end of a round of work.
 ``--part seen`` (the default) runs every part not in ``NEVER_TUNED``; a part in it runs only
@@ -278,8 +279,8 @@ PARTS = (
 # 2026-12-07 at a8e8ec0 (brimlane-allotments) and, after the harness learnt to leave out only a
 # refused persona text, at 74a3c2c (climas-chan, lockerline-zig): a seen part now.
 # fresh53 (written blind by an outside evaluator on 2026-12-07, who read no product code, no
-# results and no other part's data) has not been measured: it runs only when asked for by name.
-NEVER_TUNED: tuple[str, ...] = ("fresh53",)
+# results and no other part's data) was measured once on 2026-12-08 at dd72598: a seen part now.
+NEVER_TUNED: tuple[str, ...] = ()
 SEEN_PARTS = tuple(p for p in PARTS if p not in NEVER_TUNED)
 REVIEWER = "eval-reviewer"
 DEFAULT_ROUNDS = 8
