@@ -592,11 +592,28 @@ READ_TIME_UNNAMED = True
 #: the person's possessive in the question read for time ("Dori's summer": "their summer")
 TIME_POSSESSIVE = "their "
 NAME_STANDIN = "the person"
+#: a clause in the past after "before" (``TimeAsk.past_clause``) says when, not what: its
+#: words are left out of the words matched (not of the sentence encoded); False keeps them
+CLAUSE_SAYS_WHEN = True
+_CLAUSE_RELATION = re.compile(r"\b(?:before|by|until|till)\b", re.IGNORECASE)
 NAME_STANDIN_POSSESSIVE = "the person's"
 _POSSESSIVE = r"(?:['\u2019]s?)?"
 
 
 _NAME_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
+
+
+def _without_clause(text: str) -> str:
+    """``text`` without its last clause led by "before" (by, until, till), which runs to
+    its end ("What did she do for work before she moved to Cornwall?" -> "What did she do
+    for work?"); as it is when nothing would be left to ask."""
+    found = list(_CLAUSE_RELATION.finditer(text))
+    if not found:
+        return text
+    head = text[: found[-1].start()].rstrip(" ,;:")
+    if not content_words(head):
+        return text
+    return head + ("?" if text.rstrip().endswith("?") else "")
 
 
 def _person_names(external_id: str, display_name: str) -> list[str]:
@@ -1597,6 +1614,12 @@ def _build_context(
         for_time = without_names(query, names, "", TIME_POSSESSIVE) + unnamed[len(nameless) :]
         ask = read_time(for_time, now)
         pack.time_intent = ask.about_time
+    if CLAUSE_SAYS_WHEN and ask.past_clause:
+        # "What did she do for work before she moved to Cornwall?": the clause says when
+        # (a time gone by); its words are not what is asked, and the ended belief about the
+        # move itself would answer for them. The encoder still reads the whole sentence,
+        # where the clause's meaning may help ("before he left the city": a job in Dublin)
+        unnamed = _without_clause(unnamed)
 
     n = cand.n
     if ask.relation is not None and use_time_facet:

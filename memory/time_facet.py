@@ -373,6 +373,9 @@ class TimeAsk:
     #: the question's words for the event, outside its time ("he goes home to hokkaido"):
     #: read by meaning when no dated text shares its words (``memory.context``)
     event_text: str = ""
+    #: the clause in the past that names the time asked about ("before she moved to
+    #: cornwall"), as read: it says when, not what is asked (``memory.context``)
+    past_clause: str = ""
 
     def with_event(self, event: Event, now: datetime) -> TimeAsk:
         """This question with its event found: the span the relation names. "Before the
@@ -839,6 +842,7 @@ def read_time(query: str, now: datetime) -> TimeAsk:
         # circumstance of a habit or a rate, they name no time to look in
         return TimeAsk(False, None, past, soft, field=named, pure=False)
     span = _between(text, now, past or soft)
+    said_when = ""
     named_word = ""
     offset: tuple[int, str] | None = None
     shifted = None if span is not None else _OFFSET.search(text)
@@ -865,6 +869,7 @@ def read_time(query: str, now: datetime) -> TimeAsk:
                 # "What was he in before he left the city?": a time gone by, asked in
                 # the past as plainly as "before then" is; no event ahead to find
                 past, soft, event = True, False, None
+                said_when = relation.group(0)
             elif event is None and kind in _AHEAD:
                 event = _CLAUSE_EVENT.match(rest)
             if event is not None:
@@ -919,7 +924,7 @@ def read_time(query: str, now: datetime) -> TimeAsk:
         # "When is she next back at her parents'?": the coming date, not one gone by
         ahead = (now, now + _UNITS["year"])
         return TimeAsk(True, ahead, False, False, field=named, pure=pure)
-    return TimeAsk(about, None, past, soft, field=named, pure=about and pure)
+    return TimeAsk(about, None, past, soft, field=named, pure=about and pure, past_clause=said_when)
 
 
 #: A span this short ("tomorrow", "this weekend") names its days: "goes to the sauna on

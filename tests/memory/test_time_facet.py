@@ -170,6 +170,26 @@ def test_before_a_past_clause_an_ended_belief_answers_over_the_todos_ahead(agent
     assert ranked[0] == old_job.pk and "ended" in pack.items[0].why
 
 
+def test_a_past_clause_says_when_and_its_words_do_not_answer(agent, fake_model):
+    old_job = write(
+        agent,
+        "Worked as a night nurse at the city hospital",
+        category="identity",
+        valid_until=NOW - 200 * DAY,
+    )
+    write(
+        agent,
+        "Packed up the flat and moved to the coast at the end of the summer",
+        category="projects",
+        valid_until=NOW - 90 * DAY,
+    )
+    write(agent, "Works days as a ranger in the coastal park", category="identity")
+
+    ranked, _pack = ask(agent, "What did she do for work before she moved to the coast?")
+
+    assert ranked[0] == old_job.pk
+
+
 def test_a_question_without_time_is_not_about_time():
     plain = read_time("What tea does she like?", NOW)
     assert not plain.about_time and plain.span is None and not plain.past
