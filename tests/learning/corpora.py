@@ -85,3 +85,23 @@ def theme_sentences(texts: list[str]) -> list[str]:
     requests = [r for m in corpus.messages for r in requests_of(m)]
     themes = find_themes(requests, same_vectors(corpus), min_conversations=3, min_users=None)
     return [sentence_for(t) for t in themes]
+
+
+def foreign_asks(
+    text: str, code: str, banned: frozenset[str] = frozenset()
+) -> list[tuple[str, str, str]]:
+    """(verb, noun, purpose) of each request one message makes, read in the frame ``code``."""
+    from learning.proposers.local.other_languages import asks_of
+
+    [message] = corpus_of([(1, text, False)]).messages
+    return [(a.verb, a.noun, a.purpose) for a in asks_of(message, code, set(banned))]
+
+
+def foreign_theme_sentences(texts: list[str], code: str) -> list[str]:
+    """The sentences of the themes found in ``texts`` in the frame ``code``, one message each
+    from one person, every message in a conversation of its own (three make a theme)."""
+    from learning.proposers.local.other_languages import find_foreign_themes, foreign_sentence
+
+    corpus = corpus_of([(1, t, False) for t in texts])
+    themes = find_foreign_themes(corpus.messages, code, set(), min_conversations=3, min_users=None)
+    return [foreign_sentence(t, code) for t in themes]

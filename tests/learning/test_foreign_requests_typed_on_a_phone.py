@@ -6,23 +6,11 @@ from __future__ import annotations
 
 from learning import language
 from learning.proposers.local.other_languages import (
-    asks_of,
     find_foreign_themes,
     foreign_evidence,
     foreign_sentence,
 )
-from tests.learning.corpora import corpus_of
-
-
-def _asks(text: str, code: str) -> list[tuple[str, str, str]]:
-    [message] = corpus_of([(1, text, False)]).messages
-    return [(a.verb, a.noun, a.purpose) for a in asks_of(message, code, set())]
-
-
-def _sentences(texts: list[str], code: str) -> list[str]:
-    corpus = corpus_of([(1, t, False) for t in texts])
-    themes = find_foreign_themes(corpus.messages, code, set(), min_conversations=3, min_users=None)
-    return [foreign_sentence(t, code) for t in themes]
+from tests.learning.corpora import corpus_of, foreign_asks, foreign_theme_sentences
 
 
 def test_the_voseo_asks_for_work_as_the_tu_forms_do():
@@ -32,26 +20,28 @@ def test_the_voseo_asks_for_work_as_the_tu_forms_do():
     assert language.work_verb("escribís", "es") == "escribir"
     # "escribí" alone is the past ("I wrote") as often as the voseo imperative
     assert language.work_verb("escribí", "es") == ""
-    assert _asks("me podés escribir un presupuesto?", "es") == [("escribir", "presupuesto", "")]
+    assert foreign_asks("me podés escribir un presupuesto?", "es") == [
+        ("escribir", "presupuesto", "")
+    ]
 
 
 def test_a_short_form_typed_on_a_phone_is_read_as_the_words_it_stands_for():
-    assert _asks("armame un folleto pal taller de cerámica", "es") == [
+    assert foreign_asks("armame un folleto pal taller de cerámica", "es") == [
         ("armar", "folleto", "para el taller de cerámica")
     ]
     # a label followed by what it is for, written short, is a request
-    assert _asks("presupuesto pa la señora q llamó ayer", "es") == [
+    assert foreign_asks("presupuesto pa la señora q llamó ayer", "es") == [
         ("", "presupuesto", "para la señora que llamó ayer")
     ]
 
 
 def test_a_word_that_opens_the_message_and_asks_nothing_is_passed_over():
-    assert _asks("che me armás un folleto?", "es") == [("armar", "folleto", "")]
-    assert _asks("che, y el folleto?", "es") == []
+    assert foreign_asks("che me armás un folleto?", "es") == [("armar", "folleto", "")]
+    assert foreign_asks("che, y el folleto?", "es") == []
 
 
 def test_a_please_typed_short_ends_what_the_work_is_for():
-    assert _asks("armame un folleto pal taller porfa", "es") == [
+    assert foreign_asks("armame un folleto pal taller porfa", "es") == [
         ("armar", "folleto", "para el taller")
     ]
 
@@ -62,7 +52,7 @@ def test_requests_typed_on_a_phone_make_a_sentence_in_full_words():
         "folleto pal taller: este mes hay torno y esmaltado",
         "se corre el horario. armame un folleto pal taller",
     ]
-    assert _sentences(texts, "es") == ["Arma los folletos para el taller."]
+    assert foreign_theme_sentences(texts, "es") == ["Arma los folletos para el taller."]
 
 
 def test_a_noun_typed_without_its_accents_is_the_noun_and_the_sentence_writes_them():
@@ -71,7 +61,7 @@ def test_a_noun_typed_without_its_accents_is_the_noun_and_the_sentence_writes_th
         "orçamento pra limpeza do quintal da escola",
         "faz um orcamento pra dona Rita, grama e cerca viva",
     ]
-    assert _sentences(texts, "pt") == ["Prepara os orçamentos."]
+    assert foreign_theme_sentences(texts, "pt") == ["Prepara os orçamentos."]
 
 
 def _themes(texts: list[str], code: str):

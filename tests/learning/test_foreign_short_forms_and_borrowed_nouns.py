@@ -6,30 +6,18 @@ post") tells the plural's article."""
 from __future__ import annotations
 
 from learning.proposers.local.other_languages import (
-    asks_of,
     find_foreign_themes,
     foreign_evidence,
     foreign_sentence,
 )
-from tests.learning.corpora import corpus_of
-
-
-def _asks(text: str, code: str) -> list[tuple[str, str, str]]:
-    [message] = corpus_of([(1, text, False)]).messages
-    return [(a.verb, a.noun, a.purpose) for a in asks_of(message, code, set())]
-
-
-def _sentences(texts: list[str], code: str) -> list[str]:
-    corpus = corpus_of([(1, t, False) for t in texts])
-    themes = find_foreign_themes(corpus.messages, code, set(), min_conversations=3, min_users=None)
-    return [foreign_sentence(t, code) for t in themes]
+from tests.learning.corpora import corpus_of, foreign_asks, foreign_theme_sentences
 
 
 def test_an_x_typed_for_per_in_italian_says_what_the_work_is_for():
-    assert _asks("ricevuta x una cliente del mercato: 2 torte, 40 €", "it") == [
+    assert foreign_asks("ricevuta x una cliente del mercato: 2 torte, 40 €", "it") == [
         ("", "ricevuta", "per una cliente del mercato")
     ]
-    assert _asks("mi prepari un volantino x la fiera di maggio?", "it") == [
+    assert foreign_asks("mi prepari un volantino x la fiera di maggio?", "it") == [
         ("preparare", "volantino", "per la fiera di maggio")
     ]
 
@@ -53,25 +41,25 @@ def test_a_borrowed_noun_takes_the_gender_a_message_gives_it_elsewhere():
         "reel per Instagram sul nuovo forno. Solo in questo reel metti il prezzo",
         "reel per Instagram con la ricetta del pane",
     ]
-    assert _sentences(texts, "it") == ["Prepara i reel per Instagram."]
+    assert foreign_theme_sentences(texts, "it") == ["Prepara i reel per Instagram."]
     # nothing says its gender: still not guessed
     texts[1] = "reel per Instagram sul nuovo forno"
-    assert _sentences(texts, "it") == []
+    assert foreign_theme_sentences(texts, "it") == []
 
 
 def test_an_asking_word_typed_without_its_accent_asks_as_the_word_does():
-    assert _asks("podrias prepararme un folleto para la feria?", "es") == [
+    assert foreign_asks("podrias prepararme un folleto para la feria?", "es") == [
         ("preparar", "folleto", "para la feria")
     ]
     # read as asking, never as the noun of a label
-    assert _asks("ayudame a escribir un folleto para la feria", "es") == [
+    assert foreign_asks("ayudame a escribir un folleto para la feria", "es") == [
         ("escribir", "folleto", "para la feria")
     ]
     # where a letter without its dots is another word, nothing is folded: "hatte" is "had"
-    assert _asks("der Verein hatte die Genehmigung schon", "de") == []
+    assert foreign_asks("der Verein hatte die Genehmigung schon", "de") == []
 
 
 def test_an_asking_word_written_with_a_hyphen_and_typed_with_a_space_asks():
-    assert _asks("aide moi a faire un devis pour la boulangerie", "fr") == [
+    assert foreign_asks("aide moi a faire un devis pour la boulangerie", "fr") == [
         ("faire", "devis", "pour la boulangerie")
     ]

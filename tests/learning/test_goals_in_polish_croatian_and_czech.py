@@ -7,23 +7,8 @@ from __future__ import annotations
 
 from learning import language
 from learning.proposers.local import LocalProposer
-from learning.proposers.local.other_languages import (
-    asks_of,
-    find_foreign_themes,
-    foreign_sentence,
-)
-from tests.learning.corpora import corpus_of, settings
-
-
-def _asks(text: str, code: str, banned: frozenset[str] = frozenset()) -> list[tuple[str, str, str]]:
-    [message] = corpus_of([(1, text, False)]).messages
-    return [(a.verb, a.noun, a.purpose) for a in asks_of(message, code, set(banned))]
-
-
-def _sentences(texts: list[str], code: str) -> list[str]:
-    corpus = corpus_of([(1, t, False) for t in texts])
-    themes = find_foreign_themes(corpus.messages, code, set(), min_conversations=3, min_users=None)
-    return [foreign_sentence(t, code) for t in themes]
+from learning.proposers.local.other_languages import find_foreign_themes
+from tests.learning.corpora import corpus_of, foreign_asks, foreign_theme_sentences, settings
 
 
 def test_the_imperatives_people_ask_with_are_worded_in_the_third_person():
@@ -42,16 +27,20 @@ def test_the_imperatives_people_ask_with_are_worded_in_the_third_person():
 
 
 def test_a_request_without_an_article_names_its_noun_after_the_asking_word():
-    assert _asks("potrzebuję fakturę dla hurtowni", "pl") == [("", "fakturę", "dla hurtowni")]
-    assert _asks("triba mi ponuda za vrt", "hr") == [("", "ponuda", "za vrt")]
-    assert _asks("Potřebuju cenovou nabídku pro školku.", "cs") == [("", "nabídku", "pro školku")]
-    assert _asks("napisz mi ofertę dla hotelu", "pl") == [("pisać", "ofertę", "dla hotelu")]
+    assert foreign_asks("potrzebuję fakturę dla hurtowni", "pl") == [
+        ("", "fakturę", "dla hurtowni")
+    ]
+    assert foreign_asks("triba mi ponuda za vrt", "hr") == [("", "ponuda", "za vrt")]
+    assert foreign_asks("Potřebuju cenovou nabídku pro školku.", "cs") == [
+        ("", "nabídku", "pro školku")
+    ]
+    assert foreign_asks("napisz mi ofertę dla hotelu", "pl") == [("pisać", "ofertę", "dla hotelu")]
     # after a wanting word an infinitive is the work wanted, never a noun
-    assert _asks("goście chcą malowac donice", "pl") == []
+    assert foreign_asks("goście chcą malowac donice", "pl") == []
 
 
 def test_a_title_and_a_name_after_a_label_say_whom_it_is_for():
-    assert _asks("racun gdji Horvat, 200 e, rok 8 dana", "hr", frozenset({"horvat"})) == [
+    assert foreign_asks("racun gdji Horvat, 200 e, rok 8 dana", "hr", frozenset({"horvat"})) == [
         ("", "racun", "")
     ]
 
@@ -62,7 +51,7 @@ def test_nouns_typed_with_and_without_diacritics_and_in_other_cases_make_one_the
         "przygotuj oferte na bukiety do hotelu",
         "oferta dla szkoły, 30 stroików",
     ]
-    assert _sentences(texts, "pl") == ["Pisze oferty."]
+    assert foreign_theme_sentences(texts, "pl") == ["Pisze oferty."]
 
 
 def test_croatian_requests_typed_on_a_phone_make_a_sentence():
@@ -72,7 +61,7 @@ def test_croatian_requests_typed_on_a_phone_make_a_sentence():
         "ponuda za vrt, 40 m2 travnjaka",
     ]
     # "napravi" is the frame's verb of making: the work is prepared
-    assert _sentences(texts, "hr") == ["Priprema ponude."]
+    assert foreign_theme_sentences(texts, "hr") == ["Priprema ponude."]
 
 
 def test_the_plural_is_one_the_messages_write_unless_a_feminine_ending_settles_it():
@@ -98,7 +87,7 @@ def test_a_czech_sentence_made_of_three_requests():
         "Potřebuju nabídku na vazbu diplomové práce, do každé nabídky dej lhůtu.",
         "Můžeš mi napsat nabídku na restaurování bible?",
     ]
-    assert _sentences(texts, "cs") == ["Píše nabídky."]
+    assert foreign_theme_sentences(texts, "cs") == ["Píše nabídky."]
 
 
 def test_croatian_typed_as_bosnian_or_serbian_in_latin_letters_is_read_as_croatian():
